@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dardctl addr: a node's addresses, and the chain each alias encodes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dardctl.h"
+#include "print.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] addr show [ NODE ]\n"
+		"\n"
+		"For a host: its ToR, ID, management address and every alias, each\n"
+		"with the chain of switches that allocated it (root first). For a\n"
+		"switch: its management address and the prefixes allocated to it.\n"
+		"Without NODE: every host.\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+static void show_chain(struct ctl *c, uint32_t addr)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint32_t chain[DARD_LEVEL_MAX + 1];
+	unsigned l;
+
+	if (dard_plan_decode(t, c->cfg.plan, addr, chain, NULL) == DARD_NONE)
+		return;
+	open_json_array(PRINT_JSON, "via");
+	for (l = 0; l < t->nlevels; l++)
+		print_string(PRINT_ANY, NULL, " %s", t->node[chain[l]].name);
+	close_json_array(PRINT_JSON, NULL);
+}
+
+static void show_host(struct ctl *c, uint32_t h)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	const struct dard_node *n = &t->node[h];
+	uint32_t i, na = dard_plan_naliases(t, h);
+	char b[24];
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "name", "%s:", n->name);
+	print_string(PRINT_ANY, "tor", " tor %s",
+		     t->node[dard_topo_tor(t, h)].name);
+	print_string(PRINT_ANY, "id", " id %s", dard_addr_str(n->id, b));
+	print_string(PRINT_ANY, "mgmt", " mgmt %s", dard_addr_str(n->mgmt, b));
+	print_uint(PRINT_ANY, "naliases", " aliases %llu\n", na);
+	open_json_array(PRINT_JSON, "aliases");
+	for (i = 0; i < na; i++) {
+		uint32_t a = dard_plan_alias(t, c->cfg.plan, h, i);
+
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "addr", "    alias %s via",
+			     dard_addr_str(a, b));
+		show_chain(c, a);
+		print_nl();
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
+}
+
+static void show_switch(struct ctl *c, uint32_t s)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	const struct dard_plan *p = c->cfg.plan;
+	const struct dard_node *n = &t->node[s];
+	char b[24];
+	uint32_t i;
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "name", "%s:", n->name);
+	print_string(PRINT_ANY, "level", " level %s",
+		     t->level_name[n->level]);
+	print_string(PRINT_ANY, "mgmt", " mgmt %s", dard_addr_str(n->mgmt, b));
+	print_uint(PRINT_ANY, "nprefixes", " prefixes %llu\n", n->nalloc);
+	open_json_array(PRINT_JSON, "prefixes");
+	for (i = 0; i < n->nalloc; i++) {
+		const struct dard_alloc *a = &p->alloc[n->alloc + i];
+
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "prefix", "    prefix %s",
+			     dard_prefix_str(a->prefix, p->plen[n->level], b));
+		if (a->up_port) {
+			print_uint(PRINT_ANY, "port", " from port %llu",
+				   a->up_port);
+			print_string(PRINT_ANY, "parent", " (%s)",
+				     t->node[dard_topo_peer(t, s, a->up_port)]
+					     .name);
+		}
+		print_nl();
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
+}
+
+int do_addr(struct ctl *c, int argc, char **argv)
+{
+	uint32_t n, i;
+
+	if (argc < 1 || !strcmp(argv[0], "help"))
+		return usage(argc < 1 ? stderr : stdout);
+	if (strcmp(argv[0], "show")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"dardctl addr help\".\n",
+			argv[0]);
+		return CTL_USAGE;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "addr show: unexpected `%s'\n", argv[2]);
+		return usage(stderr);
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	if (argc == 1) {
+		for (i = 0; i < c->cfg.topo->nhosts; i++)
+			show_host(c, c->cfg.topo->hosts[i]);
+		return CTL_OK;
+	}
+	n = ctl_node(c, argv[1], -1);
+	if (n == DARD_NONE)
+		return CTL_ERR;
+	if (c->cfg.topo->node[n].is_host)
+		show_host(c, n);
+	else
+		show_switch(c, n);
+	return CTL_OK;
+}

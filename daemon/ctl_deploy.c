@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardctl deploy: write what builds a deployment. `deploy netns' writes the
+ * batch files scripts/testbed feeds to ip, sysctl and tc, so bringing up a
+ * fat-tree of namespaces costs a few process starts per node, not one per
+ * route.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dardctl.h"
+#include "print.h"
+#include "render.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
+		"\n"
+		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"
+		"(default NAME: dard) and a management namespace NAME.mgmt:\n"
+		"  nodes          NODE KIND NAMESPACE per line\n"
+		"  setup.batch    ip -batch: the namespaces, a veth per link and one\n"
+		"                 per node to the management bridge\n"
+		"  mgmt.batch     ip -batch for NAME.mgmt: the bridge\n"
+		"  NODE.batch     ip -batch for the node: addresses, routes, rules\n"
+		"  NODE.sysctl    sysctl -p file for the node\n"
+		"  NODE.tc        tc -batch file limiting every port to MBIT Mbit/s\n"
+		"                 (only with rate)\n"
+		"  teardown.batch ip -batch deleting every namespace\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+static FILE *open_out(const char *dir, const char *name, const char *ext)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "Unable to create `%s': %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *dir, const char *name)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "Unable to write %s/%s\n", dir, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int valid_prefix(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 32 || s[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		      s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
+			uint32_t rate)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	const struct dard_plan *p = c->cfg.plan;
+	FILE *setup, *f;
+	char b[24], e1[16], e2[16];
+	uint32_t i;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "Unable to create `%s': %s\n", dir,
+			strerror(errno));
+		return CTL_ERR;
+	}
+	f = open_out(dir, "nodes", "");
+	if (!f)
+		return CTL_ERR;
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(f, "%s %s %s-%s\n", t->node[i].name,
+			t->node[i].is_host ? "host" : "switch", prefix,
+			t->node[i].name);
+	if (close_out(f, dir, "nodes"))
+		return CTL_ERR;
+
+	f = open_out(dir, "teardown.batch", "");
+	if (!f)
+		return CTL_ERR;
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(f, "netns del %s-%s\n", prefix, t->node[i].name);
+	fprintf(f, "netns del %s.mgmt\n", prefix);
+	if (close_out(f, dir, "teardown.batch"))
+		return CTL_ERR;
+
+	setup = open_out(dir, "setup.batch", "");
+	if (!setup)
+		return CTL_ERR;
+	fprintf(setup, "netns add %s.mgmt\n", prefix);
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(setup, "netns add %s-%s\n", prefix, t->node[i].name);
+	for (i = 0; i < t->nlinks; i++) {
+		const struct dard_link *l = &t->link[i];
+
+		fprintf(setup,
+			"link add %s netns %s-%s type veth peer name %s netns %s-%s\n",
+			render_ifname(t, l->up, l->up_port, e1), prefix,
+			t->node[l->up].name,
+			render_ifname(t, l->down, l->down_port, e2), prefix,
+			t->node[l->down].name);
+	}
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(setup,
+			"link add mgmt0 netns %s-%s type veth peer name m%u netns %s.mgmt\n",
+			prefix, t->node[i].name, i, prefix);
+	if (close_out(setup, dir, "setup.batch"))
+		return CTL_ERR;
+
+	f = open_out(dir, "mgmt.batch", "");
+	if (!f)
+		return CTL_ERR;
+	fprintf(f, "link add br0 type bridge\nlink set dev br0 up\n");
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(f, "link set dev m%u master br0 up\n", i);
+	if (close_out(f, dir, "mgmt.batch"))
+		return CTL_ERR;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const char *name = t->node[i].name;
+
+		f = open_out(dir, name, ".batch");
+		if (!f)
+			return CTL_ERR;
+		if (t->node[i].is_host)
+			render_host(f, t, p, i, "");
+		else
+			render_switch(f, t, p, i, "");
+		fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
+			dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
+		if (close_out(f, dir, name))
+			return CTL_ERR;
+		f = open_out(dir, name, ".sysctl");
+		if (!f)
+			return CTL_ERR;
+		render_sysctl(f, t, i);
+		fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
+		if (close_out(f, dir, name))
+			return CTL_ERR;
+		if (!rate)
+			continue;
+		f = open_out(dir, name, ".tc");
+		if (!f)
+			return CTL_ERR;
+		render_tc(f, t, i, rate);
+		if (close_out(f, dir, name))
+			return CTL_ERR;
+	}
+	return CTL_OK;
+}
+
+int do_deploy(struct ctl *c, int argc, char **argv)
+{
+	const char *prefix = "dard";
+	unsigned long rate = 0;
+	char *end;
+	int i;
+
+	if (argc < 1 || !strcmp(argv[0], "help"))
+		return usage(argc < 1 ? stderr : stdout);
+	if (strcmp(argv[0], "netns")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"dardctl deploy help\".\n",
+			argv[0]);
+		return CTL_USAGE;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "deploy netns: which directory?\n");
+		return usage(stderr);
+	}
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "prefix") && i + 1 < argc) {
+			prefix = argv[++i];
+			if (!valid_prefix(prefix)) {
+				fprintf(stderr,
+					"Invalid prefix `%s': letters, digits, _ and -, at most 32\n",
+					prefix);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(argv[i], "rate") && i + 1 < argc) {
+			errno = 0;
+			rate = strtoul(argv[++i], &end, 10);
+			if (errno || *end || argv[i][0] == '-' ||
+			    rate > 1000000) {
+				fprintf(stderr,
+					"Invalid rate `%s': expected Mbit/s, 0..1000000 (0: unlimited)\n",
+					argv[i]);
+				return CTL_USAGE;
+			}
+		} else {
+			fprintf(stderr, "deploy netns: unexpected `%s'\n",
+				argv[i]);
+			return usage(stderr);
+		}
+	}
+	if (is_json_context()) {
+		fprintf(stderr, "deploy writes files; -j does not apply\n");
+		return CTL_USAGE;
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	return deploy_netns(c, argv[1], prefix, rate);
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dardctl path: list the paths between two hosts, decode an alias pair. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dardctl.h"
+#include "lib/path.h"
+#include "print.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] path list SRC DST\n"
+		"       dardctl [ -t TOPO ] path decode SRC_ALIAS DST_ALIAS\n"
+		"Where: SRC, DST := { HOST | ID }\n"
+		"\n"
+		"list    every shortest path from SRC to DST, each with the alias\n"
+		"        pair that names it and the switches it crosses.\n"
+		"decode  the switches and links an alias pair's packets cross, as the\n"
+		"        downhill and uphill tables forward them; an error if the pair\n"
+		"        names no path.\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+/* A host by name or by ID address. */
+static uint32_t host_arg(struct ctl *c, const char *s)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint32_t addr, i;
+
+	if (!dard_addr_parse(s, &addr)) {
+		for (i = 0; i < t->nhosts; i++)
+			if (t->node[t->hosts[i]].id == addr)
+				return t->hosts[i];
+		fprintf(stderr, "No host has ID %s\n", s);
+		return DARD_NONE;
+	}
+	return ctl_node(c, s, 1);
+}
+
+static void print_path(struct ctl *c, const struct dard_path *p, long index)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint32_t links[2 * DARD_LEVEL_MAX + 1];
+	unsigned i, n;
+	char b[24];
+
+	open_json_object(NULL);
+	if (index)
+		print_uint(PRINT_ANY, "index", "%-4llu", index);
+	print_string(PRINT_ANY, "saddr", "%s", dard_addr_str(p->saddr, b));
+	print_string(PRINT_ANY, "daddr", " -> %-15s ",
+		     dard_addr_str(p->daddr, b));
+	print_string(PRINT_ANY, "src", " %s", t->node[p->src].name);
+	open_json_array(PRINT_JSON, "switches");
+	for (i = 0; i < p->nsw; i++)
+		print_string(PRINT_ANY, NULL, " %s", t->node[p->sw[i]].name);
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_ANY, "dst", " %s", t->node[p->dst].name);
+	print_string(PRINT_ANY, "turn", " turns at %s",
+		     t->node[p->sw[t->nlevels - 1 - p->top]].name);
+	if (!index) {
+		print_bool(PRINT_ANY, "shortest", ", shortest: %s",
+			   p->shortest);
+		print_nl();
+		n = dard_path_links(t, p, links);
+		print_text("  links:");
+		open_json_array(PRINT_JSON, "links");
+		for (i = 0; i < n; i++) {
+			const struct dard_link *l = &t->link[links[i]];
+			char s[2 * DARD_NAME_MAX + 16];
+
+			snprintf(s, sizeof(s), "%s:%u-%s:%u",
+				 t->node[l->up].name, l->up_port,
+				 t->node[l->down].name, l->down_port);
+			print_string(PRINT_ANY, NULL, " %s", s);
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	print_nl();
+	close_json_object();
+}
+
+static int list_cb(const struct dard_path *p, void *arg)
+{
+	struct ctl *c = arg;
+	static long index;
+
+	print_path(c, p, ++index);
+	return 0;
+}
+
+static int path_list(struct ctl *c, const char *src, const char *dst)
+{
+	struct dard_pathctx *pc;
+	uint32_t s, d;
+	long n;
+
+	s = host_arg(c, src);
+	if (s == DARD_NONE)
+		return CTL_ERR;
+	d = host_arg(c, dst);
+	if (d == DARD_NONE)
+		return CTL_ERR;
+	if (s == d) {
+		fprintf(stderr, "Source and destination are both %s\n",
+			c->cfg.topo->node[s].name);
+		return CTL_ERR;
+	}
+	pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
+	if (!pc) {
+		fprintf(stderr, "Out of memory\n");
+		return CTL_ERR;
+	}
+	n = dard_path_foreach(pc, s, d, list_cb, c);
+	dard_pathctx_free(pc);
+	if (n <= 0) {
+		fprintf(stderr, "No path from %s to %s\n",
+			c->cfg.topo->node[s].name, c->cfg.topo->node[d].name);
+		return CTL_ERR;
+	}
+	return CTL_OK;
+}
+
+static int path_decode(struct ctl *c, const char *sa, const char *da)
+{
+	char err[DARD_ERR_MAX];
+	struct dard_pathctx *pc;
+	struct dard_path p;
+	uint32_t s, d;
+	int ret;
+
+	if (dard_addr_parse(sa, &s)) {
+		fprintf(stderr, "Invalid address `%s'\n", sa);
+		return CTL_USAGE;
+	}
+	if (dard_addr_parse(da, &d)) {
+		fprintf(stderr, "Invalid address `%s'\n", da);
+		return CTL_USAGE;
+	}
+	pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
+	if (!pc) {
+		fprintf(stderr, "Out of memory\n");
+		return CTL_ERR;
+	}
+	ret = dard_path_decode(pc, s, d, &p, err);
+	dard_pathctx_free(pc);
+	if (ret) {
+		fprintf(stderr, "Unable to decode the pair: %s\n", err);
+		return CTL_ERR;
+	}
+	print_path(c, &p, 0);
+	return CTL_OK;
+}
+
+int do_path(struct ctl *c, int argc, char **argv)
+{
+	if (argc < 1 || !strcmp(argv[0], "help"))
+		return usage(argc < 1 ? stderr : stdout);
+	if (strcmp(argv[0], "list") && strcmp(argv[0], "decode")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"dardctl path help\".\n",
+			argv[0]);
+		return CTL_USAGE;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "path %s: expected two arguments\n", argv[0]);
+		return usage(stderr);
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	if (!strcmp(argv[0], "list"))
+		return path_list(c, argv[1], argv[2]);
+	return path_decode(c, argv[1], argv[2]);
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardctl: inspect and generate dard topologies, addresses, paths and
+ * switch tables. Grammar as in iproute2: dardctl [OPTIONS] OBJECT COMMAND.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dardctl.h"
+#include "lib/gen.h"
+#include "print.h"
+
+#ifndef DARD_VERSION
+#define DARD_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		"where  OBJECT := { topo | addr | path | switch | deploy }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
+		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
+		"                    --linknet PREFIX | --mgmtnet PREFIX | -V[ersion] | -h[elp] }\n"
+		"       TOPO := { fattree:P | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
+		"       MODE := { auto | paper | compact }\n"
+		"\n"
+		"Objects:\n"
+		"  topo    show or generate the topology and host configuration file\n"
+		"  addr    show a host's ID, management address and aliases\n"
+		"  path    list the paths between two hosts, or decode an alias pair\n"
+		"  switch  show a switch's downhill and uphill tables\n"
+		"  deploy  write the commands that build a testbed\n"
+		"\n"
+		"Options:\n"
+		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
+		"                      default: $DARD_CONFIG, else /etc/dard/dard.conf\n"
+		"  -c, --capacity MBIT link capacity of generated topologies (default 1000)\n"
+		"  --base PREFIX       alias space (default 10.0.0.0/8)\n"
+		"  --mode MODE         alias layout: paper (6 bits per level, ports from 1, as\n"
+		"                      in the DARD paper), compact (fewest bits), or auto\n"
+		"                      (paper where it fits; the default)\n"
+		"  --ids PREFIX        host IDs (default 172.16.0.0/16)\n"
+		"  --linknet PREFIX    /31 link addresses (default 172.20.0.0/14)\n"
+		"  --mgmtnet PREFIX    management network (default 172.24.0.0/16)\n"
+		"  -j, --json          print JSON: an array of objects\n"
+		"  -p, --pretty        indent JSON\n"
+		"  -V, --version       print the version\n"
+		"  -h, --help          print this help\n"
+		"\n"
+		"Run `dardctl OBJECT help' for the commands of an object.\n"
+		"Exit status: 0 success, 1 error, 2 bad usage.\n");
+}
+
+int ctl_load(struct ctl *c)
+{
+	const char *arg = c->topo_arg;
+	char err[DARD_ERR_MAX] = "";
+	struct dard_topo *t;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f;
+	int ret;
+
+	if (c->loaded)
+		return 0;
+	if (!arg)
+		arg = getenv("DARD_CONFIG");
+	if (!arg)
+		arg = "/etc/dard/dard.conf";
+	if (dard_gen_is_spec(arg)) {
+		t = dard_gen_spec(arg, c->mbps, err);
+		if (!t) {
+			fprintf(stderr, "Invalid topology: %s\n", err);
+			return -1;
+		}
+		c->cfg.topo = t;
+		c->cfg.opts = c->opts;
+		c->cfg.plan = dard_plan_new(t, &c->opts, err);
+		if (!c->cfg.plan) {
+			fprintf(stderr, "Unable to address %s: %s\n", arg, err);
+			return -1;
+		}
+		c->loaded = 1;
+		return 0;
+	}
+	f = fopen(arg, "r");
+	if (!f) {
+		fprintf(stderr, "Unable to open topology `%s': %s%s\n", arg,
+			strerror(errno),
+			c->topo_arg ? ""
+				    : " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)");
+		return -1;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
+
+			if (!p) {
+				fclose(f);
+				free(text);
+				fprintf(stderr, "Out of memory\n");
+				return -1;
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+		if (!n)
+			break;
+	}
+	ret = ferror(f);
+	fclose(f);
+	if (ret) {
+		free(text);
+		fprintf(stderr, "Unable to read `%s'\n", arg);
+		return -1;
+	}
+	ret = dard_config_parse(&c->cfg, text, len, &c->opts, c->opts_mask);
+	free(text);
+	if (ret) {
+		if (c->cfg.err_line)
+			fprintf(stderr, "%s:%u: %s\n", arg, c->cfg.err_line,
+				c->cfg.err);
+		else
+			fprintf(stderr, "%s: %s\n", arg, c->cfg.err);
+		return -1;
+	}
+	c->loaded = 1;
+	return 0;
+}
+
+uint32_t ctl_node(struct ctl *c, const char *name, int want_host)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint32_t n = dard_topo_find(t, name);
+
+	if (n == DARD_NONE) {
+		fprintf(stderr, "No node `%s' in %s\n", name, t->name);
+		return DARD_NONE;
+	}
+	if (want_host > 0 && !t->node[n].is_host) {
+		fprintf(stderr, "`%s' is a switch, not a host\n", name);
+		return DARD_NONE;
+	}
+	if (!want_host && t->node[n].is_host) {
+		fprintf(stderr, "`%s' is a host, not a switch\n", name);
+		return DARD_NONE;
+	}
+	return n;
+}
+
+static const struct cmd {
+	const char *name;
+	int (*func)(struct ctl *c, int argc, char **argv);
+} cmds[] = {
+	{ "topo", do_topo },
+	{ "addr", do_addr },
+	{ "path", do_path },
+	{ "switch", do_switch },
+	{ "deploy", do_deploy },
+};
+
+static int prefix_opt(struct ctl *c, const char *name, const char *arg,
+		      struct dard_prefix *p, unsigned bit)
+{
+	if (dard_prefix_parse(arg, p)) {
+		fprintf(stderr,
+			"Invalid %s `%s': expected A.B.C.D/LEN with no host bits set\n",
+			name, arg);
+		return -1;
+	}
+	c->opts_mask |= bit;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "topo", required_argument, NULL, 't' },
+		{ "capacity", required_argument, NULL, 'c' },
+		{ "base", required_argument, NULL, 'B' },
+		{ "mode", required_argument, NULL, 'M' },
+		{ "ids", required_argument, NULL, 'I' },
+		{ "linknet", required_argument, NULL, 'L' },
+		{ "mgmtnet", required_argument, NULL, 'G' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ctl c = { .mbps = 1000 };
+	unsigned i;
+	int opt, ret;
+	char *end;
+
+	dard_plan_opts_init(&c.opts);
+	while ((opt = getopt_long(argc, argv, "+jpt:c:Vh", longopts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'j':
+			c.json = 1;
+			break;
+		case 'p':
+			c.pretty = 1;
+			break;
+		case 't':
+			c.topo_arg = optarg;
+			break;
+		case 'c':
+			errno = 0;
+			c.mbps = strtoul(optarg, &end, 10);
+			if (errno || *end || !c.mbps || optarg[0] == '-') {
+				fprintf(stderr,
+					"Invalid capacity `%s': expected Mbit/s > 0\n",
+					optarg);
+				return CTL_USAGE;
+			}
+			break;
+		case 'B':
+			if (prefix_opt(&c, "base", optarg, &c.opts.base,
+				       DARD_OPT_BASE))
+				return CTL_USAGE;
+			break;
+		case 'I':
+			if (prefix_opt(&c, "ID prefix", optarg, &c.opts.ids,
+				       DARD_OPT_IDS))
+				return CTL_USAGE;
+			break;
+		case 'L':
+			if (prefix_opt(&c, "link prefix", optarg,
+				       &c.opts.links, DARD_OPT_LINKS))
+				return CTL_USAGE;
+			break;
+		case 'G':
+			if (prefix_opt(&c, "management prefix", optarg,
+				       &c.opts.mgmt, DARD_OPT_MGMT))
+				return CTL_USAGE;
+			break;
+		case 'M':
+			ret = dard_mode_parse(optarg);
+			if (ret < 0) {
+				fprintf(stderr,
+					"Invalid mode `%s': expected auto, paper or compact\n",
+					optarg);
+				return CTL_USAGE;
+			}
+			c.opts.mode = ret;
+			c.opts_mask |= DARD_OPT_MODE;
+			break;
+		case 'V':
+			printf("dardctl %s\n", DARD_VERSION);
+			return CTL_OK;
+		case 'h':
+			usage(stdout);
+			return CTL_OK;
+		default:
+			usage(stderr);
+			return CTL_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return CTL_USAGE;
+	}
+	if (!strcmp(argv[optind], "help")) {
+		usage(stdout);
+		return CTL_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[optind], cmds[i].name))
+			continue;
+		new_json_obj(c.json, c.pretty);
+		ret = cmds[i].func(&c, argc - optind - 1, argv + optind + 1);
+		if (ret == CTL_OK)
+			delete_json_obj();
+		dard_config_free(&c.cfg);
+		return ret;
+	}
+	fprintf(stderr, "Object \"%s\" is unknown, try \"dardctl help\".\n",
+		argv[optind]);
+	return CTL_USAGE;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* What the dardctl object files share. */
+#ifndef _DARD_DARDCTL_H
+#define _DARD_DARDCTL_H
+
+#include "lib/addr.h"
+#include "lib/config.h"
+#include "lib/topo.h"
+
+struct ctl {
+	int json, pretty, stats;
+	const char *topo_arg;		/* --topo: a generator or a file */
+	uint32_t mbps;			/* --capacity for generators */
+	struct dard_plan_opts opts;	/* --base, --mode, --ids, ... */
+	unsigned opts_mask;		/* which of those were given */
+	struct dard_config cfg;		/* loaded on first use */
+	int loaded;
+};
+
+/* Loads the topology and plan once; prints the reason and returns -1. */
+int ctl_load(struct ctl *c);
+/* Looks a node up by name; prints an error and returns DARD_NONE. */
+uint32_t ctl_node(struct ctl *c, const char *name, int want_host);
+
+int do_topo(struct ctl *c, int argc, char **argv);
+int do_addr(struct ctl *c, int argc, char **argv);
+int do_path(struct ctl *c, int argc, char **argv);
+int do_switch(struct ctl *c, int argc, char **argv);
+int do_deploy(struct ctl *c, int argc, char **argv);
+
+/* Exit codes. */
+enum { CTL_OK = 0, CTL_ERR = 1, CTL_USAGE = 2 };
+
+#endif /* _DARD_DARDCTL_H */

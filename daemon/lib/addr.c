@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The address plan: field widths, prefix allocation down the tree, alias
+ * encoding and decoding, and the ID, link and management addresses.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addr.h"
+
+static int fail(char *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err, DARD_ERR_MAX, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+uint32_t dard_mask(unsigned len)
+{
+	return len ? ~0u << (32 - len) : 0;
+}
+
+char *dard_addr_str(uint32_t a, char *buf)
+{
+	sprintf(buf, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255,
+		a & 255);
+	return buf;
+}
+
+char *dard_prefix_str(uint32_t a, unsigned len, char *buf)
+{
+	dard_addr_str(a, buf);
+	sprintf(buf + strlen(buf), "/%u", len);
+	return buf;
+}
+
+int dard_addr_parse(const char *s, uint32_t *addr)
+{
+	uint32_t a = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned v = 0, digits = 0;
+
+		while (*s >= '0' && *s <= '9' && digits < 4) {
+			v = v * 10 + (*s++ - '0');
+			digits++;
+		}
+		if (!digits || digits > 3 || v > 255)
+			return -EINVAL;
+		a = a << 8 | v;
+		if (i < 3 && *s++ != '.')
+			return -EINVAL;
+	}
+	if (*s)
+		return -EINVAL;
+	*addr = a;
+	return 0;
+}
+
+int dard_prefix_parse(const char *s, struct dard_prefix *p)
+{
+	char buf[32];
+	const char *slash = strchr(s, '/');
+	size_t n = slash ? (size_t)(slash - s) : strlen(s);
+	unsigned len = 32;
+
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (dard_addr_parse(buf, &p->addr))
+		return -EINVAL;
+	if (slash) {
+		const char *d = slash + 1;
+
+		if (!*d || strlen(d) > 2)
+			return -EINVAL;
+		len = 0;
+		for (; *d; d++) {
+			if (*d < '0' || *d > '9')
+				return -EINVAL;
+			len = len * 10 + (*d - '0');
+		}
+		if (len > 32)
+			return -EINVAL;
+	}
+	if (p->addr & ~dard_mask(len))
+		return -EINVAL;
+	p->len = len;
+	return 0;
+}
+
+const char *dard_mode_name(int mode)
+{
+	switch (mode) {
+	case DARD_MODE_PAPER:
+		return "paper";
+	case DARD_MODE_COMPACT:
+		return "compact";
+	default:
+		return "auto";
+	}
+}
+
+int dard_mode_parse(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return DARD_MODE_AUTO;
+	if (!strcmp(s, "paper"))
+		return DARD_MODE_PAPER;
+	if (!strcmp(s, "compact"))
+		return DARD_MODE_COMPACT;
+	return -EINVAL;
+}
+
+void dard_plan_opts_init(struct dard_plan_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->base = (struct dard_prefix){ 10u << 24, 8 };
+	o->ids = (struct dard_prefix){ 172u << 24 | 16 << 16, 16 };
+	o->links = (struct dard_prefix){ 172u << 24 | 20 << 16, 14 };
+	o->mgmt = (struct dard_prefix){ 172u << 24 | 24 << 16, 16 };
+	o->mode = DARD_MODE_AUTO;
+}
+
+void dard_plan_free(struct dard_plan *p)
+{
+	if (!p)
+		return;
+	free(p->alloc);
+	free(p->link_val);
+	free(p);
+}
+
+static unsigned bits(uint32_t values)
+{
+	unsigned b = 0;
+
+	while (b < 32 && (1ull << b) < values)
+		b++;
+	return b;
+}
+
+/* Index of port among node n's down ports, which are sorted. */
+static uint32_t down_rank(const struct dard_node *n, unsigned port)
+{
+	uint32_t lo = 0, hi = n->ndown;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (n->down[mid] < port)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint32_t link_value(const struct dard_topo *t, int mode,
+			   const struct dard_link *l)
+{
+	const struct dard_node *u = &t->node[l->up];
+	uint32_t v = mode == DARD_MODE_PAPER ? l->up_port
+					     : down_rank(u, l->up_port);
+
+	/* Host field: 0 is the ToR's subnet and 1 the ToR itself. */
+	if (u->level == t->nlevels - 1)
+		v += mode == DARD_MODE_PAPER ? 1 : 2;
+	return v;
+}
+
+/* Maximum field values per field for the given mode. */
+static void field_max(const struct dard_topo *t, int mode, uint32_t *max)
+{
+	uint32_t i;
+
+	memset(max, 0, (DARD_LEVEL_MAX + 1) * sizeof(*max));
+	max[0] = mode == DARD_MODE_PAPER ? t->nroots : t->nroots - 1;
+	for (i = 0; i < t->nlinks; i++) {
+		const struct dard_link *l = &t->link[i];
+		uint32_t v = link_value(t, mode, l);
+		unsigned f = t->node[l->up].level + 1;
+
+		if (v > max[f])
+			max[f] = v;
+	}
+}
+
+static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
+{
+	unsigned avail = 32 - p->opts.base.len, total = 0, f;
+	uint32_t max[DARD_LEVEL_MAX + 1];
+	int mode = p->opts.mode;
+	char need[128] = "", b[24];
+
+	if (!t->nlevels || t->nlevels > DARD_LEVEL_MAX)
+		return fail(err, -EINVAL, "bad number of levels");
+	p->nfields = t->nlevels + 1;
+	if (mode == DARD_MODE_AUTO || mode == DARD_MODE_PAPER) {
+		field_max(t, DARD_MODE_PAPER, max);
+		for (f = 0; f < p->nfields; f++)
+			if (max[f] >= 1u << DARD_PAPER_BITS)
+				break;
+		if (f == p->nfields &&
+		    p->nfields * DARD_PAPER_BITS <= avail) {
+			p->mode = DARD_MODE_PAPER;
+			memset(p->width, DARD_PAPER_BITS, p->nfields);
+			goto shifts;
+		}
+		if (mode == DARD_MODE_PAPER) {
+			if (f < p->nfields)
+				return fail(err, -ERANGE,
+					    "%s does not fit paper addressing: field %u needs value %u, more than %u bits hold",
+					    t->name, f, max[f],
+					    DARD_PAPER_BITS);
+			return fail(err, -ERANGE,
+				    "%s does not fit paper addressing: %u fields of %u bits need %u bits but %s leaves %u",
+				    t->name, p->nfields, DARD_PAPER_BITS,
+				    p->nfields * DARD_PAPER_BITS,
+				    dard_prefix_str(p->opts.base.addr,
+						    p->opts.base.len, b),
+				    avail);
+		}
+	}
+	p->mode = DARD_MODE_COMPACT;
+	field_max(t, DARD_MODE_COMPACT, max);
+	for (f = 0; f < p->nfields; f++) {
+		p->width[f] = bits(max[f] + 1);
+		total += p->width[f];
+		snprintf(need + strlen(need), sizeof(need) - strlen(need),
+			 "%s%u", f ? "+" : "", p->width[f]);
+	}
+	if (total > avail)
+		return fail(err, -ERANGE,
+			    "%s needs %u address bits below the base prefix (%s, one field per level) but %s leaves %u; use a base of /%u or shorter",
+			    t->name, total, need,
+			    dard_prefix_str(p->opts.base.addr, p->opts.base.len,
+					    b),
+			    avail, 32 - total);
+shifts:
+	p->shift[p->nfields - 1] = 0;
+	for (f = p->nfields - 1; f > 0; f--)
+		p->shift[f - 1] = p->shift[f] + p->width[f];
+	for (f = 0; f < p->nfields; f++)
+		p->plen[f] = 32 - p->shift[f];
+	return 0;
+}
+
+static int fill_addresses(struct dard_topo *t, struct dard_plan *p,
+			  char *err)
+{
+	const struct dard_plan_opts *o = &p->opts;
+	uint32_t i, span;
+	char b[24];
+
+	span = o->ids.len ? (1u << (32 - o->ids.len)) - 2 : ~0u;
+	if (o->ids.len < 32 && t->nhosts > span)
+		return fail(err, -ERANGE, "ID prefix %s holds %u hosts, not %u",
+			    dard_prefix_str(o->ids.addr, o->ids.len, b), span,
+			    t->nhosts);
+	span = o->mgmt.len ? (1u << (32 - o->mgmt.len)) - 2 : ~0u;
+	if (t->nnodes > span)
+		return fail(err, -ERANGE,
+			    "management prefix %s holds %u nodes, not %u",
+			    dard_prefix_str(o->mgmt.addr, o->mgmt.len, b), span,
+			    t->nnodes);
+	span = o->links.len ? 1u << (31 - o->links.len) : ~0u;
+	if (t->nlinks > span)
+		return fail(err, -ERANGE,
+			    "link prefix %s holds %u /31 links, not %u",
+			    dard_prefix_str(o->links.addr, o->links.len, b),
+			    span, t->nlinks);
+	for (i = 0; i < t->nnodes; i++) {
+		struct dard_node *n = &t->node[i];
+
+		if (n->is_host && !n->id)
+			n->id = o->ids.addr + 1 + n->rank;
+		if (!n->mgmt)
+			n->mgmt = o->mgmt.addr + 1 + i;
+		if (n->is_host && (n->id & dard_mask(o->base.len)) ==
+					  o->base.addr)
+			return fail(err, -EINVAL,
+				    "ID %s of %s lies inside the alias base %s",
+				    dard_addr_str(n->id, b), n->name,
+				    dard_prefix_str(o->base.addr, o->base.len,
+						    b + 16));
+	}
+	return 0;
+}
+
+static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
+{
+	uint64_t total = 0;
+	uint32_t i, off = 0;
+	unsigned l, k;
+
+	/* Counts first: a node has the sum of its parents' allocations. */
+	for (l = 0; l < t->nlevels; l++) {
+		for (i = 0; i < t->nnodes; i++) {
+			struct dard_node *n = &t->node[i];
+			uint64_t c = 0;
+
+			if (n->level != l)
+				continue;
+			if (!l)
+				c = 1;
+			for (k = 0; k < n->nports && l; k++) {
+				const struct dard_link *lk;
+
+				if (n->port[k] == DARD_NONE)
+					continue;
+				lk = &t->link[n->port[k]];
+				if (lk->down == i)
+					c += t->node[lk->up].nalloc;
+			}
+			if (c > DARD_ALLOC_MAX || total + c > DARD_ALLOC_MAX)
+				return fail(err, -E2BIG,
+					    "%s has more than %u root-to-switch paths",
+					    t->name, DARD_ALLOC_MAX);
+			n->nalloc = c;
+			total += c;
+		}
+	}
+	p->alloc = calloc(total ? total : 1, sizeof(*p->alloc));
+	if (!p->alloc)
+		return fail(err, -ENOMEM, "out of memory");
+	p->nalloc = total;
+	for (l = 0; l < t->nlevels; l++) {
+		for (i = 0; i < t->nnodes; i++) {
+			struct dard_node *n = &t->node[i];
+			struct dard_alloc *a;
+
+			if (n->level != l)
+				continue;
+			n->alloc = off;
+			a = &p->alloc[off];
+			off += n->nalloc;
+			if (!l) {
+				uint32_t v = p->mode == DARD_MODE_PAPER
+						     ? n->rank + 1
+						     : n->rank;
+
+				a->prefix = p->opts.base.addr |
+					    v << p->shift[0];
+				continue;
+			}
+			/* Up ports in order, each parent's prefixes in order. */
+			for (k = 0; k < n->nports; k++) {
+				const struct dard_link *lk;
+				const struct dard_node *u;
+				uint32_t j, li = n->port[k];
+
+				if (li == DARD_NONE || t->link[li].down != i)
+					continue;
+				lk = &t->link[li];
+				u = &t->node[lk->up];
+				for (j = 0; j < u->nalloc; j++) {
+					a->prefix =
+						p->alloc[u->alloc + j].prefix |
+						p->link_val[li] << p->shift[l];
+					a->up_port = k + 1;
+					a++;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+struct dard_plan *dard_plan_new(struct dard_topo *t,
+				const struct dard_plan_opts *o, char *err)
+{
+	struct dard_plan *p;
+	uint32_t i;
+	char b[24];
+	int ret;
+
+	if (!t->finalized) {
+		fail(err, 0, "topology not finalized");
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->opts = *o;
+	if (o->base.addr & ~dard_mask(o->base.len)) {
+		ret = fail(err, -EINVAL, "base %s has host bits set",
+			   dard_prefix_str(o->base.addr, o->base.len, b));
+		goto err;
+	}
+	ret = layout(t, p, err);
+	if (ret < 0)
+		goto err;
+	p->link_val = calloc(t->nlinks + 1, sizeof(*p->link_val));
+	if (!p->link_val) {
+		ret = fail(err, -ENOMEM, "out of memory");
+		goto err;
+	}
+	for (i = 0; i < t->nlinks; i++)
+		p->link_val[i] = link_value(t, p->mode, &t->link[i]);
+	ret = allocate(t, p, err);
+	if (ret < 0)
+		goto err;
+	ret = fill_addresses(t, p, err);
+	if (ret < 0)
+		goto err;
+	return p;
+err:
+	dard_plan_free(p);
+	errno = -ret;
+	return NULL;
+}
+
+uint32_t dard_plan_naliases(const struct dard_topo *t, uint32_t host)
+{
+	return t->node[dard_topo_tor(t, host)].nalloc;
+}
+
+uint32_t dard_plan_alias(const struct dard_topo *t, const struct dard_plan *p,
+			 uint32_t host, uint32_t i)
+{
+	const struct dard_node *h = &t->node[host];
+	uint32_t tor = t->link[h->port[0]].up;
+	uint32_t li = h->port[0];
+
+	return p->alloc[t->node[tor].alloc + i].prefix | p->link_val[li];
+}
+
+uint32_t dard_plan_encode(const struct dard_topo *t, const struct dard_plan *p,
+			  const uint32_t *chain)
+{
+	const struct dard_node *r = &t->node[chain[0]];
+	uint32_t a = p->opts.base.addr;
+	unsigned l;
+
+	a |= (p->mode == DARD_MODE_PAPER ? r->rank + 1 : r->rank)
+	     << p->shift[0];
+	for (l = 1; l <= t->nlevels; l++)
+		a |= p->link_val[dard_topo_link_between(t, chain[l - 1],
+							chain[l])]
+		     << p->shift[l];
+	return a;
+}
+
+uint32_t dard_plan_decode(const struct dard_topo *t, const struct dard_plan *p,
+			  uint32_t addr, uint32_t *chain, char *err)
+{
+	const struct dard_prefix *base = &p->opts.base;
+	uint32_t v, root;
+	unsigned l;
+	char b[24], c[24];
+
+	if ((addr & dard_mask(base->len)) != base->addr) {
+		fail(err, 0, "%s is outside the alias base %s",
+		     dard_addr_str(addr, b),
+		     dard_prefix_str(base->addr, base->len, c));
+		return DARD_NONE;
+	}
+	if (p->shift[0] + p->width[0] < 32 - base->len &&
+	    addr >> (p->shift[0] + p->width[0]) !=
+		    base->addr >> (p->shift[0] + p->width[0])) {
+		fail(err, 0, "%s has bits set between the base and the root field",
+		     dard_addr_str(addr, b));
+		return DARD_NONE;
+	}
+	v = (addr >> p->shift[0]) & ((1u << p->width[0]) - 1);
+	root = p->mode == DARD_MODE_PAPER ? v - 1 : v;
+	if ((p->mode == DARD_MODE_PAPER && !v) || root >= t->nroots) {
+		fail(err, 0, "%s names root %u, but %s has %u roots",
+		     dard_addr_str(addr, b),
+		     p->mode == DARD_MODE_PAPER ? v : v + 1, t->name,
+		     t->nroots);
+		return DARD_NONE;
+	}
+	chain[0] = t->roots[root];
+	for (l = 1; l <= t->nlevels; l++) {
+		const struct dard_node *u = &t->node[chain[l - 1]];
+		int hostf = l == t->nlevels;
+		uint32_t port = 0, next;
+
+		v = (addr >> p->shift[l]) & ((1u << p->width[l]) - 1);
+		if (p->mode == DARD_MODE_PAPER) {
+			port = hostf ? v - 1 : v;
+			if (hostf && v < 2)
+				port = 0;
+		} else if (!hostf || v >= 2) {
+			uint32_t r = hostf ? v - 2 : v;
+
+			port = r < u->ndown ? u->down[r] : 0;
+		}
+		next = port ? dard_topo_peer(t, chain[l - 1], port) : DARD_NONE;
+		if (next == DARD_NONE || t->node[next].level != l) {
+			if (hostf)
+				fail(err, 0, "%s is not a host alias: host field %u names no host below %s",
+				     dard_addr_str(addr, b), v, u->name);
+			else
+				fail(err, 0, "%s is not an alias: field %u (value %u) names no port below %s",
+				     dard_addr_str(addr, b), l, v, u->name);
+			return DARD_NONE;
+		}
+		chain[l] = next;
+	}
+	return chain[t->nlevels];
+}
+
+uint32_t dard_plan_link_addr(const struct dard_plan *p, uint32_t link,
+			     int upper)
+{
+	return p->opts.links.addr + 2 * link + !upper;
+}

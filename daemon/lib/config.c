@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Parser and writer of the host configuration file (see config.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
+
+struct parser {
+	struct dard_config *cfg;
+	unsigned line;
+	char *tok[MAX_TOKENS];
+	unsigned ntok;
+	uint32_t capacity;
+	int have_links;
+	unsigned *node_line;	/* declaring line per node */
+	size_t node_line_cap;
+	struct alias_line {
+		unsigned line;
+		uint32_t host;
+		uint32_t *addr;
+		unsigned naddr;
+	} *aliases;
+	unsigned naliases;
+};
+
+static int perr(struct parser *ps, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ps->cfg->err, sizeof(ps->cfg->err), fmt, ap);
+	va_end(ap);
+	ps->cfg->err_line = ps->line;
+	return ret;
+}
+
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
+{
+	unsigned long long x = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		x = x * 10 + (*s - '0');
+		if (x > max)
+			return -ERANGE;
+	}
+	if (x < min)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+static int want(struct parser *ps, unsigned min, unsigned max,
+		const char *usage)
+{
+	if (ps->ntok < min || ps->ntok > max)
+		return perr(ps, -EINVAL, "expected `%s', got %u word%s", usage,
+			    ps->ntok, ps->ntok == 1 ? "" : "s");
+	return 0;
+}
+
+static int prefix_arg(struct parser *ps, struct dard_prefix *p)
+{
+	if (want(ps, 2, 2, "KEYWORD PREFIX"))
+		return -EINVAL;
+	if (dard_prefix_parse(ps->tok[1], p))
+		return perr(ps, -EINVAL,
+			    "%s: invalid prefix `%s' (expected A.B.C.D/LEN with no host bits set)",
+			    ps->tok[0], ps->tok[1]);
+	return 0;
+}
+
+static int note_node(struct parser *ps)
+{
+	uint32_t n = ps->cfg->topo->nnodes;
+
+	if (n > ps->node_line_cap) {
+		size_t cap = ps->node_line_cap ? ps->node_line_cap * 2 : 256;
+		unsigned *p;
+
+		while (cap < n)
+			cap *= 2;
+		p = realloc(ps->node_line, cap * sizeof(*p));
+		if (!p)
+			return perr(ps, -ENOMEM, "out of memory");
+		ps->node_line = p;
+		ps->node_line_cap = cap;
+	}
+	ps->node_line[n - 1] = ps->line;
+	return 0;
+}
+
+/* "mgmt ADDR" and "id ADDR" options after a node's name. */
+static int node_opts(struct parser *ps, unsigned from, int host)
+{
+	struct dard_topo *t = ps->cfg->topo;
+	struct dard_node *n = &t->node[t->nnodes - 1];
+	unsigned i;
+
+	for (i = from; i < ps->ntok; i += 2) {
+		uint32_t *dst;
+
+		if (!strcmp(ps->tok[i], "mgmt"))
+			dst = &n->mgmt;
+		else if (host && !strcmp(ps->tok[i], "id"))
+			dst = &n->id;
+		else
+			return perr(ps, -EINVAL,
+				    "%s: unknown option `%s' (expected %s)",
+				    n->name, ps->tok[i],
+				    host ? "`id ADDR' or `mgmt ADDR'"
+					 : "`mgmt ADDR'");
+		if (i + 1 >= ps->ntok)
+			return perr(ps, -EINVAL, "%s: `%s' needs an address",
+				    n->name, ps->tok[i]);
+		if (dard_addr_parse(ps->tok[i + 1], dst) || !*dst)
+			return perr(ps, -EINVAL,
+				    "%s: invalid %s address `%s'", n->name,
+				    ps->tok[i], ps->tok[i + 1]);
+	}
+	return 0;
+}
+
+/* "NAME:PORT", or "NAME" meaning port 1 when allowed. */
+static int endpoint(struct parser *ps, char *s, unsigned *port, int need)
+{
+	char *colon = strrchr(s, ':');
+	uint32_t v;
+
+	if (!colon) {
+		if (need)
+			return perr(ps, -EINVAL,
+				    "link: expected NAME:PORT, got `%s'", s);
+		*port = 1;
+		return 0;
+	}
+	*colon = '\0';
+	if (parse_u32(colon + 1, 1, DARD_PORT_MAX, &v))
+		return perr(ps, -EINVAL,
+			    "link: invalid port `%s' of `%s' (expected 1..%d)",
+			    colon + 1, s, DARD_PORT_MAX);
+	*port = v;
+	return 0;
+}
+
+static int do_link(struct parser *ps)
+{
+	struct dard_topo *t = ps->cfg->topo;
+	unsigned up_port, down_port;
+	uint32_t mbps = ps->capacity, d;
+	char err[DARD_ERR_MAX];
+	int ret;
+
+	if (want(ps, 3, 5, "link UPPER:PORT LOWER[:PORT] [capacity MBIT]"))
+		return -EINVAL;
+	if (ps->ntok > 3) {
+		if (ps->ntok != 5 || strcmp(ps->tok[3], "capacity"))
+			return perr(ps, -EINVAL,
+				    "link: expected `capacity MBIT' after the ends, got `%s'",
+				    ps->tok[3]);
+		if (parse_u32(ps->tok[4], 1, UINT32_MAX - 1, &mbps))
+			return perr(ps, -EINVAL,
+				    "link: invalid capacity `%s' (Mbit/s, > 0)",
+				    ps->tok[4]);
+	}
+	ret = endpoint(ps, ps->tok[1], &up_port, 1);
+	if (ret)
+		return ret;
+	d = dard_topo_find(t, ps->tok[2]);
+	ret = endpoint(ps, ps->tok[2],
+		       &down_port, d == DARD_NONE || !t->node[d].is_host);
+	if (ret)
+		return ret;
+	ret = dard_topo_add_link(t, ps->tok[1], up_port, ps->tok[2], down_port,
+				 mbps, err);
+	if (ret)
+		return perr(ps, ret, "link: %s", err);
+	ps->have_links = 1;
+	return 0;
+}
+
+static int do_alias(struct parser *ps)
+{
+	struct dard_topo *t = ps->cfg->topo;
+	struct alias_line *a;
+	uint32_t h;
+	unsigned i;
+	void *p;
+
+	if (want(ps, 3, MAX_TOKENS, "alias HOST ADDR..."))
+		return -EINVAL;
+	h = dard_topo_find(t, ps->tok[1]);
+	if (h == DARD_NONE || !t->node[h].is_host)
+		return perr(ps, -EINVAL, "alias: `%s' is not a host",
+			    ps->tok[1]);
+	p = realloc(ps->aliases, (ps->naliases + 1) * sizeof(*ps->aliases));
+	if (!p)
+		return perr(ps, -ENOMEM, "out of memory");
+	ps->aliases = p;
+	a = &ps->aliases[ps->naliases++];
+	a->line = ps->line;
+	a->host = h;
+	a->naddr = ps->ntok - 2;
+	a->addr = calloc(a->naddr, sizeof(*a->addr));
+	if (!a->addr)
+		return perr(ps, -ENOMEM, "out of memory");
+	for (i = 0; i < a->naddr; i++)
+		if (dard_addr_parse(ps->tok[i + 2], &a->addr[i]))
+			return perr(ps, -EINVAL,
+				    "alias: invalid address `%s'",
+				    ps->tok[i + 2]);
+	return 0;
+}
+
+static int statement(struct parser *ps)
+{
+	struct dard_config *cfg = ps->cfg;
+	struct dard_topo *t = cfg->topo;
+	const char *kw = ps->tok[0];
+	char err[DARD_ERR_MAX];
+	unsigned i;
+	int ret;
+
+	if (!strcmp(kw, "topology")) {
+		if (want(ps, 2, 2, "topology NAME"))
+			return -EINVAL;
+		snprintf(t->name, sizeof(t->name), "%s", ps->tok[1]);
+	} else if (!strcmp(kw, "capacity")) {
+		if (want(ps, 2, 2, "capacity MBIT"))
+			return -EINVAL;
+		if (ps->have_links)
+			return perr(ps, -EINVAL,
+				    "capacity must come before the links");
+		if (parse_u32(ps->tok[1], 1, UINT32_MAX - 1, &ps->capacity))
+			return perr(ps, -EINVAL,
+				    "invalid capacity `%s' (Mbit/s, > 0)",
+				    ps->tok[1]);
+		t->mbps = ps->capacity;
+	} else if (!strcmp(kw, "levels")) {
+		if (want(ps, 2, DARD_LEVEL_MAX + 1, "levels LEVEL..."))
+			return -EINVAL;
+		if (t->nlevels)
+			return perr(ps, -EINVAL, "levels given twice");
+		for (i = 1; i < ps->ntok; i++) {
+			ret = dard_topo_add_level(t, ps->tok[i], err);
+			if (ret)
+				return perr(ps, ret, "levels: %s", err);
+		}
+	} else if (!strcmp(kw, "base")) {
+		return prefix_arg(ps, &cfg->opts.base);
+	} else if (!strcmp(kw, "ids")) {
+		return prefix_arg(ps, &cfg->opts.ids);
+	} else if (!strcmp(kw, "linknet")) {
+		return prefix_arg(ps, &cfg->opts.links);
+	} else if (!strcmp(kw, "mgmtnet")) {
+		return prefix_arg(ps, &cfg->opts.mgmt);
+	} else if (!strcmp(kw, "mode")) {
+		if (want(ps, 2, 2, "mode auto|paper|compact"))
+			return -EINVAL;
+		ret = dard_mode_parse(ps->tok[1]);
+		if (ret < 0)
+			return perr(ps, -EINVAL,
+				    "invalid mode `%s' (expected auto, paper or compact)",
+				    ps->tok[1]);
+		cfg->opts.mode = ret;
+	} else if (!strcmp(kw, "switch")) {
+		if (ps->ntok < 3 || ps->ntok % 2 == 0)
+			return want(ps, 3, 3, "switch NAME LEVEL [mgmt ADDR]");
+		if (!t->nlevels)
+			return perr(ps, -EINVAL,
+				    "switch before `levels': declare the levels first");
+		ret = dard_topo_add_switch(t, ps->tok[1], ps->tok[2], err);
+		if (ret)
+			return perr(ps, ret, "%s", err);
+		return note_node(ps) ?: node_opts(ps, 3, 0);
+	} else if (!strcmp(kw, "host")) {
+		if (ps->ntok < 2 || ps->ntok % 2)
+			return want(ps, 2, 2,
+				    "host NAME [id ADDR] [mgmt ADDR]");
+		if (!t->nlevels)
+			return perr(ps, -EINVAL,
+				    "host before `levels': declare the levels first");
+		ret = dard_topo_add_host(t, ps->tok[1], err);
+		if (ret)
+			return perr(ps, ret, "%s", err);
+		return note_node(ps) ?: node_opts(ps, 2, 1);
+	} else if (!strcmp(kw, "link")) {
+		return do_link(ps);
+	} else if (!strcmp(kw, "alias")) {
+		return do_alias(ps);
+	} else {
+		return perr(ps, -EINVAL,
+			    "unknown keyword `%s' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, switch, host, link or alias)",
+			    kw);
+	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int check_aliases(struct parser *ps)
+{
+	struct dard_config *cfg = ps->cfg;
+	uint32_t chain[DARD_LEVEL_MAX + 1];
+	char err[DARD_ERR_MAX], b[24];
+	unsigned i, j;
+
+	for (i = 0; i < ps->naliases; i++) {
+		struct alias_line *a = &ps->aliases[i];
+		uint32_t want_n = dard_plan_naliases(cfg->topo, a->host);
+
+		ps->line = a->line;
+		for (j = 0; j < a->naddr; j++) {
+			uint32_t h = dard_plan_decode(cfg->topo, cfg->plan,
+						      a->addr[j], chain, err);
+
+			if (h == DARD_NONE)
+				return perr(ps, -EINVAL, "alias %s: %s",
+					    cfg->topo->node[a->host].name, err);
+			if (h != a->host)
+				return perr(ps, -EINVAL,
+					    "alias %s: %s belongs to %s under this plan",
+					    cfg->topo->node[a->host].name,
+					    dard_addr_str(a->addr[j], b),
+					    cfg->topo->node[h].name);
+		}
+		qsort(a->addr, a->naddr, sizeof(*a->addr), cmp_u32);
+		for (j = 1; j < a->naddr; j++)
+			if (a->addr[j] == a->addr[j - 1])
+				return perr(ps, -EINVAL,
+					    "alias %s: %s listed twice",
+					    cfg->topo->node[a->host].name,
+					    dard_addr_str(a->addr[j], b));
+		if (a->naddr != want_n)
+			return perr(ps, -EINVAL,
+				    "alias %s: %u aliases listed, the plan gives %u",
+				    cfg->topo->node[a->host].name, a->naddr,
+				    want_n);
+	}
+	return 0;
+}
+
+struct addr_owner {
+	uint32_t addr;
+	uint32_t node;
+};
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct addr_owner *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* IDs and management addresses must each be unique. */
+static int check_unique(struct parser *ps, int ids)
+{
+	struct dard_topo *t = ps->cfg->topo;
+	struct addr_owner *o = calloc(t->nnodes + 1, sizeof(*o));
+	uint32_t i, n = 0;
+	char b[24];
+	int ret = 0;
+
+	if (!o)
+		return perr(ps, -ENOMEM, "out of memory");
+	for (i = 0; i < t->nnodes; i++) {
+		if (ids && !t->node[i].is_host)
+			continue;
+		o[n].addr = ids ? t->node[i].id : t->node[i].mgmt;
+		o[n++].node = i;
+	}
+	qsort(o, n, sizeof(*o), cmp_owner);
+	for (i = 1; i < n; i++) {
+		if (o[i].addr != o[i - 1].addr)
+			continue;
+		ps->line = ps->node_line[o[i].node];
+		ret = perr(ps, -EEXIST, "%s: %s address %s is also %s's",
+			   t->node[o[i].node].name, ids ? "ID" : "mgmt",
+			   dard_addr_str(o[i].addr, b),
+			   t->node[o[i - 1].node].name);
+		break;
+	}
+	free(o);
+	return ret;
+}
+
+static int tokenize(struct parser *ps, char *line)
+{
+	char *s = line, *hash = strchr(line, '#');
+
+	if (hash)
+		*hash = '\0';
+	ps->ntok = 0;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (!*s)
+			return 0;
+		if (ps->ntok == MAX_TOKENS)
+			return perr(ps, -E2BIG, "more than %d words on a line",
+				    MAX_TOKENS);
+		ps->tok[ps->ntok++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+void dard_plan_opts_apply(struct dard_plan_opts *dst,
+			  const struct dard_plan_opts *src, unsigned mask)
+{
+	if (mask & DARD_OPT_BASE)
+		dst->base = src->base;
+	if (mask & DARD_OPT_MODE)
+		dst->mode = src->mode;
+	if (mask & DARD_OPT_IDS)
+		dst->ids = src->ids;
+	if (mask & DARD_OPT_LINKS)
+		dst->links = src->links;
+	if (mask & DARD_OPT_MGMT)
+		dst->mgmt = src->mgmt;
+}
+
+int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
+		      const struct dard_plan_opts *over, unsigned mask)
+{
+	struct parser ps = { .cfg = cfg, .capacity = 1000 };
+	char *line = NULL;
+	size_t off = 0;
+	unsigned i;
+	int ret = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	dard_plan_opts_init(&cfg->opts);
+	cfg->topo = dard_topo_new();
+	line = malloc(LINE_MAX_LEN + 1);
+	if (!cfg->topo || !line) {
+		ret = perr(&ps, -ENOMEM, "out of memory");
+		goto out;
+	}
+	while (off < len) {
+		const char *nl = memchr(text + off, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - (text + off)) : len - off;
+
+		ps.line++;
+		if (n > LINE_MAX_LEN) {
+			ret = perr(&ps, -E2BIG, "line longer than %d bytes",
+				   LINE_MAX_LEN);
+			goto out;
+		}
+		if (memchr(text + off, '\0', n)) {
+			ret = perr(&ps, -EINVAL, "NUL byte in line");
+			goto out;
+		}
+		memcpy(line, text + off, n);
+		line[n] = '\0';
+		off += n + 1;
+		ret = tokenize(&ps, line);
+		if (ret)
+			goto out;
+		if (!ps.ntok)
+			continue;
+		ret = statement(&ps);
+		if (ret)
+			goto out;
+	}
+	ps.line = 0;
+	if (over)
+		dard_plan_opts_apply(&cfg->opts, over, mask);
+	ret = dard_topo_finalize(cfg->topo, cfg->err);
+	if (ret)
+		goto out;
+	cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, cfg->err);
+	if (!cfg->plan) {
+		ret = -errno;
+		goto out;
+	}
+	ret = check_unique(&ps, 1) ?: check_unique(&ps, 0) ?:
+					       check_aliases(&ps);
+out:
+	for (i = 0; i < ps.naliases; i++)
+		free(ps.aliases[i].addr);
+	free(ps.aliases);
+	free(ps.node_line);
+	free(line);
+	if (ret) {
+		dard_plan_free(cfg->plan);
+		dard_topo_free(cfg->topo);
+		cfg->plan = NULL;
+		cfg->topo = NULL;
+	}
+	return ret;
+}
+
+void dard_config_free(struct dard_config *cfg)
+{
+	dard_plan_free(cfg->plan);
+	dard_topo_free(cfg->topo);
+	cfg->plan = NULL;
+	cfg->topo = NULL;
+}
+
+void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
+		       unsigned flags, struct dard_buf *b)
+{
+	const struct dard_plan_opts *o = &p->opts;
+	uint32_t i, j;
+	char a[24];
+	unsigned l;
+
+	dard_buf_printf(b, "# dard %s, written by dardctl\n",
+			flags & DARD_CONFIG_F_PLAN ? "host configuration"
+						   : "topology");
+	dard_buf_printf(b, "topology %s\ncapacity %u\nlevels", t->name,
+			t->mbps);
+	for (l = 0; l < t->nlevels; l++)
+		dard_buf_printf(b, " %s", t->level_name[l]);
+	dard_buf_printf(b, "\n");
+	if (flags & DARD_CONFIG_F_PLAN) {
+		dard_buf_printf(b, "base %s\n",
+				dard_prefix_str(o->base.addr, o->base.len, a));
+		dard_buf_printf(b, "mode %s\n", dard_mode_name(p->mode));
+		dard_buf_printf(b, "ids %s\n",
+				dard_prefix_str(o->ids.addr, o->ids.len, a));
+		dard_buf_printf(b, "linknet %s\n",
+				dard_prefix_str(o->links.addr, o->links.len,
+						a));
+		dard_buf_printf(b, "mgmtnet %s\n",
+				dard_prefix_str(o->mgmt.addr, o->mgmt.len, a));
+	}
+	for (i = 0; i < t->nnodes; i++) {
+		const struct dard_node *n = &t->node[i];
+
+		if (n->is_host)
+			dard_buf_printf(b, "host %s", n->name);
+		else
+			dard_buf_printf(b, "switch %s %s", n->name,
+					t->level_name[n->level]);
+		if ((flags & DARD_CONFIG_F_PLAN) && n->is_host)
+			dard_buf_printf(b, " id %s", dard_addr_str(n->id, a));
+		if (flags & DARD_CONFIG_F_PLAN)
+			dard_buf_printf(b, " mgmt %s",
+					dard_addr_str(n->mgmt, a));
+		dard_buf_printf(b, "\n");
+	}
+	for (i = 0; i < t->nlinks; i++) {
+		const struct dard_link *lk = &t->link[i];
+
+		dard_buf_printf(b, "link %s:%u %s:%u", t->node[lk->up].name,
+				lk->up_port, t->node[lk->down].name,
+				lk->down_port);
+		if (lk->mbps != t->mbps)
+			dard_buf_printf(b, " capacity %u", lk->mbps);
+		dard_buf_printf(b, "\n");
+	}
+	if (!(flags & DARD_CONFIG_F_ALIASES))
+		return;
+	for (i = 0; i < t->nhosts; i++) {
+		uint32_t h = t->hosts[i], n = dard_plan_naliases(t, h);
+
+		dard_buf_printf(b, "alias %s", t->node[h].name);
+		for (j = 0; j < n; j++)
+			dard_buf_printf(b, " %s",
+					dard_addr_str(dard_plan_alias(t, p, h, j),
+						      a));
+		dard_buf_printf(b, "\n");
+	}
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The host configuration file: one per deployment, kept by every host
+ * (DARD paper, section 3.1). A topology file is the same format with the
+ * optional parts left out. Line-based; '#' starts a comment:
+ *
+ *   topology NAME                      free-form label
+ *   capacity MBIT                      default link capacity
+ *   levels LEVEL...                    switch levels, roots first
+ *   base PREFIX                        alias space (default 10.0.0.0/8)
+ *   mode auto|paper|compact            alias field layout
+ *   ids PREFIX                         host IDs (default 172.16.0.0/16)
+ *   linknet PREFIX                     /31 per link (172.20.0.0/14)
+ *   mgmtnet PREFIX                     management LAN (172.24.0.0/16)
+ *   switch NAME LEVEL [mgmt ADDR]
+ *   host NAME [id ADDR] [mgmt ADDR]
+ *   link UPPER:PORT LOWER[:PORT] [capacity MBIT]
+ *   alias HOST ADDR...                 checked against the plan
+ *
+ * Names are declared before links use them. Pure: parses a buffer and
+ * renders into a dard_buf.
+ */
+#ifndef _DARD_CONFIG_H
+#define _DARD_CONFIG_H
+
+#include <stddef.h>
+
+#include "addr.h"
+#include "buf.h"
+#include "topo.h"
+
+struct dard_config {
+	struct dard_topo *topo;
+	struct dard_plan *plan;
+	struct dard_plan_opts opts;
+	unsigned err_line;	/* line of the error, 0 for the whole file */
+	char err[DARD_ERR_MAX];
+};
+
+/* Which of the file's address options an override replaces. */
+enum dard_opt_flags {
+	DARD_OPT_BASE = 1U << 0,
+	DARD_OPT_MODE = 1U << 1,
+	DARD_OPT_IDS = 1U << 2,
+	DARD_OPT_LINKS = 1U << 3,
+	DARD_OPT_MGMT = 1U << 4,
+};
+
+/*
+ * Parses text and builds the topology and plan; the options in over named
+ * by mask replace the file's. Returns 0, or a negative errno with cfg->err
+ * and cfg->err_line set.
+ */
+int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
+		      const struct dard_plan_opts *over, unsigned mask);
+/* Copies the options named by mask from src to dst. */
+void dard_plan_opts_apply(struct dard_plan_opts *dst,
+			  const struct dard_plan_opts *src, unsigned mask);
+void dard_config_free(struct dard_config *cfg);
+
+enum dard_config_flags {
+	DARD_CONFIG_F_PLAN = 1U << 0,	/* address options, IDs, mgmt */
+	DARD_CONFIG_F_ALIASES = 1U << 1,	/* alias lines */
+};
+
+void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
+		       unsigned flags, struct dard_buf *b);
+
+#endif /* _DARD_CONFIG_H */

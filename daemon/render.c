@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+#include <stdlib.h>
+
+#include "lib/table.h"
+#include "render.h"
+
+const char *render_ifname(const struct dard_topo *t, uint32_t node,
+			  unsigned port, char *buf)
+{
+	if (t->node[node].is_host)
+		return "eth0";
+	sprintf(buf, "p%u", port);
+	return buf;
+}
+
+/* Address of this node's end of the link on port, and of the far end. */
+static void link_ends(const struct dard_topo *t, const struct dard_plan *p,
+		      uint32_t node, unsigned port, uint32_t *mine,
+		      uint32_t *peer)
+{
+	uint32_t li = t->node[node].port[port - 1];
+	int upper = t->link[li].up == node;
+
+	*mine = dard_plan_link_addr(p, li, upper);
+	*peer = dard_plan_link_addr(p, li, !upper);
+}
+
+static void render_links(FILE *f, const struct dard_topo *t,
+			 const struct dard_plan *p, uint32_t node,
+			 const char *ip)
+{
+	const struct dard_node *n = &t->node[node];
+	uint32_t mine, peer;
+	char b[24], ifn[16];
+	unsigned k;
+
+	fprintf(f, "%slink set dev lo up\n", ip);
+	for_each_port(t, node, k) {
+		if (n->port[k - 1] == DARD_NONE)
+			continue;
+		link_ends(t, p, node, k, &mine, &peer);
+		render_ifname(t, node, k, ifn);
+		fprintf(f, "%saddr add %s/31 dev %s\n", ip,
+			dard_addr_str(mine, b), ifn);
+		fprintf(f, "%slink set dev %s up\n", ip, ifn);
+	}
+}
+
+void render_switch(FILE *f, const struct dard_topo *t,
+		   const struct dard_plan *p, uint32_t sw, const char *ip)
+{
+	const struct dard_node *n = &t->node[sw];
+	struct dard_route *r;
+	uint32_t i, cnt, mine, peer;
+	char b[24], c[24], ifn[16];
+
+	fprintf(f, "# %s (%s): downhill table %d on the destination first,\n"
+		   "# then uphill tables %d+PORT chosen by source prefix\n",
+		n->name, t->level_name[n->level], RENDER_DOWNHILL_TABLE,
+		RENDER_UPHILL_TABLE);
+	render_links(f, t, p, sw, ip);
+	cnt = dard_table_downhill_size(t, sw);
+	i = dard_table_uphill_size(t, sw);
+	r = calloc((cnt > i ? cnt : i) + 1, sizeof(*r));
+	if (!r) {
+		fprintf(f, "# out of memory\n");
+		return;
+	}
+	cnt = dard_table_downhill(t, p, sw, r);
+	for (i = 0; i < cnt; i++) {
+		link_ends(t, p, sw, r[i].port, &mine, &peer);
+		fprintf(f, "%sroute add %s via %s dev %s table %d proto static\n",
+			ip, dard_prefix_str(r[i].prefix, r[i].len, b),
+			dard_addr_str(peer, c), render_ifname(t, sw, r[i].port, ifn),
+			RENDER_DOWNHILL_TABLE);
+	}
+	fprintf(f, "%srule add pref %d lookup %d\n", ip, RENDER_DOWNHILL_TABLE,
+		RENDER_DOWNHILL_TABLE);
+	cnt = dard_table_uphill(t, p, sw, r);
+	for (i = 0; i < n->nports; i++) {
+		uint32_t li = n->port[i];
+
+		if (li == DARD_NONE || t->link[li].down != sw)
+			continue;
+		link_ends(t, p, sw, i + 1, &mine, &peer);
+		fprintf(f, "%sroute add default via %s dev %s table %d proto static\n",
+			ip, dard_addr_str(peer, b),
+			render_ifname(t, sw, i + 1, ifn),
+			RENDER_UPHILL_TABLE + i + 1);
+	}
+	for (i = 0; i < cnt; i++)
+		fprintf(f, "%srule add pref %d from %s lookup %d\n", ip,
+			RENDER_UPHILL_PREF,
+			dard_prefix_str(r[i].prefix, r[i].len, b),
+			RENDER_UPHILL_TABLE + r[i].port);
+	free(r);
+}
+
+void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		 uint32_t host, const char *ip)
+{
+	const struct dard_node *n = &t->node[host];
+	uint32_t i, na = dard_plan_naliases(t, host), mine, peer;
+	char b[24], c[24], d[24];
+
+	fprintf(f, "# %s: ID on lo, aliases on eth0, everything via the ToR\n",
+		n->name);
+	render_links(f, t, p, host, ip);
+	for (i = 0; i < na; i++)
+		fprintf(f, "%saddr add %s/32 dev eth0\n", ip,
+			dard_addr_str(dard_plan_alias(t, p, host, i), b));
+	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
+	link_ends(t, p, host, 1, &mine, &peer);
+	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
+		dard_addr_str(peer, b));
+	fprintf(f, "%sroute add %s via %s dev eth0 src %s\n", ip,
+		dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
+		dard_addr_str(peer, c), dard_addr_str(n->id, d));
+}
+
+void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)
+{
+	const struct dard_node *n = &t->node[node];
+	char ifn[16];
+	unsigned k;
+
+	/* Downhill switches have no route back to the source: no rp_filter. */
+	fprintf(f, "net.ipv4.ip_forward = %d\n", !n->is_host);
+	fprintf(f, "net.ipv4.conf.all.rp_filter = 0\n"
+		   "net.ipv4.conf.default.rp_filter = 0\n"
+		   "net.ipv4.conf.all.send_redirects = 0\n"
+		   "net.ipv4.conf.default.send_redirects = 0\n"
+		   "net.ipv6.conf.all.disable_ipv6 = 1\n"
+		   "net.ipv6.conf.default.disable_ipv6 = 1\n");
+	for_each_port(t, node, k)
+		if (n->port[k - 1] != DARD_NONE)
+			fprintf(f, "net.ipv4.conf.%s.rp_filter = 0\n",
+				render_ifname(t, node, k, ifn));
+}
+
+void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
+	       uint32_t mbit)
+{
+	const struct dard_node *n = &t->node[node];
+	/* Two milliseconds of burst, and at least ten full frames. */
+	uint32_t burst = mbit * 1000 / 4;
+	char ifn[16];
+	unsigned k;
+
+	if (!mbit)
+		return;
+	if (burst < 15140)
+		burst = 15140;
+	for_each_port(t, node, k)
+		if (n->port[k - 1] != DARD_NONE)
+			fprintf(f, "qdisc add dev %s root tbf rate %umbit burst %u latency 20ms\n",
+				render_ifname(t, node, k, ifn), mbit, burst);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Linux commands that make a commodity Linux router (or host) of a node:
+ * addresses on the /31 link network, the downhill table looked up first
+ * on the destination, and one uphill table per up port selected by
+ * `ip rule from PREFIX`. Interfaces are named p<PORT> on switches and eth0
+ * on hosts.
+ */
+#ifndef _DARD_RENDER_H
+#define _DARD_RENDER_H
+
+#include <stdio.h>
+
+#include "lib/addr.h"
+#include "lib/topo.h"
+
+enum {
+	RENDER_DOWNHILL_TABLE = 100,	/* and its rule's preference */
+	RENDER_UPHILL_PREF = 200,
+	RENDER_UPHILL_TABLE = 1000,	/* + up port */
+};
+
+/* ip is prepended to every command: "ip " for a script, "" for -batch. */
+void render_switch(FILE *f, const struct dard_topo *t,
+		   const struct dard_plan *p, uint32_t sw, const char *ip);
+void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		 uint32_t host, const char *ip);
+/* The sysctl settings a node needs, in `sysctl -p' form. */
+void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node);
+/* Rate limits on every port, in `tc -batch' form; nothing if mbit is 0. */
+void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
+	       uint32_t mbit);
+/* The interface name of a node's port. */
+const char *render_ifname(const struct dard_topo *t, uint32_t node,
+			  unsigned port, char *buf);
+
+#endif /* _DARD_RENDER_H */
