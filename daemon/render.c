@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/table.h"
 #include "render.h"
@@ -8,8 +9,9 @@ const char *render_ifname(const struct dard_topo *t, uint32_t node,
 			  unsigned port, char *buf)
 {
 	if (t->node[node].is_host)
-		return "eth0";
-	sprintf(buf, "p%u", port);
+		strcpy(buf, "eth0");
+	else
+		sprintf(buf, "p%u", port);
 	return buf;
 }
 

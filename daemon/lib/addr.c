@@ -261,7 +261,7 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p,
 {
 	const struct dard_plan_opts *o = &p->opts;
 	uint32_t i, span;
-	char b[24];
+	char b[24], c[24];
 
 	span = o->ids.len ? (1u << (32 - o->ids.len)) - 2 : ~0u;
 	if (o->ids.len < 32 && t->nhosts > span)
@@ -293,7 +293,7 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p,
 				    "ID %s of %s lies inside the alias base %s",
 				    dard_addr_str(n->id, b), n->name,
 				    dard_prefix_str(o->base.addr, o->base.len,
-						    b + 16));
+						    c));
 	}
 	return 0;
 }
@@ -430,9 +430,9 @@ uint32_t dard_plan_naliases(const struct dard_topo *t, uint32_t host)
 uint32_t dard_plan_alias(const struct dard_topo *t, const struct dard_plan *p,
 			 uint32_t host, uint32_t i)
 {
-	const struct dard_node *h = &t->node[host];
-	uint32_t tor = t->link[h->port[0]].up;
-	uint32_t li = h->port[0];
+	/* A host's one link may be on any port, not only port 1. */
+	uint32_t tor = dard_topo_tor(t, host);
+	uint32_t li = dard_topo_link_between(t, host, tor);
 
 	return p->alloc[t->node[tor].alloc + i].prefix | p->link_val[li];
 }

@@ -129,20 +129,26 @@ static int node_opts(struct parser *ps, unsigned from, int host)
 	return 0;
 }
 
-/* "NAME:PORT", or "NAME" meaning port 1 when allowed. */
-static int endpoint(struct parser *ps, char *s, unsigned *port, int need)
+/* "NAME:PORT" of a declared node, or "NAME" (port 1) of a host. */
+static int endpoint(struct parser *ps, char *s, unsigned *port)
 {
+	const struct dard_topo *t = ps->cfg->topo;
 	char *colon = strrchr(s, ':');
-	uint32_t v;
+	uint32_t v, n;
 
+	if (colon)
+		*colon = '\0';
+	n = dard_topo_find(t, s);
+	if (n == DARD_NONE)
+		return perr(ps, -ENOENT, "link: unknown node `%s'", s);
 	if (!colon) {
-		if (need)
+		if (!t->node[n].is_host)
 			return perr(ps, -EINVAL,
-				    "link: expected NAME:PORT, got `%s'", s);
+				    "link: expected %s:PORT (only a host's port may be left out)",
+				    s);
 		*port = 1;
 		return 0;
 	}
-	*colon = '\0';
 	if (parse_u32(colon + 1, 1, DARD_PORT_MAX, &v))
 		return perr(ps, -EINVAL,
 			    "link: invalid port `%s' of `%s' (expected 1..%d)",
@@ -155,7 +161,7 @@ static int do_link(struct parser *ps)
 {
 	struct dard_topo *t = ps->cfg->topo;
 	unsigned up_port, down_port;
-	uint32_t mbps = ps->capacity, d;
+	uint32_t mbps = ps->capacity;
 	char err[DARD_ERR_MAX];
 	int ret;
 
@@ -171,12 +177,10 @@ static int do_link(struct parser *ps)
 				    "link: invalid capacity `%s' (Mbit/s, > 0)",
 				    ps->tok[4]);
 	}
-	ret = endpoint(ps, ps->tok[1], &up_port, 1);
+	ret = endpoint(ps, ps->tok[1], &up_port);
 	if (ret)
 		return ret;
-	d = dard_topo_find(t, ps->tok[2]);
-	ret = endpoint(ps, ps->tok[2],
-		       &down_port, d == DARD_NONE || !t->node[d].is_host);
+	ret = endpoint(ps, ps->tok[2], &down_port);
 	if (ret)
 		return ret;
 	ret = dard_topo_add_link(t, ps->tok[1], up_port, ps->tok[2], down_port,
@@ -527,8 +531,10 @@ void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
 	dard_buf_printf(b, "# dard %s, written by dardctl\n",
 			flags & DARD_CONFIG_F_PLAN ? "host configuration"
 						   : "topology");
-	dard_buf_printf(b, "topology %s\ncapacity %u\nlevels", t->name,
-			t->mbps);
+	/* The name is optional, and a bare `topology' would not parse. */
+	if (t->name[0])
+		dard_buf_printf(b, "topology %s\n", t->name);
+	dard_buf_printf(b, "capacity %u\nlevels", t->mbps);
 	for (l = 0; l < t->nlevels; l++)
 		dard_buf_printf(b, " %s", t->level_name[l]);
 	dard_buf_printf(b, "\n");

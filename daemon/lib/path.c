@@ -144,14 +144,17 @@ static int emit(struct walk *w, const uint32_t *down, unsigned ndown)
 		     << p->shift[l];
 		prev = w->up[l];
 	}
-	s |= p->link_val[t->node[path->src].port[0]] << p->shift[t->nlevels];
+	/* A host's one link may be on any port, not only port 1. */
+	s |= p->link_val[dard_topo_link_between(t, path->src, prev)]
+	     << p->shift[t->nlevels];
 	prev = top;
 	for (i = 0; i < ndown; i++) {
 		d |= p->link_val[dard_topo_link_between(t, prev, down[i])]
 		     << p->shift[w->top + 1 + i];
 		prev = down[i];
 	}
-	d |= p->link_val[t->node[path->dst].port[0]] << p->shift[t->nlevels];
+	d |= p->link_val[dard_topo_link_between(t, path->dst, prev)]
+	     << p->shift[t->nlevels];
 
 	path->saddr = s;
 	path->daddr = d;

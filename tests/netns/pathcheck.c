@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dard-pathcheck: on a namespace testbed (scripts/testbed), send one UDP
+ * packet along every path between every ordered pair of ToRs, with the
+ * path's alias pair as source and destination, and check that it arrives
+ * and that exactly the path's switches forwarded it, once each. The
+ * switches' IP ForwDatagrams counters (/proc/net/snmp, per namespace) say
+ * who forwarded. Then send on alias pairs that name no path and check they
+ * are not delivered and do not loop.
+ *
+ *   dard-pathcheck CONFIG PREFIX
+ *
+ * Prints one line per failure and "N passed, N failed"; exits 1 on failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "../../daemon/lib/config.h"
+#include "../../daemon/lib/path.h"
+
+enum { PORT = 47000, WAIT_MS = 2000, LOST_WAIT_MS = 300 };
+
+struct check {
+	struct dard_config cfg;
+	struct dard_pathctx *pc;
+	int *nsfd;		/* per node */
+	uint64_t *before, *after;	/* ForwDatagrams per node */
+	unsigned passed, failed;
+	unsigned seq;
+};
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void enter(struct check *c, uint32_t node)
+{
+	if (setns(c->nsfd[node], CLONE_NEWNET))
+		die("setns");
+}
+
+/* IP ForwDatagrams of the current namespace. */
+static uint64_t forwarded(void)
+{
+	char head[1024], vals[1024];
+	unsigned long long v = 0;
+	char *h, *x, *hs, *vs;
+	int col = 0, want = -1;
+	FILE *f = fopen("/proc/net/snmp", "r");
+
+	if (!f)
+		die("/proc/net/snmp");
+	if (!fgets(head, sizeof(head), f) || !fgets(vals, sizeof(vals), f))
+		die("/proc/net/snmp: short read");
+	fclose(f);
+	for (h = strtok_r(head, " \n", &hs); h; h = strtok_r(NULL, " \n", &hs),
+	    col++)
+		if (!strcmp(h, "ForwDatagrams"))
+			want = col;
+	if (want < 0)
+		die("no ForwDatagrams");
+	col = 0;
+	for (x = strtok_r(vals, " \n", &vs); x; x = strtok_r(NULL, " \n", &vs),
+	    col++)
+		if (col == want)
+			v = strtoull(x, NULL, 10);
+	return v;
+}
+
+static void snapshot(struct check *c, uint64_t *out)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint32_t i;
+
+	for (i = 0; i < t->nnodes; i++) {
+		if (t->node[i].is_host)
+			continue;
+		enter(c, i);
+		out[i] = forwarded();
+	}
+}
+
+static int udp_socket(struct check *c, uint32_t node, uint32_t addr,
+		      uint16_t port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int one = 1, fd;
+
+	enter(c, node);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	sa.sin_addr.s_addr = htonl(addr);
+	sa.sin_port = htons(port);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("bind");
+	return fd;
+}
+
+/* Sends one datagram from saddr on src to daddr on dst; 1 if it arrived. */
+static int send_one(struct check *c, uint32_t src, uint32_t dst,
+		    uint32_t saddr, uint32_t daddr, int wait_ms)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	struct sockaddr_in from;
+	socklen_t fl = sizeof(from);
+	char msg[64], buf[64];
+	struct pollfd p;
+	int rx, tx, got = 0;
+	ssize_t n;
+
+	rx = udp_socket(c, dst, daddr, PORT);
+	tx = udp_socket(c, src, saddr, 0);
+	snprintf(msg, sizeof(msg), "dard pathcheck %u", ++c->seq);
+	to.sin_addr.s_addr = htonl(daddr);
+	to.sin_port = htons(PORT);
+	if (sendto(tx, msg, strlen(msg), 0, (struct sockaddr *)&to,
+		   sizeof(to)) < 0)
+		die("sendto");
+	p.fd = rx;
+	p.events = POLLIN;
+	while (poll(&p, 1, wait_ms) > 0) {
+		n = recvfrom(rx, buf, sizeof(buf) - 1, 0,
+			     (struct sockaddr *)&from, &fl);
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		/* Stale datagrams of earlier checks are skipped. */
+		if (!strcmp(buf, msg) &&
+		    from.sin_addr.s_addr == htonl(saddr)) {
+			got = 1;
+			break;
+		}
+	}
+	close(rx);
+	close(tx);
+	return got;
+}
+
+static int check_path(const struct dard_path *p, void *arg)
+{
+	struct check *c = arg;
+	const struct dard_topo *t = c->cfg.topo;
+	char sa[24], da[24], why[256] = "";
+	uint32_t i;
+	unsigned k;
+
+	snapshot(c, c->before);
+	if (!send_one(c, p->src, p->dst, p->saddr, p->daddr, WAIT_MS)) {
+		snprintf(why, sizeof(why), "not delivered");
+	} else {
+		snapshot(c, c->after);
+		for (i = 0; i < t->nnodes && !why[0]; i++) {
+			uint64_t d = c->after[i] - c->before[i];
+			int on = 0;
+
+			if (t->node[i].is_host)
+				continue;
+			for (k = 0; k < p->nsw; k++)
+				on |= p->sw[k] == i;
+			if (on && d != 1)
+				snprintf(why, sizeof(why),
+					 "%s forwarded it %llu times, not once",
+					 t->node[i].name, (unsigned long long)d);
+			else if (!on && d)
+				snprintf(why, sizeof(why),
+					 "%s, not on the path, forwarded %llu packets",
+					 t->node[i].name, (unsigned long long)d);
+		}
+	}
+	if (!why[0]) {
+		c->passed++;
+		return 0;
+	}
+	c->failed++;
+	printf("FAIL %s -> %s (%s -> %s via", dard_addr_str(p->saddr, sa),
+	       dard_addr_str(p->daddr, da), t->node[p->src].name,
+	       t->node[p->dst].name);
+	for (k = 0; k < p->nsw; k++)
+		printf(" %s", t->node[p->sw[k]].name);
+	printf("): %s\n", why);
+	return 0;
+}
+
+/* A pair naming no path must vanish at the root, not loop until TTL. */
+static void check_no_path(struct check *c, uint32_t h1, uint32_t h2)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint32_t i, j, n, n1 = dard_plan_naliases(t, h1);
+	uint32_t n2 = dard_plan_naliases(t, h2);
+	char err[DARD_ERR_MAX], sa[24], da[24];
+	struct dard_path p;
+	uint64_t total = 0;
+
+	for (i = 0; i < n1; i++) {
+		for (j = 0; j < n2; j++) {
+			uint32_t s = dard_plan_alias(t, c->cfg.plan, h1, i);
+			uint32_t d = dard_plan_alias(t, c->cfg.plan, h2, j);
+
+			if (dard_path_decode(c->pc, s, d, &p, err) != -ENOENT)
+				continue;
+			snapshot(c, c->before);
+			if (send_one(c, h1, h2, s, d, LOST_WAIT_MS)) {
+				printf("FAIL %s -> %s names no path but was delivered\n",
+				       dard_addr_str(s, sa),
+				       dard_addr_str(d, da));
+				c->failed++;
+				return;
+			}
+			snapshot(c, c->after);
+			for (n = 0; n < t->nnodes; n++)
+				if (!t->node[n].is_host)
+					total += c->after[n] - c->before[n];
+			/* Up to the root, and an ICMP error back down. */
+			if (total > 2u * t->nlevels) {
+				printf("FAIL %s -> %s names no path but was forwarded %llu times (a loop?)\n",
+				       dard_addr_str(s, sa), dard_addr_str(d, da),
+				       (unsigned long long)total);
+				c->failed++;
+			} else {
+				c->passed++;
+			}
+			return;
+		}
+	}
+}
+
+static uint32_t first_host(const struct dard_topo *t, uint32_t tor,
+			   unsigned which)
+{
+	const struct dard_node *n = &t->node[tor];
+
+	if (which >= n->ndown)
+		return DARD_NONE;
+	return dard_topo_peer(t, tor, n->down[which]);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20;
+	char *s = malloc(cap);
+	FILE *f = fopen(path, "r");
+
+	if (!f || !s)
+		die(path);
+	*len = 0;
+	for (;;) {
+		size_t n = fread(s + *len, 1, cap - *len, f);
+
+		*len += n;
+		if (*len < cap)
+			break;
+		s = realloc(s, cap *= 2);
+		if (!s)
+			die("realloc");
+	}
+	fclose(f);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	struct check c = { 0 };
+	const struct dard_topo *t;
+	uint32_t i, j, nno = 0;
+	char path[512];
+	size_t len;
+	char *text;
+
+	if (argc != 3) {
+		fprintf(stderr, "Usage: dard-pathcheck CONFIG PREFIX\n");
+		return 2;
+	}
+	text = slurp(argv[1], &len);
+	if (dard_config_parse(&c.cfg, text, len, NULL, 0)) {
+		fprintf(stderr, "%s:%u: %s\n", argv[1], c.cfg.err_line,
+			c.cfg.err);
+		return 2;
+	}
+	free(text);
+	t = c.cfg.topo;
+	c.pc = dard_pathctx_new(t, c.cfg.plan);
+	c.nsfd = calloc(t->nnodes, sizeof(*c.nsfd));
+	c.before = calloc(t->nnodes, sizeof(*c.before));
+	c.after = calloc(t->nnodes, sizeof(*c.after));
+	if (!c.pc || !c.nsfd || !c.before || !c.after)
+		die("calloc");
+	for (i = 0; i < t->nnodes; i++) {
+		snprintf(path, sizeof(path), "/run/netns/%s-%s", argv[2],
+			 t->node[i].name);
+		c.nsfd[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (c.nsfd[i] < 0)
+			die(path);
+	}
+	/* Every ordered pair of ToRs, and two hosts under one ToR. */
+	for (i = 0; i < t->nnodes; i++) {
+		if (t->node[i].is_host || t->node[i].level != t->nlevels - 1)
+			continue;
+		for (j = 0; j < t->nnodes; j++) {
+			uint32_t h1 = first_host(t, i, 0);
+			uint32_t h2 = first_host(t, j, i == j);
+
+			if (t->node[j].is_host ||
+			    t->node[j].level != t->nlevels - 1 ||
+			    h2 == DARD_NONE)
+				continue;
+			if (dard_path_foreach(c.pc, h1, h2, check_path, &c) <=
+			    0) {
+				printf("FAIL no path from %s to %s\n",
+				       t->node[h1].name, t->node[h2].name);
+				c.failed++;
+			}
+			if (i != j && nno < 4 &&
+			    t->node[dard_topo_tor(t, h1)].nalloc > 1) {
+				uint32_t before = c.passed + c.failed;
+
+				check_no_path(&c, h1, h2);
+				nno += c.passed + c.failed > before;
+			}
+		}
+	}
+	printf("%s: %u paths and no-path pairs checked\n", t->name,
+	       c.passed + c.failed);
+	printf("%u passed, %u failed\n", c.passed, c.failed);
+	return c.failed ? 1 : 0;
+}

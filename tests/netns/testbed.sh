@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Integration test of the namespace testbed: every path between every
+# ordered pair of ToRs carries a packet on its alias pair through exactly
+# its switches (dard-pathcheck), on fattree:4 and on clos:4,4:
+#
+#            core1   core2   core3   core4          fattree:4
+#             |  \    / \    /  \    /  |           (clos:4,4 has int1,
+#          aggr1_1 aggr1_2 ... aggr4_1 aggr4_2       int2 above aggr1_1..
+#             |   \  /   |       |  \ /  |           aggr2_2, each pod's
+#          tor1_1   tor1_2  ...  tor4_1  tor4_2      two ToRs under both
+#           |  |     |  |         |  |    |  |       of its aggr switches)
+#          e1_1 e1_2 e1_3 e1_4 ... e4_1 ...   e4_4
+#
+# and the testbed's own behaviour: list, exec, refusing a second bring-up
+# under one prefix, cleaning up after a failed one. Namespaces are named
+# dard-test-PID-*; everything is removed on exit, even on failure.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+testbed=$top/scripts/testbed
+pathcheck=$top/build/bin/dard-pathcheck
+export DARDCTL=$top/build/bin/dardctl
+export DARD_TESTBED_DIR=/run/dard/test-$$
+prefix=dard-test-$$
+passed=0
+failed=0
+
+if [[ $EUID -ne 0 ]]; then
+	echo "testbed.sh: SKIP: needs root for network namespaces"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+cleanup() {
+	local p
+	for p in "$prefix-a" "$prefix-b" "$prefix-c"; do
+		"$testbed" down --prefix "$p" >/dev/null 2>&1
+	done
+	rm -rf "$DARD_TESTBED_DIR"
+}
+trap cleanup EXIT
+
+pass() {
+	echo "ok   $*"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL $*"
+	failed=$((failed + 1))
+}
+
+# Runs a command, echoing it first; its status decides pass or fail.
+t() {
+	local name=$1
+	shift
+	echo "+ $*"
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# The summary of a dard-pathcheck run counts as its own passes and fails.
+pathcheck() {
+	local out
+	echo "+ dard-pathcheck $1"
+	out=$("$pathcheck" "$DARD_TESTBED_DIR/$1/dard.conf" "$1")
+	echo "$out" | grep -v '^[0-9]* passed' | tail -20
+	read -r p _ f _ < <(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+}
+
+t "fattree:4 up" "$testbed" up fattree:4 --prefix "$prefix-a"
+pathcheck "$prefix-a"
+
+t "list shows the testbed" bash -c \
+	"'$testbed' list | grep -q '^$prefix-a	fattree:4	37 namespaces'"
+t "exec runs on a node" bash -c \
+	"[[ \$('$testbed' exec --prefix '$prefix-a' e1_1 cat /proc/sys/net/ipv4/ip_forward) == 0 ]]"
+t "e1_1 holds its four aliases" bash -c \
+	"[[ \$('$testbed' exec --prefix '$prefix-a' e1_1 ip -o -4 addr show dev eth0 | grep -c ' 10\.') == 4 ]]"
+t "aggr1_1 has Table 2's rules" bash -c \
+	"'$testbed' exec --prefix '$prefix-a' aggr1_1 ip rule | grep -q 'from 10.4.0.0/14 lookup 1003'"
+# A refused connection proves the management LAN carried the SYN there.
+t "mgmt LAN reaches core1 from e1_1" bash -c \
+	"'$testbed' exec --prefix '$prefix-a' e1_1 timeout 3 bash -c 'exec 3<>/dev/tcp/172.24.0.1/9' 2>&1 | grep -q 'Connection refused'"
+t "a second bring-up under one prefix is refused" bash -c \
+	"! '$testbed' up fattree:4 --prefix '$prefix-a' 2>/dev/null"
+t "the refused bring-up left the first intact" bash -c \
+	"[[ \$(ip netns list | grep -c '^$prefix-a[-.]') == 37 ]]"
+t "fattree:4 down" "$testbed" down --prefix "$prefix-a"
+t "nothing of it remains" bash -c \
+	"! ip netns list | grep -q '^$prefix-a' && [[ ! -e $DARD_TESTBED_DIR/$prefix-a ]]"
+
+t "a bad topology fails" bash -c "! '$testbed' up fattree:3 --prefix '$prefix-b' 2>/dev/null"
+t "and leaves nothing" bash -c "! ip netns list | grep -q '^$prefix-b'"
+printf 'levels core tor\nswitch c1 core\nswitch t1 tor\nhost h1\nlink c1:1 t1:2\nlink t1:1 h1\nlink t1:3 h9\n' \
+	>"/tmp/$prefix.topo"
+t "a bad topology file fails with its line" bash -c \
+	"'$testbed' up /tmp/$prefix.topo --prefix '$prefix-b' 2>&1 | grep -q ':7: link: unknown node'"
+rm -f "/tmp/$prefix.topo"
+
+t "clos:4,4 up" "$testbed" up clos:4,4 --prefix "$prefix-c" --rate 1000
+pathcheck "$prefix-c"
+t "rate limits are set" bash -c \
+	"'$testbed' exec --prefix '$prefix-c' aggr1_1 tc qdisc show dev p1 | grep -q 'tbf.*rate 1Gbit'"
+t "clos:4,4 down" "$testbed" down --prefix "$prefix-c"
+
+echo "netns: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
