@@ -71,8 +71,7 @@ static void show_switch(struct ctl *c, uint32_t s)
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "name", "%s:", n->name);
-	print_string(PRINT_ANY, "level", " level %s",
-		     t->level_name[n->level]);
+	print_string(PRINT_ANY, "level", " level %s", t->level_name[n->level]);
 	print_string(PRINT_ANY, "mgmt", " mgmt %s", dard_addr_str(n->mgmt, b));
 	print_uint(PRINT_ANY, "nprefixes", " prefixes %llu\n", n->nalloc);
 	open_json_array(PRINT_JSON, "prefixes");
@@ -85,9 +84,9 @@ static void show_switch(struct ctl *c, uint32_t s)
 		if (a->up_port) {
 			print_uint(PRINT_ANY, "port", " from port %llu",
 				   a->up_port);
-			print_string(PRINT_ANY, "parent", " (%s)",
-				     t->node[dard_topo_peer(t, s, a->up_port)]
-					     .name);
+			print_string(
+				PRINT_ANY, "parent", " (%s)",
+				t->node[dard_topo_peer(t, s, a->up_port)].name);
 		}
 		print_nl();
 		close_json_object();

@@ -78,8 +78,7 @@ static int topo_show(struct ctl *c)
 	for (l = 0; l < p->nfields; l++)
 		print_uint(PRINT_ANY, NULL, l ? "+%llu" : " %llu", p->width[l]);
 	close_json_array(PRINT_JSON, NULL);
-	print_uint(PRINT_ANY, "aliases_min", ", aliases per host %llu",
-		   amin);
+	print_uint(PRINT_ANY, "aliases_min", ", aliases per host %llu", amin);
 	if (amax != amin)
 		print_uint(PRINT_FP, NULL, "..%llu", amax);
 	print_uint(PRINT_JSON, "aliases_max", NULL, amax);
@@ -99,7 +98,7 @@ static int topo_gen(struct ctl *c, int argc, char **argv)
 {
 	unsigned flags = DARD_CONFIG_F_PLAN | DARD_CONFIG_F_ALIASES;
 	const char *out = NULL;
-	struct dard_buf b = { 0 };
+	struct dard_buf b = {0};
 	FILE *f = stdout;
 	int i, ret = CTL_OK;
 
@@ -116,7 +115,8 @@ static int topo_gen(struct ctl *c, int argc, char **argv)
 		}
 	}
 	if (is_json_context()) {
-		fprintf(stderr, "topo gen writes a configuration file; -j does not apply\n");
+		fprintf(stderr,
+			"topo gen writes a configuration file; -j does not apply\n");
 		return CTL_USAGE;
 	}
 	if (ctl_load(c))
@@ -166,7 +166,8 @@ int do_topo(struct ctl *c, int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "gen"))
 		return topo_gen(c, argc - 1, argv + 1);
-	fprintf(stderr, "Command \"%s\" is unknown, try \"dardctl topo help\".\n",
+	fprintf(stderr,
+		"Command \"%s\" is unknown, try \"dardctl topo help\".\n",
 		argv[0]);
 	return CTL_USAGE;
 }

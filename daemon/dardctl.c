@@ -91,8 +91,9 @@ int ctl_load(struct ctl *c)
 	if (!f) {
 		fprintf(stderr, "Unable to open topology `%s': %s%s\n", arg,
 			strerror(errno),
-			c->topo_arg ? ""
-				    : " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)");
+			c->topo_arg
+				? ""
+				: " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)");
 		return -1;
 	}
 	for (;;) {
@@ -159,11 +160,8 @@ static const struct cmd {
 	const char *name;
 	int (*func)(struct ctl *c, int argc, char **argv);
 } cmds[] = {
-	{ "topo", do_topo },
-	{ "addr", do_addr },
-	{ "path", do_path },
-	{ "switch", do_switch },
-	{ "deploy", do_deploy },
+	{"topo", do_topo},     {"addr", do_addr},     {"path", do_path},
+	{"switch", do_switch}, {"deploy", do_deploy},
 };
 
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,
@@ -182,20 +180,19 @@ static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "topo", required_argument, NULL, 't' },
-		{ "capacity", required_argument, NULL, 'c' },
-		{ "base", required_argument, NULL, 'B' },
-		{ "mode", required_argument, NULL, 'M' },
-		{ "ids", required_argument, NULL, 'I' },
-		{ "linknet", required_argument, NULL, 'L' },
-		{ "mgmtnet", required_argument, NULL, 'G' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct ctl c = { .mbps = 1000 };
+		{"json", no_argument, NULL, 'j'},
+		{"pretty", no_argument, NULL, 'p'},
+		{"topo", required_argument, NULL, 't'},
+		{"capacity", required_argument, NULL, 'c'},
+		{"base", required_argument, NULL, 'B'},
+		{"mode", required_argument, NULL, 'M'},
+		{"ids", required_argument, NULL, 'I'},
+		{"linknet", required_argument, NULL, 'L'},
+		{"mgmtnet", required_argument, NULL, 'G'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
+		{0}};
+	struct ctl c = {.mbps = 1000};
 	unsigned i;
 	int opt, ret;
 	char *end;
@@ -234,8 +231,8 @@ int main(int argc, char **argv)
 				return CTL_USAGE;
 			break;
 		case 'L':
-			if (prefix_opt(&c, "link prefix", optarg,
-				       &c.opts.links, DARD_OPT_LINKS))
+			if (prefix_opt(&c, "link prefix", optarg, &c.opts.links,
+				       DARD_OPT_LINKS))
 				return CTL_USAGE;
 			break;
 		case 'G':

@@ -9,11 +9,11 @@
 
 struct ctl {
 	int json, pretty, stats;
-	const char *topo_arg;		/* --topo: a generator or a file */
-	uint32_t mbps;			/* --capacity for generators */
-	struct dard_plan_opts opts;	/* --base, --mode, --ids, ... */
-	unsigned opts_mask;		/* which of those were given */
-	struct dard_config cfg;		/* loaded on first use */
+	const char *topo_arg;	    /* --topo: a generator or a file */
+	uint32_t mbps;		    /* --capacity for generators */
+	struct dard_plan_opts opts; /* --base, --mode, --ids, ... */
+	unsigned opts_mask;	    /* which of those were given */
+	struct dard_config cfg;	    /* loaded on first use */
 	int loaded;
 };
 

@@ -11,7 +11,7 @@
 
 enum output_type {
 	PRINT_FP = 1,	/* text only */
-	PRINT_JSON = 2,	/* JSON only */
+	PRINT_JSON = 2, /* JSON only */
 	PRINT_ANY = 3,
 };
 

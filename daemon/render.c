@@ -56,8 +56,9 @@ void render_switch(FILE *f, const struct dard_topo *t,
 	uint32_t i, cnt, mine, peer;
 	char b[24], c[24], ifn[16];
 
-	fprintf(f, "# %s (%s): downhill table %d on the destination first,\n"
-		   "# then uphill tables %d+PORT chosen by source prefix\n",
+	fprintf(f,
+		"# %s (%s): downhill table %d on the destination first,\n"
+		"# then uphill tables %d+PORT chosen by source prefix\n",
 		n->name, t->level_name[n->level], RENDER_DOWNHILL_TABLE,
 		RENDER_UPHILL_TABLE);
 	render_links(f, t, p, sw, ip);
@@ -71,9 +72,11 @@ void render_switch(FILE *f, const struct dard_topo *t,
 	cnt = dard_table_downhill(t, p, sw, r);
 	for (i = 0; i < cnt; i++) {
 		link_ends(t, p, sw, r[i].port, &mine, &peer);
-		fprintf(f, "%sroute add %s via %s dev %s table %d proto static\n",
+		fprintf(f,
+			"%sroute add %s via %s dev %s table %d proto static\n",
 			ip, dard_prefix_str(r[i].prefix, r[i].len, b),
-			dard_addr_str(peer, c), render_ifname(t, sw, r[i].port, ifn),
+			dard_addr_str(peer, c),
+			render_ifname(t, sw, r[i].port, ifn),
 			RENDER_DOWNHILL_TABLE);
 	}
 	fprintf(f, "%srule add pref %d lookup %d\n", ip, RENDER_DOWNHILL_TABLE,
@@ -85,7 +88,8 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		if (li == DARD_NONE || t->link[li].down != sw)
 			continue;
 		link_ends(t, p, sw, i + 1, &mine, &peer);
-		fprintf(f, "%sroute add default via %s dev %s table %d proto static\n",
+		fprintf(f,
+			"%sroute add default via %s dev %s table %d proto static\n",
 			ip, dard_addr_str(peer, b),
 			render_ifname(t, sw, i + 1, ifn),
 			RENDER_UPHILL_TABLE + i + 1);
@@ -140,8 +144,7 @@ void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)
 				render_ifname(t, node, k, ifn));
 }
 
-void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
-	       uint32_t mbit)
+void render_tc(FILE *f, const struct dard_topo *t, uint32_t node, uint32_t mbit)
 {
 	const struct dard_node *n = &t->node[node];
 	/* Two milliseconds of burst, and at least ten full frames. */
@@ -155,6 +158,7 @@ void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
 		burst = 15140;
 	for_each_port(t, node, k)
 		if (n->port[k - 1] != DARD_NONE)
-			fprintf(f, "qdisc add dev %s root tbf rate %umbit burst %u latency 20ms\n",
+			fprintf(f,
+				"qdisc add dev %s root tbf rate %umbit burst %u latency 20ms\n",
 				render_ifname(t, node, k, ifn), mbit, burst);
 }

@@ -15,9 +15,9 @@
 #include "lib/topo.h"
 
 enum {
-	RENDER_DOWNHILL_TABLE = 100,	/* and its rule's preference */
+	RENDER_DOWNHILL_TABLE = 100, /* and its rule's preference */
 	RENDER_UPHILL_PREF = 200,
-	RENDER_UPHILL_TABLE = 1000,	/* + up port */
+	RENDER_UPHILL_TABLE = 1000, /* + up port */
 };
 
 /* ip is prepended to every command: "ip " for a script, "" for -batch. */

@@ -125,10 +125,10 @@ int dard_mode_parse(const char *s)
 void dard_plan_opts_init(struct dard_plan_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->base = (struct dard_prefix){ 10u << 24, 8 };
-	o->ids = (struct dard_prefix){ 172u << 24 | 16 << 16, 16 };
-	o->links = (struct dard_prefix){ 172u << 24 | 20 << 16, 14 };
-	o->mgmt = (struct dard_prefix){ 172u << 24 | 24 << 16, 16 };
+	o->base = (struct dard_prefix){10u << 24, 8};
+	o->ids = (struct dard_prefix){172u << 24 | 16 << 16, 16};
+	o->links = (struct dard_prefix){172u << 24 | 20 << 16, 14};
+	o->mgmt = (struct dard_prefix){172u << 24 | 24 << 16, 16};
 	o->mode = DARD_MODE_AUTO;
 }
 
@@ -170,8 +170,8 @@ static uint32_t link_value(const struct dard_topo *t, int mode,
 			   const struct dard_link *l)
 {
 	const struct dard_node *u = &t->node[l->up];
-	uint32_t v = mode == DARD_MODE_PAPER ? l->up_port
-					     : down_rank(u, l->up_port);
+	uint32_t v =
+		mode == DARD_MODE_PAPER ? l->up_port : down_rank(u, l->up_port);
 
 	/* Host field: 0 is the ToR's subnet and 1 the ToR itself. */
 	if (u->level == t->nlevels - 1)
@@ -211,25 +211,25 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 		for (f = 0; f < p->nfields; f++)
 			if (max[f] >= 1u << DARD_PAPER_BITS)
 				break;
-		if (f == p->nfields &&
-		    p->nfields * DARD_PAPER_BITS <= avail) {
+		if (f == p->nfields && p->nfields * DARD_PAPER_BITS <= avail) {
 			p->mode = DARD_MODE_PAPER;
 			memset(p->width, DARD_PAPER_BITS, p->nfields);
 			goto shifts;
 		}
 		if (mode == DARD_MODE_PAPER) {
 			if (f < p->nfields)
-				return fail(err, -ERANGE,
-					    "%s does not fit paper addressing: field %u needs value %u, more than %u bits hold",
-					    t->name, f, max[f],
-					    DARD_PAPER_BITS);
-			return fail(err, -ERANGE,
-				    "%s does not fit paper addressing: %u fields of %u bits need %u bits but %s leaves %u",
-				    t->name, p->nfields, DARD_PAPER_BITS,
-				    p->nfields * DARD_PAPER_BITS,
-				    dard_prefix_str(p->opts.base.addr,
-						    p->opts.base.len, b),
-				    avail);
+				return fail(
+					err, -ERANGE,
+					"%s does not fit paper addressing: field %u needs value %u, more than %u bits hold",
+					t->name, f, max[f], DARD_PAPER_BITS);
+			return fail(
+				err, -ERANGE,
+				"%s does not fit paper addressing: %u fields of %u bits need %u bits but %s leaves %u",
+				t->name, p->nfields, DARD_PAPER_BITS,
+				p->nfields * DARD_PAPER_BITS,
+				dard_prefix_str(p->opts.base.addr,
+						p->opts.base.len, b),
+				avail);
 		}
 	}
 	p->mode = DARD_MODE_COMPACT;
@@ -241,12 +241,12 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 			 "%s%u", f ? "+" : "", p->width[f]);
 	}
 	if (total > avail)
-		return fail(err, -ERANGE,
-			    "%s needs %u address bits below the base prefix (%s, one field per level) but %s leaves %u; use a base of /%u or shorter",
-			    t->name, total, need,
-			    dard_prefix_str(p->opts.base.addr, p->opts.base.len,
-					    b),
-			    avail, 32 - total);
+		return fail(
+			err, -ERANGE,
+			"%s needs %u address bits below the base prefix (%s, one field per level) but %s leaves %u; use a base of /%u or shorter",
+			t->name, total, need,
+			dard_prefix_str(p->opts.base.addr, p->opts.base.len, b),
+			avail, 32 - total);
 shifts:
 	p->shift[p->nfields - 1] = 0;
 	for (f = p->nfields - 1; f > 0; f--)
@@ -256,8 +256,7 @@ shifts:
 	return 0;
 }
 
-static int fill_addresses(struct dard_topo *t, struct dard_plan *p,
-			  char *err)
+static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 {
 	const struct dard_plan_opts *o = &p->opts;
 	uint32_t i, span;
@@ -287,13 +286,13 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p,
 			n->id = o->ids.addr + 1 + n->rank;
 		if (!n->mgmt)
 			n->mgmt = o->mgmt.addr + 1 + i;
-		if (n->is_host && (n->id & dard_mask(o->base.len)) ==
-					  o->base.addr)
-			return fail(err, -EINVAL,
-				    "ID %s of %s lies inside the alias base %s",
-				    dard_addr_str(n->id, b), n->name,
-				    dard_prefix_str(o->base.addr, o->base.len,
-						    c));
+		if (n->is_host &&
+		    (n->id & dard_mask(o->base.len)) == o->base.addr)
+			return fail(
+				err, -EINVAL,
+				"ID %s of %s lies inside the alias base %s",
+				dard_addr_str(n->id, b), n->name,
+				dard_prefix_str(o->base.addr, o->base.len, c));
 	}
 	return 0;
 }
@@ -324,9 +323,10 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 					c += t->node[lk->up].nalloc;
 			}
 			if (c > DARD_ALLOC_MAX || total + c > DARD_ALLOC_MAX)
-				return fail(err, -E2BIG,
-					    "%s has more than %u root-to-switch paths",
-					    t->name, DARD_ALLOC_MAX);
+				return fail(
+					err, -E2BIG,
+					"%s has more than %u root-to-switch paths",
+					t->name, DARD_ALLOC_MAX);
 			n->nalloc = c;
 			total += c;
 		}
@@ -350,11 +350,12 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 						     ? n->rank + 1
 						     : n->rank;
 
-				a->prefix = p->opts.base.addr |
-					    v << p->shift[0];
+				a->prefix =
+					p->opts.base.addr | v << p->shift[0];
 				continue;
 			}
-			/* Up ports in order, each parent's prefixes in order. */
+			/* Up ports in order, each parent's prefixes in order.
+			 */
 			for (k = 0; k < n->nports; k++) {
 				const struct dard_link *lk;
 				const struct dard_node *u;
@@ -470,7 +471,8 @@ uint32_t dard_plan_decode(const struct dard_topo *t, const struct dard_plan *p,
 	if (p->shift[0] + p->width[0] < 32 - base->len &&
 	    addr >> (p->shift[0] + p->width[0]) !=
 		    base->addr >> (p->shift[0] + p->width[0])) {
-		fail(err, 0, "%s has bits set between the base and the root field",
+		fail(err, 0,
+		     "%s has bits set between the base and the root field",
 		     dard_addr_str(addr, b));
 		return DARD_NONE;
 	}
@@ -502,10 +504,12 @@ uint32_t dard_plan_decode(const struct dard_topo *t, const struct dard_plan *p,
 		next = port ? dard_topo_peer(t, chain[l - 1], port) : DARD_NONE;
 		if (next == DARD_NONE || t->node[next].level != l) {
 			if (hostf)
-				fail(err, 0, "%s is not a host alias: host field %u names no host below %s",
+				fail(err, 0,
+				     "%s is not a host alias: host field %u names no host below %s",
 				     dard_addr_str(addr, b), v, u->name);
 			else
-				fail(err, 0, "%s is not an alias: field %u (value %u) names no port below %s",
+				fail(err, 0,
+				     "%s is not an alias: field %u (value %u) names no port below %s",
 				     dard_addr_str(addr, b), l, v, u->name);
 			return DARD_NONE;
 		}

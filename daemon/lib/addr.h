@@ -22,7 +22,7 @@
 #include "topo.h"
 
 enum dard_addr_mode {
-	DARD_MODE_AUTO,		/* paper if the tree fits, else compact */
+	DARD_MODE_AUTO, /* paper if the tree fits, else compact */
 	DARD_MODE_PAPER,
 	DARD_MODE_COMPACT,
 };
@@ -36,30 +36,30 @@ struct dard_prefix {
 
 /* What an operator chooses; dard_plan_opts_init() gives the defaults. */
 struct dard_plan_opts {
-	struct dard_prefix base;	/* aliases: 10.0.0.0/8 */
-	struct dard_prefix ids;		/* host IDs: 172.16.0.0/16 */
-	struct dard_prefix links;	/* /31 per link: 172.20.0.0/14 */
-	struct dard_prefix mgmt;	/* management LAN: 172.24.0.0/16 */
+	struct dard_prefix base;  /* aliases: 10.0.0.0/8 */
+	struct dard_prefix ids;	  /* host IDs: 172.16.0.0/16 */
+	struct dard_prefix links; /* /31 per link: 172.20.0.0/14 */
+	struct dard_prefix mgmt;  /* management LAN: 172.24.0.0/16 */
 	int mode;
 };
 
 /* One prefix allocated to a switch, and the up port it came through. */
 struct dard_alloc {
 	uint32_t prefix;
-	uint16_t up_port;	/* 0 for a root's own prefix */
+	uint16_t up_port; /* 0 for a root's own prefix */
 	uint16_t pad;
 };
 
 struct dard_plan {
 	struct dard_plan_opts opts;
-	int mode;			/* PAPER or COMPACT, never AUTO */
-	uint8_t nfields;		/* topo->nlevels + 1 */
+	int mode;	 /* PAPER or COMPACT, never AUTO */
+	uint8_t nfields; /* topo->nlevels + 1 */
 	uint8_t width[DARD_LEVEL_MAX + 1];
 	uint8_t shift[DARD_LEVEL_MAX + 1];
 	uint8_t plen[DARD_LEVEL_MAX + 1]; /* prefix length at each level */
-	struct dard_alloc *alloc;	/* node->alloc indexes this */
+	struct dard_alloc *alloc;	  /* node->alloc indexes this */
 	uint32_t nalloc;
-	uint32_t *link_val;		/* field value at each link's upper end */
+	uint32_t *link_val; /* field value at each link's upper end */
 };
 
 void dard_plan_opts_init(struct dard_plan_opts *o);

@@ -8,7 +8,7 @@
 struct dard_buf {
 	char *s;
 	size_t len, cap;
-	int oom;	/* an append failed; the text is incomplete */
+	int oom; /* an append failed; the text is incomplete */
 };
 
 void dard_buf_printf(struct dard_buf *b, const char *fmt, ...)

@@ -10,6 +10,14 @@
 
 enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
 
+/* An alias line, checked once the plan exists. */
+struct alias_line {
+	unsigned line;
+	uint32_t host;
+	uint32_t *addr;
+	unsigned naddr;
+};
+
 struct parser {
 	struct dard_config *cfg;
 	unsigned line;
@@ -17,14 +25,9 @@ struct parser {
 	unsigned ntok;
 	uint32_t capacity;
 	int have_links;
-	unsigned *node_line;	/* declaring line per node */
+	unsigned *node_line; /* declaring line per node */
 	size_t node_line_cap;
-	struct alias_line {
-		unsigned line;
-		uint32_t host;
-		uint32_t *addr;
-		unsigned naddr;
-	} *aliases;
+	struct alias_line *aliases;
 	unsigned naliases;
 };
 
@@ -72,9 +75,10 @@ static int prefix_arg(struct parser *ps, struct dard_prefix *p)
 	if (want(ps, 2, 2, "KEYWORD PREFIX"))
 		return -EINVAL;
 	if (dard_prefix_parse(ps->tok[1], p))
-		return perr(ps, -EINVAL,
-			    "%s: invalid prefix `%s' (expected A.B.C.D/LEN with no host bits set)",
-			    ps->tok[0], ps->tok[1]);
+		return perr(
+			ps, -EINVAL,
+			"%s: invalid prefix `%s' (expected A.B.C.D/LEN with no host bits set)",
+			ps->tok[0], ps->tok[1]);
 	return 0;
 }
 
@@ -122,9 +126,8 @@ static int node_opts(struct parser *ps, unsigned from, int host)
 			return perr(ps, -EINVAL, "%s: `%s' needs an address",
 				    n->name, ps->tok[i]);
 		if (dard_addr_parse(ps->tok[i + 1], dst) || !*dst)
-			return perr(ps, -EINVAL,
-				    "%s: invalid %s address `%s'", n->name,
-				    ps->tok[i], ps->tok[i + 1]);
+			return perr(ps, -EINVAL, "%s: invalid %s address `%s'",
+				    n->name, ps->tok[i], ps->tok[i + 1]);
 	}
 	return 0;
 }
@@ -143,9 +146,10 @@ static int endpoint(struct parser *ps, char *s, unsigned *port)
 		return perr(ps, -ENOENT, "link: unknown node `%s'", s);
 	if (!colon) {
 		if (!t->node[n].is_host)
-			return perr(ps, -EINVAL,
-				    "link: expected %s:PORT (only a host's port may be left out)",
-				    s);
+			return perr(
+				ps, -EINVAL,
+				"link: expected %s:PORT (only a host's port may be left out)",
+				s);
 		*port = 1;
 		return 0;
 	}
@@ -169,9 +173,10 @@ static int do_link(struct parser *ps)
 		return -EINVAL;
 	if (ps->ntok > 3) {
 		if (ps->ntok != 5 || strcmp(ps->tok[3], "capacity"))
-			return perr(ps, -EINVAL,
-				    "link: expected `capacity MBIT' after the ends, got `%s'",
-				    ps->tok[3]);
+			return perr(
+				ps, -EINVAL,
+				"link: expected `capacity MBIT' after the ends, got `%s'",
+				ps->tok[3]);
 		if (parse_u32(ps->tok[4], 1, UINT32_MAX - 1, &mbps))
 			return perr(ps, -EINVAL,
 				    "link: invalid capacity `%s' (Mbit/s, > 0)",
@@ -218,8 +223,7 @@ static int do_alias(struct parser *ps)
 		return perr(ps, -ENOMEM, "out of memory");
 	for (i = 0; i < a->naddr; i++)
 		if (dard_addr_parse(ps->tok[i + 2], &a->addr[i]))
-			return perr(ps, -EINVAL,
-				    "alias: invalid address `%s'",
+			return perr(ps, -EINVAL, "alias: invalid address `%s'",
 				    ps->tok[i + 2]);
 	return 0;
 }
@@ -271,16 +275,18 @@ static int statement(struct parser *ps)
 			return -EINVAL;
 		ret = dard_mode_parse(ps->tok[1]);
 		if (ret < 0)
-			return perr(ps, -EINVAL,
-				    "invalid mode `%s' (expected auto, paper or compact)",
-				    ps->tok[1]);
+			return perr(
+				ps, -EINVAL,
+				"invalid mode `%s' (expected auto, paper or compact)",
+				ps->tok[1]);
 		cfg->opts.mode = ret;
 	} else if (!strcmp(kw, "switch")) {
 		if (ps->ntok < 3 || ps->ntok % 2 == 0)
 			return want(ps, 3, 3, "switch NAME LEVEL [mgmt ADDR]");
 		if (!t->nlevels)
-			return perr(ps, -EINVAL,
-				    "switch before `levels': declare the levels first");
+			return perr(
+				ps, -EINVAL,
+				"switch before `levels': declare the levels first");
 		ret = dard_topo_add_switch(t, ps->tok[1], ps->tok[2], err);
 		if (ret)
 			return perr(ps, ret, "%s", err);
@@ -290,8 +296,9 @@ static int statement(struct parser *ps)
 			return want(ps, 2, 2,
 				    "host NAME [id ADDR] [mgmt ADDR]");
 		if (!t->nlevels)
-			return perr(ps, -EINVAL,
-				    "host before `levels': declare the levels first");
+			return perr(
+				ps, -EINVAL,
+				"host before `levels': declare the levels first");
 		ret = dard_topo_add_host(t, ps->tok[1], err);
 		if (ret)
 			return perr(ps, ret, "%s", err);
@@ -301,9 +308,10 @@ static int statement(struct parser *ps)
 	} else if (!strcmp(kw, "alias")) {
 		return do_alias(ps);
 	} else {
-		return perr(ps, -EINVAL,
-			    "unknown keyword `%s' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, switch, host, link or alias)",
-			    kw);
+		return perr(
+			ps, -EINVAL,
+			"unknown keyword `%s' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, switch, host, link or alias)",
+			kw);
 	}
 	return 0;
 }
@@ -335,11 +343,12 @@ static int check_aliases(struct parser *ps)
 				return perr(ps, -EINVAL, "alias %s: %s",
 					    cfg->topo->node[a->host].name, err);
 			if (h != a->host)
-				return perr(ps, -EINVAL,
-					    "alias %s: %s belongs to %s under this plan",
-					    cfg->topo->node[a->host].name,
-					    dard_addr_str(a->addr[j], b),
-					    cfg->topo->node[h].name);
+				return perr(
+					ps, -EINVAL,
+					"alias %s: %s belongs to %s under this plan",
+					cfg->topo->node[a->host].name,
+					dard_addr_str(a->addr[j], b),
+					cfg->topo->node[h].name);
 		}
 		qsort(a->addr, a->naddr, sizeof(*a->addr), cmp_u32);
 		for (j = 1; j < a->naddr; j++)
@@ -349,10 +358,11 @@ static int check_aliases(struct parser *ps)
 					    cfg->topo->node[a->host].name,
 					    dard_addr_str(a->addr[j], b));
 		if (a->naddr != want_n)
-			return perr(ps, -EINVAL,
-				    "alias %s: %u aliases listed, the plan gives %u",
-				    cfg->topo->node[a->host].name, a->naddr,
-				    want_n);
+			return perr(
+				ps, -EINVAL,
+				"alias %s: %u aliases listed, the plan gives %u",
+				cfg->topo->node[a->host].name, a->naddr,
+				want_n);
 	}
 	return 0;
 }
@@ -444,7 +454,7 @@ void dard_plan_opts_apply(struct dard_plan_opts *dst,
 int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 		      const struct dard_plan_opts *over, unsigned mask)
 {
-	struct parser ps = { .cfg = cfg, .capacity = 1000 };
+	struct parser ps = {.cfg = cfg, .capacity = 1000};
 	char *line = NULL;
 	size_t off = 0;
 	unsigned i;
@@ -544,9 +554,9 @@ void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
 		dard_buf_printf(b, "mode %s\n", dard_mode_name(p->mode));
 		dard_buf_printf(b, "ids %s\n",
 				dard_prefix_str(o->ids.addr, o->ids.len, a));
-		dard_buf_printf(b, "linknet %s\n",
-				dard_prefix_str(o->links.addr, o->links.len,
-						a));
+		dard_buf_printf(
+			b, "linknet %s\n",
+			dard_prefix_str(o->links.addr, o->links.len, a));
 		dard_buf_printf(b, "mgmtnet %s\n",
 				dard_prefix_str(o->mgmt.addr, o->mgmt.len, a));
 	}
@@ -582,9 +592,9 @@ void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
 
 		dard_buf_printf(b, "alias %s", t->node[h].name);
 		for (j = 0; j < n; j++)
-			dard_buf_printf(b, " %s",
-					dard_addr_str(dard_plan_alias(t, p, h, j),
-						      a));
+			dard_buf_printf(
+				b, " %s",
+				dard_addr_str(dard_plan_alias(t, p, h, j), a));
 		dard_buf_printf(b, "\n");
 	}
 }

@@ -33,7 +33,7 @@ struct dard_config {
 	struct dard_topo *topo;
 	struct dard_plan *plan;
 	struct dard_plan_opts opts;
-	unsigned err_line;	/* line of the error, 0 for the whole file */
+	unsigned err_line; /* line of the error, 0 for the whole file */
 	char err[DARD_ERR_MAX];
 };
 
@@ -59,8 +59,8 @@ void dard_plan_opts_apply(struct dard_plan_opts *dst,
 void dard_config_free(struct dard_config *cfg);
 
 enum dard_config_flags {
-	DARD_CONFIG_F_PLAN = 1U << 0,	/* address options, IDs, mgmt */
-	DARD_CONFIG_F_ALIASES = 1U << 1,	/* alias lines */
+	DARD_CONFIG_F_PLAN = 1U << 0,	 /* address options, IDs, mgmt */
+	DARD_CONFIG_F_ALIASES = 1U << 1, /* alias lines */
 };
 
 void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,

@@ -47,9 +47,9 @@ static int sw(struct dard_topo *t, const char *level, char *err,
 		     : dard_topo_add_host(t, name, err);
 }
 
-static int link2(struct dard_topo *t, char *err, const char *ufmt,
-		 unsigned u1, unsigned u2, unsigned up, const char *dfmt,
-		 unsigned d1, unsigned d2, unsigned dp)
+static int link2(struct dard_topo *t, char *err, const char *ufmt, unsigned u1,
+		 unsigned u2, unsigned up, const char *dfmt, unsigned d1,
+		 unsigned d2, unsigned dp)
 {
 	char u[DARD_NAME_MAX], d[DARD_NAME_MAX];
 
@@ -127,13 +127,15 @@ struct dard_topo *dard_gen_clos(unsigned di, unsigned da, unsigned hosts,
 
 	if (di < 2 || di % 2 || da < 2 || da % 2 || di > DARD_CLOS_MAX ||
 	    da > DARD_CLOS_MAX)
-		return gen_fail(NULL, err,
-				"clos:%u,%u: D_I and D_A must be even and in 2..%d",
-				di, da, DARD_CLOS_MAX);
+		return gen_fail(
+			NULL, err,
+			"clos:%u,%u: D_I and D_A must be even and in 2..%d", di,
+			da, DARD_CLOS_MAX);
 	if (hosts < 1 || hosts > 256)
-		return gen_fail(NULL, err,
-				"clos:%u,%u,%u: hosts per ToR must be in 1..256",
-				di, da, hosts);
+		return gen_fail(
+			NULL, err,
+			"clos:%u,%u,%u: hosts per ToR must be in 1..256", di,
+			da, hosts);
 	t = dard_topo_new();
 	if (!t)
 		return NULL;
@@ -298,7 +300,8 @@ struct dard_topo *dard_gen_spec(const char *spec, uint32_t mbps, char *err)
 		return dard_gen_3tier(v[0], mbps, err);
 	}
 bad:
-	return gen_fail(NULL, err,
-			"invalid topology `%s' (expected fattree:P, clos:DI,DA[,HOSTS] or 3tier[:PODS])",
-			spec);
+	return gen_fail(
+		NULL, err,
+		"invalid topology `%s' (expected fattree:P, clos:DI,DA[,HOSTS] or 3tier[:PODS])",
+		spec);
 }

@@ -6,8 +6,8 @@
 #include "topo.h"
 
 enum dard_gen_limits {
-	DARD_FATTREE_MAX = 64,	/* p; fattree:64 has 65,536 hosts */
-	DARD_CLOS_MAX = 128,	/* D_I and D_A */
+	DARD_FATTREE_MAX = 64, /* p; fattree:64 has 65,536 hosts */
+	DARD_CLOS_MAX = 128,   /* D_I and D_A */
 };
 
 /* Fat-tree of p-port switches: p^2/4 cores, p pods, p^3/4 hosts. */

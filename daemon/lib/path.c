@@ -16,10 +16,10 @@
 struct dard_pathctx {
 	const struct dard_topo *t;
 	const struct dard_plan *p;
-	uint32_t *anc;		/* == gen: an ancestor of the destination ToR */
-	uint32_t *seen;		/* == gen: in the current upward frontier */
+	uint32_t *anc;	/* == gen: an ancestor of the destination ToR */
+	uint32_t *seen; /* == gen: in the current upward frontier */
 	uint32_t gen;
-	uint32_t *front, *next;	/* upward frontiers */
+	uint32_t *front, *next; /* upward frontiers */
 };
 
 struct walk {
@@ -30,7 +30,7 @@ struct walk {
 	dard_path_cb cb;
 	void *arg;
 	long count;
-	uint32_t up[DARD_LEVEL_MAX];	/* up[l]: chain node at level l */
+	uint32_t up[DARD_LEVEL_MAX]; /* up[l]: chain node at level l */
 };
 
 struct dard_pathctx *dard_pathctx_new(const struct dard_topo *t,
@@ -84,8 +84,7 @@ static void mark_ancestors(struct dard_pathctx *c, uint32_t n)
  * Marks dtor's ancestors and returns the deepest level at which stor
  * meets them: where shortest paths between the two turn.
  */
-static unsigned meet_level(struct dard_pathctx *c, uint32_t stor,
-			   uint32_t dtor)
+static unsigned meet_level(struct dard_pathctx *c, uint32_t stor, uint32_t dtor)
 {
 	const struct dard_topo *t = c->t;
 	uint32_t nf = 1, nn, i, *tmp;
@@ -226,7 +225,7 @@ long dard_path_foreach(struct dard_pathctx *c, uint32_t src, uint32_t dst,
 		       dard_path_cb cb, void *arg)
 {
 	const struct dard_topo *t = c->t;
-	struct walk w = { .c = c, .cb = cb, .arg = arg };
+	struct walk w = {.c = c, .cb = cb, .arg = arg};
 	uint32_t stor = dard_topo_tor(t, src);
 	int ret;
 
@@ -281,11 +280,12 @@ int dard_path_decode(struct dard_pathctx *c, uint32_t saddr, uint32_t daddr,
 			break;
 	if (k < 0) {
 		if (err)
-			snprintf(err, DARD_ERR_MAX,
-				 "%s -> %s names no path: the uphill path through %s never meets the downhill path through %s, and %s has no route for it",
-				 dard_addr_str(saddr, b1),
-				 dard_addr_str(daddr, b2), t->node[sc[0]].name,
-				 t->node[dc[0]].name, t->node[sc[0]].name);
+			snprintf(
+				err, DARD_ERR_MAX,
+				"%s -> %s names no path: the uphill path through %s never meets the downhill path through %s, and %s has no route for it",
+				dard_addr_str(saddr, b1),
+				dard_addr_str(daddr, b2), t->node[sc[0]].name,
+				t->node[dc[0]].name, t->node[sc[0]].name);
 		return -ENOENT;
 	}
 	memset(out, 0, sizeof(*out));

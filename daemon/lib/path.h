@@ -13,12 +13,12 @@
 #include "topo.h"
 
 struct dard_path {
-	uint32_t src, dst;	/* host nodes */
-	uint32_t saddr, daddr;	/* the alias pair naming the path */
+	uint32_t src, dst;		 /* host nodes */
+	uint32_t saddr, daddr;		 /* the alias pair naming the path */
 	uint32_t sw[2 * DARD_LEVEL_MAX]; /* switches crossed, in order */
 	uint8_t nsw;
-	uint8_t top;		/* level of the switch where it turns down */
-	uint8_t shortest;	/* turns at the deepest common level */
+	uint8_t top;	  /* level of the switch where it turns down */
+	uint8_t shortest; /* turns at the deepest common level */
 };
 
 struct dard_pathctx;

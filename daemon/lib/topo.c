@@ -54,7 +54,7 @@ void dard_topo_free(struct dard_topo *t)
 
 static uint32_t hash_name(const char *s)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
+	uint32_t h = 2166136261u; /* FNV-1a */
 
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 16777619u;
@@ -135,17 +135,17 @@ int dard_topo_add_level(struct dard_topo *t, const char *name, char *err)
 			    DARD_LEVEL_MAX);
 	if (!valid_name(name, sizeof(t->level_name[0])) ||
 	    !strcmp(name, "host"))
-		return fail(err, -EINVAL,
-			    "invalid level name `%s' (letters, digits, _ and -, at most %zu, not `host')",
-			    name, sizeof(t->level_name[0]) - 1);
+		return fail(
+			err, -EINVAL,
+			"invalid level name `%s' (letters, digits, _ and -, at most %zu, not `host')",
+			name, sizeof(t->level_name[0]) - 1);
 	if (dard_topo_level(t, name) >= 0)
 		return fail(err, -EEXIST, "level `%s' given twice", name);
 	strcpy(t->level_name[t->nlevels++], name);
 	return 0;
 }
 
-static int add_node(struct dard_topo *t, const char *name, int level,
-		    char *err)
+static int add_node(struct dard_topo *t, const char *name, int level, char *err)
 {
 	struct dard_node *n;
 	int ret;
@@ -153,9 +153,10 @@ static int add_node(struct dard_topo *t, const char *name, int level,
 	if (t->finalized)
 		return fail(err, -EBUSY, "topology already finalized");
 	if (!valid_name(name, DARD_NAME_MAX))
-		return fail(err, -EINVAL,
-			    "invalid node name `%s' (letters, digits, _ and -, at most %d)",
-			    name, DARD_NAME_MAX - 1);
+		return fail(
+			err, -EINVAL,
+			"invalid node name `%s' (letters, digits, _ and -, at most %d)",
+			name, DARD_NAME_MAX - 1);
 	if (dard_topo_find(t, name) != DARD_NONE)
 		return fail(err, -EEXIST, "node `%s' declared twice", name);
 	if (t->nnodes == t->node_cap) {
@@ -244,9 +245,10 @@ int dard_topo_add_link(struct dard_topo *t, const char *up, unsigned up_port,
 	if (d == DARD_NONE)
 		return fail(err, -ENOENT, "unknown node `%s'", down);
 	if (t->node[u].is_host)
-		return fail(err, -EINVAL,
-			    "`%s' is a host and cannot be the upper end of a link",
-			    up);
+		return fail(
+			err, -EINVAL,
+			"`%s' is a host and cannot be the upper end of a link",
+			up);
 	if (t->node[d].level != t->node[u].level + 1)
 		return fail(err, -EINVAL,
 			    "`%s' (%s) is not one level below `%s' (%s)", down,
@@ -256,9 +258,10 @@ int dard_topo_add_link(struct dard_topo *t, const char *up, unsigned up_port,
 		return fail(err, -EINVAL, "link %s-%s: capacity must be > 0",
 			    up, down);
 	if (dard_topo_link_between(t, u, d) != DARD_NONE)
-		return fail(err, -EEXIST,
-			    "a second link between `%s' and `%s' (parallel links are not supported)",
-			    up, down);
+		return fail(
+			err, -EEXIST,
+			"a second link between `%s' and `%s' (parallel links are not supported)",
+			up, down);
 	if (t->node[d].is_host && t->node[d].nports)
 		return fail(err, -EINVAL,
 			    "host `%s' already has a link (hosts have one)",
@@ -299,8 +302,7 @@ const struct dard_link *dard_topo_port_link(const struct dard_topo *t,
 	return &t->link[n->port[port - 1]];
 }
 
-uint32_t dard_topo_peer(const struct dard_topo *t, uint32_t node,
-			unsigned port)
+uint32_t dard_topo_peer(const struct dard_topo *t, uint32_t node, unsigned port)
 {
 	const struct dard_link *l = dard_topo_port_link(t, node, port);
 
@@ -369,10 +371,10 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 		}
 		if (n->is_host) {
 			if (n->nup != 1)
-				return fail(err, -EINVAL,
-					    "host `%s' has no link to a %s switch",
-					    n->name,
-					    t->level_name[t->nlevels - 1]);
+				return fail(
+					err, -EINVAL,
+					"host `%s' has no link to a %s switch",
+					n->name, t->level_name[t->nlevels - 1]);
 			n->rank = t->nhosts;
 			t->hosts[t->nhosts++] = i;
 			continue;
@@ -381,10 +383,11 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 			n->rank = t->nroots;
 			t->roots[t->nroots++] = i;
 		} else if (!n->nup) {
-			return fail(err, -EINVAL,
-				    "switch `%s' (%s) has no link to a %s switch above it",
-				    n->name, t->level_name[n->level],
-				    t->level_name[n->level - 1]);
+			return fail(
+				err, -EINVAL,
+				"switch `%s' (%s) has no link to a %s switch above it",
+				n->name, t->level_name[n->level],
+				t->level_name[n->level - 1]);
 		}
 		if (!n->ndown)
 			return fail(err, -EINVAL,

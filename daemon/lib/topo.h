@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 enum dard_topo_limits {
-	DARD_NAME_MAX = 32,	/* node names, with the NUL */
-	DARD_LEVEL_MAX = 8,	/* switch levels, roots included */
-	DARD_PORT_MAX = 4096,	/* ports per node */
-	DARD_ERR_MAX = 256,	/* error message length */
+	DARD_NAME_MAX = 32,   /* node names, with the NUL */
+	DARD_LEVEL_MAX = 8,   /* switch levels, roots included */
+	DARD_PORT_MAX = 4096, /* ports per node */
+	DARD_ERR_MAX = 256,   /* error message length */
 };
 
 #define DARD_NONE UINT32_MAX
@@ -21,43 +21,43 @@ enum dard_topo_limits {
 /* One switch or host. Ports are numbered 1..nports; port[k - 1] is a link. */
 struct dard_node {
 	char name[DARD_NAME_MAX];
-	uint32_t *port;		/* link index per port, DARD_NONE if unused */
-	uint32_t *down;		/* down ports in port order (switches) */
-	uint32_t id;		/* host: location-independent ID address */
-	uint32_t mgmt;		/* management address, 0 when unset */
-	uint32_t alloc;		/* first entry in dard_plan.alloc */
-	uint32_t nalloc;	/* prefixes allocated to this node */
-	uint32_t rank;		/* index among roots (roots) or hosts (hosts) */
+	uint32_t *port;	 /* link index per port, DARD_NONE if unused */
+	uint32_t *down;	 /* down ports in port order (switches) */
+	uint32_t id;	 /* host: location-independent ID address */
+	uint32_t mgmt;	 /* management address, 0 when unset */
+	uint32_t alloc;	 /* first entry in dard_plan.alloc */
+	uint32_t nalloc; /* prefixes allocated to this node */
+	uint32_t rank;	 /* index among roots (roots) or hosts (hosts) */
 	uint16_t nports;
 	uint16_t ndown;
 	uint16_t nup;
-	uint8_t level;		/* 0 = roots; topo->nlevels = hosts */
+	uint8_t level; /* 0 = roots; topo->nlevels = hosts */
 	uint8_t is_host;
 };
 
 /* A link from a switch's down port to a node one level below. */
 struct dard_link {
-	uint32_t up, down;	/* node indices */
+	uint32_t up, down; /* node indices */
 	uint16_t up_port, down_port;
-	uint32_t mbps;		/* capacity in Mbit/s */
+	uint32_t mbps; /* capacity in Mbit/s */
 };
 
 struct dard_topo {
 	char name[64];
 	char level_name[DARD_LEVEL_MAX][16];
-	uint8_t nlevels;	/* switch levels; hosts sit at level nlevels */
-	uint32_t mbps;		/* default link capacity, Mbit/s */
+	uint8_t nlevels; /* switch levels; hosts sit at level nlevels */
+	uint32_t mbps;	 /* default link capacity, Mbit/s */
 
 	struct dard_node *node;
 	uint32_t nnodes, node_cap;
 	struct dard_link *link;
 	uint32_t nlinks, link_cap;
 
-	uint32_t *roots;	/* node indices of level 0, in node order */
+	uint32_t *roots; /* node indices of level 0, in node order */
 	uint32_t nroots;
-	uint32_t *hosts;	/* node indices of hosts, in node order */
+	uint32_t *hosts; /* node indices of hosts, in node order */
 	uint32_t nhosts;
-	uint32_t *hash;		/* open-addressing name index */
+	uint32_t *hash; /* open-addressing name index */
 	uint32_t hash_size;
 	int finalized;
 };

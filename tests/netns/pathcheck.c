@@ -32,8 +32,8 @@ enum { PORT = 47000, WAIT_MS = 2000, LOST_WAIT_MS = 300 };
 struct check {
 	struct dard_config cfg;
 	struct dard_pathctx *pc;
-	int *nsfd;		/* per node */
-	uint64_t *before, *after;	/* ForwDatagrams per node */
+	int *nsfd;		  /* per node */
+	uint64_t *before, *after; /* ForwDatagrams per node */
 	unsigned passed, failed;
 	unsigned seq;
 };
@@ -64,15 +64,15 @@ static uint64_t forwarded(void)
 	if (!fgets(head, sizeof(head), f) || !fgets(vals, sizeof(vals), f))
 		die("/proc/net/snmp: short read");
 	fclose(f);
-	for (h = strtok_r(head, " \n", &hs); h; h = strtok_r(NULL, " \n", &hs),
-	    col++)
+	for (h = strtok_r(head, " \n", &hs); h;
+	     h = strtok_r(NULL, " \n", &hs), col++)
 		if (!strcmp(h, "ForwDatagrams"))
 			want = col;
 	if (want < 0)
 		die("no ForwDatagrams");
 	col = 0;
-	for (x = strtok_r(vals, " \n", &vs); x; x = strtok_r(NULL, " \n", &vs),
-	    col++)
+	for (x = strtok_r(vals, " \n", &vs); x;
+	     x = strtok_r(NULL, " \n", &vs), col++)
 		if (col == want)
 			v = strtoull(x, NULL, 10);
 	return v;
@@ -94,7 +94,7 @@ static void snapshot(struct check *c, uint64_t *out)
 static int udp_socket(struct check *c, uint32_t node, uint32_t addr,
 		      uint16_t port)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in sa = {.sin_family = AF_INET};
 	int one = 1, fd;
 
 	enter(c, node);
@@ -110,10 +110,10 @@ static int udp_socket(struct check *c, uint32_t node, uint32_t addr,
 }
 
 /* Sends one datagram from saddr on src to daddr on dst; 1 if it arrived. */
-static int send_one(struct check *c, uint32_t src, uint32_t dst,
-		    uint32_t saddr, uint32_t daddr, int wait_ms)
+static int send_one(struct check *c, uint32_t src, uint32_t dst, uint32_t saddr,
+		    uint32_t daddr, int wait_ms)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET };
+	struct sockaddr_in to = {.sin_family = AF_INET};
 	struct sockaddr_in from;
 	socklen_t fl = sizeof(from);
 	char msg[64], buf[64];
@@ -138,8 +138,7 @@ static int send_one(struct check *c, uint32_t src, uint32_t dst,
 			break;
 		buf[n] = '\0';
 		/* Stale datagrams of earlier checks are skipped. */
-		if (!strcmp(buf, msg) &&
-		    from.sin_addr.s_addr == htonl(saddr)) {
+		if (!strcmp(buf, msg) && from.sin_addr.s_addr == htonl(saddr)) {
 			got = 1;
 			break;
 		}
@@ -173,11 +172,13 @@ static int check_path(const struct dard_path *p, void *arg)
 			if (on && d != 1)
 				snprintf(why, sizeof(why),
 					 "%s forwarded it %llu times, not once",
-					 t->node[i].name, (unsigned long long)d);
+					 t->node[i].name,
+					 (unsigned long long)d);
 			else if (!on && d)
-				snprintf(why, sizeof(why),
-					 "%s, not on the path, forwarded %llu packets",
-					 t->node[i].name, (unsigned long long)d);
+				snprintf(
+					why, sizeof(why),
+					"%s, not on the path, forwarded %llu packets",
+					t->node[i].name, (unsigned long long)d);
 		}
 	}
 	if (!why[0]) {
@@ -226,7 +227,8 @@ static void check_no_path(struct check *c, uint32_t h1, uint32_t h2)
 			/* Up to the root, and an ICMP error back down. */
 			if (total > 2u * t->nlevels) {
 				printf("FAIL %s -> %s names no path but was forwarded %llu times (a loop?)\n",
-				       dard_addr_str(s, sa), dard_addr_str(d, da),
+				       dard_addr_str(s, sa),
+				       dard_addr_str(d, da),
 				       (unsigned long long)total);
 				c->failed++;
 			} else {
@@ -272,7 +274,7 @@ static char *slurp(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-	struct check c = { 0 };
+	struct check c = {0};
 	const struct dard_topo *t;
 	uint32_t i, j, nno = 0;
 	char path[512];
