@@ -256,24 +256,39 @@ shifts:
 	return 0;
 }
 
+/*
+ * Addresses a prefix hands out from addr + 1, without its first and last:
+ * none in a /31 or /32, where addr + 1 leaves the prefix or wraps to 0.
+ */
+static uint32_t addr_span(unsigned len)
+{
+	if (len >= 31)
+		return 0;
+	return len ? (1u << (32 - len)) - 2 : ~0u;
+}
+
 static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 {
 	const struct dard_plan_opts *o = &p->opts;
 	uint32_t i, span;
 	char b[24], c[24];
 
-	span = o->ids.len ? (1u << (32 - o->ids.len)) - 2 : ~0u;
-	if (o->ids.len < 32 && t->nhosts > span)
+	span = addr_span(o->ids.len);
+	if (t->nhosts > span)
 		return fail(err, -ERANGE, "ID prefix %s holds %u hosts, not %u",
 			    dard_prefix_str(o->ids.addr, o->ids.len, b), span,
 			    t->nhosts);
-	span = o->mgmt.len ? (1u << (32 - o->mgmt.len)) - 2 : ~0u;
+	span = addr_span(o->mgmt.len);
 	if (t->nnodes > span)
 		return fail(err, -ERANGE,
 			    "management prefix %s holds %u nodes, not %u",
 			    dard_prefix_str(o->mgmt.addr, o->mgmt.len, b), span,
 			    t->nnodes);
-	span = o->links.len ? 1u << (31 - o->links.len) : ~0u;
+	/* A /32 holds no /31; shifting by 31 - 32 would be undefined. */
+	if (o->links.len == 32)
+		span = 0;
+	else
+		span = o->links.len ? 1u << (31 - o->links.len) : ~0u;
 	if (t->nlinks > span)
 		return fail(err, -ERANGE,
 			    "link prefix %s holds %u /31 links, not %u",

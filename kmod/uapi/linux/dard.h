@@ -14,8 +14,8 @@
 
 #include <linux/types.h>
 
-#define DARD_GENL_NAME		"dard"
-#define DARD_GENL_VERSION	1
+#define DARD_GENL_NAME "dard"
+#define DARD_GENL_VERSION 1
 
 /* The alias pair naming one path, in network byte order. */
 struct dard_alias_pair {
