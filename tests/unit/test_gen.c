@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Tests the topology generators: sizes, naming, wiring and spec parsing. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../daemon/lib/gen.h"
+
+static struct dard_topo *gen(const char *spec)
+{
+	char err[DARD_ERR_MAX] = "";
+	struct dard_topo *t = dard_gen_spec(spec, 1000, err);
+
+	if (!t)
+		fail_msg("%s: %s", spec, err);
+	return t;
+}
+
+static uint32_t find(const struct dard_topo *t, const char *name)
+{
+	uint32_t n = dard_topo_find(t, name);
+
+	if (n == DARD_NONE)
+		fail_msg("no node `%s' in %s", name, t->name);
+	return n;
+}
+
+/* Switches per level (count[nlevels] is the hosts). */
+static void count_levels(const struct dard_topo *t, uint32_t *count)
+{
+	uint32_t i;
+
+	memset(count, 0, (DARD_LEVEL_MAX + 1) * sizeof(*count));
+	for (i = 0; i < t->nnodes; i++)
+		count[t->node[i].level]++;
+}
+
+static void check_sizes(const char *spec, uint32_t l0, uint32_t l1, uint32_t l2,
+			uint32_t hosts, uint32_t links)
+{
+	struct dard_topo *t = gen(spec);
+	uint32_t count[DARD_LEVEL_MAX + 1];
+
+	assert_int_equal(t->nlevels, 3);
+	assert_true(t->finalized);
+	count_levels(t, count);
+	assert_int_equal(count[0], l0);
+	assert_int_equal(count[1], l1);
+	assert_int_equal(count[2], l2);
+	assert_int_equal(count[3], hosts);
+	assert_int_equal(t->nroots, l0);
+	assert_int_equal(t->nhosts, hosts);
+	assert_int_equal(t->nnodes, l0 + l1 + l2 + hosts);
+	assert_int_equal(t->nlinks, links);
+	dard_topo_free(t);
+}
+
+static void test_fattree_sizes(void **state)
+{
+	/* 4 cores, 8 aggr, 8 tor: 16 + 16 + 16 links. */
+	check_sizes("fattree:4", 4, 8, 8, 16, 48);
+	/* 16 cores, 32 aggr, 32 tor: 128 + 128 + 128 links. */
+	check_sizes("fattree:8", 16, 32, 32, 128, 384);
+	check_sizes("fattree:16", 64, 128, 128, 1024, 3 * 1024);
+}
+
+static void test_fattree_switch_total(void **state)
+{
+	struct dard_topo *t = gen("fattree:4");
+
+	assert_int_equal(t->nnodes - t->nhosts, 20);
+	dard_topo_free(t);
+	t = gen("fattree:8");
+	assert_int_equal(t->nnodes - t->nhosts, 80);
+	dard_topo_free(t);
+}
+
+static void test_clos_sizes(void **state)
+{
+	struct dard_topo *t;
+	char err[DARD_ERR_MAX] = "";
+
+	/* 2 int, 4 aggr, 4 tor, 8 hosts; 8 + 8 + 8 links. */
+	check_sizes("clos:4,4,2", 2, 4, 4, 8, 24);
+	/* The host count defaults to 2 per ToR. */
+	check_sizes("clos:4,4", 2, 4, 4, 8, 24);
+	/* 4 int, 8 aggr, 16 tor, 48 hosts: 32 + 32 + 48 links. */
+	check_sizes("clos:8,8,3", 4, 8, 16, 48, 112);
+
+	t = dard_gen_clos(4, 4, 2, 1000, err);
+	assert_non_null(t);
+	assert_string_equal(t->level_name[0], "int");
+	assert_string_equal(t->level_name[1], "aggr");
+	assert_string_equal(t->level_name[2], "tor");
+	assert_string_equal(t->name, "clos:4,4,2");
+	dard_topo_free(t);
+}
+
+static void test_3tier_sizes(void **state)
+{
+	struct dard_topo *t;
+	uint32_t i;
+
+	/* 8 cores, 4 pods of 2 aggr and 12 acc of 5 hosts. */
+	check_sizes("3tier", 8, 8, 48, 240, 8 * 8 + 8 * 12 + 240);
+	check_sizes("3tier:2", 8, 4, 24, 120, 8 * 4 + 4 * 12 + 120);
+
+	/* 2.5:1 at the access level, 1.5:1 at the aggregation level. */
+	t = gen("3tier");
+	for (i = 0; i < t->nnodes; i++) {
+		const struct dard_node *n = &t->node[i];
+
+		if (n->level == 1) {
+			assert_int_equal(n->ndown, 12);
+			assert_int_equal(n->nup, 8);
+		} else if (n->level == 2) {
+			assert_int_equal(n->ndown, 5);
+			assert_int_equal(n->nup, 2);
+		}
+	}
+	dard_topo_free(t);
+}
+
+static void test_fattree_naming(void **state)
+{
+	struct dard_topo *t = gen("fattree:4");
+	uint32_t core1 = find(t, "core1"), core2 = find(t, "core2");
+	uint32_t a11 = find(t, "aggr1_1"), a21 = find(t, "aggr2_1");
+	uint32_t a12 = find(t, "aggr1_2");
+	uint32_t e23 = find(t, "e2_3"), tor22 = find(t, "tor2_2");
+	uint32_t e11 = find(t, "e1_1"), tor11 = find(t, "tor1_1");
+
+	assert_string_equal(t->name, "fattree:4");
+	assert_string_equal(t->level_name[0], "core");
+	assert_string_equal(t->level_name[1], "aggr");
+	assert_string_equal(t->level_name[2], "tor");
+	assert_string_equal(dard_topo_level_name(t, 3), "host");
+
+	assert_int_equal(dard_topo_tor(t, e23), tor22);
+	assert_int_equal(dard_topo_tor(t, e11), tor11);
+	assert_int_equal(dard_topo_peer(t, tor22, 1), find(t, "e2_3"));
+	assert_int_equal(dard_topo_peer(t, tor22, 2), find(t, "e2_4"));
+
+	assert_int_equal(dard_topo_peer(t, core1, 1), a11);
+	assert_int_equal(dard_topo_peer(t, core1, 2), a21);
+	assert_int_equal(dard_topo_peer(t, core1, 4), find(t, "aggr4_1"));
+	assert_int_equal(dard_topo_peer(t, core1, 5), DARD_NONE);
+	assert_int_equal(dard_topo_peer(t, a11, 3), core1);
+	assert_int_equal(dard_topo_peer(t, a11, 4), core2);
+	assert_int_equal(dard_topo_peer(t, a11, 1), tor11);
+	assert_int_equal(dard_topo_peer(t, a11, 2), find(t, "tor1_2"));
+	assert_int_equal(dard_topo_peer(t, a12, 3), find(t, "core3"));
+	assert_int_equal(dard_topo_peer(t, a12, 4), find(t, "core4"));
+	assert_int_equal(dard_topo_peer(t, tor11, 3), a11);
+	assert_int_equal(dard_topo_peer(t, tor11, 4), a12);
+
+	/* Down ports come first, in order. */
+	assert_int_equal(t->node[a11].ndown, 2);
+	assert_int_equal(t->node[a11].nup, 2);
+	assert_int_equal(t->node[a11].down[0], 1);
+	assert_int_equal(t->node[a11].down[1], 2);
+	assert_int_equal(t->node[core1].nup, 0);
+	assert_int_equal(t->node[core1].ndown, 4);
+
+	/* Roots and hosts are ranked in node order. */
+	assert_int_equal(t->roots[0], core1);
+	assert_int_equal(t->node[core2].rank, 1);
+	assert_int_equal(t->hosts[0], e11);
+	assert_true(t->node[e23].is_host);
+	assert_int_equal(t->node[e23].level, 3);
+	assert_int_equal(dard_topo_link_between(t, a11, core1),
+			 t->node[core1].port[0]);
+	assert_int_equal(dard_topo_link_between(t, core1, tor11), DARD_NONE);
+	dard_topo_free(t);
+}
+
+/* Every link joins adjacent levels and both ports point back at it. */
+static void check_links(const char *spec)
+{
+	struct dard_topo *t = gen(spec);
+	uint32_t i;
+
+	for (i = 0; i < t->nlinks; i++) {
+		const struct dard_link *l = &t->link[i];
+
+		assert_int_equal(t->node[l->down].level,
+				 t->node[l->up].level + 1);
+		assert_false(t->node[l->up].is_host);
+		assert_int_equal(t->node[l->up].port[l->up_port - 1], i);
+		assert_int_equal(t->node[l->down].port[l->down_port - 1], i);
+		assert_int_equal(l->mbps, 1000);
+		assert_ptr_equal(dard_topo_port_link(t, l->up, l->up_port), l);
+	}
+	for (i = 0; i < t->nhosts; i++) {
+		const struct dard_node *h = &t->node[t->hosts[i]];
+
+		assert_int_equal(h->nports, 1);
+		assert_int_equal(h->nup, 1);
+		assert_int_equal(t->node[dard_topo_tor(t, t->hosts[i])].level,
+				 t->nlevels - 1);
+	}
+	dard_topo_free(t);
+}
+
+static void test_links_adjacent(void **state)
+{
+	check_links("fattree:4");
+	check_links("fattree:6");
+	check_links("fattree:8");
+	check_links("clos:4,4");
+	check_links("clos:8,4,3");
+	check_links("3tier");
+}
+
+static void test_mbps(void **state)
+{
+	char err[DARD_ERR_MAX];
+	struct dard_topo *t = dard_gen_fattree(4, 100, err);
+
+	assert_non_null(t);
+	assert_int_equal(t->mbps, 100);
+	assert_int_equal(t->link[0].mbps, 100);
+	assert_int_equal(t->link[t->nlinks - 1].mbps, 100);
+	dard_topo_free(t);
+}
+
+static void test_spec_good(void **state)
+{
+	static const char *const good[] = {
+		"fattree:2",  "fattree:4",  "fattree:6", "clos:4,4",
+		"clos:4,4,3", "clos:2,2,1", "3tier",	 "3tier:1",
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct dard_topo *t = gen(good[i]);
+
+		assert_true(dard_gen_is_spec(good[i]));
+		dard_topo_free(t);
+	}
+	assert_false(dard_gen_is_spec("topo.conf"));
+	assert_false(dard_gen_is_spec("3tierx"));
+	assert_false(dard_gen_is_spec("mesh:4"));
+}
+
+static void test_spec_bad(void **state)
+{
+	static const struct {
+		const char *spec;
+		const char *msg;
+	} bad[] = {
+		{"fattree:3", "p must be even"},
+		{"fattree:66", "p must be even"},
+		{"fattree:0", "p must be even"},
+		{"fattree:", "invalid topology `fattree:'"},
+		{"fattree:4x", "invalid topology `fattree:4x'"},
+		{"fattree:-4", "invalid topology"},
+		{"fattree:4,4", "invalid topology"},
+		{"clos:4", "invalid topology `clos:4'"},
+		{"clos:4,", "invalid topology"},
+		{"clos:4,4,2,2", "invalid topology"},
+		{"clos:3,4", "D_I and D_A must be even"},
+		{"clos:4,130", "D_I and D_A must be even"},
+		{"clos:4,4,0", "hosts per ToR"},
+		{"3tier:0", "pods must be in 1..64"},
+		{"3tier:65", "pods must be in 1..64"},
+		{"3tier:", "invalid topology"},
+		{"mesh:4", "invalid topology `mesh:4'"},
+		{"", "invalid topology"},
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char err[DARD_ERR_MAX] = "";
+		struct dard_topo *t;
+
+		errno = 0;
+		t = dard_gen_spec(bad[i].spec, 1000, err);
+		if (t)
+			fail_msg("`%s' was accepted", bad[i].spec);
+		assert_int_equal(errno, EINVAL);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("`%s': error `%s' lacks `%s'", bad[i].spec,
+				 err, bad[i].msg);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fattree_sizes),
+		cmocka_unit_test(test_fattree_switch_total),
+		cmocka_unit_test(test_clos_sizes),
+		cmocka_unit_test(test_3tier_sizes),
+		cmocka_unit_test(test_fattree_naming),
+		cmocka_unit_test(test_links_adjacent),
+		cmocka_unit_test(test_mbps),
+		cmocka_unit_test(test_spec_good),
+		cmocka_unit_test(test_spec_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
