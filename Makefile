@@ -90,7 +90,9 @@ fuzz-smoke: $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do \
 		n=$$(basename $$f); \
 		echo "  FUZZ   $$n (20000 runs)"; \
-		$$f -runs=20000 -seed=1 -max_len=4096 tests/fuzz/corpus/$$n \
+		rm -rf $(B)/fuzz/$$n.corpus; mkdir -p $(B)/fuzz/$$n.corpus; \
+		$$f -runs=20000 -seed=1 -max_len=4096 $(B)/fuzz/$$n.corpus \
+			tests/fuzz/corpus/$$n \
 			>$(B)/fuzz/$$n.log 2>&1 || { tail -40 $(B)/fuzz/$$n.log; exit 1; }; \
 	done
 
