@@ -56,21 +56,6 @@ static int close_out(FILE *f, const char *dir, const char *name)
 	return 0;
 }
 
-static int valid_prefix(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (!n || n > 32 || s[0] == '-')
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
-		      s[i] == '-'))
-			return 0;
-	return 1;
-}
-
 static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 			uint32_t rate)
 {
@@ -191,7 +176,7 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "prefix") && i + 1 < argc) {
 			prefix = argv[++i];
-			if (!valid_prefix(prefix)) {
+			if (!dard_name_valid(prefix, 33)) {
 				fprintf(stderr,
 					"Invalid prefix `%s': letters, digits, _ and -, at most 32\n",
 					prefix);

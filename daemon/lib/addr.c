@@ -4,24 +4,12 @@
  * encoding and decoding, and the ID, link and management addresses.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "addr.h"
-
-static int fail(char *err, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err, DARD_ERR_MAX, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
+#include "err.h"
 
 uint32_t dard_mask(unsigned len)
 {
@@ -204,7 +192,7 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 	char need[128] = "", b[24];
 
 	if (!t->nlevels || t->nlevels > DARD_LEVEL_MAX)
-		return fail(err, -EINVAL, "bad number of levels");
+		return dard_fail(err, -EINVAL, "bad number of levels");
 	p->nfields = t->nlevels + 1;
 	if (mode == DARD_MODE_AUTO || mode == DARD_MODE_PAPER) {
 		field_max(t, DARD_MODE_PAPER, max);
@@ -218,11 +206,11 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 		}
 		if (mode == DARD_MODE_PAPER) {
 			if (f < p->nfields)
-				return fail(
+				return dard_fail(
 					err, -ERANGE,
 					"%s does not fit paper addressing: field %u needs value %u, more than %u bits hold",
 					t->name, f, max[f], DARD_PAPER_BITS);
-			return fail(
+			return dard_fail(
 				err, -ERANGE,
 				"%s does not fit paper addressing: %u fields of %u bits need %u bits but %s leaves %u",
 				t->name, p->nfields, DARD_PAPER_BITS,
@@ -241,7 +229,7 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 			 "%s%u", f ? "+" : "", p->width[f]);
 	}
 	if (total > avail)
-		return fail(
+		return dard_fail(
 			err, -ERANGE,
 			"%s needs %u address bits below the base prefix (%s, one field per level) but %s leaves %u; use a base of /%u or shorter",
 			t->name, total, need,
@@ -275,25 +263,27 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 
 	span = addr_span(o->ids.len);
 	if (t->nhosts > span)
-		return fail(err, -ERANGE, "ID prefix %s holds %u hosts, not %u",
-			    dard_prefix_str(o->ids.addr, o->ids.len, b), span,
-			    t->nhosts);
+		return dard_fail(err, -ERANGE,
+				 "ID prefix %s holds %u hosts, not %u",
+				 dard_prefix_str(o->ids.addr, o->ids.len, b),
+				 span, t->nhosts);
 	span = addr_span(o->mgmt.len);
 	if (t->nnodes > span)
-		return fail(err, -ERANGE,
-			    "management prefix %s holds %u nodes, not %u",
-			    dard_prefix_str(o->mgmt.addr, o->mgmt.len, b), span,
-			    t->nnodes);
+		return dard_fail(err, -ERANGE,
+				 "management prefix %s holds %u nodes, not %u",
+				 dard_prefix_str(o->mgmt.addr, o->mgmt.len, b),
+				 span, t->nnodes);
 	/* A /32 holds no /31; shifting by 31 - 32 would be undefined. */
 	if (o->links.len == 32)
 		span = 0;
 	else
 		span = o->links.len ? 1u << (31 - o->links.len) : ~0u;
 	if (t->nlinks > span)
-		return fail(err, -ERANGE,
-			    "link prefix %s holds %u /31 links, not %u",
-			    dard_prefix_str(o->links.addr, o->links.len, b),
-			    span, t->nlinks);
+		return dard_fail(
+			err, -ERANGE,
+			"link prefix %s holds %u /31 links, not %u",
+			dard_prefix_str(o->links.addr, o->links.len, b), span,
+			t->nlinks);
 	for (i = 0; i < t->nnodes; i++) {
 		struct dard_node *n = &t->node[i];
 
@@ -303,7 +293,7 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 			n->mgmt = o->mgmt.addr + 1 + i;
 		if (n->is_host &&
 		    (n->id & dard_mask(o->base.len)) == o->base.addr)
-			return fail(
+			return dard_fail(
 				err, -EINVAL,
 				"ID %s of %s lies inside the alias base %s",
 				dard_addr_str(n->id, b), n->name,
@@ -338,7 +328,7 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 					c += t->node[lk->up].nalloc;
 			}
 			if (c > DARD_ALLOC_MAX || total + c > DARD_ALLOC_MAX)
-				return fail(
+				return dard_fail(
 					err, -E2BIG,
 					"%s has more than %u root-to-switch paths",
 					t->name, DARD_ALLOC_MAX);
@@ -348,7 +338,7 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 	}
 	p->alloc = calloc(total ? total : 1, sizeof(*p->alloc));
 	if (!p->alloc)
-		return fail(err, -ENOMEM, "out of memory");
+		return dard_fail(err, -ENOMEM, "out of memory");
 	p->nalloc = total;
 	for (l = 0; l < t->nlevels; l++) {
 		for (i = 0; i < t->nnodes; i++) {
@@ -402,7 +392,7 @@ struct dard_plan *dard_plan_new(struct dard_topo *t,
 	int ret;
 
 	if (!t->finalized) {
-		fail(err, 0, "topology not finalized");
+		dard_fail(err, 0, "topology not finalized");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -411,8 +401,8 @@ struct dard_plan *dard_plan_new(struct dard_topo *t,
 		return NULL;
 	p->opts = *o;
 	if (o->base.addr & ~dard_mask(o->base.len)) {
-		ret = fail(err, -EINVAL, "base %s has host bits set",
-			   dard_prefix_str(o->base.addr, o->base.len, b));
+		ret = dard_fail(err, -EINVAL, "base %s has host bits set",
+				dard_prefix_str(o->base.addr, o->base.len, b));
 		goto err;
 	}
 	ret = layout(t, p, err);
@@ -420,7 +410,7 @@ struct dard_plan *dard_plan_new(struct dard_topo *t,
 		goto err;
 	p->link_val = calloc(t->nlinks + 1, sizeof(*p->link_val));
 	if (!p->link_val) {
-		ret = fail(err, -ENOMEM, "out of memory");
+		ret = dard_fail(err, -ENOMEM, "out of memory");
 		goto err;
 	}
 	for (i = 0; i < t->nlinks; i++)
@@ -478,26 +468,26 @@ uint32_t dard_plan_decode(const struct dard_topo *t, const struct dard_plan *p,
 	char b[24], c[24];
 
 	if ((addr & dard_mask(base->len)) != base->addr) {
-		fail(err, 0, "%s is outside the alias base %s",
-		     dard_addr_str(addr, b),
-		     dard_prefix_str(base->addr, base->len, c));
+		dard_fail(err, 0, "%s is outside the alias base %s",
+			  dard_addr_str(addr, b),
+			  dard_prefix_str(base->addr, base->len, c));
 		return DARD_NONE;
 	}
 	if (p->shift[0] + p->width[0] < 32 - base->len &&
 	    addr >> (p->shift[0] + p->width[0]) !=
 		    base->addr >> (p->shift[0] + p->width[0])) {
-		fail(err, 0,
-		     "%s has bits set between the base and the root field",
-		     dard_addr_str(addr, b));
+		dard_fail(err, 0,
+			  "%s has bits set between the base and the root field",
+			  dard_addr_str(addr, b));
 		return DARD_NONE;
 	}
 	v = (addr >> p->shift[0]) & ((1u << p->width[0]) - 1);
 	root = p->mode == DARD_MODE_PAPER ? v - 1 : v;
 	if ((p->mode == DARD_MODE_PAPER && !v) || root >= t->nroots) {
-		fail(err, 0, "%s names root %u, but %s has %u roots",
-		     dard_addr_str(addr, b),
-		     p->mode == DARD_MODE_PAPER ? v : v + 1, t->name,
-		     t->nroots);
+		dard_fail(err, 0, "%s names root %u, but %s has %u roots",
+			  dard_addr_str(addr, b),
+			  p->mode == DARD_MODE_PAPER ? v : v + 1, t->name,
+			  t->nroots);
 		return DARD_NONE;
 	}
 	chain[0] = t->roots[root];
@@ -519,13 +509,15 @@ uint32_t dard_plan_decode(const struct dard_topo *t, const struct dard_plan *p,
 		next = port ? dard_topo_peer(t, chain[l - 1], port) : DARD_NONE;
 		if (next == DARD_NONE || t->node[next].level != l) {
 			if (hostf)
-				fail(err, 0,
-				     "%s is not a host alias: host field %u names no host below %s",
-				     dard_addr_str(addr, b), v, u->name);
+				dard_fail(
+					err, 0,
+					"%s is not a host alias: host field %u names no host below %s",
+					dard_addr_str(addr, b), v, u->name);
 			else
-				fail(err, 0,
-				     "%s is not an alias: field %u (value %u) names no port below %s",
-				     dard_addr_str(addr, b), l, v, u->name);
+				dard_fail(
+					err, 0,
+					"%s is not an alias: field %u (value %u) names no port below %s",
+					dard_addr_str(addr, b), l, v, u->name);
 			return DARD_NONE;
 		}
 		chain[l] = next;

@@ -28,90 +28,150 @@ static struct dard_topo *gen_fail(struct dard_topo *t, char *err,
 	return NULL;
 }
 
-static int levels(struct dard_topo *t, const char *a, const char *b,
-		  const char *c, char *err)
+/*
+ * The three trees share a shape: roots above pods; per pod `aggr'
+ * aggregation switches over `tors' ToRs, every ToR reaching every
+ * aggregation switch of its pod; `hosts' hosts per ToR. They differ only in
+ * which aggregation switches each root reaches, which wire() says, with
+ * the ports. Level names double as node name prefixes.
+ */
+struct pod_tree {
+	const char *level[3];
+	unsigned roots, pods, aggr, tors, hosts;
+	int (*wire)(const struct pod_tree *pt, unsigned r, unsigned k,
+		    unsigned i, unsigned *rport, unsigned *aport);
+};
+
+/* Fat-tree: core r reaches aggregation switch (r - 1) / (p/2) + 1 of each pod.
+ */
+static int wire_fattree(const struct pod_tree *pt, unsigned r, unsigned k,
+			unsigned i, unsigned *rport, unsigned *aport)
 {
-	if (dard_topo_add_level(t, a, err) || dard_topo_add_level(t, b, err) ||
-	    dard_topo_add_level(t, c, err))
-		return -1;
-	return 0;
+	unsigned h = pt->aggr;
+
+	*rport = k;
+	*aport = pt->tors + (r - 1) % h + 1;
+	return i == (r - 1) / h + 1;
 }
 
-static int sw(struct dard_topo *t, const char *level, char *err,
-	      const char *fmt, unsigned a, unsigned b)
+/* Clos and three-tier: every root reaches every aggregation switch. */
+static int wire_full(const struct pod_tree *pt, unsigned r, unsigned k,
+		     unsigned i, unsigned *rport, unsigned *aport)
+{
+	*rport = (k - 1) * pt->aggr + i;
+	*aport = pt->tors + r;
+	return 1;
+}
+
+static int node(struct dard_topo *t, unsigned level, const char *prefix,
+		unsigned a, unsigned b, char *err)
 {
 	char name[DARD_NAME_MAX];
 
-	snprintf(name, sizeof(name), fmt, a, b);
-	return level ? dard_topo_add_switch(t, name, level, err)
-		     : dard_topo_add_host(t, name, err);
+	if (level == 0)
+		snprintf(name, sizeof(name), "%s%u", prefix, a);
+	else
+		snprintf(name, sizeof(name), "%s%u_%u", prefix, a, b);
+	if (level == 3)
+		return dard_topo_add_host(t, name, err);
+	return dard_topo_add_switch(t, name, t->level_name[level], err);
 }
 
-static int link2(struct dard_topo *t, char *err, const char *ufmt, unsigned u1,
-		 unsigned u2, unsigned up, const char *dfmt, unsigned d1,
-		 unsigned d2, unsigned dp)
+static int add_link(struct dard_topo *t, unsigned ul, unsigned u1, unsigned u2,
+		    unsigned up, unsigned dl, unsigned d1, unsigned d2,
+		    unsigned dp, const char *const *prefix, char *err)
 {
 	char u[DARD_NAME_MAX], d[DARD_NAME_MAX];
 
-	snprintf(u, sizeof(u), ufmt, u1, u2);
-	snprintf(d, sizeof(d), dfmt, d1, d2);
+	if (ul == 0)
+		snprintf(u, sizeof(u), "%s%u", prefix[ul], u1);
+	else
+		snprintf(u, sizeof(u), "%s%u_%u", prefix[ul], u1, u2);
+	snprintf(d, sizeof(d), "%s%u_%u", prefix[dl], d1, d2);
 	return dard_topo_add_link(t, u, up, d, dp, t->mbps, err);
 }
 
-struct dard_topo *dard_gen_fattree(unsigned p, uint32_t mbps, char *err)
+static struct dard_topo *build(const struct pod_tree *pt, const char *name,
+			       uint32_t mbps, char *err)
 {
-	struct dard_topo *t;
-	unsigned h = p / 2, c, k, i, j;
+	static const char *const host = "e";
+	const char *const prefix[4] = {pt->level[0], pt->level[1], pt->level[2],
+				       host};
+	struct dard_topo *t = dard_topo_new();
+	unsigned r, k, i, j, rport, aport;
 
-	if (p < 2 || p % 2 || p > DARD_FATTREE_MAX)
-		return gen_fail(NULL, err,
-				"fattree:%u: p must be even and in 2..%d", p,
-				DARD_FATTREE_MAX);
-	t = dard_topo_new();
 	if (!t)
-		return NULL;
+		return gen_fail(NULL, err, "out of memory");
 	t->mbps = mbps;
-	snprintf(t->name, sizeof(t->name), "fattree:%u", p);
-	if (levels(t, "core", "aggr", "tor", err))
-		goto err;
-	for (c = 1; c <= h * h; c++)
-		if (sw(t, "core", err, "core%u", c, 0))
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	for (i = 0; i < 3; i++)
+		if (dard_topo_add_level(t, pt->level[i], err))
 			goto err;
-	for (k = 1; k <= p; k++)
-		for (i = 1; i <= h; i++)
-			if (sw(t, "aggr", err, "aggr%u_%u", k, i))
+	for (r = 1; r <= pt->roots; r++)
+		if (node(t, 0, prefix[0], r, 0, err))
+			goto err;
+	for (k = 1; k <= pt->pods; k++)
+		for (i = 1; i <= pt->aggr; i++)
+			if (node(t, 1, prefix[1], k, i, err))
 				goto err;
-	for (k = 1; k <= p; k++)
-		for (i = 1; i <= h; i++)
-			if (sw(t, "tor", err, "tor%u_%u", k, i))
+	for (k = 1; k <= pt->pods; k++)
+		for (i = 1; i <= pt->tors; i++)
+			if (node(t, 2, prefix[2], k, i, err))
 				goto err;
-	for (k = 1; k <= p; k++)
-		for (j = 1; j <= h * h; j++)
-			if (sw(t, NULL, err, "e%u_%u", k, j))
+	for (k = 1; k <= pt->pods; k++)
+		for (j = 1; j <= pt->tors * pt->hosts; j++)
+			if (node(t, 3, host, k, j, err))
 				goto err;
-	/* core c reaches aggregation switch (c - 1) / h + 1 of every pod. */
-	for (c = 1; c <= h * h; c++)
-		for (k = 1; k <= p; k++)
-			if (link2(t, err, "core%u", c, 0, k, "aggr%u_%u", k,
-				  (c - 1) / h + 1, h + (c - 1) % h + 1))
-				goto err;
-	for (k = 1; k <= p; k++)
-		for (i = 1; i <= h; i++)
-			for (j = 1; j <= h; j++)
-				if (link2(t, err, "aggr%u_%u", k, i, j,
-					  "tor%u_%u", k, j, h + i))
+	for (r = 1; r <= pt->roots; r++)
+		for (k = 1; k <= pt->pods; k++)
+			for (i = 1; i <= pt->aggr; i++)
+				if (pt->wire(pt, r, k, i, &rport, &aport) &&
+				    add_link(t, 0, r, 0, rport, 1, k, i, aport,
+					     prefix, err))
 					goto err;
-	for (k = 1; k <= p; k++)
-		for (i = 1; i <= h; i++)
-			for (j = 1; j <= h; j++)
-				if (link2(t, err, "tor%u_%u", k, i, j, "e%u_%u",
-					  k, (i - 1) * h + j, 1))
+	for (k = 1; k <= pt->pods; k++)
+		for (i = 1; i <= pt->aggr; i++)
+			for (j = 1; j <= pt->tors; j++)
+				if (add_link(t, 1, k, i, j, 2, k, j,
+					     pt->hosts + i, prefix, err))
+					goto err;
+	for (k = 1; k <= pt->pods; k++)
+		for (i = 1; i <= pt->tors; i++)
+			for (j = 1; j <= pt->hosts; j++)
+				if (add_link(t, 2, k, i, j, 3, k,
+					     (i - 1) * pt->hosts + j, 1, prefix,
+					     err))
 					goto err;
 	if (dard_topo_finalize(t, err))
 		goto err;
 	return t;
 err:
 	return gen_fail(t, NULL, NULL);
+}
+
+/*
+ * Fat-tree of p-port switches: p^2/4 cores; p pods of p/2 aggregation
+ * switches and p/2 ToRs; p/2 hosts per ToR.
+ */
+struct dard_topo *dard_gen_fattree(unsigned p, uint32_t mbps, char *err)
+{
+	struct pod_tree pt = {
+		.level = {"core", "aggr", "tor"},
+		.roots = p / 2 * (p / 2),
+		.pods = p,
+		.aggr = p / 2,
+		.tors = p / 2,
+		.hosts = p / 2,
+		.wire = wire_fattree,
+	};
+	char name[32];
+
+	if (p < 2 || p % 2 || p > DARD_FATTREE_MAX)
+		return gen_fail(NULL, err,
+				"fattree:%u: p must be even and in 2..%d", p,
+				DARD_FATTREE_MAX);
+	snprintf(name, sizeof(name), "fattree:%u", p);
+	return build(&pt, name, mbps, err);
 }
 
 /*
@@ -122,8 +182,16 @@ err:
 struct dard_topo *dard_gen_clos(unsigned di, unsigned da, unsigned hosts,
 				uint32_t mbps, char *err)
 {
-	struct dard_topo *t;
-	unsigned m, a, k, i, j;
+	struct pod_tree pt = {
+		.level = {"int", "aggr", "tor"},
+		.roots = da / 2,
+		.pods = di / 2,
+		.aggr = 2,
+		.tors = da / 2,
+		.hosts = hosts,
+		.wire = wire_full,
+	};
+	char name[48];
 
 	if (di < 2 || di % 2 || da < 2 || da % 2 || di > DARD_CLOS_MAX ||
 	    da > DARD_CLOS_MAX)
@@ -136,50 +204,8 @@ struct dard_topo *dard_gen_clos(unsigned di, unsigned da, unsigned hosts,
 			NULL, err,
 			"clos:%u,%u,%u: hosts per ToR must be in 1..256", di,
 			da, hosts);
-	t = dard_topo_new();
-	if (!t)
-		return NULL;
-	t->mbps = mbps;
-	snprintf(t->name, sizeof(t->name), "clos:%u,%u,%u", di, da, hosts);
-	if (levels(t, "int", "aggr", "tor", err))
-		goto err;
-	for (m = 1; m <= da / 2; m++)
-		if (sw(t, "int", err, "int%u", m, 0))
-			goto err;
-	for (k = 1; k <= di / 2; k++)
-		for (i = 1; i <= 2; i++)
-			if (sw(t, "aggr", err, "aggr%u_%u", k, i))
-				goto err;
-	for (k = 1; k <= di / 2; k++)
-		for (i = 1; i <= da / 2; i++)
-			if (sw(t, "tor", err, "tor%u_%u", k, i))
-				goto err;
-	for (k = 1; k <= di / 2; k++)
-		for (j = 1; j <= da / 2 * hosts; j++)
-			if (sw(t, NULL, err, "e%u_%u", k, j))
-				goto err;
-	for (m = 1; m <= da / 2; m++)
-		for (a = 1; a <= di; a++)
-			if (link2(t, err, "int%u", m, 0, a, "aggr%u_%u",
-				  (a + 1) / 2, (a - 1) % 2 + 1, da / 2 + m))
-				goto err;
-	for (k = 1; k <= di / 2; k++)
-		for (i = 1; i <= 2; i++)
-			for (j = 1; j <= da / 2; j++)
-				if (link2(t, err, "aggr%u_%u", k, i, j,
-					  "tor%u_%u", k, j, hosts + i))
-					goto err;
-	for (k = 1; k <= di / 2; k++)
-		for (i = 1; i <= da / 2; i++)
-			for (j = 1; j <= hosts; j++)
-				if (link2(t, err, "tor%u_%u", k, i, j, "e%u_%u",
-					  k, (i - 1) * hosts + j, 1))
-					goto err;
-	if (dard_topo_finalize(t, err))
-		goto err;
-	return t;
-err:
-	return gen_fail(t, NULL, NULL);
+	snprintf(name, sizeof(name), "clos:%u,%u,%u", di, da, hosts);
+	return build(&pt, name, mbps, err);
 }
 
 /*
@@ -188,62 +214,24 @@ err:
  * access switch has 5 hosts and one link to either aggregation switch of
  * its pod (5:2 = 2.5:1). All links have the same capacity.
  */
-enum { T3_CORES = 8, T3_AGGR = 2, T3_ACC = 12, T3_HOSTS = 5 };
-
 struct dard_topo *dard_gen_3tier(unsigned pods, uint32_t mbps, char *err)
 {
-	struct dard_topo *t;
-	unsigned c, k, i, j;
+	struct pod_tree pt = {
+		.level = {"core", "aggr", "acc"},
+		.roots = 8,
+		.pods = pods,
+		.aggr = 2,
+		.tors = 12,
+		.hosts = 5,
+		.wire = wire_full,
+	};
+	char name[32];
 
 	if (pods < 1 || pods > 64)
 		return gen_fail(NULL, err, "3tier:%u: pods must be in 1..64",
 				pods);
-	t = dard_topo_new();
-	if (!t)
-		return NULL;
-	t->mbps = mbps;
-	snprintf(t->name, sizeof(t->name), "3tier:%u", pods);
-	if (levels(t, "core", "aggr", "acc", err))
-		goto err;
-	for (c = 1; c <= T3_CORES; c++)
-		if (sw(t, "core", err, "core%u", c, 0))
-			goto err;
-	for (k = 1; k <= pods; k++)
-		for (i = 1; i <= T3_AGGR; i++)
-			if (sw(t, "aggr", err, "aggr%u_%u", k, i))
-				goto err;
-	for (k = 1; k <= pods; k++)
-		for (i = 1; i <= T3_ACC; i++)
-			if (sw(t, "acc", err, "acc%u_%u", k, i))
-				goto err;
-	for (k = 1; k <= pods; k++)
-		for (j = 1; j <= T3_ACC * T3_HOSTS; j++)
-			if (sw(t, NULL, err, "e%u_%u", k, j))
-				goto err;
-	for (c = 1; c <= T3_CORES; c++)
-		for (k = 1; k <= pods; k++)
-			for (i = 1; i <= T3_AGGR; i++)
-				if (link2(t, err, "core%u", c, 0,
-					  (k - 1) * T3_AGGR + i, "aggr%u_%u", k,
-					  i, T3_ACC + c))
-					goto err;
-	for (k = 1; k <= pods; k++)
-		for (i = 1; i <= T3_AGGR; i++)
-			for (j = 1; j <= T3_ACC; j++)
-				if (link2(t, err, "aggr%u_%u", k, i, j,
-					  "acc%u_%u", k, j, T3_HOSTS + i))
-					goto err;
-	for (k = 1; k <= pods; k++)
-		for (i = 1; i <= T3_ACC; i++)
-			for (j = 1; j <= T3_HOSTS; j++)
-				if (link2(t, err, "acc%u_%u", k, i, j, "e%u_%u",
-					  k, (i - 1) * T3_HOSTS + j, 1))
-					goto err;
-	if (dard_topo_finalize(t, err))
-		goto err;
-	return t;
-err:
-	return gen_fail(t, NULL, NULL);
+	snprintf(name, sizeof(name), "3tier:%u", pods);
+	return build(&pt, name, mbps, err);
 }
 
 /* Parses "N[,N...]" into at most max unsigned values; returns the count. */

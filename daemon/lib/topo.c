@@ -6,24 +6,12 @@
  * host hangs off exactly one switch of the last level.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "topo.h"
-
-static int fail(char *err, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err, DARD_ERR_MAX, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 struct dard_topo *dard_topo_new(void)
 {
@@ -111,7 +99,7 @@ const char *dard_topo_level_name(const struct dard_topo *t, unsigned level)
 	return level < t->nlevels ? t->level_name[level] : "host";
 }
 
-static int valid_name(const char *s, size_t max)
+int dard_name_valid(const char *s, size_t max)
 {
 	size_t n = strlen(s), i;
 
@@ -129,18 +117,18 @@ static int valid_name(const char *s, size_t max)
 int dard_topo_add_level(struct dard_topo *t, const char *name, char *err)
 {
 	if (t->nnodes)
-		return fail(err, -EINVAL, "levels must come before nodes");
+		return dard_fail(err, -EINVAL, "levels must come before nodes");
 	if (t->nlevels >= DARD_LEVEL_MAX)
-		return fail(err, -E2BIG, "more than %d switch levels",
-			    DARD_LEVEL_MAX);
-	if (!valid_name(name, sizeof(t->level_name[0])) ||
+		return dard_fail(err, -E2BIG, "more than %d switch levels",
+				 DARD_LEVEL_MAX);
+	if (!dard_name_valid(name, sizeof(t->level_name[0])) ||
 	    !strcmp(name, "host"))
-		return fail(
+		return dard_fail(
 			err, -EINVAL,
 			"invalid level name `%s' (letters, digits, _ and -, at most %zu, not `host')",
 			name, sizeof(t->level_name[0]) - 1);
 	if (dard_topo_level(t, name) >= 0)
-		return fail(err, -EEXIST, "level `%s' given twice", name);
+		return dard_fail(err, -EEXIST, "level `%s' given twice", name);
 	strcpy(t->level_name[t->nlevels++], name);
 	return 0;
 }
@@ -151,20 +139,21 @@ static int add_node(struct dard_topo *t, const char *name, int level, char *err)
 	int ret;
 
 	if (t->finalized)
-		return fail(err, -EBUSY, "topology already finalized");
-	if (!valid_name(name, DARD_NAME_MAX))
-		return fail(
+		return dard_fail(err, -EBUSY, "topology already finalized");
+	if (!dard_name_valid(name, DARD_NAME_MAX))
+		return dard_fail(
 			err, -EINVAL,
 			"invalid node name `%s' (letters, digits, _ and -, at most %d)",
 			name, DARD_NAME_MAX - 1);
 	if (dard_topo_find(t, name) != DARD_NONE)
-		return fail(err, -EEXIST, "node `%s' declared twice", name);
+		return dard_fail(err, -EEXIST, "node `%s' declared twice",
+				 name);
 	if (t->nnodes == t->node_cap) {
 		uint32_t cap = t->node_cap ? t->node_cap * 2 : 64;
 		void *p = realloc(t->node, cap * sizeof(*t->node));
 
 		if (!p)
-			return fail(err, -ENOMEM, "out of memory");
+			return dard_fail(err, -ENOMEM, "out of memory");
 		t->node = p;
 		t->node_cap = cap;
 	}
@@ -177,7 +166,7 @@ static int add_node(struct dard_topo *t, const char *name, int level, char *err)
 	if ((t->nnodes + 1) * 2 > t->hash_size) {
 		ret = hash_grow(t);
 		if (ret < 0)
-			return fail(err, ret, "out of memory");
+			return dard_fail(err, ret, "out of memory");
 	} else {
 		uint32_t j = hash_name(name) & (t->hash_size - 1);
 
@@ -194,15 +183,17 @@ int dard_topo_add_switch(struct dard_topo *t, const char *name,
 	int l = dard_topo_level(t, level);
 
 	if (l < 0)
-		return fail(err, -EINVAL, "switch `%s': unknown level `%s'",
-			    name, level);
+		return dard_fail(err, -EINVAL,
+				 "switch `%s': unknown level `%s'", name,
+				 level);
 	return add_node(t, name, l, err);
 }
 
 int dard_topo_add_host(struct dard_topo *t, const char *name, char *err)
 {
 	if (!t->nlevels)
-		return fail(err, -EINVAL, "hosts need switch levels first");
+		return dard_fail(err, -EINVAL,
+				 "hosts need switch levels first");
 	return add_node(t, name, t->nlevels, err);
 }
 
@@ -210,22 +201,22 @@ static int set_port(struct dard_node *n, unsigned port, uint32_t link,
 		    char *err)
 {
 	if (port < 1 || port > DARD_PORT_MAX)
-		return fail(err, -EINVAL, "%s: port %u out of range 1..%d",
-			    n->name, port, DARD_PORT_MAX);
+		return dard_fail(err, -EINVAL, "%s: port %u out of range 1..%d",
+				 n->name, port, DARD_PORT_MAX);
 	if (port > n->nports) {
 		uint32_t *p = realloc(n->port, port * sizeof(*p));
 		unsigned k;
 
 		if (!p)
-			return fail(err, -ENOMEM, "out of memory");
+			return dard_fail(err, -ENOMEM, "out of memory");
 		for (k = n->nports; k < port; k++)
 			p[k] = DARD_NONE;
 		n->port = p;
 		n->nports = port;
 	}
 	if (n->port[port - 1] != DARD_NONE)
-		return fail(err, -EEXIST, "%s: port %u is used twice", n->name,
-			    port);
+		return dard_fail(err, -EEXIST, "%s: port %u is used twice",
+				 n->name, port);
 	n->port[port - 1] = link;
 	return 0;
 }
@@ -239,39 +230,40 @@ int dard_topo_add_link(struct dard_topo *t, const char *up, unsigned up_port,
 	int ret;
 
 	if (t->finalized)
-		return fail(err, -EBUSY, "topology already finalized");
+		return dard_fail(err, -EBUSY, "topology already finalized");
 	if (u == DARD_NONE)
-		return fail(err, -ENOENT, "unknown node `%s'", up);
+		return dard_fail(err, -ENOENT, "unknown node `%s'", up);
 	if (d == DARD_NONE)
-		return fail(err, -ENOENT, "unknown node `%s'", down);
+		return dard_fail(err, -ENOENT, "unknown node `%s'", down);
 	if (t->node[u].is_host)
-		return fail(
+		return dard_fail(
 			err, -EINVAL,
 			"`%s' is a host and cannot be the upper end of a link",
 			up);
 	if (t->node[d].level != t->node[u].level + 1)
-		return fail(err, -EINVAL,
-			    "`%s' (%s) is not one level below `%s' (%s)", down,
-			    dard_topo_level_name(t, t->node[d].level), up,
-			    dard_topo_level_name(t, t->node[u].level));
+		return dard_fail(err, -EINVAL,
+				 "`%s' (%s) is not one level below `%s' (%s)",
+				 down,
+				 dard_topo_level_name(t, t->node[d].level), up,
+				 dard_topo_level_name(t, t->node[u].level));
 	if (!mbps)
-		return fail(err, -EINVAL, "link %s-%s: capacity must be > 0",
-			    up, down);
+		return dard_fail(err, -EINVAL,
+				 "link %s-%s: capacity must be > 0", up, down);
 	if (dard_topo_link_between(t, u, d) != DARD_NONE)
-		return fail(
+		return dard_fail(
 			err, -EEXIST,
 			"a second link between `%s' and `%s' (parallel links are not supported)",
 			up, down);
 	if (t->node[d].is_host && t->node[d].nports)
-		return fail(err, -EINVAL,
-			    "host `%s' already has a link (hosts have one)",
-			    down);
+		return dard_fail(
+			err, -EINVAL,
+			"host `%s' already has a link (hosts have one)", down);
 	if (t->nlinks == t->link_cap) {
 		uint32_t cap = t->link_cap ? t->link_cap * 2 : 64;
 		void *p = realloc(t->link, cap * sizeof(*t->link));
 
 		if (!p)
-			return fail(err, -ENOMEM, "out of memory");
+			return dard_fail(err, -ENOMEM, "out of memory");
 		t->link = p;
 		t->link_cap = cap;
 	}
@@ -346,13 +338,13 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 	if (t->finalized)
 		return 0;
 	if (!t->nlevels)
-		return fail(err, -EINVAL, "no switch levels");
+		return dard_fail(err, -EINVAL, "no switch levels");
 	free(t->roots);
 	free(t->hosts);
 	t->roots = calloc(t->nnodes + 1, sizeof(*t->roots));
 	t->hosts = calloc(t->nnodes + 1, sizeof(*t->hosts));
 	if (!t->roots || !t->hosts)
-		return fail(err, -ENOMEM, "out of memory");
+		return dard_fail(err, -ENOMEM, "out of memory");
 	t->nroots = t->nhosts = 0;
 
 	for (i = 0; i < t->nnodes; i++) {
@@ -371,7 +363,7 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 		}
 		if (n->is_host) {
 			if (n->nup != 1)
-				return fail(
+				return dard_fail(
 					err, -EINVAL,
 					"host `%s' has no link to a %s switch",
 					n->name, t->level_name[t->nlevels - 1]);
@@ -383,20 +375,21 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 			n->rank = t->nroots;
 			t->roots[t->nroots++] = i;
 		} else if (!n->nup) {
-			return fail(
+			return dard_fail(
 				err, -EINVAL,
 				"switch `%s' (%s) has no link to a %s switch above it",
 				n->name, t->level_name[n->level],
 				t->level_name[n->level - 1]);
 		}
 		if (!n->ndown)
-			return fail(err, -EINVAL,
-				    "switch `%s' (%s) has nothing below it",
-				    n->name, t->level_name[n->level]);
+			return dard_fail(
+				err, -EINVAL,
+				"switch `%s' (%s) has nothing below it",
+				n->name, t->level_name[n->level]);
 		free(n->down);
 		n->down = malloc(n->ndown * sizeof(*n->down));
 		if (!n->down)
-			return fail(err, -ENOMEM, "out of memory");
+			return dard_fail(err, -ENOMEM, "out of memory");
 		n->ndown = 0;
 		for (k = 0; k < n->nports; k++)
 			if (n->port[k] != DARD_NONE &&
@@ -404,10 +397,11 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 				n->down[n->ndown++] = k + 1;
 	}
 	if (!t->nroots)
-		return fail(err, -EINVAL, "no switch at level `%s' (the roots)",
-			    t->level_name[0]);
+		return dard_fail(err, -EINVAL,
+				 "no switch at level `%s' (the roots)",
+				 t->level_name[0]);
 	if (!t->nhosts)
-		return fail(err, -EINVAL, "no hosts");
+		return dard_fail(err, -EINVAL, "no hosts");
 	t->finalized = 1;
 	return 0;
 }

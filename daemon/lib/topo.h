@@ -79,6 +79,9 @@ int dard_topo_add_link(struct dard_topo *t, const char *up, unsigned up_port,
 /* Checks the tree is layered and complete; builds the derived arrays. */
 int dard_topo_finalize(struct dard_topo *t, char *err);
 
+/* Letters, digits, _ and -, not starting with -, shorter than max. */
+int dard_name_valid(const char *s, size_t max);
+
 uint32_t dard_topo_find(const struct dard_topo *t, const char *name);
 int dard_topo_level(const struct dard_topo *t, const char *name);
 const char *dard_topo_level_name(const struct dard_topo *t, unsigned level);

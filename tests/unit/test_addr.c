@@ -14,29 +14,12 @@
 #include "../../daemon/lib/addr.h"
 #include "../../daemon/lib/gen.h"
 #include "../../daemon/lib/table.h"
+#include "unit.h"
 
 struct fixture {
 	struct dard_topo *t;
 	struct dard_plan *p;
 };
-
-static uint32_t A(const char *s)
-{
-	uint32_t a;
-
-	if (dard_addr_parse(s, &a))
-		fail_msg("bad address `%s' in the test", s);
-	return a;
-}
-
-static uint32_t find(const struct dard_topo *t, const char *name)
-{
-	uint32_t n = dard_topo_find(t, name);
-
-	if (n == DARD_NONE)
-		fail_msg("no node `%s' in %s", name, t->name);
-	return n;
-}
 
 /* Builds spec's topology and plan with base (NULL: default) and mode. */
 static void build(struct fixture *f, const char *spec, const char *base,

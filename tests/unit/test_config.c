@@ -13,6 +13,7 @@
 #include "../../daemon/lib/config.h"
 #include "../../daemon/lib/gen.h"
 #include "../../daemon/lib/path.h"
+#include "unit.h"
 
 /*
  * A small valid tree: two cores above one aggregation switch, one ToR and
@@ -35,24 +36,6 @@
 	"link tor1:2 h1\n"                                                     \
 	"link tor1:3 h2\n" /* 9..13 */
 #define TINY HEAD NODES LINKS
-
-static uint32_t A(const char *s)
-{
-	uint32_t a;
-
-	if (dard_addr_parse(s, &a))
-		fail_msg("bad address `%s' in the test", s);
-	return a;
-}
-
-static uint32_t find(const struct dard_topo *t, const char *name)
-{
-	uint32_t n = dard_topo_find(t, name);
-
-	if (n == DARD_NONE)
-		fail_msg("no node `%s' in %s", name, t->name);
-	return n;
-}
 
 static void parse_ok(struct dard_config *cfg, const char *text)
 {

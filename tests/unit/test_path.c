@@ -13,6 +13,7 @@
 #include "../../daemon/lib/addr.h"
 #include "../../daemon/lib/gen.h"
 #include "../../daemon/lib/path.h"
+#include "unit.h"
 
 enum { MAX_PATHS = 64 };
 
@@ -26,24 +27,6 @@ struct pathlist {
 	struct dard_path path[MAX_PATHS];
 	unsigned n;
 };
-
-static uint32_t A(const char *s)
-{
-	uint32_t a;
-
-	if (dard_addr_parse(s, &a))
-		fail_msg("bad address `%s' in the test", s);
-	return a;
-}
-
-static uint32_t find(const struct dard_topo *t, const char *name)
-{
-	uint32_t n = dard_topo_find(t, name);
-
-	if (n == DARD_NONE)
-		fail_msg("no node `%s' in %s", name, t->name);
-	return n;
-}
 
 static void build(struct fixture *f, const char *spec, const char *base)
 {
