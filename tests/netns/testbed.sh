@@ -13,6 +13,9 @@
 #           |  |     |  |         |  |    |  |       of its aggr switches)
 #          e1_1 e1_2 e1_3 e1_4 ... e4_1 ...   e4_4
 #
+# fattree:2 (core1 over aggr1_1 and aggr2_1, one ToR and host each) checks
+# the --rate limits.
+#
 # and the testbed's own behaviour: list, exec, refusing a second bring-up
 # under one prefix, cleaning up after a failed one. Namespaces are named
 # dard-test-PID-*; everything is removed on exit, even on failure.
@@ -98,14 +101,26 @@ t "and leaves nothing" bash -c "! ip netns list | grep -q '^$prefix-b'"
 printf 'levels core tor\nswitch c1 core\nswitch t1 tor\nhost h1\nlink c1:1 t1:2\nlink t1:1 h1\nlink t1:3 h9\n' \
 	>"/tmp/$prefix.topo"
 t "a bad topology file fails with its line" bash -c \
-	"'$testbed' up /tmp/$prefix.topo --prefix '$prefix-b' 2>&1 | grep -q ':7: link: unknown node'"
-rm -f "/tmp/$prefix.topo"
+	"! '$testbed' up /tmp/$prefix.topo --prefix '$prefix-b' 2>/tmp/$prefix.err &&
+	 grep -q ':7: link: unknown node' /tmp/$prefix.err"
+t "and leaves nothing either" bash -c \
+	"! ip netns list | grep -q '^$prefix-b' && [[ ! -e $DARD_TESTBED_DIR/$prefix-b ]]"
+rm -f "/tmp/$prefix.topo" "/tmp/$prefix.err"
 
-t "clos:4,4 up" "$testbed" up clos:4,4 --prefix "$prefix-c" --rate 1000
+t "clos:4,4 up" "$testbed" up clos:4,4 --prefix "$prefix-c"
 pathcheck "$prefix-c"
-t "rate limits are set" bash -c \
-	"'$testbed' exec --prefix '$prefix-c' aggr1_1 tc qdisc show dev p1 | grep -q 'tbf.*rate 1Gbit'"
 t "clos:4,4 down" "$testbed" down --prefix "$prefix-c"
+
+# Rate limits: a tbf on both ends of every link, and the capacity to match.
+t "fattree:2 up at 100 Mbit/s" "$testbed" up fattree:2 --prefix "$prefix-b" --rate 100
+t "rate limits are set on switches" bash -c \
+	"'$testbed' exec --prefix '$prefix-b' aggr1_1 tc qdisc show dev p1 | grep -q 'tbf .*rate 100Mbit'"
+t "and on hosts" bash -c \
+	"'$testbed' exec --prefix '$prefix-b' e2_1 tc qdisc show dev eth0 | grep -q 'tbf .*rate 100Mbit'"
+t "the configuration says 100 Mbit/s" \
+	grep -qx 'capacity 100' "$DARD_TESTBED_DIR/$prefix-b/dard.conf"
+pathcheck "$prefix-b"
+t "fattree:2 down" "$testbed" down --prefix "$prefix-b"
 
 echo "netns: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
