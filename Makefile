@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # make            build userspace into build/bin/ (dardctl) and libdard
-# make check      build and run every test (unit, fuzz smoke, netns testbed)
+# make check      build and run every test (style, unit, CLI, fuzz smoke,
+#                 netns testbed)
 # make bench      benchmarks (Documentation/benchmarks.md)
 # make demo       bring up a fat-tree testbed, check every path, tear it down
 # make clean
@@ -37,7 +38,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon check test test-unit test-netns fuzz fuzz-smoke style \
+.PHONY: all daemon check test test-unit test-cli test-netns fuzz fuzz-smoke style \
 	bench demo install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -99,6 +100,9 @@ fuzz-smoke: $(FUZZ_BINS)
 test-unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
+test-cli: daemon
+	$(Q)tests/cli/dardctl.sh
+
 test-netns: daemon
 	$(Q)tests/netns/testbed.sh
 
@@ -107,7 +111,7 @@ style:
 	$(quiet) STYLE clang-format
 	$(Q)clang-format --dry-run -Werror $(STYLE_SRCS)
 
-check: style test-unit fuzz-smoke test-netns
+check: style test-unit test-cli fuzz-smoke test-netns
 
 test: check
 

@@ -99,7 +99,8 @@ int do_addr(struct ctl *c, int argc, char **argv)
 {
 	uint32_t n, i;
 
-	if (argc < 1 || !strcmp(argv[0], "help"))
+	if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "--help"))
 		return usage(argc < 1 ? stderr : stdout);
 	if (strcmp(argv[0], "show")) {
 		fprintf(stderr,

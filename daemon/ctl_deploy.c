@@ -161,7 +161,8 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 	char *end;
 	int i;
 
-	if (argc < 1 || !strcmp(argv[0], "help"))
+	if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "--help"))
 		return usage(argc < 1 ? stderr : stdout);
 	if (strcmp(argv[0], "netns")) {
 		fprintf(stderr,

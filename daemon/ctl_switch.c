@@ -83,7 +83,8 @@ int do_switch(struct ctl *c, int argc, char **argv)
 	uint32_t sw;
 	int i;
 
-	if (argc < 1 || !strcmp(argv[0], "help"))
+	if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "--help"))
 		return usage(argc < 1 ? stderr : stdout);
 	if (strcmp(argv[0], "tables")) {
 		fprintf(stderr,

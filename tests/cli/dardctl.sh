@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# dardctl's command line: every object's output in text and JSON (checked
+# with jq), exit codes (0 success, 1 error, 2 usage) and error messages.
+# Needs no privileges and no namespaces.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dardctl=$top/build/bin/dardctl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+# ok NAME WANT_STATUS CMD...: runs CMD, keeps its output in $out/$err.
+ok() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	if [[ $rc -eq $want ]]; then
+		passed=$((passed + 1))
+		echo "ok   $name"
+		return 0
+	fi
+	failed=$((failed + 1))
+	echo "FAIL $name: exit $rc, wanted $want: $err"
+	return 1
+}
+
+# is NAME GOT WANT
+is() {
+	if [[ $2 == "$3" ]]; then
+		passed=$((passed + 1))
+		echo "ok   $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1: got \`$2', wanted \`$3'"
+	fi
+}
+
+# has NAME TEXT PATTERN (grep -E)
+has() {
+	if grep -qE -- "$3" <<<"$2"; then
+		passed=$((passed + 1))
+		echo "ok   $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1: no /$3/ in: $2"
+	fi
+}
+
+d() { "$dardctl" "$@"; }
+
+ok "help" 0 d -h && has "help text" "$out" '^Usage: dardctl'
+ok "version" 0 d -V && has "version text" "$out" '^dardctl '
+ok "no object" 2 d
+ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
+for obj in topo addr path switch deploy; do
+	ok "$obj help" 0 d "$obj" help
+	ok "$obj -h" 0 d "$obj" -h && has "$obj usage" "$out" "^Usage: dardctl"
+	ok "$obj without command" 2 d "$obj"
+	ok "$obj unknown command" 2 d -t fattree:4 "$obj" frob
+done
+
+ok "bad fat-tree" 1 d -t fattree:3 topo show &&
+	has "bad fat-tree message" "$err" 'fattree:3: p must be even'
+ok "bad spec" 1 d -t clos:4 topo show && has "bad spec message" "$err" 'clos:DI,DA'
+ok "too big for 10/8" 1 d -t fattree:48 topo show &&
+	has "too big message" "$err" 'fattree:48 needs 26 address bits.*/6 or shorter'
+ok "bad base" 2 d --base 10.1.0.0/8 topo show
+ok "bad mode" 2 d --mode fancy topo show
+ok "bad capacity" 2 d -c 0 topo show
+ok "missing file" 1 d -t "$tmp/none.conf" topo show &&
+	has "missing file message" "$err" 'none.conf'
+
+ok "topo show" 0 d -t fattree:4 topo show &&
+	has "topo show text" "$out" 'addressing paper, base 10.0.0.0/8, field bits 6\+6\+6\+6, aliases per host 4'
+ok "topo show -j" 0 d -j -t fattree:48 --base 16.0.0.0/4 topo show &&
+	is "compact mode in JSON" "$(jq -r '.[0].addressing.mode' <<<"$out")" compact &&
+	is "field bits in JSON" "$(jq -c '.[0].addressing.field_bits' <<<"$out")" "[10,6,5,5]"
+
+ok "addr show -j" 0 d -j -t fattree:4 addr show e1_1 &&
+	is "Figure 2: e1_1 through core1" "$(jq -r '.[0].aliases[0].addr' <<<"$out")" 10.4.16.66 &&
+	is "the chain behind it" "$(jq -c '.[0].aliases[0].via' <<<"$out")" '["core1","aggr1_1","tor1_1"]'
+ok "addr show e2_1" 0 d -t fattree:4 addr show e2_1 &&
+	has "Figure 2: e2_1 through core1" "$out" 'alias 10.4.32.66 via core1 aggr2_1 tor2_1'
+ok "addr show of a switch" 0 d -t fattree:4 addr show aggr1_1 &&
+	has "aggr1_1's prefixes" "$out" 'prefix 10.4.16.0/20 from port 3 \(core1\)'
+ok "addr show of all hosts" 0 d -j -t fattree:4 addr show &&
+	is "16 hosts" "$(jq length <<<"$out")" 16
+ok "addr show unknown" 1 d -t fattree:4 addr show e9_9 && has "unknown node message" "$err" "No node"
+
+ok "switch tables -j" 0 d -j -t fattree:4 switch tables aggr1_1 &&
+	is "Table 2 downhill" "$(jq -c '[.[0].downhill[] | [.prefix, .port]]' <<<"$out")" \
+		'[["10.4.16.64/26",1],["10.4.16.128/26",2],["10.8.16.64/26",1],["10.8.16.128/26",2]]' &&
+	is "Table 2 uphill" "$(jq -c '[.[0].uphill[] | [.prefix, .port]]' <<<"$out")" \
+		'[["10.4.0.0/14",3],["10.8.0.0/14",4]]'
+json=$out
+ok "switch tables format json" 0 d -t fattree:4 switch tables aggr1_1 format json &&
+	is "format json equals -j" "$out" "$json"
+ok "switch tables --format ip" 0 d -t fattree:4 switch tables aggr1_1 --format ip &&
+	has "an uphill rule" "$out" '^ip rule add pref 200 from 10.4.0.0/14 lookup 1003$' &&
+	is "every command is ip" "$(grep -v '^#' <<<"$out" | grep -vc '^ip ')" 0
+ok "core has no uphill table" 0 d -j -t fattree:4 switch tables core1 &&
+	is "no uphill key" "$(jq '.[0] | has("uphill")' <<<"$out")" false
+ok "switch tables of a host" 1 d -t fattree:4 switch tables e1_1 && has "host message" "$err" 'is a host'
+ok "bad format" 2 d -t fattree:4 switch tables aggr1_1 format xml
+
+ok "path list -j" 0 d -j -t fattree:4 path list e1_1 e2_1 &&
+	is "four paths between pods" "$(jq length <<<"$out")" 4 &&
+	is "each turns at its own core" "$(jq -c '[.[].turn]' <<<"$out")" '["core1","core2","core3","core4"]'
+ok "path list by ID" 0 d -t fattree:4 path list 172.16.0.1 172.16.0.5 &&
+	is "by ID: four paths" "$(wc -l <<<"$out")" 4
+ok "path list to itself" 1 d -t fattree:4 path list e1_1 e1_1
+ok "path list unknown ID" 1 d -t fattree:4 path list 172.16.9.9 e1_1
+ok "path decode -j" 0 d -j -t fattree:4 path decode 10.4.16.66 10.4.32.66 &&
+	is "decoded switches" "$(jq -c '.[0].switches' <<<"$out")" \
+		'["tor1_1","aggr1_1","core1","aggr2_1","tor2_1"]' &&
+	is "decoded links" "$(jq -c '.[0].links | length' <<<"$out")" 6
+ok "path decode no path" 1 d -t fattree:4 path decode 10.4.16.66 10.8.32.66 &&
+	has "no path message" "$err" 'names no path'
+ok "path decode not an alias" 1 d -t fattree:4 path decode 10.4.16.65 10.4.32.66 &&
+	has "not an alias message" "$err" 'not a host alias'
+ok "path decode bad address" 2 d -t fattree:4 path decode 10.4.16 10.4.32.66
+ok "path decode longer path" 0 d -j -t clos:4,4 path decode 10.4.16.66 10.4.32.130 &&
+	is "clos pair through two aggr switches is not shortest" \
+		"$(jq '.[0].shortest' <<<"$out")" false
+
+ok "topo gen" 0 d -t fattree:4 topo gen output "$tmp/ft4.conf"
+ok "show from the file" 0 d -t "$tmp/ft4.conf" topo show
+from_file=$out
+ok "show from the generator" 0 d -t fattree:4 topo show
+is "file and generator agree" "$from_file" "$out"
+ok "topo gen noplan" 0 d -t fattree:4 topo gen noplan
+has "noplan: no base" "$(grep -c '^base' <<<"$out")" '^0$'
+printf '%s\n' "$out" >"$tmp/bare.topo"
+ok "addresses from a bare topology" 0 d -t "$tmp/bare.topo" addr show e1_1 &&
+	has "bare topology: same alias" "$out" 'alias 10.4.16.66 via core1'
+ok "DARD_CONFIG" 0 env DARD_CONFIG="$tmp/ft4.conf" "$dardctl" path list e1_1 e1_2 &&
+	is "one path under a ToR" "$(wc -l <<<"$out")" 1
+sed 's/^link core1:1 aggr1_1:3$/link core1:1 tor1_1:9/' "$tmp/ft4.conf" >"$tmp/bad.conf"
+line=$(grep -n '^link core1:1 tor1_1:9$' "$tmp/bad.conf" | cut -d: -f1)
+ok "bad file" 1 d -t "$tmp/bad.conf" topo show &&
+	has "bad file: file, line and reason" "$err" "^$tmp/bad.conf:$line: link: .tor1_1. \(tor\) is not one level below .core1. \(core\)"
+ok "topo gen -j refused" 2 d -j -t fattree:4 topo gen
+
+ok "deploy netns" 0 d -t fattree:4 deploy netns "$tmp/dep" prefix t1
+is "a veth per link and per node" "$(grep -c '^link add' "$tmp/dep/setup.batch")" $((48 + 36))
+is "a namespace per node and mgmt" "$(grep -c '^netns add' "$tmp/dep/setup.batch")" 37
+ok "deploy bad prefix" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix 'a b'
+
+echo "cli: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
