@@ -99,9 +99,10 @@ int do_addr(struct ctl *c, int argc, char **argv)
 {
 	uint32_t n, i;
 
-	if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help"))
-		return usage(argc < 1 ? stderr : stdout);
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
 	if (strcmp(argv[0], "show")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"dardctl addr help\".\n",

@@ -155,9 +155,10 @@ static int path_decode(struct ctl *c, const char *sa, const char *da)
 
 int do_path(struct ctl *c, int argc, char **argv)
 {
-	if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help"))
-		return usage(argc < 1 ? stderr : stdout);
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
 	if (strcmp(argv[0], "list") && strcmp(argv[0], "decode")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"dardctl path help\".\n",

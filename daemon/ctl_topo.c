@@ -152,9 +152,10 @@ static int topo_gen(struct ctl *c, int argc, char **argv)
 
 int do_topo(struct ctl *c, int argc, char **argv)
 {
-	if (argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help"))
-		return usage(argc < 1 ? stderr : stdout);
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
 	if (!strcmp(argv[0], "show")) {
 		if (argc > 1) {
 			fprintf(stderr, "topo show: unexpected `%s'\n",

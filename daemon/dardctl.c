@@ -136,6 +136,18 @@ int ctl_load(struct ctl *c)
 	return 0;
 }
 
+int ctl_wants_help(int argc, char **argv)
+{
+	int i;
+
+	if (argc > 0 && !strcmp(argv[0], "help"))
+		return 1;
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	return 0;
+}
+
 uint32_t ctl_node(struct ctl *c, const char *name, int want_host)
 {
 	const struct dard_topo *t = c->cfg.topo;
@@ -193,6 +205,7 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{0}};
 	struct ctl c = {.mbps = 1000};
+	unsigned long ul;
 	unsigned i;
 	int opt, ret;
 	char *end;
@@ -212,13 +225,15 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			errno = 0;
-			c.mbps = strtoul(optarg, &end, 10);
-			if (errno || *end || !c.mbps || optarg[0] == '-') {
+			ul = strtoul(optarg, &end, 10);
+			if (errno || *end || !ul || ul >= UINT32_MAX ||
+			    optarg[0] == '-') {
 				fprintf(stderr,
 					"Invalid capacity `%s': expected Mbit/s > 0\n",
 					optarg);
 				return CTL_USAGE;
 			}
+			c.mbps = ul;
 			break;
 		case 'B':
 			if (prefix_opt(&c, "base", optarg, &c.opts.base,

@@ -19,6 +19,8 @@ struct ctl {
 
 /* Loads the topology and plan once; prints the reason and returns -1. */
 int ctl_load(struct ctl *c);
+/* Whether the arguments ask for help: help first, or -h/--help anywhere. */
+int ctl_wants_help(int argc, char **argv);
 /* Looks a node up by name; prints an error and returns DARD_NONE. */
 uint32_t ctl_node(struct ctl *c, const char *name, int want_host);
 

@@ -209,11 +209,12 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 				return dard_fail(
 					err, -ERANGE,
 					"%s does not fit paper addressing: field %u needs value %u, more than %u bits hold",
-					t->name, f, max[f], DARD_PAPER_BITS);
+					dard_topo_label(t), f, max[f],
+					DARD_PAPER_BITS);
 			return dard_fail(
 				err, -ERANGE,
 				"%s does not fit paper addressing: %u fields of %u bits need %u bits but %s leaves %u",
-				t->name, p->nfields, DARD_PAPER_BITS,
+				dard_topo_label(t), p->nfields, DARD_PAPER_BITS,
 				p->nfields * DARD_PAPER_BITS,
 				dard_prefix_str(p->opts.base.addr,
 						p->opts.base.len, b),
@@ -232,7 +233,7 @@ static int layout(const struct dard_topo *t, struct dard_plan *p, char *err)
 		return dard_fail(
 			err, -ERANGE,
 			"%s needs %u address bits below the base prefix (%s, one field per level) but %s leaves %u; use a base of /%u or shorter",
-			t->name, total, need,
+			dard_topo_label(t), total, need,
 			dard_prefix_str(p->opts.base.addr, p->opts.base.len, b),
 			avail, 32 - total);
 shifts:
@@ -255,24 +256,104 @@ static uint32_t addr_span(unsigned len)
 	return len ? (1u << (32 - len)) - 2 : ~0u;
 }
 
+static int in_prefix(uint32_t a, const struct dard_prefix *p)
+{
+	return (a & dard_mask(p->len)) == p->addr;
+}
+
+static int overlap(const struct dard_prefix *a, const struct dard_prefix *b)
+{
+	uint32_t m = dard_mask(a->len < b->len ? a->len : b->len);
+
+	return (a->addr & m) == (b->addr & m);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Gives every node (every host, for IDs) without an address of this kind
+ * the next one of the prefix that no node was given explicitly. Explicit
+ * addresses must lie inside the prefix, so the kinds cannot collide.
+ */
+static int assign(struct dard_topo *t, const struct dard_prefix *pre, int ids,
+		  char *err)
+{
+	const char *what = ids ? "ID" : "management address";
+	const char *kind = ids ? "ID prefix" : "management prefix";
+	uint32_t span = addr_span(pre->len), need = 0, ntaken = 0, next = 1;
+	uint32_t *taken = calloc(t->nnodes + 1, sizeof(*taken)), i;
+	char b[24], c[24];
+	int ret = 0;
+
+	if (!taken)
+		return dard_fail(err, -ENOMEM, "out of memory");
+	for (i = 0; i < t->nnodes && !ret; i++) {
+		uint32_t v = ids ? t->node[i].id : t->node[i].mgmt;
+
+		if (ids && !t->node[i].is_host)
+			continue;
+		need++;
+		if (!v)
+			continue;
+		if (!in_prefix(v, pre) || v - pre->addr < 1 ||
+		    v - pre->addr > span) {
+			t->err_node = i;
+			ret = dard_fail(
+				err, -EINVAL,
+				"%s: %s %s is not a node address of %s",
+				t->node[i].name, what, dard_addr_str(v, b),
+				dard_prefix_str(pre->addr, pre->len, c));
+		}
+		taken[ntaken++] = v;
+	}
+	if (!ret && need > span)
+		ret = dard_fail(err, -ERANGE, "%s %s holds %u %s, not %u", kind,
+				dard_prefix_str(pre->addr, pre->len, b), span,
+				ids ? "hosts" : "nodes", need);
+	qsort(taken, ntaken, sizeof(*taken), cmp_u32);
+	for (i = 0; i < t->nnodes && !ret; i++) {
+		uint32_t *v = ids ? &t->node[i].id : &t->node[i].mgmt;
+
+		if ((ids && !t->node[i].is_host) || *v)
+			continue;
+		while (bsearch(&(uint32_t){pre->addr + next}, taken, ntaken,
+			       sizeof(*taken), cmp_u32))
+			next++;
+		*v = pre->addr + next++;
+	}
+	free(taken);
+	return ret;
+}
+
 static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 {
 	const struct dard_plan_opts *o = &p->opts;
-	uint32_t i, span;
+	const struct dard_prefix *pre[] = {&o->base, &o->ids, &o->links,
+					   &o->mgmt};
+	static const char *const name[] = {"alias base", "ID prefix",
+					   "link prefix", "management prefix"};
+	uint32_t span;
+	unsigned i, j;
 	char b[24], c[24];
+	int ret;
 
-	span = addr_span(o->ids.len);
-	if (t->nhosts > span)
-		return dard_fail(err, -ERANGE,
-				 "ID prefix %s holds %u hosts, not %u",
-				 dard_prefix_str(o->ids.addr, o->ids.len, b),
-				 span, t->nhosts);
-	span = addr_span(o->mgmt.len);
-	if (t->nnodes > span)
-		return dard_fail(err, -ERANGE,
-				 "management prefix %s holds %u nodes, not %u",
-				 dard_prefix_str(o->mgmt.addr, o->mgmt.len, b),
-				 span, t->nnodes);
+	/* Disjoint, so that no address can be two things at once. */
+	for (i = 0; i < 4; i++)
+		for (j = i + 1; j < 4; j++)
+			if (overlap(pre[i], pre[j]))
+				return dard_fail(
+					err, -EINVAL,
+					"the %s %s overlaps the %s %s", name[i],
+					dard_prefix_str(pre[i]->addr,
+							pre[i]->len, b),
+					name[j],
+					dard_prefix_str(pre[j]->addr,
+							pre[j]->len, c));
 	/* A /32 holds no /31; shifting by 31 - 32 would be undefined. */
 	if (o->links.len == 32)
 		span = 0;
@@ -284,22 +365,10 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 			"link prefix %s holds %u /31 links, not %u",
 			dard_prefix_str(o->links.addr, o->links.len, b), span,
 			t->nlinks);
-	for (i = 0; i < t->nnodes; i++) {
-		struct dard_node *n = &t->node[i];
-
-		if (n->is_host && !n->id)
-			n->id = o->ids.addr + 1 + n->rank;
-		if (!n->mgmt)
-			n->mgmt = o->mgmt.addr + 1 + i;
-		if (n->is_host &&
-		    (n->id & dard_mask(o->base.len)) == o->base.addr)
-			return dard_fail(
-				err, -EINVAL,
-				"ID %s of %s lies inside the alias base %s",
-				dard_addr_str(n->id, b), n->name,
-				dard_prefix_str(o->base.addr, o->base.len, c));
-	}
-	return 0;
+	ret = assign(t, &o->ids, 1, err);
+	if (ret)
+		return ret;
+	return assign(t, &o->mgmt, 0, err);
 }
 
 static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
@@ -331,7 +400,7 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 				return dard_fail(
 					err, -E2BIG,
 					"%s has more than %u root-to-switch paths",
-					t->name, DARD_ALLOC_MAX);
+					dard_topo_label(t), DARD_ALLOC_MAX);
 			n->nalloc = c;
 			total += c;
 		}
@@ -486,8 +555,8 @@ uint32_t dard_plan_decode(const struct dard_topo *t, const struct dard_plan *p,
 	if ((p->mode == DARD_MODE_PAPER && !v) || root >= t->nroots) {
 		dard_fail(err, 0, "%s names root %u, but %s has %u roots",
 			  dard_addr_str(addr, b),
-			  p->mode == DARD_MODE_PAPER ? v : v + 1, t->name,
-			  t->nroots);
+			  p->mode == DARD_MODE_PAPER ? v : v + 1,
+			  dard_topo_label(t), t->nroots);
 		return DARD_NONE;
 	}
 	chain[0] = t->roots[root];

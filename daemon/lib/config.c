@@ -10,12 +10,11 @@
 
 enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
 
-/* An alias line, checked once the plan exists. */
-struct alias_line {
-	unsigned line;
+/* An address of an alias line, checked once the plan exists. */
+struct alias_entry {
 	uint32_t host;
-	uint32_t *addr;
-	unsigned naddr;
+	uint32_t addr;
+	unsigned line;
 };
 
 struct parser {
@@ -27,8 +26,8 @@ struct parser {
 	int have_links;
 	unsigned *node_line; /* declaring line per node */
 	size_t node_line_cap;
-	struct alias_line *aliases;
-	unsigned naliases;
+	struct alias_entry *aliases;
+	size_t naliases, aliases_cap;
 };
 
 static int perr(struct parser *ps, int ret, const char *fmt, ...)
@@ -125,6 +124,9 @@ static int node_opts(struct parser *ps, unsigned from, int host)
 		if (i + 1 >= ps->ntok)
 			return perr(ps, -EINVAL, "%s: `%s' needs an address",
 				    n->name, ps->tok[i]);
+		if (*dst)
+			return perr(ps, -EINVAL, "%s: `%s' given twice",
+				    n->name, ps->tok[i]);
 		if (dard_addr_parse(ps->tok[i + 1], dst) || !*dst)
 			return perr(ps, -EINVAL, "%s: invalid %s address `%s'",
 				    n->name, ps->tok[i], ps->tok[i + 1]);
@@ -196,13 +198,12 @@ static int do_link(struct parser *ps)
 	return 0;
 }
 
+/* "alias HOST ADDR...": a host's aliases may span several lines. */
 static int do_alias(struct parser *ps)
 {
 	struct dard_topo *t = ps->cfg->topo;
-	struct alias_line *a;
-	uint32_t h;
+	uint32_t h, a;
 	unsigned i;
-	void *p;
 
 	if (want(ps, 3, MAX_TOKENS, "alias HOST ADDR..."))
 		return -EINVAL;
@@ -210,21 +211,24 @@ static int do_alias(struct parser *ps)
 	if (h == DARD_NONE || !t->node[h].is_host)
 		return perr(ps, -EINVAL, "alias: `%s' is not a host",
 			    ps->tok[1]);
-	p = realloc(ps->aliases, (ps->naliases + 1) * sizeof(*ps->aliases));
-	if (!p)
-		return perr(ps, -ENOMEM, "out of memory");
-	ps->aliases = p;
-	a = &ps->aliases[ps->naliases++];
-	a->line = ps->line;
-	a->host = h;
-	a->naddr = ps->ntok - 2;
-	a->addr = calloc(a->naddr, sizeof(*a->addr));
-	if (!a->addr)
-		return perr(ps, -ENOMEM, "out of memory");
-	for (i = 0; i < a->naddr; i++)
-		if (dard_addr_parse(ps->tok[i + 2], &a->addr[i]))
+	for (i = 2; i < ps->ntok; i++) {
+		if (dard_addr_parse(ps->tok[i], &a))
 			return perr(ps, -EINVAL, "alias: invalid address `%s'",
-				    ps->tok[i + 2]);
+				    ps->tok[i]);
+		if (ps->naliases == ps->aliases_cap) {
+			size_t cap =
+				ps->aliases_cap ? ps->aliases_cap * 2 : 1024;
+			void *p = realloc(ps->aliases,
+					  cap * sizeof(*ps->aliases));
+
+			if (!p)
+				return perr(ps, -ENOMEM, "out of memory");
+			ps->aliases = p;
+			ps->aliases_cap = cap;
+		}
+		ps->aliases[ps->naliases++] =
+			(struct alias_entry){h, a, ps->line};
+	}
 	return 0;
 }
 
@@ -253,8 +257,12 @@ static int statement(struct parser *ps)
 				    ps->tok[1]);
 		t->mbps = ps->capacity;
 	} else if (!strcmp(kw, "levels")) {
-		if (want(ps, 2, DARD_LEVEL_MAX + 1, "levels LEVEL..."))
+		if (want(ps, 2, MAX_TOKENS, "levels LEVEL..."))
 			return -EINVAL;
+		if (ps->ntok - 1 > DARD_LEVEL_MAX)
+			return perr(ps, -E2BIG,
+				    "levels: at most %d switch levels, got %u",
+				    DARD_LEVEL_MAX, ps->ntok - 1);
 		if (t->nlevels)
 			return perr(ps, -EINVAL, "levels given twice");
 		for (i = 1; i < ps->ntok; i++) {
@@ -316,53 +324,69 @@ static int statement(struct parser *ps)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_alias(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct alias_entry *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* Listed aliases must be exactly the ones the plan gives each host. */
 static int check_aliases(struct parser *ps)
 {
 	struct dard_config *cfg = ps->cfg;
+	const struct dard_topo *t = cfg->topo;
 	uint32_t chain[DARD_LEVEL_MAX + 1];
 	char err[DARD_ERR_MAX], b[24];
-	unsigned i, j;
+	size_t i, first;
 
 	for (i = 0; i < ps->naliases; i++) {
-		struct alias_line *a = &ps->aliases[i];
-		uint32_t want_n = dard_plan_naliases(cfg->topo, a->host);
+		struct alias_entry *a = &ps->aliases[i];
+		uint32_t h =
+			dard_plan_decode(t, cfg->plan, a->addr, chain, err);
 
 		ps->line = a->line;
-		for (j = 0; j < a->naddr; j++) {
-			uint32_t h = dard_plan_decode(cfg->topo, cfg->plan,
-						      a->addr[j], chain, err);
-
-			if (h == DARD_NONE)
-				return perr(ps, -EINVAL, "alias %s: %s",
-					    cfg->topo->node[a->host].name, err);
-			if (h != a->host)
-				return perr(
-					ps, -EINVAL,
-					"alias %s: %s belongs to %s under this plan",
-					cfg->topo->node[a->host].name,
-					dard_addr_str(a->addr[j], b),
-					cfg->topo->node[h].name);
-		}
-		qsort(a->addr, a->naddr, sizeof(*a->addr), cmp_u32);
-		for (j = 1; j < a->naddr; j++)
-			if (a->addr[j] == a->addr[j - 1])
-				return perr(ps, -EINVAL,
-					    "alias %s: %s listed twice",
-					    cfg->topo->node[a->host].name,
-					    dard_addr_str(a->addr[j], b));
-		if (a->naddr != want_n)
+		if (h == DARD_NONE)
+			return perr(ps, -EINVAL, "alias %s: %s",
+				    t->node[a->host].name, err);
+		if (h != a->host)
 			return perr(
 				ps, -EINVAL,
-				"alias %s: %u aliases listed, the plan gives %u",
-				cfg->topo->node[a->host].name, a->naddr,
-				want_n);
+				"alias %s: %s belongs to %s under this plan",
+				t->node[a->host].name,
+				dard_addr_str(a->addr, b), t->node[h].name);
+	}
+	qsort(ps->aliases, ps->naliases, sizeof(*ps->aliases), cmp_alias);
+	for (first = 0; first < ps->naliases; first = i) {
+		uint32_t h = ps->aliases[first].host;
+		unsigned last = 0;
+
+		for (i = first; i < ps->naliases && ps->aliases[i].host == h;
+		     i++) {
+			last = ps->aliases[i].line > last ? ps->aliases[i].line
+							  : last;
+			if (i > first &&
+			    ps->aliases[i].addr == ps->aliases[i - 1].addr) {
+				ps->line = ps->aliases[i].line;
+				return perr(
+					ps, -EINVAL,
+					"alias %s: %s listed twice",
+					t->node[h].name,
+					dard_addr_str(ps->aliases[i].addr, b));
+			}
+		}
+		if (i - first != dard_plan_naliases(t, h)) {
+			ps->line = last;
+			return perr(
+				ps, -EINVAL,
+				"alias %s: %zu aliases listed, the plan gives %u",
+				t->node[h].name, i - first,
+				dard_plan_naliases(t, h));
+		}
 	}
 	return 0;
 }
@@ -457,7 +481,6 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	struct parser ps = {.cfg = cfg, .capacity = 1000};
 	char *line = NULL;
 	size_t off = 0;
-	unsigned i;
 	int ret = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -498,18 +521,19 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	if (over)
 		dard_plan_opts_apply(&cfg->opts, over, mask);
 	ret = dard_topo_finalize(cfg->topo, cfg->err);
+	if (!ret) {
+		cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, cfg->err);
+		if (!cfg->plan)
+			ret = -errno;
+	}
+	/* An error about one node points at the line declaring it. */
+	if (ret && cfg->topo->err_node != DARD_NONE)
+		cfg->err_line = ps.node_line[cfg->topo->err_node];
 	if (ret)
 		goto out;
-	cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, cfg->err);
-	if (!cfg->plan) {
-		ret = -errno;
-		goto out;
-	}
 	ret = check_unique(&ps, 1) ?: check_unique(&ps, 0) ?:
 					       check_aliases(&ps);
 out:
-	for (i = 0; i < ps.naliases; i++)
-		free(ps.aliases[i].addr);
 	free(ps.aliases);
 	free(ps.node_line);
 	free(line);
@@ -590,11 +614,16 @@ void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
 	for (i = 0; i < t->nhosts; i++) {
 		uint32_t h = t->hosts[i], n = dard_plan_naliases(t, h);
 
-		dard_buf_printf(b, "alias %s", t->node[h].name);
-		for (j = 0; j < n; j++)
+		/* Lines of at most 64 aliases, well inside the parser's limits.
+		 */
+		for (j = 0; j < n; j++) {
+			if (j % 64 == 0)
+				dard_buf_printf(b, "%salias %s", j ? "\n" : "",
+						t->node[h].name);
 			dard_buf_printf(
 				b, " %s",
 				dard_addr_str(dard_plan_alias(t, p, h, j), a));
+		}
 		dard_buf_printf(b, "\n");
 	}
 }

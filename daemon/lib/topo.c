@@ -17,8 +17,10 @@ struct dard_topo *dard_topo_new(void)
 {
 	struct dard_topo *t = calloc(1, sizeof(*t));
 
-	if (t)
+	if (t) {
 		t->mbps = 1000;
+		t->err_node = DARD_NONE;
+	}
 	return t;
 }
 
@@ -94,6 +96,11 @@ int dard_topo_level(const struct dard_topo *t, const char *name)
 	return -1;
 }
 
+const char *dard_topo_label(const struct dard_topo *t)
+{
+	return t->name[0] ? t->name : "this topology";
+}
+
 const char *dard_topo_level_name(const struct dard_topo *t, unsigned level)
 {
 	return level < t->nlevels ? t->level_name[level] : "host";
@@ -119,7 +126,7 @@ int dard_topo_add_level(struct dard_topo *t, const char *name, char *err)
 	if (t->nnodes)
 		return dard_fail(err, -EINVAL, "levels must come before nodes");
 	if (t->nlevels >= DARD_LEVEL_MAX)
-		return dard_fail(err, -E2BIG, "more than %d switch levels",
+		return dard_fail(err, -E2BIG, "at most %d switch levels",
 				 DARD_LEVEL_MAX);
 	if (!dard_name_valid(name, sizeof(t->level_name[0])) ||
 	    !strcmp(name, "host"))
@@ -350,6 +357,7 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 	for (i = 0; i < t->nnodes; i++) {
 		struct dard_node *n = &t->node[i];
 
+		t->err_node = i; /* for the node errors below */
 		n->ndown = n->nup = 0;
 		for (k = 0; k < n->nports; k++) {
 			uint32_t li = n->port[k];
@@ -396,6 +404,7 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 			    t->link[n->port[k]].up == i)
 				n->down[n->ndown++] = k + 1;
 	}
+	t->err_node = DARD_NONE;
 	if (!t->nroots)
 		return dard_fail(err, -EINVAL,
 				 "no switch at level `%s' (the roots)",

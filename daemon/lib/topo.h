@@ -59,6 +59,7 @@ struct dard_topo {
 	uint32_t nhosts;
 	uint32_t *hash; /* open-addressing name index */
 	uint32_t hash_size;
+	uint32_t err_node; /* the node the last error was about */
 	int finalized;
 };
 
@@ -85,6 +86,8 @@ int dard_name_valid(const char *s, size_t max);
 uint32_t dard_topo_find(const struct dard_topo *t, const char *name);
 int dard_topo_level(const struct dard_topo *t, const char *name);
 const char *dard_topo_level_name(const struct dard_topo *t, unsigned level);
+/* The topology's name for messages: "this topology" when it has none. */
+const char *dard_topo_label(const struct dard_topo *t);
 
 /* The link on a node's port, or NULL. */
 const struct dard_link *dard_topo_port_link(const struct dard_topo *t,

@@ -65,6 +65,11 @@ for obj in topo addr path switch deploy; do
 	ok "$obj without command" 2 d "$obj"
 	ok "$obj unknown command" 2 d -t fattree:4 "$obj" frob
 done
+for cmd in "topo show" "topo gen" "addr show" "path list e1_1" "path decode" \
+	"switch tables" "deploy netns /nonexistent/x"; do
+	# shellcheck disable=SC2086 # word splitting intended
+	ok "$cmd -h" 0 d -t fattree:4 $cmd -h && has "$cmd -h usage" "$out" "^Usage: dardctl"
+done
 
 ok "bad fat-tree" 1 d -t fattree:3 topo show &&
 	has "bad fat-tree message" "$err" 'fattree:3: p must be even'
@@ -74,6 +79,7 @@ ok "too big for 10/8" 1 d -t fattree:48 topo show &&
 ok "bad base" 2 d --base 10.1.0.0/8 topo show
 ok "bad mode" 2 d --mode fancy topo show
 ok "bad capacity" 2 d -c 0 topo show
+ok "capacity overflow" 2 d -c 4294967297 topo show
 ok "missing file" 1 d -t "$tmp/none.conf" topo show &&
 	has "missing file message" "$err" 'none.conf'
 

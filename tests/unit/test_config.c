@@ -149,7 +149,8 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.opts.links.len, 16);
 	assert_int_equal(cfg.opts.mgmt.addr, A("172.31.0.0"));
 	assert_int_equal(t->node[find(t, "core1")].mgmt, A("172.31.9.9"));
-	assert_int_equal(t->node[find(t, "core2")].mgmt, A("172.31.0.2"));
+	/* The first free address: core1 took none of the prefix. */
+	assert_int_equal(t->node[find(t, "core2")].mgmt, A("172.31.0.1"));
 	assert_int_equal(t->node[find(t, "h1")].id, A("192.168.0.77"));
 	assert_int_equal(t->node[find(t, "h1")].mgmt, A("172.31.7.7"));
 	assert_int_equal(t->node[find(t, "h2")].id, A("192.168.0.78"));
@@ -270,6 +271,10 @@ static void test_roundtrip(void **state)
 		  "16.0.0.0/4", DARD_MODE_COMPACT);
 	roundtrip("clos:4,4", 1000, DARD_CONFIG_F_PLAN | DARD_CONFIG_F_ALIASES,
 		  NULL, DARD_MODE_AUTO);
+	/* 81 aliases per host: alias lines of 64 and 17 that add up. */
+	roundtrip("fattree:18", 1000,
+		  DARD_CONFIG_F_PLAN | DARD_CONFIG_F_ALIASES, NULL,
+		  DARD_MODE_AUTO);
 	/* Bare topologies: the parsed plan is the default one. */
 	roundtrip("clos:4,4", 1000, 0, NULL, DARD_MODE_AUTO);
 	roundtrip("clos:8,4,3", 10000, 0, NULL, DARD_MODE_AUTO);
@@ -310,6 +315,29 @@ static void test_write_text(void **state)
 	assert_null(strstr(b.s, " id "));
 	assert_null(strstr(b.s, "alias"));
 	assert_non_null(strstr(b.s, "\nhost e1_1\n"));
+	dard_buf_free(&b);
+	dard_plan_free(p);
+	dard_topo_free(t);
+
+	/* 81 aliases per host on fattree:18: lines of 64 and 17. */
+	t = dard_gen_fattree(18, 1000, err);
+	assert_non_null(t);
+	p = dard_plan_new(t, &o, err);
+	assert_non_null(p);
+	dard_config_write(t, p, DARD_CONFIG_F_PLAN | DARD_CONFIG_F_ALIASES, &b);
+	{
+		const char *l = b.s;
+		unsigned lines = 0, words;
+
+		while ((l = strstr(l, "\nalias e1_1 "))) {
+			l++;
+			for (words = 0; *l && *l != '\n'; l++)
+				words += *l == ' ';
+			assert_int_equal(words, lines ? 17 + 1 : 64 + 1);
+			lines++;
+		}
+		assert_int_equal(lines, 2);
+	}
 	dard_buf_free(&b);
 	dard_plan_free(p);
 	dard_topo_free(t);
@@ -471,7 +499,8 @@ static void test_err_statements(void **state)
 	expect_err("levels core host\n", 1, "invalid level name `host'");
 	expect_err("levels a b!c\n", 1, "invalid level name `b!c'");
 	expect_err("levels a b a\n", 1, "level `a' given twice");
-	expect_err("levels a b c d e f g h i\n", 1, "expected");
+	expect_err("levels a b c d e f g h i\n", 1,
+		   "at most 8 switch levels, got 9");
 	expect_err("topology\n", 1, "expected `topology NAME'");
 	expect_err("topology a b\n", 1, "got 3 words");
 	expect_err("switch core1 core\n" HEAD, 1, "switch before `levels'");
@@ -578,8 +607,9 @@ static void test_err_options(void **state)
 	expect_err("linknet 172.20.0.0/32\n" TINY, 0, "holds 0 /31 links");
 	expect_err("linknet 172.20.0.0/30\n" TINY, 0,
 		   "holds 2 /31 links, not 5");
-	expect_err("ids 10.9.0.0/16\n" TINY, 0,
-		   "ID 10.9.0.1 of h1 lies inside the alias base 10.0.0.0/8");
+	expect_err(
+		"ids 10.9.0.0/16\n" TINY, 0,
+		"the alias base 10.0.0.0/8 overlaps the ID prefix 10.9.0.0/16");
 }
 
 static void test_err_duplicate_addr(void **state)
@@ -592,21 +622,45 @@ static void test_err_duplicate_addr(void **state)
 			"host h1 id 172.16.5.5\n"
 			"host h2 id 172.16.5.5\n" LINKS,
 		   8, "h2: ID address 172.16.5.5 is also h1's");
-	/* An explicit ID may collide with a default one. */
-	expect_err(HEAD "switch core1 core\n"
-			"switch core2 core\n"
-			"switch aggr1 aggr\n"
-			"switch tor1 tor\n"
-			"host h1\n"
-			"host h2 id 172.16.0.1\n" LINKS,
-		   8, "h2: ID address 172.16.0.1 is also h1's");
-	expect_err(HEAD "switch core1 core\n"
-			"switch core2 core mgmt 172.24.0.1\n"
-			"switch aggr1 aggr\n"
-			"switch tor1 tor\n"
-			"host h1\n"
-			"host h2\n" LINKS,
-		   4, "core2: mgmt address 172.24.0.1 is also core1's");
+	/* Defaults skip what was given explicitly, wherever it was. */
+	{
+		struct dard_config cfg;
+		const struct dard_topo *t;
+
+		parse_ok(&cfg, HEAD "switch core1 core\n"
+				    "switch core2 core mgmt 172.24.0.1\n"
+				    "switch aggr1 aggr\n"
+				    "switch tor1 tor\n"
+				    "host h1\n"
+				    "host h2 id 172.16.0.1\n" LINKS);
+		t = cfg.topo;
+		assert_int_equal(t->node[find(t, "h1")].id, A("172.16.0.2"));
+		assert_int_equal(t->node[find(t, "h2")].id, A("172.16.0.1"));
+		assert_int_equal(t->node[find(t, "core1")].mgmt,
+				 A("172.24.0.2"));
+		assert_int_equal(t->node[find(t, "core2")].mgmt,
+				 A("172.24.0.1"));
+		dard_config_free(&cfg);
+	}
+	/* Explicit addresses lie in their prefix: kinds cannot collide. */
+	expect_err(TINY "host h3 id 8.8.8.8\nlink tor1:4 h3\n", 14,
+		   "h3: ID 8.8.8.8 is not a node address of 172.16.0.0/16");
+	expect_err(
+		TINY "host h3 mgmt 172.16.0.9\nlink tor1:4 h3\n", 14,
+		"h3: management address 172.16.0.9 is not a node address of 172.24.0.0/16");
+	expect_err(TINY "host h3 id 172.16.0.0\nlink tor1:4 h3\n", 14,
+		   "is not a node address");
+	expect_err(TINY "host h3 id 172.16.0.1 id 172.16.0.2\n", 14,
+		   "h3: `id' given twice");
+	/* And the prefixes are disjoint. */
+	expect_err(
+		"linknet 10.0.0.0/16\n" TINY, 0,
+		"the alias base 10.0.0.0/8 overlaps the link prefix 10.0.0.0/16");
+	expect_err("ids 172.20.0.0/14\n" TINY, 0,
+		   "the ID prefix 172.20.0.0/14 overlaps the link prefix");
+	expect_err(
+		"mgmtnet 172.16.0.0/16\n" TINY, 0,
+		"the ID prefix 172.16.0.0/16 overlaps the management prefix");
 }
 
 static void test_err_aliases(void **state)
@@ -640,17 +694,22 @@ static void test_err_whole_file(void **state)
 	expect_err("# nothing\n\n   \n", 0, "no switch levels");
 	expect_err("topology x\n", 0, "no switch levels");
 	expect_err(HEAD, 0, "no switch at level `core' (the roots)");
-	expect_err(TINY "switch core3 core\n", 0,
+	/* Errors about one node point at the line that declares it. */
+	expect_err(TINY "switch core3 core\n", 14,
 		   "switch `core3' (core) has nothing below it");
-	expect_err(TINY "switch tor2 tor\nlink aggr1:4 tor2:1\n", 0,
+	expect_err(TINY "switch tor2 tor\nlink aggr1:4 tor2:1\n", 14,
 		   "switch `tor2' (tor) has nothing below it");
 	expect_err(
-		TINY "switch aggr2 aggr\n", 0,
+		TINY "switch aggr2 aggr\n", 14,
 		"switch `aggr2' (aggr) has no link to a core switch above it");
-	expect_err(TINY "host h3\n", 0,
+	expect_err(TINY "host h3\n", 14,
 		   "host `h3' has no link to a tor switch");
-	expect_err(HEAD "switch core1 core\n", 0,
+	expect_err(HEAD "switch core1 core\n", 3,
 		   "switch `core1' (core) has nothing below it");
+	/* Without a topology line, messages still name something. */
+	expect_err("levels core tor\nswitch c core\nswitch t tor\nhost h\n"
+		   "link c:1 t:2\nlink t:1 h\nmode paper\nbase 10.0.0.0/24\n",
+		   0, "this topology does not fit paper addressing");
 }
 
 static void test_err_bytes(void **state)
