@@ -26,10 +26,10 @@ static int usage(FILE *f)
 		"  setup.batch    ip -batch: the namespaces, a veth per link and one\n"
 		"                 per node to the management bridge\n"
 		"  mgmt.batch     ip -batch for NAME.mgmt: the bridge\n"
-		"  NODE.batch     ip -batch for the node: addresses, routes, rules\n"
-		"  NODE.sysctl    sysctl -p file for the node\n"
-		"  NODE.tc        tc -batch file limiting every port to MBIT Mbit/s\n"
-		"                 (only with rate)\n"
+		"  node/NODE.batch   ip -batch for the node: addresses, routes, rules\n"
+		"  node/NODE.sysctl  sysctl -p file for the node\n"
+		"  node/NODE.tc      tc -batch file limiting every port to MBIT Mbit/s\n"
+		"                    (only with rate)\n"
 		"  teardown.batch ip -batch deleting every namespace\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
@@ -62,11 +62,14 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 	const struct dard_topo *t = c->cfg.topo;
 	const struct dard_plan *p = c->cfg.plan;
 	FILE *setup, *f;
-	char b[24], e1[16], e2[16];
+	char b[24], e1[16], e2[16], nodedir[4096];
 	uint32_t i;
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "Unable to create `%s': %s\n", dir,
+	/* Node files apart, so no node name can replace setup.batch. */
+	snprintf(nodedir, sizeof(nodedir), "%s/node", dir);
+	if ((mkdir(dir, 0755) && errno != EEXIST) ||
+	    (mkdir(nodedir, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "Unable to create `%s': %s\n", nodedir,
 			strerror(errno));
 		return CTL_ERR;
 	}
@@ -124,7 +127,7 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 	for (i = 0; i < t->nnodes; i++) {
 		const char *name = t->node[i].name;
 
-		f = open_out(dir, name, ".batch");
+		f = open_out(nodedir, name, ".batch");
 		if (!f)
 			return CTL_ERR;
 		if (t->node[i].is_host)
@@ -133,22 +136,22 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 			render_switch(f, t, p, i, "");
 		fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
 			dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
-		if (close_out(f, dir, name))
+		if (close_out(f, nodedir, name))
 			return CTL_ERR;
-		f = open_out(dir, name, ".sysctl");
+		f = open_out(nodedir, name, ".sysctl");
 		if (!f)
 			return CTL_ERR;
 		render_sysctl(f, t, i);
 		fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
-		if (close_out(f, dir, name))
+		if (close_out(f, nodedir, name))
 			return CTL_ERR;
 		if (!rate)
 			continue;
-		f = open_out(dir, name, ".tc");
+		f = open_out(nodedir, name, ".tc");
 		if (!f)
 			return CTL_ERR;
 		render_tc(f, t, i, rate);
-		if (close_out(f, dir, name))
+		if (close_out(f, nodedir, name))
 			return CTL_ERR;
 	}
 	return CTL_OK;

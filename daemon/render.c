@@ -79,6 +79,20 @@ void render_switch(FILE *f, const struct dard_topo *t,
 			render_ifname(t, sw, r[i].port, ifn),
 			RENDER_DOWNHILL_TABLE);
 	}
+	/*
+	 * An address inside one of our prefixes that no subtree below owns
+	 * (the ToR's reserved host field 1, an unused port) is dropped here
+	 * with an ICMP error. Without this it would miss the downhill table,
+	 * go up by source and come straight back down until its TTL ran out.
+	 */
+	if (p->plen[n->level] != p->plen[n->level + 1])
+		for (i = 0; i < n->nalloc; i++)
+			fprintf(f,
+				"%sroute add unreachable %s table %d proto static\n",
+				ip,
+				dard_prefix_str(p->alloc[n->alloc + i].prefix,
+						p->plen[n->level], b),
+				RENDER_DOWNHILL_TABLE);
 	fprintf(f, "%srule add pref %d lookup %d\n", ip, RENDER_DOWNHILL_TABLE,
 		RENDER_DOWNHILL_TABLE);
 	cnt = dard_table_uphill(t, p, sw, r);
