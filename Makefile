@@ -21,8 +21,9 @@ CLANG ?= clang
 B := build
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
+# CFLAGS is the user's (make CFLAGS="-O0 -g"); what the code needs is apart.
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	  -MMD -MP -isystem kmod/uapi -DDARD_VERSION='"$(VERSION)"'
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
@@ -50,7 +51,7 @@ daemon: $(B)/bin/dardctl $(B)/lib/libdard.a $(B)/bin/dard-pathcheck
 $(B)/%.o: %.c
 	$(quiet) CC $<
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(DARD_CFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
 
 $(B)/lib/libdard.a: $(LIB_OBJS)
 	$(quiet) AR $@
@@ -82,7 +83,8 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE \
-		-fsanitize=fuzzer,address,undefined -o $@ $^
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $^
 
 fuzz: $(FUZZ_BINS)
 

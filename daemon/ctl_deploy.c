@@ -21,7 +21,8 @@ static int usage(FILE *f)
 		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
 		"\n"
 		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"
-		"(default NAME: dard) and a management namespace NAME.mgmt:\n"
+		"(NAME: letters, digits and _; default dard) and a management\n"
+		"namespace NAME.mgmt:\n"
 		"  nodes          NODE KIND NAMESPACE per line\n"
 		"  setup.batch    ip -batch: the namespaces, a veth per link and one\n"
 		"                 per node to the management bridge\n"
@@ -181,9 +182,11 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "prefix") && i + 1 < argc) {
 			prefix = argv[++i];
-			if (!dard_name_valid(prefix, 33)) {
+			/* No '-': NAME-NODE must tell testbeds apart. */
+			if (!dard_name_valid(prefix, 33) ||
+			    strchr(prefix, '-')) {
 				fprintf(stderr,
-					"Invalid prefix `%s': letters, digits, _ and -, at most 32\n",
+					"Invalid prefix `%s': letters, digits and _, at most 32\n",
 					prefix);
 				return CTL_USAGE;
 			}

@@ -24,6 +24,7 @@ struct parser {
 	unsigned ntok;
 	uint32_t capacity;
 	int have_links;
+	unsigned seen;	     /* single-valued keywords given, by bit */
 	unsigned *node_line; /* declaring line per node */
 	size_t node_line_cap;
 	struct alias_entry *aliases;
@@ -236,10 +237,21 @@ static int statement(struct parser *ps)
 {
 	struct dard_config *cfg = ps->cfg;
 	struct dard_topo *t = cfg->topo;
+	static const char *const once[] = {"topology", "capacity", "levels",
+					   "base",     "mode",	   "ids",
+					   "linknet",  "mgmtnet"};
 	const char *kw = ps->tok[0];
 	char err[DARD_ERR_MAX];
 	unsigned i;
 	int ret;
+
+	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
+		if (strcmp(kw, once[i]))
+			continue;
+		if (ps->seen & 1U << i)
+			return perr(ps, -EINVAL, "`%s' given twice", kw);
+		ps->seen |= 1U << i;
+	}
 
 	if (!strcmp(kw, "topology")) {
 		if (want(ps, 2, 2, "topology NAME"))
@@ -263,8 +275,6 @@ static int statement(struct parser *ps)
 			return perr(ps, -E2BIG,
 				    "levels: at most %d switch levels, got %u",
 				    DARD_LEVEL_MAX, ps->ntok - 1);
-		if (t->nlevels)
-			return perr(ps, -EINVAL, "levels given twice");
 		for (i = 1; i < ps->ntok; i++) {
 			ret = dard_topo_add_level(t, ps->tok[i], err);
 			if (ret)
@@ -360,6 +370,8 @@ static int check_aliases(struct parser *ps)
 				t->node[a->host].name,
 				dard_addr_str(a->addr, b), t->node[h].name);
 	}
+	if (!ps->naliases)
+		return 0;
 	qsort(ps->aliases, ps->naliases, sizeof(*ps->aliases), cmp_alias);
 	for (first = 0; first < ps->naliases; first = i) {
 		uint32_t h = ps->aliases[first].host;

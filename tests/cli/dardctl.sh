@@ -157,7 +157,9 @@ ok "topo gen -j refused" 2 d -j -t fattree:4 topo gen
 ok "deploy netns" 0 d -t fattree:4 deploy netns "$tmp/dep" prefix t1
 is "a veth per link and per node" "$(grep -c '^link add' "$tmp/dep/setup.batch")" $((48 + 36))
 is "a namespace per node and mgmt" "$(grep -c '^netns add' "$tmp/dep/setup.batch")" 37
+is "node files apart" "$(ls "$tmp/dep/node" | grep -c '^e1_1\.')" 2
 ok "deploy bad prefix" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix 'a b'
+ok "deploy prefix with -" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix a-b
 
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -18,7 +18,7 @@
 #
 # and the testbed's own behaviour: list, exec, refusing a second bring-up
 # under one prefix, cleaning up after a failed one. Namespaces are named
-# dard-test-PID-*; everything is removed on exit, even on failure.
+# dard_test_PID_*; everything is removed on exit, even on failure.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,7 +26,8 @@ testbed=$top/scripts/testbed
 pathcheck=$top/build/bin/dard-pathcheck
 export DARDCTL=$top/build/bin/dardctl
 export DARD_TESTBED_DIR=/run/dard/test-$$
-prefix=dard-test-$$
+prefix=dard_test_$$
+a=${prefix}_a b=${prefix}_b c=${prefix}_c d=${prefix}_d e=${prefix}_e
 passed=0
 failed=0
 
@@ -45,10 +46,10 @@ tmp=$(mktemp -d)
 
 cleanup() {
 	local p
-	for p in "$prefix-a" "$prefix-b" "$prefix-c" "$prefix-d"; do
+	for p in "$a" "$b" "$c" "$d" "$e"; do
 		"$testbed" down --prefix "$p" >/dev/null 2>&1
 	done
-	ip netns del "$prefix-d-e1_1" 2>/dev/null
+	ip netns del "$d-e1_1" 2>/dev/null
 	rm -rf "$DARD_TESTBED_DIR" "$tmp"
 }
 trap cleanup EXIT
@@ -82,76 +83,90 @@ pathcheck() {
 	failed=$((failed + ${f:-1}))
 }
 
-t "fattree:4 up" "$testbed" up fattree:4 --prefix "$prefix-a"
-pathcheck "$prefix-a"
+t "fattree:4 up" "$testbed" up fattree:4 --prefix "$a"
+pathcheck "$a"
 
 t "list shows the testbed" bash -c \
-	"'$testbed' list | grep -q '^$prefix-a	fattree:4	37 namespaces'"
+	"'$testbed' list | grep -q '^$a	fattree:4	37 namespaces'"
 t "exec runs on a node" bash -c \
-	"[[ \$('$testbed' exec --prefix '$prefix-a' e1_1 cat /proc/sys/net/ipv4/ip_forward) == 0 ]]"
+	"[[ \$('$testbed' exec --prefix '$a' e1_1 cat /proc/sys/net/ipv4/ip_forward) == 0 ]]"
 t "e1_1 holds its four aliases" bash -c \
-	"[[ \$('$testbed' exec --prefix '$prefix-a' e1_1 ip -o -4 addr show dev eth0 | grep -c ' 10\.') == 4 ]]"
+	"[[ \$('$testbed' exec --prefix '$a' e1_1 ip -o -4 addr show dev eth0 | grep -c ' 10\.') == 4 ]]"
 t "aggr1_1 has Table 2's rules" bash -c \
-	"'$testbed' exec --prefix '$prefix-a' aggr1_1 ip rule | grep -q 'from 10.4.0.0/14 lookup 1003'"
+	"'$testbed' exec --prefix '$a' aggr1_1 ip rule | grep -q 'from 10.4.0.0/14 lookup 1003'"
 # A refused connection proves the management LAN carried the SYN there.
 t "mgmt LAN reaches core1 from e1_1" bash -c \
-	"LC_ALL=C '$testbed' exec --prefix '$prefix-a' e1_1 timeout 3 bash -c 'exec 3<>/dev/tcp/172.24.0.1/9' 2>&1 | grep -q 'Connection refused'"
+	"LC_ALL=C '$testbed' exec --prefix '$a' e1_1 timeout 3 bash -c 'exec 3<>/dev/tcp/172.24.0.1/9' 2>&1 | grep -q 'Connection refused'"
 t "a second bring-up under one prefix is refused" bash -c \
-	"! '$testbed' up fattree:4 --prefix '$prefix-a' 2>/dev/null"
+	"! '$testbed' up fattree:4 --prefix '$a' 2>/dev/null"
 t "the refused bring-up left the first intact" bash -c \
-	"[[ \$(ip netns list | grep -c '^$prefix-a[-.]') == 37 ]]"
+	"[[ \$(ip netns list | grep -c '^$a[-.]') == 37 ]]"
 t "a process left on a node" bash -c \
-	"'$testbed' exec --prefix '$prefix-a' e2_1 sleep 1000 >/dev/null 2>&1 & sleep 0.3; [[ -n \$(ip netns pids '$prefix-a-e2_1') ]]"
-t "fattree:4 down" "$testbed" down --prefix "$prefix-a"
+	"'$testbed' exec --prefix '$a' e2_1 sleep 1000 >/dev/null 2>&1 & sleep 0.3; [[ -n \$(ip netns pids '$a-e2_1') ]]"
+t "down from inside the testbed is refused" bash -c \
+	"! '$testbed' exec --prefix '$a' e1_1 '$testbed' down --prefix '$a' 2>$tmp/err && grep -q 'from outside' $tmp/err"
+t "a prefix with - is refused" bash -c \
+	"! '$testbed' up fattree:2 --prefix '$a-x' 2>/dev/null && ! ip netns list | grep -q '^$a-x'"
+t "fattree:4 down" "$testbed" down --prefix "$a"
 t "nothing of it remains" bash -c \
-	"! ip netns list | grep -q '^$prefix-a' && [[ ! -e $DARD_TESTBED_DIR/$prefix-a ]]"
+	"! ip netns list | grep -q '^$a' && [[ ! -e $DARD_TESTBED_DIR/$a ]]"
 t "and the process was stopped" bash -c "! pgrep -f '^sleep 1000$' >/dev/null"
 t "down of a testbed that is not up fails" bash -c \
-	"! '$testbed' down --prefix '$prefix-a' 2>/dev/null"
+	"! '$testbed' down --prefix '$a' 2>/dev/null"
+
+# A signal to the bring-up alone (not to what it runs) still removes
+# everything, once the command it was running has finished.
+setsid "$testbed" up fattree:8 --prefix "$e" >/dev/null 2>&1 &
+pid=$!
+sleep 0.6
+kill -TERM "$pid"
+wait "$pid"
+t "a bring-up killed with SIGTERM leaves nothing" bash -c \
+	"! ip netns list | grep -q '^$e' && [[ ! -e $DARD_TESTBED_DIR/$e ]]"
 
 # Someone else's namespace in the way: refused, and left alone.
-ip netns add "$prefix-d-e1_1"
+ip netns add "$d-e1_1"
 t "a namespace in the way is refused" bash -c \
-	"! '$testbed' up fattree:4 --prefix '$prefix-d' 2>$tmp/err && grep -q 'in the way' $tmp/err"
-t "and left alone" bash -c "ip netns list | grep -q '^$prefix-d-e1_1'"
+	"! '$testbed' up fattree:4 --prefix '$d' 2>$tmp/err && grep -q 'in the way' $tmp/err"
+t "and left alone" bash -c "ip netns list | grep -q '^$d-e1_1'"
 t "with nothing else made" bash -c \
-	"[[ \$(ip netns list | grep -c '^$prefix-d') == 1 && ! -e $DARD_TESTBED_DIR/$prefix-d ]]"
-ip netns del "$prefix-d-e1_1"
+	"[[ \$(ip netns list | grep -c '^$d') == 1 && ! -e $DARD_TESTBED_DIR/$d ]]"
+ip netns del "$d-e1_1"
 
-t "a bad topology fails" bash -c "! '$testbed' up fattree:3 --prefix '$prefix-b' 2>/dev/null"
-t "and leaves nothing" bash -c "! ip netns list | grep -q '^$prefix-b'"
+t "a bad topology fails" bash -c "! '$testbed' up fattree:3 --prefix '$b' 2>/dev/null"
+t "and leaves nothing" bash -c "! ip netns list | grep -q '^$b'"
 printf 'levels core tor\nswitch c1 core\nswitch t1 tor\nhost h1\nlink c1:1 t1:2\nlink t1:1 h1\nlink t1:3 h9\n' \
 	>"$tmp/bad.topo"
 t "a bad topology file fails with its line" bash -c \
-	"! '$testbed' up $tmp/bad.topo --prefix '$prefix-b' 2>$tmp/err &&
+	"! '$testbed' up $tmp/bad.topo --prefix '$b' 2>$tmp/err &&
 	 grep -q ':7: link: unknown node' $tmp/err"
 t "and leaves nothing either" bash -c \
-	"! ip netns list | grep -q '^$prefix-b' && [[ ! -e $DARD_TESTBED_DIR/$prefix-b ]]"
+	"! ip netns list | grep -q '^$b' && [[ ! -e $DARD_TESTBED_DIR/$b ]]"
 
 # Nodes named like the testbed's own files stay in their namespaces.
 printf 'levels core tor\nswitch setup core\nswitch mgmt tor\nswitch nodes tor\nhost teardown\nhost h2\nlink setup:1 mgmt:3\nlink setup:2 nodes:3\nlink mgmt:1 teardown\nlink nodes:1 h2\n' \
 	>"$tmp/names.topo"
 t "nodes named setup, mgmt, nodes, teardown" \
-	"$testbed" up "$tmp/names.topo" --prefix "$prefix-b"
-pathcheck "$prefix-b"
+	"$testbed" up "$tmp/names.topo" --prefix "$b"
+pathcheck "$b"
 t "and the root namespace is untouched" bash -c \
 	"! ip -o addr | grep -q '172\.20\.' && ! ip link show dev p1 2>/dev/null"
-t "names down" "$testbed" down --prefix "$prefix-b"
+t "names down" "$testbed" down --prefix "$b"
 
-t "clos:4,4 up" "$testbed" up clos:4,4 --prefix "$prefix-c"
-pathcheck "$prefix-c"
-t "clos:4,4 down" "$testbed" down --prefix "$prefix-c"
+t "clos:4,4 up" "$testbed" up clos:4,4 --prefix "$c"
+pathcheck "$c"
+t "clos:4,4 down" "$testbed" down --prefix "$c"
 
 # Rate limits: a tbf on both ends of every link, and the capacity to match.
-t "fattree:2 up at 100 Mbit/s" "$testbed" up fattree:2 --prefix "$prefix-b" --rate 100
+t "fattree:2 up at 100 Mbit/s" "$testbed" up fattree:2 --prefix "$b" --rate 100
 t "rate limits are set on switches" bash -c \
-	"'$testbed' exec --prefix '$prefix-b' aggr1_1 tc qdisc show dev p1 | grep -q 'tbf .*rate 100Mbit'"
+	"'$testbed' exec --prefix '$b' aggr1_1 tc qdisc show dev p1 | grep -q 'tbf .*rate 100Mbit'"
 t "and on hosts" bash -c \
-	"'$testbed' exec --prefix '$prefix-b' e2_1 tc qdisc show dev eth0 | grep -q 'tbf .*rate 100Mbit'"
+	"'$testbed' exec --prefix '$b' e2_1 tc qdisc show dev eth0 | grep -q 'tbf .*rate 100Mbit'"
 t "the configuration says 100 Mbit/s" \
-	grep -qx 'capacity 100' "$DARD_TESTBED_DIR/$prefix-b/dard.conf"
-pathcheck "$prefix-b"
-t "fattree:2 down" "$testbed" down --prefix "$prefix-b"
+	grep -qx 'capacity 100' "$DARD_TESTBED_DIR/$b/dard.conf"
+pathcheck "$b"
+t "fattree:2 down" "$testbed" down --prefix "$b"
 
 echo "netns: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -494,7 +494,10 @@ static void test_err_statements(void **state)
 	expect_err("frobnicate 1\n", 1, "unknown keyword `frobnicate'");
 	expect_err(HEAD "\n# comment\nswitches core1 core\n", 5,
 		   "unknown keyword `switches'");
-	expect_err(HEAD "levels a b\n", 3, "levels given twice");
+	expect_err(HEAD "levels a b\n", 3, "`levels' given twice");
+	expect_err("base 10.0.0.0/8\nbase 11.0.0.0/8\n" TINY, 2,
+		   "`base' given twice");
+	expect_err("topology a\n" TINY, 2, "`topology' given twice");
 	expect_err("levels\n", 1, "expected `levels LEVEL...'");
 	expect_err("levels core host\n", 1, "invalid level name `host'");
 	expect_err("levels a b!c\n", 1, "invalid level name `b!c'");
@@ -722,8 +725,8 @@ static void test_err_bytes(void **state)
 
 	expect_err_len(nul, sizeof(nul) - 1, 3, "NUL byte in line");
 	/* Bytes after len are never read. */
-	expect_err_len(TINY "levels x\n", strlen(TINY) + 6, 14,
-		       "expected `levels LEVEL...'");
+	expect_err_len(TINY "capacity 10\n", strlen(TINY) + 8, 14,
+		       "expected `capacity MBIT'");
 
 	memset(big, 'a', sizeof(big));
 	memcpy(big, "topology tiny\n", 14);
