@@ -25,19 +25,7 @@ struct fixture {
 static void build(struct fixture *f, const char *spec, const char *base,
 		  int mode)
 {
-	struct dard_plan_opts o;
-	char err[DARD_ERR_MAX] = "";
-
-	f->t = dard_gen_spec(spec, 1000, err);
-	if (!f->t)
-		fail_msg("%s: %s", spec, err);
-	dard_plan_opts_init(&o);
-	if (base && dard_prefix_parse(base, &o.base))
-		fail_msg("bad base `%s' in the test", base);
-	o.mode = mode;
-	f->p = dard_plan_new(f->t, &o, err);
-	if (!f->p)
-		fail_msg("%s: plan: %s", spec, err);
+	unit_build(spec, base, mode, &f->t, &f->p);
 }
 
 static void destroy(struct fixture *f)

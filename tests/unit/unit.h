@@ -4,6 +4,7 @@
 #define _DARD_TEST_UNIT_H
 
 #include "../../daemon/lib/addr.h"
+#include "../../daemon/lib/gen.h"
 #include "../../daemon/lib/topo.h"
 
 /* An address written in the test, which must parse. */
@@ -24,6 +25,25 @@ static inline uint32_t find(const struct dard_topo *t, const char *name)
 	if (n == DARD_NONE)
 		fail_msg("no node `%s' in %s", name, t->name);
 	return n;
+}
+
+/* A generated topology (spec) and its plan, base NULL meaning 10/8. */
+static inline void unit_build(const char *spec, const char *base, int mode,
+			      struct dard_topo **t, struct dard_plan **p)
+{
+	struct dard_plan_opts o;
+	char err[DARD_ERR_MAX] = "";
+
+	*t = dard_gen_spec(spec, 1000, err);
+	if (!*t)
+		fail_msg("%s: %s", spec, err);
+	dard_plan_opts_init(&o);
+	if (base && dard_prefix_parse(base, &o.base))
+		fail_msg("bad base `%s' in the test", base);
+	o.mode = mode;
+	*p = dard_plan_new(*t, &o, err);
+	if (!*p)
+		fail_msg("%s: plan: %s", spec, err);
 }
 
 #endif /* _DARD_TEST_UNIT_H */
