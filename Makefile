@@ -28,18 +28,26 @@ DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+
+# The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
+ARCH := $(shell uname -m)
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror \
+	      -I/usr/include/$(ARCH)-linux-gnu -isystem kmod/uapi
+BPF_OBJ := $(B)/bpf/dard_tc.bpf.o
+BPF_SKEL := $(B)/bpf/dard_tc.skel.h
 
 LIB_SRCS := $(wildcard daemon/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 CTL_SRCS := daemon/dardctl.c daemon/print.c daemon/render.c \
-	    $(wildcard daemon/ctl_*.c)
+	    daemon/dp_bpf.c $(wildcard daemon/ctl_*.c)
 CTL_OBJS := $(CTL_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon check test test-unit test-cli test-netns fuzz fuzz-smoke style \
+.PHONY: all daemon bpf check test test-unit test-cli test-netns fuzz fuzz-smoke style \
 	bench demo install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -47,6 +55,21 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 all: daemon
 
 daemon: $(B)/bin/dardctl $(B)/lib/libdard.a $(B)/bin/dard-pathcheck
+
+bpf: $(BPF_SKEL)
+
+$(BPF_OBJ): bpf/dard_tc.bpf.c $(wildcard bpf/*.h) kmod/uapi/linux/dard.h
+	$(quiet) BPF $<
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BPF_SKEL): $(BPF_OBJ)
+	$(quiet) SKEL $@
+	$(Q)bpftool gen skeleton $< name dard_tc > $@
+
+# Every loader object depends on the skeleton.
+$(B)/daemon/dp_bpf.o: $(BPF_SKEL)
+$(B)/daemon/dp_bpf.o: DARD_CFLAGS += -I$(B)/bpf
 
 $(B)/%.o: %.c
 	$(quiet) CC $<
@@ -61,7 +84,7 @@ $(B)/lib/libdard.a: $(LIB_OBJS)
 $(B)/bin/dardctl: $(CTL_OBJS) $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS)
 
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/lib/libdard.a
@@ -106,7 +129,8 @@ test-cli: daemon
 	$(Q)tests/cli/dardctl.sh
 
 test-netns: daemon
-	$(Q)tests/netns/testbed.sh
+	$(Q)rc=0; tests/netns/testbed.sh || rc=1; \
+		tests/netns/datapath.sh || rc=1; exit $$rc
 
 STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 style:

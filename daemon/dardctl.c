@@ -11,7 +11,9 @@
 
 #include "dardctl.h"
 #include "lib/gen.h"
+#include "dp.h"
 #include "print.h"
+#include <linux/dard.h>
 
 #ifndef DARD_VERSION
 #define DARD_VERSION "unknown"
@@ -21,10 +23,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { topo | addr | path | switch | deploy }\n"
+		"where  OBJECT := { topo | addr | path | switch | deploy | dp | flow }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
 		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
-		"                    --linknet PREFIX | --mgmtnet PREFIX | -V[ersion] | -h[elp] }\n"
+		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR | -v |\n"
+		"                    -V[ersion] | -h[elp] }\n"
 		"       TOPO := { fattree:P | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
 		"\n"
@@ -34,6 +37,8 @@ static void usage(FILE *f)
 		"  path    list the paths between two hosts, or decode an alias pair\n"
 		"  switch  show a switch's downhill and uphill tables\n"
 		"  deploy  write the commands that build a testbed\n"
+		"  dp      attach the host datapath to an interface, or detach it\n"
+		"  flow    show the datapath's flows, or move one to another path\n"
 		"\n"
 		"Options:\n"
 		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
@@ -46,6 +51,10 @@ static void usage(FILE *f)
 		"  --ids PREFIX        host IDs (default 172.16.0.0/16)\n"
 		"  --linknet PREFIX    /31 link addresses (default 172.20.0.0/14)\n"
 		"  --mgmtnet PREFIX    management network (default 172.24.0.0/16)\n"
+		"  --pin DIR           where datapaths pin their maps (default\n"
+		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
+		")\n"
+		"  -v, --verbose       let libbpf print, the verifier's log among it\n"
 		"  -j, --json          print JSON: an array of objects\n"
 		"  -p, --pretty        indent JSON\n"
 		"  -V, --version       print the version\n"
@@ -173,7 +182,8 @@ static const struct cmd {
 	int (*func)(struct ctl *c, int argc, char **argv);
 } cmds[] = {
 	{"topo", do_topo},     {"addr", do_addr},     {"path", do_path},
-	{"switch", do_switch}, {"deploy", do_deploy},
+	{"switch", do_switch}, {"deploy", do_deploy}, {"dp", do_dp},
+	{"flow", do_flow},
 };
 
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,
@@ -201,6 +211,8 @@ int main(int argc, char **argv)
 		{"ids", required_argument, NULL, 'I'},
 		{"linknet", required_argument, NULL, 'L'},
 		{"mgmtnet", required_argument, NULL, 'G'},
+		{"pin", required_argument, NULL, 'P'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
 		{0}};
@@ -211,7 +223,7 @@ int main(int argc, char **argv)
 	char *end;
 
 	dard_plan_opts_init(&c.opts);
-	while ((opt = getopt_long(argc, argv, "+jpt:c:Vh", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "+jpt:c:vVh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'j':
@@ -266,6 +278,12 @@ int main(int argc, char **argv)
 			c.opts.mode = ret;
 			c.opts_mask |= DARD_OPT_MODE;
 			break;
+		case 'P':
+			c.pin_root = optarg;
+			break;
+		case 'v':
+			c.verbose = 1;
+			break;
 		case 'V':
 			printf("dardctl %s\n", DARD_VERSION);
 			return CTL_OK;
@@ -277,6 +295,9 @@ int main(int argc, char **argv)
 			return CTL_USAGE;
 		}
 	}
+	dard_dp_verbose(c.verbose);
+	if (!c.pin_root)
+		c.pin_root = getenv("DARD_PIN_ROOT");
 	if (optind >= argc) {
 		usage(stderr);
 		return CTL_USAGE;

@@ -8,8 +8,9 @@
 #include "lib/topo.h"
 
 struct ctl {
-	int json, pretty, stats;
+	int json, pretty, stats, verbose;
 	const char *topo_arg;	    /* --topo: a generator or a file */
+	const char *pin_root;	    /* --pin: where datapaths pin their maps */
 	uint32_t mbps;		    /* --capacity for generators */
 	struct dard_plan_opts opts; /* --base, --mode, --ids, ... */
 	unsigned opts_mask;	    /* which of those were given */
@@ -29,6 +30,8 @@ int do_addr(struct ctl *c, int argc, char **argv);
 int do_path(struct ctl *c, int argc, char **argv);
 int do_switch(struct ctl *c, int argc, char **argv);
 int do_deploy(struct ctl *c, int argc, char **argv);
+int do_dp(struct ctl *c, int argc, char **argv);
+int do_flow(struct ctl *c, int argc, char **argv);
 
 /* Exit codes. */
 enum { CTL_OK = 0, CTL_ERR = 1, CTL_USAGE = 2 };

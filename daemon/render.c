@@ -137,9 +137,16 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	link_ends(t, p, host, k, &mine, &peer);
 	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
 		dard_addr_str(peer, b));
-	fprintf(f, "%sroute add %s via %s dev eth0 src %s\n", ip,
-		dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
-		dard_addr_str(peer, c), dard_addr_str(n->id, d));
+	/*
+	 * ID traffic leaves wrapped in 20 more bytes: the route's MTU and
+	 * MSS leave room for them, so the kernel sizes (or refuses, as for
+	 * any route) what the fabric could not carry.
+	 */
+	fprintf(f, "%sroute add %s via %s dev eth0 src %s mtu %u advmss %u\n",
+		ip, dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
+		dard_addr_str(peer, c), dard_addr_str(n->id, d),
+		RENDER_FABRIC_MTU - RENDER_OUTER_HLEN,
+		RENDER_FABRIC_MTU - RENDER_OUTER_HLEN - 40);
 }
 
 void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)

@@ -59,14 +59,14 @@ ok "help" 0 d -h && has "help text" "$out" '^Usage: dardctl'
 ok "version" 0 d -V && has "version text" "$out" '^dardctl '
 ok "no object" 2 d
 ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
-for obj in topo addr path switch deploy; do
+for obj in topo addr path switch deploy dp flow; do
 	ok "$obj help" 0 d "$obj" help
 	ok "$obj -h" 0 d "$obj" -h && has "$obj usage" "$out" "^Usage: dardctl"
 	ok "$obj without command" 2 d "$obj"
 	ok "$obj unknown command" 2 d -t fattree:4 "$obj" frob
 done
 for cmd in "topo show" "topo gen" "addr show" "path list e1_1" "path decode" \
-	"switch tables" "deploy netns /nonexistent/x"; do
+	"switch tables" "deploy netns /nonexistent/x" "dp attach eth0" "flow show dev x"; do
 	# shellcheck disable=SC2086 # word splitting intended
 	ok "$cmd -h" 0 d -t fattree:4 $cmd -h && has "$cmd -h usage" "$out" "^Usage: dardctl"
 done

@@ -8,6 +8,16 @@
  * half, the destination alias the downhill half. The datapath writes the
  * pair into the outer IPv4 header of an IP-in-IP packet; switches forward
  * on it with static tables.
+ *
+ * BPF datapath maps, pinned under DARD_PIN_ROOT/<ifname>/ (see
+ * Documentation/datapath.md):
+ *   dard_dests    hash   ID (__be32) -> struct dard_dest: this host's
+ *                        alias pairs to that destination, one per path
+ *   dard_aliases  hash   alias (__be32) -> __u8: this host's own aliases
+ *   dard_flows    LRU    struct dard_flow_key -> struct dard_flow
+ *   dard_events   ringbuf of struct dard_event
+ *   dard_stats    percpu array of __u64, indexed by enum dard_stat
+ *   dard_meta     array of one struct dard_meta: how it was attached
  */
 #ifndef _UAPI_LINUX_DARD_H
 #define _UAPI_LINUX_DARD_H
@@ -17,10 +27,105 @@
 #define DARD_GENL_NAME "dard"
 #define DARD_GENL_VERSION 1
 
+#define DARD_PIN_ROOT "/sys/fs/bpf/dard"
+
+enum dard_limits {
+	DARD_PATHS_MAX = 256,	/* paths per destination: fattree:32 */
+	DARD_FLOWS_MAX = 65536, /* default size of dard_flows */
+	DARD_DESTS_MAX = 65536, /* default size of dard_dests */
+	DARD_ALIASES_MAX = 4096,
+	DARD_OUTER_TTL = 64,
+};
+
 /* The alias pair naming one path, in network byte order. */
 struct dard_alias_pair {
 	__be32 saddr;
 	__be32 daddr;
+};
+
+/* Value of dard_dests: the paths from this host to one destination ID. */
+struct dard_dest {
+	__u32 npaths;
+	__u32 pad;
+	struct dard_alias_pair path[DARD_PATHS_MAX];
+};
+
+/* Key of dard_flows: the inner (ID) flow. Ports are 0 for other protocols
+ * and for fragments. */
+struct dard_flow_key {
+	__be32 saddr, daddr;
+	__be16 sport, dport;
+	__u8 proto,
+		pad[3]; /* explicit padding: clang -target bpf and gcc agree */
+};
+
+enum dard_flow_flag {
+	DARD_FLOW_F_ELEPHANT = 1U << 0, /* lived long enough (and big enough) */
+	DARD_FLOW_F_REPORTED = 1U << 1, /* the elephant event was delivered */
+	DARD_FLOW_F_ENDED = 1U << 2,	/* FIN or RST seen */
+	DARD_FLOW_F_END_REPORTED = 1U << 3,
+	__DARD_FLOW_F_ALL = (1U << 4) - 1
+};
+
+/* Value of dard_flows. Counters are updated without locks by every CPU. */
+struct dard_flow {
+	struct dard_alias_pair path; /* the outer pair of every packet */
+	__u64 first_ns, last_ns;     /* bpf_ktime_get_ns() */
+	__u64 bytes, packets;	     /* inner bytes */
+	__u64 elephant_ns;	     /* when it became an elephant, or 0 */
+	__u32 moves;		     /* path changes made by userspace */
+	__u32 flags;		     /* enum dard_flow_flag */
+};
+
+enum dard_event_type {
+	DARD_EVENT_ELEPHANT = 1,
+	DARD_EVENT_END = 2,
+};
+
+/* A ring buffer record: a flow became an elephant, or ended. */
+struct dard_event {
+	__u32 type; /* enum dard_event_type */
+	__u32 pad;
+	struct dard_flow_key key;
+	struct dard_alias_pair path;
+	__u64 ts_ns;
+	__u64 bytes;
+};
+
+/* Indices of dard_stats: every packet the datapath looks at is counted
+ * once, under what it did with it. */
+enum dard_stat {
+	DARD_STAT_ENCAP,	  /* egress: encapsulated */
+	DARD_STAT_EGRESS_PASS,	  /* egress: not to an ID, untouched */
+	DARD_STAT_DECAP,	  /* ingress: decapsulated */
+	DARD_STAT_INGRESS_PASS,	  /* ingress: not ours, untouched */
+	DARD_STAT_NEW_FLOW,	  /* egress: a flow placed by hash */
+	DARD_STAT_NON_IPV4,	  /* either way: passed untouched */
+	DARD_STAT_IP_OPTIONS,	  /* encapsulated despite inner options */
+	DARD_STAT_DROP_TRUNCATED, /* headers shorter than they claim */
+	DARD_STAT_DROP_BAD_IHL,	  /* IHL < 5 */
+	DARD_STAT_DROP_BAD_LEN,	  /* total length against the packet */
+	DARD_STAT_DROP_NO_PATH,	  /* an ID without paths */
+	DARD_STAT_DROP_NOT_MINE,  /* IP-in-IP to our alias, inner not our ID */
+	DARD_STAT_DROP_OUTER_OPTIONS, /* IP-in-IP whose outer header has options
+				       */
+	DARD_STAT_DROP_ADJUST,	      /* bpf_skb_adjust_room failed */
+	DARD_STAT_DROP_OVERSIZE,      /* too big to encapsulate, not GSO */
+	DARD_STAT_EVENT_RETRY, /* ring buffer full: event tried again later */
+	DARD_STAT_FLOW_FULL,   /* flow table update failed */
+	__DARD_STAT_MAX
+};
+
+enum dard_meta_flag {
+	DARD_META_F_HOOK_CREATED = 1U << 0, /* detach removes clsact too */
+};
+
+/* Value of dard_meta: written by the loader, read back by detach. */
+struct dard_meta {
+	__u32 ifindex;
+	__u32 flags; /* enum dard_meta_flag */
+	__be32 my_id;
+	__u32 pad;
 };
 
 #endif /* _UAPI_LINUX_DARD_H */

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dard's host datapath on the fabric interface's TC hooks. Egress wraps
+ * packets to an ID in IP-in-IP whose outer pair names the flow's path;
+ * ingress unwraps packets to one of our aliases that carry our ID inside.
+ * Documentation/datapath.md has the policies.
+ */
+#include "encap.h"
+#include "maps.h"
+#include "parse.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+/* Set by the loader before load. */
+const volatile __be32 my_id = 0;
+const volatile __u64 elephant_age_ns = 10ULL * 1000000000; /* paper: 10 s */
+const volatile __u64 elephant_bytes = 0;
+const volatile int elephant_dscp = 8; /* < 0: leave DSCP alone */
+const volatile __u32 hash_seed = 0;
+
+/* murmur3's finaliser over the flow key: cheap and well mixed. */
+static __always_inline __u32 flow_hash(const struct dard_flow_key *k)
+{
+	__u32 h = hash_seed ^ k->saddr;
+
+	h = h * 0xcc9e2d51 ^ k->daddr;
+	h = h * 0x1b873593 ^ ((__u32)k->sport << 16 | k->dport);
+	h = h * 0xcc9e2d51 ^ k->proto;
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+static __always_inline void report(struct dard_flow *f,
+				   const struct dard_flow_key *key, __u32 type,
+				   __u32 done_flag, __u64 now)
+{
+	struct dard_event ev = {
+		.type = type,
+		.key = *key,
+		.path = f->path,
+		.ts_ns = now,
+		.bytes = f->bytes,
+	};
+
+	/* Marked only once delivered: a full ring is tried again later. */
+	if (bpf_ringbuf_output(&dard_events, &ev, sizeof(ev), 0)) {
+		count(DARD_STAT_EVENT_RETRY);
+		return;
+	}
+	__sync_fetch_and_or(&f->flags, done_flag);
+}
+
+/* The flow's entry, placing a new flow on a path by hash. */
+static __always_inline struct dard_flow *
+lookup_flow(const struct dard_flow_key *key, const struct dard_dest *dest,
+	    __u64 now)
+{
+	struct dard_flow *f = bpf_map_lookup_elem(&dard_flows, key);
+	struct dard_flow nf = {};
+	__u32 i;
+
+	if (f)
+		return f;
+	if (!dest->npaths || dest->npaths > DARD_PATHS_MAX)
+		return NULL;
+	i = flow_hash(key) % dest->npaths;
+	/* The compiler knows i < npaths <= DARD_PATHS_MAX and would drop the
+	 * check the verifier needs; hide what it knows. */
+	asm volatile("" : "+r"(i));
+	if (i >= DARD_PATHS_MAX)
+		return NULL;
+	nf.path = dest->path[i];
+	nf.first_ns = now;
+	/* Another CPU may have placed it first: then its choice stands. */
+	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
+		count(DARD_STAT_NEW_FLOW);
+	f = bpf_map_lookup_elem(&dard_flows, key);
+	if (!f)
+		count(DARD_STAT_FLOW_FULL);
+	return f;
+}
+
+SEC("tc")
+int dard_tc_egress(struct __sk_buff *skb)
+{
+	struct dard_flow_key key = {};
+	const struct dard_dest *dest;
+	struct dard_flow_key k;
+	struct dard_flow *f;
+	struct iphdr *ip;
+	__u8 tos, tcp_flags;
+	__be16 frag;
+	__u16 len;
+	__u64 now;
+	int truncated, dscp = -1;
+	__u32 mtu = 0;
+
+	ip = parse_ipv4(skb, &truncated);
+	if (!ip) {
+		count(truncated ? DARD_STAT_DROP_TRUNCATED
+				: DARD_STAT_NON_IPV4);
+		return truncated ? TC_ACT_SHOT : TC_ACT_OK;
+	}
+	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
+	if (!dest) {
+		count(DARD_STAT_EGRESS_PASS);
+		return TC_ACT_OK;
+	}
+	/* To an ID: it leaves wrapped, or not at all. */
+	if (ip->ihl < 5) {
+		count(DARD_STAT_DROP_BAD_IHL);
+		return TC_ACT_SHOT;
+	}
+	len = bpf_ntohs(ip->tot_len);
+	if (len < ip->ihl * 4 || len > skb->len - ETH_HLEN) {
+		count(DARD_STAT_DROP_BAD_LEN);
+		return TC_ACT_SHOT;
+	}
+	if (ip->ihl > 5)
+		count(DARD_STAT_IP_OPTIONS);
+	tos = ip->tos;
+	frag = ip->frag_off;
+	if (parse_flow(skb, ip, &key, &tcp_flags)) {
+		count(DARD_STAT_DROP_TRUNCATED);
+		return TC_ACT_SHOT;
+	}
+	/* The fabric must carry the packet with 20 more bytes. */
+	if (bpf_check_mtu(skb, 0, &mtu, sizeof(struct iphdr), 0)) {
+		count(DARD_STAT_DROP_OVERSIZE);
+		return TC_ACT_SHOT;
+	}
+	now = bpf_ktime_get_ns();
+	f = lookup_flow(&key, dest, now);
+	if (!f) {
+		count(dest->npaths ? DARD_STAT_DROP_ADJUST
+				   : DARD_STAT_DROP_NO_PATH);
+		return TC_ACT_SHOT;
+	}
+	__sync_fetch_and_add(&f->bytes, len);
+	__sync_fetch_and_add(&f->packets, 1);
+	f->last_ns = now;
+	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
+	    now - f->first_ns >= elephant_age_ns &&
+	    f->bytes >= elephant_bytes) {
+		f->elephant_ns = now;
+		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ELEPHANT);
+	}
+	k = key;
+	if ((f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED)) ==
+	    DARD_FLOW_F_ELEPHANT)
+		report(f, &k, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
+	if (tcp_flags & 0x05) { /* FIN or RST */
+		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ENDED);
+		if (!(f->flags & DARD_FLOW_F_END_REPORTED))
+			report(f, &k, DARD_EVENT_END, DARD_FLOW_F_END_REPORTED,
+			       now);
+	}
+	if (f->flags & DARD_FLOW_F_ELEPHANT)
+		dscp = elephant_dscp;
+	if (push_ipip(skb, &f->path, tos, frag, len, dscp)) {
+		count(DARD_STAT_DROP_ADJUST);
+		return TC_ACT_SHOT;
+	}
+	count(DARD_STAT_ENCAP);
+	return TC_ACT_OK;
+}
+
+SEC("tc")
+int dard_tc_ingress(struct __sk_buff *skb)
+{
+	void *data_end = (void *)(long)skb->data_end;
+	struct iphdr *ip, *in;
+	int truncated;
+	__u8 ce;
+
+	ip = parse_ipv4(skb, &truncated);
+	if (!ip) {
+		count(DARD_STAT_NON_IPV4);
+		return TC_ACT_OK;
+	}
+	/* Not IP-in-IP to one of our aliases: the kernel's business. */
+	if (ip->protocol != IPPROTO_IPIP ||
+	    !bpf_map_lookup_elem(&dard_aliases, &ip->daddr)) {
+		count(DARD_STAT_INGRESS_PASS);
+		return TC_ACT_OK;
+	}
+	/* Ours, so we decide, and drop what we would not have sent. */
+	if (ip->ihl != 5) {
+		count(ip->ihl < 5 ? DARD_STAT_DROP_BAD_IHL
+				  : DARD_STAT_DROP_OUTER_OPTIONS);
+		return TC_ACT_SHOT;
+	}
+	in = ip + 1;
+	if ((void *)(in + 1) > data_end) {
+		count(DARD_STAT_DROP_TRUNCATED);
+		return TC_ACT_SHOT;
+	}
+	if (bpf_ntohs(ip->tot_len) < 2 * sizeof(*ip) ||
+	    bpf_ntohs(ip->tot_len) > skb->len - ETH_HLEN ||
+	    bpf_ntohs(in->tot_len) + sizeof(*ip) != bpf_ntohs(ip->tot_len)) {
+		count(DARD_STAT_DROP_BAD_LEN);
+		return TC_ACT_SHOT;
+	}
+	if (in->version != 4 || in->ihl < 5) {
+		count(DARD_STAT_DROP_BAD_IHL);
+		return TC_ACT_SHOT;
+	}
+	/* Never a relay: only packets to our own ID come out. */
+	if (in->daddr != my_id) {
+		count(DARD_STAT_DROP_NOT_MINE);
+		return TC_ACT_SHOT;
+	}
+	/* RFC 6040: congestion marked outside reaches an ECN-capable inside. */
+	ce = (ip->tos & 3) == 3 && (in->tos & 3) && (in->tos & 3) != 3;
+	if (ce) {
+		__u16 old = *(__u16 *)in, new;
+
+		in->tos |= 3;
+		new = *(__u16 *)in;
+		if (bpf_l3_csum_replace(skb,
+					ETH_HLEN + sizeof(*ip) +
+						offsetof(struct iphdr, check),
+					old, new, 2)) {
+			count(DARD_STAT_DROP_ADJUST);
+			return TC_ACT_SHOT;
+		}
+	}
+	if (pop_ipip(skb)) {
+		count(DARD_STAT_DROP_ADJUST);
+		return TC_ACT_SHOT;
+	}
+	count(DARD_STAT_DECAP);
+	return TC_ACT_OK;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* Pushing and popping the outer IPv4 header of IP-in-IP. */
+#ifndef _DARD_BPF_ENCAP_H
+#define _DARD_BPF_ENCAP_H
+
+#include "parse.h"
+
+/* Kernels since 6.3 know these; the Debian 12 uapi headers predate them. */
+#ifndef BPF_F_ADJ_ROOM_DECAP_L3_IPV4
+#define BPF_F_ADJ_ROOM_DECAP_L3_IPV4 (1ULL << 7)
+#endif
+
+static __always_inline __u16 ip_csum(const struct iphdr *ip)
+{
+	const __u16 *w = (const __u16 *)ip;
+	__u32 sum = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < (int)(sizeof(*ip) / 2); i++)
+		sum += w[i];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/*
+ * Wraps the packet in an outer header from pair. As a careful tunnel does
+ * (RFC 2003, RFC 6040 normal mode): the outer TTL is fresh, ECN and (unless
+ * dscp says otherwise) DSCP are copied from the inner header, and so is DF,
+ * so path MTU discovery keeps working end to end.
+ */
+static __always_inline int push_ipip(struct __sk_buff *skb,
+				     const struct dard_alias_pair *pair,
+				     __u8 inner_tos, __be16 inner_frag,
+				     __u16 inner_len, int dscp)
+{
+	struct iphdr outer = {
+		.version = 4,
+		.ihl = 5,
+		.ttl = DARD_OUTER_TTL,
+		.protocol = IPPROTO_IPIP,
+		.saddr = pair->saddr,
+		.daddr = pair->daddr,
+	};
+
+	outer.tos = dscp >= 0 ? (dscp << 2) | (inner_tos & 3) : inner_tos;
+	outer.frag_off = inner_frag & bpf_htons(IP_DF);
+	outer.tot_len = bpf_htons(inner_len + sizeof(outer));
+	outer.check = ip_csum(&outer);
+	if (bpf_skb_adjust_room(skb, sizeof(outer), BPF_ADJ_ROOM_MAC,
+				BPF_F_ADJ_ROOM_ENCAP_L3_IPV4))
+		return -1;
+	return bpf_skb_store_bytes(skb, ETH_HLEN, &outer, sizeof(outer), 0);
+}
+
+/*
+ * Removes the outer header. FIXED_GSO keeps gso_size as it is: letting it
+ * grow by 20 bytes makes GRO-aggregated packets near the MTU too big to
+ * segment again, and tcp_gso_segment drops them.
+ */
+static __always_inline int pop_ipip(struct __sk_buff *skb)
+{
+	return bpf_skb_adjust_room(
+		skb, -(int)sizeof(struct iphdr), BPF_ADJ_ROOM_MAC,
+		BPF_F_ADJ_ROOM_FIXED_GSO | BPF_F_ADJ_ROOM_DECAP_L3_IPV4);
+}
+
+#endif /* _DARD_BPF_ENCAP_H */

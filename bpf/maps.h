@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* The datapath's maps; their types are in <linux/dard.h>. */
+#ifndef _DARD_BPF_MAPS_H
+#define _DARD_BPF_MAPS_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <linux/dard.h>
+
+/* This host's alias pairs to each destination ID, one per path. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DARD_DESTS_MAX);
+	__type(key, __be32);
+	__type(value, struct dard_dest);
+} dard_dests SEC(".maps");
+
+/* This host's own aliases: the outer destinations it decapsulates. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DARD_ALIASES_MAX);
+	__type(key, __be32);
+	__type(value, __u8);
+} dard_aliases SEC(".maps");
+
+/* Every flow to an ID: its path, counters and elephant state. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, DARD_FLOWS_MAX);
+	__type(key, struct dard_flow_key);
+	__type(value, struct dard_flow);
+} dard_flows SEC(".maps");
+
+/* Elephant and flow-end events for the daemon. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} dard_events SEC(".maps");
+
+/* What happened to every packet, per CPU, by enum dard_stat. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, __DARD_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} dard_stats SEC(".maps");
+
+/* How the loader attached us, for a later detach; never read here. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dard_meta);
+} dard_meta SEC(".maps");
+
+static __always_inline void count(__u32 stat)
+{
+	__u64 *v = bpf_map_lookup_elem(&dard_stats, &stat);
+
+	if (v)
+		*v += 1;
+}
+
+#endif /* _DARD_BPF_MAPS_H */

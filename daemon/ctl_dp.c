@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dardctl dp: attach the host datapath to an interface, or detach it. */
+#include <errno.h>
+#include <ifaddrs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "dardctl.h"
+#include "dp.h"
+#include "lib/path.h"
+#include "print.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] dp attach IF [ host NAME ]\n"
+		"               [ elephant-age SECONDS ] [ elephant-bytes BYTES ]\n"
+		"               [ elephant-dscp { DSCP | copy } ]\n"
+		"       dardctl [ --pin DIR ] dp detach IF\n"
+		"       dardctl [ --pin DIR ] dp stats IF\n"
+		"       dardctl [ --pin DIR ] dp events IF [ wait MS ]\n"
+		"\n"
+		"attach  load the BPF datapath on IF's TC hooks for host NAME (default:\n"
+		"        the host whose ID is configured here), with this host's aliases\n"
+		"        and its alias pairs to every other host from the configuration.\n"
+		"        A flow is an elephant once it has lived SECONDS (default 10, the\n"
+		"        paper's) and carried BYTES (default 0); its outer packets then\n"
+		"        carry DSCP (default 8). Maps are pinned in DIR/IF (default\n"
+		"        " DARD_PIN_ROOT
+		"/IF), so forwarding outlives dardctl.\n"
+		"detach  remove the programs, the clsact qdisc if attach made it, and\n"
+		"        the pins.\n"
+		"stats   what the datapath did with the packets it saw.\n"
+		"events  the elephant and flow-end events waiting in the ring buffer,\n"
+		"        then any that arrive within MS milliseconds (default 0).\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+/* The host whose ID is on one of this machine's interfaces. */
+static uint32_t local_host(struct ctl *c)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	struct ifaddrs *ifa, *i;
+	uint32_t h, found = DARD_NONE;
+
+	if (getifaddrs(&ifa))
+		return DARD_NONE;
+	for (i = ifa; i && found == DARD_NONE; i = i->ifa_next) {
+		uint32_t a;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		a = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
+		for (h = 0; h < t->nhosts; h++)
+			if (t->node[t->hosts[h]].id == a)
+				found = t->hosts[h];
+	}
+	freeifaddrs(ifa);
+	return found;
+}
+
+struct collect {
+	struct dard_alias_pair path[DARD_PATHS_MAX];
+	unsigned n;
+};
+
+static int collect_cb(const struct dard_path *p, void *arg)
+{
+	struct collect *c = arg;
+
+	if (c->n == DARD_PATHS_MAX)
+		return -E2BIG;
+	c->path[c->n].saddr = htonl(p->saddr);
+	c->path[c->n].daddr = htonl(p->daddr);
+	c->n++;
+	return 0;
+}
+
+/* This host's aliases, and its paths to every other host. */
+static int program(struct ctl *c, struct dard_dp *dp, uint32_t me)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	struct dard_pathctx *pc = dard_pathctx_new(t, c->cfg.plan);
+	struct collect *col = malloc(sizeof(*col));
+	uint32_t i;
+	int ret = 0;
+
+	if (!pc || !col) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < dard_plan_naliases(t, me) && !ret; i++)
+		ret = dard_dp_bpf.add_alias(
+			dp, dard_plan_alias(t, c->cfg.plan, me, i));
+	for (i = 0; i < t->nhosts && !ret; i++) {
+		uint32_t h = t->hosts[i];
+		long n;
+
+		if (h == me)
+			continue;
+		col->n = 0;
+		n = dard_path_foreach(pc, me, h, collect_cb, col);
+		if (n < 0) {
+			fprintf(stderr, "%s to %s: more than %d paths\n",
+				t->node[me].name, t->node[h].name,
+				DARD_PATHS_MAX);
+			ret = (int)n;
+		} else if (n > 0) {
+			ret = dard_dp_bpf.set_dest(dp, t->node[h].id, col->path,
+						   col->n);
+		}
+	}
+out:
+	free(col);
+	dard_pathctx_free(pc);
+	return ret;
+}
+
+static int dp_attach(struct ctl *c, int argc, char **argv)
+{
+	struct dard_dp_opts o = {
+		.ifname = argv[0],
+		.pin_root = c->pin_root,
+		.elephant_age_ns = 10ull * 1000000000,
+		.elephant_dscp = 8,
+	};
+	const char *host = NULL;
+	struct dard_dp *dp;
+	uint32_t me;
+	char *end;
+	double v;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *kw = argv[i],
+			   *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!val) {
+			fprintf(stderr, "dp attach: `%s' needs a value\n", kw);
+			return usage(stderr);
+		}
+		i++;
+		errno = 0;
+		if (!strcmp(kw, "host")) {
+			host = val;
+			continue;
+		}
+		if (!strcmp(kw, "elephant-dscp") && !strcmp(val, "copy")) {
+			o.elephant_dscp = -1;
+			continue;
+		}
+		v = strtod(val, &end);
+		if (errno || *end || v < 0 || end == val) {
+			fprintf(stderr, "dp attach: invalid %s `%s'\n", kw,
+				val);
+			return CTL_USAGE;
+		}
+		if (!strcmp(kw, "elephant-age")) {
+			o.elephant_age_ns = v * 1e9;
+		} else if (!strcmp(kw, "elephant-bytes")) {
+			o.elephant_bytes = v;
+		} else if (!strcmp(kw, "elephant-dscp") && v < 64 &&
+			   v == (int)v) {
+			o.elephant_dscp = v;
+		} else {
+			fprintf(stderr, "dp attach: unexpected `%s %s'\n", kw,
+				val);
+			return usage(stderr);
+		}
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	me = host ? ctl_node(c, host, 1) : local_host(c);
+	if (me == DARD_NONE) {
+		if (!host)
+			fprintf(stderr,
+				"No host of %s has its ID here: give host NAME\n",
+				c->cfg.topo->name);
+		return CTL_ERR;
+	}
+	o.my_id = c->cfg.topo->node[me].id;
+	o.max_dests = c->cfg.topo->nhosts;
+	ret = dard_dp_bpf.attach(&dp, &o);
+	if (ret) {
+		fprintf(stderr, "Unable to attach the datapath to %s: %s%s\n",
+			o.ifname, strerror(-ret),
+			ret == -EEXIST ? " (already attached; detach first)"
+				       : "");
+		return CTL_ERR;
+	}
+	ret = program(c, dp, me);
+	if (ret) {
+		fprintf(stderr, "Unable to program the datapath on %s: %s\n",
+			o.ifname, strerror(-ret));
+		dard_dp_bpf.detach(dp);
+		dard_dp_bpf.close(dp);
+		return CTL_ERR;
+	}
+	dard_dp_bpf.close(dp);
+	return CTL_OK;
+}
+
+static int dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp)
+{
+	int ret = dard_dp_bpf.open(dp, ifname, c->pin_root);
+
+	if (ret)
+		fprintf(stderr, "No datapath on %s: %s\n", ifname,
+			strerror(-ret));
+	return ret;
+}
+
+static int dp_stats(struct ctl *c, const char *ifname)
+{
+	uint64_t v[__DARD_STAT_MAX];
+	struct dard_dp *dp;
+	unsigned i;
+
+	if (dp_open(c, ifname, &dp))
+		return CTL_ERR;
+	dard_dp_bpf.stats(dp, v);
+	dard_dp_bpf.close(dp);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", "%s\n", ifname);
+	for (i = 0; i < __DARD_STAT_MAX; i++) {
+		print_text("  %-20s", dard_stat_name(i));
+		print_uint(PRINT_ANY, dard_stat_name(i), " %llu\n", v[i]);
+	}
+	close_json_object();
+	return CTL_OK;
+}
+
+static int event_cb(const struct dard_event *ev, void *arg)
+{
+	char s[16], d[16], ps[16], pd[16];
+
+	inet_ntop(AF_INET, &ev->key.saddr, s, sizeof(s));
+	inet_ntop(AF_INET, &ev->key.daddr, d, sizeof(d));
+	inet_ntop(AF_INET, &ev->path.saddr, ps, sizeof(ps));
+	inet_ntop(AF_INET, &ev->path.daddr, pd, sizeof(pd));
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "event", "%s",
+		     ev->type == DARD_EVENT_ELEPHANT ? "elephant" : "end");
+	print_uint(PRINT_ANY, "proto", " proto %llu", ev->key.proto);
+	print_string(PRINT_ANY, "src", " %s", s);
+	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(ev->key.sport));
+	print_string(PRINT_ANY, "dst", " %s", d);
+	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(ev->key.dport));
+	print_string(PRINT_ANY, "saddr", " via %s", ps);
+	print_string(PRINT_ANY, "daddr", " -> %s", pd);
+	print_uint(PRINT_ANY, "bytes", " bytes %llu\n", ev->bytes);
+	close_json_object();
+	return 0;
+}
+
+static int dp_events(struct ctl *c, int argc, char **argv)
+{
+	struct dard_dp *dp;
+	unsigned long wait = 0;
+	char *end;
+	int ret;
+
+	if (argc == 3 && !strcmp(argv[1], "wait")) {
+		errno = 0;
+		wait = strtoul(argv[2], &end, 10);
+		if (errno || *end || wait > 3600000) {
+			fprintf(stderr, "Invalid wait `%s' (milliseconds)\n",
+				argv[2]);
+			return CTL_USAGE;
+		}
+	} else if (argc != 1) {
+		fprintf(stderr, "dp events: unexpected `%s'\n", argv[1]);
+		return usage(stderr);
+	}
+	if (dp_open(c, argv[0], &dp))
+		return CTL_ERR;
+	/* Drain what is there, then wait for more. */
+	ret = dard_dp_bpf.poll(dp, event_cb, NULL, 0);
+	if (ret >= 0 && wait)
+		ret = dard_dp_bpf.poll(dp, event_cb, NULL, wait);
+	dard_dp_bpf.close(dp);
+	if (ret < 0) {
+		fprintf(stderr, "Unable to read events: %s\n", strerror(-ret));
+		return CTL_ERR;
+	}
+	return CTL_OK;
+}
+
+int do_dp(struct ctl *c, int argc, char **argv)
+{
+	struct dard_dp *dp;
+	int ret;
+
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
+	if (argc < 2) {
+		fprintf(stderr, "dp %s: which interface?\n", argv[0]);
+		return usage(stderr);
+	}
+	if (!strcmp(argv[0], "attach"))
+		return dp_attach(c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "events"))
+		return dp_events(c, argc - 1, argv + 1);
+	if (argc > 2) {
+		fprintf(stderr, "dp %s: unexpected `%s'\n", argv[0], argv[2]);
+		return usage(stderr);
+	}
+	if (!strcmp(argv[0], "stats"))
+		return dp_stats(c, argv[1]);
+	if (strcmp(argv[0], "detach")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"dardctl dp help\".\n",
+			argv[0]);
+		return CTL_USAGE;
+	}
+	if (dp_open(c, argv[1], &dp))
+		return CTL_ERR;
+	ret = dard_dp_bpf.detach(dp);
+	dard_dp_bpf.close(dp);
+	if (ret) {
+		fprintf(stderr, "Unable to detach from %s: %s\n", argv[1],
+			strerror(-ret));
+		return CTL_ERR;
+	}
+	return CTL_OK;
+}

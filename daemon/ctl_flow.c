@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dardctl flow: the datapath's flows, and moving one to another path. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "dardctl.h"
+#include "dp.h"
+#include "lib/path.h"
+#include "print.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] flow show dev IF\n"
+		"       dardctl [ -t TOPO ] [ --pin DIR ] flow move dev IF FLOW\n"
+		"               path N\n"
+		"       dardctl [ --pin DIR ] flow sweep dev IF idle SECONDS\n"
+		"Where: FLOW := PROTO SRC_ID[:PORT] DST_ID[:PORT]\n"
+		"       PROTO := { tcp | udp | icmp | NUMBER }\n"
+		"\n"
+		"show  every flow the datapath on IF carries: its ID 5-tuple, its alias\n"
+		"      pair and the switches that pair names, bytes, packets, age, when\n"
+		"      it became an elephant, and how often it was moved.\n"
+		"move  put FLOW on path N (as numbered by `dardctl path list' from this\n"
+		"      host to the destination), from its next packet on.\n"
+		"sweep forget the flows idle for SECONDS, printing each as ended (a\n"
+		"      flow that ends without a FIN or RST of its own is noticed so).\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+static const char *proto_name(uint8_t p, char *buf)
+{
+	switch (p) {
+	case IPPROTO_TCP:
+		return "tcp";
+	case IPPROTO_UDP:
+		return "udp";
+	case IPPROTO_ICMP:
+		return "icmp";
+	}
+	sprintf(buf, "%u", p);
+	return buf;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+struct show {
+	struct ctl *c;
+	struct dard_pathctx *pc;
+	uint64_t now;
+};
+
+static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
+		   void *arg)
+{
+	struct show *s = arg;
+	const struct dard_topo *t = s->c->cfg.topo;
+	char b[64], p[8];
+	struct dard_path path;
+	unsigned i;
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "proto", "%s", proto_name(k->proto, p));
+	snprintf(b, sizeof(b), "%s", inet_ntoa((struct in_addr){k->saddr}));
+	print_string(PRINT_ANY, "src", " %s", b);
+	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(k->sport));
+	snprintf(b, sizeof(b), "%s", inet_ntoa((struct in_addr){k->daddr}));
+	print_string(PRINT_ANY, "dst", " %s", b);
+	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(k->dport));
+	snprintf(b, sizeof(b), "%s",
+		 inet_ntoa((struct in_addr){f->path.saddr}));
+	print_string(PRINT_ANY, "saddr", " via %s", b);
+	snprintf(b, sizeof(b), "%s",
+		 inet_ntoa((struct in_addr){f->path.daddr}));
+	print_string(PRINT_ANY, "daddr", " -> %s", b);
+	open_json_array(PRINT_JSON, "switches");
+	if (!dard_path_decode(s->pc, ntohl(f->path.saddr), ntohl(f->path.daddr),
+			      &path, NULL)) {
+		print_text(" (");
+		for (i = 0; i < path.nsw; i++)
+			print_string(PRINT_ANY, NULL, i ? " %s" : "%s",
+				     t->node[path.sw[i]].name);
+		print_text(")");
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_uint(PRINT_ANY, "bytes", "\n    bytes %llu", f->bytes);
+	print_uint(PRINT_ANY, "packets", " packets %llu", f->packets);
+	print_uint(PRINT_ANY, "age_ms", " age %llums",
+		   (s->now - f->first_ns) / 1000000);
+	print_uint(PRINT_ANY, "idle_ms", " idle %llums",
+		   (s->now - f->last_ns) / 1000000);
+	print_bool(PRINT_JSON, "elephant", NULL,
+		   f->flags & DARD_FLOW_F_ELEPHANT);
+	if (f->flags & DARD_FLOW_F_ELEPHANT)
+		print_uint(PRINT_ANY, "elephant_ms", " elephant for %llums",
+			   (s->now - f->elephant_ns) / 1000000);
+	print_bool(PRINT_JSON, "reported", NULL,
+		   f->flags & DARD_FLOW_F_REPORTED);
+	print_bool(PRINT_JSON, "ended", NULL, f->flags & DARD_FLOW_F_ENDED);
+	print_uint(PRINT_ANY, "moves", " moves %llu\n", f->moves);
+	close_json_object();
+	return 0;
+}
+
+static int parse_endpoint(const char *s, __be32 *addr, __be16 *port)
+{
+	char buf[32];
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	uint32_t a;
+	char *end;
+	unsigned long p = 0;
+
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (dard_addr_parse(buf, &a))
+		return -EINVAL;
+	if (colon) {
+		errno = 0;
+		p = strtoul(colon + 1, &end, 10);
+		if (errno || *end || p > 65535 || end == colon + 1)
+			return -EINVAL;
+	}
+	*addr = htonl(a);
+	*port = htons(p);
+	return 0;
+}
+
+struct nth {
+	unsigned want, seen;
+	struct dard_alias_pair pair;
+};
+
+static int nth_cb(const struct dard_path *p, void *arg)
+{
+	struct nth *n = arg;
+
+	if (++n->seen != n->want)
+		return 0;
+	n->pair.saddr = htonl(p->saddr);
+	n->pair.daddr = htonl(p->daddr);
+	return 1;
+}
+
+static uint32_t host_by_id(const struct dard_topo *t, __be32 id)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nhosts; i++)
+		if (t->node[t->hosts[i]].id == ntohl(id))
+			return t->hosts[i];
+	return DARD_NONE;
+}
+
+static int flow_move(struct ctl *c, struct dard_dp *dp, int argc, char **argv)
+{
+	struct dard_flow_key key = {};
+	struct dard_pathctx *pc;
+	struct nth nth = {};
+	uint32_t s, d;
+	char *end;
+	int ret;
+
+	if (argc != 5) {
+		fprintf(stderr, "flow move: expected FLOW and a path\n");
+		return usage(stderr);
+	}
+	if (!strcmp(argv[0], "tcp"))
+		key.proto = IPPROTO_TCP;
+	else if (!strcmp(argv[0], "udp"))
+		key.proto = IPPROTO_UDP;
+	else if (!strcmp(argv[0], "icmp"))
+		key.proto = IPPROTO_ICMP;
+	else if ((key.proto = strtoul(argv[0], &end, 10), *end || !*argv[0])) {
+		fprintf(stderr, "Invalid protocol `%s'\n", argv[0]);
+		return CTL_USAGE;
+	}
+	if (parse_endpoint(argv[1], &key.saddr, &key.sport) ||
+	    parse_endpoint(argv[2], &key.daddr, &key.dport)) {
+		fprintf(stderr, "Invalid flow `%s %s': expected ID[:PORT]\n",
+			argv[1], argv[2]);
+		return CTL_USAGE;
+	}
+	if (strcmp(argv[3], "path")) {
+		fprintf(stderr, "flow move: expected `path N'\n");
+		return usage(stderr);
+	}
+	errno = 0;
+	nth.want = strtoul(argv[4], &end, 10);
+	if (errno || *end || !nth.want) {
+		fprintf(stderr, "Invalid path number `%s'\n", argv[4]);
+		return CTL_USAGE;
+	}
+	s = host_by_id(c->cfg.topo, key.saddr);
+	d = host_by_id(c->cfg.topo, key.daddr);
+	if (s == DARD_NONE || d == DARD_NONE) {
+		fprintf(stderr, "The flow's addresses are not hosts' IDs\n");
+		return CTL_ERR;
+	}
+	pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
+	if (!pc)
+		return CTL_ERR;
+	dard_path_foreach(pc, s, d, nth_cb, &nth);
+	dard_pathctx_free(pc);
+	if (nth.seen < nth.want) {
+		fprintf(stderr, "There are %u paths from %s to %s, not %u\n",
+			nth.seen, c->cfg.topo->node[s].name,
+			c->cfg.topo->node[d].name, nth.want);
+		return CTL_ERR;
+	}
+	ret = dard_dp_bpf.move(dp, &key, &nth.pair);
+	if (ret) {
+		fprintf(stderr, "Unable to move the flow: %s\n",
+			ret == -ENOENT ? "no such flow" : strerror(-ret));
+		return CTL_ERR;
+	}
+	return CTL_OK;
+}
+
+static int ended_cb(const struct dard_event *ev, void *arg)
+{
+	char b[16], p[8];
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "proto", "ended %s",
+		     proto_name(ev->key.proto, p));
+	inet_ntop(AF_INET, &ev->key.saddr, b, sizeof(b));
+	print_string(PRINT_ANY, "src", " %s", b);
+	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(ev->key.sport));
+	inet_ntop(AF_INET, &ev->key.daddr, b, sizeof(b));
+	print_string(PRINT_ANY, "dst", " %s", b);
+	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(ev->key.dport));
+	print_uint(PRINT_ANY, "bytes", " bytes %llu\n", ev->bytes);
+	close_json_object();
+	return 0;
+}
+
+static int flow_sweep(struct dard_dp *dp, int argc, char **argv)
+{
+	char *end;
+	double v;
+	int ret;
+
+	if (argc != 2 || strcmp(argv[0], "idle")) {
+		fprintf(stderr, "flow sweep: expected `idle SECONDS'\n");
+		return usage(stderr);
+	}
+	errno = 0;
+	v = strtod(argv[1], &end);
+	if (errno || *end || end == argv[1] || v < 0) {
+		fprintf(stderr, "Invalid idle time `%s' (seconds)\n", argv[1]);
+		return CTL_USAGE;
+	}
+	ret = dard_dp_bpf.sweep(dp, v * 1e9, ended_cb, NULL);
+	return ret < 0 ? CTL_ERR : CTL_OK;
+}
+
+int do_flow(struct ctl *c, int argc, char **argv)
+{
+	struct dard_dp *dp;
+	struct show s;
+	int ret;
+
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
+	if (strcmp(argv[0], "show") && strcmp(argv[0], "move") &&
+	    strcmp(argv[0], "sweep")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"dardctl flow help\".\n",
+			argv[0]);
+		return CTL_USAGE;
+	}
+	if (argc < 3 || strcmp(argv[1], "dev")) {
+		fprintf(stderr, "flow %s: expected `dev IF'\n", argv[0]);
+		return usage(stderr);
+	}
+	if (!strcmp(argv[0], "show") && argc > 3) {
+		fprintf(stderr, "flow show: unexpected `%s'\n", argv[3]);
+		return usage(stderr);
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	ret = dard_dp_bpf.open(&dp, argv[2], c->pin_root);
+	if (ret) {
+		fprintf(stderr, "No datapath on %s: %s\n", argv[2],
+			strerror(-ret));
+		return CTL_ERR;
+	}
+	if (!strcmp(argv[0], "move")) {
+		ret = flow_move(c, dp, argc - 3, argv + 3);
+	} else if (!strcmp(argv[0], "sweep")) {
+		ret = flow_sweep(dp, argc - 3, argv + 3);
+	} else {
+		s.c = c;
+		s.now = mono_ns();
+		s.pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
+		ret = s.pc ? dard_dp_bpf.flows(dp, show_cb, &s) : -ENOMEM;
+		dard_pathctx_free(s.pc);
+		ret = ret ? CTL_ERR : CTL_OK;
+	}
+	dard_dp_bpf.close(dp);
+	return ret;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The host datapath interface: what dardctl and dardd do with a datapath,
+ * whatever implements it (the BPF/TC programs today, the kernel module
+ * later). Helpers return 0 or a negative errno and never print.
+ */
+#ifndef _DARD_DP_H
+#define _DARD_DP_H
+
+#include <stdint.h>
+#include <linux/dard.h>
+
+struct dard_dp;
+
+struct dard_dp_opts {
+	const char *ifname;
+	const char *pin_root; /* NULL: DARD_PIN_ROOT */
+	uint32_t my_id;	      /* host byte order */
+	uint64_t elephant_age_ns;
+	uint64_t elephant_bytes;
+	int elephant_dscp;  /* < 0: outer DSCP copies the inner */
+	uint32_t max_dests; /* 0: DARD_DESTS_MAX */
+};
+
+typedef int (*dard_dp_flow_cb)(const struct dard_flow_key *key,
+			       const struct dard_flow *flow, void *arg);
+typedef int (*dard_dp_event_cb)(const struct dard_event *ev, void *arg);
+
+struct dard_dp_ops {
+	const char *name;
+	/* Loads and attaches to opts->ifname; state survives the process. */
+	int (*attach)(struct dard_dp **dp, const struct dard_dp_opts *opts);
+	/* Opens the datapath attached to ifname. */
+	int (*open)(struct dard_dp **dp, const char *ifname,
+		    const char *pin_root);
+	/* Sets the paths to a destination ID (host byte order). */
+	int (*set_dest)(struct dard_dp *dp, uint32_t id,
+			const struct dard_alias_pair *paths, unsigned n);
+	int (*add_alias)(struct dard_dp *dp, uint32_t alias);
+	/* Moves a flow to another alias pair, from its next packet on. */
+	int (*move)(struct dard_dp *dp, const struct dard_flow_key *key,
+		    const struct dard_alias_pair *path);
+	int (*flows)(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg);
+	/* Forgets flows idle for idle_ns, reporting each as ended. */
+	int (*sweep)(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
+		     void *arg);
+	/* Waits up to timeout_ms for events; returns how many it handled. */
+	int (*poll)(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
+		    int timeout_ms);
+	int (*stats)(struct dard_dp *dp, uint64_t *out);
+	/* Removes the programs, the hook if it made it, and the pins. */
+	int (*detach)(struct dard_dp *dp);
+	void (*close)(struct dard_dp *dp);
+};
+
+extern const struct dard_dp_ops dard_dp_bpf;
+
+const char *dard_stat_name(unsigned stat);
+/* Whether libbpf may print (the verifier's log among it); off by default. */
+void dard_dp_verbose(int on);
+
+#endif /* _DARD_DP_H */

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The BPF/TC datapath behind struct dard_dp_ops: loads bpf/dard_tc.bpf.c
+ * through its skeleton, pins its maps under PIN_ROOT/<ifname>/ and attaches
+ * both programs to the interface's clsact hooks, so forwarding outlives
+ * the process; later processes open the pinned maps.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dard_tc.skel.h"
+#include "dp.h"
+
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+enum { TC_HANDLE = 1, TC_PRIORITY = 0xdad };
+
+static const char *const map_names[] = {
+	"dard_dests",  "dard_aliases", "dard_flows",
+	"dard_events", "dard_stats",   "dard_meta",
+};
+
+enum { M_DESTS, M_ALIASES, M_FLOWS, M_EVENTS, M_STATS, M_META, M_NR };
+
+struct dard_dp {
+	char dir[PATH_MAX];
+	int fd[M_NR];
+	struct ring_buffer *rb;
+	dard_dp_event_cb cb;
+	void *cb_arg;
+	int ncpus;
+};
+
+static const char *const stat_names[__DARD_STAT_MAX] = {
+	[DARD_STAT_ENCAP] = "encap",
+	[DARD_STAT_EGRESS_PASS] = "egress_pass",
+	[DARD_STAT_DECAP] = "decap",
+	[DARD_STAT_INGRESS_PASS] = "ingress_pass",
+	[DARD_STAT_NEW_FLOW] = "new_flow",
+	[DARD_STAT_NON_IPV4] = "non_ipv4",
+	[DARD_STAT_IP_OPTIONS] = "ip_options",
+	[DARD_STAT_DROP_TRUNCATED] = "drop_truncated",
+	[DARD_STAT_DROP_BAD_IHL] = "drop_bad_ihl",
+	[DARD_STAT_DROP_BAD_LEN] = "drop_bad_len",
+	[DARD_STAT_DROP_NO_PATH] = "drop_no_path",
+	[DARD_STAT_DROP_NOT_MINE] = "drop_not_mine",
+	[DARD_STAT_DROP_OUTER_OPTIONS] = "drop_outer_options",
+	[DARD_STAT_DROP_ADJUST] = "drop_adjust",
+	[DARD_STAT_DROP_OVERSIZE] = "drop_oversize",
+	[DARD_STAT_EVENT_RETRY] = "event_retry",
+	[DARD_STAT_FLOW_FULL] = "flow_full",
+};
+
+const char *dard_stat_name(unsigned stat)
+{
+	return stat < __DARD_STAT_MAX && stat_names[stat] ? stat_names[stat]
+							  : "?";
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	return 0;
+}
+
+/* libbpf speaks (the verifier's log and all) only when asked to. */
+void dard_dp_verbose(int on)
+{
+	if (!on)
+		libbpf_set_print(quiet_print);
+}
+
+static int pin_dir(char *dir, const char *pin_root, const char *ifname)
+{
+	int n = snprintf(dir, PATH_MAX, "%s/%s",
+			 pin_root ? pin_root : DARD_PIN_ROOT, ifname);
+
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/* Creates every directory of path, mounting bpffs where none is. */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX], *p;
+	struct statfs st;
+
+	if (statfs("/sys/fs/bpf", &st) == 0 && st.f_type != BPF_FS_MAGIC &&
+	    !strncmp(path, "/sys/fs/bpf/", 12) &&
+	    mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
+		return -errno;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void dp_free(struct dard_dp *dp)
+{
+	int i;
+
+	if (!dp)
+		return;
+	ring_buffer__free(dp->rb);
+	for (i = 0; i < M_NR; i++)
+		if (dp->fd[i] >= 0)
+			close(dp->fd[i]);
+	free(dp);
+}
+
+static struct dard_dp *dp_new(void)
+{
+	struct dard_dp *dp = calloc(1, sizeof(*dp));
+	int i;
+
+	if (!dp)
+		return NULL;
+	for (i = 0; i < M_NR; i++)
+		dp->fd[i] = -1;
+	dp->ncpus = libbpf_num_possible_cpus();
+	if (dp->ncpus < 1)
+		dp->ncpus = 1;
+	return dp;
+}
+
+static int bpf_open(struct dard_dp **out, const char *ifname,
+		    const char *pin_root)
+{
+	struct dard_dp *dp = dp_new();
+	char path[PATH_MAX + 32];
+	int i, ret;
+
+	if (!dp)
+		return -ENOMEM;
+	ret = pin_dir(dp->dir, pin_root, ifname);
+	for (i = 0; i < M_NR && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
+		dp->fd[i] = bpf_obj_get(path);
+		if (dp->fd[i] < 0)
+			ret = -errno;
+	}
+	if (ret) {
+		dp_free(dp);
+		return ret;
+	}
+	*out = dp;
+	return 0;
+}
+
+static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
+		    .priority = TC_PRIORITY);
+	struct dard_meta meta = {};
+	struct dard_tc *skel = NULL;
+	struct dard_dp *dp = NULL;
+	unsigned ifindex = if_nametoindex(o->ifname);
+	char path[PATH_MAX + 32];
+	__u32 zero = 0;
+	int i, ret;
+
+	if (!ifindex)
+		return -ENODEV;
+	dp = dp_new();
+	if (!dp)
+		return -ENOMEM;
+	ret = pin_dir(dp->dir, o->pin_root, o->ifname);
+	if (ret)
+		goto err;
+	if (!access(dp->dir, F_OK)) {
+		ret = -EEXIST;
+		goto err;
+	}
+	skel = dard_tc__open();
+	if (!skel) {
+		ret = -errno;
+		goto err;
+	}
+	skel->rodata->my_id = htonl(o->my_id);
+	skel->rodata->elephant_age_ns = o->elephant_age_ns;
+	skel->rodata->elephant_bytes = o->elephant_bytes;
+	skel->rodata->elephant_dscp = o->elephant_dscp;
+	skel->rodata->hash_seed = (uint32_t)time(NULL) ^ (getpid() << 16);
+	/* Hash maps are preallocated: size them for this tree. */
+	bpf_map__set_max_entries(skel->maps.dard_dests,
+				 o->max_dests ? o->max_dests : DARD_DESTS_MAX);
+	ret = dard_tc__load(skel);
+	if (ret)
+		goto err;
+	ret = make_dirs(dp->dir);
+	if (ret)
+		goto err;
+	for (i = 0; i < M_NR; i++) {
+		struct bpf_map *m =
+			bpf_object__find_map_by_name(skel->obj, map_names[i]);
+
+		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
+		ret = m ? bpf_map__pin(m, path) : -ENOENT;
+		if (ret)
+			goto err_unpin;
+		dp->fd[i] = dup(bpf_map__fd(m));
+	}
+	hook.ifindex = ifindex;
+	ret = bpf_tc_hook_create(&hook);
+	if (ret == 0)
+		meta.flags |= DARD_META_F_HOOK_CREATED;
+	else if (ret != -EEXIST)
+		goto err_unpin;
+	meta.ifindex = ifindex;
+	meta.my_id = htonl(o->my_id);
+	ret = bpf_map_update_elem(dp->fd[M_META], &zero, &meta, 0);
+	if (ret)
+		goto err_hook;
+	hook.attach_point = BPF_TC_EGRESS;
+	opts.prog_fd = bpf_program__fd(skel->progs.dard_tc_egress);
+	ret = bpf_tc_attach(&hook, &opts);
+	if (ret)
+		goto err_hook;
+	hook.attach_point = BPF_TC_INGRESS;
+	opts.prog_fd = bpf_program__fd(skel->progs.dard_tc_ingress);
+	opts.prog_id = 0;
+	ret = bpf_tc_attach(&hook, &opts);
+	if (ret)
+		goto err_egress;
+	dard_tc__destroy(skel);
+	*out = dp;
+	return 0;
+
+err_egress:
+	hook.attach_point = BPF_TC_EGRESS;
+	opts.prog_fd = opts.prog_id = opts.flags = 0;
+	bpf_tc_detach(&hook, &opts);
+err_hook:
+	if (meta.flags & DARD_META_F_HOOK_CREATED) {
+		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		bpf_tc_hook_destroy(&hook);
+	}
+err_unpin:
+	for (i = 0; i < M_NR; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
+		unlink(path);
+	}
+	rmdir(dp->dir);
+err:
+	dard_tc__destroy(skel);
+	dp_free(dp);
+	return ret < 0 ? ret : -EINVAL;
+}
+
+static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
+			const struct dard_alias_pair *paths, unsigned n)
+{
+	struct dard_dest *d;
+	__be32 key = htonl(id);
+	int ret;
+
+	if (!n || n > DARD_PATHS_MAX)
+		return -ERANGE;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->npaths = n;
+	memcpy(d->path, paths, n * sizeof(*paths));
+	ret = bpf_map_update_elem(dp->fd[M_DESTS], &key, d, 0);
+	free(d);
+	return ret ? -errno : 0;
+}
+
+static int bpf_add_alias(struct dard_dp *dp, uint32_t alias)
+{
+	__be32 key = htonl(alias);
+	__u8 one = 1;
+
+	return bpf_map_update_elem(dp->fd[M_ALIASES], &key, &one, 0) ? -errno
+								     : 0;
+}
+
+/*
+ * One map update: the program reads the pair for every packet. Counters
+ * the program adds between our read and our write are lost; the path is
+ * not.
+ */
+static int bpf_move(struct dard_dp *dp, const struct dard_flow_key *key,
+		    const struct dard_alias_pair *path)
+{
+	struct dard_flow f;
+
+	if (bpf_map_lookup_elem(dp->fd[M_FLOWS], key, &f))
+		return -errno;
+	if (f.path.saddr == path->saddr && f.path.daddr == path->daddr)
+		return 0;
+	f.path = *path;
+	f.moves++;
+	return bpf_map_update_elem(dp->fd[M_FLOWS], key, &f, BPF_EXIST) ? -errno
+									: 0;
+}
+
+static int bpf_flows(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg)
+{
+	struct dard_flow_key key, next;
+	struct dard_flow f;
+	void *prev = NULL;
+	int ret;
+
+	while (!bpf_map_get_next_key(dp->fd[M_FLOWS], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(dp->fd[M_FLOWS], &key, &f))
+			continue; /* evicted meanwhile */
+		ret = cb(&key, &f, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int bpf_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
+		     void *arg)
+{
+	struct dard_flow_key key, next;
+	uint64_t now = now_ns();
+	struct dard_flow f;
+	void *prev = NULL;
+	int n = 0;
+
+	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC. */
+	while (!bpf_map_get_next_key(dp->fd[M_FLOWS], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(dp->fd[M_FLOWS], &key, &f) ||
+		    now - f.last_ns < idle_ns)
+			continue;
+		if (bpf_map_delete_elem(dp->fd[M_FLOWS], &key))
+			continue;
+		n++;
+		if (cb && !(f.flags & DARD_FLOW_F_END_REPORTED)) {
+			struct dard_event ev = {
+				.type = DARD_EVENT_END,
+				.key = key,
+				.path = f.path,
+				.ts_ns = now,
+				.bytes = f.bytes,
+			};
+
+			cb(&ev, arg);
+		}
+	}
+	return n;
+}
+
+static int rb_event(void *ctx, void *data, size_t size)
+{
+	struct dard_dp *dp = ctx;
+
+	if (size < sizeof(struct dard_event))
+		return 0;
+	return dp->cb(data, dp->cb_arg);
+}
+
+static int bpf_poll(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
+		    int timeout_ms)
+{
+	if (!dp->rb) {
+		dp->rb = ring_buffer__new(dp->fd[M_EVENTS], rb_event, dp, NULL);
+		if (!dp->rb)
+			return -errno;
+	}
+	dp->cb = cb;
+	dp->cb_arg = arg;
+	return ring_buffer__poll(dp->rb, timeout_ms);
+}
+
+static int bpf_stats(struct dard_dp *dp, uint64_t *out)
+{
+	uint64_t *v = calloc(dp->ncpus, sizeof(*v));
+	__u32 i;
+	int c;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < __DARD_STAT_MAX; i++) {
+		out[i] = 0;
+		if (bpf_map_lookup_elem(dp->fd[M_STATS], &i, v))
+			continue;
+		for (c = 0; c < dp->ncpus; c++)
+			out[i] += v[c];
+	}
+	free(v);
+	return 0;
+}
+
+static int bpf_detach(struct dard_dp *dp)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
+		    .priority = TC_PRIORITY);
+	char path[PATH_MAX + 32];
+	struct dard_meta meta;
+	__u32 zero = 0;
+	int i, ret = 0;
+
+	if (bpf_map_lookup_elem(dp->fd[M_META], &zero, &meta))
+		return -errno;
+	hook.ifindex = meta.ifindex;
+	/* The interface may be gone already, and the filters with it. */
+	if (meta.flags & DARD_META_F_HOOK_CREATED) {
+		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		bpf_tc_hook_destroy(&hook);
+	} else {
+		hook.attach_point = BPF_TC_EGRESS;
+		bpf_tc_detach(&hook, &opts);
+		hook.attach_point = BPF_TC_INGRESS;
+		bpf_tc_detach(&hook, &opts);
+	}
+	for (i = 0; i < M_NR; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
+		if (unlink(path) && errno != ENOENT)
+			ret = -errno;
+	}
+	if (rmdir(dp->dir) && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+const struct dard_dp_ops dard_dp_bpf = {
+	.name = "bpf",
+	.attach = bpf_attach,
+	.open = bpf_open,
+	.set_dest = bpf_set_dest,
+	.add_alias = bpf_add_alias,
+	.move = bpf_move,
+	.flows = bpf_flows,
+	.sweep = bpf_sweep,
+	.poll = bpf_poll,
+	.stats = bpf_stats,
+	.detach = bpf_detach,
+	.close = dp_free,
+};

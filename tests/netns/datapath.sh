@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The BPF datapath on a namespace fat-tree: ID traffic between pods travels
+# IP-in-IP on alias pairs, a flow moves to another path mid-transfer with
+# nothing lost, and a long flow becomes an elephant once.
+#
+#            core1   core2   core3   core4          fattree:4, every host
+#             |  \    / \    /  \    /  |           with dard_tc_egress and
+#          aggr1_1 aggr1_2 ... aggr4_1 aggr4_2       dard_tc_ingress on eth0
+#             |   \  /   |       |  \ /  |
+#          tor1_1   tor1_2  ...  tor4_1  tor4_2      e1_1 (172.16.0.1) talks
+#           |  |     |  |         |  |    |  |       to e4_1 (172.16.0.13)
+#          e1_1 e1_2 e1_3 e1_4 ... e4_1 ...   e4_4
+#
+# Namespaces are named dard_dp_PID-*; everything is removed on exit.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+testbed=$top/scripts/testbed
+dardctl=$top/build/bin/dardctl
+export DARDCTL=$dardctl
+export DARD_TESTBED_DIR=/run/dard/test-dp-$$
+prefix=dard_dp_$$
+tmp=$(mktemp -d)
+passed=0
+failed=0
+
+if [[ $EUID -ne 0 ]]; then
+	if [[ -n ${CI:-} ]]; then
+		echo "datapath.sh: needs root for namespaces and BPF, and CI is set"
+		echo "datapath: 0 passed, 1 failed"
+		exit 1
+	fi
+	echo "datapath.sh: SKIP: needs root for namespaces and BPF"
+	echo "datapath: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+cleanup() {
+	"$testbed" down --prefix "$prefix" >/dev/null 2>&1
+	rm -rf "$DARD_TESTBED_DIR" "$tmp"
+}
+trap cleanup EXIT
+
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+t() {
+	local name=$1
+	shift
+	echo "+ $*"
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+on() { "$testbed" exec --prefix "$prefix" "$@"; }
+flows() { on "$1" "$dardctl" -j flow show dev eth0; }
+dpstat() {
+	on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2"
+}
+
+e1=172.16.0.1 e4=172.16.0.13
+
+t "fattree:4 up with the datapath" \
+	"$testbed" up fattree:4 --prefix "$prefix" --elephant-age 1
+t "the egress program is on e1_1's eth0" bash -c \
+	"'$testbed' exec --prefix '$prefix' e1_1 tc filter show dev eth0 egress | grep -q dard_tc_egress"
+t "ping from e1_1's ID to e4_1's ID" on e1_1 ping -c 3 -W 2 -q $e4
+icmp=$(flows e1_1 | jq -c '.[] | select(.proto == "icmp" and .dst == "'$e4'")')
+t "the ICMP flow has an alias pair through a core" \
+	bash -c "jq -e '(.switches | length) == 5 and (.switches[2] | startswith(\"core\"))' <<<'$icmp' >/dev/null"
+
+# The packets on a core's ports are valid IP-in-IP with good checksums.
+core=$(jq -r '.switches[2]' <<<"$icmp")
+on "$core" timeout 10 tshark -q -n -i p1 -i p2 -i p3 -i p4 -c 4 -f 'ip proto 4' \
+	-o ip.check_checksum:TRUE -T fields -e ip.proto -e ip.checksum.status \
+	-e ip.src -e ip.dst >"$tmp/tshark" 2>/dev/null &
+tpid=$!
+sleep 2
+on e1_1 ping -c 4 -i 0.2 -W 2 -q $e4 >/dev/null
+wait $tpid
+t "tshark saw IP-in-IP on $core" bash -c "[[ \$(wc -l <$tmp/tshark) -ge 4 ]]"
+t "outer protocol 4, inner ICMP, both checksums good" bash -c \
+	"awk '\$1 != \"4,1\" || \$2 != \"1,1\" { bad = 1 } END { exit bad }' $tmp/tshark"
+t "outer addresses are aliases, inner are IDs" bash -c \
+	"awk '\$3 !~ /^10\\./ || \$4 !~ /^10\\./ || \$3 !~ /,172\\.16\\./ { bad = 1 } END { exit bad }' $tmp/tshark"
+
+# TCP between IDs, and a move to another path half-way through.
+on e4_1 iperf3 -s -1 -B $e4 -D
+sleep 0.5
+# Paced at 2 Gbit/s so that the move lands mid-transfer on any machine.
+on e1_1 iperf3 -c $e4 -B $e1 -b 2G -n 1000M -J >"$tmp/iperf.json" &
+ipid=$!
+sleep 1.5
+tcp=$(flows e1_1 | jq -c '[.[] | select(.proto == "tcp" and .dport == 5201)] | max_by(.bytes)')
+sport=$(jq -r .sport <<<"$tcp")
+cur=$(jq -r .saddr <<<"$tcp")
+# path list numbers the paths; take the first that is not the current one.
+new=$("$dardctl" -j -t "$DARD_TESTBED_DIR/$prefix/dard.conf" path list e1_1 e4_1 |
+	jq -r --arg cur "$cur" '[.[] | select(.saddr != $cur)][0].index')
+newcore=$("$dardctl" -j -t "$DARD_TESTBED_DIR/$prefix/dard.conf" path list e1_1 e4_1 |
+	jq -r --argjson n "$new" '.[] | select(.index == $n) | .turn')
+t "move the TCP flow to path $new (through $newcore)" \
+	on e1_1 "$dardctl" flow move dev eth0 tcp $e1:$sport $e4:5201 path "$new"
+wait $ipid
+t "iperf3 completed" jq -e '.end.sum_received.bytes > 0' "$tmp/iperf.json"
+# iperf3's receiver stops counting up to a socket buffer before the end.
+t "every byte was sent" jq -e '.end.sum_sent.bytes == 1048576000' "$tmp/iperf.json"
+t "and arrived" jq -e '.end.sum_received.bytes >= 0.99 * .end.sum_sent.bytes' "$tmp/iperf.json"
+t "throughput after the move kept up (at least half of before)" jq -e \
+	'(.intervals[0].sum.bits_per_second) as $a | (.intervals[-1].sum.bits_per_second) >= $a / 2' \
+	"$tmp/iperf.json"
+moved=$(flows e1_1 | jq -c --argjson p "$sport" '.[] | select(.proto == "tcp" and .sport == $p)')
+t "the flow was moved once" bash -c "[[ \$(jq .moves <<<'$moved') == 1 ]]"
+t "and now crosses $newcore" bash -c "[[ \$(jq -r '.switches[2]' <<<'$moved') == $newcore ]]"
+t "it became an elephant (age 1 s)" bash -c "[[ \$(jq .elephant <<<'$moved') == true ]]"
+on e1_1 "$dardctl" -j dp events eth0 >"$tmp/events"
+t "reported as an elephant exactly once" bash -c \
+	"[[ \$(jq --argjson p $sport '[.[] | select(.event == \"elephant\" and .sport == \$p)] | length' $tmp/events) == 1 ]]"
+on e4_1 "$dardctl" -j dp events eth0 >"$tmp/events4"
+t "the receiver reported its side's end (FIN or RST)" bash -c \
+	"[[ \$(jq --argjson p $sport '[.[] | select(.event == \"end\" and .dport == \$p)] | length' $tmp/events4) == 1 ]]"
+sleep 0.5
+on e1_1 "$dardctl" -j flow sweep dev eth0 idle 0.3 >"$tmp/swept"
+t "a sweep ends the sender's idle flows, this one among them" bash -c \
+	"[[ \$(jq --argjson p $sport '[.[] | select(.sport == \$p)] | length' $tmp/swept) == 1 ]]"
+t "and forgets them" bash -c \
+	"! '$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j flow show dev eth0 | jq -e --argjson p $sport '.[] | select(.sport == \$p)' >/dev/null"
+oversize=$(dpstat e1_1 drop_oversize) decap=$(dpstat e4_1 decap)
+t "nothing dropped for size" test "$oversize" = 0
+t "the receiver decapsulated" test "$decap" -gt 0
+
+t "detach" on e1_1 "$dardctl" dp detach eth0
+t "leaves no filter" bash -c \
+	"! '$testbed' exec --prefix '$prefix' e1_1 tc filter show dev eth0 egress | grep -q dard"
+t "and no pins" bash -c "[[ ! -e /sys/fs/bpf/dard/testbed/$prefix/e1_1/eth0 ]]"
+t "down" "$testbed" down --prefix "$prefix"
+t "removes every pin" bash -c "[[ ! -e /sys/fs/bpf/dard/testbed/$prefix ]]"
+
+echo "datapath: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
