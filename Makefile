@@ -47,7 +47,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon bpf check test test-unit test-cli test-netns fuzz fuzz-smoke style \
+.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns fuzz fuzz-smoke style \
 	bench demo install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -68,8 +68,15 @@ $(BPF_SKEL): $(BPF_OBJ)
 	$(Q)bpftool gen skeleton $< name dard_tc > $@
 
 # Every loader object depends on the skeleton.
-$(B)/daemon/dp_bpf.o: $(BPF_SKEL)
-$(B)/daemon/dp_bpf.o: DARD_CFLAGS += -I$(B)/bpf
+$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o $(B)/bench/bench_dp.o: \
+	$(BPF_SKEL)
+$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o $(B)/bench/bench_dp.o: \
+	DARD_CFLAGS += -I$(B)/bpf
+
+# BPF_PROG_TEST_RUN on the real skeleton, maps filled by dp_bpf.c.
+$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(B)/daemon/dp_bpf.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
 $(B)/%.o: %.c
 	$(quiet) CC $<
@@ -125,6 +132,9 @@ fuzz-smoke: $(FUZZ_BINS)
 test-unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
+test-bpf: $(B)/tests/test_datapath
+	$(Q)$(B)/tests/test_datapath
+
 test-cli: daemon
 	$(Q)tests/cli/dardctl.sh
 
@@ -137,7 +147,7 @@ style:
 	$(quiet) STYLE clang-format
 	$(Q)clang-format --dry-run -Werror $(STYLE_SRCS)
 
-check: style test-unit test-cli fuzz-smoke test-netns
+check: style test-unit test-bpf test-cli fuzz-smoke test-netns
 
 test: check
 

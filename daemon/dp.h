@@ -55,6 +55,10 @@ struct dard_dp_ops {
 
 extern const struct dard_dp_ops dard_dp_bpf;
 
+struct bpf_object;
+/* A dard_dp over a loaded, unattached object: for tests and benchmarks. */
+int dard_dp_bpf_adopt(struct dard_dp **dp, struct bpf_object *obj);
+
 const char *dard_stat_name(unsigned stat);
 /* Whether libbpf may print (the verifier's log among it); off by default. */
 void dard_dp_verbose(int on);

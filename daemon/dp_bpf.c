@@ -272,6 +272,27 @@ err:
 	return ret < 0 ? ret : -EINVAL;
 }
 
+int dard_dp_bpf_adopt(struct dard_dp **out, struct bpf_object *obj)
+{
+	struct dard_dp *dp = dp_new();
+	int i;
+
+	if (!dp)
+		return -ENOMEM;
+	for (i = 0; i < M_NR; i++) {
+		struct bpf_map *m =
+			bpf_object__find_map_by_name(obj, map_names[i]);
+
+		dp->fd[i] = m ? dup(bpf_map__fd(m)) : -1;
+		if (dp->fd[i] < 0) {
+			dp_free(dp);
+			return -ENOENT;
+		}
+	}
+	*out = dp;
+	return 0;
+}
+
 static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
 			const struct dard_alias_pair *paths, unsigned n)
 {
