@@ -128,21 +128,33 @@ int dard_tc_egress(struct __sk_buff *skb)
 		count(DARD_STAT_DROP_TRUNCATED);
 		return TC_ACT_SHOT;
 	}
-	/* The fabric must carry the packet with 20 more bytes. */
-	if (bpf_check_mtu(skb, 0, &mtu, sizeof(struct iphdr), 0)) {
+	/*
+	 * The fabric must carry the packet with 20 more bytes. The helper
+	 * costs, so ask it only when the answer could be no on a fabric of
+	 * 1500 bytes or more (and always for GSO, by the length).
+	 */
+	if (skb->len - ETH_HLEN + sizeof(struct iphdr) > 1500 &&
+	    bpf_check_mtu(skb, 0, &mtu, sizeof(struct iphdr), 0)) {
 		count(DARD_STAT_DROP_OVERSIZE);
 		return TC_ACT_SHOT;
 	}
-	now = bpf_ktime_get_ns();
+	/* A jiffy's resolution is plenty for ages of seconds. */
+	now = bpf_ktime_get_coarse_ns();
 	f = lookup_flow(&key, dest, now);
 	if (!f) {
 		count(dest->npaths ? DARD_STAT_DROP_ADJUST
 				   : DARD_STAT_DROP_NO_PATH);
 		return TC_ACT_SHOT;
 	}
-	__sync_fetch_and_add(&f->bytes, len);
-	__sync_fetch_and_add(&f->packets, 1);
-	f->last_ns = now;
+	/*
+	 * Plain adds: a flow's packets leave through one queue, so one CPU
+	 * at a time; a rare race costs a count, and a locked add on every
+	 * packet costs more than it is worth.
+	 */
+	f->bytes += len;
+	f->packets++;
+	if (f->last_ns != now)
+		f->last_ns = now;
 	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
 	    now - f->first_ns >= elephant_age_ns &&
 	    f->bytes >= elephant_bytes) {

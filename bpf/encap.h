@@ -35,6 +35,7 @@ static __always_inline int push_ipip(struct __sk_buff *skb,
 				     __u8 inner_tos, __be16 inner_frag,
 				     __u16 inner_len, int dscp)
 {
+	void *data, *data_end;
 	struct iphdr outer = {
 		.version = 4,
 		.ihl = 5,
@@ -48,10 +49,18 @@ static __always_inline int push_ipip(struct __sk_buff *skb,
 	outer.frag_off = inner_frag & bpf_htons(IP_DF);
 	outer.tot_len = bpf_htons(inner_len + sizeof(outer));
 	outer.check = ip_csum(&outer);
+
 	if (bpf_skb_adjust_room(skb, sizeof(outer), BPF_ADJ_ROOM_MAC,
 				BPF_F_ADJ_ROOM_ENCAP_L3_IPV4))
 		return -1;
-	return bpf_skb_store_bytes(skb, ETH_HLEN, &outer, sizeof(outer), 0);
+	/* Written in place: cheaper than bpf_skb_store_bytes. */
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	if (data + ETH_HLEN + sizeof(outer) > data_end)
+		return bpf_skb_store_bytes(skb, ETH_HLEN, &outer, sizeof(outer),
+					   0);
+	__builtin_memcpy(data + ETH_HLEN, &outer, sizeof(outer));
+	return 0;
 }
 
 /*

@@ -58,6 +58,23 @@ static __always_inline int parse_flow(struct __sk_buff *skb,
 		return 0;
 	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
 		return 0;
+	/* Without options, straight from the packet; else by the helper. */
+	if (ip->ihl == 5) {
+		void *data_end = (void *)(long)skb->data_end;
+		__u8 *p = (__u8 *)(ip + 1);
+
+		if (ip->protocol == IPPROTO_TCP) {
+			if ((void *)(p + 14) > data_end)
+				goto helper;
+			*tcp_flags = p[13];
+		} else if ((void *)(p + 4) > data_end) {
+			goto helper;
+		}
+		key->sport = *(__be16 *)p;
+		key->dport = *(__be16 *)(p + 2);
+		return 0;
+	}
+helper:
 	if (bpf_skb_load_bytes(skb, l4, ports, sizeof(ports)))
 		return -1;
 	key->sport = ports[0];
