@@ -103,6 +103,11 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS)
 
+$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
+
 $(B)/bin/dard-bench: $(B)/bench/bench.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
@@ -151,9 +156,11 @@ check: style test-unit test-bpf test-cli fuzz-smoke test-netns
 
 test: check
 
-bench: $(B)/bin/dard-bench daemon
+bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-dp daemon
 	$(Q)$(B)/bin/dard-bench
 	$(Q)scripts/bench-testbed
+	$(Q)$(B)/bin/dard-bench-dp
+	$(Q)scripts/bench-datapath
 
 demo: daemon
 	$(Q)scripts/demo
