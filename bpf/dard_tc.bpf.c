@@ -142,8 +142,9 @@ int dard_tc_egress(struct __sk_buff *skb)
 	now = bpf_ktime_get_coarse_ns();
 	f = lookup_flow(&key, dest, now);
 	if (!f) {
-		count(dest->npaths ? DARD_STAT_DROP_ADJUST
-				   : DARD_STAT_DROP_NO_PATH);
+		/* A full table was counted as flow_full already. */
+		if (!dest->npaths || dest->npaths > DARD_PATHS_MAX)
+			count(DARD_STAT_DROP_NO_PATH);
 		return TC_ACT_SHOT;
 	}
 	/*
