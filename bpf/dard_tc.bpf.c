@@ -17,6 +17,7 @@ const volatile __u64 elephant_age_ns = 10ULL * 1000000000; /* paper: 10 s */
 const volatile __u64 elephant_bytes = 0;
 const volatile int elephant_dscp = 8; /* < 0: leave DSCP alone */
 const volatile __u32 hash_seed = 0;
+const volatile __u32 fabric_mtu = 1500; /* the interface's, read at attach */
 
 /* murmur3's finaliser over the flow key: cheap and well mixed. */
 static __always_inline __u32 flow_hash(const struct dard_flow_key *k)
@@ -92,12 +93,11 @@ int dard_tc_egress(struct __sk_buff *skb)
 	struct dard_flow_key k;
 	struct dard_flow *f;
 	struct iphdr *ip;
-	__u8 tos, tcp_flags;
-	__be16 frag;
+	__u8 tos, tcp_flags, l4_hlen;
+	__be16 frag, ipid;
 	__u16 len;
 	__u64 now;
-	int truncated, dscp = -1;
-	__u32 mtu = 0;
+	int truncated, dscp;
 
 	ip = parse_ipv4(skb, &truncated);
 	if (!ip) {
@@ -124,17 +124,21 @@ int dard_tc_egress(struct __sk_buff *skb)
 		count(DARD_STAT_IP_OPTIONS);
 	tos = ip->tos;
 	frag = ip->frag_off;
-	if (parse_flow(skb, ip, &key, &tcp_flags)) {
+	ipid = ip->id;
+	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen)) {
 		count(DARD_STAT_DROP_TRUNCATED);
 		return TC_ACT_SHOT;
 	}
 	/*
-	 * The fabric must carry the packet with 20 more bytes. The helper
-	 * costs, so ask it only when the answer could be no on a fabric of
-	 * 1500 bytes or more (and always for GSO, by the length).
+	 * The fabric must carry every packet with 20 more bytes: a GSO
+	 * packet's segments (gso_size of payload behind the headers), or the
+	 * packet itself. The ID route's MTU makes this hold; a packet that
+	 * still does not fit is dropped and counted.
 	 */
-	if (skb->len - ETH_HLEN + sizeof(struct iphdr) > 1500 &&
-	    bpf_check_mtu(skb, 0, &mtu, sizeof(struct iphdr), 0)) {
+	if (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
+					    sizeof(struct iphdr) >
+				    fabric_mtu
+			  : len + sizeof(struct iphdr) > fabric_mtu) {
 		count(DARD_STAT_DROP_OVERSIZE);
 		return TC_ACT_SHOT;
 	}
@@ -146,6 +150,14 @@ int dard_tc_egress(struct __sk_buff *skb)
 		if (!dest->npaths || dest->npaths > DARD_PATHS_MAX)
 			count(DARD_STAT_DROP_NO_PATH);
 		return TC_ACT_SHOT;
+	}
+	/* A new connection on an ended flow's 5-tuple starts afresh. */
+	if ((tcp_flags & 0x12) == 0x02 && (f->flags & DARD_FLOW_F_ENDED)) {
+		f->first_ns = now;
+		f->bytes = 0;
+		f->packets = 0;
+		f->elephant_ns = 0;
+		f->flags = 0;
 	}
 	/*
 	 * Plain adds: a flow's packets leave through one queue, so one CPU
@@ -172,9 +184,18 @@ int dard_tc_egress(struct __sk_buff *skb)
 			report(f, &k, DARD_EVENT_END, DARD_FLOW_F_END_REPORTED,
 			       now);
 	}
-	if (f->flags & DARD_FLOW_F_ELEPHANT)
-		dscp = elephant_dscp;
-	if (push_ipip(skb, &f->path, tos, frag, len, dscp)) {
+	/*
+	 * Elephants carry the mark; mice the inner DSCP, unless it is the
+	 * mark itself, which switches would count as an elephant.
+	 */
+	dscp = tos >> 2;
+	if (elephant_dscp >= 0) {
+		if (f->flags & DARD_FLOW_F_ELEPHANT)
+			dscp = elephant_dscp;
+		else if (dscp == elephant_dscp)
+			dscp = 0;
+	}
+	if (push_ipip(skb, &f->path, tos, frag, ipid, len, dscp)) {
 		count(DARD_STAT_DROP_ADJUST);
 		return TC_ACT_SHOT;
 	}

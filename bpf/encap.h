@@ -26,14 +26,13 @@ static __always_inline __u16 ip_csum(const struct iphdr *ip)
 
 /*
  * Wraps the packet in an outer header from pair. As a careful tunnel does
- * (RFC 2003, RFC 6040 normal mode): the outer TTL is fresh, ECN and (unless
- * dscp says otherwise) DSCP are copied from the inner header, and so is DF,
- * so path MTU discovery keeps working end to end.
+ * (RFC 2003, RFC 6040 normal mode): the outer TTL is fresh, ECN is copied
+ * from the inner header, DSCP is dscp, and DF and the IP ID are copied.
  */
 static __always_inline int push_ipip(struct __sk_buff *skb,
 				     const struct dard_alias_pair *pair,
 				     __u8 inner_tos, __be16 inner_frag,
-				     __u16 inner_len, int dscp)
+				     __be16 inner_id, __u16 inner_len, int dscp)
 {
 	void *data, *data_end;
 	struct iphdr outer = {
@@ -45,13 +44,21 @@ static __always_inline int push_ipip(struct __sk_buff *skb,
 		.daddr = pair->daddr,
 	};
 
-	outer.tos = dscp >= 0 ? (dscp << 2) | (inner_tos & 3) : inner_tos;
+	outer.tos = (dscp << 2) | (inner_tos & 3);
 	outer.frag_off = inner_frag & bpf_htons(IP_DF);
+	/* RFC 6864: a packet that may be fragmented needs a unique ID. */
+	outer.id = inner_id;
 	outer.tot_len = bpf_htons(inner_len + sizeof(outer));
 	outer.check = ip_csum(&outer);
 
+	/*
+	 * FIXED_GSO: the ID route's MTU already left room for our header, so
+	 * gso_size stays as the sender chose it (and UDP GSO, which the
+	 * helper refuses to resize, works at all).
+	 */
 	if (bpf_skb_adjust_room(skb, sizeof(outer), BPF_ADJ_ROOM_MAC,
-				BPF_F_ADJ_ROOM_ENCAP_L3_IPV4))
+				BPF_F_ADJ_ROOM_ENCAP_L3_IPV4 |
+					BPF_F_ADJ_ROOM_FIXED_GSO))
 		return -1;
 	/* Written in place: cheaper than bpf_skb_store_bytes. */
 	data = (void *)(long)skb->data;

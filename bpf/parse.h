@@ -39,13 +39,14 @@ static __always_inline struct iphdr *parse_ipv4(struct __sk_buff *skb,
 
 /*
  * The flow key of an inner packet whose header passed the checks: ports
- * for TCP and UDP unless it is a fragment, read with bpf_skb_load_bytes
- * because IP options put them at a variable offset. Sets *tcp_flags.
+ * for TCP and UDP unless it is a fragment (read with bpf_skb_load_bytes
+ * when IP options put them at a variable offset). Sets *tcp_flags and
+ * *l4_hlen, the TCP or UDP header's length (0 for anything else).
  */
 static __always_inline int parse_flow(struct __sk_buff *skb,
 				      const struct iphdr *ip,
 				      struct dard_flow_key *key,
-				      __u8 *tcp_flags)
+				      __u8 *tcp_flags, __u8 *l4_hlen)
 {
 	__u32 l4 = ETH_HLEN + ip->ihl * 4;
 	__be16 ports[2];
@@ -54,6 +55,7 @@ static __always_inline int parse_flow(struct __sk_buff *skb,
 	key->daddr = ip->daddr;
 	key->proto = ip->protocol;
 	*tcp_flags = 0;
+	*l4_hlen = 0;
 	if (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET))
 		return 0;
 	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
@@ -67,8 +69,11 @@ static __always_inline int parse_flow(struct __sk_buff *skb,
 			if ((void *)(p + 14) > data_end)
 				goto helper;
 			*tcp_flags = p[13];
+			*l4_hlen = (p[12] >> 4) * 4;
 		} else if ((void *)(p + 4) > data_end) {
 			goto helper;
+		} else {
+			*l4_hlen = 8;
 		}
 		key->sport = *(__be16 *)p;
 		key->dport = *(__be16 *)(p + 2);
@@ -79,9 +84,15 @@ helper:
 		return -1;
 	key->sport = ports[0];
 	key->dport = ports[1];
-	if (ip->protocol == IPPROTO_TCP &&
-	    bpf_skb_load_bytes(skb, l4 + 13, tcp_flags, 1))
-		return -1;
+	*l4_hlen = 8;
+	if (ip->protocol == IPPROTO_TCP) {
+		__u8 th[2];
+
+		if (bpf_skb_load_bytes(skb, l4 + 12, th, 2))
+			return -1;
+		*l4_hlen = (th[0] >> 4) * 4;
+		*tcp_flags = th[1];
+	}
 	return 0;
 }
 

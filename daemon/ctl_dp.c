@@ -188,7 +188,9 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "Unable to attach the datapath to %s: %s%s\n",
 			o.ifname, strerror(-ret),
 			ret == -EEXIST ? " (already attached; detach first)"
-				       : "");
+			: ret == -EXDEV
+				? " (bpffs is not mounted and this is a private mount namespace, as under ip netns exec: use nsenter --net)"
+				: "");
 		return CTL_ERR;
 	}
 	ret = program(c, dp, me);
@@ -324,7 +326,9 @@ int do_dp(struct ctl *c, int argc, char **argv)
 	dard_dp_bpf.close(dp);
 	if (ret) {
 		fprintf(stderr, "Unable to detach from %s: %s\n", argv[1],
-			strerror(-ret));
+			ret == -EXDEV
+				? "it was attached in another network namespace"
+				: strerror(-ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;

@@ -51,7 +51,7 @@ static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 

@@ -8,14 +8,16 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <net/if.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -94,16 +96,51 @@ static int pin_dir(char *dir, const char *pin_root, const char *ifname)
 	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
-/* Creates every directory of path, mounting bpffs where none is. */
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71
+#endif
+
+/* The cookie of the current network namespace, or 0. */
+static uint64_t netns_cookie(void)
+{
+	uint64_t c = 0;
+	socklen_t len = sizeof(c);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd >= 0) {
+		getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &c, &len);
+		close(fd);
+	}
+	return c;
+}
+
+static int same_mount_ns(void)
+{
+	struct stat a, b;
+
+	if (stat("/proc/self/ns/mnt", &a) || stat("/proc/1/ns/mnt", &b))
+		return 1;
+	return a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+/*
+ * Creates the parents of path, mounting bpffs where none is, and claims
+ * path itself with a plain mkdir: whoever made it owns it.
+ */
 static int make_dirs(const char *path)
 {
 	char buf[PATH_MAX], *p;
 	struct statfs st;
 
 	if (statfs("/sys/fs/bpf", &st) == 0 && st.f_type != BPF_FS_MAGIC &&
-	    !strncmp(path, "/sys/fs/bpf/", 12) &&
-	    mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
-		return -errno;
+	    !strncmp(path, "/sys/fs/bpf/", 12)) {
+		/* A private mount (ip netns exec) would take the pins with it.
+		 */
+		if (!same_mount_ns())
+			return -EXDEV;
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
+			return -errno;
+	}
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (p = buf + 1; *p; p++) {
 		if (*p != '/')
@@ -113,9 +150,21 @@ static int make_dirs(const char *path)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(buf, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
+	return mkdir(buf, 0700) ? -errno : 0;
+}
+
+static int if_mtu(const char *ifname)
+{
+	struct ifreq ifr = {};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), mtu = -1;
+
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (!ioctl(fd, SIOCGIFMTU, &ifr))
+		mtu = ifr.ifr_mtu;
+	close(fd);
+	return mtu;
 }
 
 static void dp_free(struct dard_dp *dp)
@@ -182,7 +231,7 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	unsigned ifindex = if_nametoindex(o->ifname);
 	char path[PATH_MAX + 32];
 	__u32 zero = 0;
-	int i, ret;
+	int i, ret, pinned = 0;
 
 	if (!ifindex)
 		return -ENODEV;
@@ -192,10 +241,6 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	ret = pin_dir(dp->dir, o->pin_root, o->ifname);
 	if (ret)
 		goto err;
-	if (!access(dp->dir, F_OK)) {
-		ret = -EEXIST;
-		goto err;
-	}
 	skel = dard_tc__open();
 	if (!skel) {
 		ret = -errno;
@@ -206,12 +251,15 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	skel->rodata->elephant_bytes = o->elephant_bytes;
 	skel->rodata->elephant_dscp = o->elephant_dscp;
 	skel->rodata->hash_seed = (uint32_t)time(NULL) ^ (getpid() << 16);
+	ret = if_mtu(o->ifname);
+	skel->rodata->fabric_mtu = ret > 0 ? ret : 1500;
 	/* Hash maps are preallocated: size them for this tree. */
 	bpf_map__set_max_entries(skel->maps.dard_dests,
 				 o->max_dests ? o->max_dests : DARD_DESTS_MAX);
 	ret = dard_tc__load(skel);
 	if (ret)
 		goto err;
+	/* Claiming the directory is the lock against a concurrent attach. */
 	ret = make_dirs(dp->dir);
 	if (ret)
 		goto err;
@@ -223,6 +271,7 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 		ret = m ? bpf_map__pin(m, path) : -ENOENT;
 		if (ret)
 			goto err_unpin;
+		pinned = i + 1;
 		dp->fd[i] = dup(bpf_map__fd(m));
 	}
 	hook.ifindex = ifindex;
@@ -233,6 +282,7 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 		goto err_unpin;
 	meta.ifindex = ifindex;
 	meta.my_id = htonl(o->my_id);
+	meta.netns_cookie = netns_cookie();
 	ret = bpf_map_update_elem(dp->fd[M_META], &zero, &meta, 0);
 	if (ret)
 		goto err_hook;
@@ -261,7 +311,8 @@ err_hook:
 		bpf_tc_hook_destroy(&hook);
 	}
 err_unpin:
-	for (i = 0; i < M_NR; i++) {
+	/* Only what this call made: the directory is ours since mkdir. */
+	for (i = 0; i < pinned; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
 		unlink(path);
 	}
@@ -360,11 +411,11 @@ static int bpf_flows(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg)
 	return 0;
 }
 
-static uint64_t now_ns(void)
+static uint64_t now_coarse_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
@@ -372,15 +423,22 @@ static int bpf_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
 		     void *arg)
 {
 	struct dard_flow_key key, next;
-	uint64_t now = now_ns();
 	struct dard_flow f;
-	void *prev = NULL;
+	uint64_t now;
 	int n = 0;
 
-	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC. */
-	while (!bpf_map_get_next_key(dp->fd[M_FLOWS], prev, &next)) {
+	int more;
+
+	/*
+	 * The program's coarse clock is CLOCK_MONOTONIC_COARSE. The next key
+	 * is fetched before the current one is deleted: deleting first makes
+	 * every walk start over.
+	 */
+	more = !bpf_map_get_next_key(dp->fd[M_FLOWS], NULL, &next);
+	now = now_coarse_ns();
+	while (more) {
 		key = next;
-		prev = &key;
+		more = !bpf_map_get_next_key(dp->fd[M_FLOWS], &key, &next);
 		if (bpf_map_lookup_elem(dp->fd[M_FLOWS], &key, &f) ||
 		    now - f.last_ns < idle_ns)
 			continue;
@@ -455,6 +513,9 @@ static int bpf_detach(struct dard_dp *dp)
 
 	if (bpf_map_lookup_elem(dp->fd[M_META], &zero, &meta))
 		return -errno;
+	/* An index means nothing in another namespace: touch nothing there. */
+	if (meta.netns_cookie && meta.netns_cookie != netns_cookie())
+		return -EXDEV;
 	hook.ifindex = meta.ifindex;
 	/* The interface may be gone already, and the filters with it. */
 	if (meta.flags & DARD_META_F_HOOK_CREATED) {

@@ -223,13 +223,31 @@ static void test_encap(void **state)
 			     .frag = 0x4000,
 			     .payload = 64};
 	uint8_t in[PKT_MAX], out[PKT_MAX];
-	uint32_t n, before = stat(e, DARD_STAT_ENCAP);
+	uint64_t before = stat(e, DARD_STAT_ENCAP);
 	size_t len = build(in, &o);
+	uint32_t n;
 
 	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
 	/* DSCP and ECN copied: not an elephant yet (64 + 36 < 3000 bytes). */
 	assert_true(check_encap(in, len, out, n, 0x2a) >= 0);
 	assert_int_equal(stat(e, DARD_STAT_ENCAP), before + 1);
+	/* A mouse whose own DSCP is the elephant mark must not look like
+	 * one to the switches: its outer DSCP is 0, its ECN kept. */
+	o.tos = 8 << 2 | 1;
+	o.sport = 1001;
+	len = build(in, &o);
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	assert_true(check_encap(in, len, out, n, 0x01) >= 0);
+	/* Too big for a 1500-byte fabric once wrapped: dropped, counted. */
+	o.tos = 0;
+	o.payload = 1500 - 20 - 8;
+	len = build(in, &o);
+	before = stat(e, DARD_STAT_DROP_OVERSIZE);
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_SHOT);
+	assert_int_equal(stat(e, DARD_STAT_DROP_OVERSIZE), before + 1);
+	o.payload = 1480 - 20 - 8; /* exactly fits */
+	len = build(in, &o);
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
 }
 
 static void test_decap_inverse(void **state)
@@ -293,10 +311,12 @@ static void test_not_mine(void **state)
 	/* Inner destination not our ID: never relayed. */
 	assert_int_equal(run(e, 0, wrapped, len + 20, out, &n), TC_ACT_SHOT);
 	assert_int_equal(stat(e, DARD_STAT_DROP_NOT_MINE), before + 1);
-	/* Outer options: we never send them, so we drop them. */
-	((struct iphdr *)(in + ETH_HLEN))->daddr = A(MY_ID);
+	/* Outer options: we never send them, so we drop them, even to us. */
+	((struct iphdr *)(wrapped + ETH_HLEN + 20))->daddr = A(MY_ID);
 	outer->ihl = 6;
+	before = stat(e, DARD_STAT_DROP_OUTER_OPTIONS);
 	assert_int_equal(run(e, 0, wrapped, len + 20, out, &n), TC_ACT_SHOT);
+	assert_int_equal(stat(e, DARD_STAT_DROP_OUTER_OPTIONS), before + 1);
 	/* To an address that is not ours: left to the kernel, untouched. */
 	outer->ihl = 5;
 	outer->daddr = A("10.8.16.66");
@@ -454,6 +474,98 @@ static void test_elephant_once(void **state)
 	assert_int_equal(c.end, 1);
 }
 
+/* A new connection on an ended flow's 5-tuple starts afresh. */
+static void test_syn_resets(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .proto = IPPROTO_TCP,
+			     .sport = 4444,
+			     .dport = 80,
+			     .tcp_flags = 0x02};
+	struct dard_flow_key key = {.saddr = A(MY_ID),
+				    .daddr = A(PEER_ID),
+				    .sport = htons(4444),
+				    .dport = htons(80),
+				    .proto = IPPROTO_TCP};
+	uint8_t in[PKT_MAX], out[PKT_MAX];
+	size_t len = build(in, &o);
+	struct dard_flow f;
+	uint32_t n;
+
+	/* test_elephant_once left this flow an ended elephant. */
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	assert_int_equal(check_encap(in, len, out, n, 0) >= 0, 1);
+	assert_int_equal(
+		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
+				    &f),
+		0);
+	assert_int_equal(f.flags, 0);
+	assert_int_equal(f.packets, 1);
+}
+
+static int drain(const struct dard_event *ev, void *arg)
+{
+	return 0;
+}
+
+/*
+ * An event the ring cannot take is not lost: the flow stays unreported
+ * and its next packet tries again.
+ */
+static void test_ring_full(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .proto = IPPROTO_TCP,
+			     .dport = 443,
+			     .tcp_flags = 0x01};
+	struct dard_flow_key key = {.saddr = A(MY_ID),
+				    .daddr = A(PEER_ID),
+				    .sport = htons(60000),
+				    .dport = htons(443),
+				    .proto = IPPROTO_TCP};
+	struct evcount c = {.sport = 60000};
+	uint8_t in[PKT_MAX], out[PKT_MAX];
+	uint64_t retries = stat(e, DARD_STAT_EVENT_RETRY);
+	struct dard_flow f;
+	size_t len;
+	uint32_t n, i;
+
+	/* FINs of 6000 flows: more end events than 256 KiB holds. */
+	for (i = 0; i < 6000; i++) {
+		o.sport = 10000 + i;
+		len = build(in, &o);
+		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	}
+	assert_true(stat(e, DARD_STAT_EVENT_RETRY) > retries);
+	/* An elephant now: its event cannot go out yet. */
+	o.sport = 60000;
+	o.tcp_flags = 0x10;
+	o.payload = 1400;
+	len = build(in, &o);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	assert_int_equal(
+		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
+				    &f),
+		0);
+	assert_true(f.flags & DARD_FLOW_F_ELEPHANT);
+	assert_false(f.flags & DARD_FLOW_F_REPORTED);
+	/* Once the daemon reads, the next packet delivers it. */
+	assert_true(dard_dp_bpf.poll(e->dp, drain, NULL, 0) > 0);
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 100) >= 0);
+	assert_int_equal(c.elephant, 1);
+	assert_int_equal(
+		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
+				    &f),
+		0);
+	assert_true(f.flags & DARD_FLOW_F_REPORTED);
+}
+
 static void test_malformed(void **state)
 {
 	struct env *e = *state;
@@ -524,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_hash_spreads),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_elephant_once),
+		cmocka_unit_test(test_syn_resets),
+		cmocka_unit_test(test_ring_full),
 		cmocka_unit_test(test_malformed),
 	};
 

@@ -70,7 +70,7 @@ enum dard_flow_flag {
 /* Value of dard_flows. Counters are updated without locks by every CPU. */
 struct dard_flow {
 	struct dard_alias_pair path; /* the outer pair of every packet */
-	__u64 first_ns, last_ns;     /* bpf_ktime_get_ns() */
+	__u64 first_ns, last_ns;     /* bpf_ktime_get_coarse_ns() */
 	__u64 bytes, packets;	     /* inner bytes */
 	__u64 elephant_ns;	     /* when it became an elephant, or 0 */
 	__u32 moves;		     /* path changes made by userspace */
@@ -93,7 +93,8 @@ struct dard_event {
 };
 
 /* Indices of dard_stats: every packet the datapath looks at is counted
- * once, under what it did with it. */
+ * once under what it did with it (encap, pass, decap or a drop); new_flow,
+ * ip_options and event_retry count alongside. */
 enum dard_stat {
 	DARD_STAT_ENCAP,	  /* egress: encapsulated */
 	DARD_STAT_EGRESS_PASS,	  /* egress: not to an ID, untouched */
@@ -126,6 +127,7 @@ struct dard_meta {
 	__u32 flags; /* enum dard_meta_flag */
 	__be32 my_id;
 	__u32 pad;
+	__u64 netns_cookie; /* SO_NETNS_COOKIE of the namespace of ifindex */
 };
 
 #endif /* _UAPI_LINUX_DARD_H */
