@@ -44,7 +44,7 @@ static uint32_t local_host(struct ctl *c)
 {
 	const struct dard_topo *t = c->cfg.topo;
 	struct ifaddrs *ifa, *i;
-	uint32_t h, found = DARD_NONE;
+	uint32_t found = DARD_NONE;
 
 	if (getifaddrs(&ifa))
 		return DARD_NONE;
@@ -54,9 +54,7 @@ static uint32_t local_host(struct ctl *c)
 		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
 			continue;
 		a = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
-		for (h = 0; h < t->nhosts; h++)
-			if (t->node[t->hosts[h]].id == a)
-				found = t->hosts[h];
+		found = dard_topo_find_id(t, a);
 	}
 	freeifaddrs(ifa);
 	return found;

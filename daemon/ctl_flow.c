@@ -155,16 +155,6 @@ static int nth_cb(const struct dard_path *p, void *arg)
 	return 1;
 }
 
-static uint32_t host_by_id(const struct dard_topo *t, __be32 id)
-{
-	uint32_t i;
-
-	for (i = 0; i < t->nhosts; i++)
-		if (t->node[t->hosts[i]].id == ntohl(id))
-			return t->hosts[i];
-	return DARD_NONE;
-}
-
 static int flow_move(struct ctl *c, struct dard_dp *dp, int argc, char **argv)
 {
 	struct dard_flow_key key = {};
@@ -204,8 +194,8 @@ static int flow_move(struct ctl *c, struct dard_dp *dp, int argc, char **argv)
 		fprintf(stderr, "Invalid path number `%s'\n", argv[4]);
 		return CTL_USAGE;
 	}
-	s = host_by_id(c->cfg.topo, key.saddr);
-	d = host_by_id(c->cfg.topo, key.daddr);
+	s = dard_topo_find_id(c->cfg.topo, ntohl(key.saddr));
+	d = dard_topo_find_id(c->cfg.topo, ntohl(key.daddr));
 	if (s == DARD_NONE || d == DARD_NONE) {
 		fprintf(stderr, "The flow's addresses are not hosts' IDs\n");
 		return CTL_ERR;

@@ -25,15 +25,13 @@ static int usage(FILE *f)
 /* A host by name or by ID address. */
 static uint32_t host_arg(struct ctl *c, const char *s)
 {
-	const struct dard_topo *t = c->cfg.topo;
-	uint32_t addr, i;
+	uint32_t addr, h;
 
 	if (!dard_addr_parse(s, &addr)) {
-		for (i = 0; i < t->nhosts; i++)
-			if (t->node[t->hosts[i]].id == addr)
-				return t->hosts[i];
-		fprintf(stderr, "No host has ID %s\n", s);
-		return DARD_NONE;
+		h = dard_topo_find_id(c->cfg.topo, addr);
+		if (h == DARD_NONE)
+			fprintf(stderr, "No host has ID %s\n", s);
+		return h;
 	}
 	return ctl_node(c, s, 1);
 }

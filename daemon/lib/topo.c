@@ -86,6 +86,16 @@ uint32_t dard_topo_find(const struct dard_topo *t, const char *name)
 	return DARD_NONE;
 }
 
+uint32_t dard_topo_find_id(const struct dard_topo *t, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nhosts; i++)
+		if (t->node[t->hosts[i]].id == id)
+			return t->hosts[i];
+	return DARD_NONE;
+}
+
 int dard_topo_level(const struct dard_topo *t, const char *name)
 {
 	int l;

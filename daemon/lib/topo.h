@@ -84,6 +84,8 @@ int dard_topo_finalize(struct dard_topo *t, char *err);
 int dard_name_valid(const char *s, size_t max);
 
 uint32_t dard_topo_find(const struct dard_topo *t, const char *name);
+/* The host whose ID is id (host byte order), or DARD_NONE. */
+uint32_t dard_topo_find_id(const struct dard_topo *t, uint32_t id);
 int dard_topo_level(const struct dard_topo *t, const char *name);
 const char *dard_topo_level_name(const struct dard_topo *t, unsigned level);
 /* The topology's name for messages: "this topology" when it has none. */
