@@ -212,6 +212,34 @@ static int check_encap(const uint8_t *in, size_t len, const uint8_t *out,
 	return path_of(outer->saddr, outer->daddr);
 }
 
+/* What the peer sends us: in behind an outer header to our alias. */
+static struct iphdr *wrap(uint8_t *wrapped, const uint8_t *in, size_t len)
+{
+	struct iphdr *outer = (void *)(wrapped + ETH_HLEN);
+
+	memcpy(wrapped, in, ETH_HLEN);
+	memcpy(wrapped + ETH_HLEN + 20, in + ETH_HLEN, len - ETH_HLEN);
+	memset(outer, 0, 20);
+	outer->version = 4;
+	outer->ihl = 5;
+	outer->tot_len = htons(len - ETH_HLEN + 20);
+	outer->ttl = 60;
+	outer->protocol = IPPROTO_IPIP;
+	outer->saddr = A("10.4.32.66");
+	outer->daddr = A(MY_ALIAS);
+	outer->check = htons(csum(outer, 20));
+	return outer;
+}
+
+/* The flow table's entry for key, which must exist. */
+static void flow_of(struct env *e, const struct dard_flow_key *key,
+		    struct dard_flow *f)
+{
+	assert_int_equal(bpf_map_lookup_elem(
+				 bpf_map__fd(e->skel->maps.dard_flows), key, f),
+			 0);
+}
+
 static void test_encap(void **state)
 {
 	struct env *e = *state;
@@ -260,22 +288,11 @@ static void test_decap_inverse(void **state)
 			     .payload = 100,
 			     .tos = 0x01};
 	uint8_t in[PKT_MAX], wrapped[PKT_MAX], out[PKT_MAX];
-	struct iphdr *outer = (void *)(wrapped + ETH_HLEN);
+	struct iphdr *outer;
 	size_t len = build(in, &o);
 	uint32_t n;
 
-	/* What the peer sends us: our inner packet behind our alias. */
-	memcpy(wrapped, in, ETH_HLEN);
-	memcpy(wrapped + ETH_HLEN + 20, in + ETH_HLEN, len - ETH_HLEN);
-	memset(outer, 0, 20);
-	outer->version = 4;
-	outer->ihl = 5;
-	outer->tot_len = htons(len - ETH_HLEN + 20);
-	outer->ttl = 60;
-	outer->protocol = IPPROTO_IPIP;
-	outer->saddr = A("10.4.32.66");
-	outer->daddr = A(MY_ALIAS);
-	outer->check = htons(csum(outer, 20));
+	outer = wrap(wrapped, in, len);
 	assert_int_equal(run(e, 0, wrapped, len + 20, out, &n), TC_ACT_OK);
 	assert_int_equal(n, len);
 	assert_memory_equal(out, in, len);
@@ -295,19 +312,12 @@ static void test_not_mine(void **state)
 	struct pkt_opts o = {
 		.saddr = A(PEER_ID), .daddr = A("172.16.0.9"), .payload = 10};
 	uint8_t in[PKT_MAX], wrapped[PKT_MAX], out[PKT_MAX];
-	struct iphdr *outer = (void *)(wrapped + ETH_HLEN);
+	struct iphdr *outer;
 	size_t len = build(in, &o);
 	uint64_t before = stat(e, DARD_STAT_DROP_NOT_MINE);
 	uint32_t n;
 
-	memcpy(wrapped, in, ETH_HLEN);
-	memcpy(wrapped + ETH_HLEN + 20, in + ETH_HLEN, len - ETH_HLEN);
-	memset(outer, 0, 20);
-	outer->version = 4;
-	outer->ihl = 5;
-	outer->tot_len = htons(len - ETH_HLEN + 20);
-	outer->protocol = IPPROTO_IPIP;
-	outer->daddr = A(MY_ALIAS);
+	outer = wrap(wrapped, in, len);
 	/* Inner destination not our ID: never relayed. */
 	assert_int_equal(run(e, 0, wrapped, len + 20, out, &n), TC_ACT_SHOT);
 	assert_int_equal(stat(e, DARD_STAT_DROP_NOT_MINE), before + 1);
@@ -423,10 +433,7 @@ static void test_fragments(void **state)
 	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
 	assert_true(check_encap(in, len, out, n, 0) >= 0);
 	/* A later fragment has no ports: its flow is keyed without them. */
-	assert_int_equal(
-		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
-				    &f),
-		0);
+	flow_of(e, &key, &f);
 }
 
 struct evcount {
@@ -497,10 +504,7 @@ static void test_syn_resets(void **state)
 	/* test_elephant_once left this flow an ended elephant. */
 	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
 	assert_int_equal(check_encap(in, len, out, n, 0) >= 0, 1);
-	assert_int_equal(
-		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
-				    &f),
-		0);
+	flow_of(e, &key, &f);
 	assert_int_equal(f.flags, 0);
 	assert_int_equal(f.packets, 1);
 }
@@ -548,10 +552,7 @@ static void test_ring_full(void **state)
 	len = build(in, &o);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
-	assert_int_equal(
-		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
-				    &f),
-		0);
+	flow_of(e, &key, &f);
 	assert_true(f.flags & DARD_FLOW_F_ELEPHANT);
 	assert_false(f.flags & DARD_FLOW_F_REPORTED);
 	/* Once the daemon reads, the next packet delivers it. */
@@ -559,10 +560,7 @@ static void test_ring_full(void **state)
 	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
 	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 100) >= 0);
 	assert_int_equal(c.elephant, 1);
-	assert_int_equal(
-		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), &key,
-				    &f),
-		0);
+	flow_of(e, &key, &f);
 	assert_true(f.flags & DARD_FLOW_F_REPORTED);
 }
 
