@@ -55,19 +55,28 @@ static __always_inline void report(struct dard_flow *f,
 	__sync_fetch_and_or(&f->flags, done_flag);
 }
 
-/* The flow's entry, placing a new flow on a path by hash. */
+/*
+ * A flow the table has not seen: placed on a path by hash if its
+ * destination is an ID. Returns NULL, with *is_id telling whether the
+ * packet is ours to drop (an ID we cannot place it for) or to pass.
+ */
 static __always_inline struct dard_flow *
-lookup_flow(const struct dard_flow_key *key, const struct dard_dest *dest,
-	    __u64 now)
+new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
+	 int *is_id)
 {
-	struct dard_flow *f = bpf_map_lookup_elem(&dard_flows, key);
+	const struct dard_dest *dest;
 	struct dard_flow nf = {};
+	struct dard_flow *f;
 	__u32 i;
 
-	if (f)
-		return f;
-	if (!dest->npaths || dest->npaths > DARD_PATHS_MAX)
+	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
+	*is_id = !!dest;
+	if (!dest)
 		return NULL;
+	if (!dest->npaths || dest->npaths > DARD_PATHS_MAX) {
+		count(DARD_STAT_DROP_NO_PATH);
+		return NULL;
+	}
 	i = flow_hash(key) % dest->npaths;
 	/* The compiler knows i < npaths <= DARD_PATHS_MAX and would drop the
 	 * check the verifier needs; hide what it knows. */
@@ -85,11 +94,20 @@ lookup_flow(const struct dard_flow_key *key, const struct dard_dest *dest,
 	return f;
 }
 
-SEC("tc")
-int dard_tc_egress(struct __sk_buff *skb)
+/* A malformed packet: dropped if it is to an ID, else the kernel's. */
+static __always_inline int malformed(struct iphdr *ip, __u32 stat)
+{
+	if (!bpf_map_lookup_elem(&dard_dests, &ip->daddr)) {
+		count(DARD_STAT_EGRESS_PASS);
+		return TC_ACT_OK;
+	}
+	count(stat);
+	return TC_ACT_SHOT;
+}
+
+static __always_inline int egress(struct __sk_buff *skb)
 {
 	struct dard_flow_key key = {};
-	const struct dard_dest *dest;
 	struct dard_flow_key k;
 	struct dard_flow *f;
 	struct iphdr *ip;
@@ -97,7 +115,7 @@ int dard_tc_egress(struct __sk_buff *skb)
 	__be16 frag, ipid;
 	__u16 len;
 	__u64 now;
-	int truncated, dscp;
+	int truncated, dscp, is_id;
 
 	ip = parse_ipv4(skb, &truncated);
 	if (!ip) {
@@ -105,30 +123,37 @@ int dard_tc_egress(struct __sk_buff *skb)
 				: DARD_STAT_NON_IPV4);
 		return truncated ? TC_ACT_SHOT : TC_ACT_OK;
 	}
-	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
-	if (!dest) {
-		count(DARD_STAT_EGRESS_PASS);
-		return TC_ACT_OK;
-	}
-	/* To an ID: it leaves wrapped, or not at all. */
-	if (ip->ihl < 5) {
-		count(DARD_STAT_DROP_BAD_IHL);
-		return TC_ACT_SHOT;
-	}
+	/* To an ID, it leaves wrapped or not at all; else untouched. */
+	if (ip->ihl < 5)
+		return malformed(ip, DARD_STAT_DROP_BAD_IHL);
 	len = bpf_ntohs(ip->tot_len);
-	if (len < ip->ihl * 4 || len > skb->len - ETH_HLEN) {
-		count(DARD_STAT_DROP_BAD_LEN);
-		return TC_ACT_SHOT;
-	}
-	if (ip->ihl > 5)
-		count(DARD_STAT_IP_OPTIONS);
+	if (len < ip->ihl * 4 || len > skb->len - ETH_HLEN)
+		return malformed(ip, DARD_STAT_DROP_BAD_LEN);
 	tos = ip->tos;
 	frag = ip->frag_off;
 	ipid = ip->id;
-	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen)) {
-		count(DARD_STAT_DROP_TRUNCATED);
-		return TC_ACT_SHOT;
+	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen))
+		return malformed(ip, DARD_STAT_DROP_TRUNCATED);
+	/*
+	 * The flow table holds only flows to IDs, so a known flow needs no
+	 * look at the destinations: one lookup per packet. A jiffy's
+	 * resolution is plenty for ages of seconds.
+	 */
+	now = bpf_ktime_get_coarse_ns();
+	f = bpf_map_lookup_elem(&dard_flows, &key);
+	if (!f) {
+		f = new_flow(ip, &key, now, &is_id);
+		if (!f) {
+			/* No path and a full table were counted already. */
+			if (!is_id) {
+				count(DARD_STAT_EGRESS_PASS);
+				return TC_ACT_OK;
+			}
+			return TC_ACT_SHOT;
+		}
 	}
+	if (ip->ihl > 5)
+		count(DARD_STAT_IP_OPTIONS);
 	/*
 	 * The fabric must carry every packet with 20 more bytes: a GSO
 	 * packet's segments (gso_size of payload behind the headers), or the
@@ -140,15 +165,6 @@ int dard_tc_egress(struct __sk_buff *skb)
 				    fabric_mtu
 			  : len + sizeof(struct iphdr) > fabric_mtu) {
 		count(DARD_STAT_DROP_OVERSIZE);
-		return TC_ACT_SHOT;
-	}
-	/* A jiffy's resolution is plenty for ages of seconds. */
-	now = bpf_ktime_get_coarse_ns();
-	f = lookup_flow(&key, dest, now);
-	if (!f) {
-		/* A full table was counted as flow_full already. */
-		if (!dest->npaths || dest->npaths > DARD_PATHS_MAX)
-			count(DARD_STAT_DROP_NO_PATH);
 		return TC_ACT_SHOT;
 	}
 	/* A new connection on an ended flow's 5-tuple starts afresh. */
@@ -203,11 +219,10 @@ int dard_tc_egress(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
-SEC("tc")
-int dard_tc_ingress(struct __sk_buff *skb)
+static __always_inline int ingress(struct __sk_buff *skb)
 {
-	void *data_end = (void *)(long)skb->data_end;
 	struct iphdr *ip, *in;
+	void *data_end;
 	int truncated;
 	__u8 ce;
 
@@ -216,6 +231,7 @@ int dard_tc_ingress(struct __sk_buff *skb)
 		count(DARD_STAT_NON_IPV4);
 		return TC_ACT_OK;
 	}
+	data_end = pkt_end(skb);
 	/* Not IP-in-IP to one of our aliases: the kernel's business. */
 	if (ip->protocol != IPPROTO_IPIP ||
 	    !bpf_map_lookup_elem(&dard_aliases, &ip->daddr)) {
@@ -228,10 +244,29 @@ int dard_tc_ingress(struct __sk_buff *skb)
 				  : DARD_STAT_DROP_OUTER_OPTIONS);
 		return TC_ACT_SHOT;
 	}
+	/*
+	 * We send DF whenever the inside did, and the ID route's MTU fits
+	 * every packet to the fabric, so a fragment means a fabric link with
+	 * a smaller MTU. Unwrapping one piece would hand up a cut packet.
+	 */
+	if (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET)) {
+		count(DARD_STAT_DROP_OUTER_FRAGMENT);
+		return TC_ACT_SHOT;
+	}
 	in = ip + 1;
 	if ((void *)(in + 1) > data_end) {
-		count(DARD_STAT_DROP_TRUNCATED);
-		return TC_ACT_SHOT;
+		/* The inner header outside the linear part: pull it in. */
+		if (bpf_skb_pull_data(skb, ETH_HLEN + 2 * sizeof(*ip))) {
+			count(DARD_STAT_DROP_TRUNCATED);
+			return TC_ACT_SHOT;
+		}
+		data_end = pkt_end(skb);
+		ip = pkt_data(skb) + ETH_HLEN;
+		in = ip + 1;
+		if ((void *)(in + 1) > data_end) {
+			count(DARD_STAT_DROP_TRUNCATED);
+			return TC_ACT_SHOT;
+		}
 	}
 	if (bpf_ntohs(ip->tot_len) < 2 * sizeof(*ip) ||
 	    bpf_ntohs(ip->tot_len) > skb->len - ETH_HLEN ||
@@ -248,8 +283,16 @@ int dard_tc_ingress(struct __sk_buff *skb)
 		count(DARD_STAT_DROP_NOT_MINE);
 		return TC_ACT_SHOT;
 	}
-	/* RFC 6040: congestion marked outside reaches an ECN-capable inside. */
-	ce = (ip->tos & 3) == 3 && (in->tos & 3) && (in->tos & 3) != 3;
+	/*
+	 * RFC 6040: congestion marked outside reaches an ECN-capable inside;
+	 * an inside that cannot carry the mark is dropped, as the congested
+	 * switch would have dropped it.
+	 */
+	if ((ip->tos & 3) == 3 && !(in->tos & 3)) {
+		count(DARD_STAT_DROP_CE_NOT_ECT);
+		return TC_ACT_SHOT;
+	}
+	ce = (ip->tos & 3) == 3 && (in->tos & 3) != 3;
 	if (ce) {
 		__u16 old = *(__u16 *)in, new;
 
@@ -269,4 +312,17 @@ int dard_tc_ingress(struct __sk_buff *skb)
 	}
 	count(DARD_STAT_DECAP);
 	return TC_ACT_OK;
+}
+
+/* The bodies are inline functions so that bench/ can time them in loops. */
+SEC("tc")
+int dard_tc_egress(struct __sk_buff *skb)
+{
+	return egress(skb);
+}
+
+SEC("tc")
+int dard_tc_ingress(struct __sk_buff *skb)
+{
+	return ingress(skb);
 }

@@ -10,6 +10,16 @@
 #define BPF_F_ADJ_ROOM_DECAP_L3_IPV4 (1ULL << 7)
 #endif
 
+/*
+ * ENCAP marks the skb as encapsulated (inner headers, GSO type) so GSO and
+ * checksum offload work on the inner packet. The kernel takes it once per
+ * skb, so the benchmark, which wraps one buffer again and again, builds
+ * without it (bench/bench_dp.bpf.c).
+ */
+#ifndef DARD_ENCAP_FLAGS
+#define DARD_ENCAP_FLAGS BPF_F_ADJ_ROOM_ENCAP_L3_IPV4
+#endif
+
 static __always_inline __u16 ip_csum(const struct iphdr *ip)
 {
 	const __u16 *w = (const __u16 *)ip;
@@ -57,12 +67,11 @@ static __always_inline int push_ipip(struct __sk_buff *skb,
 	 * helper refuses to resize, works at all).
 	 */
 	if (bpf_skb_adjust_room(skb, sizeof(outer), BPF_ADJ_ROOM_MAC,
-				BPF_F_ADJ_ROOM_ENCAP_L3_IPV4 |
-					BPF_F_ADJ_ROOM_FIXED_GSO))
+				DARD_ENCAP_FLAGS | BPF_F_ADJ_ROOM_FIXED_GSO))
 		return -1;
 	/* Written in place: cheaper than bpf_skb_store_bytes. */
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
+	data = pkt_data(skb);
+	data_end = pkt_end(skb);
 	if (data + ETH_HLEN + sizeof(outer) > data_end)
 		return bpf_skb_store_bytes(skb, ETH_HLEN, &outer, sizeof(outer),
 					   0);

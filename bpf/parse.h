@@ -3,6 +3,7 @@
 #ifndef _DARD_BPF_PARSE_H
 #define _DARD_BPF_PARSE_H
 
+#include <stddef.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -17,12 +18,38 @@
 #define IP_OFFSET 0x1fff
 #define IP_DF 0x4000
 
+/*
+ * skb->data and skb->data_end, loaded afresh. After a helper that moves
+ * the packet (bpf_skb_pull_data), clang may otherwise reuse an earlier
+ * load narrowed to 32 bits, which the verifier no longer takes for a
+ * packet pointer.
+ */
+static __always_inline void *pkt_data(struct __sk_buff *skb)
+{
+	void *p;
+
+	asm volatile("%0 = *(u32 *)(%1 + %2)"
+		     : "=r"(p)
+		     : "r"(skb), "i"(offsetof(struct __sk_buff, data)));
+	return p;
+}
+
+static __always_inline void *pkt_end(struct __sk_buff *skb)
+{
+	void *p;
+
+	asm volatile("%0 = *(u32 *)(%1 + %2)"
+		     : "=r"(p)
+		     : "r"(skb), "i"(offsetof(struct __sk_buff, data_end)));
+	return p;
+}
+
 /* The IPv4 header after Ethernet, or NULL if the packet is not IPv4. */
 static __always_inline struct iphdr *parse_ipv4(struct __sk_buff *skb,
 						int *truncated)
 {
-	void *data = (void *)(long)skb->data;
-	void *data_end = (void *)(long)skb->data_end;
+	void *data = pkt_data(skb);
+	void *data_end = pkt_end(skb);
 	struct ethhdr *eth = data;
 	struct iphdr *ip;
 
@@ -30,6 +57,17 @@ static __always_inline struct iphdr *parse_ipv4(struct __sk_buff *skb,
 	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
 		return NULL;
 	ip = (void *)(eth + 1);
+	if ((void *)(ip + 1) <= data_end)
+		return ip;
+	/* The header outside the linear part (it may be in a fragment):
+	 * pull it in, which fails only if the packet is too short. */
+	if (bpf_skb_pull_data(skb, ETH_HLEN + sizeof(*ip))) {
+		*truncated = 1;
+		return NULL;
+	}
+	data = pkt_data(skb);
+	data_end = pkt_end(skb);
+	ip = data + ETH_HLEN;
 	if ((void *)(ip + 1) > data_end) {
 		*truncated = 1;
 		return NULL;
@@ -62,7 +100,7 @@ static __always_inline int parse_flow(struct __sk_buff *skb,
 		return 0;
 	/* Without options, straight from the packet; else by the helper. */
 	if (ip->ihl == 5) {
-		void *data_end = (void *)(long)skb->data_end;
+		void *data_end = pkt_end(skb);
 		__u8 *p = (__u8 *)(ip + 1);
 
 		if (ip->protocol == IPPROTO_TCP) {

@@ -67,6 +67,8 @@ static const char *const stat_names[__DARD_STAT_MAX] = {
 	[DARD_STAT_DROP_OVERSIZE] = "drop_oversize",
 	[DARD_STAT_EVENT_RETRY] = "event_retry",
 	[DARD_STAT_FLOW_FULL] = "flow_full",
+	[DARD_STAT_DROP_OUTER_FRAGMENT] = "drop_outer_fragment",
+	[DARD_STAT_DROP_CE_NOT_ECT] = "drop_ce_not_ect",
 };
 
 const char *dard_stat_name(unsigned stat)

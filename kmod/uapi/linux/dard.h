@@ -114,6 +114,9 @@ enum dard_stat {
 	DARD_STAT_DROP_OVERSIZE,      /* too big to encapsulate, not GSO */
 	DARD_STAT_EVENT_RETRY, /* ring buffer full: event tried again later */
 	DARD_STAT_FLOW_FULL,   /* flow table update failed */
+	DARD_STAT_DROP_OUTER_FRAGMENT, /* IP-in-IP to our alias, fragmented */
+	DARD_STAT_DROP_CE_NOT_ECT, /* outer CE, inner not ECN-capable (RFC 6040)
+				    */
 	__DARD_STAT_MAX
 };
 
