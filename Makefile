@@ -67,11 +67,23 @@ $(BPF_SKEL): $(BPF_OBJ)
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name dard_tc > $@
 
+# The benchmark's loops around the same programs (bench/bench_dp.bpf.c).
+$(B)/bench/bench_dp.bpf.o: bench/bench_dp.bpf.c bpf/dard_tc.bpf.c \
+		$(wildcard bpf/*.h) kmod/uapi/linux/dard.h
+	$(quiet) BPF $<
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
+	$(quiet) SKEL $@
+	$(Q)bpftool gen skeleton $< name bench_dp > $@
+
 # Every loader object depends on the skeleton.
-$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o $(B)/bench/bench_dp.o: \
-	$(BPF_SKEL)
-$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o $(B)/bench/bench_dp.o: \
+$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o: $(BPF_SKEL)
+$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o: \
 	DARD_CFLAGS += -I$(B)/bpf
+$(B)/bench/bench_dp.o: $(B)/bench/bench_dp.skel.h
+$(B)/bench/bench_dp.o: DARD_CFLAGS += -I$(B)/bench
 
 # BPF_PROG_TEST_RUN on the real skeleton, maps filled by dp_bpf.c.
 $(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(B)/daemon/dp_bpf.o
