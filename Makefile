@@ -113,7 +113,7 @@ $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/lib/libdard.a
 
 $(B)/tests/%: $(B)/tests/unit/%.o $(B)/lib/libdard.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
 
 $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
 	$(quiet) LD $@

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Link and path states, and DARD's selfish scheduling round. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+
+double dard_bonf(double mbps, uint32_t flows)
+{
+	return flows ? mbps / flows : HUGE_VAL;
+}
+
+unsigned dard_path_dlinks(const struct dard_topo *t,
+			  const struct dard_path *path, uint32_t *dlinks)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i + 1 < path->nsw; i++) {
+		uint32_t a = path->sw[i], b = path->sw[i + 1];
+		uint32_t l = dard_topo_link_between(t, a, b);
+
+		/* Up while the next switch is a level nearer the roots. */
+		dlinks[n++] = dard_dlink(l, t->node[b].level < t->node[a].level
+						    ? DARD_UP
+						    : DARD_DOWN);
+	}
+	return n;
+}
+
+void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
+		     unsigned n, struct dard_pstate *ps)
+{
+	unsigned i;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->bonf = HUGE_VAL;
+	ps->est = HUGE_VAL;
+	ps->known = 1;
+	for (i = 0; i < n; i++) {
+		const struct dard_lstate *l = &ls[dlinks[i]];
+		double b = dard_bonf(l->mbps, l->flows);
+		double e = l->mbps / (l->flows + 1.0);
+
+		if (!l->known)
+			ps->known = 0;
+		/* The bottleneck; among links without flows, the slowest. */
+		if (b < ps->bonf || (b == ps->bonf && e < ps->est)) {
+			ps->bonf = b;
+			ps->mbps = l->mbps;
+			ps->flows = l->flows;
+		}
+		if (e < ps->est)
+			ps->est = e;
+	}
+}
+
+/* A host below a ToR, or DARD_NONE. */
+static uint32_t tor_host(const struct dard_topo *t, uint32_t tor)
+{
+	unsigned k;
+
+	for (k = 0; k < t->node[tor].ndown; k++) {
+		uint32_t n = dard_topo_peer(t, tor, t->node[tor].down[k]);
+
+		if (n != DARD_NONE && t->node[n].is_host)
+			return n;
+	}
+	return DARD_NONE;
+}
+
+struct cover {
+	uint8_t *mark;
+};
+
+static int mark_path(const struct dard_path *path, void *arg)
+{
+	struct cover *c = arg;
+	unsigned i;
+
+	for (i = 0; i + 1 < path->nsw; i++)
+		c->mark[path->sw[i]] = 1;
+	return 0;
+}
+
+unsigned dard_monitor_switches(struct dard_pathctx *pc,
+			       const struct dard_topo *t, uint32_t src_tor,
+			       uint32_t dst_tor, uint32_t *out, unsigned max)
+{
+	uint32_t s = tor_host(t, src_tor), d = tor_host(t, dst_tor), i;
+	struct cover c;
+	unsigned n = 0;
+
+	if (s == DARD_NONE || d == DARD_NONE || src_tor == dst_tor)
+		return 0;
+	c.mark = calloc(t->nnodes, 1);
+	if (!c.mark)
+		return 0;
+	dard_path_foreach(pc, s, d, mark_path, &c);
+	for (i = 0; i < t->nnodes; i++) {
+		if (!c.mark[i])
+			continue;
+		if (n < max)
+			out[n] = i;
+		n++;
+	}
+	free(c.mark);
+	return n;
+}
+
+int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
+		     unsigned n, double delta, struct dard_move *m)
+{
+	unsigned i, from = n, to = n;
+
+	for (i = 0; i < n; i++) {
+		if (!pv[i].known)
+			continue;
+		/* The most congested path we can take a flow off... */
+		if (fv[i] && (from == n || pv[i].bonf < pv[from].bonf))
+			from = i;
+		/* ...and the least congested one to put it on. */
+		if (to == n || pv[i].bonf > pv[to].bonf)
+			to = i;
+	}
+	if (from == n || to == n || from == to)
+		return 0;
+	/* HUGE_VAL - HUGE_VAL is NaN: an empty path offers no gain over
+	 * another that carries none of the congestion. */
+	if (!(pv[to].est - pv[from].bonf > delta))
+		return 0;
+	m->from = from;
+	m->to = to;
+	m->from_bonf = pv[from].bonf;
+	m->estimate = pv[to].est;
+	return 1;
+}

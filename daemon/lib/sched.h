@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * DARD's selfish flow scheduling (paper, sections 2.2, 2.4 and 2.5): link
+ * and path states, the switches a monitor queries, and one scheduling
+ * round of a monitor. Shared by dardd, the controller, the simulator and
+ * the tests. Pure: no I/O.
+ *
+ * A link's state is its bandwidth and the number of elephant flows
+ * leaving through it; its BoNF is bandwidth / flows, infinite with no
+ * flow. A path's state is that of its link with the smallest BoNF,
+ * host-switch links left out (a flow cannot leave its first and last
+ * link by changing paths).
+ */
+#ifndef _DARD_SCHED_H
+#define _DARD_SCHED_H
+
+#include <stdint.h>
+
+#include "path.h"
+#include "topo.h"
+
+/*
+ * A directed link: a link index and the direction of travel, so the exit
+ * port of one switch. dard_dlink(l, DARD_UP) leaves the lower node.
+ */
+enum dard_dir { DARD_UP = 0, DARD_DOWN = 1 };
+
+static inline uint32_t dard_dlink(uint32_t link, enum dard_dir dir)
+{
+	return link * 2 + dir;
+}
+
+/* Link state, indexed by directed link (2 * topo->nlinks entries). */
+struct dard_lstate {
+	double mbps;	/* bandwidth */
+	uint32_t flows; /* elephant flows leaving through it */
+	uint8_t known;	/* 0: its switch did not answer */
+};
+
+/* Path state: its bottleneck and what one more flow would leave it. */
+struct dard_pstate {
+	double bonf;	/* smallest bandwidth / flows, HUGE_VAL if none */
+	double est;	/* smallest bandwidth / (flows + 1): with one more */
+	double mbps;	/* the bottleneck's bandwidth */
+	uint32_t flows; /* and its elephants */
+	uint8_t known;	/* 0: a link of it is unknown */
+};
+
+double dard_bonf(double mbps, uint32_t flows);
+
+/*
+ * The switch-to-switch directed links of a path, in order; returns how
+ * many (path->nsw - 1).
+ */
+unsigned dard_path_dlinks(const struct dard_topo *t,
+			  const struct dard_path *path, uint32_t *dlinks);
+
+/*
+ * The state of a path over n directed links. With every link's bandwidth
+ * alike, est is the paper's bandwidth / (flows + 1) of the bottleneck;
+ * with mixed bandwidths it is the smallest over the links, what the path
+ * would really offer with one more flow if no other path changed.
+ */
+void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
+		     unsigned n, struct dard_pstate *ps);
+
+/*
+ * The switches a monitor of (src_tor, dst_tor) queries: every switch on
+ * some path between them but the destination ToR, whose exit ports all
+ * lead to hosts. On a fat-tree, the paper's four groups: the source ToR,
+ * its aggregation switches, the cores and the destination's aggregation
+ * switches. Writes at most max node indices to out, in node order, and
+ * returns how many there are (more than max: out holds the first max).
+ */
+unsigned dard_monitor_switches(struct dard_pathctx *c,
+			       const struct dard_topo *t, uint32_t src_tor,
+			       uint32_t dst_tor, uint32_t *out, unsigned max);
+
+/* A monitor's decision: move one elephant from path `from' to path `to'. */
+struct dard_move {
+	unsigned from, to;
+	double from_bonf; /* the source path's BoNF */
+	double estimate;  /* the target's BoNF with the moved flow */
+};
+
+/*
+ * One round of selfish flow scheduling for a monitor with n paths: pv
+ * their states, fv this host's elephants on each. The source is the path
+ * with the smallest BoNF among those carrying our elephants (fv > 0), the
+ * target the path with the largest BoNF among all known paths (ties go to
+ * the lower index); one elephant moves when the target's estimate beats
+ * the source's BoNF by more than delta. Paths whose state is unknown are
+ * never chosen, as source or target. Returns 1 and fills m to move, 0 to
+ * stay.
+ *
+ * The paper's printed pseudo-code (section 2.5) tests fv > 0 on the
+ * branch that picks the largest BoNF and closes the loop over monitors
+ * before the decision; this is what its text and Table 1 describe.
+ */
+int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
+		     unsigned n, double delta, struct dard_move *m);
+
+#endif /* _DARD_SCHED_H */

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Selfish flow scheduling: the paper's toy example (Figure 1, Table 1)
+ * round by round, and randomized runs on fattree:4 and fattree:8 in which
+ * no move may lower the global minimum BoNF and asynchronous rounds must
+ * stop (Appendix B).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../daemon/lib/sched.h"
+#include "unit.h"
+
+enum { PATHS_MAX = 64, FLOWS_MAX = 512 };
+
+struct flow {
+	uint32_t src, dst; /* hosts */
+	unsigned path;	   /* index in the ToR pair's path list */
+};
+
+/* The whole network, as an oracle for what switches would answer. */
+struct sim {
+	struct dard_topo *t;
+	struct dard_plan *p;
+	struct dard_pathctx *pc;
+	struct dard_lstate *ls;
+	struct flow flow[FLOWS_MAX];
+	unsigned nflows;
+	double mbps;
+};
+
+struct plist {
+	const struct dard_topo *t;
+	uint32_t dl[PATHS_MAX][2 * DARD_LEVEL_MAX];
+	unsigned ndl[PATHS_MAX];
+	unsigned n;
+};
+
+static int add_path(const struct dard_path *path, void *arg)
+{
+	struct plist *l = arg;
+
+	assert_true(l->n < PATHS_MAX);
+	l->ndl[l->n] = dard_path_dlinks(l->t, path, l->dl[l->n]);
+	l->n++;
+	return 0;
+}
+
+/* The directed switch-switch links of every path from src to dst. */
+static void paths(struct sim *s, uint32_t src, uint32_t dst, struct plist *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->t = s->t;
+	assert_true(dard_path_foreach(s->pc, src, dst, add_path, l) > 0);
+}
+
+static void sim_init(struct sim *s, const char *spec, double mbps)
+{
+	memset(s, 0, sizeof(*s));
+	unit_build(spec, NULL, DARD_MODE_AUTO, &s->t, &s->p);
+	s->pc = dard_pathctx_new(s->t, s->p);
+	assert_non_null(s->pc);
+	s->ls = calloc(2 * s->t->nlinks, sizeof(*s->ls));
+	assert_non_null(s->ls);
+	s->mbps = mbps;
+}
+
+static void sim_free(struct sim *s)
+{
+	free(s->ls);
+	dard_pathctx_free(s->pc);
+	dard_plan_free(s->p);
+	dard_topo_free(s->t);
+}
+
+/* Link states from where the flows are, as the switches would count. */
+static void sim_links(struct sim *s)
+{
+	struct plist l;
+	unsigned i, k;
+
+	for (i = 0; i < 2 * s->t->nlinks; i++)
+		s->ls[i] = (struct dard_lstate){.mbps = s->mbps, .known = 1};
+	for (i = 0; i < s->nflows; i++) {
+		paths(s, s->flow[i].src, s->flow[i].dst, &l);
+		for (k = 0; k < l.ndl[s->flow[i].path]; k++)
+			s->ls[l.dl[s->flow[i].path][k]].flows++;
+	}
+}
+
+/* The smallest BoNF of any switch-switch link. */
+static double sim_min_bonf(struct sim *s)
+{
+	double m = HUGE_VAL;
+	unsigned i;
+
+	for (i = 0; i < 2 * s->t->nlinks; i++) {
+		const struct dard_link *l = &s->t->link[i / 2];
+
+		if (s->t->node[l->down].is_host)
+			continue;
+		if (dard_bonf(s->ls[i].mbps, s->ls[i].flows) < m)
+			m = dard_bonf(s->ls[i].mbps, s->ls[i].flows);
+	}
+	return m;
+}
+
+/* The monitor of host src towards the ToR of dst: PV and FV. */
+static unsigned monitor(struct sim *s, uint32_t src, uint32_t dst,
+			struct dard_pstate *pv, uint32_t *fv)
+{
+	uint32_t dtor = dard_topo_tor(s->t, dst);
+	struct plist l;
+	unsigned i;
+
+	paths(s, src, dst, &l);
+	for (i = 0; i < l.n; i++) {
+		dard_path_state(s->ls, l.dl[i], l.ndl[i], &pv[i]);
+		fv[i] = 0;
+	}
+	for (i = 0; i < s->nflows; i++)
+		if (s->flow[i].src == src &&
+		    dard_topo_tor(s->t, s->flow[i].dst) == dtor)
+			fv[s->flow[i].path]++;
+	return l.n;
+}
+
+/* One round of src's monitor towards dst's ToR; applies a move. */
+static int round_of(struct sim *s, uint32_t src, uint32_t dst, double delta,
+		    struct dard_move *m)
+{
+	struct dard_pstate pv[PATHS_MAX];
+	uint32_t fv[PATHS_MAX], dtor = dard_topo_tor(s->t, dst);
+	unsigned n = monitor(s, src, dst, pv, fv), i;
+
+	if (!dard_sched_round(pv, fv, n, delta, m))
+		return 0;
+	for (i = 0; i < s->nflows; i++)
+		if (s->flow[i].src == src &&
+		    dard_topo_tor(s->t, s->flow[i].dst) == dtor &&
+		    s->flow[i].path == m->from) {
+			s->flow[i].path = m->to;
+			sim_links(s);
+			return 1;
+		}
+	fail_msg("no flow of ours on path %u, which had fv > 0", m->from);
+	return 0;
+}
+
+#define INF HUGE_VAL
+
+static void assert_pv(struct sim *s, const char *src, const char *dst,
+		      const double *want, const char *what)
+{
+	struct dard_pstate pv[PATHS_MAX];
+	uint32_t fv[PATHS_MAX];
+	unsigned n = monitor(s, find(s->t, src), find(s->t, dst), pv, fv), i;
+
+	assert_int_equal(n, 4);
+	for (i = 0; i < n; i++)
+		if (!(pv[i].bonf == want[i] ||
+		      fabs(pv[i].bonf - want[i]) < 1e-9))
+			fail_msg("%s: %s -> %s path %u: BoNF %g, want %g", what,
+				 src, dst, i + 1, pv[i].bonf, want[i]);
+}
+
+/*
+ * Figure 1: Flow0 E11 -> E21, Flow1 E31 -> E24, Flow2 E32 -> E23, all
+ * through core1, links of 1 unit; path i turns at core i. Table 1 gives
+ * each pair's vector at the start of every round.
+ */
+static void test_toy_example(void **state)
+{
+	struct dard_move m;
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, "fattree:4", 1.0);
+	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0};
+	s.flow[1] = (struct flow){find(s.t, "e3_1"), find(s.t, "e2_4"), 0};
+	s.flow[2] = (struct flow){find(s.t, "e3_2"), find(s.t, "e2_3"), 0};
+	s.nflows = 3;
+	sim_links(&s);
+	assert_true(sim_min_bonf(&s) == 1.0 / 3); /* core1-aggr2_1: 3 flows */
+
+	/* Round 0. Table 1 prints the vector of (E31, E24) and (E32, E23)
+	 * as [1/2, 1/2, 1, inf], their vector of round 1; on Figure 1(a)
+	 * path 1 crosses core1-aggr21 with three flows, and paths 3 and 4
+	 * carry none, as for (E11, E21). */
+	assert_pv(&s, "e1_1", "e2_1", (double[]){1.0 / 3, 1, INF, INF},
+		  "round 0");
+	assert_pv(&s, "e3_1", "e2_4", (double[]){1.0 / 3, 0.5, INF, INF},
+		  "round 0");
+	assert_int_equal(
+		round_of(&s, find(s.t, "e1_1"), find(s.t, "e2_1"), 0, &m), 1);
+	/* From path 1 to path 3: estimated vector [1/2, 1, 1, inf]. */
+	assert_int_equal(m.from, 0);
+	assert_int_equal(m.to, 2);
+	assert_true(m.from_bonf == 1.0 / 3 && m.estimate == 1);
+	assert_true(sim_min_bonf(&s) == 0.5);
+
+	/* Round 1: (E11, E21) stays; (E31, E24) moves to path 4. */
+	assert_pv(&s, "e1_1", "e2_1", (double[]){0.5, INF, 1, 1}, "round 1");
+	assert_pv(&s, "e3_1", "e2_4", (double[]){0.5, 0.5, 1, INF}, "round 1");
+	assert_pv(&s, "e3_2", "e2_3", (double[]){0.5, 0.5, 1, INF}, "round 1");
+	assert_int_equal(
+		round_of(&s, find(s.t, "e1_1"), find(s.t, "e2_1"), 0, &m), 0);
+	assert_int_equal(
+		round_of(&s, find(s.t, "e3_1"), find(s.t, "e2_4"), 0, &m), 1);
+	assert_int_equal(m.from, 0);
+	assert_int_equal(m.to, 3);
+	assert_true(m.from_bonf == 0.5 && m.estimate == 1);
+	assert_true(sim_min_bonf(&s) == 1);
+
+	/* Round 2: nobody moves; converged after two rounds. */
+	assert_pv(&s, "e1_1", "e2_1", (double[]){1, INF, 1, 1}, "round 2");
+	assert_pv(&s, "e3_1", "e2_4", (double[]){1, 1, 1, 1}, "round 2");
+	assert_pv(&s, "e3_2", "e2_3", (double[]){1, 1, 1, 1}, "round 2");
+	assert_int_equal(
+		round_of(&s, find(s.t, "e1_1"), find(s.t, "e2_1"), 0, &m), 0);
+	assert_int_equal(
+		round_of(&s, find(s.t, "e3_1"), find(s.t, "e2_4"), 0, &m), 0);
+	assert_int_equal(
+		round_of(&s, find(s.t, "e3_2"), find(s.t, "e2_3"), 0, &m), 0);
+	sim_free(&s);
+}
+
+static void test_round_rules(void **state)
+{
+	struct dard_pstate pv[4] = {
+		{.bonf = 100, .est = 50, .known = 1},
+		{.bonf = 300, .est = 150, .known = 1},
+		{.bonf = HUGE_VAL, .est = 1000, .known = 0},
+		{.bonf = 400, .est = 200, .known = 1},
+	};
+	uint32_t fv[4] = {1, 0, 0, 0};
+	struct dard_move m;
+
+	(void)state;
+	/* The unknown path is never the target, however good it looks. */
+	assert_int_equal(dard_sched_round(pv, fv, 4, 10, &m), 1);
+	assert_int_equal(m.from, 0);
+	assert_int_equal(m.to, 3);
+	/* delta: 200 - 100 must beat it. */
+	assert_int_equal(dard_sched_round(pv, fv, 4, 100, &m), 0);
+	assert_int_equal(dard_sched_round(pv, fv, 4, 99.5, &m), 1);
+	/* No elephant of ours anywhere: nothing to move. */
+	fv[0] = 0;
+	assert_int_equal(dard_sched_round(pv, fv, 4, 0, &m), 0);
+	/* Ours only on the best path: stay. */
+	fv[3] = 2;
+	assert_int_equal(dard_sched_round(pv, fv, 4, 0, &m), 0);
+	/* Ours on an unknown path: not a source either. */
+	fv[3] = 0;
+	fv[2] = 1;
+	assert_int_equal(dard_sched_round(pv, fv, 4, 0, &m), 0);
+	/* Two empty paths: no gain in moving between them. */
+	pv[0] = (struct dard_pstate){.bonf = HUGE_VAL, .est = 10, .known = 1};
+	pv[1] = (struct dard_pstate){.bonf = HUGE_VAL, .est = 10, .known = 1};
+	fv[0] = 1;
+	fv[2] = 0;
+	assert_int_equal(dard_sched_round(pv, fv, 2, 0, &m), 0);
+}
+
+static void test_path_state(void **state)
+{
+	struct dard_lstate ls[4] = {
+		{.mbps = 100, .flows = 1, .known = 1},	/* BoNF 100, est 50 */
+		{.mbps = 1000, .flows = 9, .known = 1}, /* 111, est 100 */
+		{.mbps = 10, .flows = 0, .known = 1},	/* inf, est 10 */
+		{.mbps = 1000, .flows = 0, .known = 0},
+	};
+	struct dard_pstate ps;
+
+	(void)state;
+	dard_path_state(ls, (uint32_t[]){0, 1}, 2, &ps);
+	assert_true(ps.bonf == 100 && ps.est == 50 && ps.flows == 1);
+	assert_int_equal(ps.known, 1);
+	/* An empty slow link is where one more flow would hurt most. */
+	dard_path_state(ls, (uint32_t[]){0, 1, 2}, 3, &ps);
+	assert_true(ps.bonf == 100 && ps.est == 10);
+	dard_path_state(ls, (uint32_t[]){2, 3}, 2, &ps);
+	assert_true(ps.bonf == HUGE_VAL && ps.mbps == 10);
+	assert_int_equal(ps.known, 0);
+}
+
+/* The paper's four groups on fattree:4, and the analogue within a pod. */
+static void test_monitor_switches(void **state)
+{
+	uint32_t sw[64];
+	struct sim s;
+	unsigned n;
+
+	(void)state;
+	sim_init(&s, "fattree:4", 1000);
+	n = dard_monitor_switches(s.pc, s.t, find(s.t, "tor1_1"),
+				  find(s.t, "tor2_1"), sw, 64);
+	/* tor1_1, aggr1_1, aggr1_2, core1..4, aggr2_1, aggr2_2. */
+	assert_int_equal(n, 9);
+	assert_int_equal(sw[0], find(s.t, "core1"));
+	assert_int_equal(sw[4], find(s.t, "aggr1_1"));
+	assert_int_equal(sw[7], find(s.t, "aggr2_2"));
+	assert_int_equal(sw[8], find(s.t, "tor1_1"));
+	n = dard_monitor_switches(s.pc, s.t, find(s.t, "tor1_1"),
+				  find(s.t, "tor1_2"), sw, 64);
+	assert_int_equal(n, 3); /* tor1_1 and its two aggregation switches */
+	assert_int_equal(dard_monitor_switches(s.pc, s.t, find(s.t, "tor1_1"),
+					       find(s.t, "tor1_1"), sw, 64),
+			 0);
+	sim_free(&s);
+}
+
+/*
+ * Random elephants placed by hash, then monitors taking turns at random
+ * (asynchronous, one at a time, as Appendix B assumes): every move must
+ * keep the global minimum BoNF, and the process must stop.
+ */
+static void converge(const char *spec, unsigned nflows, unsigned seed)
+{
+	unsigned moves = 0, quiet, i;
+	double before, delta = 10;
+	struct dard_move m;
+	struct sim s;
+
+	sim_init(&s, spec, 1000);
+	srand(seed);
+	for (i = 0; i < nflows; i++) {
+		struct flow *f = &s.flow[i];
+		struct plist l;
+
+		do {
+			f->src = s.t->hosts[rand() % s.t->nhosts];
+			f->dst = s.t->hosts[rand() % s.t->nhosts];
+		} while (dard_topo_tor(s.t, f->src) ==
+			 dard_topo_tor(s.t, f->dst));
+		paths(&s, f->src, f->dst, &l);
+		f->path = rand() % l.n;
+	}
+	s.nflows = nflows;
+	sim_links(&s);
+	/*
+	 * Sweeps over every flow's monitor in a random order, one round at a
+	 * time, until a whole sweep moves nothing.
+	 */
+	do {
+		unsigned order[FLOWS_MAX], j;
+
+		for (i = 0; i < s.nflows; i++)
+			order[i] = i;
+		for (i = s.nflows - 1; i > 0; i--) {
+			unsigned r = rand() % (i + 1), x = order[i];
+
+			order[i] = order[r];
+			order[r] = x;
+		}
+		quiet = 1;
+		for (j = 0; j < s.nflows; j++) {
+			const struct flow *f = &s.flow[order[j]];
+
+			before = sim_min_bonf(&s);
+			if (!round_of(&s, f->src, f->dst, delta, &m))
+				continue;
+			if (sim_min_bonf(&s) < before)
+				fail_msg(
+					"%s seed %u: move %u lowered the minimum BoNF from %g to %g",
+					spec, seed, moves, before,
+					sim_min_bonf(&s));
+			moves++;
+			quiet = 0;
+			assert_true(moves < 20 * nflows);
+		}
+	} while (!quiet);
+	/* A Nash equilibrium: no monitor wants to move. */
+	for (i = 0; i < s.nflows; i++)
+		assert_int_equal(
+			round_of(&s, s.flow[i].src, s.flow[i].dst, delta, &m),
+			0);
+	sim_free(&s);
+}
+
+static void test_converge_fattree4(void **state)
+{
+	unsigned seed;
+
+	(void)state;
+	for (seed = 1; seed <= 20; seed++)
+		converge("fattree:4", 4 + seed % 13, seed);
+}
+
+static void test_converge_fattree8(void **state)
+{
+	unsigned seed;
+
+	(void)state;
+	for (seed = 1; seed <= 5; seed++)
+		converge("fattree:8", 40 * seed, seed);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_toy_example),
+		cmocka_unit_test(test_round_rules),
+		cmocka_unit_test(test_path_state),
+		cmocka_unit_test(test_monitor_switches),
+		cmocka_unit_test(test_converge_fattree4),
+		cmocka_unit_test(test_converge_fattree8),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
