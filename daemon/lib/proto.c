@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Encoding and checking the switch state query protocol. */
+#include <errno.h>
+#include <string.h>
+
+#include "err.h"
+#include "proto.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
+		   uint32_t seq)
+{
+	put16(p, DARD_PROTO_MAGIC);
+	p[2] = DARD_PROTO_VERSION;
+	p[3] = type;
+	put16(p + 4, len);
+	put16(p + 6, count);
+	put32(p + 8, seq);
+}
+
+size_t dard_proto_query(void *buf, size_t cap, uint32_t seq,
+			const uint16_t *ports, unsigned n)
+{
+	size_t len = DARD_HDR_LEN + 2 * (size_t)n;
+	uint8_t *p = buf;
+	unsigned i;
+
+	if (n > DARD_MSG_PORTS_MAX || len > cap)
+		return 0;
+	header(p, DARD_MSG_QUERY, len, n, seq);
+	for (i = 0; i < n; i++)
+		put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
+	return len;
+}
+
+size_t dard_proto_reply(void *buf, size_t cap, uint32_t seq,
+			const struct dard_port_state *st, unsigned n)
+{
+	size_t len = DARD_HDR_LEN + DARD_PORT_REC_LEN * (size_t)n;
+	uint8_t *p = buf;
+	unsigned i;
+
+	if (n > DARD_MSG_PORTS_MAX || len > cap)
+		return 0;
+	header(p, DARD_MSG_REPLY, len, n, seq);
+	for (i = 0; i < n; i++) {
+		uint8_t *r = p + DARD_HDR_LEN + DARD_PORT_REC_LEN * i;
+
+		put16(r, st[i].port);
+		put16(r + 2, st[i].flags);
+		put32(r + 4, st[i].mbps);
+		put32(r + 8, st[i].elephants);
+	}
+	return len;
+}
+
+int dard_proto_decode(const void *buf, size_t len, struct dard_msg *msg,
+		      char *err)
+{
+	uint8_t seen[65536 / 8] = {0};
+	const uint8_t *p = buf;
+	size_t want, rec;
+	unsigned i, count;
+
+	if (len < DARD_HDR_LEN)
+		return dard_fail(
+			err, -EBADMSG,
+			"message of %zu bytes is shorter than the %d-byte header",
+			len, DARD_HDR_LEN);
+	if (get16(p) != DARD_PROTO_MAGIC)
+		return dard_fail(err, -EBADMSG,
+				 "bad magic 0x%04x at byte 0 (want 0x%04x)",
+				 get16(p), DARD_PROTO_MAGIC);
+	if (p[2] != DARD_PROTO_VERSION)
+		return dard_fail(
+			err, -EBADMSG,
+			"version %u at byte 2 is not supported (this is version %d)",
+			p[2], DARD_PROTO_VERSION);
+	if (p[3] != DARD_MSG_QUERY && p[3] != DARD_MSG_REPLY)
+		return dard_fail(err, -EBADMSG,
+				 "unknown message type %u at byte 3", p[3]);
+	if (get16(p + 4) != len)
+		return dard_fail(
+			err, -EBADMSG,
+			"length field says %u bytes at byte 4, the datagram has %zu",
+			get16(p + 4), len);
+	count = get16(p + 6);
+	if (count > DARD_MSG_PORTS_MAX)
+		return dard_fail(
+			err, -EBADMSG,
+			"%u ports at byte 6, more than the %d a message may carry",
+			count, DARD_MSG_PORTS_MAX);
+	rec = p[3] == DARD_MSG_QUERY ? 2 : DARD_PORT_REC_LEN;
+	want = DARD_HDR_LEN + rec * count;
+	if (want != len)
+		return dard_fail(
+			err, -EBADMSG,
+			"%u %s need %zu bytes, the message has %zu", count,
+			p[3] == DARD_MSG_QUERY ? "ports" : "port records", want,
+			len);
+	msg->type = p[3];
+	msg->count = count;
+	msg->seq = get32(p + 8);
+	for (i = 0; i < count; i++) {
+		const uint8_t *r = p + DARD_HDR_LEN + rec * i;
+		uint16_t port = get16(r);
+
+		if (!port)
+			return dard_fail(
+				err, -EBADMSG,
+				"port 0 at byte %zu (ports count from 1)",
+				DARD_HDR_LEN + rec * i);
+		if (seen[port / 8] & 1 << port % 8)
+			return dard_fail(err, -EBADMSG,
+					 "port %u at byte %zu appears twice",
+					 port, DARD_HDR_LEN + rec * i);
+		seen[port / 8] |= 1 << port % 8;
+		if (msg->type == DARD_MSG_QUERY) {
+			msg->ports[i] = port;
+			continue;
+		}
+		msg->state[i].port = port;
+		msg->state[i].flags = get16(r + 2);
+		if (msg->state[i].flags & ~__DARD_PORT_F_ALL)
+			return dard_fail(err, -EBADMSG,
+					 "unknown flags 0x%04x at byte %zu",
+					 msg->state[i].flags,
+					 DARD_HDR_LEN + rec * i + 2);
+		msg->state[i].mbps = get32(r + 4);
+		msg->state[i].elephants = get32(r + 8);
+	}
+	return 0;
+}
