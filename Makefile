@@ -120,6 +120,11 @@ $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
 
+$(B)/bin/dard-bench-sched: $(B)/bench/bench_sched.o $(B)/lib/libdard.a
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
+
 $(B)/bin/dard-bench: $(B)/bench/bench.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
@@ -168,8 +173,9 @@ check: style test-unit test-bpf test-cli fuzz-smoke test-netns
 
 test: check
 
-bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-dp daemon
+bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-dp daemon
 	$(Q)$(B)/bin/dard-bench
+	$(Q)$(B)/bin/dard-bench-sched
 	$(Q)scripts/bench-testbed
 	$(Q)$(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-datapath
