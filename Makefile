@@ -56,7 +56,7 @@ all: daemon
 
 daemon: $(B)/bin/dardctl $(B)/lib/libdard.a $(B)/bin/dard-pathcheck
 
-bpf: $(BPF_SKEL)
+bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
 
 $(BPF_OBJ): bpf/dard_tc.bpf.c $(wildcard bpf/*.h) kmod/uapi/linux/dard.h
 	$(quiet) BPF $<
@@ -66,6 +66,24 @@ $(BPF_OBJ): bpf/dard_tc.bpf.c $(wildcard bpf/*.h) kmod/uapi/linux/dard.h
 $(BPF_SKEL): $(BPF_OBJ)
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name dard_tc > $@
+
+# The switches' elephant counter, loaded by dard-switchd.
+$(B)/bpf/dard_switch.bpf.o: bpf/dard_switch.bpf.c $(wildcard bpf/*.h) \
+		kmod/uapi/linux/dard.h
+	$(quiet) BPF $<
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(B)/bpf/dard_switch.skel.h: $(B)/bpf/dard_switch.bpf.o
+	$(quiet) SKEL $@
+	$(Q)bpftool gen skeleton $< name dard_switch > $@
+
+$(B)/tests/bpf/test_switch.o: $(B)/bpf/dard_switch.skel.h
+$(B)/tests/bpf/test_switch.o: DARD_CFLAGS += -I$(B)/bpf
+
+$(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
 # The benchmark's loops around the same programs (bench/bench_dp.bpf.c).
 $(B)/bench/bench_dp.bpf.o: bench/bench_dp.bpf.c bpf/dard_tc.bpf.c \
@@ -154,8 +172,9 @@ fuzz-smoke: $(FUZZ_BINS)
 test-unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
-test-bpf: $(B)/tests/test_datapath
+test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 	$(Q)$(B)/tests/test_datapath
+	$(Q)$(B)/tests/test_switch
 
 test-cli: daemon
 	$(Q)tests/cli/dardctl.sh

@@ -59,6 +59,14 @@ struct dard_flow_key {
 		pad[3]; /* explicit padding: clang -target bpf and gcc agree */
 };
 
+/* Key of a switch's dard_sw_flows (bpf/dard_switch.bpf.c): an elephant
+ * leaving one exit port; the value is when it was last seen (__u64,
+ * bpf_ktime_get_coarse_ns). */
+struct dard_sw_key {
+	__u32 ifindex; /* the exit port's interface */
+	struct dard_flow_key flow;
+};
+
 enum dard_flow_flag {
 	DARD_FLOW_F_ELEPHANT = 1U << 0, /* lived long enough (and big enough) */
 	DARD_FLOW_F_REPORTED = 1U << 1, /* the elephant event was delivered */
