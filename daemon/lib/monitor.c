@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Monitors: paths, the queries that cover them, and path-state vectors. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "monitor.h"
+
+struct build {
+	const struct dard_topo *t;
+	struct dard_monitor *m;
+	unsigned cap;
+	int oom;
+};
+
+static int add_path(const struct dard_path *p, void *arg)
+{
+	struct build *b = arg;
+	struct dard_mon_path *mp;
+
+	if (b->m->npaths == b->cap) {
+		unsigned cap = b->cap ? 2 * b->cap : 16;
+		void *np = realloc(b->m->path, cap * sizeof(*b->m->path));
+
+		if (!np) {
+			b->oom = 1;
+			return 1;
+		}
+		b->m->path = np;
+		b->cap = cap;
+	}
+	mp = &b->m->path[b->m->npaths++];
+	memset(mp, 0, sizeof(*mp));
+	mp->nsw = p->nsw;
+	memcpy(mp->sw, p->sw, p->nsw * sizeof(p->sw[0]));
+	mp->ndl = dard_path_dlinks(b->t, p, mp->dl);
+	return 0;
+}
+
+static uint32_t tor_host(const struct dard_topo *t, uint32_t tor)
+{
+	unsigned k;
+
+	for (k = 0; k < t->node[tor].ndown; k++) {
+		uint32_t n = dard_topo_peer(t, tor, t->node[tor].down[k]);
+
+		if (n != DARD_NONE && t->node[n].is_host)
+			return n;
+	}
+	return DARD_NONE;
+}
+
+/* The port of sw that a directed link leaves by. */
+static unsigned exit_port(const struct dard_topo *t, uint32_t dl)
+{
+	const struct dard_link *l = &t->link[dl / 2];
+
+	return dl % 2 == DARD_UP ? l->down_port : l->up_port;
+}
+
+static uint32_t exit_switch(const struct dard_topo *t, uint32_t dl)
+{
+	const struct dard_link *l = &t->link[dl / 2];
+
+	return dl % 2 == DARD_UP ? l->down : l->up;
+}
+
+static int plan_queries(const struct dard_topo *t, struct dard_monitor *m)
+{
+	uint32_t *slot = malloc(t->nnodes * sizeof(*slot));
+	uint8_t *seen = calloc(2 * (size_t)t->nlinks, 1);
+	unsigned i, k;
+	uint32_t n;
+	int ret = -ENOMEM;
+
+	if (!slot || !seen)
+		goto out;
+	for (n = 0; n < t->nnodes; n++)
+		slot[n] = DARD_NONE;
+	/* Which switches, in node order, then their ports in path order. */
+	for (i = 0; i < m->npaths; i++)
+		for (k = 0; k < m->path[i].ndl; k++)
+			slot[exit_switch(t, m->path[i].dl[k])] = 0;
+	for (n = 0; n < t->nnodes; n++)
+		if (slot[n] != DARD_NONE)
+			slot[n] = m->nqueries++;
+	m->query = calloc(m->nqueries, sizeof(*m->query));
+	if (!m->query)
+		goto out;
+	for (n = 0; n < t->nnodes; n++) {
+		if (slot[n] == DARD_NONE)
+			continue;
+		m->query[slot[n]].sw = n;
+		m->query[slot[n]].ports =
+			calloc(t->node[n].nports, sizeof(uint16_t));
+		if (!m->query[slot[n]].ports)
+			goto out;
+	}
+	for (i = 0; i < m->npaths; i++)
+		for (k = 0; k < m->path[i].ndl; k++) {
+			uint32_t dl = m->path[i].dl[k];
+			struct dard_mon_query *q =
+				&m->query[slot[exit_switch(t, dl)]];
+
+			if (seen[dl]++)
+				continue;
+			q->ports[q->nports++] = exit_port(t, dl);
+		}
+	ret = 0;
+out:
+	free(slot);
+	free(seen);
+	return ret;
+}
+
+struct dard_monitor *dard_monitor_new(struct dard_pathctx *c,
+				      const struct dard_topo *t,
+				      uint32_t src_host, uint32_t dst_tor,
+				      char *err)
+{
+	uint32_t src_tor = dard_topo_tor(t, src_host);
+	uint32_t dst = tor_host(t, dst_tor);
+	struct build b = {.t = t};
+
+	if (src_tor == DARD_NONE || dst == DARD_NONE) {
+		dard_fail(err, -EINVAL, "%s or %s is not a ToR with hosts",
+			  t->node[src_host].name, t->node[dst_tor].name);
+		return NULL;
+	}
+	if (src_tor == dst_tor) {
+		dard_fail(err, -EINVAL,
+			  "%s is %s's own ToR: there is only one path",
+			  t->node[dst_tor].name, t->node[src_host].name);
+		return NULL;
+	}
+	b.m = calloc(1, sizeof(*b.m));
+	if (!b.m)
+		goto oom;
+	b.m->src_tor = src_tor;
+	b.m->dst_tor = dst_tor;
+	dard_path_foreach(c, src_host, dst, add_path, &b);
+	if (b.oom || plan_queries(t, b.m))
+		goto oom;
+	if (!b.m->npaths) {
+		dard_fail(err, -ENOENT, "no path from %s to %s",
+			  t->node[src_tor].name, t->node[dst_tor].name);
+		dard_monitor_free(b.m);
+		return NULL;
+	}
+	return b.m;
+oom:
+	dard_monitor_free(b.m);
+	dard_fail(err, -ENOMEM, "out of memory for a monitor");
+	return NULL;
+}
+
+void dard_monitor_free(struct dard_monitor *m)
+{
+	unsigned i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nqueries; i++)
+		free(m->query[i].ports);
+	free(m->query);
+	free(m->path);
+	free(m);
+}
+
+int dard_monitor_path_index(const struct dard_monitor *m,
+			    const struct dard_path *path)
+{
+	unsigned i;
+
+	/* Hosts differ, switches do not: compare ToR to ToR. */
+	for (i = 0; i < m->npaths; i++)
+		if (m->path[i].nsw == path->nsw &&
+		    !memcmp(m->path[i].sw, path->sw,
+			    path->nsw * sizeof(path->sw[0])))
+			return i;
+	return -1;
+}
+
+uint32_t dard_port_dlink(const struct dard_topo *t, uint32_t sw, unsigned port)
+{
+	const struct dard_link *l = dard_topo_port_link(t, sw, port);
+
+	if (!l)
+		return DARD_NONE;
+	return dard_dlink(t->node[sw].port[port - 1],
+			  l->up == sw ? DARD_DOWN : DARD_UP);
+}
+
+unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
+			  const struct dard_msg *reply, struct dard_lstate *ls,
+			  uint64_t *when, uint64_t now)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < reply->count; i++) {
+		const struct dard_port_state *st = &reply->state[i];
+		uint32_t dl = dard_port_dlink(t, sw, st->port);
+
+		if (dl == DARD_NONE || !(st->flags & DARD_PORT_F_UP))
+			continue;
+		ls[dl].mbps = st->mbps;
+		ls[dl].flows = st->elephants;
+		ls[dl].known = 1;
+		when[dl] = now;
+		n++;
+	}
+	return n;
+}
+
+void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
+		     const uint64_t *when, uint64_t now, uint64_t max_age,
+		     struct dard_pstate *pv)
+{
+	struct dard_lstate l[2 * DARD_LEVEL_MAX];
+	uint32_t idx[2 * DARD_LEVEL_MAX];
+	unsigned i, k;
+
+	for (i = 0; i < m->npaths; i++) {
+		const struct dard_mon_path *p = &m->path[i];
+
+		for (k = 0; k < p->ndl; k++) {
+			l[k] = ls[p->dl[k]];
+			if (!when[p->dl[k]] || now - when[p->dl[k]] > max_age)
+				l[k].known = 0;
+			idx[k] = k;
+		}
+		dard_path_state(l, idx, p->ndl, &pv[i]);
+	}
+}

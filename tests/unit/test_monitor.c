@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Monitors: their paths, the queries that cover them, and replies. */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../daemon/lib/monitor.h"
+#include "unit.h"
+
+struct fix {
+	struct dard_topo *t;
+	struct dard_plan *p;
+	struct dard_pathctx *pc;
+	struct dard_monitor *m;
+};
+
+static int setup(void **state)
+{
+	static struct fix f;
+	char err[DARD_ERR_MAX];
+
+	unit_build("fattree:4", NULL, DARD_MODE_AUTO, &f.t, &f.p);
+	f.pc = dard_pathctx_new(f.t, f.p);
+	f.m = dard_monitor_new(f.pc, f.t, find(f.t, "e1_1"),
+			       find(f.t, "tor2_1"), err);
+	if (!f.m)
+		fail_msg("%s", err);
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fix *f = *state;
+
+	dard_monitor_free(f->m);
+	dard_pathctx_free(f->pc);
+	dard_plan_free(f->p);
+	dard_topo_free(f->t);
+	return 0;
+}
+
+/* The paper's four groups, each asked only for the ports on the paths. */
+static void test_queries(void **state)
+{
+	struct fix *f = *state;
+	const struct dard_monitor *m = f->m;
+	unsigned i, total = 0;
+
+	assert_int_equal(m->npaths, 4);
+	assert_int_equal(m->nqueries, 9);
+	for (i = 0; i < m->nqueries; i++) {
+		const char *name = f->t->node[m->query[i].sw].name;
+
+		total += m->query[i].nports;
+		if (!strcmp(name, "tor1_1") || !strncmp(name, "aggr1_", 6))
+			assert_int_equal(m->query[i].nports, 2);
+		else if (!strncmp(name, "core", 4) ||
+			 !strncmp(name, "aggr2_", 6))
+			assert_int_equal(m->query[i].nports, 1);
+		else
+			fail_msg("%s should not be queried", name);
+	}
+	/* 16 directed links on 4 paths of 4, shared ones asked once. */
+	assert_int_equal(total, 2 + 4 + 4 + 2);
+}
+
+static void test_path_index(void **state)
+{
+	struct fix *f = *state;
+	char err[DARD_ERR_MAX];
+	struct dard_path p;
+
+	/* e1_2 -> e2_2 through core3: same ToRs, path 3 of the monitor. */
+	assert_int_equal(dard_path_decode(f->pc, A("10.12.16.67"),
+					  A("10.12.32.67"), &p, err),
+			 0);
+	assert_int_equal(dard_monitor_path_index(f->m, &p), 2);
+	/* Another ToR pair: not one of ours. */
+	assert_int_equal(dard_path_decode(f->pc, A("10.12.16.66"),
+					  A("10.12.48.66"), &p, err),
+			 0);
+	assert_int_equal(dard_monitor_path_index(f->m, &p), -1);
+}
+
+static void test_replies(void **state)
+{
+	struct fix *f = *state;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	uint64_t *when = calloc(2 * f->t->nlinks, sizeof(*when));
+	struct dard_pstate pv[4];
+	struct dard_msg msg = {.type = DARD_MSG_REPLY};
+	unsigned i, k;
+
+	assert_non_null(ls);
+	assert_non_null(when);
+	/* Every queried port answers 100 Mbit/s and one elephant... */
+	for (i = 0; i < f->m->nqueries; i++) {
+		const struct dard_mon_query *q = &f->m->query[i];
+
+		msg.count = q->nports;
+		for (k = 0; k < q->nports; k++)
+			msg.state[k] = (struct dard_port_state){
+				.port = q->ports[k],
+				.flags = DARD_PORT_F_UP,
+				.mbps = 100,
+				.elephants = 1};
+		/* ...but core3 says two, and core4 is late. */
+		if (!strcmp(f->t->node[q->sw].name, "core3"))
+			msg.state[0].elephants = 2;
+		assert_int_equal(
+			dard_reply_apply(f->t, q->sw, &msg, ls, when,
+					 strcmp(f->t->node[q->sw].name, "core4")
+						 ? 1000
+						 : 10),
+			q->nports);
+	}
+	dard_monitor_pv(f->m, ls, when, 1000, 500, pv);
+	assert_true(pv[0].known && pv[0].bonf == 100);
+	assert_true(pv[2].known && pv[2].bonf == 50 && pv[2].est == 100 / 3.0);
+	assert_false(pv[3].known);
+	/* A port reported down, or one the switch has no link on. */
+	msg.count = 2;
+	msg.state[0] = (struct dard_port_state){.port = 1, .mbps = 100};
+	msg.state[1] = (struct dard_port_state){
+		.port = 9, .flags = DARD_PORT_F_UP, .mbps = 100};
+	assert_int_equal(dard_reply_apply(f->t, find(f->t, "core1"), &msg, ls,
+					  when, 2000),
+			 0);
+	assert_int_equal(dard_port_dlink(f->t, find(f->t, "core1"), 9),
+			 DARD_NONE);
+	free(ls);
+	free(when);
+}
+
+static void test_refused(void **state)
+{
+	struct fix *f = *state;
+	char err[DARD_ERR_MAX];
+
+	assert_null(dard_monitor_new(f->pc, f->t, find(f->t, "e1_1"),
+				     find(f->t, "tor1_1"), err));
+	assert_non_null(strstr(err, "own ToR"));
+	assert_null(dard_monitor_new(f->pc, f->t, find(f->t, "e1_1"),
+				     find(f->t, "core1"), err));
+	assert_non_null(strstr(err, "not a ToR"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_path_index),
+		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
