@@ -40,7 +40,7 @@ BPF_SKEL := $(B)/bpf/dard_tc.skel.h
 LIB_SRCS := $(wildcard daemon/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 CTL_SRCS := daemon/dardctl.c daemon/print.c daemon/render.c \
-	    daemon/dp_bpf.c $(wildcard daemon/ctl_*.c)
+	    daemon/dp_bpf.c daemon/cfgfile.c $(wildcard daemon/ctl_*.c)
 CTL_OBJS := $(CTL_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -54,7 +54,8 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 all: daemon
 
-daemon: $(B)/bin/dardctl $(B)/lib/libdard.a $(B)/bin/dard-pathcheck
+daemon: $(B)/bin/dardctl $(B)/bin/dard-switchd $(B)/lib/libdard.a \
+	$(B)/bin/dard-pathcheck
 
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
 
@@ -78,8 +79,14 @@ $(B)/bpf/dard_switch.skel.h: $(B)/bpf/dard_switch.bpf.o
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name dard_switch > $@
 
-$(B)/tests/bpf/test_switch.o: $(B)/bpf/dard_switch.skel.h
-$(B)/tests/bpf/test_switch.o: DARD_CFLAGS += -I$(B)/bpf
+$(B)/tests/bpf/test_switch.o $(B)/daemon/switchd.o: $(B)/bpf/dard_switch.skel.h
+$(B)/tests/bpf/test_switch.o $(B)/daemon/switchd.o: DARD_CFLAGS += -I$(B)/bpf
+
+$(B)/bin/dard-switchd: $(B)/daemon/switchd.o $(B)/daemon/cfgfile.o \
+		$(B)/daemon/log.o $(B)/lib/libdard.a
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
 
 $(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o
 	$(quiet) LD $@

@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* dardctl switch: a switch's downhill and uphill tables. */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "dardctl.h"
+#include "lib/proto.h"
 #include "lib/table.h"
 #include "print.h"
 #include "render.h"
@@ -13,13 +21,23 @@ static int usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: dardctl [ -t TOPO ] switch tables SWITCH [ format { text | ip | json } ]\n"
+		"       dardctl [ -t TOPO ] switch query SWITCH [ port N ]... [ at ADDR[:PORT] ]\n"
+		"                                     [ timeout MS ]\n"
 		"\n"
+		"tables:\n"
 		"The downhill table (prefixes allocated below, by down port; looked up\n"
 		"first, on the destination) and the uphill table (prefixes allocated\n"
 		"from above, by up port; looked up on the source when the downhill\n"
 		"table has no match), as in Table 2 of the DARD paper.\n"
 		"format ip prints the iproute2 commands that install them on a Linux\n"
-		"router whose port N is interface pN; format json equals -j.\n");
+		"router whose port N is interface pN; format json equals -j.\n"
+		"\n"
+		"query: asks the switch's dard-switchd (Documentation/protocol.md) for\n"
+		"the state of the given exit ports, or of all, and prints each port's\n"
+		"neighbour, whether it is up, its bandwidth and the elephant flows\n"
+		"leaving by it. The query goes to the switch's management address\n"
+		"and UDP port 7471 unless `at' says otherwise; the answer is awaited\n"
+		"for timeout ms (default 1000).\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
@@ -77,6 +95,173 @@ static int switch_tables(struct ctl *c, uint32_t sw, const char *format)
 	return CTL_OK;
 }
 
+static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
+			unsigned n, const char *at, int timeout_ms)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	static struct dard_msg msg;
+	static uint8_t buf[DARD_MSG_MAX];
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons(DARD_PROTO_PORT)};
+	char err[DARD_ERR_MAX], host[64] = "";
+	uint32_t seq;
+	unsigned i;
+	ssize_t len;
+	int fd, ret = CTL_ERR;
+
+	sa.sin_addr.s_addr = htonl(t->node[sw].mgmt);
+	if (at) {
+		char *colon;
+		unsigned long port = DARD_PROTO_PORT;
+
+		snprintf(host, sizeof(host), "%s", at);
+		colon = strchr(host, ':');
+		if (colon) {
+			char *end;
+
+			*colon = 0;
+			port = strtoul(colon + 1, &end, 10);
+			if (*end || !port || port > 65535) {
+				fprintf(stderr, "Invalid port in `%s'\n", at);
+				return CTL_USAGE;
+			}
+		}
+		if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
+			fprintf(stderr,
+				"Invalid address `%s': expected ADDR[:PORT]\n",
+				at);
+			return CTL_USAGE;
+		}
+		sa.sin_port = htons(port);
+	}
+	if (!sa.sin_addr.s_addr) {
+		fprintf(stderr,
+			"%s has no management address: give `at ADDR'\n",
+			t->node[sw].name);
+		return CTL_ERR;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("Unable to reach the switch");
+		goto out;
+	}
+	seq = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+	len = dard_proto_query(buf, sizeof(buf), seq, ports, n);
+	if (send(fd, buf, len, 0) < 0) {
+		fprintf(stderr, "Unable to query %s at %s: %s\n",
+			t->node[sw].name, inet_ntoa(sa.sin_addr),
+			strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+		if (poll(&pfd, 1, timeout_ms) <= 0) {
+			fprintf(stderr,
+				"No answer from %s at %s:%u within %d ms\n",
+				t->node[sw].name, inet_ntoa(sa.sin_addr),
+				ntohs(sa.sin_port), timeout_ms);
+			goto out;
+		}
+		len = recv(fd, buf, sizeof(buf), 0);
+		if (len < 0) {
+			fprintf(stderr, "No answer from %s: %s\n",
+				t->node[sw].name, strerror(errno));
+			goto out;
+		}
+		if (dard_proto_decode(buf, len, &msg, err)) {
+			fprintf(stderr, "Bad reply from %s: %s\n",
+				t->node[sw].name, err);
+			goto out;
+		}
+		if (msg.type == DARD_MSG_REPLY && msg.seq == seq)
+			break;
+	}
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "name", "%s", t->node[sw].name);
+	print_string(PRINT_ANY, "at", " at %s\n", inet_ntoa(sa.sin_addr));
+	print_text("%-5s %-12s %-4s %10s %9s\n", "port", "to", "up", "Mbit/s",
+		   "elephants");
+	open_json_array(PRINT_JSON, "ports");
+	for (i = 0; i < msg.count; i++) {
+		const struct dard_port_state *st = &msg.state[i];
+		uint32_t peer = st->port <= t->node[sw].nports
+					? dard_topo_peer(t, sw, st->port)
+					: DARD_NONE;
+
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "port", "%-5llu", st->port);
+		print_string(PRINT_ANY, "to", " %-12s",
+			     peer == DARD_NONE ? "-" : t->node[peer].name);
+		print_bool(PRINT_ANY, "up", " %-4s",
+			   st->flags & DARD_PORT_F_UP);
+		print_uint(PRINT_ANY, "mbps", " %10llu", st->mbps);
+		print_uint(PRINT_ANY, "elephants", " %9llu\n", st->elephants);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
+	ret = CTL_OK;
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int do_query(struct ctl *c, int argc, char **argv)
+{
+	static uint16_t ports[DARD_MSG_PORTS_MAX];
+	const char *at = NULL;
+	unsigned n = 0;
+	long timeout = 1000;
+	uint32_t sw;
+	char *end;
+	int i;
+
+	if (argc < 2) {
+		fprintf(stderr, "switch query: which switch?\n");
+		return usage(stderr);
+	}
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "port") && i + 1 < argc) {
+			unsigned long p = strtoul(argv[++i], &end, 10);
+
+			if (*end || !p || p > 65535 ||
+			    n == DARD_MSG_PORTS_MAX) {
+				fprintf(stderr,
+					"Invalid port `%s': expected 1-65535\n",
+					argv[i]);
+				return CTL_USAGE;
+			}
+			ports[n++] = p;
+		} else if (!strcmp(argv[i], "at") && i + 1 < argc) {
+			at = argv[++i];
+		} else if (!strcmp(argv[i], "timeout") && i + 1 < argc) {
+			timeout = strtol(argv[++i], &end, 10);
+			if (*end || timeout < 1 || timeout > 600000) {
+				fprintf(stderr,
+					"Invalid timeout `%s': expected 1-600000 ms\n",
+					argv[i]);
+				return CTL_USAGE;
+			}
+		} else {
+			fprintf(stderr, "switch query: unexpected `%s'\n",
+				argv[i]);
+			return usage(stderr);
+		}
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	sw = ctl_node(c, argv[1], 0);
+	if (sw == DARD_NONE)
+		return CTL_ERR;
+	if (c->cfg.topo->node[sw].is_host) {
+		fprintf(stderr, "%s is a host, not a switch\n", argv[1]);
+		return CTL_ERR;
+	}
+	return switch_query(c, sw, ports, n, at, (int)timeout);
+}
+
 int do_switch(struct ctl *c, int argc, char **argv)
 {
 	const char *format = "text";
@@ -87,6 +272,8 @@ int do_switch(struct ctl *c, int argc, char **argv)
 		return usage(stderr);
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout);
+	if (!strcmp(argv[0], "query"))
+		return do_query(c, argc, argv);
 	if (strcmp(argv[0], "tables")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"dardctl switch help\".\n",

@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgfile.h"
 #include "dardctl.h"
 #include "lib/gen.h"
 #include "dp.h"
@@ -67,11 +69,8 @@ static void usage(FILE *f)
 int ctl_load(struct ctl *c)
 {
 	const char *arg = c->topo_arg;
-	char err[DARD_ERR_MAX] = "";
+	char err[DARD_ERR_MAX + PATH_MAX] = "";
 	struct dard_topo *t;
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f;
 	int ret;
 
 	if (c->loaded)
@@ -96,49 +95,13 @@ int ctl_load(struct ctl *c)
 		c->loaded = 1;
 		return 0;
 	}
-	f = fopen(arg, "r");
-	if (!f) {
-		fprintf(stderr, "Unable to open topology `%s': %s%s\n", arg,
-			strerror(errno),
-			c->topo_arg
-				? ""
-				: " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)");
-		return -1;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
-
-			if (!p) {
-				fclose(f);
-				free(text);
-				fprintf(stderr, "Out of memory\n");
-				return -1;
-			}
-			text = p;
-		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-		if (!n)
-			break;
-	}
-	ret = ferror(f);
-	fclose(f);
+	ret = dard_config_read(&c->cfg, arg, &c->opts, c->opts_mask, err,
+			       sizeof(err));
 	if (ret) {
-		free(text);
-		fprintf(stderr, "Unable to read `%s'\n", arg);
-		return -1;
-	}
-	ret = dard_config_parse(&c->cfg, text, len, &c->opts, c->opts_mask);
-	free(text);
-	if (ret) {
-		if (c->cfg.err_line)
-			fprintf(stderr, "%s:%u: %s\n", arg, c->cfg.err_line,
-				c->cfg.err);
-		else
-			fprintf(stderr, "%s: %s\n", arg, c->cfg.err);
+		fprintf(stderr, "%s%s\n", err,
+			ret == -ENOENT && !c->topo_arg
+				? " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)"
+				: "");
 		return -1;
 	}
 	c->loaded = 1;

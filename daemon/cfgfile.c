@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Reading the host configuration file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfgfile.h"
+
+int dard_config_read(struct dard_config *cfg, const char *path,
+		     const struct dard_plan_opts *over, unsigned mask,
+		     char *err, size_t errlen)
+{
+	size_t len = 0, cap = 0, n;
+	char *text = NULL;
+	FILE *f;
+	int ret;
+
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "Unable to open `%s': %s", path,
+			 strerror(errno));
+		return ret;
+	}
+	do {
+		if (len == cap) {
+			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
+
+			if (!p) {
+				fclose(f);
+				free(text);
+				snprintf(err, errlen, "%s: out of memory",
+					 path);
+				return -ENOMEM;
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	ret = ferror(f);
+	fclose(f);
+	if (ret) {
+		free(text);
+		snprintf(err, errlen, "Unable to read `%s'", path);
+		return -EIO;
+	}
+	ret = dard_config_parse(cfg, text, len, over, mask);
+	free(text);
+	if (ret) {
+		if (cfg->err_line)
+			snprintf(err, errlen, "%s:%u: %s", path, cfg->err_line,
+				 cfg->err);
+		else
+			snprintf(err, errlen, "%s: %s", path, cfg->err);
+	}
+	return ret;
+}

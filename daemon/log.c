@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* The daemons' log on stderr. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "log.h"
+
+static const char *log_prog = "dard";
+static int log_level = DARD_LOG_INFO, log_journal;
+
+void dard_log_init(const char *prog, int level)
+{
+	log_prog = prog;
+	log_level = level;
+	log_journal = getenv("JOURNAL_STREAM") != NULL;
+}
+
+void dard_log(int level, const char *fmt, ...)
+{
+	static const char *const words[8] = {
+		[DARD_LOG_ERR] = "error",
+		[DARD_LOG_WARN] = "warning",
+		[DARD_LOG_INFO] = "info",
+		[DARD_LOG_DEBUG] = "debug",
+	};
+	char line[1024];
+	va_list ap;
+
+	if (level > log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (log_journal)
+		fprintf(stderr, "<%d>%s\n", level, line);
+	else
+		fprintf(stderr, "%s: %s: %s\n", log_prog,
+			words[level & 7] ? words[level & 7] : "log", line);
+}

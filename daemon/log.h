@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The daemons' log: one line per message on stderr, which systemd's
+ * journal takes as it is, with the level as a syslog "<N>" prefix when
+ * stderr is the journal ($JOURNAL_STREAM) and as a word otherwise.
+ */
+#ifndef _DARD_LOG_H
+#define _DARD_LOG_H
+
+enum dard_log_level {
+	DARD_LOG_ERR = 3,
+	DARD_LOG_WARN = 4,
+	DARD_LOG_INFO = 6,
+	DARD_LOG_DEBUG = 7,
+};
+
+/* Messages above level are dropped (default DARD_LOG_INFO). */
+void dard_log_init(const char *prog, int level);
+void dard_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define log_err(...) dard_log(DARD_LOG_ERR, __VA_ARGS__)
+#define log_warn(...) dard_log(DARD_LOG_WARN, __VA_ARGS__)
+#define log_info(...) dard_log(DARD_LOG_INFO, __VA_ARGS__)
+#define log_debug(...) dard_log(DARD_LOG_DEBUG, __VA_ARGS__)
+
+#endif /* _DARD_LOG_H */
