@@ -441,8 +441,9 @@ static int bpf_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
 	while (more) {
 		key = next;
 		more = !bpf_map_get_next_key(dp->fd[M_FLOWS], &key, &next);
+		/* A packet may have come after now was read: not idle. */
 		if (bpf_map_lookup_elem(dp->fd[M_FLOWS], &key, &f) ||
-		    now - f.last_ns < idle_ns)
+		    f.last_ns >= now || now - f.last_ns < idle_ns)
 			continue;
 		if (bpf_map_delete_elem(dp->fd[M_FLOWS], &key))
 			continue;
