@@ -135,3 +135,56 @@ int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 	m->estimate = pv[to].est;
 	return 1;
 }
+
+static int on_path(const struct dard_path_links *p, uint32_t dl)
+{
+	unsigned i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->dl[i] == dl)
+			return 1;
+	return 0;
+}
+
+int dard_sched_round_links(const struct dard_lstate *ls,
+			   const struct dard_path_links *paths,
+			   const struct dard_pstate *pv, const uint32_t *fv,
+			   unsigned n, double delta, struct dard_move *m)
+{
+	unsigned i, k, from = n, to = n;
+	double best = 0;
+
+	for (i = 0; i < n; i++)
+		if (pv[i].known && fv[i] &&
+		    (from == n || pv[i].bonf < pv[from].bonf))
+			from = i;
+	if (from == n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		double e = HUGE_VAL;
+
+		if (i == from || !pv[i].known)
+			continue;
+		for (k = 0; k < paths[i].n; k++) {
+			const struct dard_lstate *l = &ls[paths[i].dl[k]];
+			uint32_t c = l->flows +
+				     !on_path(&paths[from], paths[i].dl[k]);
+			double b = c ? l->mbps / c : HUGE_VAL;
+
+			if (b < e)
+				e = b;
+		}
+		if (to == n || e > best ||
+		    (e == best && pv[i].bonf > pv[to].bonf)) {
+			to = i;
+			best = e;
+		}
+	}
+	if (to == n || !(best - pv[from].bonf > delta))
+		return 0;
+	m->from = from;
+	m->to = to;
+	m->from_bonf = pv[from].bonf;
+	m->estimate = best;
+	return 1;
+}

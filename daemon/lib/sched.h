@@ -100,4 +100,28 @@ struct dard_move {
 int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 		     unsigned n, double delta, struct dard_move *m);
 
+/* A path as the directed links it crosses (dard_path_dlinks). */
+struct dard_path_links {
+	const uint32_t *dl;
+	unsigned n;
+};
+
+/*
+ * The round dardd runs: as dard_sched_round, but with each target's
+ * estimate taken from the link states as the move would leave them. A
+ * link the source path shares with the target keeps its count (the
+ * moving flow is on it either way); only the target's other links gain
+ * one. The target is the path with the best such estimate (ties: the
+ * larger BoNF, then the lower index). On a fat-tree, paths from one ToR
+ * share its up link: without this, a host whose elephant shares a core
+ * with another host's can never see that a free core would double its
+ * rate, and the paper's estimate leaves such pairs stuck at half rate.
+ * No move lowers the global minimum BoNF either way: every link that
+ * gains the flow ends above the source's BoNF.
+ */
+int dard_sched_round_links(const struct dard_lstate *ls,
+			   const struct dard_path_links *paths,
+			   const struct dard_pstate *pv, const uint32_t *fv,
+			   unsigned n, double delta, struct dard_move *m);
+
 #endif /* _DARD_SCHED_H */
