@@ -15,7 +15,7 @@ const volatile int elephant_dscp = 8;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 16384); /* elephants per switch, all ports */
 	__type(key, struct dard_sw_key);
 	__type(value, __u64); /* last seen, bpf_ktime_get_coarse_ns() */
 } dard_sw_flows SEC(".maps");

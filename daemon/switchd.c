@@ -195,39 +195,48 @@ static int attach(struct agent *a, int dscp)
 }
 
 /*
- * Counts each port's elephants seen within the window, and forgets
- * entries long gone. At most once per 10 ms: queries from many monitors
- * arrive together.
+ * Counts each port's elephants seen within the window, reading the table
+ * in batches, and forgets entries long gone. At most once per quarter
+ * window: queries from many monitors arrive close together.
  */
 static void count(struct agent *a)
 {
+	enum { BATCH = 512 };
+	static struct dard_sw_key keys[BATCH];
+	static uint64_t seen[BATCH];
 	int fd = bpf_map__fd(a->skel->maps.dard_sw_flows);
-	uint64_t now = mono_coarse_ns(), seen;
-	struct dard_sw_key key, next;
-	void *prev = NULL;
-	unsigned i;
+	uint64_t now = mono_coarse_ns(), in = 0, out;
+	void *cursor = NULL;
+	unsigned i, k;
+	int ret;
 
-	if (a->counted_ns && now - a->counted_ns < 10000000)
+	if (a->counted_ns && now - a->counted_ns < a->window_ns / 4)
 		return;
 	a->counted_ns = now;
 	for (i = 0; i < a->nports; i++)
 		a->port[i].elephants = 0;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &seen))
-			continue;
-		if (now - seen > 8 * a->window_ns && now > seen) {
-			/* The next key was taken already: safe to delete. */
-			bpf_map_delete_elem(fd, &key);
-			continue;
+	do {
+		__u32 n = BATCH;
+
+		ret = bpf_map_lookup_batch(fd, cursor, &out, keys, seen, &n,
+					   NULL);
+		if (ret && ret != -ENOENT)
+			break;
+		for (k = 0; k < n; k++) {
+			/* Long gone: forget it (seen after now: fresh). */
+			if (now > seen[k] && now - seen[k] > 8 * a->window_ns) {
+				bpf_map_delete_elem(fd, &keys[k]);
+				continue;
+			}
+			if (now > seen[k] && now - seen[k] > a->window_ns)
+				continue;
+			for (i = 0; i < a->nports; i++)
+				if (a->port[i].ifindex == keys[k].ifindex)
+					a->port[i].elephants++;
 		}
-		if (seen + a->window_ns < now)
-			continue;
-		for (i = 0; i < a->nports; i++)
-			if (a->port[i].ifindex == key.ifindex)
-				a->port[i].elephants++;
-	}
+		in = out;
+		cursor = &in;
+	} while (!ret);
 }
 
 static struct port *find_port(struct agent *a, unsigned num)
