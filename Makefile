@@ -40,7 +40,8 @@ BPF_SKEL := $(B)/bpf/dard_tc.skel.h
 LIB_SRCS := $(wildcard daemon/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 CTL_SRCS := daemon/dardctl.c daemon/print.c daemon/render.c \
-	    daemon/dp_bpf.c daemon/cfgfile.c $(wildcard daemon/ctl_*.c)
+	    daemon/dp_bpf.c daemon/dp_program.c daemon/cfgfile.c \
+	    $(wildcard daemon/ctl_*.c)
 CTL_OBJS := $(CTL_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -54,7 +55,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 all: daemon
 
-daemon: $(B)/bin/dardctl $(B)/bin/dard-switchd $(B)/lib/libdard.a \
+daemon: $(B)/bin/dardctl $(B)/bin/dard-switchd $(B)/bin/dardd $(B)/lib/libdard.a \
 	$(B)/bin/dard-pathcheck
 
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
@@ -81,6 +82,13 @@ $(B)/bpf/dard_switch.skel.h: $(B)/bpf/dard_switch.bpf.o
 
 $(B)/tests/bpf/test_switch.o $(B)/daemon/switchd.o: $(B)/bpf/dard_switch.skel.h
 $(B)/tests/bpf/test_switch.o $(B)/daemon/switchd.o: DARD_CFLAGS += -I$(B)/bpf
+
+$(B)/bin/dardd: $(B)/daemon/dardd.o $(B)/daemon/dp_bpf.o \
+		$(B)/daemon/dp_program.o $(B)/daemon/cfgfile.o \
+		$(B)/daemon/log.o $(B)/lib/libdard.a
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) -lm
 
 $(B)/bin/dard-switchd: $(B)/daemon/switchd.o $(B)/daemon/cfgfile.o \
 		$(B)/daemon/log.o $(B)/lib/libdard.a
@@ -188,7 +196,8 @@ test-cli: daemon
 
 test-netns: daemon
 	$(Q)rc=0; tests/netns/testbed.sh || rc=1; \
-		tests/netns/datapath.sh || rc=1; exit $$rc
+		tests/netns/datapath.sh || rc=1; \
+		tests/netns/dard.sh || rc=1; exit $$rc
 
 STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 style:

@@ -60,63 +60,6 @@ static uint32_t local_host(struct ctl *c)
 	return found;
 }
 
-struct collect {
-	struct dard_alias_pair path[DARD_PATHS_MAX];
-	unsigned n;
-};
-
-static int collect_cb(const struct dard_path *p, void *arg)
-{
-	struct collect *c = arg;
-
-	if (c->n == DARD_PATHS_MAX)
-		return -E2BIG;
-	c->path[c->n].saddr = htonl(p->saddr);
-	c->path[c->n].daddr = htonl(p->daddr);
-	c->n++;
-	return 0;
-}
-
-/* This host's aliases, and its paths to every other host. */
-static int program(struct ctl *c, struct dard_dp *dp, uint32_t me)
-{
-	const struct dard_topo *t = c->cfg.topo;
-	struct dard_pathctx *pc = dard_pathctx_new(t, c->cfg.plan);
-	struct collect *col = malloc(sizeof(*col));
-	uint32_t i;
-	int ret = 0;
-
-	if (!pc || !col) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < dard_plan_naliases(t, me) && !ret; i++)
-		ret = dard_dp_bpf.add_alias(
-			dp, dard_plan_alias(t, c->cfg.plan, me, i));
-	for (i = 0; i < t->nhosts && !ret; i++) {
-		uint32_t h = t->hosts[i];
-		long n;
-
-		if (h == me)
-			continue;
-		col->n = 0;
-		n = dard_path_foreach(pc, me, h, collect_cb, col);
-		if (n < 0) {
-			fprintf(stderr, "%s to %s: more than %d paths\n",
-				t->node[me].name, t->node[h].name,
-				DARD_PATHS_MAX);
-			ret = (int)n;
-		} else if (n > 0) {
-			ret = dard_dp_bpf.set_dest(dp, t->node[h].id, col->path,
-						   col->n);
-		}
-	}
-out:
-	free(col);
-	dard_pathctx_free(pc);
-	return ret;
-}
-
 static int dp_attach(struct ctl *c, int argc, char **argv)
 {
 	struct dard_dp_opts o = {
@@ -125,6 +68,7 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 		.elephant_age_ns = 10ull * 1000000000,
 		.elephant_dscp = 8,
 	};
+	char err[DARD_ERR_MAX];
 	const char *host = NULL;
 	struct dard_dp *dp;
 	uint32_t me;
@@ -191,10 +135,11 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 				: "");
 		return CTL_ERR;
 	}
-	ret = program(c, dp, me);
+	ret = dard_dp_program(&dard_dp_bpf, dp, c->cfg.topo, c->cfg.plan, me,
+			      err);
 	if (ret) {
 		fprintf(stderr, "Unable to program the datapath on %s: %s\n",
-			o.ifname, strerror(-ret));
+			o.ifname, err);
 		dard_dp_bpf.detach(dp);
 		dard_dp_bpf.close(dp);
 		return CTL_ERR;

@@ -47,6 +47,11 @@ struct dard_dp_ops {
 	/* Waits up to timeout_ms for events; returns how many it handled. */
 	int (*poll)(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
 		    int timeout_ms);
+	/*
+	 * A descriptor that polls readable when events wait; poll(..., 0)
+	 * then hands them to cb. For event loops; -errno on failure.
+	 */
+	int (*event_fd)(struct dard_dp *dp, dard_dp_event_cb cb, void *arg);
 	int (*stats)(struct dard_dp *dp, uint64_t *out);
 	/* Removes the programs, the hook if it made it, and the pins. */
 	int (*detach)(struct dard_dp *dp);
@@ -54,6 +59,16 @@ struct dard_dp_ops {
 };
 
 extern const struct dard_dp_ops dard_dp_bpf;
+
+struct dard_topo;
+struct dard_plan;
+/*
+ * Fills a datapath just attached for host me: its aliases, and its paths
+ * to every other host. Returns 0, or -errno with err (DARD_ERR_MAX) set.
+ */
+int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
+		    const struct dard_topo *t, const struct dard_plan *p,
+		    uint32_t me, char *err);
 
 struct bpf_object;
 /* A dard_dp over a loaded, unattached object: for tests and benchmarks. */

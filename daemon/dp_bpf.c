@@ -485,6 +485,18 @@ static int bpf_poll(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
 	return ring_buffer__poll(dp->rb, timeout_ms);
 }
 
+static int bpf_event_fd(struct dard_dp *dp, dard_dp_event_cb cb, void *arg)
+{
+	if (!dp->rb) {
+		dp->rb = ring_buffer__new(dp->fd[M_EVENTS], rb_event, dp, NULL);
+		if (!dp->rb)
+			return -errno;
+	}
+	dp->cb = cb;
+	dp->cb_arg = arg;
+	return ring_buffer__epoll_fd(dp->rb);
+}
+
 static int bpf_stats(struct dard_dp *dp, uint64_t *out)
 {
 	uint64_t *v = calloc(dp->ncpus, sizeof(*v));
@@ -550,6 +562,7 @@ const struct dard_dp_ops dard_dp_bpf = {
 	.flows = bpf_flows,
 	.sweep = bpf_sweep,
 	.poll = bpf_poll,
+	.event_fd = bpf_event_fd,
 	.stats = bpf_stats,
 	.detach = bpf_detach,
 	.close = dp_free,
