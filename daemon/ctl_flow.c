@@ -16,7 +16,7 @@
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] flow show dev IF\n"
+		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] flow show [ dev IF ]\n"
 		"       dardctl [ -t TOPO ] [ --pin DIR ] flow move dev IF FLOW\n"
 		"               path N\n"
 		"       dardctl [ --pin DIR ] flow sweep dev IF idle SECONDS\n"
@@ -25,7 +25,9 @@ static int usage(FILE *f)
 		"\n"
 		"show  every flow the datapath on IF carries: its ID 5-tuple, its alias\n"
 		"      pair and the switches that pair names, bytes, packets, age, when\n"
-		"      it became an elephant, and how often it was moved.\n"
+		"      it became an elephant, and how often it was moved. Without dev:\n"
+		"      the elephants the dardd of this network namespace schedules,\n"
+		"      each with its path and the history of its paths.\n"
 		"move  put FLOW on path N (as numbered by `dardctl path list' from this\n"
 		"      host to the destination), from its next packet on.\n"
 		"sweep forget the flows idle for SECONDS, printing each as ended (a\n"
@@ -275,6 +277,8 @@ int do_flow(struct ctl *c, int argc, char **argv)
 			argv[0]);
 		return CTL_USAGE;
 	}
+	if (!strcmp(argv[0], "show") && argc == 1)
+		return ctl_daemon_flows(c);
 	if (argc < 3 || strcmp(argv[1], "dev")) {
 		fprintf(stderr, "flow %s: expected `dev IF'\n", argv[0]);
 		return usage(stderr);

@@ -25,7 +25,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { topo | addr | path | switch | deploy | dp | flow }\n"
+		"where  OBJECT := { topo | addr | path | switch | deploy | dp | flow |\n"
+		"                   monitor | stats }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
 		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
 		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR | -v |\n"
@@ -37,10 +38,12 @@ static void usage(FILE *f)
 		"  topo    show or generate the topology and host configuration file\n"
 		"  addr    show a host's ID, management address and aliases\n"
 		"  path    list the paths between two hosts, or decode an alias pair\n"
-		"  switch  show a switch's downhill and uphill tables\n"
+		"  switch  show a switch's tables, or query its dard-switchd\n"
 		"  deploy  write the commands that build a testbed\n"
 		"  dp      attach the host datapath to an interface, or detach it\n"
 		"  flow    show the datapath's flows, or move one to another path\n"
+		"  monitor show the monitors of this namespace's dardd\n"
+		"  stats   show the counters of this namespace's dardd\n"
 		"\n"
 		"Options:\n"
 		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
@@ -144,9 +147,9 @@ static const struct cmd {
 	const char *name;
 	int (*func)(struct ctl *c, int argc, char **argv);
 } cmds[] = {
-	{"topo", do_topo},     {"addr", do_addr},     {"path", do_path},
-	{"switch", do_switch}, {"deploy", do_deploy}, {"dp", do_dp},
-	{"flow", do_flow},
+	{"topo", do_topo},     {"addr", do_addr},	{"path", do_path},
+	{"switch", do_switch}, {"deploy", do_deploy},	{"dp", do_dp},
+	{"flow", do_flow},     {"monitor", do_monitor}, {"stats", do_stats},
 };
 
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,

@@ -32,6 +32,10 @@ int do_switch(struct ctl *c, int argc, char **argv);
 int do_deploy(struct ctl *c, int argc, char **argv);
 int do_dp(struct ctl *c, int argc, char **argv);
 int do_flow(struct ctl *c, int argc, char **argv);
+int do_monitor(struct ctl *c, int argc, char **argv);
+int do_stats(struct ctl *c, int argc, char **argv);
+/* flow show without dev: the elephants of this namespace's dardd. */
+int ctl_daemon_flows(struct ctl *c);
 
 /* Exit codes. */
 enum { CTL_OK = 0, CTL_ERR = 1, CTL_USAGE = 2 };

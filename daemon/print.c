@@ -52,6 +52,12 @@ static void add(const char *key, struct json_object *o)
 		json_object_object_add(top, key ? key : "?", o);
 }
 
+void print_json_value(const char *key, struct json_object *o)
+{
+	if (depth >= 0)
+		add(key, json_object_get(o));
+}
+
 static void push(const char *key, struct json_object *o)
 {
 	add(key, o);

@@ -31,6 +31,9 @@ void print_uint(enum output_type type, const char *key, const char *fmt,
 void print_bool(enum output_type type, const char *key, const char *fmt,
 		int value);
 void print_nl(void);
+struct json_object;
+/* Adds a reference to o to the JSON output (nothing in text mode). */
+void print_json_value(const char *key, struct json_object *o);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* _DARD_PRINT_H */

@@ -161,5 +161,41 @@ is "node files apart" "$(ls "$tmp/dep/node" | grep -c '^e1_1\.')" 2
 ok "deploy bad prefix" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix 'a b'
 ok "deploy prefix with -" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix a-b
 
+# The daemons' command lines; and dardctl's questions to a dardd that is
+# not there (this namespace runs none).
+switchd=$top/build/bin/dard-switchd
+dardd=$top/build/bin/dardd
+d -t fattree:4 topo gen output "$tmp/ft4d.conf" >/dev/null
+ok "dard-switchd help" 0 "$switchd" --help && has "switchd usage" "$out" '^Usage: dard-switchd'
+ok "dard-switchd without a switch" 2 "$switchd" && has "which switch" "$err" 'which SWITCH'
+ok "dard-switchd bad window" 2 "$switchd" --window 0 core1 &&
+	has "window named" "$err" '--window needs seconds'
+ok "dard-switchd bad ifname" 2 "$switchd" --ifname 'p%s' core1 &&
+	has "ifname named" "$err" 'one %u'
+ok "dard-switchd no such switch" 1 "$switchd" -c "$tmp/ft4d.conf" core9 &&
+	has "no such switch named" "$err" "no switch .core9."
+ok "dard-switchd a host" 1 "$switchd" -c "$tmp/ft4d.conf" e1_1
+ok "dard-switchd missing file" 1 "$switchd" -c "$tmp/none" core1 &&
+	has "file named" "$err" "Unable to open .$tmp/none."
+ok "dardd help" 0 "$dardd" --help && has "dardd usage" "$out" '^Usage: dardd'
+ok "dardd without a host" 2 "$dardd"
+ok "dardd bad delta" 2 "$dardd" --delta 5x e1_1 && has "delta named" "$err" '--delta needs'
+ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1
+ok "dardd bad interval" 2 "$dardd" --query-interval -1 e1_1 &&
+	has "interval named" "$err" '--query-interval needs seconds'
+ok "dardd no such host" 1 "$dardd" -c "$tmp/ft4d.conf" core1 &&
+	has "no such host named" "$err" "no host .core1."
+ok "monitor help" 0 d monitor help && has "monitor usage" "$out" '^Usage: dardctl monitor show'
+ok "monitor bad command" 2 d monitor list
+ok "stats extra argument" 2 d stats now
+ok "flow show without dardd" 1 d flow show && has "no dardd" "$err" '^No dardd in this network namespace'
+ok "switch query help" 0 d switch help && has "query usage" "$out" 'switch query SWITCH'
+ok "switch query a host" 1 d -t "$tmp/ft4d.conf" switch query e1_1 &&
+	has "a host named" "$err" "e1_1' is a host"
+ok "switch query bad port" 2 d -t "$tmp/ft4d.conf" switch query core1 port 0
+ok "switch query bad address" 2 d -t "$tmp/ft4d.conf" switch query core1 at 1.2.3
+ok "switch query nobody answers" 1 d -t "$tmp/ft4d.conf" switch query core1 \
+	at 127.0.0.1:9 timeout 200 && has "no answer named" "$err" '^No answer from core1'
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* dardd's options and counters, and the name of its control socket. */
+#ifndef _DARD_DARDD_H
+#define _DARD_DARDD_H
+
+#include <stdint.h>
+
+/*
+ * The control socket: an abstract UNIX socket, so one per network
+ * namespace (one per testbed host); root only (SO_PEERCRED). A client
+ * writes one command line, "monitors", "flows" or "stats", and reads one
+ * JSON document back.
+ */
+#define DARDD_CTL_NAME "dard/dardd"
+
+struct dardd_opts {
+	uint64_t query_ns;    /* switch queries, paper: 1 s */
+	uint64_t schedule_ns; /* rounds every this + U[0, this], paper: 5 s */
+	uint64_t max_age_ns;  /* link states older are unknown: 3 queries */
+	uint64_t sweep_ns;    /* walks of the flow table */
+	uint64_t idle_ns;     /* flows idle this long are forgotten */
+	double delta_mbps;    /* paper: 10 Mbit/s */
+	double delta_frac;    /* > 0: delta as a share of the bandwidth */
+	uint16_t switch_port;
+};
+
+struct dardd_stats {
+	uint64_t monitors_created, elephants, ended, events;
+	uint64_t queries, query_bytes, replies, reply_bytes;
+	uint64_t timeouts, late, rejected, send_errors;
+	uint64_t rounds, moves, ctl_refused;
+};
+
+#endif /* _DARD_DARDD_H */

@@ -1,0 +1,249 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# DARD's control plane on a namespace fat-tree with 50 Mbit/s links: four
+# long TCP flows between pods, placed by hand on core1, stay collided
+# while their hosts run no dardd; with dardd on the hosts and dard-switchd
+# on every switch they spread until no switch-switch link carries two, and
+# their throughput rises. Then a switch agent stops (its links become
+# unknown and no flow moves onto them) and a dardd restarts mid-run (no
+# flow is lost).
+#
+#   e1_1 e1_2 (tor1_1) --> e2_1 e2_2 (tor2_1)     flow i: e1_i -> e2_i,
+#   e1_3 e1_4 (tor1_2) --> e2_3 e2_4 (tor2_2)     client port 4000i
+#
+# Intervals are the testbed's --fast ones (queries every 0.1 s, rounds
+# every 2 s + U[0, 2 s], elephants after 1 s). Namespaces are named
+# dard_cp_PID-*; everything is removed on exit.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+testbed=$top/scripts/testbed
+dardctl=$top/build/bin/dardctl
+dardd=$top/build/bin/dardd
+export DARDCTL=$dardctl
+export DARD_TESTBED_DIR=/run/dard/test-cp-$$
+prefix=dard_cp_$$
+dir=$DARD_TESTBED_DIR/$prefix
+tmp=$(mktemp -d)
+secs=35
+rate=50
+passed=0
+failed=0
+
+if [[ $EUID -ne 0 ]]; then
+	if [[ -n ${CI:-} ]]; then
+		echo "dard.sh: needs root for namespaces and BPF, and CI is set"
+		echo "dard: 0 passed, 1 failed"
+		exit 1
+	fi
+	echo "dard.sh: SKIP: needs root for namespaces and BPF"
+	echo "dard: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+# On failure, what the senders' daemons said.
+dump_logs() {
+	local f
+	((failed)) || return 0
+	for f in "$dir"/log/e1_*.log; do
+		[[ -e $f ]] || continue
+		echo "--- the last of $f"
+		tail -n 15 "$f"
+	done
+}
+cleanup() {
+	dump_logs
+	"$testbed" down --prefix "$prefix" >/dev/null 2>&1
+	rm -rf "$DARD_TESTBED_DIR" "$tmp"
+}
+trap cleanup EXIT
+
+pass() { echo "ok   [${SECONDS}s] $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL [${SECONDS}s] $*"; failed=$((failed + 1)); }
+t() {
+	local name=$1
+	shift
+	echo "+ $*"
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+on() { "$testbed" exec --prefix "$prefix" "$@"; }
+
+# The pids of a program in a node's namespace.
+pids_of() {
+	local p
+	for p in $(ip netns pids "$prefix-$1" 2>/dev/null); do
+		[[ $(cat /proc/$p/comm 2>/dev/null) == "$2" ]] && echo "$p"
+	done
+}
+stop() {
+	local p
+	p=$(pids_of "$1" "$2")
+	[[ -n $p ]] || return 1
+	kill $p
+	while [[ -n $(pids_of "$1" "$2") ]]; do sleep 0.05; done
+}
+start_dardd() {
+	DARD_PIN_ROOT=/sys/fs/bpf/dard/testbed/$prefix/$1 setsid \
+		nsenter --net="/run/netns/$prefix-$1" "$dardd" \
+		-c "$dir/dard.conf" --query-interval 0.1 --schedule-interval 2 \
+		--idle 3 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &
+}
+
+# Flow i as the datapath on e1_i sees it (JSON).
+flow() {
+	on "e1_$1" "$dardctl" -j flow show dev eth0 |
+		jq -c --argjson p "4000$1" '.[] | select(.proto == "tcp" and .sport == $p)'
+}
+# The four flows' switches, one line each.
+routes() {
+	local i
+	for i in 1 2 3 4; do flow "$i" | jq -r '.switches | join(" ")'; done
+}
+all_on_core1() { [[ $(routes | grep -c ' core1 ') == 4 ]]; }
+four_on() { [[ $(routes | grep -c " $1 $2 ") == 4 ]]; }
+max_is() { [[ $(max_per_link) == "$1" ]]; }
+# The most flows on any directed switch-switch link.
+max_per_link() {
+	routes | awk '{ for (i = 1; i < NF; i++) n[$i ">" $(i + 1)]++ }
+		END { m = 0; for (l in n) if (n[l] > m) m = n[l]; print m }'
+}
+# Seconds since the flows started.
+since() { awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+# The four flows' total Mbit/s over iperf3's seconds from $1 to $2.
+mbps() {
+	local i
+	for i in 1 2 3 4; do
+		jq --argjson a "$1" --argjson b "$2" \
+			'[.intervals[].sum | select(.start >= $a and .end <= $b) | .bits_per_second] | add / length / 1e6' \
+			"$tmp/iperf$i.json"
+	done | awk '{ s += $1 } END { printf "%d", s }'
+}
+
+t "fattree:4 at $rate Mbit/s with dard-switchd and dardd everywhere" \
+	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate" --dard --fast
+t "every switch runs dard-switchd" bash -c \
+	"[[ \$(grep -l 'answering on' $dir/log/{core,aggr,tor}*.log | wc -l) == 20 ]]"
+t "core1 answers a query" on e3_1 "$dardctl" switch query core1
+
+# Without dardd on the senders, four flows on core1 stay there.
+for i in 1 2 3 4; do stop "e1_$i" dardd; done
+for i in 1 2 3 4; do
+	on "e2_$i" iperf3 -s -1 -D -B "172.16.0.$((4 + i))"
+done
+sleep 0.3
+t0=$EPOCHREALTIME
+for i in 1 2 3 4; do
+	on "e1_$i" iperf3 -c "172.16.0.$((4 + i))" -B "172.16.0.$i" \
+		--cport "4000$i" -t "$secs" -J >"$tmp/iperf$i.json" 2>&1 &
+	eval "ipid$i=$!"
+done
+for i in 1 2 3 4; do
+	for ((n = 0; n < 50; n++)); do
+		[[ -n $(flow "$i") ]] && break
+		sleep 0.1
+	done
+	on "e1_$i" "$dardctl" flow move dev eth0 tcp "172.16.0.$i:4000$i" \
+		"172.16.0.$((4 + i)):5201" path 1 || fail "placing flow $i on core1"
+done
+declare -A placed
+for i in 1 2 3 4; do placed[$i]=$(flow "$i" | jq .moves); done
+sleep 2
+t "all four cross core1" all_on_core1
+t "core1's link to aggr2_1 carries four" four_on core1 aggr2_1
+t "and they stay collided without dardd" max_is 4
+
+# With dardd on the senders, they spread.
+t_dardd=$(since)
+for i in 1 2 3 4; do start_dardd "e1_$i"; done
+converged=""
+for ((n = 0; n < 60; n++)); do
+	sleep 0.5
+	if [[ $(max_per_link) == 1 ]]; then
+		converged=$(since)
+		break
+	fi
+done
+routes | sed 's/^/  /'
+t "within 30 s no switch-switch link carries two of them (dardd at ${t_dardd} s, spread at ${converged:-never} s)" \
+	test -n "$converged"
+# Their rates spread, measured below from iperf3's seconds.
+sleep 6
+for i in 1 2 3 4; do
+	moves=$(flow "$i" | jq .moves)
+	t "flow $i switched paths at most three times ($((moves - placed[$i])))" \
+		test $((moves - placed[$i])) -le 3
+done
+on e1_1 "$dardctl" monitor show
+t "e1_1 has one monitor, tor1_1 -> tor2_1, its paths known" bash -c \
+	"'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j monitor show |
+	 jq -e 'length == 1 and .[0].dst_tor == \"tor2_1\" and ([.[0].paths[] | select(.known)] | length) == 4' >/dev/null"
+
+# A switch agent stops: its links become unknown, and nothing moves there.
+victim=$(routes | awk '{ print $3 }' | sort | uniq -c | sort -n | awk 'NR == 1 { print $2 }')
+declare -A onvictim
+for i in 1 2 3 4; do
+	onvictim[$i]=$(flow "$i" | jq -r --arg v "$victim" '.switches | index($v) != null')
+done
+timeouts=$(on e1_1 "$dardctl" -j stats | jq '.[0].timeouts')
+t "stop $victim's dard-switchd" stop "$victim" dard-switchd
+sleep 1.5
+t "e1_1's monitor marks the path through $victim unknown" bash -c \
+	"'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j monitor show |
+	 jq -e --arg v '$victim' '[.[0].paths[] | select(.switches | index(\$v)) | .known] | all(. == false)' >/dev/null"
+t "and counts the timeouts" bash -c \
+	"[[ \$('$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j stats | jq '.[0].timeouts') -gt $timeouts ]]"
+t "the others stay known" bash -c \
+	"'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j monitor show |
+	 jq -e --arg v '$victim' '[.[0].paths[] | select(.switches | index(\$v) | not) | .known] | all' >/dev/null"
+sleep 3
+for i in 1 2 3 4; do
+	now=$(flow "$i" | jq -r --arg v "$victim" '.switches | index($v) != null')
+	[[ ${onvictim[$i]} == false && $now == true ]] &&
+		fail "flow $i moved onto $victim while its agent was down"
+done
+pass "no flow moved onto $victim while its agent was down"
+
+# dardd restarts mid-run: the elephant is picked up, nothing is lost.
+t "stop e1_1's dardd" stop e1_1 dardd
+start_dardd e1_1
+sleep 1
+t "the new dardd picked its elephant up from the pinned maps" bash -c \
+	"'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j flow show |
+	 jq -e '.[] | select(.sport == 40001)' >/dev/null"
+on e1_1 "$dardctl" flow show
+for i in 1 2 3 4; do
+	eval "wait \$ipid$i"
+	t "flow $i completed" jq -e '.end.sum_received.bytes > 0 and (.error | not)' \
+		"$tmp/iperf$i.json"
+	jq -r '[.intervals[].sum.bits_per_second / 1e6 | floor] | "  flow '$i' Mbit/s per second: \(join(" "))"' \
+		"$tmp/iperf$i.json"
+	t "flow $i lost nothing" jq -e \
+		'.end.sum_received.bytes >= 0.99 * .end.sum_sent.bytes' "$tmp/iperf$i.json"
+done
+on e1_1 "$dardctl" stats
+if [[ -n $converged ]]; then
+	a=$(printf '%.0f' "$t_dardd")
+	b=$(awk -v c="$converged" 'BEGIN { printf "%d", c + 1 }')
+	before=$(mbps 1 "$a")
+	after=$(mbps "$b" $((b + 5)))
+	echo "total: $before Mbit/s collided (1 s to $a s), $after Mbit/s spread ($b s to $((b + 5)) s)"
+	t "their total throughput at least doubled" test "$after" -ge $((2 * before))
+	t "and came near the four links' $((4 * rate)) Mbit/s" test "$after" -ge $((3 * rate))
+fi
+t "no reply was rejected" bash -c \
+	"[[ \$('$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j stats | jq '.[0].rejected') == 0 ]]"
+dump_logs
+t "down" "$testbed" down --prefix "$prefix"
+no_daemons() {
+	local n
+	for ((n = 0; n < 40; n++)); do
+		pgrep -f "(dardd|dard-switchd) -c $dir" >/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
+}
+t "leaves no daemon" no_daemons
+
+echo "dard: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
