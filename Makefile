@@ -221,6 +221,8 @@ demo: daemon
 PREFIX ?= /usr/local
 install: daemon
 	install -D -m 0755 $(B)/bin/dardctl $(DESTDIR)$(PREFIX)/sbin/dardctl
+	install -D -m 0755 $(B)/bin/dardd $(DESTDIR)$(PREFIX)/sbin/dardd
+	install -D -m 0755 $(B)/bin/dard-switchd $(DESTDIR)$(PREFIX)/sbin/dard-switchd
 	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
 
 clean:
