@@ -5,8 +5,9 @@
  *
  * For 1, 100 and 10,000 monitors, each a random pair of ToRs in different
  * pods, with random link states: the time to assemble every monitor's
- * path-state vector from link states and run its selfish round, as the
- * daemon does at each scheduling interval. Then per monitor the switches
+ * path-state vector from link states and run its selfish round (dardd's,
+ * dard_sched_round_links), as the daemon does at each scheduling
+ * interval. Then per monitor the switches
  * it queries, the exit ports it asks each for, and the bytes of one query
  * round (IPv4 + UDP + protocol.md's messages), beside the paper's 48-byte
  * query and 32-byte reply per switch.
@@ -165,11 +166,12 @@ int main(void)
 	printf("|--:|--:|--:|\n");
 	for (c = 0; c < 3; c++) {
 		struct dard_pstate *pv = calloc(mon[0].npaths, sizeof(*pv));
+		struct dard_path_links *pl = calloc(mon[0].npaths, sizeof(*pl));
 		uint32_t *fv = calloc(mon[0].npaths, sizeof(*fv));
 		double t0, us;
 		unsigned reps = 0, j;
 
-		if (!pv || !fv)
+		if (!pv || !fv || !pl)
 			return 1;
 		t0 = now_us();
 		do {
@@ -180,9 +182,12 @@ int main(void)
 					dard_path_state(ls, mon[i].dl[j],
 							mon[i].ndl[j], &pv[j]);
 					fv[j] = (i + j) % 7 == 0;
+					pl[j].dl = mon[i].dl[j];
+					pl[j].n = mon[i].ndl[j];
 				}
-				if (dard_sched_round(pv, fv, mon[i].npaths, 10,
-						     &m))
+				if (dard_sched_round_links(ls, pl, pv, fv,
+							   mon[i].npaths, 10,
+							   &m))
 					sink += m.estimate;
 			}
 			reps++;
@@ -190,6 +195,7 @@ int main(void)
 		printf("| %u | %.3f | %.2f |\n", counts[c], us / reps / 1e3,
 		       us / reps / counts[c]);
 		free(pv);
+		free(pl);
 		free(fv);
 	}
 	traffic(t, &mon[0], &nsw, &q, &r);
