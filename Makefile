@@ -136,7 +136,7 @@ $(B)/lib/libdard.a: $(LIB_OBJS)
 $(B)/bin/dardctl: $(CTL_OBJS) $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) -lm
 
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/lib/libdard.a
@@ -169,7 +169,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $^
+		-o $@ $^ -lm
 
 fuzz: $(FUZZ_BINS)
 

@@ -26,7 +26,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"where  OBJECT := { topo | addr | path | switch | deploy | dp | flow |\n"
-		"                   monitor | stats }\n"
+		"                   monitor | stats | traffic }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
 		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
 		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR | -v |\n"
@@ -44,6 +44,7 @@ static void usage(FILE *f)
 		"  flow    show the datapath's flows, or move one to another path\n"
 		"  monitor show the monitors of this namespace's dardd\n"
 		"  stats   show the counters of this namespace's dardd\n"
+		"  traffic generate the paper's traffic patterns\n"
 		"\n"
 		"Options:\n"
 		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
@@ -147,9 +148,10 @@ static const struct cmd {
 	const char *name;
 	int (*func)(struct ctl *c, int argc, char **argv);
 } cmds[] = {
-	{"topo", do_topo},     {"addr", do_addr},	{"path", do_path},
-	{"switch", do_switch}, {"deploy", do_deploy},	{"dp", do_dp},
-	{"flow", do_flow},     {"monitor", do_monitor}, {"stats", do_stats},
+	{"topo", do_topo},	 {"addr", do_addr},	  {"path", do_path},
+	{"switch", do_switch},	 {"deploy", do_deploy},	  {"dp", do_dp},
+	{"flow", do_flow},	 {"monitor", do_monitor}, {"stats", do_stats},
+	{"traffic", do_traffic},
 };
 
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,

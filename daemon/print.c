@@ -120,6 +120,17 @@ void print_uint(enum output_type type, const char *key, const char *fmt,
 	}
 }
 
+void print_float(enum output_type type, const char *key, const char *fmt,
+		 double value)
+{
+	if (depth >= 0) {
+		if (type & PRINT_JSON)
+			add(key, json_object_new_double(value));
+	} else if (type & PRINT_FP) {
+		printf(fmt, value);
+	}
+}
+
 void print_bool(enum output_type type, const char *key, const char *fmt,
 		int value)
 {

@@ -28,6 +28,8 @@ void print_string(enum output_type type, const char *key, const char *fmt,
 		  const char *value);
 void print_uint(enum output_type type, const char *key, const char *fmt,
 		uint64_t value);
+void print_float(enum output_type type, const char *key, const char *fmt,
+		 double value);
 void print_bool(enum output_type type, const char *key, const char *fmt,
 		int value);
 void print_nl(void);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dardctl traffic: the paper's traffic patterns as a list of flows. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dardctl.h"
+#include "lib/traffic.h"
+#include "print.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] traffic gen [ pattern { stride | random | staggered } ]\n"
+		"               [ step N ] [ torp P ] [ podp P ] [ rate R ] [ duration S ]\n"
+		"               [ size MB ] [ seed N ] [ format { text | csv | json } ]\n"
+		"\n"
+		"The elephant flows of one of the DARD paper's traffic patterns\n"
+		"(section 4.1), sorted by start time. Every host is a source whose\n"
+		"flows start as a Poisson process of rate R per second (default 0.1)\n"
+		"for S seconds (default 60), each carrying MB megabytes (default 16).\n"
+		"stride sends host x to host x + N (default: the number of hosts in a\n"
+		"pod, so that every flow leaves its pod); random to any other host;\n"
+		"staggered to a host under the same ToR with probability torp\n"
+		"(default 0.5), in the same pod with podp (default 0.3), else to\n"
+		"another pod. The same seed (default 1) gives the same flows.\n"
+		"csv prints `id,start,src,dst,src_id,dst_id,bytes'.\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+static int number(const char *kw, const char *val, double min, double max,
+		  double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(val, &end);
+	if (errno || end == val || *end || !(*out >= min) || *out > max) {
+		fprintf(stderr, "traffic gen: invalid %s `%s'\n", kw, val);
+		return -1;
+	}
+	return 0;
+}
+
+int do_traffic(struct ctl *c, int argc, char **argv)
+{
+	const char *format = "text";
+	struct dard_traffic_opts o;
+	struct dard_tflow *f = NULL;
+	char err[DARD_ERR_MAX], b1[24], b2[24];
+	const struct dard_topo *t;
+	double v;
+	long n, k;
+	int i;
+
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
+	if (strcmp(argv[0], "gen")) {
+		fprintf(stderr,
+			"Command \"%s\" is unknown, try \"dardctl traffic help\".\n",
+			argv[0]);
+		return CTL_USAGE;
+	}
+	dard_traffic_opts_init(&o);
+	for (i = 1; i < argc; i += 2) {
+		const char *kw = argv[i],
+			   *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!val) {
+			fprintf(stderr, "traffic gen: `%s' needs a value\n",
+				kw);
+			return usage(stderr);
+		}
+		if (!strcmp(kw, "pattern")) {
+			o.pattern = dard_pattern_parse(val);
+			if (o.pattern < 0) {
+				fprintf(stderr,
+					"traffic gen: unknown pattern `%s': expected stride, random or staggered\n",
+					val);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(kw, "format")) {
+			format = val;
+			if (strcmp(format, "text") && strcmp(format, "csv") &&
+			    strcmp(format, "json")) {
+				fprintf(stderr,
+					"Invalid format `%s': expected text, csv or json\n",
+					format);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(kw, "step")) {
+			if (number(kw, val, 1, 1e6, &v))
+				return CTL_USAGE;
+			o.step = v;
+		} else if (!strcmp(kw, "torp")) {
+			if (number(kw, val, 0, 1, &o.torp))
+				return CTL_USAGE;
+		} else if (!strcmp(kw, "podp")) {
+			if (number(kw, val, 0, 1, &o.podp))
+				return CTL_USAGE;
+		} else if (!strcmp(kw, "rate")) {
+			if (number(kw, val, 1e-6, 1e4, &o.rate))
+				return CTL_USAGE;
+		} else if (!strcmp(kw, "duration")) {
+			if (number(kw, val, 1e-3, 1e6, &o.duration))
+				return CTL_USAGE;
+		} else if (!strcmp(kw, "size")) {
+			if (number(kw, val, 1e-6, 1e6, &v))
+				return CTL_USAGE;
+			o.bytes = v * (1 << 20);
+		} else if (!strcmp(kw, "seed")) {
+			if (number(kw, val, 0, 1e15, &v))
+				return CTL_USAGE;
+			o.seed = v;
+		} else {
+			fprintf(stderr, "traffic gen: unexpected `%s'\n", kw);
+			return usage(stderr);
+		}
+	}
+	if (!strcmp(format, "json") && !is_json_context())
+		new_json_obj(1, c->pretty);
+	if (!strcmp(format, "csv") && is_json_context()) {
+		fprintf(stderr, "format csv and -j do not mix\n");
+		return CTL_USAGE;
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	t = c->cfg.topo;
+	n = dard_traffic_gen(t, &o, &f, err);
+	if (n < 0) {
+		fprintf(stderr, "traffic gen: %s\n", err);
+		return CTL_ERR;
+	}
+	if (!strcmp(format, "csv"))
+		printf("id,start,src,dst,src_id,dst_id,bytes\n");
+	for (k = 0; k < n; k++) {
+		dard_addr_str(t->node[f[k].src].id, b1);
+		dard_addr_str(t->node[f[k].dst].id, b2);
+		if (!strcmp(format, "csv")) {
+			printf("%ld,%.6f,%s,%s,%s,%s,%llu\n", k, f[k].start,
+			       t->node[f[k].src].name, t->node[f[k].dst].name,
+			       b1, b2, (unsigned long long)f[k].bytes);
+			continue;
+		}
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "id", "%-5llu", k);
+		print_float(PRINT_ANY, "start", " %10.3f", f[k].start);
+		print_string(PRINT_ANY, "src", " %-8s", t->node[f[k].src].name);
+		print_string(PRINT_ANY, "dst", " -> %-8s",
+			     t->node[f[k].dst].name);
+		print_string(PRINT_ANY, "src_id", " %s", b1);
+		print_string(PRINT_ANY, "dst_id", " -> %s", b2);
+		print_uint(PRINT_ANY, "bytes", " %llu\n", f[k].bytes);
+		close_json_object();
+	}
+	free(f);
+	return CTL_OK;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Traffic patterns of the paper's evaluation. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "traffic.h"
+
+static const char *const names[] = {
+	[DARD_PATTERN_RANDOM] = "random",
+	[DARD_PATTERN_STAGGERED] = "staggered",
+	[DARD_PATTERN_STRIDE] = "stride",
+};
+
+void dard_traffic_opts_init(struct dard_traffic_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->pattern = DARD_PATTERN_STRIDE;
+	o->torp = 0.5;
+	o->podp = 0.3;
+	o->rate = 0.1;
+	o->duration = 60;
+	o->bytes = 16ULL << 20;
+	o->seed = 1;
+}
+
+int dard_pattern_parse(const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+const char *dard_pattern_name(int pattern)
+{
+	return pattern >= 0 && pattern <= DARD_PATTERN_STRIDE ? names[pattern]
+							      : "?";
+}
+
+uint32_t dard_host_pod(const struct dard_topo *t, uint32_t host)
+{
+	uint32_t tor = dard_topo_tor(t, host), best = DARD_NONE;
+	unsigned k;
+
+	for_each_port(t, tor, k) {
+		const struct dard_link *l = dard_topo_port_link(t, tor, k);
+
+		if (l && l->down == tor && l->up < best)
+			best = l->up;
+	}
+	/* A one-level tree: the ToR is its own pod. */
+	return best == DARD_NONE ? tor : best;
+}
+
+/* splitmix64: small, fast, and the same everywhere. */
+static uint64_t next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in (0, 1]. */
+static double uniform(uint64_t *s)
+{
+	return ((next(s) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct dard_tflow *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* One of n candidates, uniformly. */
+static uint32_t pick(uint64_t *s, const uint32_t *cand, unsigned n)
+{
+	return cand[next(s) % n];
+}
+
+long dard_traffic_gen(const struct dard_topo *t,
+		      const struct dard_traffic_opts *o,
+		      struct dard_tflow **out, char *err)
+{
+	uint32_t n = t->nhosts, *same_tor = NULL, *same_pod = NULL,
+		 *other = NULL;
+	struct dard_tflow *f = NULL;
+	size_t cap = 0, len = 0;
+	uint64_t s = o->seed;
+	unsigned step = o->step, i;
+	long ret;
+
+	if (n < 2)
+		return dard_fail(err, -EINVAL, "%s has fewer than two hosts",
+				 dard_topo_label(t));
+	if (!(o->rate > 0) || !(o->duration > 0) || !o->bytes)
+		return dard_fail(err, -EINVAL,
+				 "rate, duration and size must be positive");
+	if (o->pattern == DARD_PATTERN_STAGGERED &&
+	    (o->torp < 0 || o->podp < 0 || o->torp + o->podp > 1))
+		return dard_fail(
+			err, -EINVAL,
+			"staggered needs ToRP, PodP >= 0 with ToRP + PodP <= 1");
+	if (o->pattern == DARD_PATTERN_STRIDE) {
+		/* The hosts of one pod: every destination in another. */
+		if (!step) {
+			uint32_t pod = dard_host_pod(t, t->hosts[0]);
+
+			while (step < n &&
+			       dard_host_pod(t, t->hosts[step]) == pod)
+				step++;
+		}
+		if (step % n == 0)
+			return dard_fail(err, -EINVAL,
+					 "stride %u sends every host to itself",
+					 step);
+	}
+	same_tor = malloc(n * sizeof(*same_tor));
+	same_pod = malloc(n * sizeof(*same_pod));
+	other = malloc(n * sizeof(*other));
+	if (!same_tor || !same_pod || !other) {
+		ret = dard_fail(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t src = t->hosts[i], dst = DARD_NONE, j;
+		unsigned nt = 0, np = 0, no = 0;
+		double at = 0;
+
+		for (j = 0; j < n; j++) {
+			uint32_t h = t->hosts[j];
+
+			if (h == src)
+				continue;
+			if (dard_topo_tor(t, h) == dard_topo_tor(t, src))
+				same_tor[nt++] = h;
+			else if (dard_host_pod(t, h) == dard_host_pod(t, src))
+				same_pod[np++] = h;
+			else
+				other[no++] = h;
+		}
+		for (;;) {
+			at += -log(uniform(&s)) / o->rate;
+			if (at >= o->duration)
+				break;
+			switch (o->pattern) {
+			case DARD_PATTERN_STRIDE:
+				dst = t->hosts[(i + step) % n];
+				break;
+			case DARD_PATTERN_RANDOM:
+				dst = t->hosts[(i + 1 + next(&s) % (n - 1)) %
+					       n];
+				break;
+			default: {
+				double u = uniform(&s);
+
+				/* A class with no host gives way to the next.
+				 */
+				if (u <= o->torp && nt)
+					dst = pick(&s, same_tor, nt);
+				else if (u <= o->torp + o->podp && np)
+					dst = pick(&s, same_pod, np);
+				else if (no)
+					dst = pick(&s, other, no);
+				else if (np)
+					dst = pick(&s, same_pod, np);
+				else
+					dst = pick(&s, same_tor, nt);
+			}
+			}
+			if (len == cap) {
+				void *p =
+					realloc(f, (cap = cap ? 2 * cap : 256) *
+							   sizeof(*f));
+
+				if (!p) {
+					ret = dard_fail(err, -ENOMEM,
+							"out of memory");
+					goto out;
+				}
+				f = p;
+			}
+			f[len].start = at;
+			f[len].src = src;
+			f[len].dst = dst;
+			f[len].bytes = o->bytes;
+			len++;
+		}
+	}
+	qsort(f, len, sizeof(*f), cmp_start);
+	*out = f;
+	f = NULL;
+	ret = len;
+out:
+	free(f);
+	free(same_tor);
+	free(same_pod);
+	free(other);
+	return ret;
+}
