@@ -53,8 +53,10 @@ int dard_sw_egress(struct __sk_buff *skb)
 	int truncated;
 
 	ip = parse_ipv4(skb, &truncated);
+	/* A later piece of a fragment carries no inner header. */
 	if (!ip || ip->protocol != IPPROTO_IPIP || ip->ihl != 5 ||
-	    ip->tos >> 2 != elephant_dscp)
+	    ip->tos >> 2 != elephant_dscp ||
+	    (ip->frag_off & bpf_htons(IP_OFFSET)))
 		return TC_ACT_OK;
 	if (inner_flow(skb, &key.flow))
 		return TC_ACT_OK;

@@ -233,6 +233,12 @@ static int do_query(struct ctl *c, int argc, char **argv)
 					argv[i]);
 				return CTL_USAGE;
 			}
+			for (unsigned j = 0; j < n; j++)
+				if (ports[j] == p) {
+					fprintf(stderr,
+						"Port %lu given twice\n", p);
+					return CTL_USAGE;
+				}
 			ports[n++] = p;
 		} else if (!strcmp(argv[i], "at") && i + 1 < argc) {
 			at = argv[++i];

@@ -78,7 +78,8 @@ struct mon {
 struct sw {
 	uint32_t pending; /* seq of the unanswered query, or 0 */
 	uint64_t sent_ns, reply_ns;
-	uint16_t nports; /* ports of this tick's query */
+	uint64_t unanswered_ns; /* first query since the last reply */
+	uint16_t nports;	/* ports of this tick's query */
 	uint16_t *ports;
 	int silent; /* missed its last query */
 };
@@ -421,7 +422,9 @@ static void query(struct dardd *d, uint64_t now)
 				if (d->ls_stamp[dl] == d->tick)
 					continue;
 				d->ls_stamp[dl] = d->tick;
-				s->ports[s->nports++] = q->ports[k];
+				/* One datagram carries 1024 ports. */
+				if (s->nports < DARD_MSG_PORTS_MAX)
+					s->ports[s->nports++] = q->ports[k];
 			}
 		}
 	for (n = 0; n < d->t->nnodes; n++) {
@@ -436,8 +439,7 @@ static void query(struct dardd *d, uint64_t now)
 		if (s->pending)
 			d->st.timeouts++;
 		if (s->pending && !s->silent &&
-		    now - (s->reply_ns ? s->reply_ns : s->sent_ns) >
-			    d->o.max_age_ns) {
+		    now - s->unanswered_ns > d->o.max_age_ns) {
 			log_warn(
 				"%s has not answered for %.3g s: its links count as unknown until it does",
 				d->t->node[n].name, d->o.max_age_ns / 1e9);
@@ -458,6 +460,8 @@ static void query(struct dardd *d, uint64_t now)
 		}
 		d->st.queries++;
 		d->st.query_bytes += len;
+		if (!s->unanswered_ns)
+			s->unanswered_ns = now;
 		s->pending = d->seq;
 		s->sent_ns = now;
 	}
@@ -508,6 +512,7 @@ static void receive(struct dardd *d)
 		d->st.replies++;
 		d->st.reply_bytes += len;
 		d->sw[n].pending = 0;
+		d->sw[n].unanswered_ns = 0;
 		d->sw[n].reply_ns = now_ns();
 		if (d->sw[n].silent)
 			log_info("%s answers again", d->t->node[n].name);
@@ -554,7 +559,7 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 		if (e->mon == mon && e->path >= 0)
 			mon->fv[e->path]++;
 	/* delta as a share of the paths' bandwidth: the slowest known. */
-	if (d->o.delta_frac > 0) {
+	if (d->o.delta_is_frac) {
 		double bw = HUGE_VAL;
 
 		for (i = 0; i < mon->m->npaths; i++)
@@ -605,7 +610,10 @@ static void on_tick(struct dardd *d)
 	    errno != EAGAIN)
 		log_warn("timerfd: %s", strerror(errno));
 	if (now >= d->next_query_ns) {
-		d->next_query_ns = now + d->o.query_ns;
+		/* On the interval's grid, unless a whole one was missed. */
+		d->next_query_ns += d->o.query_ns;
+		if (d->next_query_ns <= now)
+			d->next_query_ns = now + d->o.query_ns;
 		query(d, now);
 	}
 	for (mon = d->mons; mon; mon = mon->next)
@@ -796,12 +804,19 @@ static void on_ctl(struct dardd *d)
 	/* Root only: the abstract socket has no file mode to say so. */
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) ||
 	    cred.uid != 0) {
+		static const char no[] = "{\"error\":\"root only\"}\n";
+
 		d->st.ctl_refused++;
+		if (send(fd, no, sizeof(no) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) <
+		    0)
+			log_debug("control client went away");
 		close(fd);
 		return;
 	}
+	/* A client that stalls costs the loop a second at most. */
 	struct timeval tv = {.tv_sec = 1};
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	/* One line, however it arrives. */
 	for (len = 0; len < sizeof(cmd) - 1 && !memchr(cmd, '\n', len);
 	     len += n) {
@@ -1021,17 +1036,17 @@ int main(int argc, char **argv)
 		case 'd': {
 			double x = strtod(optarg, &end);
 
-			if (end == optarg || x < 0 ||
+			if (end == optarg || !isfinite(x) || x < 0 ||
 			    (*end && strcmp(end, "%")) || (*end && x > 100)) {
 				fprintf(stderr,
 					"dardd: --delta needs Mbit/s or a percentage, not `%s'\n",
 					optarg);
 				return 2;
 			}
-			if (*end)
-				d.o.delta_frac = x / 100;
-			else
-				d.o.delta_mbps = x;
+			/* The last --delta wins, whichever kind. */
+			d.o.delta_is_frac = !!*end;
+			d.o.delta_frac = *end ? x / 100 : 0;
+			d.o.delta_mbps = *end ? 0 : x;
 			break;
 		}
 		case 'p':
@@ -1161,8 +1176,8 @@ int main(int argc, char **argv)
 		"%s: datapath on %s, query every %.3g s, rounds every %.3g s + U[0, %.3g s], delta %.3g%s",
 		argv[optind], ifname, d.o.query_ns / 1e9, d.o.schedule_ns / 1e9,
 		d.o.schedule_ns / 1e9,
-		d.o.delta_frac > 0 ? d.o.delta_frac * 100 : d.o.delta_mbps,
-		d.o.delta_frac > 0 ? "% of the path bandwidth" : " Mbit/s");
+		d.o.delta_is_frac ? d.o.delta_frac * 100 : d.o.delta_mbps,
+		d.o.delta_is_frac ? "% of the path bandwidth" : " Mbit/s");
 	while (!stop) {
 		struct epoll_event evs[8];
 		int i, n = epoll_wait(d.epfd, evs, 8, -1);

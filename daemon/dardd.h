@@ -20,7 +20,8 @@ struct dardd_opts {
 	uint64_t sweep_ns;    /* walks of the flow table */
 	uint64_t idle_ns;     /* flows idle this long are forgotten */
 	double delta_mbps;    /* paper: 10 Mbit/s */
-	double delta_frac;    /* > 0: delta as a share of the bandwidth */
+	double delta_frac;    /* delta as a share of the bandwidth... */
+	int delta_is_frac;    /* ...when this is set */
 	uint16_t switch_port;
 };
 

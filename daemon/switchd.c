@@ -170,6 +170,9 @@ static int attach(struct agent *a, int dscp)
 			    .attach_point = BPF_TC_EGRESS);
 		LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
 			    .priority = TC_PRIORITY,
+			    /* A crashed agent's filter: replaced, not in the
+			       way. */
+			    .flags = BPF_TC_F_REPLACE,
 			    .prog_fd = bpf_program__fd(
 				    a->skel->progs.dard_sw_egress));
 
@@ -182,11 +185,8 @@ static int attach(struct agent *a, int dscp)
 		p->hook_created = !ret;
 		ret = bpf_tc_attach(&hook, &opts);
 		if (ret) {
-			log_err("Unable to attach to %s egress: %s%s",
-				p->ifname, strerror(-ret),
-				ret == -EEXIST
-					? " (is another dard-switchd running?)"
-					: "");
+			log_err("Unable to attach to %s egress: %s", p->ifname,
+				strerror(-ret));
 			return -1;
 		}
 		p->attached = 1;
@@ -254,7 +254,7 @@ static void answer(struct agent *a)
 	static struct dard_msg msg;
 	static struct dard_port_state st[DARD_MSG_PORTS_MAX];
 	static uint8_t buf[DARD_MSG_MAX];
-	char err[DARD_ERR_MAX], from[INET_ADDRSTRLEN];
+	char err[DARD_ERR_MAX] = "", from[INET_ADDRSTRLEN];
 	struct sockaddr_in peer;
 	socklen_t plen = sizeof(peer);
 	unsigned i, n = 0;
@@ -277,8 +277,10 @@ static void answer(struct agent *a)
 	}
 	a->queries++;
 	count(a);
+	/* Every port, as many as one reply carries (1024). */
 	if (!msg.count)
-		for (i = 0; i < a->nports; i++)
+		for (i = 0; i < a->nports && msg.count < DARD_MSG_PORTS_MAX;
+		     i++)
 			msg.ports[msg.count++] = a->port[i].num;
 	for (i = 0; i < msg.count; i++) {
 		const struct port *p = find_port(a, msg.ports[i]);

@@ -86,8 +86,10 @@ static int plan_queries(const struct dard_topo *t, struct dard_monitor *m)
 		if (slot[n] != DARD_NONE)
 			slot[n] = m->nqueries++;
 	m->query = calloc(m->nqueries, sizeof(*m->query));
-	if (!m->query)
+	if (!m->query) {
+		m->nqueries = 0;
 		goto out;
+	}
 	for (n = 0; n < t->nnodes; n++) {
 		if (slot[n] == DARD_NONE)
 			continue;
@@ -202,8 +204,14 @@ unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 		const struct dard_port_state *st = &reply->state[i];
 		uint32_t dl = dard_port_dlink(t, sw, st->port);
 
-		if (dl == DARD_NONE || !(st->flags & DARD_PORT_F_UP))
+		if (dl == DARD_NONE)
 			continue;
+		/* Down: unknown from now on, not when the old state ages. */
+		if (!(st->flags & DARD_PORT_F_UP)) {
+			ls[dl].known = 0;
+			when[dl] = 0;
+			continue;
+		}
 		ls[dl].mbps = st->mbps;
 		ls[dl].flows = st->elephants;
 		ls[dl].known = 1;

@@ -167,8 +167,9 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			continue;
 		for (k = 0; k < paths[i].n; k++) {
 			const struct dard_lstate *l = &ls[paths[i].dl[k]];
-			uint32_t c = l->flows +
-				     !on_path(&paths[from], paths[i].dl[k]);
+			/* In double: a reply may say 2^32 - 1 flows. */
+			double c = (double)l->flows +
+				   !on_path(&paths[from], paths[i].dl[k]);
 			double b = c ? l->mbps / c : HUGE_VAL;
 
 			if (b < e)

@@ -134,6 +134,15 @@ static void test_replies(void **state)
 			 0);
 	assert_int_equal(dard_port_dlink(f->t, find(f->t, "core1"), 9),
 			 DARD_NONE);
+	/* Port 1 of core1 (to aggr1_1) was known; reported down, it is
+	 * unknown at once, not when its old state ages out. */
+	dard_monitor_pv(f->m, ls, when, 2000, 5000, pv);
+	assert_true(pv[1].known);
+	msg.count = 1;
+	msg.state[0] = (struct dard_port_state){.port = 2, .mbps = 100};
+	dard_reply_apply(f->t, find(f->t, "core2"), &msg, ls, when, 2000);
+	dard_monitor_pv(f->m, ls, when, 2000, 5000, pv);
+	assert_false(pv[1].known);
 	free(ls);
 	free(when);
 }
