@@ -65,19 +65,6 @@ static int add(const struct dard_path *path, void *arg)
 	return 0;
 }
 
-static uint32_t host_of(const struct dard_topo *t, uint32_t tor)
-{
-	unsigned k;
-
-	for (k = 0; k < t->node[tor].ndown; k++) {
-		uint32_t n = dard_topo_peer(t, tor, t->node[tor].down[k]);
-
-		if (t->node[n].is_host)
-			return n;
-	}
-	return DARD_NONE;
-}
-
 /* Query and reply bytes of one round of m, on the wire. */
 static void traffic(const struct dard_topo *t, struct monitor *m, unsigned *nsw,
 		    unsigned long *query, unsigned long *reply)
@@ -157,8 +144,9 @@ int main(void)
 			mon[i].dtor = tors[rand() % ntors];
 		} while ((mon[i].stor - tors[0]) / 16 ==
 			 (mon[i].dtor - tors[0]) / 16);
-		dard_path_foreach(pc, host_of(t, mon[i].stor),
-				  host_of(t, mon[i].dtor), add, &col);
+		dard_path_foreach(pc, dard_topo_tor_host(t, mon[i].stor),
+				  dard_topo_tor_host(t, mon[i].dtor), add,
+				  &col);
 	}
 	printf("\nCommand: make bench (build/bin/dard-bench-sched), fattree:32, %u paths per monitor\n\n",
 	       mon[0].npaths);

@@ -38,19 +38,6 @@ static int add_path(const struct dard_path *p, void *arg)
 	return 0;
 }
 
-static uint32_t tor_host(const struct dard_topo *t, uint32_t tor)
-{
-	unsigned k;
-
-	for (k = 0; k < t->node[tor].ndown; k++) {
-		uint32_t n = dard_topo_peer(t, tor, t->node[tor].down[k]);
-
-		if (n != DARD_NONE && t->node[n].is_host)
-			return n;
-	}
-	return DARD_NONE;
-}
-
 /* The port of sw that a directed link leaves by. */
 static unsigned exit_port(const struct dard_topo *t, uint32_t dl)
 {
@@ -122,7 +109,7 @@ struct dard_monitor *dard_monitor_new(struct dard_pathctx *c,
 				      char *err)
 {
 	uint32_t src_tor = dard_topo_tor(t, src_host);
-	uint32_t dst = tor_host(t, dst_tor);
+	uint32_t dst = dard_topo_tor_host(t, dst_tor);
 	struct build b = {.t = t};
 
 	if (src_tor == DARD_NONE || dst == DARD_NONE) {

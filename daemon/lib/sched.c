@@ -55,20 +55,6 @@ void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
 	}
 }
 
-/* A host below a ToR, or DARD_NONE. */
-static uint32_t tor_host(const struct dard_topo *t, uint32_t tor)
-{
-	unsigned k;
-
-	for (k = 0; k < t->node[tor].ndown; k++) {
-		uint32_t n = dard_topo_peer(t, tor, t->node[tor].down[k]);
-
-		if (n != DARD_NONE && t->node[n].is_host)
-			return n;
-	}
-	return DARD_NONE;
-}
-
 struct cover {
 	uint8_t *mark;
 };
@@ -87,7 +73,8 @@ unsigned dard_monitor_switches(struct dard_pathctx *pc,
 			       const struct dard_topo *t, uint32_t src_tor,
 			       uint32_t dst_tor, uint32_t *out, unsigned max)
 {
-	uint32_t s = tor_host(t, src_tor), d = tor_host(t, dst_tor), i;
+	uint32_t s = dard_topo_tor_host(t, src_tor),
+		 d = dard_topo_tor_host(t, dst_tor), i;
 	struct cover c;
 	unsigned n = 0;
 

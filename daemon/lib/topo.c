@@ -347,6 +347,19 @@ uint32_t dard_topo_tor(const struct dard_topo *t, uint32_t host)
 	return DARD_NONE;
 }
 
+uint32_t dard_topo_tor_host(const struct dard_topo *t, uint32_t tor)
+{
+	unsigned k;
+
+	for (k = 0; k < t->node[tor].ndown; k++) {
+		uint32_t n = dard_topo_peer(t, tor, t->node[tor].down[k]);
+
+		if (n != DARD_NONE && t->node[n].is_host)
+			return n;
+	}
+	return DARD_NONE;
+}
+
 int dard_topo_finalize(struct dard_topo *t, char *err)
 {
 	uint32_t i;

@@ -102,6 +102,8 @@ uint32_t dard_topo_link_between(const struct dard_topo *t, uint32_t a,
 				uint32_t b);
 /* A host's ToR (its only neighbour). */
 uint32_t dard_topo_tor(const struct dard_topo *t, uint32_t host);
+/* The first host below a ToR, or DARD_NONE. */
+uint32_t dard_topo_tor_host(const struct dard_topo *t, uint32_t tor);
 
 #define for_each_port(t, n, k) for ((k) = 1; (k) <= (t)->node[n].nports; (k)++)
 

@@ -28,19 +28,9 @@ dir=$DARD_TESTBED_DIR/$prefix
 tmp=$(mktemp -d)
 secs=35
 rate=50
-passed=0
-failed=0
 
-if [[ $EUID -ne 0 ]]; then
-	if [[ -n ${CI:-} ]]; then
-		echo "dard.sh: needs root for namespaces and BPF, and CI is set"
-		echo "dard: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "dard.sh: SKIP: needs root for namespaces and BPF"
-	echo "dard: 0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
+name=dard
+source "$top/tests/netns/lib.sh"
 
 # On failure, what the senders' daemons said.
 dump_logs() {
@@ -59,14 +49,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { echo "ok   [${SECONDS}s] $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL [${SECONDS}s] $*"; failed=$((failed + 1)); }
-t() {
-	local name=$1
-	shift
-	echo "+ $*"
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
 on() { "$testbed" exec --prefix "$prefix" "$@"; }
 
 # The pids of a program in a node's namespace.
@@ -258,5 +240,4 @@ no_daemons() {
 }
 t "leaves no daemon" no_daemons
 
-echo "dard: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

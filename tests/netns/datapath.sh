@@ -23,19 +23,9 @@ export DARDCTL=$dardctl
 export DARD_TESTBED_DIR=/run/dard/test-dp-$$
 prefix=dard_dp_$$
 tmp=$(mktemp -d)
-passed=0
-failed=0
 
-if [[ $EUID -ne 0 ]]; then
-	if [[ -n ${CI:-} ]]; then
-		echo "datapath.sh: needs root for namespaces and BPF, and CI is set"
-		echo "datapath: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "datapath.sh: SKIP: needs root for namespaces and BPF"
-	echo "datapath: 0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
+name=datapath
+source "$top/tests/netns/lib.sh"
 
 cleanup() {
 	"$testbed" down --prefix "$prefix" >/dev/null 2>&1
@@ -43,14 +33,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
-t() {
-	local name=$1
-	shift
-	echo "+ $*"
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
 on() { "$testbed" exec --prefix "$prefix" "$@"; }
 flows() { on "$1" "$dardctl" -j flow show dev eth0; }
 dpstat() {
@@ -138,5 +120,4 @@ t "and no pins" bash -c "[[ ! -e /sys/fs/bpf/dard/testbed/$prefix/e1_1/eth0 ]]"
 t "down" "$testbed" down --prefix "$prefix"
 t "removes every pin" bash -c "[[ ! -e /sys/fs/bpf/dard/testbed/$prefix ]]"
 
-echo "datapath: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary
