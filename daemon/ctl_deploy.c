@@ -19,7 +19,10 @@ static int usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
+		"       dardctl [ -t TOPO ] deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
+		"                                          [ setup-dir PATH ]\n"
 		"\n"
+		"netns:\n"
 		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"
 		"(NAME: letters, digits and _; default dard) and a management\n"
 		"namespace NAME.mgmt:\n"
@@ -31,7 +34,20 @@ static int usage(FILE *f)
 		"  node/NODE.sysctl  sysctl -p file for the node\n"
 		"  node/NODE.tc      tc -batch file limiting every port to MBIT Mbit/s\n"
 		"                    (only with rate)\n"
-		"  teardown.batch ip -batch deleting every namespace\n");
+		"  teardown.batch ip -batch deleting every namespace\n"
+		"\n"
+		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
+		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
+		"                   Ubuntu2204-STD), a link per topology link with its\n"
+		"                   /31 addresses at MBIT Mbit/s (default: the links'\n"
+		"                   capacity), a management LAN, and each PC's start\n"
+		"                   command, setup-dir/NODE.sh (default DIR/setup)\n"
+		"  setup/dard.conf  the host configuration file every node reads\n"
+		"  setup/NODE.sh    renames the interfaces found by their addresses\n"
+		"                   to pN, dard0 and mgmt0, applies the node's tables,\n"
+		"                   addresses and limits as the namespace testbed\n"
+		"                   does, and starts dard-switchd or dardd\n"
+		"                   (Documentation/experiments.md)\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
@@ -158,17 +174,80 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 	return CTL_OK;
 }
 
+/* A rate in Mbit/s, 0..1000000; zero means what `zero' says. */
+static int parse_rate(const char *arg, const char *zero, unsigned long *rate)
+{
+	char *end;
+
+	errno = 0;
+	*rate = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || arg[0] == '-' || *rate > 1000000) {
+		fprintf(stderr,
+			"Invalid rate `%s': expected Mbit/s, 0..1000000 (0: %s)\n",
+			arg, zero);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_deterlab(struct ctl *c, int argc, char **argv)
+{
+	const char *os = "Ubuntu2204-STD", *setup_dir = NULL;
+	unsigned long rate = 0;
+	int i;
+
+	if (argc < 2) {
+		fprintf(stderr, "deploy deterlab: which directory?\n");
+		return usage(stderr);
+	}
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "rate") && i + 1 < argc) {
+			if (parse_rate(argv[++i], "the links' capacity", &rate))
+				return CTL_USAGE;
+		} else if (!strcmp(argv[i], "os") && i + 1 < argc) {
+			os = argv[++i];
+			if (!dard_name_valid(os, 64)) {
+				fprintf(stderr,
+					"Invalid os `%s': letters, digits, _ and -\n",
+					os);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(argv[i], "setup-dir") && i + 1 < argc) {
+			setup_dir = argv[++i];
+			if (setup_dir[0] != '/' ||
+			    strpbrk(setup_dir, " \t\"$[];\\")) {
+				fprintf(stderr,
+					"Invalid setup-dir `%s': an absolute path without spaces or Tcl specials\n",
+					setup_dir);
+				return CTL_USAGE;
+			}
+		} else {
+			fprintf(stderr, "deploy deterlab: unexpected `%s'\n",
+				argv[i]);
+			return usage(stderr);
+		}
+	}
+	if (is_json_context()) {
+		fprintf(stderr, "deploy writes files; -j does not apply\n");
+		return CTL_USAGE;
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	return deploy_deterlab(c, argv[1], rate, os, setup_dir);
+}
+
 int do_deploy(struct ctl *c, int argc, char **argv)
 {
 	const char *prefix = "dard";
 	unsigned long rate = 0;
-	char *end;
 	int i;
 
 	if (argc < 1)
 		return usage(stderr);
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout);
+	if (!strcmp(argv[0], "deterlab"))
+		return do_deterlab(c, argc, argv);
 	if (strcmp(argv[0], "netns")) {
 		fprintf(stderr,
 			"Command \"%s\" is unknown, try \"dardctl deploy help\".\n",
@@ -191,15 +270,8 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 				return CTL_USAGE;
 			}
 		} else if (!strcmp(argv[i], "rate") && i + 1 < argc) {
-			errno = 0;
-			rate = strtoul(argv[++i], &end, 10);
-			if (errno || *end || argv[i][0] == '-' ||
-			    rate > 1000000) {
-				fprintf(stderr,
-					"Invalid rate `%s': expected Mbit/s, 0..1000000 (0: unlimited)\n",
-					argv[i]);
+			if (parse_rate(argv[++i], "unlimited", &rate))
 				return CTL_USAGE;
-			}
 		} else {
 			fprintf(stderr, "deploy netns: unexpected `%s'\n",
 				argv[i]);

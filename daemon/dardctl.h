@@ -35,6 +35,9 @@ int do_flow(struct ctl *c, int argc, char **argv);
 int do_monitor(struct ctl *c, int argc, char **argv);
 int do_stats(struct ctl *c, int argc, char **argv);
 int do_traffic(struct ctl *c, int argc, char **argv);
+/* deploy deterlab DIR (ctl_deterlab.c). */
+int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
+		    const char *os, const char *setup_dir);
 /* flow show without dev: the elephants of this namespace's dardd. */
 int ctl_daemon_flows(struct ctl *c);
 

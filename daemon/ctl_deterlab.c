@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardctl deploy deterlab: what a DeterLab-style testbed of Linux PCs
+ * needs to become a dard fabric. An NS file (ns-2 Tcl, as DeterLab takes)
+ * declares a PC per switch and host, a link per topology link with its
+ * /31 addresses and rate, and a management LAN; one set-up script per
+ * node turns the PC into a commodity router or a dard host with the same
+ * commands the namespace testbed uses, and starts dard-switchd or dardd.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dardctl.h"
+#include "render.h"
+
+/* The Tcl name of a node: names are letters, digits, _ and -. */
+static const char *tcl_node(const struct dard_topo *t, uint32_t n)
+{
+	return t->node[n].name;
+}
+
+static FILE *open_file(const char *dir, const char *name, int mode)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "Unable to create `%s': %s\n", path,
+			strerror(errno));
+	else if (mode)
+		chmod(path, mode);
+	return f;
+}
+
+static int close_file(FILE *f, const char *dir, const char *name)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "Unable to write %s/%s\n", dir, name);
+		return -1;
+	}
+	return 0;
+}
+
+static void write_ns(FILE *f, const struct dard_topo *t,
+		     const struct dard_plan *p, uint32_t rate, const char *os,
+		     const char *setup_dir)
+{
+	char a[24], b[24];
+	uint32_t i;
+
+	fprintf(f,
+		"# dard fabric %s, written by dardctl deploy deterlab.\n"
+		"# A PC per switch and host; every link a /31 at %u Mbit/s;\n"
+		"# a management LAN for dardd and dard-switchd.\n"
+		"set ns [new Simulator]\n"
+		"source tb_compat.tcl\n\n",
+		dard_topo_label(t), rate);
+	for (i = 0; i < t->nnodes; i++) {
+		fprintf(f, "set n(%s) [$ns node]\n", tcl_node(t, i));
+		fprintf(f, "tb-set-node-os $n(%s) %s\n", tcl_node(t, i), os);
+		fprintf(f,
+			"tb-set-node-startcmd $n(%s) \"sudo %s/%s.sh >& /tmp/dard-setup.log\"\n",
+			tcl_node(t, i), setup_dir, t->node[i].name);
+	}
+	fprintf(f, "\n");
+	for (i = 0; i < t->nlinks; i++) {
+		const struct dard_link *l = &t->link[i];
+
+		fprintf(f,
+			"set l(%u) [$ns duplex-link $n(%s) $n(%s) %uMb 0ms DropTail]\n",
+			i, tcl_node(t, l->up), tcl_node(t, l->down),
+			rate ? rate : l->mbps);
+		fprintf(f, "tb-set-ip-link $n(%s) $l(%u) %s\n",
+			tcl_node(t, l->up), i,
+			dard_addr_str(dard_plan_link_addr(p, i, 1), a));
+		fprintf(f, "tb-set-ip-link $n(%s) $l(%u) %s\n",
+			tcl_node(t, l->down), i,
+			dard_addr_str(dard_plan_link_addr(p, i, 0), b));
+		fprintf(f, "tb-set-netmask $l(%u) 255.255.255.254\n", i);
+	}
+	fprintf(f, "\nset mgmt [$ns make-lan \"");
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(f, "%s$n(%s)", i ? " " : "", tcl_node(t, i));
+	fprintf(f, "\" 1000Mb 0ms]\n");
+	for (i = 0; i < t->nnodes; i++)
+		fprintf(f, "tb-set-ip-lan $n(%s) $mgmt %s\n", tcl_node(t, i),
+			dard_addr_str(t->node[i].mgmt, a));
+	fprintf(f, "tb-set-netmask $mgmt %s\n\n",
+		dard_addr_str(dard_mask(p->opts.mgmt.len), a));
+	fprintf(f, "$ns rtproto Static\n$ns run\n");
+}
+
+/*
+ * A node's set-up script: it finds each interface by the address the
+ * testbed gave it, renames it to dard's name (pN, dard0, mgmt0), then
+ * applies the same commands as the namespace testbed and starts the
+ * node's daemon.
+ */
+static void write_setup(FILE *f, const struct dard_topo *t,
+			const struct dard_plan *p, uint32_t n, uint32_t rate)
+{
+	const struct dard_node *nd = &t->node[n];
+	char a[24], ifn[16];
+	unsigned k;
+
+	fprintf(f,
+		"#!/bin/bash\n"
+		"# dard set-up of %s (%s), written by dardctl deploy deterlab.\n"
+		"# Environment: DARD_BIN (dardd, dard-switchd, dardctl; default\n"
+		"# /usr/local/sbin), DARD_CONFIG (default: dard.conf next to this\n"
+		"# script), DARD_START=0 to leave the daemon stopped.\n"
+		"set -eu\n"
+		"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
+		"bin=${DARD_BIN:-/usr/local/sbin}\n"
+		"conf=${DARD_CONFIG:-$here/dard.conf}\n"
+		"\n"
+		"# The interface holding ADDR, renamed to NAME.\n"
+		"claim() {\n"
+		"\tlocal dev\n"
+		"\tdev=$(ip -o -4 addr show | awk -v a=\"$1\" '{ split($4, x, \"/\"); if (x[1] == a) print $2 }' | head -n 1)\n"
+		"\t[[ -n $dev ]] || { echo \"%s: no interface has $1\" >&2; exit 1; }\n"
+		"\t[[ $dev == \"$2\" ]] && return 0\n"
+		"\tip link set dev \"$dev\" down\n"
+		"\tip link set dev \"$dev\" name \"$2\"\n"
+		"\tip link set dev \"$2\" up\n"
+		"}\n\n",
+		nd->name, nd->is_host ? "host" : t->level_name[nd->level],
+		nd->name);
+	for_each_port(t, n, k) {
+		uint32_t li = nd->port[k - 1];
+
+		if (li == DARD_NONE)
+			continue;
+		fprintf(f, "claim %s %s\n",
+			dard_addr_str(
+				dard_plan_link_addr(p, li, t->link[li].up == n),
+				a),
+			nd->is_host ? "dard0" : render_ifname(t, n, k, ifn));
+	}
+	fprintf(f, "claim %s mgmt0\n\n", dard_addr_str(nd->mgmt, a));
+	fprintf(f,
+		"sed 's/\\.eth0\\./.dard0./' <<'EOS' | sysctl -q -p /dev/stdin\n");
+	render_sysctl(f, t, n);
+	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\nEOS\n");
+	/* The testbed gave the link addresses already: replace, not add. */
+	fprintf(f,
+		"sed 's/^addr add/addr replace/; s/dev eth0/dev dard0/g' <<'EOB' | ip -batch -\n");
+	if (nd->is_host)
+		render_host(f, t, p, n, "");
+	else
+		render_switch(f, t, p, n, "");
+	fprintf(f, "EOB\n");
+	if (rate) {
+		fprintf(f,
+			"sed 's/^qdisc add/qdisc replace/; s/dev eth0/dev dard0/' <<'EOT' | tc -batch -\n");
+		render_tc(f, t, n, rate);
+		fprintf(f, "EOT\n");
+	}
+	if (nd->is_host)
+		fprintf(f,
+			"\n# ID traffic travels IP-in-IP through the BPF datapath.\n"
+			"\"$bin/dardctl\" -t \"$conf\" dp attach dard0 host %s\n",
+			nd->name);
+	fprintf(f, "\n[[ ${DARD_START:-1} == 1 ]] || exit 0\n");
+	if (nd->is_host)
+		fprintf(f,
+			"setsid \"$bin/dardd\" -c \"$conf\" -i dard0 %s </dev/null >>/var/log/dardd.log 2>&1 &\n",
+			nd->name);
+	else
+		fprintf(f,
+			"setsid \"$bin/dard-switchd\" -c \"$conf\" %s </dev/null >>/var/log/dard-switchd.log 2>&1 &\n",
+			nd->name);
+}
+
+int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
+		    const char *os, const char *setup_dir)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	const struct dard_plan *p = c->cfg.plan;
+	char sub[4096], name[DARD_NAME_MAX + 8];
+	struct dard_buf b = {0};
+	uint32_t i;
+	FILE *f;
+
+	snprintf(sub, sizeof(sub), "%s/setup", dir);
+	if ((mkdir(dir, 0755) && errno != EEXIST) ||
+	    (mkdir(sub, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "Unable to create `%s': %s\n", sub,
+			strerror(errno));
+		return CTL_ERR;
+	}
+	f = open_file(dir, "dard.ns", 0);
+	if (!f)
+		return CTL_ERR;
+	write_ns(f, t, p, rate, os, setup_dir ? setup_dir : sub);
+	if (close_file(f, dir, "dard.ns"))
+		return CTL_ERR;
+	/* The configuration every node reads, next to the scripts. */
+	dard_config_write(t, p, DARD_CONFIG_F_PLAN, &b);
+	f = open_file(sub, "dard.conf", 0);
+	if (!f || b.oom) {
+		dard_buf_free(&b);
+		return CTL_ERR;
+	}
+	fputs(b.s ? b.s : "", f);
+	dard_buf_free(&b);
+	if (close_file(f, sub, "dard.conf"))
+		return CTL_ERR;
+	for (i = 0; i < t->nnodes; i++) {
+		snprintf(name, sizeof(name), "%s.sh", t->node[i].name);
+		f = open_file(sub, name, 0755);
+		if (!f)
+			return CTL_ERR;
+		write_setup(f, t, p, i, rate);
+		if (close_file(f, sub, name))
+			return CTL_ERR;
+	}
+	return CTL_OK;
+}
