@@ -197,7 +197,9 @@ test-cli: daemon
 test-netns: daemon
 	$(Q)rc=0; tests/netns/testbed.sh || rc=1; \
 		tests/netns/datapath.sh || rc=1; \
-		tests/netns/dard.sh || rc=1; exit $$rc
+		tests/netns/dard.sh || rc=1; \
+		tests/netns/experiment.sh || rc=1; \
+		tests/netns/deterlab.sh || rc=1; exit $$rc
 
 STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 style:
@@ -215,7 +217,10 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-dp daem
 	$(Q)$(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-datapath
 
-demo: daemon
+# Installs what it needs first: the one command on a fresh machine.
+demo:
+	$(Q)scripts/install-deps
+	$(Q)$(MAKE) -s daemon
 	$(Q)scripts/demo
 
 PREFIX ?= /usr/local
