@@ -40,7 +40,7 @@ BPF_SKEL := $(B)/bpf/dard_tc.skel.h
 LIB_SRCS := $(wildcard daemon/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 CTL_SRCS := daemon/dardctl.c daemon/print.c daemon/render.c \
-	    daemon/dp_bpf.c daemon/dp_program.c daemon/cfgfile.c \
+	    daemon/dp_bpf.c daemon/dp_program.c daemon/cfgfile.c daemon/render_ecmp.c \
 	    $(wildcard daemon/ctl_*.c)
 CTL_OBJS := $(CTL_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

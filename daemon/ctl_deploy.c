@@ -19,6 +19,7 @@ static int usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
+		"                                       [ routing { dard | ecmp } ]\n"
 		"       dardctl [ -t TOPO ] deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
 		"                                          [ setup-dir PATH ]\n"
 		"\n"
@@ -35,6 +36,9 @@ static int usage(FILE *f)
 		"  node/NODE.tc      tc -batch file limiting every port to MBIT Mbit/s\n"
 		"                    (only with rate)\n"
 		"  teardown.batch ip -batch deleting every namespace\n"
+		"  routing ecmp builds what operators run without dard instead:\n"
+		"  switches route host IDs with Linux multipath next hops hashed on\n"
+		"  the 5-tuple (fib_multipath_hash_policy=1), hosts send unwrapped\n"
 		"\n"
 		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
 		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
@@ -74,7 +78,7 @@ static int close_out(FILE *f, const char *dir, const char *name)
 }
 
 static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
-			uint32_t rate)
+			uint32_t rate, int ecmp)
 {
 	const struct dard_topo *t = c->cfg.topo;
 	const struct dard_plan *p = c->cfg.plan;
@@ -148,9 +152,10 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 		if (!f)
 			return CTL_ERR;
 		if (t->node[i].is_host)
-			render_host(f, t, p, i, "");
+			(ecmp ? render_host_ecmp : render_host)(f, t, p, i, "");
 		else
-			render_switch(f, t, p, i, "");
+			(ecmp ? render_switch_ecmp : render_switch)(f, t, p, i,
+								    "");
 		fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
 			dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
 		if (close_out(f, nodedir, name))
@@ -160,6 +165,9 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 			return CTL_ERR;
 		render_sysctl(f, t, i);
 		fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
+		/* Multipath next hops hashed on the 5-tuple, as in a DC. */
+		if (ecmp && !t->node[i].is_host)
+			fprintf(f, "net.ipv4.fib_multipath_hash_policy = 1\n");
 		if (close_out(f, nodedir, name))
 			return CTL_ERR;
 		if (!rate)
@@ -240,6 +248,7 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 {
 	const char *prefix = "dard";
 	unsigned long rate = 0;
+	int ecmp = 0;
 	int i;
 
 	if (argc < 1)
@@ -272,6 +281,16 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 		} else if (!strcmp(argv[i], "rate") && i + 1 < argc) {
 			if (parse_rate(argv[++i], "unlimited", &rate))
 				return CTL_USAGE;
+		} else if (!strcmp(argv[i], "routing") && i + 1 < argc) {
+			i++;
+			if (strcmp(argv[i], "dard") &&
+			    strcmp(argv[i], "ecmp")) {
+				fprintf(stderr,
+					"Invalid routing `%s': expected dard or ecmp\n",
+					argv[i]);
+				return CTL_USAGE;
+			}
+			ecmp = !strcmp(argv[i], "ecmp");
 		} else {
 			fprintf(stderr, "deploy netns: unexpected `%s'\n",
 				argv[i]);
@@ -284,5 +303,5 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 	}
 	if (ctl_load(c))
 		return CTL_ERR;
-	return deploy_netns(c, argv[1], prefix, rate);
+	return deploy_netns(c, argv[1], prefix, rate, ecmp);
 }

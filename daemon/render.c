@@ -16,7 +16,7 @@ const char *render_ifname(const struct dard_topo *t, uint32_t node,
 }
 
 /* Address of this node's end of the link on port, and of the far end. */
-static void link_ends(const struct dard_topo *t, const struct dard_plan *p,
+void render_link_ends(const struct dard_topo *t, const struct dard_plan *p,
 		      uint32_t node, unsigned port, uint32_t *mine,
 		      uint32_t *peer)
 {
@@ -27,9 +27,8 @@ static void link_ends(const struct dard_topo *t, const struct dard_plan *p,
 	*peer = dard_plan_link_addr(p, li, !upper);
 }
 
-static void render_links(FILE *f, const struct dard_topo *t,
-			 const struct dard_plan *p, uint32_t node,
-			 const char *ip)
+void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		  uint32_t node, const char *ip)
 {
 	const struct dard_node *n = &t->node[node];
 	uint32_t mine, peer;
@@ -40,7 +39,7 @@ static void render_links(FILE *f, const struct dard_topo *t,
 	for_each_port(t, node, k) {
 		if (n->port[k - 1] == DARD_NONE)
 			continue;
-		link_ends(t, p, node, k, &mine, &peer);
+		render_link_ends(t, p, node, k, &mine, &peer);
 		render_ifname(t, node, k, ifn);
 		fprintf(f, "%saddr add %s/31 dev %s\n", ip,
 			dard_addr_str(mine, b), ifn);
@@ -71,7 +70,7 @@ void render_switch(FILE *f, const struct dard_topo *t,
 	}
 	cnt = dard_table_downhill(t, p, sw, r);
 	for (i = 0; i < cnt; i++) {
-		link_ends(t, p, sw, r[i].port, &mine, &peer);
+		render_link_ends(t, p, sw, r[i].port, &mine, &peer);
 		fprintf(f,
 			"%sroute add %s via %s dev %s table %d proto static\n",
 			ip, dard_prefix_str(r[i].prefix, r[i].len, b),
@@ -101,7 +100,7 @@ void render_switch(FILE *f, const struct dard_topo *t,
 
 		if (li == DARD_NONE || t->link[li].down != sw)
 			continue;
-		link_ends(t, p, sw, i + 1, &mine, &peer);
+		render_link_ends(t, p, sw, i + 1, &mine, &peer);
 		fprintf(f,
 			"%sroute add default via %s dev %s table %d proto static\n",
 			ip, dard_addr_str(peer, b),
@@ -134,7 +133,7 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	/* A host's one link may be on any port. */
 	for (k = 1; n->port[k - 1] == DARD_NONE; k++)
 		;
-	link_ends(t, p, host, k, &mine, &peer);
+	render_link_ends(t, p, host, k, &mine, &peer);
 	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
 		dard_addr_str(peer, b));
 	/*

@@ -32,6 +32,18 @@ void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node);
 /* Rate limits on every port, in `tc -batch' form; nothing if mbit is 0. */
 void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
 	       uint32_t mbit);
+/* Switch ECMP (render_ecmp.c): destination routes, multipath up. */
+void render_switch_ecmp(FILE *f, const struct dard_topo *t,
+			const struct dard_plan *p, uint32_t sw, const char *ip);
+void render_host_ecmp(FILE *f, const struct dard_topo *t,
+		      const struct dard_plan *p, uint32_t host, const char *ip);
+/* Addresses and link state of every port, and lo up. */
+void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		  uint32_t node, const char *ip);
+/* This node's and the far end's address of the link on port. */
+void render_link_ends(const struct dard_topo *t, const struct dard_plan *p,
+		      uint32_t node, unsigned port, uint32_t *mine,
+		      uint32_t *peer);
 /* The interface name of a node's port. */
 const char *render_ifname(const struct dard_topo *t, uint32_t node,
 			  unsigned port, char *buf);

@@ -29,7 +29,7 @@ tmp=$(mktemp -d)
 secs=35
 rate=50
 
-name=dard
+suite=dard
 source "$top/tests/netns/lib.sh"
 
 # On failure, what the senders' daemons said.

@@ -24,7 +24,7 @@ export DARD_TESTBED_DIR=/run/dard/test-dp-$$
 prefix=dard_dp_$$
 tmp=$(mktemp -d)
 
-name=datapath
+suite=datapath
 source "$top/tests/netns/lib.sh"
 
 cleanup() {

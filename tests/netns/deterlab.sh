@@ -14,7 +14,7 @@ dardctl=$top/build/bin/dardctl
 prefix=dard_dl_$$
 pins=/sys/fs/bpf/dard/deterlab-test/$prefix
 
-name=deterlab
+suite=deterlab
 source "$top/tests/netns/lib.sh"
 tmp=$(mktemp -d)
 cleanup() {
@@ -94,7 +94,7 @@ while read -r name kind ns; do
 done <"$tmp/ns/nodes"
 t "every set-up script ran" test $bad -eq 0
 t "core1's ports are p1..p4 again" bash -c \
-	"[[ \$(ip -n $prefix-core1 -o link show | grep -c ': p[1-4]:') == 4 ]]"
+	"[[ \$(ip -n $prefix-core1 -o link show | grep -c ': p[1-4]@') == 4 ]]"
 t "e1_1's fabric interface is dard0, with the datapath on it" bash -c \
 	"tc -n $prefix-e1_1 filter show dev dard0 egress | grep -q dard_tc_egress"
 t "every path of every ToR pair carries its packet" \

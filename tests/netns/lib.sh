@@ -2,19 +2,19 @@
 #
 # What the namespace tests share: the root check (a failure under CI, a
 # skip elsewhere), and pass/fail/t, which keep the counts the summary line
-# `NAME: N passed, N failed' reports. Source it with $name set.
+# `NAME: N passed, N failed' reports. Source it with $suite set.
 
 passed=0
 failed=0
 
 if [[ $EUID -ne 0 ]]; then
 	if [[ -n ${CI:-} ]]; then
-		echo "$name.sh: needs root for namespaces and BPF, and CI is set"
-		echo "$name: 0 passed, 1 failed"
+		echo "$suite.sh: needs root for namespaces and BPF, and CI is set"
+		echo "$suite: 0 passed, 1 failed"
 		exit 1
 	fi
-	echo "$name.sh: SKIP: needs root for namespaces and BPF"
-	echo "$name: 0 passed, 0 failed, 1 skipped"
+	echo "$suite.sh: SKIP: needs root for namespaces and BPF"
+	echo "$suite: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
 
@@ -28,6 +28,6 @@ t() {
 	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 summary() {
-	echo "$name: $passed passed, $failed failed"
+	echo "$suite: $passed passed, $failed failed"
 	[[ $failed -eq 0 ]]
 }

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * What operators run without dard: switches route on the destination ID
+ * with Linux multipath next hops (hashed on the 5-tuple with
+ * fib_multipath_hash_policy=1), hosts send plainly, nothing is wrapped.
+ * Every route a host below a switch can be reached by goes down; every
+ * other destination goes up over all up ports.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+/* Marks in below[] every host under node (node included if a host). */
+static void mark_hosts(const struct dard_topo *t, uint32_t node, uint8_t *below)
+{
+	const struct dard_node *n = &t->node[node];
+	unsigned k;
+
+	if (n->is_host) {
+		below[node] = 1;
+		return;
+	}
+	for (k = 0; k < n->ndown; k++) {
+		uint32_t c = dard_topo_peer(t, node, n->down[k]);
+
+		if (c != DARD_NONE)
+			mark_hosts(t, c, below);
+	}
+}
+
+static void nexthop(FILE *f, const struct dard_topo *t,
+		    const struct dard_plan *p, uint32_t sw, unsigned port,
+		    int multi)
+{
+	uint32_t mine, peer;
+	char b[24], ifn[16];
+
+	render_link_ends(t, p, sw, port, &mine, &peer);
+	fprintf(f, "%svia %s dev %s", multi ? " nexthop " : " ",
+		dard_addr_str(peer, b), render_ifname(t, sw, port, ifn));
+}
+
+void render_switch_ecmp(FILE *f, const struct dard_topo *t,
+			const struct dard_plan *p, uint32_t sw, const char *ip)
+{
+	const struct dard_node *n = &t->node[sw];
+	uint8_t **below = calloc(n->ndown + 1, sizeof(*below));
+	unsigned k, j, cnt;
+	uint32_t h;
+	char b[24];
+
+	fprintf(f,
+		"# %s (%s): ECMP on the destination ID, down where the host\n"
+		"# is below, else over every up port\n",
+		n->name, t->level_name[n->level]);
+	render_links(f, t, p, sw, ip);
+	if (!below) {
+		fprintf(f, "# out of memory\n");
+		return;
+	}
+	for (k = 0; k < n->ndown; k++) {
+		below[k] = calloc(t->nnodes, 1);
+		if (!below[k]) {
+			fprintf(f, "# out of memory\n");
+			goto out;
+		}
+		mark_hosts(t, dard_topo_peer(t, sw, n->down[k]), below[k]);
+	}
+	for (j = 0; j < t->nhosts; j++) {
+		h = t->hosts[j];
+		for (cnt = 0, k = 0; k < n->ndown; k++)
+			cnt += below[k][h];
+		if (!cnt)
+			continue;
+		/* proto before the next hops: ip takes all after them. */
+		fprintf(f, "%sroute add %s/32 proto static", ip,
+			dard_addr_str(t->node[h].id, b));
+		for (k = 0; k < n->ndown; k++)
+			if (below[k][h])
+				nexthop(f, t, p, sw, n->down[k], cnt > 1);
+		fprintf(f, "\n");
+	}
+	if (n->nup) {
+		fprintf(f, "%sroute add default proto static", ip);
+		for (k = 1; k <= n->nports; k++) {
+			uint32_t li = n->port[k - 1];
+
+			if (li != DARD_NONE && t->link[li].down == sw)
+				nexthop(f, t, p, sw, k, n->nup > 1);
+		}
+		fprintf(f, "\n");
+	}
+out:
+	for (k = 0; k < n->ndown; k++)
+		free(below[k]);
+	free(below);
+}
+
+void render_host_ecmp(FILE *f, const struct dard_topo *t,
+		      const struct dard_plan *p, uint32_t host, const char *ip)
+{
+	const struct dard_node *n = &t->node[host];
+	uint32_t mine, peer;
+	char b[24], c[24], d[24];
+	unsigned k;
+
+	fprintf(f, "# %s: ID on lo, everything via the ToR, unwrapped\n",
+		n->name);
+	render_links(f, t, p, host, ip);
+	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
+	for (k = 1; n->port[k - 1] == DARD_NONE; k++)
+		;
+	render_link_ends(t, p, host, k, &mine, &peer);
+	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
+		dard_addr_str(peer, b));
+	fprintf(f, "%sroute add %s via %s dev eth0 src %s\n", ip,
+		dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
+		dard_addr_str(peer, c), dard_addr_str(n->id, d));
+}
