@@ -153,6 +153,11 @@ $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
 
+$(B)/bin/dard-bench-maxmin: $(B)/bench/bench_maxmin.o $(B)/lib/libdard.a
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
+
 $(B)/bin/dard-bench-sched: $(B)/bench/bench_sched.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
@@ -210,9 +215,11 @@ check: style test-unit test-bpf test-cli fuzz-smoke test-netns
 
 test: check
 
-bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-dp daemon
+bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
+		$(B)/bin/dard-bench-dp daemon
 	$(Q)$(B)/bin/dard-bench
 	$(Q)$(B)/bin/dard-bench-sched
+	$(Q)$(B)/bin/dard-bench-maxmin
 	$(Q)scripts/bench-testbed
 	$(Q)$(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-datapath

@@ -21,6 +21,7 @@ cleanup() {
 	[[ -e $tmp/ns/teardown.batch ]] &&
 		ip -force -batch "$tmp/ns/teardown.batch" >/dev/null 2>&1
 	rm -rf "$pins" "$tmp"
+	rmdir "${pins%/*}" /sys/fs/bpf/dard 2>/dev/null
 }
 trap cleanup EXIT
 
