@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* D-mod-k, S-mod-k and SDN-greedy placements of elephant flows. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route.h"
+#include "sched.h"
+
+const char *dard_modk_name(int which)
+{
+	static const char *const names[] = {
+		[DARD_DMODK_LITERAL] = "d-mod-k (literal)",
+		[DARD_DMODK_DIGIT] = "d-mod-k (digit)",
+		[DARD_SMODK_LITERAL] = "s-mod-k (literal)",
+		[DARD_SMODK_DIGIT] = "s-mod-k (digit)",
+	};
+
+	return which >= 0 && which <= DARD_SMODK_DIGIT ? names[which] : "?";
+}
+
+/* The index among a node's up ports of the port leading to parent. */
+static int up_index(const struct dard_topo *t, uint32_t node, uint32_t parent)
+{
+	const struct dard_node *n = &t->node[node];
+	unsigned k;
+	int i = 0;
+
+	for (k = 1; k <= n->nports; k++) {
+		uint32_t li = n->port[k - 1];
+
+		if (li == DARD_NONE || t->link[li].down != node)
+			continue;
+		if (t->link[li].up == parent)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+struct modk {
+	const struct dard_topo *t;
+	uint32_t x; /* the rank the rule reads */
+	int digit;
+	struct dard_path *out;
+	int found;
+};
+
+static int modk_cb(const struct dard_path *p, void *arg)
+{
+	struct modk *m = arg;
+	const struct dard_topo *t = m->t;
+	uint32_t prev = p->src, x = m->x, div = 1;
+	unsigned i;
+
+	/* Up while the next switch is nearer the roots. */
+	for (i = 0; i < p->nsw; i++) {
+		uint32_t sw = p->sw[i];
+		unsigned k;
+
+		if (i && t->node[sw].level >= t->node[prev].level)
+			break;
+		if (i) {
+			k = t->node[prev].nup;
+			if (up_index(t, prev, sw) !=
+			    (int)((m->digit ? x / div : x) % k))
+				return 0;
+			div *= k;
+		}
+		prev = sw;
+	}
+	*m->out = *p;
+	m->found = 1;
+	return 1;
+}
+
+int dard_route_modk(struct dard_pathctx *c, const struct dard_topo *t,
+		    uint32_t src, uint32_t dst, int which,
+		    struct dard_path *out)
+{
+	struct modk m = {
+		.t = t,
+		.x = t->node[which <= DARD_DMODK_DIGIT ? dst : src].rank,
+		.digit = which == DARD_DMODK_DIGIT || which == DARD_SMODK_DIGIT,
+		.out = out,
+	};
+
+	dard_path_foreach(c, src, dst, modk_cb, &m);
+	return m.found ? 0 : -ENOENT;
+}
+
+void dard_route_load(const struct dard_topo *t, const struct dard_path *p,
+		     uint32_t *load)
+{
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+	unsigned i, n = dard_path_dlinks(t, p, dl);
+
+	for (i = 0; i < n; i++)
+		load[dl[i]]++;
+}
+
+uint32_t dard_route_max_load(const struct dard_topo *t, const uint32_t *load)
+{
+	uint32_t i, m = 0;
+
+	for (i = 0; i < 2 * t->nlinks; i++)
+		if (load[i] > m)
+			m = load[i];
+	return m;
+}
+
+uint32_t dard_route_node_load(const struct dard_topo *t,
+			      const struct dard_demand *d, size_t n)
+{
+	uint32_t *out = calloc(t->nnodes, sizeof(*out));
+	uint32_t *in = calloc(t->nnodes, sizeof(*in)), m = 0;
+	size_t i;
+
+	if (!out || !in)
+		goto done;
+	for (i = 0; i < n; i++) {
+		if (++out[d[i].src] > m)
+			m = out[d[i].src];
+		if (++in[d[i].dst] > m)
+			m = in[d[i].dst];
+	}
+done:
+	free(out);
+	free(in);
+	return m;
+}
+
+struct greedy {
+	const struct dard_topo *t;
+	const uint32_t *load;
+	struct dard_path best;
+	uint32_t best_load;
+	int found;
+};
+
+static int greedy_cb(const struct dard_path *p, void *arg)
+{
+	struct greedy *g = arg;
+	uint32_t dl[2 * DARD_LEVEL_MAX], worst = 0;
+	unsigned i, n = dard_path_dlinks(g->t, p, dl);
+
+	for (i = 0; i < n; i++)
+		if (g->load[dl[i]] > worst)
+			worst = g->load[dl[i]];
+	/* Strictly less: ties keep the earlier path. */
+	if (!g->found || worst < g->best_load) {
+		g->best = *p;
+		g->best_load = worst;
+		g->found = 1;
+	}
+	return 0;
+}
+
+int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
+		      const struct dard_demand *d, size_t n, uint32_t *load,
+		      struct dard_path *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct greedy g = {.t = t, .load = load};
+		long r =
+			dard_path_foreach(c, d[i].src, d[i].dst, greedy_cb, &g);
+
+		if (r < 0)
+			return (int)r;
+		if (!g.found)
+			return -ENOENT;
+		out[i] = g.best;
+		dard_route_load(t, &g.best, load);
+	}
+	return 0;
+}

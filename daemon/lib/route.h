@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Centralized and static routing of elephant flows on multi-rooted trees,
+ * for the controller and the simulator (the SDN thesis, sections 2.2.1 and
+ * 4.3.1). Pure: no I/O. A placement is one shortest path per flow; loads
+ * count flows per directed switch-to-switch link (sched.h's dard_dlink).
+ */
+#ifndef _DARD_ROUTE_H
+#define _DARD_ROUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "path.h"
+
+enum dard_modk {
+	DARD_DMODK_LITERAL, /* every up hop takes port d mod k (the thesis) */
+	DARD_DMODK_DIGIT,   /* the XGFT form: digit i of d, i per level */
+	DARD_SMODK_LITERAL, /* as D-mod-k, on the source */
+	DARD_SMODK_DIGIT,
+};
+
+const char *dard_modk_name(int which);
+
+/*
+ * The path of src -> dst under D-mod-k or S-mod-k: at each upward hop the
+ * switch picks up port index (x mod k) (literal) or (x / w_1..w_i mod k)
+ * (digit), x being the host's rank among hosts, k the switch's up ports,
+ * w the up-port counts below it; then the unique way down. 0, or -ENOENT.
+ */
+int dard_route_modk(struct dard_pathctx *c, const struct dard_topo *t,
+		    uint32_t src, uint32_t dst, int which,
+		    struct dard_path *out);
+
+struct dard_demand {
+	uint32_t src, dst; /* hosts */
+};
+
+/*
+ * SDN-greedy (the thesis's Algorithm 2): flows in the given order, each on
+ * the shortest path whose most loaded switch-to-switch link carries the
+ * fewest flows so far (ties: the first in dard_path_foreach's order), its
+ * links' loads then raised by one. load holds 2 * nlinks counters and is
+ * added to, so earlier flows may be in it. 0, or a negative errno.
+ */
+int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
+		      const struct dard_demand *d, size_t n, uint32_t *load,
+		      struct dard_path *out);
+
+/* Adds a path's switch-to-switch links to load. */
+void dard_route_load(const struct dard_topo *t, const struct dard_path *p,
+		     uint32_t *load);
+/* L_D: the largest load of any link. */
+uint32_t dard_route_max_load(const struct dard_topo *t, const uint32_t *load);
+/* NL_D: the most flows any host sends or receives. */
+uint32_t dard_route_node_load(const struct dard_topo *t,
+			      const struct dard_demand *d, size_t n);
+
+#endif /* _DARD_ROUTE_H */
