@@ -55,7 +55,8 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 all: daemon
 
-daemon: $(B)/bin/dardctl $(B)/bin/dard-switchd $(B)/bin/dardd $(B)/lib/libdard.a \
+daemon: $(B)/bin/dardctl $(B)/bin/dard-switchd $(B)/bin/dardd $(B)/bin/dard-sim \
+	$(B)/lib/libdard.a \
 	$(B)/bin/dard-pathcheck
 
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
@@ -89,6 +90,11 @@ $(B)/bin/dardd: $(B)/daemon/dardd.o $(B)/daemon/dp_bpf.o \
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) -lm
+
+$(B)/bin/dard-sim: $(B)/daemon/sim.o $(B)/daemon/cfgfile.o $(B)/lib/libdard.a
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) -lm
 
 $(B)/bin/dard-switchd: $(B)/daemon/switchd.o $(B)/daemon/cfgfile.o \
 		$(B)/daemon/log.o $(B)/lib/libdard.a

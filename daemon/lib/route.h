@@ -3,7 +3,10 @@
  * Centralized and static routing of elephant flows on multi-rooted trees,
  * for the controller and the simulator (the SDN thesis, sections 2.2.1 and
  * 4.3.1). Pure: no I/O. A placement is one shortest path per flow; loads
- * count flows per directed switch-to-switch link (sched.h's dard_dlink).
+ * count flows per directed link (sched.h's dard_dlink), host links
+ * included, so that L_D >= NL_D holds for any placement (Theorem 1).
+ * Choices look at switch-to-switch links only: a flow's host links are
+ * the same on every path.
  */
 #ifndef _DARD_ROUTE_H
 #define _DARD_ROUTE_H
@@ -47,7 +50,7 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		      const struct dard_demand *d, size_t n, uint32_t *load,
 		      struct dard_path *out);
 
-/* Adds a path's switch-to-switch links to load. */
+/* Adds a path's links, host links included, to load. */
 void dard_route_load(const struct dard_topo *t, const struct dard_path *p,
 		     uint32_t *load);
 /* L_D: the largest load of any link. */

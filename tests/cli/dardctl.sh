@@ -197,5 +197,25 @@ ok "switch query bad address" 2 d -t "$tmp/ft4d.conf" switch query core1 at 1.2.
 ok "switch query nobody answers" 1 d -t "$tmp/ft4d.conf" switch query core1 \
 	at 127.0.0.1:9 timeout 200 && has "no answer named" "$err" '^No answer from core1'
 
+# dard-sim --place: JSON a checker can read; errors by line.
+sim=$top/build/bin/dard-sim
+ok "dard-sim help" 0 "$sim" --help && has "sim usage" "$out" '^Usage: dard-sim --place'
+ok "dard-sim without --place" 2 "$sim"
+ok "dard-sim unknown algo" 2 "$sim" --place --algo ospf && has "algo named" "$err" "unknown --algo .ospf."
+ok "dard-sim stride, d-mod-k" 0 "$sim" --place --topo fattree:4 &&
+	is "a flow per host" "$(jq '.flows | length' <<<"$out")" 16 &&
+	is "contention-free" "$(jq -c '[.L_D, .NL_D]' <<<"$out")" "[1,1]" &&
+	is "paths by switch name" "$(jq -r '.flows[0].path | length' <<<"$out")" 5
+printf 'e1_1 e2_1\n# two to one\ne3_1 e2_1\n' >"$tmp/demand"
+ok "dard-sim demand file" 0 "$sim" --place --algo sdn-greedy --demand "$tmp/demand" &&
+	is "NL_D of two flows into e2_1" "$(jq .NL_D <<<"$out")" 2 &&
+	is "L_D at least NL_D" "$(jq '.L_D >= .NL_D' <<<"$out")" true
+printf 'e1_1 e2_1\ne1_1 nosuch\n' >"$tmp/bad.demand"
+ok "dard-sim bad demand" 1 "$sim" --place --demand "$tmp/bad.demand" &&
+	has "line named" "$err" "bad.demand:2: .e1_1. or .nosuch. is no host"
+printf 'e1_1 e1_1\n' >"$tmp/self.demand"
+ok "dard-sim self demand" 1 "$sim" --place --demand "$tmp/self.demand" &&
+	has "self named" "$err" 'sends to itself'
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

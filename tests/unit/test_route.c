@@ -200,13 +200,58 @@ static void test_greedy(void **state)
 			}
 			assert_memory_equal(seen, load,
 					    2 * f.t->nlinks * sizeof(*load));
-			assert_true(dard_route_max_load(f.t, load) >= 1);
+			/* Theorem 1: no placement beats the node load. */
+			assert_true(dard_route_max_load(f.t, load) >=
+				    dard_route_node_load(f.t, d, n));
 			free(perm);
 			free(d);
 			free(load);
 			free(seen);
 			free(out);
 		}
+		destroy(&f);
+	}
+}
+
+/*
+ * A shift permutation (stride by a pod) under the digit form is free of
+ * contention on fat-trees: no link carries two flows. The literal form
+ * piles them onto a quarter of the cores of fattree:8.
+ */
+static void test_shift(void **state)
+{
+	static const char *const specs[] = {"fattree:4", "fattree:8"};
+	unsigned s;
+
+	(void)state;
+	for (s = 0; s < 2; s++) {
+		struct fix f;
+		uint32_t *load[2], i, n, step;
+		struct dard_path p;
+		int form;
+
+		build(&f, specs[s]);
+		n = f.t->nhosts;
+		step = n / (f.t->nhosts == 16 ? 4 : 8); /* the hosts of a pod */
+		for (form = 0; form < 2; form++) {
+			load[form] = calloc(2 * f.t->nlinks, sizeof(uint32_t));
+			assert_non_null(load[form]);
+			for (i = 0; i < n; i++) {
+				assert_int_equal(
+					dard_route_modk(
+						f.pc, f.t, f.t->hosts[i],
+						f.t->hosts[(i + step) % n],
+						form ? DARD_DMODK_DIGIT
+						     : DARD_DMODK_LITERAL,
+						&p),
+					0);
+				dard_route_load(f.t, &p, load[form]);
+			}
+		}
+		assert_int_equal(dard_route_max_load(f.t, load[1]), 1);
+		assert_true(dard_route_max_load(f.t, load[0]) > 1);
+		free(load[0]);
+		free(load[1]);
 		destroy(&f);
 	}
 }
@@ -233,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_dmodk_cores),
 		cmocka_unit_test(test_dest_and_source),
 		cmocka_unit_test(test_greedy),
+		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_node_load),
 	};
 
