@@ -16,6 +16,7 @@
 
 #include "cfgfile.h"
 #include "lib/gen.h"
+#include "lib/flowsim.h"
 #include "lib/route.h"
 #include "lib/traffic.h"
 
@@ -34,7 +35,21 @@ static void usage(FILE *f)
 		"Usage: dard-sim --place [ --topo TOPO ] [ --algo ALGO ]\n"
 		"                [ --demand { stride | random | staggered | FILE } ]\n"
 		"                [ --seed N ]\n"
+		"       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
+		"                [ --size MB ] [ --duration S ] [ --seed N ]\n"
+		"                [ --sched { ecmp | pvlb | dard | all } ]\n"
 		"\n"
+		"--run simulates elephant flows at the flow level (the DARD paper,\n"
+		"section 4.3): they arrive by the pattern (as dardctl traffic gen;\n"
+		"default stride, 5 per second per source, 128 MB, for 120 s), share\n"
+		"links max-min fairly, and are scheduled by ECMP (a path by hash),\n"
+		"pVLB (a random path every 10 s) or DARD (dardd's own monitors and\n"
+		"rounds: queries every 1 s, rounds every 5 s + U[0, 5 s], delta 10\n"
+		"Mbit/s, elephants after 10 s). It prints the average transfer time\n"
+		"and the 90th percentile and largest path switches per flow for\n"
+		"each scheduler, and DARD's improvement by the paper's formula.\n"
+		"\n"
+		"--place:\n"
 		"Places one demand of elephant flows on a multi-rooted tree with a\n"
 		"routing algorithm and prints the placement as JSON: every flow's\n"
 		"switches, every directed switch-to-switch link's load, the largest\n"
@@ -168,10 +183,103 @@ static json_object *names(const struct dard_topo *t, const struct dard_path *p)
 	return a;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --run: the schedulers on one traffic, a line each. */
+static int simulate(const struct dard_topo *t, const struct dard_plan *p,
+		    const char *sched, const char *pattern, double rate,
+		    double size, double duration, uint64_t seed)
+{
+	struct dard_traffic_opts to;
+	struct dard_sim_opts so;
+	struct dard_tflow *f;
+	struct dard_sim_flow *out;
+	char err[DARD_ERR_MAX];
+	double avg[3] = {0}, *moves;
+	long n, i;
+	int s, only = -1;
+
+	if (strcmp(sched, "all")) {
+		only = dard_sim_sched_parse(sched);
+		if (only < 0) {
+			fprintf(stderr,
+				"dard-sim: unknown --sched `%s': ecmp, pvlb, dard or all\n",
+				sched);
+			return 2;
+		}
+	}
+	dard_traffic_opts_init(&to);
+	to.pattern = dard_pattern_parse(pattern);
+	if (to.pattern < 0) {
+		fprintf(stderr, "dard-sim: unknown --pattern `%s'\n", pattern);
+		return 2;
+	}
+	to.rate = rate;
+	to.duration = duration;
+	to.bytes = size * (1 << 20);
+	to.seed = seed;
+	n = dard_traffic_gen(t, &to, &f, err);
+	if (n < 0) {
+		fprintf(stderr, "dard-sim: %s\n", err);
+		return 1;
+	}
+	out = calloc(n ? n : 1, sizeof(*out));
+	moves = calloc(n ? n : 1, sizeof(*moves));
+	if (!out || !moves)
+		return 1;
+	printf("%s, %s, %ld flows of %g MB, %g per second per source, seed %llu\n",
+	       dard_topo_label(t), pattern, n, size, rate,
+	       (unsigned long long)seed);
+	printf("%-6s %12s %14s %12s\n", "sched", "avg time s", "p90 switches",
+	       "max switches");
+	for (s = DARD_SIM_ECMP; s <= DARD_SIM_DARD; s++) {
+		if (only >= 0 && s != only)
+			continue;
+		dard_sim_opts_init(&so);
+		so.sched = s;
+		so.seed = seed;
+		if (dard_sim_run(t, p, f, n, &so, out, err)) {
+			fprintf(stderr, "dard-sim: %s\n", err);
+			return 1;
+		}
+		for (i = 0; i < n; i++) {
+			avg[s] += (out[i].end - out[i].start) / n;
+			moves[i] = out[i].moves;
+		}
+		qsort(moves, n, sizeof(*moves), cmp_double);
+		printf("%-6s %12.3f %14.0f %12.0f\n", dard_sim_sched_name(s),
+		       avg[s], n ? moves[(n * 9) / 10 - (n >= 10)] : 0,
+		       n ? moves[n - 1] : 0);
+	}
+	if (avg[DARD_SIM_ECMP] > 0 && avg[DARD_SIM_DARD] > 0)
+		printf("improvement of DARD over ECMP (paper formula (1)): %.1f%%\n",
+		       100 * (avg[DARD_SIM_ECMP] - avg[DARD_SIM_DARD]) /
+			       avg[DARD_SIM_ECMP]);
+	if (avg[DARD_SIM_PVLB] > 0 && avg[DARD_SIM_DARD] > 0)
+		printf("improvement of DARD over pVLB: %.1f%%\n",
+		       100 * (avg[DARD_SIM_PVLB] - avg[DARD_SIM_DARD]) /
+			       avg[DARD_SIM_PVLB]);
+	free(f);
+	free(out);
+	free(moves);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"place", no_argument, NULL, 'P'},
+		{"run", no_argument, NULL, 'R'},
+		{"sched", required_argument, NULL, 'S'},
+		{"pattern", required_argument, NULL, 'p'},
+		{"rate", required_argument, NULL, 'r'},
+		{"size", required_argument, NULL, 'z'},
+		{"duration", required_argument, NULL, 'D'},
 		{"topo", required_argument, NULL, 't'},
 		{"algo", required_argument, NULL, 'a'},
 		{"demand", required_argument, NULL, 'd'},
@@ -191,15 +299,45 @@ int main(int argc, char **argv)
 	json_object *doc, *flows, *links;
 	uint64_t seed = 1;
 	uint32_t *load, l;
-	int opt, place = 0, a = -1, pattern;
+	int opt, place = 0, run = 0, a = -1, pattern;
+	const char *sched = "all", *rpattern = "stride";
+	double rate = 5, size = 128, duration = 120;
 	long n, i;
 
-	while ((opt = getopt_long(argc, argv, "Pt:a:d:s:Vh", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "PRS:p:r:z:D:t:a:d:s:Vh",
+				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'P':
 			place = 1;
 			break;
+		case 'R':
+			run = 1;
+			break;
+		case 'S':
+			sched = optarg;
+			break;
+		case 'p':
+			rpattern = optarg;
+			break;
+		case 'r':
+		case 'z':
+		case 'D': {
+			double v = strtod(optarg, &end);
+
+			if (*end || end == optarg || !(v > 0) || v > 1e7) {
+				fprintf(stderr,
+					"dard-sim: --%s needs a positive number, not `%s'\n",
+					opt == 'r'   ? "rate"
+					: opt == 'z' ? "size"
+						     : "duration",
+					optarg);
+				return 2;
+			}
+			*(opt == 'r'   ? &rate
+			  : opt == 'z' ? &size
+				       : &duration) = v;
+			break;
+		}
 		case 't':
 			topo = optarg;
 			break;
@@ -229,17 +367,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!place || optind != argc) {
+	if (place + run != 1 || optind != argc) {
 		fprintf(stderr, "dard-sim: %s\n",
 			optind != argc ? "unexpected arguments"
-				       : "only --place is here yet");
+				       : "give --place or --run");
 		usage(stderr);
 		return 2;
 	}
 	for (i = 0; i < (long)(sizeof(algos) / sizeof(algos[0])); i++)
 		if (!strcmp(algo, algos[i]))
 			a = i;
-	if (a < 0) {
+	if (place && a < 0) {
 		fprintf(stderr, "dard-sim: unknown --algo `%s' (try --help)\n",
 			algo);
 		return 2;
@@ -262,6 +400,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t = cfg.topo;
+	if (run)
+		return simulate(t, cfg.plan, sched, rpattern, rate, size,
+				duration, seed);
 	pattern = dard_pattern_parse(demand);
 	n = pattern >= 0 ? pattern_demand(t, pattern, seed, &d)
 			 : read_demand(t, demand, &d);
