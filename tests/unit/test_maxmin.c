@@ -33,48 +33,47 @@ static void test_example(void **state)
 	assert_int_equal(dard_maxmin(cap, 1, f, 3, r), -EINVAL);
 }
 
+/* What the fixed flows use of link l, and how many others cross it. */
+static void link_use(uint32_t l, const uint32_t *paths, const unsigned *len,
+		     size_t nf, const uint8_t *fixed, const double *rate,
+		     double *used, unsigned *unfixed)
+{
+	size_t i;
+	unsigned k;
+
+	*used = 0;
+	*unfixed = 0;
+	for (i = 0; i < nf; i++)
+		for (k = 0; k < len[i]; k++)
+			if (paths[i * 8 + k] == l) {
+				if (fixed[i])
+					*used += rate[i];
+				else
+					(*unfixed)++;
+			}
+}
+
 /* Water-filling the slow way: raise all unfixed rates together. */
 static void naive(const double *cap, uint32_t nl, const uint32_t *paths,
 		  const unsigned *len, size_t nf, double *rate)
 {
 	uint8_t *fixed = calloc(nf, 1);
-	double level = 0;
 	size_t i, left = nf;
-	unsigned k;
+	unsigned k, n;
+	double used;
 
 	while (left) {
-		double best = HUGE_VAL;
+		double level = HUGE_VAL;
 		uint32_t l;
 
 		/* The next link to fill, given the flows fixed so far. */
 		for (l = 0; l < nl; l++) {
-			double used = 0;
-			unsigned n = 0;
-
-			for (i = 0; i < nf; i++)
-				for (k = 0; k < len[i]; k++)
-					if (paths[i * 8 + k] == l) {
-						if (fixed[i])
-							used += rate[i];
-						else
-							n++;
-					}
-			if (n && (cap[l] - used) / n < best)
-				best = (cap[l] - used) / n;
+			link_use(l, paths, len, nf, fixed, rate, &used, &n);
+			if (n && (cap[l] - used) / n < level)
+				level = (cap[l] - used) / n;
 		}
-		level = best;
 		for (l = 0; l < nl; l++) {
-			double used = 0;
-			unsigned n = 0;
-
-			for (i = 0; i < nf; i++)
-				for (k = 0; k < len[i]; k++)
-					if (paths[i * 8 + k] == l) {
-						if (fixed[i])
-							used += rate[i];
-						else
-							n++;
-					}
+			link_use(l, paths, len, nf, fixed, rate, &used, &n);
 			if (!n || (cap[l] - used) / n > level + 1e-9)
 				continue;
 			for (i = 0; i < nf; i++)
