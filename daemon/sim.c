@@ -26,7 +26,7 @@
 
 static const char *const algos[] = {
 	"d-mod-k",	   "d-mod-k-literal", "s-mod-k",
-	"s-mod-k-literal", "sdn-greedy",
+	"s-mod-k-literal", "sdn-greedy",      "sdn-optimal",
 };
 
 static void usage(FILE *f)
@@ -60,9 +60,11 @@ static void usage(FILE *f)
 		"                 configuration file (default fattree:4)\n"
 		"  --algo ALGO    d-mod-k (the XGFT digit form, the default),\n"
 		"                 d-mod-k-literal (port d mod k at every hop),\n"
-		"                 s-mod-k, s-mod-k-literal, or sdn-greedy (flows in\n"
+		"                 s-mod-k, s-mod-k-literal, sdn-greedy (flows in\n"
 		"                 the demand's order, each on the path whose most\n"
-		"                 loaded link is least loaded, ties to the first)\n"
+		"                 loaded link is least loaded, ties to the first),\n"
+		"                 or sdn-optimal (full-bisection fat-trees: L_D =\n"
+		"                 NL_D, Documentation/routing.md)\n"
 		"  --demand D     a traffic pattern, one flow per host (stride: to\n"
 		"                 the host one pod on; random; staggered 0.5/0.3), or\n"
 		"                 a file of `SRC DST' host-name lines, # comments\n"
@@ -420,6 +422,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dard-sim: no path for a flow\n");
 			return 1;
 		}
+	} else if (a == 5) {
+		char e2[DARD_ERR_MAX];
+
+		if (dard_route_optimal(pc, t, d, n, paths, e2)) {
+			fprintf(stderr, "dard-sim: %s\n", e2);
+			return 1;
+		}
+		for (i = 0; i < n; i++)
+			dard_route_load(t, &paths[i], load);
 	} else {
 		static const int which[] = {
 			DARD_DMODK_DIGIT, DARD_DMODK_LITERAL, DARD_SMODK_DIGIT,

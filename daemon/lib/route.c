@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edgecolour.h"
+#include "err.h"
 #include "route.h"
 #include "sched.h"
+#include "traffic.h"
 
 const char *dard_modk_name(int which)
 {
@@ -180,4 +183,178 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		dard_route_load(t, &g.best, load);
 	}
 	return 0;
+}
+
+struct want {
+	const struct dard_topo *t;
+	int a, c; /* up index at the ToR, at the aggregation switch */
+	struct dard_path *out;
+	int found;
+};
+
+static int want_cb(const struct dard_path *p, void *arg)
+{
+	struct want *w = arg;
+
+	if (p->nsw >= 3 && up_index(w->t, p->sw[0], p->sw[1]) != w->a)
+		return 0;
+	if (p->nsw == 5 && up_index(w->t, p->sw[1], p->sw[2]) != w->c)
+		return 0;
+	*w->out = *p;
+	w->found = 1;
+	return 1;
+}
+
+/* A full-bisection three-level fat-tree, or err says why not. */
+static int check_fattree(const struct dard_topo *t, char *err)
+{
+	uint32_t i;
+
+	if (t->nlevels != 3)
+		return dard_fail(
+			err, -EINVAL,
+			"SDN-optimal needs a three-level fat-tree; %s has %u levels",
+			dard_topo_label(t), t->nlevels);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct dard_node *n = &t->node[i];
+
+		if (n->is_host || !n->level)
+			continue;
+		if (n->nup != n->ndown)
+			return dard_fail(
+				err, -EINVAL,
+				"SDN-optimal needs full bisection; %s has %u up and %u down ports",
+				n->name, n->nup, n->ndown);
+	}
+	return 0;
+}
+
+int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
+		       const struct dard_demand *d, size_t n,
+		       struct dard_path *out, char *err)
+{
+	uint32_t nl = dard_route_node_load(t, d, n), tors, *tor_no = NULL;
+	struct dard_bedge *e = calloc(n ? n : 1, sizeof(*e));
+	unsigned *perm = calloc(n ? n : 1, sizeof(*perm));
+	unsigned *agg = calloc(n ? n : 1, sizeof(*agg));
+	unsigned *aidx = calloc(n ? n : 1, sizeof(*aidx));
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx)), i, m;
+	unsigned k_tor = 0, k_agg = 0, p, a;
+	int ret;
+
+	ret = check_fattree(t, err);
+	if (ret)
+		goto out;
+	ret = dard_fail(err, -ENOMEM, "out of memory");
+	tor_no = malloc(t->nnodes * sizeof(*tor_no));
+	if (!e || !perm || !agg || !aidx || !idx || !tor_no)
+		goto out;
+	/* Number ToRs and pods (by their first aggregation switch). */
+	for (i = 0, tors = 0; i < t->nnodes; i++) {
+		tor_no[i] = DARD_NONE;
+		if (!t->node[i].is_host && t->node[i].level == t->nlevels - 1) {
+			tor_no[i] = tors++;
+			k_tor = t->node[i].nup;
+		} else if (!t->node[i].is_host && t->node[i].level == 1) {
+			k_agg = t->node[i].nup;
+		}
+	}
+	/* 1. NL_D permutations: colour the hosts' demand multigraph. */
+	for (i = 0; i < n; i++) {
+		e[i].l = t->node[d[i].src].rank;
+		e[i].r = t->node[d[i].dst].rank;
+	}
+	ret = dard_edge_colour(t->nhosts, t->nhosts, e, n, nl ? nl : 1, perm);
+	if (ret)
+		goto fail;
+	for (p = 0; p < nl; p++) {
+		/* 2. Aggregation indices: ToR-to-ToR demand, k_tor colours. */
+		for (i = 0, m = 0; i < n; i++) {
+			uint32_t st = dard_topo_tor(t, d[i].src);
+			uint32_t dt = dard_topo_tor(t, d[i].dst);
+
+			if (perm[i] != p || st == dt)
+				continue;
+			e[m].l = tor_no[st];
+			e[m].r = tor_no[dt];
+			idx[m++] = i;
+		}
+		ret = dard_edge_colour(tors, tors, e, m, k_tor, agg);
+		if (ret)
+			goto fail;
+		for (i = 0; i < m; i++)
+			aidx[idx[i]] = agg[i];
+		/* 3. Cores: per index, pod-to-pod demand, k_agg colours. */
+		for (a = 0; a < k_tor; a++) {
+			size_t mm = 0, j;
+			size_t *sel = malloc((m ? m : 1) * sizeof(*sel));
+			unsigned *col = malloc((m ? m : 1) * sizeof(*col));
+
+			if (!sel || !col) {
+				free(sel);
+				free(col);
+				ret = dard_fail(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+			for (j = 0; j < m; j++) {
+				size_t f = idx[j];
+				uint32_t sp = dard_host_pod(t, d[f].src);
+				uint32_t dp = dard_host_pod(t, d[f].dst);
+
+				if (aidx[f] != a || sp == dp)
+					continue;
+				/* Pods by their first aggregation switch. */
+				e[mm].l = sp;
+				e[mm].r = dp;
+				sel[mm++] = f;
+			}
+			ret = dard_edge_colour(t->nnodes, t->nnodes, e, mm,
+					       k_agg, col);
+			for (j = 0; !ret && j < mm; j++) {
+				struct want w = {t, a, col[j], &out[sel[j]], 0};
+
+				dard_path_foreach(c, d[sel[j]].src,
+						  d[sel[j]].dst, want_cb, &w);
+				if (!w.found)
+					ret = -ENOENT;
+			}
+			free(sel);
+			free(col);
+			if (ret)
+				goto fail;
+		}
+		/* Within a pod or under one ToR: the aggregation index only. */
+		for (i = 0; i < n; i++) {
+			struct want w = {t, 0, 0, &out[i], 0};
+
+			if (perm[i] != p ||
+			    (dard_topo_tor(t, d[i].src) !=
+				     dard_topo_tor(t, d[i].dst) &&
+			     dard_host_pod(t, d[i].src) !=
+				     dard_host_pod(t, d[i].dst)))
+				continue;
+			w.a = dard_topo_tor(t, d[i].src) ==
+					      dard_topo_tor(t, d[i].dst)
+				      ? -1
+				      : (int)aidx[i];
+			dard_path_foreach(c, d[i].src, d[i].dst, want_cb, &w);
+			if (!w.found) {
+				ret = -ENOENT;
+				goto fail;
+			}
+		}
+	}
+	ret = 0;
+	goto out;
+fail:
+	dard_fail(err, ret, "SDN-optimal could not place the demand on %s",
+		  dard_topo_label(t));
+out:
+	free(e);
+	free(perm);
+	free(agg);
+	free(aidx);
+	free(idx);
+	free(tor_no);
+	return ret;
 }

@@ -50,6 +50,20 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		      const struct dard_demand *d, size_t n, uint32_t *load,
 		      struct dard_path *out);
 
+/*
+ * SDN-optimal on a full-bisection three-level fat-tree (every ToR and
+ * aggregation switch with as many up ports as down): the demand is split
+ * into NL_D permutations by edge-colouring the host multigraph, and each
+ * permutation is routed free of contention by two more colourings, of
+ * ToR-to-ToR demand onto aggregation indices and then, per index, of
+ * pod-to-pod demand onto cores. Every link then carries at most NL_D
+ * flows: L_D = NL_D, the lower bound (Documentation/routing.md).
+ * Returns 0, -EINVAL with err set for another kind of tree, or -ENOMEM.
+ */
+int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
+		       const struct dard_demand *d, size_t n,
+		       struct dard_path *out, char *err);
+
 /* Adds a path's links, host links included, to load. */
 void dard_route_load(const struct dard_topo *t, const struct dard_path *p,
 		     uint32_t *load);

@@ -211,6 +211,11 @@ ok "dard-sim demand file" 0 "$sim" --place --algo sdn-greedy --demand "$tmp/dema
 	is "NL_D of two flows into e2_1" "$(jq .NL_D <<<"$out")" 2 &&
 	is "L_D at least NL_D" "$(jq '.L_D >= .NL_D' <<<"$out")" true
 printf 'e1_1 e2_1\ne1_1 nosuch\n' >"$tmp/bad.demand"
+ok "dard-sim sdn-optimal on a random demand" 0 "$sim" --place --topo fattree:8 \
+	--algo sdn-optimal --demand random &&
+	is "sdn-optimal meets the lower bound" "$(jq '.L_D == .NL_D' <<<"$out")" true
+ok "dard-sim sdn-optimal refuses a tapered tree" 1 "$sim" --place --topo 3tier \
+	--algo sdn-optimal && has "reason given" "$err" 'full bisection'
 ok "dard-sim bad demand" 1 "$sim" --place --demand "$tmp/bad.demand" &&
 	has "line named" "$err" "bad.demand:2: .e1_1. or .nosuch. is no host"
 printf 'e1_1 e1_1\n' >"$tmp/self.demand"

@@ -256,6 +256,99 @@ static void test_shift(void **state)
 	}
 }
 
+/*
+ * SDN-optimal reaches the lower bound: L_D = 1 on random permutations of
+ * fattree:4, :8 and :16, and L_D = NL_D on random demands where every host
+ * sends three flows (the thesis's Theorem 2).
+ */
+static void test_optimal(void **state)
+{
+	static const char *const specs[] = {"fattree:4", "fattree:8",
+					    "fattree:16"};
+	char err[DARD_ERR_MAX];
+	unsigned s, round, m;
+
+	(void)state;
+	srand(9);
+	for (s = 0; s < 3; s++) {
+		struct fix f;
+
+		build(&f, specs[s]);
+		for (round = 0; round < 6; round++) {
+			uint32_t n = f.t->nhosts, i, j;
+			size_t nf = 0;
+			struct dard_demand *d;
+			struct dard_path *out;
+			uint32_t *load = calloc(2 * f.t->nlinks, sizeof(*load));
+
+			m = round < 3 ? 1 : 3;
+			d = calloc((size_t)n * m, sizeof(*d));
+			out = calloc((size_t)n * m, sizeof(*out));
+			assert_non_null(d && out && load);
+			if (m == 1) { /* a permutation without fixed points */
+				uint32_t *perm = malloc(n * sizeof(*perm));
+
+				for (i = 0; i < n; i++)
+					perm[i] = i;
+				for (i = n - 1; i > 0; i--) {
+					uint32_t r = rand() % i, x = perm[i];
+
+					perm[i] = perm[r];
+					perm[r] = x;
+				}
+				for (i = 0; i < n; i++)
+					d[nf++] = (struct dard_demand){
+						f.t->hosts[i],
+						f.t->hosts[perm[i]]};
+				free(perm);
+			} else {
+				for (i = 0; i < n; i++)
+					for (j = 0; j < m; j++) {
+						uint32_t r;
+
+						do
+							r = rand() % n;
+						while (r == i);
+						d[nf++] = (struct dard_demand){
+							f.t->hosts[i],
+							f.t->hosts[r]};
+					}
+			}
+			if (dard_route_optimal(f.pc, f.t, d, nf, out, err))
+				fail_msg("%s: %s", specs[s], err);
+			for (i = 0; i < nf; i++) {
+				assert_int_equal(out[i].src, d[i].src);
+				assert_int_equal(out[i].dst, d[i].dst);
+				dard_route_load(f.t, &out[i], load);
+			}
+			assert_int_equal(dard_route_max_load(f.t, load),
+					 dard_route_node_load(f.t, d, nf));
+			if (m == 1)
+				assert_int_equal(dard_route_max_load(f.t, load),
+						 1);
+			free(d);
+			free(out);
+			free(load);
+		}
+		destroy(&f);
+	}
+	/* Not a fat-tree: said so. */
+	{
+		struct fix f;
+		struct dard_demand d = {0, 0};
+		struct dard_path out;
+
+		build(&f, "3tier");
+		d.src = f.t->hosts[0];
+		d.dst = f.t->hosts[1];
+		assert_int_equal(
+			dard_route_optimal(f.pc, f.t, &d, 1, &out, err),
+			-EINVAL);
+		assert_non_null(strstr(err, "full bisection"));
+		destroy(&f);
+	}
+}
+
 static void test_node_load(void **state)
 {
 	struct fix f;
@@ -279,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_dest_and_source),
 		cmocka_unit_test(test_greedy),
 		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_optimal),
 		cmocka_unit_test(test_node_load),
 	};
 
