@@ -93,7 +93,7 @@ long dard_traffic_gen(const struct dard_topo *t,
 		      struct dard_tflow **out, char *err)
 {
 	uint32_t n = t->nhosts, *same_tor = NULL, *same_pod = NULL,
-		 *other = NULL;
+		 *other = NULL, *tor = NULL, *pod = NULL;
 	struct dard_tflow *f = NULL;
 	size_t cap = 0, len = 0;
 	uint64_t s = o->seed;
@@ -128,26 +128,32 @@ long dard_traffic_gen(const struct dard_topo *t,
 	same_tor = malloc(n * sizeof(*same_tor));
 	same_pod = malloc(n * sizeof(*same_pod));
 	other = malloc(n * sizeof(*other));
-	if (!same_tor || !same_pod || !other) {
+	tor = malloc(n * sizeof(*tor));
+	pod = malloc(n * sizeof(*pod));
+	if (!same_tor || !same_pod || !other || !tor || !pod) {
 		ret = dard_fail(err, -ENOMEM, "out of memory");
 		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		tor[i] = dard_topo_tor(t, t->hosts[i]);
+		pod[i] = dard_host_pod(t, t->hosts[i]);
 	}
 	for (i = 0; i < n; i++) {
 		uint32_t src = t->hosts[i], dst = DARD_NONE, j;
 		unsigned nt = 0, np = 0, no = 0;
 		double at = 0;
 
-		for (j = 0; j < n; j++) {
-			uint32_t h = t->hosts[j];
-
-			if (h == src)
+		/* Only staggered asks where the others are. */
+		for (j = 0; o->pattern == DARD_PATTERN_STAGGERED && j < n;
+		     j++) {
+			if (j == i)
 				continue;
-			if (dard_topo_tor(t, h) == dard_topo_tor(t, src))
-				same_tor[nt++] = h;
-			else if (dard_host_pod(t, h) == dard_host_pod(t, src))
-				same_pod[np++] = h;
+			if (tor[j] == tor[i])
+				same_tor[nt++] = t->hosts[j];
+			else if (pod[j] == pod[i])
+				same_pod[np++] = t->hosts[j];
 			else
-				other[no++] = h;
+				other[no++] = t->hosts[j];
 		}
 		for (;;) {
 			at += -log(uniform(&s)) / o->rate;
@@ -206,5 +212,7 @@ out:
 	free(same_tor);
 	free(same_pod);
 	free(other);
+	free(tor);
+	free(pod);
 	return ret;
 }
