@@ -108,7 +108,6 @@ static __always_inline int malformed(struct iphdr *ip, __u32 stat)
 static __always_inline int egress(struct __sk_buff *skb)
 {
 	struct dard_flow_key key = {};
-	struct dard_flow_key k;
 	struct dard_flow *f;
 	struct iphdr *ip;
 	__u8 tos, tcp_flags, l4_hlen;
@@ -190,15 +189,14 @@ static __always_inline int egress(struct __sk_buff *skb)
 		f->elephant_ns = now;
 		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ELEPHANT);
 	}
-	k = key;
 	if ((f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED)) ==
 	    DARD_FLOW_F_ELEPHANT)
-		report(f, &k, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
+		report(f, &key, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
 	if (tcp_flags & 0x05) { /* FIN or RST */
 		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ENDED);
 		if (!(f->flags & DARD_FLOW_F_END_REPORTED))
-			report(f, &k, DARD_EVENT_END, DARD_FLOW_F_END_REPORTED,
-			       now);
+			report(f, &key, DARD_EVENT_END,
+			       DARD_FLOW_F_END_REPORTED, now);
 	}
 	/*
 	 * Elephants carry the mark; mice the inner DSCP, unless it is the
