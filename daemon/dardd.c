@@ -39,6 +39,7 @@
 #include "dp.h"
 #include "lib/monitor.h"
 #include "lib/proto.h"
+#include "lib/rng.h"
 #include "log.h"
 
 #ifndef DARD_VERSION
@@ -69,9 +70,6 @@ struct mon {
 	unsigned nflows;
 	uint64_t next_round_ns;
 	uint64_t rounds, moves;
-	struct dard_pstate *pv; /* at the last round */
-	uint32_t *fv;
-	struct dard_path_links *links; /* each path's directed links */
 	struct mon *next;
 };
 
@@ -123,10 +121,7 @@ static uint64_t now_ns(void)
 /* xorshift64*: the random part of the scheduling interval. */
 static uint64_t rnd(struct dardd *d)
 {
-	d->rng ^= d->rng >> 12;
-	d->rng ^= d->rng << 25;
-	d->rng ^= d->rng >> 27;
-	return d->rng * 2685821657736338717ULL;
+	return dard_xorshift64s(&d->rng);
 }
 
 static uint64_t next_round(struct dardd *d, uint64_t now)
@@ -187,7 +182,6 @@ static struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
 {
 	char err[DARD_ERR_MAX];
 	struct mon *mon;
-	unsigned i;
 
 	for (mon = d->mons; mon; mon = mon->next)
 		if (mon->m->dst_tor == dst_tor)
@@ -201,21 +195,6 @@ static struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
 			 err);
 		free(mon);
 		return NULL;
-	}
-	mon->pv = calloc(mon->m->npaths, sizeof(*mon->pv));
-	mon->fv = calloc(mon->m->npaths, sizeof(*mon->fv));
-	mon->links = calloc(mon->m->npaths, sizeof(*mon->links));
-	if (!mon->pv || !mon->fv || !mon->links) {
-		dard_monitor_free(mon->m);
-		free(mon->pv);
-		free(mon->fv);
-		free(mon->links);
-		free(mon);
-		return NULL;
-	}
-	for (i = 0; i < mon->m->npaths; i++) {
-		mon->links[i].dl = mon->m->path[i].dl;
-		mon->links[i].n = mon->m->path[i].ndl;
 	}
 	/* Let a query round come back before the first decision. */
 	mon->next_round_ns = next_round(d, now);
@@ -243,9 +222,6 @@ static void mon_put(struct dardd *d, struct mon *mon)
 	log_info("monitor %s -> %s released: its last elephant ended",
 		 d->t->node[d->my_tor].name, d->t->node[mon->m->dst_tor].name);
 	dard_monitor_free(mon->m);
-	free(mon->pv);
-	free(mon->fv);
-	free(mon->links);
 	free(mon);
 }
 
@@ -522,23 +498,6 @@ static void receive(struct dardd *d)
 	}
 }
 
-/* Our own move, known before the switches count it: the link states as
- * they will be, so that the next round does not act on stale ones. */
-static void account_move(struct dardd *d, struct mon *mon, unsigned from,
-			 unsigned to)
-{
-	unsigned k;
-
-	for (k = 0; k < mon->m->path[from].ndl; k++) {
-		struct dard_lstate *l = &d->ls[mon->m->path[from].dl[k]];
-
-		if (l->flows)
-			l->flows--;
-	}
-	for (k = 0; k < mon->m->path[to].ndl; k++)
-		d->ls[mon->m->path[to].dl[k]].flows++;
-}
-
 static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 {
 	struct dard_move mv;
@@ -553,22 +512,22 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	mon->rounds++;
 	d->st.rounds++;
 	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
-			mon->pv);
-	memset(mon->fv, 0, mon->m->npaths * sizeof(*mon->fv));
+			mon->m->pv);
+	memset(mon->m->fv, 0, mon->m->npaths * sizeof(*mon->m->fv));
 	for (e = d->els; e; e = e->next)
 		if (e->mon == mon && e->path >= 0)
-			mon->fv[e->path]++;
+			mon->m->fv[e->path]++;
 	/* delta as a share of the paths' bandwidth: the slowest known. */
 	if (d->o.delta_is_frac) {
 		double bw = HUGE_VAL;
 
 		for (i = 0; i < mon->m->npaths; i++)
-			if (mon->pv[i].known && mon->pv[i].mbps < bw)
-				bw = mon->pv[i].mbps;
+			if (mon->m->pv[i].known && mon->m->pv[i].mbps < bw)
+				bw = mon->m->pv[i].mbps;
 		delta = isinf(bw) ? 0 : d->o.delta_frac * bw;
 	}
-	if (!dard_sched_round_links(d->ls, mon->links, mon->pv, mon->fv,
-				    mon->m->npaths, delta, &mv))
+	if (!dard_sched_round_links(d->ls, mon->m->links, mon->m->pv,
+				    mon->m->fv, mon->m->npaths, delta, &mv))
 		return;
 	/* The elephant on the source path that has moved least. */
 	for (e = d->els; e; e = e->next)
@@ -588,7 +547,10 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 			 strerror(-ret));
 		return;
 	}
-	account_move(d, mon, mv.from, mv.to);
+	/* Our own move, known before the switches count it: the link
+	 * states as they will be, so the next round does not act on stale
+	 * ones. */
+	dard_lstate_move(d->ls, &mon->m->links[mv.from], &mon->m->links[mv.to]);
 	pick->pair = fp.pair;
 	pick->path = mv.to;
 	pick->moves++;
@@ -653,7 +615,7 @@ static json_object *monitors_json(struct dardd *d)
 
 		/* The vectors as they are now, not at the last round. */
 		dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
-				mon->pv);
+				mon->m->pv);
 		json_object_object_add(
 			o, "src_tor",
 			json_object_new_string(
@@ -672,7 +634,7 @@ static json_object *monitors_json(struct dardd *d)
 				       json_object_new_int64(mon->m->nqueries));
 		paths = json_object_new_array();
 		for (i = 0; i < mon->m->npaths; i++) {
-			json_object *p = pstate_json(&mon->pv[i]), *sw;
+			json_object *p = pstate_json(&mon->m->pv[i]), *sw;
 			struct elephant *e;
 			unsigned fv = 0;
 

@@ -9,6 +9,7 @@
 #include "flowsim.h"
 #include "maxmin.h"
 #include "monitor.h"
+#include "rng.h"
 
 enum { LINKS_MAX = 2 * DARD_LEVEL_MAX + 2 };
 
@@ -16,6 +17,7 @@ struct mon;
 
 struct flow {
 	size_t id;
+	double start; /* s */
 	uint32_t src, dst;
 	double left; /* Mbit */
 	double rate; /* Mbit/s */
@@ -30,9 +32,6 @@ struct flow {
 struct mon {
 	uint32_t host, dst_tor;
 	struct dard_monitor *m;
-	struct dard_path_links *pl;
-	struct dard_pstate *pv;
-	uint32_t *fv;
 	double next_round;
 	unsigned nflows;
 	struct mon *next;
@@ -57,20 +56,13 @@ struct sim {
 
 static uint64_t rnd(struct sim *s)
 {
-	s->rng ^= s->rng >> 12;
-	s->rng ^= s->rng << 25;
-	s->rng ^= s->rng >> 27;
-	return s->rng * 2685821657736338717ULL;
+	return dard_xorshift64s(&s->rng);
 }
 
 /* splitmix64 over the seed and a flow's number. */
 static uint64_t flow_hash(uint64_t seed, uint64_t id)
 {
-	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + id + 1;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return dard_mix64(seed * 0x9e3779b97f4a7c15ULL + id + 1);
 }
 
 static double urand(struct sim *s)
@@ -176,7 +168,6 @@ static void query(struct sim *s)
 		s->ls[l].flows = 0;
 		s->ls[l].mbps = s->cap[l];
 		s->ls[l].known = 1;
-		s->when[l] = 1;
 	}
 	for (i = 0; i < s->nact; i++)
 		if (s->act[i]->elephant)
@@ -188,7 +179,6 @@ static struct mon *mon_get(struct sim *s, uint32_t host, uint32_t dst_tor)
 {
 	char err[DARD_ERR_MAX];
 	struct mon *m;
-	unsigned i;
 
 	for (m = s->mons; m; m = m->next)
 		if (m->host == host && m->dst_tor == dst_tor)
@@ -201,27 +191,18 @@ static struct mon *mon_get(struct sim *s, uint32_t host, uint32_t dst_tor)
 		free(m);
 		return NULL;
 	}
-	m->pl = calloc(m->m->npaths, sizeof(*m->pl));
-	m->pv = calloc(m->m->npaths, sizeof(*m->pv));
-	m->fv = calloc(m->m->npaths, sizeof(*m->fv));
-	if (!m->pl || !m->pv || !m->fv) {
-		dard_monitor_free(m->m);
-		free(m->pl);
-		free(m->pv);
-		free(m->fv);
-		free(m);
-		return NULL;
-	}
-	for (i = 0; i < m->m->npaths; i++) {
-		m->pl[i].dl = m->m->path[i].dl;
-		m->pl[i].n = m->m->path[i].ndl;
-	}
 	m->host = host;
 	m->dst_tor = dst_tor;
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
 	m->next = s->mons;
 	s->mons = m;
 	return m;
+}
+
+static void mon_free(struct mon *m)
+{
+	dard_monitor_free(m->m);
+	free(m);
 }
 
 static void mon_put(struct sim *s, struct mon *m)
@@ -233,21 +214,18 @@ static void mon_put(struct sim *s, struct mon *m)
 	for (pp = &s->mons; *pp != m; pp = &(*pp)->next)
 		;
 	*pp = m->next;
-	dard_monitor_free(m->m);
-	free(m->pl);
-	free(m->pv);
-	free(m->fv);
-	free(m);
+	mon_free(m);
 }
 
 /* A flow old enough becomes an elephant and joins its ToR pair's monitor. */
-static void promote(struct sim *s, struct flow *f, const double *start)
+static void promote(struct sim *s, struct flow *f)
 {
-	uint32_t dtor = dard_topo_tor(s->t, f->dst);
+	uint32_t dtor;
 
 	/* The event came at start + age: compare the same sum. */
-	if (f->elephant || start[f->id] + s->o->elephant_age > s->now)
+	if (f->elephant || f->start + s->o->elephant_age > s->now)
 		return;
+	dtor = dard_topo_tor(s->t, f->dst);
 	f->elephant = 1;
 	if (s->o->sched != DARD_SIM_DARD || dtor == dard_topo_tor(s->t, f->src))
 		return;
@@ -263,17 +241,16 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
 	struct flow *pick = NULL;
 	struct dard_move mv;
-	unsigned i, k;
 	size_t j;
 
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
-	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->pv);
-	memset(m->fv, 0, m->m->npaths * sizeof(*m->fv));
+	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->m->pv);
+	memset(m->m->fv, 0, m->m->npaths * sizeof(*m->m->fv));
 	for (j = 0; j < s->nact; j++)
 		if (s->act[j]->mon == m && s->act[j]->pidx >= 0)
-			m->fv[s->act[j]->pidx]++;
-	if (!dard_sched_round_links(s->ls, m->pl, m->pv, m->fv, m->m->npaths,
-				    s->o->delta, &mv))
+			m->m->fv[s->act[j]->pidx]++;
+	if (!dard_sched_round_links(s->ls, m->m->links, m->m->pv, m->m->fv,
+				    m->m->npaths, s->o->delta, &mv))
 		return;
 	for (j = 0; j < s->nact; j++) {
 		struct flow *f = s->act[j];
@@ -294,13 +271,7 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 		set_path(s, pick, &p);
 	}
 	/* As dardd does: the move counted at once in its own picture. */
-	for (i = 0; i < m->pl[mv.from].n; i++) {
-		k = m->pl[mv.from].dl[i];
-		if (s->ls[k].flows)
-			s->ls[k].flows--;
-	}
-	for (i = 0; i < m->pl[mv.to].n; i++)
-		s->ls[m->pl[mv.to].dl[i]].flows++;
+	dard_lstate_move(s->ls, &m->m->links[mv.from], &m->m->links[mv.to]);
 	pick->pidx = mv.to;
 	out[pick->id].moves++;
 }
@@ -311,7 +282,6 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		 char *err)
 {
 	struct sim s = {.t = t, .o = o, .rng = o->seed * 2 + 1};
-	double *start = malloc((n ? n : 1) * sizeof(*start));
 	double next_query = 0, next_pvlb = o->pvlb;
 	struct flow *all = calloc(n ? n : 1, sizeof(*all));
 	size_t next = 0, i, done = 0;
@@ -325,15 +295,18 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	s.act = calloc(n ? n : 1, sizeof(*s.act));
 	s.mm = calloc(n ? n : 1, sizeof(*s.mm));
 	s.rates = calloc(n ? n : 1, sizeof(*s.rates));
-	if (!start || !all || !s.pc || !s.cap || !s.ls || !s.when || !s.act ||
-	    !s.mm || !s.rates) {
+	if (!all || !s.pc || !s.cap || !s.ls || !s.when || !s.act || !s.mm ||
+	    !s.rates) {
 		dard_fail(err, ret, "out of memory");
 		goto out;
 	}
-	for (l = 0; l < 2 * t->nlinks; l++)
+	/* Every state is from the last query: all equally fresh. */
+	for (l = 0; l < 2 * t->nlinks; l++) {
 		s.cap[l] = t->link[l / 2].mbps;
+		s.when[l] = 1;
+	}
 	for (i = 0; i < n; i++) {
-		out[i].start = start[i] = flows[i].start;
+		out[i].start = flows[i].start;
 		out[i].end = -1;
 		out[i].moves = 0;
 	}
@@ -355,9 +328,8 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 				when = end;
 				first = f;
 			}
-			if (!f->elephant &&
-			    start[f->id] + o->elephant_age < when) {
-				when = start[f->id] + o->elephant_age;
+			if (!f->elephant && f->start + o->elephant_age < when) {
+				when = f->start + o->elephant_age;
 				first = NULL;
 			}
 		}
@@ -407,6 +379,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 			struct flow *f = &all[next];
 
 			f->id = next;
+			f->start = flows[next].start;
 			f->src = flows[next].src;
 			f->dst = flows[next].dst;
 			f->left = flows[next].bytes * 8.0 / 1e6;
@@ -422,7 +395,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 			next++;
 		}
 		for (i = 0; i < s.nact; i++)
-			promote(&s, s.act[i], start);
+			promote(&s, s.act[i]);
 		if (o->sched == DARD_SIM_PVLB && s.now >= next_pvlb) {
 			next_pvlb += o->pvlb;
 			for (i = 0; i < s.nact; i++) {
@@ -450,11 +423,7 @@ out:
 		struct mon *m = s.mons;
 
 		s.mons = m->next;
-		dard_monitor_free(m->m);
-		free(m->pl);
-		free(m->pv);
-		free(m->fv);
-		free(m);
+		mon_free(m);
 	}
 	dard_pathctx_free(s.pc);
 	free(s.cap);
@@ -464,6 +433,5 @@ out:
 	free(s.mm);
 	free(s.rates);
 	free(all);
-	free(start);
 	return ret;
 }

@@ -103,6 +103,22 @@ out:
 	return ret;
 }
 
+static int round_arrays(struct dard_monitor *m)
+{
+	unsigned i;
+
+	m->links = calloc(m->npaths ? m->npaths : 1, sizeof(*m->links));
+	m->pv = calloc(m->npaths ? m->npaths : 1, sizeof(*m->pv));
+	m->fv = calloc(m->npaths ? m->npaths : 1, sizeof(*m->fv));
+	if (!m->links || !m->pv || !m->fv)
+		return -ENOMEM;
+	for (i = 0; i < m->npaths; i++) {
+		m->links[i].dl = m->path[i].dl;
+		m->links[i].n = m->path[i].ndl;
+	}
+	return 0;
+}
+
 struct dard_monitor *dard_monitor_new(struct dard_pathctx *c,
 				      const struct dard_topo *t,
 				      uint32_t src_host, uint32_t dst_tor,
@@ -129,7 +145,7 @@ struct dard_monitor *dard_monitor_new(struct dard_pathctx *c,
 	b.m->src_tor = src_tor;
 	b.m->dst_tor = dst_tor;
 	dard_path_foreach(c, src_host, dst, add_path, &b);
-	if (b.oom || plan_queries(t, b.m))
+	if (b.oom || plan_queries(t, b.m) || round_arrays(b.m))
 		goto oom;
 	if (!b.m->npaths) {
 		dard_fail(err, -ENOENT, "no path from %s to %s",
@@ -154,6 +170,9 @@ void dard_monitor_free(struct dard_monitor *m)
 		free(m->query[i].ports);
 	free(m->query);
 	free(m->path);
+	free(m->links);
+	free(m->pv);
+	free(m->fv);
 	free(m);
 }
 

@@ -33,6 +33,10 @@ struct dard_monitor {
 	struct dard_mon_path *path;
 	unsigned nqueries;
 	struct dard_mon_query *query; /* in node order */
+	/* For rounds (sched.h): each path's links, and room for PV and FV. */
+	struct dard_path_links *links;
+	struct dard_pstate *pv;
+	uint32_t *fv;
 };
 
 /*

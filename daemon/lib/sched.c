@@ -176,3 +176,16 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 	m->estimate = best;
 	return 1;
 }
+
+void dard_lstate_move(struct dard_lstate *ls,
+		      const struct dard_path_links *from,
+		      const struct dard_path_links *to)
+{
+	unsigned i;
+
+	for (i = 0; i < from->n; i++)
+		if (ls[from->dl[i]].flows)
+			ls[from->dl[i]].flows--;
+	for (i = 0; i < to->n; i++)
+		ls[to->dl[i]].flows++;
+}

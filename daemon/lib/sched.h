@@ -124,4 +124,12 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_pstate *pv, const uint32_t *fv,
 			   unsigned n, double delta, struct dard_move *m);
 
+/*
+ * One of our flows moved from path `from' to path `to': the link states
+ * as the switches will count them once their window has passed.
+ */
+void dard_lstate_move(struct dard_lstate *ls,
+		      const struct dard_path_links *from,
+		      const struct dard_path_links *to);
+
 #endif /* _DARD_SCHED_H */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "rng.h"
 #include "traffic.h"
 
 static const char *const names[] = {
@@ -60,11 +61,7 @@ uint32_t dard_host_pod(const struct dard_topo *t, uint32_t host)
 /* splitmix64: small, fast, and the same everywhere. */
 static uint64_t next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return dard_mix64(*s += 0x9e3779b97f4a7c15ULL);
 }
 
 /* Uniform in (0, 1]. */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* Small, fast, seedable pseudo-random numbers, the same everywhere. */
+#ifndef _DARD_RNG_H
+#define _DARD_RNG_H
+
+#include <stdint.h>
+
+/* splitmix64's finaliser: a well mixed 64-bit value from any input. */
+static inline uint64_t dard_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* xorshift64*: *s must not be 0. */
+static inline uint64_t dard_xorshift64s(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+#endif /* _DARD_RNG_H */
