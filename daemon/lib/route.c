@@ -229,27 +229,35 @@ static int check_fattree(const struct dard_topo *t, char *err)
 	return 0;
 }
 
+/* Where each flow's ends are: their ToRs and pods, looked up once. */
+struct ends {
+	uint32_t st, dt, sp, dp;
+};
+
 int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 		       const struct dard_demand *d, size_t n,
 		       struct dard_path *out, char *err)
 {
 	uint32_t nl = dard_route_node_load(t, d, n), tors, *tor_no = NULL;
-	struct dard_bedge *e = calloc(n ? n : 1, sizeof(*e));
-	unsigned *perm = calloc(n ? n : 1, sizeof(*perm));
-	unsigned *agg = calloc(n ? n : 1, sizeof(*agg));
-	unsigned *aidx = calloc(n ? n : 1, sizeof(*aidx));
-	size_t *idx = calloc(n ? n : 1, sizeof(*idx)), i, m;
+	size_t cnt = n ? n : 1, i, j, m, mm;
+	struct dard_bedge *e = calloc(cnt, sizeof(*e));
+	struct ends *x = calloc(cnt, sizeof(*x));
+	unsigned *perm = calloc(cnt, sizeof(*perm));
+	unsigned *col = calloc(cnt, sizeof(*col));
+	unsigned *aidx = calloc(cnt, sizeof(*aidx));
+	size_t *idx = calloc(cnt, sizeof(*idx));
+	size_t *sel = calloc(cnt, sizeof(*sel));
 	unsigned k_tor = 0, k_agg = 0, p, a;
 	int ret;
 
 	ret = check_fattree(t, err);
 	if (ret)
 		goto out;
-	ret = dard_fail(err, -ENOMEM, "out of memory");
 	tor_no = malloc(t->nnodes * sizeof(*tor_no));
-	if (!e || !perm || !agg || !aidx || !idx || !tor_no)
+	if (!e || !x || !perm || !col || !aidx || !idx || !sel || !tor_no) {
+		ret = dard_fail(err, -ENOMEM, "out of memory");
 		goto out;
-	/* Number ToRs and pods (by their first aggregation switch). */
+	}
 	for (i = 0, tors = 0; i < t->nnodes; i++) {
 		tor_no[i] = DARD_NONE;
 		if (!t->node[i].is_host && t->node[i].level == t->nlevels - 1) {
@@ -258,6 +266,13 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 		} else if (!t->node[i].is_host && t->node[i].level == 1) {
 			k_agg = t->node[i].nup;
 		}
+	}
+	for (i = 0; i < n; i++) {
+		x[i].st = dard_topo_tor(t, d[i].src);
+		x[i].dt = dard_topo_tor(t, d[i].dst);
+		/* Pods by their first aggregation switch. */
+		x[i].sp = dard_host_pod(t, d[i].src);
+		x[i].dp = dard_host_pod(t, d[i].dst);
 	}
 	/* 1. NL_D permutations: colour the hosts' demand multigraph. */
 	for (i = 0; i < n; i++) {
@@ -270,42 +285,26 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 	for (p = 0; p < nl; p++) {
 		/* 2. Aggregation indices: ToR-to-ToR demand, k_tor colours. */
 		for (i = 0, m = 0; i < n; i++) {
-			uint32_t st = dard_topo_tor(t, d[i].src);
-			uint32_t dt = dard_topo_tor(t, d[i].dst);
-
-			if (perm[i] != p || st == dt)
+			if (perm[i] != p || x[i].st == x[i].dt)
 				continue;
-			e[m].l = tor_no[st];
-			e[m].r = tor_no[dt];
+			e[m].l = tor_no[x[i].st];
+			e[m].r = tor_no[x[i].dt];
 			idx[m++] = i;
 		}
-		ret = dard_edge_colour(tors, tors, e, m, k_tor, agg);
+		ret = dard_edge_colour(tors, tors, e, m, k_tor, col);
 		if (ret)
 			goto fail;
 		for (i = 0; i < m; i++)
-			aidx[idx[i]] = agg[i];
+			aidx[idx[i]] = col[i];
 		/* 3. Cores: per index, pod-to-pod demand, k_agg colours. */
 		for (a = 0; a < k_tor; a++) {
-			size_t mm = 0, j;
-			size_t *sel = malloc((m ? m : 1) * sizeof(*sel));
-			unsigned *col = malloc((m ? m : 1) * sizeof(*col));
-
-			if (!sel || !col) {
-				free(sel);
-				free(col);
-				ret = dard_fail(err, -ENOMEM, "out of memory");
-				goto out;
-			}
-			for (j = 0; j < m; j++) {
+			for (j = 0, mm = 0; j < m; j++) {
 				size_t f = idx[j];
-				uint32_t sp = dard_host_pod(t, d[f].src);
-				uint32_t dp = dard_host_pod(t, d[f].dst);
 
-				if (aidx[f] != a || sp == dp)
+				if (aidx[f] != a || x[f].sp == x[f].dp)
 					continue;
-				/* Pods by their first aggregation switch. */
-				e[mm].l = sp;
-				e[mm].r = dp;
+				e[mm].l = x[f].sp;
+				e[mm].r = x[f].dp;
 				sel[mm++] = f;
 			}
 			ret = dard_edge_colour(t->nnodes, t->nnodes, e, mm,
@@ -318,25 +317,17 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 				if (!w.found)
 					ret = -ENOENT;
 			}
-			free(sel);
-			free(col);
 			if (ret)
 				goto fail;
 		}
-		/* Within a pod or under one ToR: the aggregation index only. */
+		/* Within a pod or under one ToR: the aggregation index only
+		 * (a path under one ToR has no up hop to check). */
 		for (i = 0; i < n; i++) {
-			struct want w = {t, 0, 0, &out[i], 0};
+			struct want w = {t, (int)aidx[i], 0, &out[i], 0};
 
 			if (perm[i] != p ||
-			    (dard_topo_tor(t, d[i].src) !=
-				     dard_topo_tor(t, d[i].dst) &&
-			     dard_host_pod(t, d[i].src) !=
-				     dard_host_pod(t, d[i].dst)))
+			    (x[i].st != x[i].dt && x[i].sp != x[i].dp))
 				continue;
-			w.a = dard_topo_tor(t, d[i].src) ==
-					      dard_topo_tor(t, d[i].dst)
-				      ? -1
-				      : (int)aidx[i];
 			dard_path_foreach(c, d[i].src, d[i].dst, want_cb, &w);
 			if (!w.found) {
 				ret = -ENOENT;
@@ -351,10 +342,12 @@ fail:
 		  dard_topo_label(t));
 out:
 	free(e);
+	free(x);
 	free(perm);
-	free(agg);
+	free(col);
 	free(aidx);
 	free(idx);
+	free(sel);
 	free(tor_no);
 	return ret;
 }
