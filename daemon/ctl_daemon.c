@@ -108,11 +108,10 @@ static double dbl(json_object *o, const char *key)
 }
 
 /* The answer as dardctl's -j output: an array of objects, as ever. */
-static void print_doc(struct ctl *c, json_object *doc)
+static void print_doc(json_object *doc)
 {
 	size_t i;
 
-	(void)c;
 	if (!json_object_is_type(doc, json_type_array)) {
 		print_json_value(NULL, doc);
 		return;
@@ -220,7 +219,7 @@ int do_monitor(struct ctl *c, int argc, char **argv)
 	if (!doc)
 		return CTL_ERR;
 	if (c->json)
-		print_doc(c, doc);
+		print_doc(doc);
 	else
 		monitors_text(doc);
 	json_object_put(doc);
@@ -241,7 +240,7 @@ int do_stats(struct ctl *c, int argc, char **argv)
 	if (!doc)
 		return CTL_ERR;
 	if (c->json)
-		print_doc(c, doc);
+		print_doc(doc);
 	else
 		stats_text(doc);
 	json_object_put(doc);
@@ -255,7 +254,7 @@ int ctl_daemon_flows(struct ctl *c)
 	if (!doc)
 		return CTL_ERR;
 	if (c->json)
-		print_doc(c, doc);
+		print_doc(doc);
 	else
 		flows_text(doc);
 	json_object_put(doc);

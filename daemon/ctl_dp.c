@@ -10,7 +10,6 @@
 
 #include "dardctl.h"
 #include "dp.h"
-#include "lib/path.h"
 #include "print.h"
 
 static int usage(FILE *f)

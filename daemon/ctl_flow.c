@@ -49,14 +49,6 @@ static const char *proto_name(uint8_t p, char *buf)
 	return buf;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 struct show {
 	struct ctl *c;
 	struct dard_pathctx *pc;
@@ -301,7 +293,7 @@ int do_flow(struct ctl *c, int argc, char **argv)
 		ret = flow_sweep(dp, argc - 3, argv + 3);
 	} else {
 		s.c = c;
-		s.now = mono_ns();
+		s.now = dard_coarse_ns();
 		s.pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
 		ret = s.pc ? dard_dp_bpf.flows(dp, show_cb, &s) : -ENOMEM;
 		dard_pathctx_free(s.pc);

@@ -261,10 +261,6 @@ static int do_query(struct ctl *c, int argc, char **argv)
 	sw = ctl_node(c, argv[1], 0);
 	if (sw == DARD_NONE)
 		return CTL_ERR;
-	if (c->cfg.topo->node[sw].is_host) {
-		fprintf(stderr, "%s is a host, not a switch\n", argv[1]);
-		return CTL_ERR;
-	}
 	return switch_query(c, sw, ports, n, at, (int)timeout);
 }
 

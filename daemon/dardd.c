@@ -75,7 +75,7 @@ struct mon {
 
 struct sw {
 	uint32_t pending; /* seq of the unanswered query, or 0 */
-	uint64_t sent_ns, reply_ns;
+	uint64_t reply_ns;
 	uint64_t unanswered_ns; /* first query since the last reply */
 	uint16_t nports;	/* ports of this tick's query */
 	uint16_t *ports;
@@ -129,15 +129,13 @@ static uint64_t next_round(struct dardd *d, uint64_t now)
 	return now + d->o.schedule_ns + rnd(d) % (d->o.schedule_ns + 1);
 }
 
-static const char *flow_str(const struct dard_topo *t,
-			    const struct dard_flow_key *k, char *buf,
+static const char *flow_str(const struct dard_flow_key *k, char *buf,
 			    size_t len)
 {
 	char s[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
 
 	inet_ntop(AF_INET, &k->saddr, s, sizeof(s));
 	inet_ntop(AF_INET, &k->daddr, dst, sizeof(dst));
-	(void)t;
 	snprintf(buf, len, "%s %s:%u -> %s:%u",
 		 k->proto == 6	  ? "tcp"
 		 : k->proto == 17 ? "udp"
@@ -257,7 +255,7 @@ static void el_add(struct dardd *d, const struct dard_flow_key *k,
 	if (el_find(d, k))
 		return;
 	if (dst == DARD_NONE || dard_topo_tor(d->t, dst) == d->my_tor) {
-		log_debug("elephant %s: %s", flow_str(d->t, k, b, sizeof(b)),
+		log_debug("elephant %s: %s", flow_str(k, b, sizeof(b)),
 			  dst == DARD_NONE ? "not to a known ID"
 					   : "under our own ToR, one path");
 		return;
@@ -281,9 +279,8 @@ static void el_add(struct dardd *d, const struct dard_flow_key *k,
 	e->next = d->els;
 	d->els = e;
 	d->st.elephants++;
-	log_info("elephant %s on path %d of %s",
-		 flow_str(d->t, k, b, sizeof(b)), e->path + 1,
-		 d->t->node[e->mon->m->dst_tor].name);
+	log_info("elephant %s on path %d of %s", flow_str(k, b, sizeof(b)),
+		 e->path + 1, d->t->node[e->mon->m->dst_tor].name);
 }
 
 static void el_del(struct dardd *d, struct elephant *e, const char *why)
@@ -296,8 +293,8 @@ static void el_del(struct dardd *d, struct elephant *e, const char *why)
 			*pp = e->next;
 			break;
 		}
-	log_info("elephant %s ended (%s)",
-		 flow_str(d->t, &e->key, b, sizeof(b)), why);
+	log_info("elephant %s ended (%s)", flow_str(&e->key, b, sizeof(b)),
+		 why);
 	d->st.ended++;
 	mon_put(d, e->mon);
 	free(e);
@@ -439,7 +436,6 @@ static void query(struct dardd *d, uint64_t now)
 		if (!s->unanswered_ns)
 			s->unanswered_ns = now;
 		s->pending = d->seq;
-		s->sent_ns = now;
 	}
 }
 
@@ -543,8 +539,7 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	ret = d->ops->move(d->dp, &pick->key, &fp.pair);
 	if (ret) {
 		log_warn("moving %s failed: %s",
-			 flow_str(d->t, &pick->key, b, sizeof(b)),
-			 strerror(-ret));
+			 flow_str(&pick->key, b, sizeof(b)), strerror(-ret));
 		return;
 	}
 	/* Our own move, known before the switches count it: the link
@@ -559,8 +554,8 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	d->st.moves++;
 	log_info(
 		"moved %s from path %u (BoNF %.4g Mbit/s) to path %u (%.4g with it)",
-		flow_str(d->t, &pick->key, b, sizeof(b)), mv.from + 1,
-		mv.from_bonf, mv.to + 1, mv.estimate);
+		flow_str(&pick->key, b, sizeof(b)), mv.from + 1, mv.from_bonf,
+		mv.to + 1, mv.estimate);
 }
 
 static void on_tick(struct dardd *d)

@@ -8,7 +8,20 @@
 #define _DARD_DP_H
 
 #include <stdint.h>
+#include <time.h>
 #include <linux/dard.h>
+
+/*
+ * The clock the BPF programs stamp flows with (bpf_ktime_get_coarse_ns):
+ * CLOCK_MONOTONIC_COARSE, in ns.
+ */
+static inline uint64_t dard_coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 struct dard_dp;
 

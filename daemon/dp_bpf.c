@@ -413,14 +413,6 @@ static int bpf_flows(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg)
 	return 0;
 }
 
-static uint64_t now_coarse_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int bpf_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
 		     void *arg)
 {
@@ -437,7 +429,7 @@ static int bpf_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
 	 * every walk start over.
 	 */
 	more = !bpf_map_get_next_key(dp->fd[M_FLOWS], NULL, &next);
-	now = now_coarse_ns();
+	now = dard_coarse_ns();
 	while (more) {
 		key = next;
 		more = !bpf_map_get_next_key(dp->fd[M_FLOWS], &key, &next);

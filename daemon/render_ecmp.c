@@ -7,7 +7,6 @@
  * other destination goes up over all up ports.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "render.h"
 

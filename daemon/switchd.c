@@ -30,6 +30,7 @@
 #include "cfgfile.h"
 #include "dard_switch.skel.h"
 #include "lib/proto.h"
+#include "dp.h"
 #include "log.h"
 
 #ifndef DARD_VERSION
@@ -106,14 +107,6 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 stopped by a signal, 1 error, 2 bad usage.\n",
 		DARD_PROTO_PORT);
-}
-
-static uint64_t mono_coarse_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static int port_up(struct agent *a, const struct port *p)
@@ -205,7 +198,7 @@ static void count(struct agent *a)
 	static struct dard_sw_key keys[BATCH];
 	static uint64_t seen[BATCH];
 	int fd = bpf_map__fd(a->skel->maps.dard_sw_flows);
-	uint64_t now = mono_coarse_ns(), in = 0, out;
+	uint64_t now = dard_coarse_ns(), in = 0, out;
 	void *cursor = NULL;
 	unsigned i, k;
 	int ret;
