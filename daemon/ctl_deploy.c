@@ -55,7 +55,7 @@ static int usage(FILE *f)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
-static FILE *open_out(const char *dir, const char *name, const char *ext)
+FILE *ctl_open_out(const char *dir, const char *name, const char *ext, int mode)
 {
 	char path[4096];
 	FILE *f;
@@ -65,10 +65,24 @@ static FILE *open_out(const char *dir, const char *name, const char *ext)
 	if (!f)
 		fprintf(stderr, "Unable to create `%s': %s\n", path,
 			strerror(errno));
+	else if (mode)
+		chmod(path, mode);
 	return f;
 }
 
-static int close_out(FILE *f, const char *dir, const char *name)
+int ctl_make_dirs(const char *dir, const char *sub, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, sub);
+	if ((mkdir(dir, 0755) && errno != EEXIST) ||
+	    (mkdir(path, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "Unable to create `%s': %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int ctl_close_out(FILE *f, const char *dir, const char *name)
 {
 	if (ferror(f) | fclose(f)) {
 		fprintf(stderr, "Unable to write %s/%s\n", dir, name);
@@ -87,33 +101,28 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 	uint32_t i;
 
 	/* Node files apart, so no node name can replace setup.batch. */
-	snprintf(nodedir, sizeof(nodedir), "%s/node", dir);
-	if ((mkdir(dir, 0755) && errno != EEXIST) ||
-	    (mkdir(nodedir, 0755) && errno != EEXIST)) {
-		fprintf(stderr, "Unable to create `%s': %s\n", nodedir,
-			strerror(errno));
+	if (ctl_make_dirs(dir, "node", nodedir, sizeof(nodedir)))
 		return CTL_ERR;
-	}
-	f = open_out(dir, "nodes", "");
+	f = ctl_open_out(dir, "nodes", "", 0);
 	if (!f)
 		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++)
 		fprintf(f, "%s %s %s-%s\n", t->node[i].name,
 			t->node[i].is_host ? "host" : "switch", prefix,
 			t->node[i].name);
-	if (close_out(f, dir, "nodes"))
+	if (ctl_close_out(f, dir, "nodes"))
 		return CTL_ERR;
 
-	f = open_out(dir, "teardown.batch", "");
+	f = ctl_open_out(dir, "teardown.batch", "", 0);
 	if (!f)
 		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++)
 		fprintf(f, "netns del %s-%s\n", prefix, t->node[i].name);
 	fprintf(f, "netns del %s.mgmt\n", prefix);
-	if (close_out(f, dir, "teardown.batch"))
+	if (ctl_close_out(f, dir, "teardown.batch"))
 		return CTL_ERR;
 
-	setup = open_out(dir, "setup.batch", "");
+	setup = ctl_open_out(dir, "setup.batch", "", 0);
 	if (!setup)
 		return CTL_ERR;
 	fprintf(setup, "netns add %s.mgmt\n", prefix);
@@ -133,22 +142,22 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 		fprintf(setup,
 			"link add mgmt0 netns %s-%s type veth peer name m%u netns %s.mgmt\n",
 			prefix, t->node[i].name, i, prefix);
-	if (close_out(setup, dir, "setup.batch"))
+	if (ctl_close_out(setup, dir, "setup.batch"))
 		return CTL_ERR;
 
-	f = open_out(dir, "mgmt.batch", "");
+	f = ctl_open_out(dir, "mgmt.batch", "", 0);
 	if (!f)
 		return CTL_ERR;
 	fprintf(f, "link add br0 type bridge\nlink set dev br0 up\n");
 	for (i = 0; i < t->nnodes; i++)
 		fprintf(f, "link set dev m%u master br0 up\n", i);
-	if (close_out(f, dir, "mgmt.batch"))
+	if (ctl_close_out(f, dir, "mgmt.batch"))
 		return CTL_ERR;
 
 	for (i = 0; i < t->nnodes; i++) {
 		const char *name = t->node[i].name;
 
-		f = open_out(nodedir, name, ".batch");
+		f = ctl_open_out(nodedir, name, ".batch", 0);
 		if (!f)
 			return CTL_ERR;
 		if (t->node[i].is_host)
@@ -158,9 +167,9 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 								    "");
 		fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
 			dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
-		if (close_out(f, nodedir, name))
+		if (ctl_close_out(f, nodedir, name))
 			return CTL_ERR;
-		f = open_out(nodedir, name, ".sysctl");
+		f = ctl_open_out(nodedir, name, ".sysctl", 0);
 		if (!f)
 			return CTL_ERR;
 		render_sysctl(f, t, i);
@@ -168,15 +177,15 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 		/* Multipath next hops hashed on the 5-tuple, as in a DC. */
 		if (ecmp && !t->node[i].is_host)
 			fprintf(f, "net.ipv4.fib_multipath_hash_policy = 1\n");
-		if (close_out(f, nodedir, name))
+		if (ctl_close_out(f, nodedir, name))
 			return CTL_ERR;
 		if (!rate)
 			continue;
-		f = open_out(nodedir, name, ".tc");
+		f = ctl_open_out(nodedir, name, ".tc", 0);
 		if (!f)
 			return CTL_ERR;
 		render_tc(f, t, i, rate);
-		if (close_out(f, nodedir, name))
+		if (ctl_close_out(f, nodedir, name))
 			return CTL_ERR;
 	}
 	return CTL_OK;

@@ -16,36 +16,6 @@
 #include "dardctl.h"
 #include "render.h"
 
-/* The Tcl name of a node: names are letters, digits, _ and -. */
-static const char *tcl_node(const struct dard_topo *t, uint32_t n)
-{
-	return t->node[n].name;
-}
-
-static FILE *open_file(const char *dir, const char *name, int mode)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "Unable to create `%s': %s\n", path,
-			strerror(errno));
-	else if (mode)
-		chmod(path, mode);
-	return f;
-}
-
-static int close_file(FILE *f, const char *dir, const char *name)
-{
-	if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "Unable to write %s/%s\n", dir, name);
-		return -1;
-	}
-	return 0;
-}
-
 static void write_ns(FILE *f, const struct dard_topo *t,
 		     const struct dard_plan *p, uint32_t rate, const char *os,
 		     const char *setup_dir)
@@ -61,11 +31,11 @@ static void write_ns(FILE *f, const struct dard_topo *t,
 		"source tb_compat.tcl\n\n",
 		dard_topo_label(t), rate);
 	for (i = 0; i < t->nnodes; i++) {
-		fprintf(f, "set n(%s) [$ns node]\n", tcl_node(t, i));
-		fprintf(f, "tb-set-node-os $n(%s) %s\n", tcl_node(t, i), os);
+		fprintf(f, "set n(%s) [$ns node]\n", t->node[i].name);
+		fprintf(f, "tb-set-node-os $n(%s) %s\n", t->node[i].name, os);
 		fprintf(f,
 			"tb-set-node-startcmd $n(%s) \"sudo %s/%s.sh >& /tmp/dard-setup.log\"\n",
-			tcl_node(t, i), setup_dir, t->node[i].name);
+			t->node[i].name, setup_dir, t->node[i].name);
 	}
 	fprintf(f, "\n");
 	for (i = 0; i < t->nlinks; i++) {
@@ -73,22 +43,22 @@ static void write_ns(FILE *f, const struct dard_topo *t,
 
 		fprintf(f,
 			"set l(%u) [$ns duplex-link $n(%s) $n(%s) %uMb 0ms DropTail]\n",
-			i, tcl_node(t, l->up), tcl_node(t, l->down),
+			i, t->node[l->up].name, t->node[l->down].name,
 			rate ? rate : l->mbps);
 		fprintf(f, "tb-set-ip-link $n(%s) $l(%u) %s\n",
-			tcl_node(t, l->up), i,
+			t->node[l->up].name, i,
 			dard_addr_str(dard_plan_link_addr(p, i, 1), a));
 		fprintf(f, "tb-set-ip-link $n(%s) $l(%u) %s\n",
-			tcl_node(t, l->down), i,
+			t->node[l->down].name, i,
 			dard_addr_str(dard_plan_link_addr(p, i, 0), b));
 		fprintf(f, "tb-set-netmask $l(%u) 255.255.255.254\n", i);
 	}
 	fprintf(f, "\nset mgmt [$ns make-lan \"");
 	for (i = 0; i < t->nnodes; i++)
-		fprintf(f, "%s$n(%s)", i ? " " : "", tcl_node(t, i));
+		fprintf(f, "%s$n(%s)", i ? " " : "", t->node[i].name);
 	fprintf(f, "\" 1000Mb 0ms]\n");
 	for (i = 0; i < t->nnodes; i++)
-		fprintf(f, "tb-set-ip-lan $n(%s) $mgmt %s\n", tcl_node(t, i),
+		fprintf(f, "tb-set-ip-lan $n(%s) $mgmt %s\n", t->node[i].name,
 			dard_addr_str(t->node[i].mgmt, a));
 	fprintf(f, "tb-set-netmask $mgmt %s\n\n",
 		dard_addr_str(dard_mask(p->opts.mgmt.len), a));
@@ -187,37 +157,32 @@ int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
 	uint32_t i;
 	FILE *f;
 
-	snprintf(sub, sizeof(sub), "%s/setup", dir);
-	if ((mkdir(dir, 0755) && errno != EEXIST) ||
-	    (mkdir(sub, 0755) && errno != EEXIST)) {
-		fprintf(stderr, "Unable to create `%s': %s\n", sub,
-			strerror(errno));
+	if (ctl_make_dirs(dir, "setup", sub, sizeof(sub)))
 		return CTL_ERR;
-	}
-	f = open_file(dir, "dard.ns", 0);
+	f = ctl_open_out(dir, "dard.ns", "", 0);
 	if (!f)
 		return CTL_ERR;
 	write_ns(f, t, p, rate, os, setup_dir ? setup_dir : sub);
-	if (close_file(f, dir, "dard.ns"))
+	if (ctl_close_out(f, dir, "dard.ns"))
 		return CTL_ERR;
 	/* The configuration every node reads, next to the scripts. */
 	dard_config_write(t, p, DARD_CONFIG_F_PLAN, &b);
-	f = open_file(sub, "dard.conf", 0);
+	f = ctl_open_out(sub, "dard.conf", "", 0);
 	if (!f || b.oom) {
 		dard_buf_free(&b);
 		return CTL_ERR;
 	}
 	fputs(b.s ? b.s : "", f);
 	dard_buf_free(&b);
-	if (close_file(f, sub, "dard.conf"))
+	if (ctl_close_out(f, sub, "dard.conf"))
 		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++) {
 		snprintf(name, sizeof(name), "%s.sh", t->node[i].name);
-		f = open_file(sub, name, 0755);
+		f = ctl_open_out(sub, name, "", 0755);
 		if (!f)
 			return CTL_ERR;
 		write_setup(f, t, p, i, rate);
-		if (close_file(f, sub, name))
+		if (ctl_close_out(f, sub, name))
 			return CTL_ERR;
 	}
 	return CTL_OK;
