@@ -145,7 +145,8 @@ $(B)/bin/dardctl: $(CTL_OBJS) $(B)/lib/libdard.a
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) -lm
 
 # The netns test's packet checker: links libdard for the expected paths.
-$(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/lib/libdard.a
+$(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/daemon/cfgfile.o \
+		$(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^

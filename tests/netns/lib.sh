@@ -8,12 +8,13 @@ passed=0
 failed=0
 
 if [[ $EUID -ne 0 ]]; then
+	# CI must run these tests; elsewhere, say why they did not.
 	if [[ -n ${CI:-} ]]; then
-		echo "$suite.sh: needs root for namespaces and BPF, and CI is set"
+		echo "${BASH_SOURCE[1]##*/}: needs root for namespaces and BPF, and CI is set"
 		echo "$suite: 0 passed, 1 failed"
 		exit 1
 	fi
-	echo "$suite.sh: SKIP: needs root for namespaces and BPF"
+	echo "${BASH_SOURCE[1]##*/}: SKIP: needs root for namespaces and BPF"
 	echo "$suite: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi

@@ -25,7 +25,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "../../daemon/lib/config.h"
+#include "../../daemon/cfgfile.h"
 #include "../../daemon/lib/path.h"
 
 enum { PORT = 47000, WAIT_MS = 2000, LOST_WAIT_MS = 300 };
@@ -295,49 +295,21 @@ static uint32_t first_host(const struct dard_topo *t, uint32_t tor,
 	return dard_topo_peer(t, tor, n->down[which]);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	size_t cap = 1 << 20;
-	char *s = malloc(cap);
-	FILE *f = fopen(path, "r");
-
-	if (!f || !s)
-		die(path);
-	*len = 0;
-	for (;;) {
-		size_t n = fread(s + *len, 1, cap - *len, f);
-
-		*len += n;
-		if (*len < cap)
-			break;
-		s = realloc(s, cap *= 2);
-		if (!s)
-			die("realloc");
-	}
-	fclose(f);
-	return s;
-}
-
 int main(int argc, char **argv)
 {
 	struct check c = {0};
 	const struct dard_topo *t;
 	uint32_t i, j, nlost = 0;
-	char path[512];
-	size_t len;
-	char *text;
+	char path[512], err[DARD_ERR_MAX + 4096];
 
 	if (argc != 3) {
 		fprintf(stderr, "Usage: dard-pathcheck CONFIG PREFIX\n");
 		return 2;
 	}
-	text = slurp(argv[1], &len);
-	if (dard_config_parse(&c.cfg, text, len, NULL, 0)) {
-		fprintf(stderr, "%s:%u: %s\n", argv[1], c.cfg.err_line,
-			c.cfg.err);
+	if (dard_config_read(&c.cfg, argv[1], NULL, 0, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	free(text);
 	t = c.cfg.topo;
 	c.pc = dard_pathctx_new(t, c.cfg.plan);
 	c.nsfd = calloc(t->nnodes, sizeof(*c.nsfd));

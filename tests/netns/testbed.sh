@@ -28,20 +28,8 @@ export DARDCTL=$top/build/bin/dardctl
 export DARD_TESTBED_DIR=/run/dard/test-$$
 prefix=dard_test_$$
 a=${prefix}_a b=${prefix}_b c=${prefix}_c d=${prefix}_d e=${prefix}_e
-passed=0
-failed=0
-
-if [[ $EUID -ne 0 ]]; then
-	# CI must run this test; elsewhere, say why it did not.
-	if [[ -n ${CI:-} ]]; then
-		echo "testbed.sh: needs root for network namespaces, and CI is set"
-		echo "netns: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "testbed.sh: SKIP: needs root for network namespaces"
-	echo "netns: 0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
+suite=netns
+source "$top/tests/netns/lib.sh"
 tmp=$(mktemp -d)
 
 cleanup() {
@@ -53,24 +41,6 @@ cleanup() {
 	rm -rf "$DARD_TESTBED_DIR" "$tmp"
 }
 trap cleanup EXIT
-
-pass() {
-	echo "ok   $*"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL $*"
-	failed=$((failed + 1))
-}
-
-# Runs a command, echoing it first; its status decides pass or fail.
-t() {
-	local name=$1
-	shift
-	echo "+ $*"
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
 
 # The summary of a dard-pathcheck run counts as its own passes and fails.
 pathcheck() {
@@ -168,5 +138,4 @@ t "the configuration says 100 Mbit/s" \
 pathcheck "$b"
 t "fattree:2 down" "$testbed" down --prefix "$b"
 
-echo "netns: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary
