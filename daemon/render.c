@@ -121,7 +121,6 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	const struct dard_node *n = &t->node[host];
 	uint32_t i, na = dard_plan_naliases(t, host), mine, peer;
 	char b[24], c[24], d[24];
-	unsigned k;
 
 	fprintf(f, "# %s: ID on lo, aliases on eth0, everything via the ToR\n",
 		n->name);
@@ -130,10 +129,8 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		fprintf(f, "%saddr add %s/32 dev eth0\n", ip,
 			dard_addr_str(dard_plan_alias(t, p, host, i), b));
 	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
-	/* A host's one link may be on any port. */
-	for (k = 1; n->port[k - 1] == DARD_NONE; k++)
-		;
-	render_link_ends(t, p, host, k, &mine, &peer);
+	render_link_ends(t, p, host, dard_topo_host_port(t, host), &mine,
+			 &peer);
 	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
 		dard_addr_str(peer, b));
 	/*

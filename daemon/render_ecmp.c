@@ -102,15 +102,13 @@ void render_host_ecmp(FILE *f, const struct dard_topo *t,
 	const struct dard_node *n = &t->node[host];
 	uint32_t mine, peer;
 	char b[24], c[24], d[24];
-	unsigned k;
 
 	fprintf(f, "# %s: ID on lo, everything via the ToR, unwrapped\n",
 		n->name);
 	render_links(f, t, p, host, ip);
 	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
-	for (k = 1; n->port[k - 1] == DARD_NONE; k++)
-		;
-	render_link_ends(t, p, host, k, &mine, &peer);
+	render_link_ends(t, p, host, dard_topo_host_port(t, host), &mine,
+			 &peer);
 	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
 		dard_addr_str(peer, b));
 	fprintf(f, "%sroute add %s via %s dev eth0 src %s\n", ip,

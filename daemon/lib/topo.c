@@ -336,15 +336,22 @@ uint32_t dard_topo_link_between(const struct dard_topo *t, uint32_t a,
 	return DARD_NONE;
 }
 
-uint32_t dard_topo_tor(const struct dard_topo *t, uint32_t host)
+unsigned dard_topo_host_port(const struct dard_topo *t, uint32_t host)
 {
 	const struct dard_node *n = &t->node[host];
 	unsigned k;
 
-	for (k = 0; k < n->nports; k++)
-		if (n->port[k] != DARD_NONE)
-			return t->link[n->port[k]].up;
-	return DARD_NONE;
+	for (k = 1; k <= n->nports; k++)
+		if (n->port[k - 1] != DARD_NONE)
+			return k;
+	return 0;
+}
+
+uint32_t dard_topo_tor(const struct dard_topo *t, uint32_t host)
+{
+	unsigned k = dard_topo_host_port(t, host);
+
+	return k ? t->link[t->node[host].port[k - 1]].up : DARD_NONE;
 }
 
 uint32_t dard_topo_tor_host(const struct dard_topo *t, uint32_t tor)

@@ -100,6 +100,8 @@ uint32_t dard_topo_peer(const struct dard_topo *t, uint32_t node,
 /* The link between two adjacent nodes, or DARD_NONE. */
 uint32_t dard_topo_link_between(const struct dard_topo *t, uint32_t a,
 				uint32_t b);
+/* The port a host's one link is on (it may be any), or 0. */
+unsigned dard_topo_host_port(const struct dard_topo *t, uint32_t host);
 /* A host's ToR (its only neighbour). */
 uint32_t dard_topo_tor(const struct dard_topo *t, uint32_t host);
 /* The first host below a ToR, or DARD_NONE. */
