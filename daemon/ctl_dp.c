@@ -61,12 +61,7 @@ static uint32_t local_host(struct ctl *c)
 
 static int dp_attach(struct ctl *c, int argc, char **argv)
 {
-	struct dard_dp_opts o = {
-		.ifname = argv[0],
-		.pin_root = c->pin_root,
-		.elephant_age_ns = 10ull * 1000000000,
-		.elephant_dscp = 8,
-	};
+	struct dard_dp_opts o;
 	char err[DARD_ERR_MAX];
 	const char *host = NULL;
 	struct dard_dp *dp;
@@ -75,6 +70,7 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 	double v;
 	int i, ret;
 
+	dard_dp_opts_init(&o, argv[0], c->pin_root);
 	for (i = 1; i < argc; i++) {
 		const char *kw = argv[i],
 			   *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -122,25 +118,14 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 				c->cfg.topo->name);
 		return CTL_ERR;
 	}
-	o.my_id = c->cfg.topo->node[me].id;
-	o.max_dests = c->cfg.topo->nhosts;
-	ret = dard_dp_bpf.attach(&dp, &o);
+	ret = dard_dp_attach_host(&dard_dp_bpf, &dp, &o, c->cfg.topo,
+				  c->cfg.plan, me, err);
 	if (ret) {
-		fprintf(stderr, "Unable to attach the datapath to %s: %s%s\n",
-			o.ifname, strerror(-ret),
+		fprintf(stderr, "%s%s\n", err,
 			ret == -EEXIST ? " (already attached; detach first)"
 			: ret == -EXDEV
 				? " (bpffs is not mounted and this is a private mount namespace, as under ip netns exec: use nsenter --net)"
 				: "");
-		return CTL_ERR;
-	}
-	ret = dard_dp_program(&dard_dp_bpf, dp, c->cfg.topo, c->cfg.plan, me,
-			      err);
-	if (ret) {
-		fprintf(stderr, "Unable to program the datapath on %s: %s\n",
-			o.ifname, err);
-		dard_dp_bpf.detach(dp);
-		dard_dp_bpf.close(dp);
 		return CTL_ERR;
 	}
 	dard_dp_bpf.close(dp);

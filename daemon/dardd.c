@@ -884,16 +884,12 @@ static int seconds(const char *opt, const char *arg, uint64_t *ns)
 static int open_datapath(struct dardd *d, const char *ifname,
 			 const char *pin_root, uint64_t age_ns)
 {
-	struct dard_dp_opts o = {
-		.ifname = ifname,
-		.pin_root = pin_root,
-		.my_id = d->t->node[d->me].id,
-		.elephant_age_ns = age_ns,
-		.elephant_dscp = 8,
-		.max_dests = d->t->nhosts,
-	};
+	struct dard_dp_opts o;
 	char err[DARD_ERR_MAX];
 	int ret;
+
+	dard_dp_opts_init(&o, ifname, pin_root);
+	o.elephant_age_ns = age_ns;
 
 	ret = d->ops->open(&d->dp, ifname, pin_root);
 	if (!ret)
@@ -903,17 +899,9 @@ static int open_datapath(struct dardd *d, const char *ifname,
 			strerror(-ret));
 		return -1;
 	}
-	ret = d->ops->attach(&d->dp, &o);
-	if (ret) {
-		log_err("Unable to attach the datapath to %s: %s", ifname,
-			strerror(-ret));
-		return -1;
-	}
-	ret = dard_dp_program(d->ops, d->dp, d->t, d->cfg.plan, d->me, err);
-	if (ret) {
-		log_err("Unable to program the datapath on %s: %s", ifname,
-			err);
-		d->ops->detach(d->dp);
+	if (dard_dp_attach_host(d->ops, &d->dp, &o, d->t, d->cfg.plan, d->me,
+				err)) {
+		log_err("%s", err);
 		return -1;
 	}
 	log_info("attached the datapath to %s", ifname);

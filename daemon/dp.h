@@ -73,6 +73,10 @@ struct dard_dp_ops {
 
 extern const struct dard_dp_ops dard_dp_bpf;
 
+/* The defaults: the paper's 10 s elephants, marked with DSCP 8. */
+void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,
+		       const char *pin_root);
+
 struct dard_topo;
 struct dard_plan;
 /*
@@ -82,6 +86,14 @@ struct dard_plan;
 int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 		    const struct dard_topo *t, const struct dard_plan *p,
 		    uint32_t me, char *err);
+/*
+ * Attaches a datapath for host me (its ID and the tree's size go into o)
+ * and programs it; on failure nothing is left attached. Returns 0, or
+ * -errno with err (DARD_ERR_MAX) saying which step failed.
+ */
+int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
+			struct dard_dp_opts *o, const struct dard_topo *t,
+			const struct dard_plan *p, uint32_t me, char *err);
 
 struct bpf_object;
 /* A dard_dp over a loaded, unattached object: for tests and benchmarks. */

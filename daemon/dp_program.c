@@ -71,3 +71,39 @@ out:
 	dard_pathctx_free(pc);
 	return ret;
 }
+
+void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,
+		       const char *pin_root)
+{
+	memset(o, 0, sizeof(*o));
+	o->ifname = ifname;
+	o->pin_root = pin_root;
+	o->elephant_age_ns = 10ULL * 1000000000;
+	o->elephant_dscp = 8;
+}
+
+int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
+			struct dard_dp_opts *o, const struct dard_topo *t,
+			const struct dard_plan *p, uint32_t me, char *err)
+{
+	char why[DARD_ERR_MAX];
+	int ret;
+
+	o->my_id = t->node[me].id;
+	o->max_dests = t->nhosts;
+	ret = ops->attach(dp, o);
+	if (ret)
+		return dard_fail(err, ret,
+				 "Unable to attach the datapath to %s: %s",
+				 o->ifname, strerror(-ret));
+	ret = dard_dp_program(ops, *dp, t, p, me, why);
+	if (ret) {
+		ops->detach(*dp);
+		ops->close(*dp);
+		*dp = NULL;
+		return dard_fail(err, ret,
+				 "Unable to program the datapath on %s: %s",
+				 o->ifname, why);
+	}
+	return 0;
+}
