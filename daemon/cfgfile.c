@@ -7,6 +7,13 @@
 
 #include "cfgfile.h"
 
+const char *dard_config_path(const char *arg)
+{
+	if (!arg)
+		arg = getenv("DARD_CONFIG");
+	return arg ? arg : DARD_CONFIG_DEFAULT;
+}
+
 int dard_config_read(struct dard_config *cfg, const char *path,
 		     const struct dard_plan_opts *over, unsigned mask,
 		     char *err, size_t errlen)

@@ -7,6 +7,9 @@
 
 #define DARD_CONFIG_DEFAULT "/etc/dard/dard.conf"
 
+/* The file to read: arg if given, else $DARD_CONFIG, else the default. */
+const char *dard_config_path(const char *arg);
+
 /*
  * Reads and parses path into cfg. On failure returns a negative errno and
  * writes "PATH:LINE: what" or "PATH: what" into err (DARD_ERR_MAX + 64).

@@ -79,10 +79,7 @@ int ctl_load(struct ctl *c)
 
 	if (c->loaded)
 		return 0;
-	if (!arg)
-		arg = getenv("DARD_CONFIG");
-	if (!arg)
-		arg = "/etc/dard/dard.conf";
+	arg = dard_config_path(arg);
 	if (dard_gen_is_spec(arg)) {
 		t = dard_gen_spec(arg, c->mbps, err);
 		if (!t) {

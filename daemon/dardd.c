@@ -934,7 +934,7 @@ int main(int argc, char **argv)
 		{},
 	};
 	static struct dardd d;
-	const char *config = getenv("DARD_CONFIG"), *ifname = "eth0";
+	const char *config = NULL, *ifname = "eth0";
 	const char *pin_root = getenv("DARD_PIN_ROOT");
 	char err[DARD_ERR_MAX + PATH_MAX], *end;
 	struct sigaction sig = {.sa_handler = on_signal};
@@ -1033,8 +1033,7 @@ int main(int argc, char **argv)
 	/* Idle flows are found to within a quarter of the idle time. */
 	d.o.sweep_ns = d.o.idle_ns / 4 < 1000000000ULL ? d.o.idle_ns / 4
 						       : 1000000000ULL;
-	if (!config)
-		config = DARD_CONFIG_DEFAULT;
+	config = dard_config_path(config);
 	if (dard_config_read(&d.cfg, config, NULL, 0, err, sizeof(err))) {
 		log_err("%s", err);
 		return 1;

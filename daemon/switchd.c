@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{},
 	};
-	const char *config = getenv("DARD_CONFIG"), *listen_arg = NULL;
+	const char *config = NULL, *listen_arg = NULL;
 	const char *ifname_fmt = "p%u";
 	char err[DARD_ERR_MAX + PATH_MAX], addr[INET_ADDRSTRLEN];
 	struct sockaddr_in sa = {.sin_family = AF_INET};
@@ -410,8 +410,7 @@ int main(int argc, char **argv)
 	}
 	dard_log_init("dard-switchd", level);
 	a.window_ns = window * 1e9;
-	if (!config)
-		config = DARD_CONFIG_DEFAULT;
+	config = dard_config_path(config);
 	if (dard_config_read(&a.cfg, config, NULL, 0, err, sizeof(err))) {
 		log_err("%s", err);
 		return 1;
