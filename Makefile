@@ -23,12 +23,14 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 # CFLAGS is the user's (make CFLAGS="-O0 -g"); what the code needs is apart.
 CFLAGS ?= -O2 -g
-DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -pthread -Wall -Wextra -Wno-unused-parameter \
 	  -MMD -MP -isystem kmod/uapi -DDARD_VERSION='"$(VERSION)"'
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+# What libdard itself needs: libm, and threads for the two-thread OPT.
+LIBDARD_LIBS := -lm -pthread
 
 # The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
 ARCH := $(shell uname -m)
@@ -89,12 +91,12 @@ $(B)/bin/dardd: $(B)/daemon/dardd.o $(B)/daemon/dp_bpf.o \
 		$(B)/daemon/log.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
 $(B)/bin/dard-sim: $(B)/daemon/sim.o $(B)/daemon/cfgfile.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(LIBDARD_LIBS)
 
 $(B)/bin/dard-switchd: $(B)/daemon/switchd.o $(B)/daemon/cfgfile.o \
 		$(B)/daemon/log.o $(B)/lib/libdard.a
@@ -142,7 +144,7 @@ $(B)/lib/libdard.a: $(LIB_OBJS)
 $(B)/bin/dardctl: $(CTL_OBJS) $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/daemon/cfgfile.o \
@@ -151,9 +153,12 @@ $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/daemon/cfgfile.o \
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
+# Tests that check libdard against an independent LP/ILP solver (GLPK).
+$(B)/tests/test_lp $(B)/tests/test_route_exact: EXTRA_LIBS := -lglpk
+
 $(B)/tests/%: $(B)/tests/unit/%.o $(B)/lib/libdard.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(EXTRA_LIBS) $(LIBDARD_LIBS)
 
 $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
 	$(quiet) LD $@
@@ -163,17 +168,17 @@ $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
 $(B)/bin/dard-bench-maxmin: $(B)/bench/bench_maxmin.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
 
 $(B)/bin/dard-bench-sched: $(B)/bench/bench_sched.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
 
 $(B)/bin/dard-bench: $(B)/bench/bench.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
 
 # libFuzzer targets are built with clang and the sanitizers, from source.
 $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
@@ -181,7 +186,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $^ -lm
+		-o $@ $^ $(LIBDARD_LIBS)
 
 fuzz: $(FUZZ_BINS)
 
