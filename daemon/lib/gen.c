@@ -42,12 +42,15 @@ struct pod_tree {
 		    unsigned i, unsigned *rport, unsigned *aport);
 };
 
-/* Fat-tree: core r reaches aggregation switch (r - 1) / (p/2) + 1 of each pod.
+/*
+ * Fat-tree: an aggregation switch has as many up ports as ToRs below it,
+ * g = tors, so core r reaches aggregation switch (r - 1) / g + 1 of each pod
+ * (g = p/2, whether or not the ToRs are tapered).
  */
 static int wire_fattree(const struct pod_tree *pt, unsigned r, unsigned k,
 			unsigned i, unsigned *rport, unsigned *aport)
 {
-	unsigned h = pt->aggr;
+	unsigned h = pt->tors;
 
 	*rport = k;
 	*aport = pt->tors + (r - 1) % h + 1;
@@ -150,18 +153,19 @@ err:
 }
 
 /*
- * Fat-tree of p-port switches: p^2/4 cores; p pods of p/2 aggregation
- * switches and p/2 ToRs; p/2 hosts per ToR.
+ * Fat-tree of p-port switches, its ToRs tapered taper:1: a ToR has u =
+ * p / (taper + 1) up ports and taper * u hosts; a pod has u aggregation
+ * switches over p/2 ToRs, each with p/2 up ports; u * p/2 cores reach one
+ * aggregation switch in each of the p pods. taper = 1 is the full-bisection
+ * fat-tree: p^2/4 cores, p/2 of everything per pod.
  */
-struct dard_topo *dard_gen_fattree(unsigned p, uint32_t mbps, char *err)
+struct dard_topo *dard_gen_fattree_tapered(unsigned p, unsigned taper,
+					   uint32_t mbps, char *err)
 {
 	struct pod_tree pt = {
 		.level = {"core", "aggr", "tor"},
-		.roots = p / 2 * (p / 2),
 		.pods = p,
-		.aggr = p / 2,
 		.tors = p / 2,
-		.hosts = p / 2,
 		.wire = wire_fattree,
 	};
 	char name[32];
@@ -170,8 +174,24 @@ struct dard_topo *dard_gen_fattree(unsigned p, uint32_t mbps, char *err)
 		return gen_fail(NULL, err,
 				"fattree:%u: p must be even and in 2..%d", p,
 				DARD_FATTREE_MAX);
-	snprintf(name, sizeof(name), "fattree:%u", p);
+	if (taper < 1 || p % (taper + 1))
+		return gen_fail(
+			NULL, err,
+			"fattree:%u,%u: the taper plus one must divide p (a ToR has p/(T+1) up ports and T times as many hosts)",
+			p, taper);
+	pt.aggr = p / (taper + 1);
+	pt.hosts = taper * pt.aggr;
+	pt.roots = pt.aggr * (p / 2);
+	if (taper == 1)
+		snprintf(name, sizeof(name), "fattree:%u", p);
+	else
+		snprintf(name, sizeof(name), "fattree:%u,%u", p, taper);
 	return build(&pt, name, mbps, err);
+}
+
+struct dard_topo *dard_gen_fattree(unsigned p, uint32_t mbps, char *err)
+{
+	return dard_gen_fattree_tapered(p, 1, mbps, err);
 }
 
 /*
@@ -270,9 +290,11 @@ struct dard_topo *dard_gen_spec(const char *spec, uint32_t mbps, char *err)
 	int n;
 
 	if (!strncmp(spec, "fattree:", 8)) {
-		if (parse_list(spec + 8, v, 1) != 1)
+		n = parse_list(spec + 8, v, 2);
+		if (n < 1)
 			goto bad;
-		return dard_gen_fattree(v[0], mbps, err);
+		return dard_gen_fattree_tapered(v[0], n == 2 ? v[1] : 1, mbps,
+						err);
 	}
 	if (!strncmp(spec, "clos:", 5)) {
 		n = parse_list(spec + 5, v, 3);
@@ -290,6 +312,6 @@ struct dard_topo *dard_gen_spec(const char *spec, uint32_t mbps, char *err)
 bad:
 	return gen_fail(
 		NULL, err,
-		"invalid topology `%s' (expected fattree:P, clos:DI,DA[,HOSTS] or 3tier[:PODS])",
+		"invalid topology `%s' (expected fattree:P[,T], clos:DI,DA[,HOSTS] or 3tier[:PODS])",
 		spec);
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -67,6 +68,60 @@ static void test_fattree_sizes(void **state)
 	/* 16 cores, 32 aggr, 32 tor: 128 + 128 + 128 links. */
 	check_sizes("fattree:8", 16, 32, 32, 128, 384);
 	check_sizes("fattree:16", 64, 128, 128, 1024, 3 * 1024);
+}
+
+/*
+ * Tapered at the ToRs, T:1: p/(T+1) up ports and T times as many hosts per
+ * ToR, as many aggregation switches per pod, p/2 ToRs per pod.
+ */
+static void test_fattree_tapered_sizes(void **state)
+{
+	/* 2 cores, 4 aggr, 8 tor, 24 hosts: 8 + 8 + 24 links. */
+	check_sizes("fattree:4,3", 2, 4, 8, 24, 40);
+	/* 8 cores, 16 aggr, 32 tor, 6 hosts each: 64 + 64 + 192. */
+	check_sizes("fattree:8,3", 8, 16, 32, 192, 320);
+	/* The thesis's 3:1 ToR: 24 hosts, 8 up ports, on 32-port switches. */
+	check_sizes("fattree:32,3", 128, 256, 512, 12288,
+		    128 * 32 + 256 * 16 + 12288);
+	/* Taper 1 is the full-bisection tree, named as such. */
+	check_sizes("fattree:8,1", 16, 32, 32, 128, 384);
+}
+
+/*
+ * fattree:8,3: a ToR's down ports are its six hosts, its up ports 7 and 8
+ * reach aggregation switches 1 and 2; aggregation switch i reaches cores
+ * 4(i-1)+1..4i, and each core one aggregation switch of that index per pod.
+ */
+static void test_fattree_tapered_wiring(void **state)
+{
+	struct dard_topo *t = gen("fattree:8,3");
+	uint32_t tor = find(t, "tor3_2"), a32 = find(t, "aggr3_2");
+	unsigned k;
+
+	assert_string_equal(t->name, "fattree:8,3");
+	assert_int_equal(t->node[tor].ndown, 6);
+	assert_int_equal(t->node[tor].nup, 2);
+	assert_int_equal(dard_topo_peer(t, tor, 1), find(t, "e3_7"));
+	assert_int_equal(dard_topo_peer(t, tor, 6), find(t, "e3_12"));
+	assert_int_equal(dard_topo_peer(t, tor, 7), find(t, "aggr3_1"));
+	assert_int_equal(dard_topo_peer(t, tor, 8), a32);
+	assert_int_equal(t->node[a32].ndown, 4);
+	assert_int_equal(t->node[a32].nup, 4);
+	for (k = 0; k < 4; k++) {
+		char name[DARD_NAME_MAX];
+
+		snprintf(name, sizeof(name), "core%u", 5 + k);
+		assert_int_equal(dard_topo_peer(t, a32, 5 + k), find(t, name));
+	}
+	for (k = 1; k <= 8; k++) {
+		char name[DARD_NAME_MAX];
+
+		snprintf(name, sizeof(name), "aggr%u_2", k);
+		assert_int_equal(dard_topo_peer(t, find(t, "core6"), k),
+				 find(t, name));
+	}
+	assert_int_equal(t->node[find(t, "core6")].ndown, 8);
+	dard_topo_free(t);
 }
 
 static void test_fattree_switch_total(void **state)
@@ -212,6 +267,8 @@ static void test_links_adjacent(void **state)
 	check_links("fattree:4");
 	check_links("fattree:6");
 	check_links("fattree:8");
+	check_links("fattree:8,3");
+	check_links("fattree:12,2");
 	check_links("clos:4,4");
 	check_links("clos:8,4,3");
 	check_links("3tier");
@@ -232,8 +289,9 @@ static void test_mbps(void **state)
 static void test_spec_good(void **state)
 {
 	static const char *const good[] = {
-		"fattree:2",  "fattree:4",  "fattree:6", "clos:4,4",
-		"clos:4,4,3", "clos:2,2,1", "3tier",	 "3tier:1",
+		"fattree:2",   "fattree:4", "fattree:6",  "fattree:4,3",
+		"fattree:8,1", "clos:4,4",  "clos:4,4,3", "clos:2,2,1",
+		"3tier",       "3tier:1",
 	};
 	unsigned i;
 
@@ -260,7 +318,11 @@ static void test_spec_bad(void **state)
 		{"fattree:", "invalid topology `fattree:'"},
 		{"fattree:4x", "invalid topology `fattree:4x'"},
 		{"fattree:-4", "invalid topology"},
-		{"fattree:4,4", "invalid topology"},
+		{"fattree:4,4", "the taper plus one must divide p"},
+		{"fattree:8,0", "the taper plus one must divide p"},
+		{"fattree:66,2", "p must be even"},
+		{"fattree:8,3,1", "invalid topology"},
+		{"fattree:8,", "invalid topology"},
 		{"clos:4", "invalid topology `clos:4'"},
 		{"clos:4,", "invalid topology"},
 		{"clos:4,4,2,2", "invalid topology"},
@@ -295,6 +357,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fattree_sizes),
 		cmocka_unit_test(test_fattree_switch_total),
+		cmocka_unit_test(test_fattree_tapered_sizes),
+		cmocka_unit_test(test_fattree_tapered_wiring),
 		cmocka_unit_test(test_clos_sizes),
 		cmocka_unit_test(test_3tier_sizes),
 		cmocka_unit_test(test_fattree_naming),
