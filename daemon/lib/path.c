@@ -125,49 +125,87 @@ static unsigned meet_level(struct dard_pathctx *c, uint32_t stor, uint32_t dtor)
 	}
 }
 
+/*
+ * Names path->sw by its alias pair: both aliases come from the first prefix
+ * of the switch where the path turns, each field being the port the chain
+ * takes below. Fills top; -EINVAL when the switches are not a chain of
+ * links from src's ToR up and then down to dst's ToR.
+ */
+static int name_path(const struct dard_pathctx *c, struct dard_path *path)
+{
+	const struct dard_topo *t = c->t;
+	const struct dard_plan *p = c->p;
+	uint32_t s, d, prev, li, top;
+	unsigned i, it = 0;
+
+	if (!path->nsw)
+		return -EINVAL;
+	while (it + 1 < path->nsw &&
+	       t->node[path->sw[it + 1]].level < t->node[path->sw[it]].level)
+		it++;
+	top = path->sw[it];
+	s = d = p->alloc[t->node[top].alloc].prefix;
+	prev = top;
+	for (i = it; i-- > 0; prev = path->sw[i]) {
+		li = dard_topo_link_between(t, path->sw[i], prev);
+		if (li == DARD_NONE)
+			return -EINVAL;
+		s |= p->link_val[li] << p->shift[t->node[path->sw[i]].level];
+	}
+	/* A host's one link may be on any port, not only port 1. */
+	li = dard_topo_link_between(t, path->src, prev);
+	if (li == DARD_NONE || !t->node[path->src].is_host)
+		return -EINVAL;
+	s |= p->link_val[li] << p->shift[t->nlevels];
+	prev = top;
+	for (i = it + 1; i < path->nsw; prev = path->sw[i++]) {
+		li = dard_topo_link_between(t, path->sw[i], prev);
+		if (li == DARD_NONE ||
+		    t->node[path->sw[i]].level != t->node[prev].level + 1)
+			return -EINVAL;
+		d |= p->link_val[li] << p->shift[t->node[path->sw[i]].level];
+	}
+	li = dard_topo_link_between(t, path->dst, prev);
+	if (li == DARD_NONE || !t->node[path->dst].is_host)
+		return -EINVAL;
+	d |= p->link_val[li] << p->shift[t->nlevels];
+	path->saddr = s;
+	path->daddr = d;
+	path->top = t->node[top].level;
+	return 0;
+}
+
 static int emit(struct walk *w, const uint32_t *down, unsigned ndown)
 {
-	const struct dard_topo *t = w->c->t;
-	const struct dard_plan *p = w->c->p;
 	struct dard_path *path = &w->path;
-	uint32_t top = w->up[w->top];
-	uint32_t s, d, prev;
 	unsigned l, i;
 	int ret;
 
-	/* Both aliases come from the turning switch's first prefix. */
-	s = d = p->alloc[t->node[top].alloc].prefix;
-	prev = top;
-	for (l = w->top + 1; l < t->nlevels; l++) {
-		s |= p->link_val[dard_topo_link_between(t, prev, w->up[l])]
-		     << p->shift[l];
-		prev = w->up[l];
-	}
-	/* A host's one link may be on any port, not only port 1. */
-	s |= p->link_val[dard_topo_link_between(t, path->src, prev)]
-	     << p->shift[t->nlevels];
-	prev = top;
-	for (i = 0; i < ndown; i++) {
-		d |= p->link_val[dard_topo_link_between(t, prev, down[i])]
-		     << p->shift[w->top + 1 + i];
-		prev = down[i];
-	}
-	d |= p->link_val[dard_topo_link_between(t, path->dst, prev)]
-	     << p->shift[t->nlevels];
-
-	path->saddr = s;
-	path->daddr = d;
 	path->nsw = 0;
-	for (l = t->nlevels - 1; l > w->top; l--)
+	for (l = w->c->t->nlevels - 1; l > w->top; l--)
 		path->sw[path->nsw++] = w->up[l];
-	path->sw[path->nsw++] = top;
+	path->sw[path->nsw++] = w->up[w->top];
 	for (i = 0; i < ndown; i++)
 		path->sw[path->nsw++] = down[i];
-	path->top = w->top;
+	name_path(w->c, path);
 	path->shortest = 1;
 	w->count++;
 	ret = w->cb ? w->cb(path, w->arg) : 0;
 	return ret;
+}
+
+int dard_path_make(struct dard_pathctx *c, uint32_t src, uint32_t dst,
+		   const uint32_t *sw, unsigned nsw, struct dard_path *out)
+{
+	if (!nsw || nsw > 2 * DARD_LEVEL_MAX || src == dst)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->src = src;
+	out->dst = dst;
+	memcpy(out->sw, sw, nsw * sizeof(*sw));
+	out->nsw = nsw;
+	out->shortest = 1;
+	return name_path(c, out);
 }
 
 /* Descends from the turning switch to the destination ToR. */

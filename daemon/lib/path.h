@@ -41,6 +41,16 @@ long dard_path_foreach(struct dard_pathctx *c, uint32_t src, uint32_t dst,
 long dard_path_count(struct dard_pathctx *c, uint32_t src, uint32_t dst);
 
 /*
+ * The path from host src to host dst through the switches sw[0..nsw-1]
+ * (src's ToR first, up and then down to dst's ToR), named by its canonical
+ * alias pair, without enumerating the pair's paths: what a centralized
+ * router that picks switches needs. The caller vouches that the path is a
+ * shortest one. 0, or -EINVAL when sw is not such a chain of links.
+ */
+int dard_path_make(struct dard_pathctx *c, uint32_t src, uint32_t dst,
+		   const uint32_t *sw, unsigned nsw, struct dard_path *out);
+
+/*
  * The path an alias pair names. Fails with err filled when either address
  * is not an alias, both belong to one host, or the pair names no path (the
  * source's uphill path never meets the destination's downhill path).

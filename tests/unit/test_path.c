@@ -242,6 +242,21 @@ static void test_roundtrip_other(void **state)
 				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
 	destroy(&f);
 
+	/* Tapered ToRs: fewer paths, the same naming. */
+	build(&f, "fattree:4,3", NULL);
+	for (i = 0; i < f.t->nhosts; i++)
+		for (j = 0; j < f.t->nhosts; j++)
+			if (i != j)
+				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
+	destroy(&f);
+
+	build(&f, "fattree:8,3", NULL);
+	for (i = 0; i < f.t->nhosts; i += 5)
+		for (j = 0; j < f.t->nhosts; j += 3)
+			if (i != j)
+				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
+	destroy(&f);
+
 	build(&f, "3tier:2", NULL);
 	for (i = 0; i < f.t->nhosts; i += 5)
 		for (j = 0; j < f.t->nhosts; j += 5)
@@ -541,6 +556,87 @@ static int stop_at_second(const struct dard_path *path, void *arg)
 	return ++*calls == 2 ? 7 : 0;
 }
 
+/*
+ * dard_path_make names a path from its switches as the enumeration does,
+ * on every path of fattree:4 and fattree:4,3, and refuses chains that are
+ * not paths.
+ */
+static void test_make(void **state)
+{
+	static const char *const specs[] = {"fattree:4", "fattree:4,3"};
+	unsigned s, i, j, k;
+
+	for (s = 0; s < 2; s++) {
+		struct fixture f;
+
+		build(&f, specs[s], NULL);
+		for (i = 0; i < f.t->nhosts; i++)
+			for (j = 0; j < f.t->nhosts; j++) {
+				uint32_t src = f.t->hosts[i],
+					 dst = f.t->hosts[j];
+				struct pathlist pl;
+
+				if (i == j)
+					continue;
+				paths(&f, src, dst, &pl);
+				for (k = 0; k < pl.n; k++) {
+					const struct dard_path *p = &pl.path[k];
+					struct dard_path q;
+
+					memset(&q, 0x5a, sizeof(q));
+					assert_int_equal(
+						dard_path_make(f.c, src, dst,
+							       p->sw, p->nsw,
+							       &q),
+						0);
+					assert_int_equal(q.src, src);
+					assert_int_equal(q.dst, dst);
+					assert_int_equal(q.saddr, p->saddr);
+					assert_int_equal(q.daddr, p->daddr);
+					assert_true(same_path(&q, p));
+					assert_int_equal(q.top, p->top);
+					assert_int_equal(q.shortest, 1);
+				}
+			}
+		destroy(&f);
+	}
+	{
+		struct fixture f;
+		uint32_t e11, e12, e21, sw[5];
+		struct dard_path q;
+
+		build(&f, "fattree:4", NULL);
+		e11 = find(f.t, "e1_1");
+		e12 = find(f.t, "e1_2");
+		e21 = find(f.t, "e2_1");
+		/* Up into a core and down to the wrong ToR. */
+		sw[0] = find(f.t, "tor1_1");
+		sw[1] = find(f.t, "aggr1_1");
+		sw[2] = find(f.t, "core1");
+		sw[3] = find(f.t, "aggr2_1");
+		sw[4] = find(f.t, "tor2_2");
+		assert_int_equal(dard_path_make(f.c, e11, e21, sw, 5, &q),
+				 -EINVAL);
+		/* Not adjacent: ToR straight to a core. */
+		sw[1] = sw[2];
+		assert_int_equal(dard_path_make(f.c, e11, e21, sw + 1, 4, &q),
+				 -EINVAL);
+		/* Up, down and up again. */
+		sw[0] = find(f.t, "tor1_1");
+		sw[1] = find(f.t, "aggr1_1");
+		sw[2] = find(f.t, "tor1_2");
+		sw[3] = find(f.t, "aggr1_2");
+		sw[4] = find(f.t, "tor1_1");
+		assert_int_equal(dard_path_make(f.c, e11, e12, sw, 5, &q),
+				 -EINVAL);
+		/* The right one under one ToR. */
+		assert_int_equal(dard_path_make(f.c, e11, e12, sw, 1, &q), 0);
+		assert_int_equal(q.nsw, 1);
+		assert_int_equal(q.top, 2);
+		destroy(&f);
+	}
+}
+
 static void test_foreach_stop(void **state)
 {
 	struct fixture f;
@@ -561,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_count_clos),
 		cmocka_unit_test(test_count_3tier),
 		cmocka_unit_test(test_roundtrip_fattree4),
+		cmocka_unit_test(test_make),
 		cmocka_unit_test(test_roundtrip_fattree8),
 		cmocka_unit_test(test_roundtrip_other),
 		cmocka_unit_test(test_shape_fattree4),
