@@ -37,17 +37,50 @@ static void usage(FILE *f)
 		"                [ --seed N ]\n"
 		"       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
 		"                [ --size MB ] [ --duration S ] [ --seed N ]\n"
-		"                [ --sched { ecmp | pvlb | dard | all } ]\n"
+		"                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
+		"                [ --anneal N ] [ --csv FILE ]\n"
 		"\n"
-		"--run simulates elephant flows at the flow level (the DARD paper,\n"
-		"section 4.3): they arrive by the pattern (as dardctl traffic gen;\n"
-		"default stride, 5 per second per source, 128 MB, for 120 s), share\n"
-		"links max-min fairly, and are scheduled by ECMP (a path by hash),\n"
-		"pVLB (a random path every 10 s) or DARD (dardd's own monitors and\n"
-		"rounds: queries every 1 s, rounds every 5 s + U[0, 5 s], delta 10\n"
-		"Mbit/s, elephants after 10 s). It prints the average transfer time\n"
-		"and the 90th percentile and largest path switches per flow for\n"
-		"each scheduler, and DARD's improvement by the paper's formula.\n"
+		"--run:\n"
+		"Simulates elephant flows at the flow level (the DARD paper, section\n"
+		"4.3): from every host, flows arrive as a Poisson process to the\n"
+		"destinations the pattern draws (as dardctl traffic gen), share links\n"
+		"max-min fairly (its Appendix A) and run to completion. Each scheduler\n"
+		"starts every flow on the same hashed path:\n"
+		"  ecmp         never moves it;\n"
+		"  pvlb         moves it to a random path every 10 s of its life;\n"
+		"  dard         dardd's own monitors and rounds: elephants after 10\n"
+		"               s, switch queries every 1 s, rounds every 5 s +\n"
+		"               U[0, 5 s], delta 10 Mbit/s;\n"
+		"  hedera       every 5 s, demand estimation and simulated annealing\n"
+		"               over a path per destination host, for the elephants;\n"
+		"  sdn-greedy   every 5 s, SDN-greedy over the elephants;\n"
+		"  sdn-optimal  every 5 s, SDN-optimal over the elephants\n"
+		"               (full-bisection fat-trees only).\n"
+		"It prints, per scheduler, the average transfer time, the 90th\n"
+		"percentile and largest path switches per flow, how many flows became\n"
+		"elephants, the control traffic by the paper's message sizes (48 and\n"
+		"32 bytes a query and reply, 80 a report, 72 a switch update) and the\n"
+		"last completion; then DARD's improvement over ECMP and pVLB, and\n"
+		"Hedera's over DARD, by the paper's formula (1).\n"
+		"\n"
+		"  --pattern P    stride (default), random or staggered (0.5, 0.3)\n"
+		"  --rate R       flows per second per source (default 0.2)\n"
+		"  --size MB      per flow (default 512)\n"
+		"  --duration S   seconds in which flows arrive (default 120)\n"
+		"                 The paper's ns-2 runs say 5 per second of 128 MB;\n"
+		"                 on 1 Gbit/s links that is 5.4 times what a host\n"
+		"                 link carries. The defaults load host links to 0.86\n"
+		"                 (Documentation/experiments.md, \"Simulation\").\n"
+		"  --sched LIST   comma-separated schedulers, or all (default)\n"
+		"  --step S       rates are recomputed every S seconds (default\n"
+		"                 0.1): arrivals wait for the next step and other\n"
+		"                 events are taken at the step after them; 0 makes\n"
+		"                 every event exact, which is slow on big trees\n"
+		"  --elephant-age S  when a flow becomes an elephant (default 10)\n"
+		"  --anneal N     Hedera's annealing steps per round (default 1000\n"
+		"                 plus 10 per destination host)\n"
+		"  --csv FILE     every flow of every scheduler: sched, flow, src,\n"
+		"                 dst, start, end, time, moves\n"
 		"\n"
 		"--place:\n"
 		"Places one demand of elephant flows on a multi-rooted tree with a\n"
@@ -193,39 +226,77 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+struct run_opts {
+	const char *sched, *pattern, *csv;
+	double rate, size, duration, step, age;
+	unsigned anneal;
+	uint64_t seed;
+};
+
+/* --sched: a comma-separated list, or all; marks want[]. */
+static int parse_scheds(const char *list, int *want)
+{
+	char buf[256], *tok, *save;
+	int s;
+
+	if (!strcmp(list, "all")) {
+		for (s = 0; s < DARD_SIM_NSCHED; s++)
+			want[s] = 1;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		s = dard_sim_sched_parse(tok);
+		if (s < 0) {
+			fprintf(stderr,
+				"dard-sim: unknown scheduler `%s' in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all\n",
+				tok);
+			return -1;
+		}
+		want[s] = 1;
+	}
+	return 0;
+}
+
+/* The paper's formula (1): how much shorter b's average is than a's. */
+static void improvement(const double *avg, int a, int b)
+{
+	if (avg[a] > 0 && avg[b] > 0)
+		printf("improvement of %s over %s: %.1f%%\n",
+		       dard_sim_sched_name(b), dard_sim_sched_name(a),
+		       100 * (avg[a] - avg[b]) / avg[a]);
+}
+
 /* --run: the schedulers on one traffic, a line each. */
 static int simulate(const struct dard_topo *t, const struct dard_plan *p,
-		    const char *sched, const char *pattern, double rate,
-		    double size, double duration, uint64_t seed)
+		    const struct run_opts *r)
 {
 	struct dard_traffic_opts to;
 	struct dard_sim_opts so;
+	struct dard_sim_stats st;
 	struct dard_tflow *f;
 	struct dard_sim_flow *out;
 	char err[DARD_ERR_MAX];
-	double avg[3] = {0}, *moves;
+	double avg[DARD_SIM_NSCHED] = {0}, *moves;
+	int want[DARD_SIM_NSCHED] = {0}, s, ret = 1;
+	FILE *csv = NULL;
 	long n, i;
-	int s, only = -1;
 
-	if (strcmp(sched, "all")) {
-		only = dard_sim_sched_parse(sched);
-		if (only < 0) {
-			fprintf(stderr,
-				"dard-sim: unknown --sched `%s': ecmp, pvlb, dard or all\n",
-				sched);
-			return 2;
-		}
-	}
+	if (parse_scheds(r->sched, want))
+		return 2;
 	dard_traffic_opts_init(&to);
-	to.pattern = dard_pattern_parse(pattern);
+	to.pattern = dard_pattern_parse(r->pattern);
 	if (to.pattern < 0) {
-		fprintf(stderr, "dard-sim: unknown --pattern `%s'\n", pattern);
+		fprintf(stderr,
+			"dard-sim: unknown --pattern `%s': stride, random or staggered\n",
+			r->pattern);
 		return 2;
 	}
-	to.rate = rate;
-	to.duration = duration;
-	to.bytes = size * (1 << 20);
-	to.seed = seed;
+	to.rate = r->rate;
+	to.duration = r->duration;
+	to.bytes = r->size * (1 << 20);
+	to.seed = r->seed;
 	n = dard_traffic_gen(t, &to, &f, err);
 	if (n < 0) {
 		fprintf(stderr, "dard-sim: %s\n", err);
@@ -233,44 +304,71 @@ static int simulate(const struct dard_topo *t, const struct dard_plan *p,
 	}
 	out = calloc(n ? n : 1, sizeof(*out));
 	moves = calloc(n ? n : 1, sizeof(*moves));
-	if (!out || !moves)
-		return 1;
-	printf("%s, %s, %ld flows of %g MB, %g per second per source, seed %llu\n",
-	       dard_topo_label(t), pattern, n, size, rate,
-	       (unsigned long long)seed);
-	printf("%-6s %12s %14s %12s\n", "sched", "avg time s", "p90 switches",
-	       "max switches");
-	for (s = DARD_SIM_ECMP; s <= DARD_SIM_DARD; s++) {
-		if (only >= 0 && s != only)
+	if (!out || !moves) {
+		fprintf(stderr, "dard-sim: out of memory\n");
+		goto out;
+	}
+	if (r->csv) {
+		csv = fopen(r->csv, "w");
+		if (!csv) {
+			fprintf(stderr, "dard-sim: unable to create `%s': %s\n",
+				r->csv, strerror(errno));
+			goto out;
+		}
+		fprintf(csv, "sched,flow,src,dst,start,end,time,moves\n");
+	}
+	printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
+	       dard_topo_label(t), r->pattern, n, r->size, r->rate, r->duration,
+	       (unsigned long long)r->seed);
+	printf("%-11s %10s %8s %8s %9s %12s %9s\n", "sched", "avg time s",
+	       "p90 sw", "max sw", "elephants", "control B/s", "last end");
+	for (s = 0; s < DARD_SIM_NSCHED; s++) {
+		if (!want[s])
 			continue;
 		dard_sim_opts_init(&so);
 		so.sched = s;
-		so.seed = seed;
-		if (dard_sim_run(t, p, f, n, &so, out, err)) {
-			fprintf(stderr, "dard-sim: %s\n", err);
-			return 1;
+		so.seed = r->seed;
+		so.step = r->step;
+		so.elephant_age = r->age;
+		so.anneal = r->anneal;
+		if (dard_sim_run(t, p, f, n, &so, out, &st, err)) {
+			fprintf(stderr, "dard-sim: %s: %s\n",
+				dard_sim_sched_name(s), err);
+			goto out;
 		}
 		for (i = 0; i < n; i++) {
 			avg[s] += (out[i].end - out[i].start) / n;
 			moves[i] = out[i].moves;
+			if (csv)
+				fprintf(csv, "%s,%ld,%s,%s,%.6f,%.6f,%.6f,%u\n",
+					dard_sim_sched_name(s), i,
+					t->node[f[i].src].name,
+					t->node[f[i].dst].name, out[i].start,
+					out[i].end, out[i].end - out[i].start,
+					out[i].moves);
 		}
 		qsort(moves, n, sizeof(*moves), cmp_double);
-		printf("%-6s %12.3f %14.0f %12.0f\n", dard_sim_sched_name(s),
-		       avg[s], n ? moves[(n * 9) / 10 - (n >= 10)] : 0,
-		       n ? moves[n - 1] : 0);
+		printf("%-11s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f\n",
+		       dard_sim_sched_name(s), avg[s],
+		       n ? moves[(n * 9 + 9) / 10 - 1] : 0,
+		       n ? moves[n - 1] : 0, st.elephants,
+		       st.end > 0 ? st.ctl_bytes / st.end : 0, st.end);
+		fflush(stdout);
 	}
-	if (avg[DARD_SIM_ECMP] > 0 && avg[DARD_SIM_DARD] > 0)
-		printf("improvement of DARD over ECMP (paper formula (1)): %.1f%%\n",
-		       100 * (avg[DARD_SIM_ECMP] - avg[DARD_SIM_DARD]) /
-			       avg[DARD_SIM_ECMP]);
-	if (avg[DARD_SIM_PVLB] > 0 && avg[DARD_SIM_DARD] > 0)
-		printf("improvement of DARD over pVLB: %.1f%%\n",
-		       100 * (avg[DARD_SIM_PVLB] - avg[DARD_SIM_DARD]) /
-			       avg[DARD_SIM_PVLB]);
+	improvement(avg, DARD_SIM_ECMP, DARD_SIM_DARD);
+	improvement(avg, DARD_SIM_PVLB, DARD_SIM_DARD);
+	improvement(avg, DARD_SIM_DARD, DARD_SIM_HEDERA);
+	ret = 0;
+out:
+	if (csv && fclose(csv) && !ret) {
+		fprintf(stderr, "dard-sim: writing `%s': %s\n", r->csv,
+			strerror(errno));
+		ret = 1;
+	}
 	free(f);
 	free(out);
 	free(moves);
-	return 0;
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -283,6 +381,10 @@ int main(int argc, char **argv)
 		{"rate", required_argument, NULL, 'r'},
 		{"size", required_argument, NULL, 'z'},
 		{"duration", required_argument, NULL, 'D'},
+		{"step", required_argument, NULL, 'T'},
+		{"elephant-age", required_argument, NULL, 'E'},
+		{"anneal", required_argument, NULL, 'A'},
+		{"csv", required_argument, NULL, 'C'},
 		{"topo", required_argument, NULL, 't'},
 		{"algo", required_argument, NULL, 'a'},
 		{"demand", required_argument, NULL, 'd'},
@@ -303,11 +405,19 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	uint32_t *load, l;
 	int opt, place = 0, run = 0, a = -1, pattern;
-	const char *sched = "all", *rpattern = "stride";
-	double rate = 5, size = 128, duration = 120;
+	struct run_opts r = {
+		.sched = "all",
+		.pattern = "stride",
+		.rate = 0.2,
+		.size = 512,
+		.duration = 120,
+		.step = 0.1,
+		.age = 10,
+		.seed = 1,
+	};
 	long n, i;
 
-	while ((opt = getopt_long(argc, argv, "PRS:p:r:z:D:t:a:d:s:Vh",
+	while ((opt = getopt_long(argc, argv, "PRS:p:r:z:D:T:E:A:C:t:a:d:s:Vh",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'P':
@@ -317,28 +427,56 @@ int main(int argc, char **argv)
 			run = 1;
 			break;
 		case 'S':
-			sched = optarg;
+			r.sched = optarg;
 			break;
 		case 'p':
-			rpattern = optarg;
+			r.pattern = optarg;
+			break;
+		case 'C':
+			r.csv = optarg;
 			break;
 		case 'r':
 		case 'z':
-		case 'D': {
+		case 'D':
+		case 'T':
+		case 'E': {
 			double v = strtod(optarg, &end);
+			const char *name = opt == 'r'	? "rate"
+					   : opt == 'z' ? "size"
+					   : opt == 'D' ? "duration"
+					   : opt == 'T' ? "step"
+							: "elephant-age";
 
-			if (*end || end == optarg || !(v > 0) || v > 1e7) {
+			/* A step or an age of 0 is meaningful: exact, all. */
+			if (*end || end == optarg || v < 0 || v > 1e7 ||
+			    (v == 0 && opt != 'T' && opt != 'E')) {
 				fprintf(stderr,
-					"dard-sim: --%s needs a positive number, not `%s'\n",
-					opt == 'r'   ? "rate"
-					: opt == 'z' ? "size"
-						     : "duration",
+					"dard-sim: --%s needs a %s number, not `%s'\n",
+					name,
+					opt == 'T' || opt == 'E'
+						? "non-negative"
+						: "positive",
 					optarg);
 				return 2;
 			}
-			*(opt == 'r'   ? &rate
-			  : opt == 'z' ? &size
-				       : &duration) = v;
+			*(opt == 'r'   ? &r.rate
+			  : opt == 'z' ? &r.size
+			  : opt == 'D' ? &r.duration
+			  : opt == 'T' ? &r.step
+				       : &r.age) = v;
+			break;
+		}
+		case 'A': {
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || *optarg == '-' ||
+			    v > 100000000) {
+				fprintf(stderr,
+					"dard-sim: --anneal needs a number of steps up to 10^8, not `%s'\n",
+					optarg);
+				return 2;
+			}
+			r.anneal = v;
 			break;
 		}
 		case 't':
@@ -403,9 +541,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t = cfg.topo;
-	if (run)
-		return simulate(t, cfg.plan, sched, rpattern, rate, size,
-				duration, seed);
+	if (run) {
+		r.seed = seed;
+		return simulate(t, cfg.plan, &r);
+	}
 	pattern = dard_pattern_parse(demand);
 	n = pattern >= 0 ? pattern_demand(t, pattern, seed, &d)
 			 : read_demand(t, demand, &d);

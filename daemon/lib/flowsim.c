@@ -7,11 +7,26 @@
 
 #include "err.h"
 #include "flowsim.h"
+#include "hedera.h"
 #include "maxmin.h"
 #include "monitor.h"
 #include "rng.h"
+#include "route.h"
 
 enum { LINKS_MAX = 2 * DARD_LEVEL_MAX + 2 };
+
+/*
+ * The shortest paths between two ToRs, in dard_path_foreach's order (the
+ * order of a monitor's paths too), as rows of switches and of directed
+ * switch-to-switch links. Flows of every host pair under the two ToRs
+ * share it; a flow is its row.
+ */
+struct pset {
+	uint32_t stor, dtor;
+	uint32_t npaths;
+	uint8_t nsw, ndl;
+	uint32_t *sw, *dl;
+};
 
 struct mon;
 
@@ -19,27 +34,31 @@ struct flow {
 	size_t id;
 	double start; /* s */
 	uint32_t src, dst;
-	double left; /* Mbit */
-	double rate; /* Mbit/s */
-	struct dard_path path;
+	uint32_t up, down; /* the hosts' directed links */
+	double left;	   /* Mbit */
+	double rate;	   /* Mbit/s */
+	double next_pvlb;  /* s */
+	const struct pset *ps;
+	uint32_t row;
 	uint32_t links[LINKS_MAX]; /* directed, host links included */
 	unsigned nlinks;
 	int elephant;
 	struct mon *mon;
-	int pidx; /* index among mon's paths */
+	struct flow *mnext; /* the monitor's elephants */
 };
 
 struct mon {
 	uint32_t host, dst_tor;
 	struct dard_monitor *m;
 	double next_round;
-	unsigned nflows;
-	struct mon *next;
+	struct flow *flows;
+	struct mon *next, *hnext; /* all monitors; the host's */
 };
 
 struct sim {
 	const struct dard_topo *t;
 	const struct dard_sim_opts *o;
+	struct dard_sim_stats *st;
 	struct dard_pathctx *pc;
 	double *cap;
 	struct dard_lstate *ls;
@@ -48,10 +67,15 @@ struct sim {
 	size_t nact;
 	struct dard_mm_flow *mm;
 	double *rates;
-	struct mon *mons;
+	struct pset **ps; /* open addressing on the ToR pair */
+	size_t nps, ps_cap;
+	struct mon *mons, **hmon; /* hmon: per node */
+	uint64_t *asked, stamp;	  /* per node: the query that asked it */
+	struct dard_hedera *hedera;
 	uint64_t rng;
 	double now;
 	int dirty; /* rates must be recomputed */
+	char *err;
 };
 
 static uint64_t rnd(struct sim *s)
@@ -78,67 +102,183 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->schedule = 5;
 	o->delta = 10;
 	o->pvlb = 10;
+	o->central = 5;
+	o->anneal = 0;
+	o->step = 0;
 	o->seed = 1;
 }
 
-static const char *const sched_names[] = {"ecmp", "pvlb", "dard"};
+static const char *const sched_names[DARD_SIM_NSCHED] = {
+	"ecmp", "pvlb", "dard", "hedera", "sdn-greedy", "sdn-optimal",
+};
 
 const char *dard_sim_sched_name(int sched)
 {
-	return sched >= 0 && sched <= DARD_SIM_DARD ? sched_names[sched] : "?";
+	return sched >= 0 && sched < DARD_SIM_NSCHED ? sched_names[sched] : "?";
 }
 
 int dard_sim_sched_parse(const char *s)
 {
 	int i;
 
-	for (i = 0; i <= DARD_SIM_DARD; i++)
+	for (i = 0; i < DARD_SIM_NSCHED; i++)
 		if (!strcmp(s, sched_names[i]))
 			return i;
 	return -1;
 }
 
-/* A flow's links: host up, the switch-to-switch ones, host down. */
-static void set_path(struct sim *s, struct flow *f, const struct dard_path *p)
+static void pset_free(struct pset *p)
 {
-	uint32_t l[LINKS_MAX];
-	unsigned n = dard_path_links(s->t, p, l);
-
-	f->path = *p;
-	f->nlinks = 0;
-	f->links[f->nlinks++] = dard_dlink(l[0], DARD_UP);
-	f->nlinks += dard_path_dlinks(s->t, p, f->links + f->nlinks);
-	f->links[f->nlinks++] = dard_dlink(l[n - 1], DARD_DOWN);
-	s->dirty = 1;
+	if (!p)
+		return;
+	free(p->sw);
+	free(p->dl);
+	free(p);
 }
 
-struct nth {
-	long want, seen;
-	struct dard_path p;
+struct fill {
+	const struct dard_topo *t;
+	struct pset *p;
+	uint32_t k;
 };
 
-static int nth_cb(const struct dard_path *p, void *arg)
+static int fill_cb(const struct dard_path *path, void *arg)
 {
-	struct nth *k = arg;
+	struct fill *x = arg;
+	struct pset *p = x->p;
 
-	if (k->seen++ != k->want)
-		return 0;
-	k->p = *p;
+	memcpy(&p->sw[x->k * p->nsw], path->sw, p->nsw * sizeof(p->sw[0]));
+	dard_path_dlinks(x->t, path, &p->dl[x->k * p->ndl]);
+	x->k++;
+	return 0;
+}
+
+static size_t pset_slot(const struct sim *s, uint32_t stor, uint32_t dtor)
+{
+	size_t i = dard_mix64((uint64_t)stor << 32 | dtor) & (s->ps_cap - 1);
+
+	while (s->ps[i] && (s->ps[i]->stor != stor || s->ps[i]->dtor != dtor))
+		i = (i + 1) & (s->ps_cap - 1);
+	return i;
+}
+
+static int first_cb(const struct dard_path *path, void *arg)
+{
+	*(struct dard_path *)arg = *path;
 	return 1;
 }
 
-/* Path number k (mod their count) from src to dst. */
-static int pick_path(struct sim *s, struct flow *f, uint64_t k)
+/* Grows the table to keep it at most half full. */
+static int pset_grow(struct sim *s)
 {
-	long n = dard_path_count(s->pc, f->src, f->dst);
-	struct nth x = {0};
+	struct pset **old = s->ps;
+	size_t oc = s->ps_cap, i;
 
-	if (n <= 0)
-		return -ENOENT;
-	x.want = k % n;
-	dard_path_foreach(s->pc, f->src, f->dst, nth_cb, &x);
-	set_path(s, f, &x.p);
+	if (2 * (s->nps + 1) <= oc)
+		return 0;
+	s->ps_cap = oc ? 2 * oc : 1024;
+	s->ps = calloc(s->ps_cap, sizeof(*s->ps));
+	if (!s->ps) {
+		s->ps = old;
+		s->ps_cap = oc;
+		return -ENOMEM;
+	}
+	for (i = 0; i < oc; i++)
+		if (old[i])
+			s->ps[pset_slot(s, old[i]->stor, old[i]->dtor)] =
+				old[i];
+	free(old);
 	return 0;
+}
+
+/* The paths from src's ToR to dst's, built the first time; NULL: none. */
+static const struct pset *pset_get(struct sim *s, uint32_t src, uint32_t dst)
+{
+	uint32_t stor = dard_topo_tor(s->t, src),
+		 dtor = dard_topo_tor(s->t, dst);
+	struct dard_path first;
+	struct fill x = {.t = s->t};
+	struct pset *p;
+	size_t i;
+	long n = 1;
+
+	if (pset_grow(s))
+		return NULL;
+	i = pset_slot(s, stor, dtor);
+	if (s->ps[i])
+		return s->ps[i];
+	if (stor == dtor) {
+		/* One way, through the ToR, over no switch-to-switch link. */
+		first.nsw = 1;
+		first.sw[0] = stor;
+	} else if (dard_path_foreach(s->pc, src, dst, first_cb, &first) != 1) {
+		return NULL;
+	} else {
+		n = dard_path_count(s->pc, src, dst);
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->stor = stor;
+	p->dtor = dtor;
+	p->npaths = n;
+	/* Shortest paths between two ToRs all turn at one level. */
+	p->nsw = first.nsw;
+	p->ndl = first.nsw - 1;
+	p->sw = malloc(n * p->nsw * sizeof(*p->sw));
+	p->dl = malloc((n * p->ndl + 1) * sizeof(*p->dl));
+	if (!p->sw || !p->dl) {
+		pset_free(p);
+		return NULL;
+	}
+	if (stor == dtor) {
+		p->sw[0] = stor;
+	} else {
+		x.p = p;
+		dard_path_foreach(s->pc, src, dst, fill_cb, &x);
+	}
+	s->ps[i] = p;
+	s->nps++;
+	return p;
+}
+
+/* A flow's links: host up, the row's switch-to-switch ones, host down. */
+static void set_row(struct sim *s, struct flow *f, uint32_t row)
+{
+	const struct pset *p = f->ps;
+
+	f->row = row;
+	f->nlinks = 0;
+	f->links[f->nlinks++] = f->up;
+	memcpy(&f->links[1], &p->dl[(size_t)row * p->ndl],
+	       p->ndl * sizeof(f->links[0]));
+	f->nlinks += p->ndl;
+	f->links[f->nlinks++] = f->down;
+	s->dirty = 1;
+}
+
+/* The row of a path found by a routing algorithm. */
+static int find_row(const struct pset *p, const struct dard_path *path)
+{
+	uint32_t k;
+
+	if (path->nsw != p->nsw)
+		return -1;
+	for (k = 0; k < p->npaths; k++)
+		if (!memcmp(&p->sw[(size_t)k * p->nsw], path->sw,
+			    p->nsw * sizeof(p->sw[0])))
+			return k;
+	return -1;
+}
+
+/* Moves a flow to another row, counting the switch. */
+static void move(struct sim *s, struct flow *f, uint32_t row,
+		 struct dard_sim_flow *out)
+{
+	if (row == f->row)
+		return;
+	set_row(s, f, row);
+	out[f->id].moves++;
 }
 
 static void rates(struct sim *s)
@@ -160,6 +300,7 @@ static void rates(struct sim *s)
 /* The switches' answer to every query: elephants per directed link. */
 static void query(struct sim *s)
 {
+	struct mon *m;
 	uint32_t l;
 	size_t i;
 	unsigned k;
@@ -173,29 +314,65 @@ static void query(struct sim *s)
 		if (s->act[i]->elephant)
 			for (k = 0; k < s->act[i]->nlinks; k++)
 				s->ls[s->act[i]->links[k]].flows++;
+	/*
+	 * What dardd sends: one query to each switch any of a host's
+	 * monitors watches, and its reply. A host's monitors are together
+	 * in its list: a stamp per switch marks those it has asked.
+	 */
+	s->stamp++;
+	for (m = s->mons; m; m = m->next) {
+		struct mon *h;
+
+		if (s->hmon[m->host] != m)
+			continue;
+		for (h = m; h; h = h->hnext)
+			for (k = 0; k < h->m->nqueries; k++) {
+				uint32_t sw = h->m->query[k].sw;
+
+				if (s->asked[sw] == s->stamp)
+					continue;
+				s->asked[sw] = s->stamp;
+				s->st->ctl_bytes += DARD_SIM_QUERY_BYTES +
+						    DARD_SIM_REPLY_BYTES;
+			}
+		s->stamp++;
+	}
 }
 
-static struct mon *mon_get(struct sim *s, uint32_t host, uint32_t dst_tor)
+static struct mon *mon_get(struct sim *s, const struct flow *f)
 {
-	char err[DARD_ERR_MAX];
+	uint32_t dtor = f->ps->dtor;
 	struct mon *m;
+	unsigned k;
 
-	for (m = s->mons; m; m = m->next)
-		if (m->host == host && m->dst_tor == dst_tor)
+	for (m = s->hmon[f->src]; m; m = m->hnext)
+		if (m->dst_tor == dtor)
 			return m;
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
-	m->m = dard_monitor_new(s->pc, s->t, host, dst_tor, err);
+	m->m = dard_monitor_new(s->pc, s->t, f->src, dtor, s->err);
 	if (!m->m) {
 		free(m);
 		return NULL;
 	}
-	m->host = host;
-	m->dst_tor = dst_tor;
+	/* Its paths are the pair's rows, in one order: a row is an index. */
+	for (k = 0; k < m->m->npaths; k++)
+		if (m->m->npaths != f->ps->npaths ||
+		    memcmp(m->m->path[k].sw, &f->ps->sw[(size_t)k * f->ps->nsw],
+			   f->ps->nsw * sizeof(f->ps->sw[0]))) {
+			dard_fail(s->err, -EIO, "monitor paths out of order");
+			dard_monitor_free(m->m);
+			free(m);
+			return NULL;
+		}
+	m->host = f->src;
+	m->dst_tor = dtor;
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
 	m->next = s->mons;
 	s->mons = m;
+	m->hnext = s->hmon[f->src];
+	s->hmon[f->src] = m;
 	return m;
 }
 
@@ -205,89 +382,211 @@ static void mon_free(struct mon *m)
 	free(m);
 }
 
-static void mon_put(struct sim *s, struct mon *m)
+/* A flow leaves its monitor, and the monitor goes with its last flow. */
+static void mon_leave(struct sim *s, struct flow *f)
 {
-	struct mon **pp;
+	struct mon *m = f->mon, **pp;
+	struct flow **fp;
 
-	if (--m->nflows)
+	for (fp = &m->flows; *fp != f; fp = &(*fp)->mnext)
+		;
+	*fp = f->mnext;
+	f->mon = NULL;
+	if (m->flows)
 		return;
 	for (pp = &s->mons; *pp != m; pp = &(*pp)->next)
 		;
 	*pp = m->next;
+	for (pp = &s->hmon[m->host]; *pp != m; pp = &(*pp)->hnext)
+		;
+	*pp = m->hnext;
 	mon_free(m);
 }
 
 /* A flow old enough becomes an elephant and joins its ToR pair's monitor. */
-static void promote(struct sim *s, struct flow *f)
+static int promote(struct sim *s, struct flow *f)
 {
-	uint32_t dtor;
-
 	/* The event came at start + age: compare the same sum. */
 	if (f->elephant || f->start + s->o->elephant_age > s->now)
-		return;
-	dtor = dard_topo_tor(s->t, f->dst);
+		return 0;
 	f->elephant = 1;
-	if (s->o->sched != DARD_SIM_DARD || dtor == dard_topo_tor(s->t, f->src))
-		return;
-	f->mon = mon_get(s, f->src, dtor);
+	s->st->elephants++;
+	if (s->o->sched != DARD_SIM_DARD || f->ps->stor == f->ps->dtor)
+		return 0;
+	f->mon = mon_get(s, f);
 	if (!f->mon)
-		return;
-	f->mon->nflows++;
-	f->pidx = dard_monitor_path_index(f->mon->m, &f->path);
+		return -EIO;
+	f->mnext = f->mon->flows;
+	f->mon->flows = f;
+	return 0;
 }
 
 /* One round of a monitor: dardd's round on the last query's states. */
 static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
-	struct flow *pick = NULL;
+	struct flow *f, *pick = NULL;
 	struct dard_move mv;
-	size_t j;
 
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
 	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->m->pv);
 	memset(m->m->fv, 0, m->m->npaths * sizeof(*m->m->fv));
-	for (j = 0; j < s->nact; j++)
-		if (s->act[j]->mon == m && s->act[j]->pidx >= 0)
-			m->m->fv[s->act[j]->pidx]++;
+	for (f = m->flows; f; f = f->mnext)
+		m->m->fv[f->row]++;
 	if (!dard_sched_round_links(s->ls, m->m->links, m->m->pv, m->m->fv,
 				    m->m->npaths, s->o->delta, &mv))
 		return;
-	for (j = 0; j < s->nact; j++) {
-		struct flow *f = s->act[j];
-
-		if (f->mon == m && f->pidx == (int)mv.from &&
+	for (f = m->flows; f; f = f->mnext)
+		if (f->row == mv.from &&
 		    (!pick || out[f->id].moves < out[pick->id].moves))
 			pick = f;
-	}
 	if (!pick)
 		return;
-	/* The monitor's path, with this flow's own hosts at the ends. */
-	{
-		struct dard_path p = pick->path;
-		const struct dard_mon_path *mp = &m->m->path[mv.to];
-
-		p.nsw = mp->nsw;
-		memcpy(p.sw, mp->sw, mp->nsw * sizeof(p.sw[0]));
-		set_path(s, pick, &p);
-	}
+	move(s, pick, mv.to, out);
 	/* As dardd does: the move counted at once in its own picture. */
 	dard_lstate_move(s->ls, &m->m->links[mv.from], &m->m->links[mv.to]);
-	pick->pidx = mv.to;
-	out[pick->id].moves++;
+}
+
+/*
+ * A centralized round: the ToRs report their elephants, the controller
+ * places them all again, and writes the paths that changed.
+ */
+static int central(struct sim *s, struct dard_sim_flow *out)
+{
+	struct dard_hedera_flow *hf = NULL;
+	struct dard_demand *d = NULL;
+	struct dard_path *paths = NULL;
+	struct flow **e = NULL;
+	uint32_t *load = NULL;
+	size_t n = 0, i;
+	int ret = -ENOMEM;
+
+	e = calloc(s->nact ? s->nact : 1, sizeof(*e));
+	if (!e)
+		goto out;
+	for (i = 0; i < s->nact; i++)
+		if (s->act[i]->elephant)
+			e[n++] = s->act[i];
+	s->st->ctl_bytes += n * (double)DARD_SIM_REPORT_BYTES;
+	if (s->o->sched == DARD_SIM_HEDERA) {
+		hf = calloc(n ? n : 1, sizeof(*hf));
+		if (!hf)
+			goto out;
+		for (i = 0; i < n; i++) {
+			hf[i].src = e[i]->src;
+			hf[i].dst = e[i]->dst;
+			hf[i].dl = e[i]->ps->dl;
+			hf[i].npaths = e[i]->ps->npaths;
+			hf[i].ndl = e[i]->ps->ndl;
+		}
+		ret = dard_hedera_demand(s->t, hf, n);
+		if (ret || dard_hedera_anneal(s->hedera, s->cap, hf, n,
+					      s->o->anneal) < 0)
+			goto out;
+		for (i = 0; i < n; i++) {
+			if (hf[i].row != e[i]->row)
+				s->st->ctl_bytes +=
+					e[i]->ps->nsw *
+					(double)DARD_SIM_UPDATE_BYTES;
+			move(s, e[i], hf[i].row, out);
+		}
+		ret = 0;
+		goto out;
+	}
+	d = calloc(n ? n : 1, sizeof(*d));
+	paths = calloc(n ? n : 1, sizeof(*paths));
+	load = calloc(2 * (size_t)s->t->nlinks, sizeof(*load));
+	if (!d || !paths || !load)
+		goto out;
+	for (i = 0; i < n; i++) {
+		d[i].src = e[i]->src;
+		d[i].dst = e[i]->dst;
+	}
+	ret = s->o->sched == DARD_SIM_GREEDY
+		      ? dard_route_greedy(s->pc, s->t, d, n, load, paths)
+		      : dard_route_optimal(s->pc, s->t, d, n, paths, s->err);
+	if (ret) {
+		if (s->o->sched == DARD_SIM_GREEDY)
+			dard_fail(s->err, ret, "sdn-greedy found no path");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int row = e[i]->ps->stor == e[i]->ps->dtor
+				  ? 0
+				  : find_row(e[i]->ps, &paths[i]);
+
+		if (row < 0) {
+			ret = dard_fail(s->err, -EIO,
+					"%s placed a flow off its paths",
+					dard_sim_sched_name(s->o->sched));
+			goto out;
+		}
+		if ((uint32_t)row != e[i]->row)
+			s->st->ctl_bytes +=
+				e[i]->ps->nsw * (double)DARD_SIM_UPDATE_BYTES;
+		move(s, e[i], row, out);
+	}
+out:
+	if (ret == -ENOMEM)
+		dard_fail(s->err, ret, "out of memory");
+	free(hf);
+	free(d);
+	free(paths);
+	free(load);
+	free(e);
+	return ret;
+}
+
+/* Host link directions, as sched.h numbers them. */
+static uint32_t host_dlink(const struct dard_topo *t, uint32_t host, int dir)
+{
+	return dard_dlink(t->node[host].port[dard_topo_host_port(t, host) - 1],
+			  dir);
+}
+
+/* The next time anything happens in the exact mode. */
+static double next_event(struct sim *s, double when, double next_query,
+			 double next_central)
+{
+	const struct dard_sim_opts *o = s->o;
+	struct mon *m;
+	size_t i;
+
+	for (i = 0; i < s->nact; i++) {
+		struct flow *f = s->act[i];
+
+		if (f->rate > 0)
+			when = fmin(when, s->now + f->left / f->rate);
+		if (!f->elephant)
+			when = fmin(when, f->start + o->elephant_age);
+		if (o->sched == DARD_SIM_PVLB)
+			when = fmin(when, f->next_pvlb);
+	}
+	if (o->sched == DARD_SIM_DARD) {
+		when = fmin(when, next_query);
+		for (m = s->mons; m; m = m->next)
+			when = fmin(when, m->next_round);
+	}
+	if (o->sched >= DARD_SIM_HEDERA && s->nact)
+		when = fmin(when, next_central);
+	return when;
 }
 
 int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		 const struct dard_tflow *flows, size_t n,
 		 const struct dard_sim_opts *o, struct dard_sim_flow *out,
-		 char *err)
+		 struct dard_sim_stats *st, char *err)
 {
-	struct sim s = {.t = t, .o = o, .rng = o->seed * 2 + 1};
-	double next_query = 0, next_pvlb = o->pvlb;
+	struct dard_sim_stats dummy;
+	struct sim s = {.t = t, .o = o, .rng = o->seed * 2 + 1, .err = err};
+	double next_query = 0, next_central = o->central;
 	struct flow *all = calloc(n ? n : 1, sizeof(*all));
 	size_t next = 0, i, done = 0;
 	uint32_t l;
 	int ret = -ENOMEM;
 
+	s.st = st ? st : &dummy;
+	memset(s.st, 0, sizeof(*s.st));
+	*err = 0;
 	s.pc = dard_pathctx_new(t, p);
 	s.cap = malloc(2 * (size_t)t->nlinks * sizeof(*s.cap));
 	s.ls = calloc(2 * (size_t)t->nlinks, sizeof(*s.ls));
@@ -295,8 +594,13 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	s.act = calloc(n ? n : 1, sizeof(*s.act));
 	s.mm = calloc(n ? n : 1, sizeof(*s.mm));
 	s.rates = calloc(n ? n : 1, sizeof(*s.rates));
+	s.hmon = calloc(t->nnodes, sizeof(*s.hmon));
+	s.asked = calloc(t->nnodes, sizeof(*s.asked));
+	if (o->sched == DARD_SIM_HEDERA)
+		s.hedera = dard_hedera_new(t, o->seed);
 	if (!all || !s.pc || !s.cap || !s.ls || !s.when || !s.act || !s.mm ||
-	    !s.rates) {
+	    !s.rates || !s.hmon || !s.asked ||
+	    (o->sched == DARD_SIM_HEDERA && !s.hedera)) {
 		dard_fail(err, ret, "out of memory");
 		goto out;
 	}
@@ -311,69 +615,41 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		out[i].moves = 0;
 	}
 	while (done < n) {
-		double when = HUGE_VAL, dt;
-		struct flow *first = NULL;
+		double when = next < n ? flows[next].start : HUGE_VAL, dt;
 		struct mon *m;
 
 		rates(&s);
-		/* The next event of any kind. */
-		if (next < n)
-			when = flows[next].start;
-		for (i = 0; i < s.nact; i++) {
-			struct flow *f = s.act[i];
-			double end = f->rate > 0 ? s.now + f->left / f->rate
-						 : HUGE_VAL;
-
-			if (end < when) {
-				when = end;
-				first = f;
-			}
-			if (!f->elephant && f->start + o->elephant_age < when) {
-				when = f->start + o->elephant_age;
-				first = NULL;
-			}
-		}
-		if (o->sched == DARD_SIM_DARD) {
-			if (next_query < when) {
-				when = next_query;
-				first = NULL;
-			}
-			for (m = s.mons; m; m = m->next)
-				if (m->next_round < when) {
-					when = m->next_round;
-					first = NULL;
-				}
-		}
-		if (o->sched == DARD_SIM_PVLB && next_pvlb < s.now)
-			next_pvlb = s.now + o->pvlb; /* idle meanwhile */
-		if (o->sched == DARD_SIM_PVLB && s.nact && next_pvlb < when) {
-			when = next_pvlb;
-			first = NULL;
-		}
+		if (o->step > 0)
+			/* The next step, or the step of the next arrival. */
+			when = s.nact ? s.now + o->step
+				      : fmax(s.now + o->step,
+					     o->step * ceil(when / o->step));
+		else
+			when = next_event(&s, when, next_query, next_central);
 		if (isinf(when)) {
 			ret = dard_fail(err, -EIO, "flows left with no rate");
 			goto out;
 		}
-		/* Every active flow moves on at its rate until then. */
+		/* Every active flow moves on at its rate; some finish. */
 		dt = when - s.now;
-		for (i = 0; i < s.nact; i++)
-			s.act[i]->left -= s.act[i]->rate * dt;
-		s.now = when;
-		/* Completions (all that are due, not only the first). */
 		for (i = 0; i < s.nact;) {
 			struct flow *f = s.act[i];
 
-			if (f != first && f->left > 1e-9 * (1 + f->rate)) {
+			if (!(f->rate > 0) ||
+			    f->left > f->rate * dt * (1 + 1e-12) + 1e-9) {
+				f->left -= f->rate * dt;
 				i++;
 				continue;
 			}
-			out[f->id].end = s.now;
+			out[f->id].end = s.now + f->left / f->rate;
+			s.st->end = fmax(s.st->end, out[f->id].end);
 			if (f->mon)
-				mon_put(&s, f->mon);
+				mon_leave(&s, f);
 			s.act[i] = s.act[--s.nact];
 			s.dirty = 1;
 			done++;
 		}
+		s.now = when;
 		/* Arrivals. */
 		while (next < n && flows[next].start <= s.now) {
 			struct flow *f = &all[next];
@@ -382,31 +658,41 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 			f->start = flows[next].start;
 			f->src = flows[next].src;
 			f->dst = flows[next].dst;
+			f->up = host_dlink(t, f->src, DARD_UP);
+			f->down = host_dlink(t, f->dst, DARD_DOWN);
 			f->left = flows[next].bytes * 8.0 / 1e6;
-			f->pidx = -1;
-			/* ECMP's hash: the seed and the flow only, so every
-			 * scheduler starts from the same placement. */
-			if (pick_path(&s, f, flow_hash(o->seed, next))) {
+			f->next_pvlb = f->start + o->pvlb;
+			f->ps = pset_get(&s, f->src, f->dst);
+			if (!f->ps || !f->ps->npaths) {
 				ret = dard_fail(err, -ENOENT,
 						"no path for flow %zu", next);
 				goto out;
 			}
+			/* ECMP's hash: the seed and the flow only, so every
+			 * scheduler starts from the same placement. */
+			set_row(&s, f,
+				flow_hash(o->seed, next) % f->ps->npaths);
 			s.act[s.nact++] = f;
 			next++;
 		}
-		for (i = 0; i < s.nact; i++)
-			promote(&s, s.act[i]);
-		if (o->sched == DARD_SIM_PVLB && s.now >= next_pvlb) {
-			next_pvlb += o->pvlb;
-			for (i = 0; i < s.nact; i++) {
-				struct dard_path before = s.act[i]->path;
-
-				pick_path(&s, s.act[i], rnd(&s));
-				if (memcmp(before.sw, s.act[i]->path.sw,
-					   sizeof(before.sw)))
-					out[s.act[i]->id].moves++;
+		for (i = 0; i < s.nact; i++) {
+			ret = promote(&s, s.act[i]);
+			if (ret) {
+				/* Monitors explain their failures. */
+				if (!*err)
+					dard_fail(err, ret, "out of memory");
+				goto out;
 			}
 		}
+		if (o->sched == DARD_SIM_PVLB)
+			for (i = 0; i < s.nact; i++) {
+				struct flow *f = s.act[i];
+
+				if (f->next_pvlb > s.now)
+					continue;
+				f->next_pvlb += o->pvlb;
+				move(&s, f, rnd(&s) % f->ps->npaths, out);
+			}
 		if (o->sched == DARD_SIM_DARD) {
 			if (s.now >= next_query) {
 				next_query += o->query;
@@ -415,6 +701,17 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 			for (m = s.mons; m; m = m->next)
 				if (m->next_round <= s.now)
 					round_of(&s, m, out);
+		}
+		if (o->sched >= DARD_SIM_HEDERA && s.now >= next_central) {
+			next_central += o->central;
+			ret = central(&s, out);
+			if (ret)
+				goto out;
+		}
+		/* Idle schedulers wait for the next flow. */
+		if (!s.nact) {
+			next_query = fmax(next_query, s.now);
+			next_central = fmax(next_central, s.now + o->central);
 		}
 	}
 	ret = 0;
@@ -425,6 +722,10 @@ out:
 		s.mons = m->next;
 		mon_free(m);
 	}
+	for (i = 0; i < s.ps_cap; i++)
+		pset_free(s.ps[i]);
+	free(s.ps);
+	dard_hedera_free(s.hedera);
 	dard_pathctx_free(s.pc);
 	free(s.cap);
 	free(s.ls);
@@ -432,6 +733,8 @@ out:
 	free(s.act);
 	free(s.mm);
 	free(s.rates);
+	free(s.hmon);
+	free(s.asked);
 	free(all);
 	return ret;
 }

@@ -4,8 +4,9 @@
  * multi-rooted tree (the DARD paper, section 4.3): flows arrive, share
  * links max-min fairly (its Appendix A), and finish; a scheduler moves
  * them. DARD here is dardd's own code: monitors (monitor.c), link states
- * assembled at every query interval, and dard_sched_round_links. Pure: no
- * I/O.
+ * assembled at every query interval, and dard_sched_round_links. The
+ * centralized schedulers are the library's too: Hedera (hedera.c),
+ * SDN-greedy and SDN-optimal (route.c). Pure: no I/O.
  */
 #ifndef _DARD_FLOWSIM_H
 #define _DARD_FLOWSIM_H
@@ -17,18 +18,32 @@
 #include "traffic.h"
 
 enum dard_sim_sched {
-	DARD_SIM_ECMP, /* a path by hash at arrival, never moved */
-	DARD_SIM_PVLB, /* a random path every pvlb interval */
-	DARD_SIM_DARD, /* selfish scheduling, as dardd */
+	DARD_SIM_ECMP,	  /* a path by hash at arrival, never moved */
+	DARD_SIM_PVLB,	  /* a random path every pvlb seconds of a flow */
+	DARD_SIM_DARD,	  /* selfish scheduling, as dardd */
+	DARD_SIM_HEDERA,  /* demand estimation and simulated annealing */
+	DARD_SIM_GREEDY,  /* SDN-greedy over the elephants, every round */
+	DARD_SIM_OPTIMAL, /* SDN-optimal over the elephants, every round */
+	DARD_SIM_NSCHED,
 };
 
 struct dard_sim_opts {
 	int sched;	     /* enum dard_sim_sched */
 	double elephant_age; /* s; paper 10 */
 	double query;	     /* s between switch queries; paper 1 */
-	double schedule;     /* rounds every this + U[0, this]; paper 5 */
+	double schedule;     /* s; rounds every this + U[0, this]; paper 5 */
 	double delta;	     /* Mbit/s; paper 10 */
-	double pvlb;	     /* s between pVLB re-picks; paper 10 */
+	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
+	double central;	     /* s between centralized rounds; paper 5 */
+	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10/host */
+	/*
+	 * 0: exact, rates recomputed at every event. Otherwise rates are
+	 * recomputed every step seconds only: arrivals wait for the next
+	 * step, a finished flow's share idles until it, and every other
+	 * event (ages, queries, rounds) is taken at the first step after it
+	 * is due. Completions stay exact within a step.
+	 */
+	double step;
 	uint64_t seed;
 };
 
@@ -37,18 +52,33 @@ struct dard_sim_flow {
 	unsigned moves;	   /* path switches */
 };
 
+/* Control messages, counted with the DARD paper's sizes (section 4.3.4). */
+enum {
+	DARD_SIM_QUERY_BYTES = 48,  /* host to switch */
+	DARD_SIM_REPLY_BYTES = 32,  /* switch to host */
+	DARD_SIM_REPORT_BYTES = 80, /* ToR to controller, per elephant */
+	DARD_SIM_UPDATE_BYTES = 72, /* controller to switch, per new path hop */
+};
+
+struct dard_sim_stats {
+	double ctl_bytes; /* control messages, both directions */
+	size_t elephants; /* flows that lived to the elephant age */
+	double end;	  /* s: the last completion */
+};
+
 void dard_sim_opts_init(struct dard_sim_opts *o);
 const char *dard_sim_sched_name(int sched);
 int dard_sim_sched_parse(const char *s);
 
 /*
  * Runs the flows (sorted by start) to completion; out[i] is flow i's
- * outcome. Link capacities are the topology's (Mbit/s, both directions).
- * Returns 0, or a negative errno with err set.
+ * outcome, st (when not NULL) the totals. Link capacities are the
+ * topology's (Mbit/s, both directions). Returns 0, or a negative errno
+ * with err set (-EINVAL: SDN-optimal on a tree it does not handle).
  */
 int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		 const struct dard_tflow *flows, size_t n,
 		 const struct dard_sim_opts *o, struct dard_sim_flow *out,
-		 char *err);
+		 struct dard_sim_stats *st, char *err);
 
 #endif /* _DARD_FLOWSIM_H */

@@ -222,5 +222,24 @@ printf 'e1_1 e1_1\n' >"$tmp/self.demand"
 ok "dard-sim self demand" 1 "$sim" --place --demand "$tmp/self.demand" &&
 	has "self named" "$err" 'sends to itself'
 
+# dard-sim --run: a small simulation of every scheduler, end to end.
+ok "dard-sim run unknown scheduler" 2 "$sim" --run --sched ecmp,ospf &&
+	has "scheduler named" "$err" "unknown scheduler .ospf."
+ok "dard-sim run negative step" 2 "$sim" --run --step -1 && has "step named" "$err" "--step"
+ok "dard-sim run bad pattern" 2 "$sim" --run --pattern zipf && has "pattern named" "$err" "zipf"
+ok "dard-sim run bad csv" 1 "$sim" --run --duration 1 --csv /nonexistent/x.csv &&
+	has "csv named" "$err" "/nonexistent/x.csv"
+ok "dard-sim run, every scheduler" 0 "$sim" --run --topo fattree:4 --duration 30 \
+	--seed 3 --csv "$tmp/sim.csv" &&
+	is "six schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy|sdn-optimal) ' <<<"$out")" 6 &&
+	is "a CSV row per flow and scheduler" "$(($(wc -l <"$tmp/sim.csv") - 1))" \
+		"$((6 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
+	is "ECMP moves nothing" "$(awk -F, '$1 == "ecmp" && $8 > 0' "$tmp/sim.csv" | wc -l)" 0 &&
+	is "every flow ends after it starts" \
+		"$(awk -F, 'NR > 1 && !($6 > $5)' "$tmp/sim.csv" | wc -l)" 0 &&
+	has "DARD over ECMP" "$out" '^improvement of dard over ecmp: '
+ok "dard-sim run sdn-optimal on Clos" 1 "$sim" --run --topo clos:4,4 --sched sdn-optimal \
+	--duration 30 && has "reason given" "$err" 'sdn-optimal: .*fat-tree'
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The flow-level simulation: exact times where max-min fairness fixes
- * them, repeatability, and DARD (dardd's own round) undoing collisions
- * that ECMP's hash made.
+ * them, repeatability, DARD (dardd's own round) and the centralized
+ * schedulers undoing collisions that ECMP's hash made, the stepped mode
+ * against the exact one, and the control traffic each one counts.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,8 +37,11 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void run(int sched, uint64_t seed, const struct dard_tflow *f, size_t n,
-		struct dard_sim_flow *out)
+static struct dard_sim_stats stats;
+
+static void run_step(int sched, uint64_t seed, double step,
+		     const struct dard_tflow *f, size_t n,
+		     struct dard_sim_flow *out)
 {
 	struct dard_sim_opts o;
 	char err[DARD_ERR_MAX];
@@ -44,8 +49,15 @@ static void run(int sched, uint64_t seed, const struct dard_tflow *f, size_t n,
 	dard_sim_opts_init(&o);
 	o.sched = sched;
 	o.seed = seed;
-	if (dard_sim_run(t, p, f, n, &o, out, err))
-		fail_msg("%s", err);
+	o.step = step;
+	if (dard_sim_run(t, p, f, n, &o, out, &stats, err))
+		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
+}
+
+static void run(int sched, uint64_t seed, const struct dard_tflow *f, size_t n,
+		struct dard_sim_flow *out)
+{
+	run_step(sched, seed, 0, f, n, out);
 }
 
 /* 10^9 bits on 1 Gbit/s: 1 s alone; two sharing a source: twice. */
@@ -89,7 +101,7 @@ static void test_repeatable(void **state)
 	assert_true(n > 0);
 	a = calloc(n, sizeof(*a));
 	b = calloc(n, sizeof(*b));
-	for (s = DARD_SIM_ECMP; s <= DARD_SIM_DARD; s++) {
+	for (s = 0; s < DARD_SIM_NSCHED; s++) {
 		run(s, 3, f, n, a);
 		run(s, 3, f, n, b);
 		assert_memory_equal(a, b, n * sizeof(*a));
@@ -102,10 +114,10 @@ static void test_repeatable(void **state)
 /*
  * Four 2.5 GB flows from pod 1 to pod 2, e1_i to e2_i, together. Under
  * some seeds ECMP's hash puts two on one core: find such a seed, and
- * DARD, starting from the same placement, must finish them sooner on
- * average, having moved only elephants.
+ * every adaptive scheduler, starting from the same placement, must finish
+ * them sooner on average, having moved only elephants.
  */
-static void test_dard_undoes_collisions(void **state)
+static void undoes_collisions(int sched)
 {
 	struct dard_tflow f[4];
 	struct dard_sim_flow e[4], d[4];
@@ -114,7 +126,6 @@ static void test_dard_undoes_collisions(void **state)
 	unsigned i, moves = 0;
 	char name[2][16];
 
-	(void)state;
 	for (i = 0; i < 4; i++) {
 		snprintf(name[0], sizeof(name[0]), "e1_%u", i + 1);
 		snprintf(name[1], sizeof(name[1]), "e2_%u", i + 1);
@@ -129,7 +140,7 @@ static void test_dard_undoes_collisions(void **state)
 			break;
 	}
 	assert_true(seed < 100);
-	run(DARD_SIM_DARD, seed, f, 4, d);
+	run(sched, seed, f, 4, d);
 	for (i = 0; i < 4; i++) {
 		td += d[i].end / 4;
 		moves += d[i].moves;
@@ -137,6 +148,123 @@ static void test_dard_undoes_collisions(void **state)
 	}
 	assert_true(moves > 0);
 	assert_true(td < te);
+	/* Four flows, four cores: a contention-free placement exists. */
+	if (sched != DARD_SIM_DARD)
+		assert_true(td < 1.1 * alone + 10);
+}
+
+static void test_dard_undoes_collisions(void **state)
+{
+	(void)state;
+	undoes_collisions(DARD_SIM_DARD);
+}
+
+static void test_central_undoes_collisions(void **state)
+{
+	(void)state;
+	undoes_collisions(DARD_SIM_HEDERA);
+	undoes_collisions(DARD_SIM_GREEDY);
+	undoes_collisions(DARD_SIM_OPTIMAL);
+}
+
+/*
+ * A step of 0.1 s changes no flow's time by more than a little over a
+ * step for each time its rate changes, here a few; ECMP and DARD both.
+ */
+static void test_step(void **state)
+{
+	struct dard_traffic_opts o;
+	struct dard_tflow *f;
+	struct dard_sim_flow *a, *b;
+	char err[DARD_ERR_MAX];
+	double ea = 0, eb = 0;
+	long n, i;
+	int s;
+
+	(void)state;
+	dard_traffic_opts_init(&o);
+	o.rate = 0.2;
+	o.duration = 30;
+	o.bytes = 512ULL << 20;
+	n = dard_traffic_gen(t, &o, &f, err);
+	assert_true(n > 20);
+	a = calloc(n, sizeof(*a));
+	b = calloc(n, sizeof(*b));
+	for (s = DARD_SIM_ECMP; s <= DARD_SIM_DARD; s += 2) {
+		run(s, 5, f, n, a);
+		run_step(s, 5, 0.1, f, n, b);
+		for (ea = eb = 0, i = 0; i < n; i++) {
+			ea += (a[i].end - a[i].start) / n;
+			eb += (b[i].end - b[i].start) / n;
+			/* Arrivals wait up to a step: never faster. */
+			if (s == DARD_SIM_ECMP)
+				assert_true(b[i].end - b[i].start >=
+						    a[i].end - a[i].start -
+							    1e-6 ||
+					    fabs(b[i].end - a[i].end) < 1);
+		}
+		assert_true(fabs(ea - eb) < 0.05 * ea);
+	}
+	free(a);
+	free(b);
+	free(f);
+}
+
+/*
+ * Control traffic: none under ECMP; under DARD one query and reply a
+ * second to each switch a monitor watches; under a controller a report a
+ * round per elephant. One flow, e1_1 to e2_1, long enough to be watched.
+ */
+static void test_control(void **state)
+{
+	struct dard_tflow f[1] = {
+		{0, find(t, "e1_1"), find(t, "e2_1"), 5000000000ULL}};
+	struct dard_sim_flow out[1];
+	double bytes;
+
+	(void)state;
+	run(DARD_SIM_ECMP, 1, f, 1, out);
+	assert_true(stats.ctl_bytes == 0);
+	assert_int_equal(stats.elephants, 1);
+	assert_true(fabs(stats.end - 40) < 1e-6);
+	/*
+	 * DARD: 40 s alone; the monitor from 10 s asks e1's ToR, both its
+	 * aggregation switches and the four cores (30 queries, at 10, 11,
+	 * ..., 39) and the far pod's two aggregation switches: 9 switches.
+	 */
+	run(DARD_SIM_DARD, 1, f, 1, out);
+	bytes = 30 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
+	assert_true(fabs(stats.ctl_bytes - bytes) < 1e-6);
+	/* A controller at 10, 15, ..., 35: six reports, no update. */
+	run(DARD_SIM_HEDERA, 1, f, 1, out);
+	assert_true(stats.ctl_bytes >= 6 * DARD_SIM_REPORT_BYTES);
+	assert_true(stats.ctl_bytes <=
+		    6 * DARD_SIM_REPORT_BYTES + 5 * DARD_SIM_UPDATE_BYTES);
+}
+
+/* SDN-optimal needs a full-bisection fat-tree; a Clos network is not one. */
+static void test_optimal_needs_fattree(void **state)
+{
+	struct dard_topo *c;
+	struct dard_plan *cp;
+	struct dard_sim_opts o;
+	struct dard_tflow f[1];
+	struct dard_sim_flow out[1];
+	char err[DARD_ERR_MAX] = "";
+
+	(void)state;
+	unit_build("clos:4,4", NULL, DARD_MODE_AUTO, &c, &cp);
+	f[0] = (struct dard_tflow){0, c->hosts[0], c->hosts[c->nhosts - 1],
+				   2000000000ULL};
+	dard_sim_opts_init(&o);
+	o.sched = DARD_SIM_OPTIMAL;
+	assert_int_equal(dard_sim_run(c, cp, f, 1, &o, out, NULL, err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "fat-tree"));
+	o.sched = DARD_SIM_HEDERA;
+	assert_int_equal(dard_sim_run(c, cp, f, 1, &o, out, NULL, err), 0);
+	dard_plan_free(cp);
+	dard_topo_free(c);
 }
 
 int main(void)
@@ -145,6 +273,10 @@ int main(void)
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_repeatable),
 		cmocka_unit_test(test_dard_undoes_collisions),
+		cmocka_unit_test(test_central_undoes_collisions),
+		cmocka_unit_test(test_step),
+		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_optimal_needs_fattree),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
