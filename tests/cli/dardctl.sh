@@ -241,5 +241,15 @@ ok "dard-sim run, every scheduler" 0 "$sim" --run --topo fattree:4 --duration 30
 ok "dard-sim run sdn-optimal on Clos" 1 "$sim" --run --topo clos:4,4 --sched sdn-optimal \
 	--duration 30 && has "reason given" "$err" 'sdn-optimal: .*fat-tree'
 
+# scripts/sim-tables: the paper's grid, here two small trees.
+ok "sim-tables bad argument" 2 "$top/scripts/sim-tables" --bogus
+ok "sim-tables, two trees" 0 "$top/scripts/sim-tables" --topos "fattree:4 clos:4,4" \
+	--patterns "stride random" --out "$tmp/st" -- --duration 20 &&
+	is "times for five schedulers on both trees" \
+		"$(sed -n '/^## Average/,/^## DARD/p' "$tmp/st/tables.md" |
+			grep -c '^| [a-z-]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |$')" 5 &&
+	has "sdn-optimal skips Clos" "$(cat "$tmp/st/tables.md")" '^| sdn-optimal | [0-9.]* | [0-9.]* | - | - |$' &&
+	is "a run file per tree and pattern" "$(ls "$tmp/st/runs" | wc -l)" 8
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
