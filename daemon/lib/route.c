@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* D-mod-k, S-mod-k and SDN-greedy placements of elephant flows. */
+/*
+ * D-mod-k, S-mod-k, SDN-greedy, SDN-optimal and SDN-adaptive placements of
+ * elephant flows.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,169 +188,460 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 	return 0;
 }
 
-struct want {
-	const struct dard_topo *t;
-	int a, c; /* up index at the ToR, at the aggregation switch */
-	struct dard_path *out;
-	int found;
+/*
+ * A three-level fat-tree as SDN-optimal sees it, checked once per call.
+ * ToRs and pods are numbered. A pod's aggregation switch a is the one each
+ * of its ToRs reaches by up port a (in port order), alike at every ToR of
+ * the pod; group a is the g cores above aggregation switch a of pod 0, and
+ * every core reaches one aggregation switch per pod, all of one index.
+ */
+struct ftree {
+	uint32_t ntors, npods;
+	unsigned u;	 /* up ports per ToR: aggregation indices */
+	unsigned g;	 /* up ports per aggregation switch: cores per group */
+	unsigned hmax;	 /* the most hosts under a ToR */
+	uint32_t *tor;	 /* node -> ToR number, or DARD_NONE */
+	uint32_t *pod;	 /* ToR number -> pod */
+	uint32_t *agg;	 /* pod * u + a -> aggregation switch */
+	uint32_t *core;	 /* a * g + c -> core */
+	uint32_t *mark;	 /* node -> pod (aggregation) or index (core) */
+	uint32_t *index; /* node -> index (aggregation switches) */
 };
 
-static int want_cb(const struct dard_path *p, void *arg)
+static void ftree_free(struct ftree *f)
 {
-	struct want *w = arg;
-
-	if (p->nsw >= 3 && up_index(w->t, p->sw[0], p->sw[1]) != w->a)
-		return 0;
-	if (p->nsw == 5 && up_index(w->t, p->sw[1], p->sw[2]) != w->c)
-		return 0;
-	*w->out = *p;
-	w->found = 1;
-	return 1;
+	free(f->tor);
+	free(f->pod);
+	free(f->agg);
+	free(f->core);
+	free(f->mark);
+	free(f->index);
 }
 
-/* A full-bisection three-level fat-tree, or err says why not. */
-static int check_fattree(const struct dard_topo *t, char *err)
+/* The up neighbours of node, in port order. */
+static unsigned ups(const struct dard_topo *t, uint32_t node, uint32_t *up)
 {
-	uint32_t i;
+	const struct dard_node *n = &t->node[node];
+	unsigned k, m = 0;
 
+	for (k = 0; k < n->nports; k++) {
+		uint32_t li = n->port[k];
+
+		if (li != DARD_NONE && t->link[li].down == node)
+			up[m++] = t->link[li].up;
+	}
+	return m;
+}
+
+static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
+{
+	uint32_t i, *up = NULL;
+	unsigned a, k, m;
+	int ret = -EINVAL;
+
+	memset(f, 0, sizeof(*f));
 	if (t->nlevels != 3)
 		return dard_fail(
 			err, -EINVAL,
 			"SDN-optimal needs a three-level fat-tree; %s has %u levels",
 			dard_topo_label(t), t->nlevels);
+	f->tor = malloc(t->nnodes * sizeof(*f->tor));
+	f->mark = malloc(t->nnodes * sizeof(*f->mark));
+	f->index = malloc(t->nnodes * sizeof(*f->index));
+	up = malloc(DARD_PORT_MAX * sizeof(*up));
+	if (!f->tor || !f->mark || !f->index || !up)
+		goto nomem;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct dard_node *n = &t->node[i];
 
+		f->tor[i] = f->mark[i] = f->index[i] = DARD_NONE;
 		if (n->is_host || !n->level)
 			continue;
+		if (n->level == 2) {
+			if (f->ntors && n->nup != f->u)
+				goto uneven;
+			f->u = n->nup;
+			if (n->ndown > f->hmax)
+				f->hmax = n->ndown;
+			f->tor[i] = f->ntors++;
+			continue;
+		}
+		/* Tapered aggregation switches are refused: counting their
+		 * core links per round does not make a round routable
+		 * (Documentation/routing.md). */
 		if (n->nup != n->ndown)
 			return dard_fail(
 				err, -EINVAL,
-				"SDN-optimal needs full bisection; %s has %u up and %u down ports",
+				"SDN-optimal needs full bisection above the ToRs; %s has %u up and %u down ports",
 				n->name, n->nup, n->ndown);
+		if (f->g && n->nup != f->g)
+			goto uneven;
+		f->g = n->nup;
+	}
+	if (!f->ntors || !f->u || !f->g)
+		goto uneven;
+	f->pod = malloc(f->ntors * sizeof(*f->pod));
+	f->agg = malloc((size_t)f->ntors * f->u * sizeof(*f->agg));
+	f->core = malloc((size_t)f->u * f->g * sizeof(*f->core));
+	if (!f->pod || !f->agg || !f->core)
+		goto nomem;
+	for (i = 0; i < f->ntors * f->u; i++)
+		f->agg[i] = DARD_NONE;
+	/* Pods: a ToR's pod is its first aggregation switch's. */
+	for (i = 0; i < t->nnodes; i++) {
+		uint32_t p, tn = f->tor[i];
+
+		if (tn == DARD_NONE)
+			continue;
+		ups(t, i, up);
+		p = f->mark[up[0]];
+		if (p == DARD_NONE)
+			p = f->npods++;
+		for (a = 0; a < f->u; a++) {
+			uint32_t x = up[a];
+
+			if (f->mark[x] == DARD_NONE &&
+			    f->agg[p * f->u + a] == DARD_NONE) {
+				f->mark[x] = p;
+				f->index[x] = a;
+				f->agg[p * f->u + a] = x;
+			}
+			if (f->mark[x] != p || f->index[x] != a)
+				return dard_fail(
+					err, -EINVAL,
+					"SDN-optimal needs a fat-tree: %s reaches %s by up port %u, another ToR of its pod reaches it otherwise",
+					t->node[i].name, t->node[x].name,
+					a + 1);
+		}
+		f->pod[tn] = p;
+	}
+	/* Cores: one aggregation switch per pod, all of one index. */
+	for (i = 0; i < f->npods * f->u; i++) {
+		uint32_t x = f->agg[i];
+
+		m = ups(t, x, up);
+		for (k = 0; k < m; k++) {
+			uint32_t y = up[k];
+
+			if (f->mark[y] == DARD_NONE)
+				f->mark[y] = f->index[x];
+			if (f->mark[y] != f->index[x] ||
+			    t->node[y].ndown != f->npods)
+				return dard_fail(
+					err, -EINVAL,
+					"SDN-optimal needs a fat-tree: %s does not reach one aggregation switch of one index per pod",
+					t->node[y].name);
+			if (i < f->u)
+				f->core[i * f->g + k] = y;
+		}
+	}
+	ret = 0;
+	goto out;
+uneven:
+	ret = dard_fail(
+		err, -EINVAL,
+		"SDN-optimal needs a fat-tree: the switches of a level of %s differ in up ports",
+		dard_topo_label(t));
+	goto out;
+nomem:
+	ret = dard_fail(err, -ENOMEM, "out of memory");
+out:
+	free(up);
+	if (ret)
+		ftree_free(f);
+	return ret;
+}
+
+/* Where each flow's ends are, looked up once: ToR nodes, numbers, pods. */
+struct ends {
+	uint32_t st, dt, sn, dn, sp, dp;
+};
+
+/*
+ * Counting sort of items 0..n-1 by key[] < nkeys: order[] lists them
+ * bucket by bucket, bucket b being order[start[b]..start[b + 1]).
+ */
+static void bucket(size_t n, const unsigned *key, unsigned nkeys, size_t *start,
+		   size_t *order)
+{
+	size_t i;
+	unsigned b;
+
+	memset(start, 0, (nkeys + 1) * sizeof(*start));
+	for (i = 0; i < n; i++)
+		start[key[i] + 1]++;
+	for (b = 0; b < nkeys; b++)
+		start[b + 1] += start[b];
+	for (i = 0; i < n; i++)
+		order[start[key[i]]++] = i;
+	for (b = nkeys; b > 0; b--)
+		start[b] = start[b - 1];
+	start[0] = 0;
+}
+
+/* Buffers for one placement, sized for n flows once. */
+struct work {
+	struct ends *x;
+	struct dard_bedge *e;
+	unsigned *cls, *col, *key;
+	size_t *sel, *ord, *start, *start2, *ord2;
+	uint32_t *deg; /* per ToR number: out, then in */
+};
+
+static void work_free(struct work *w)
+{
+	free(w->x);
+	free(w->e);
+	free(w->cls);
+	free(w->col);
+	free(w->key);
+	free(w->sel);
+	free(w->ord);
+	free(w->start);
+	free(w->start2);
+	free(w->ord2);
+	free(w->deg);
+}
+
+static int work_new(struct work *w, size_t n, const struct ftree *f)
+{
+	size_t cnt = n ? n : 1;
+
+	w->x = calloc(cnt, sizeof(*w->x));
+	w->e = calloc(cnt, sizeof(*w->e));
+	w->cls = calloc(cnt, sizeof(*w->cls));
+	w->col = calloc(cnt, sizeof(*w->col));
+	w->key = calloc(cnt, sizeof(*w->key));
+	w->sel = calloc(cnt, sizeof(*w->sel));
+	w->ord = calloc(cnt, sizeof(*w->ord));
+	w->ord2 = calloc(cnt, sizeof(*w->ord2));
+	/* Keys: classes (at most n) or round * u + index (below n + u). */
+	w->start = calloc(cnt + f->u + 1, sizeof(*w->start));
+	w->start2 = calloc(cnt + f->u + 1, sizeof(*w->start2));
+	w->deg = calloc(2 * (size_t)f->ntors, sizeof(*w->deg));
+	if (!w->x || !w->e || !w->cls || !w->col || !w->key || !w->sel ||
+	    !w->ord || !w->ord2 || !w->start || !w->start2 || !w->deg) {
+		work_free(w);
+		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* Where each flow's ends are: their ToRs and pods, looked up once. */
-struct ends {
-	uint32_t st, dt, sp, dp;
-};
+/*
+ * Routes the m non-local flows sel[0..m-1] of one class: their ToR-to-ToR
+ * demand is coloured with u * L colours, L = ceil(largest ToR degree / u);
+ * colour k gives aggregation index k mod u in round k / u. A round puts at
+ * most one flow on each ToR up and down link; per round and index, the
+ * pod-to-pod demand is coloured with g colours, colour c being core c of
+ * the index's group.
+ */
+static int route_class(struct dard_pathctx *c, const struct dard_topo *t,
+		       const struct ftree *f, const struct dard_demand *d,
+		       struct work *w, size_t m, struct dard_path *out)
+{
+	uint32_t dmax = 0, sw[5];
+	size_t j, i, mm, ninter = 0;
+	unsigned ncol, nkeys, b;
+	int ret;
+
+	for (j = 0; j < m; j++) {
+		const struct ends *x = &w->x[w->sel[j]];
+
+		if (++w->deg[x->sn] > dmax)
+			dmax = w->deg[x->sn];
+		if (++w->deg[f->ntors + x->dn] > dmax)
+			dmax = w->deg[f->ntors + x->dn];
+		w->e[j].l = x->sn;
+		w->e[j].r = x->dn;
+	}
+	for (j = 0; j < m; j++) {
+		w->deg[w->x[w->sel[j]].sn] = 0;
+		w->deg[f->ntors + w->x[w->sel[j]].dn] = 0;
+	}
+	ncol = f->u * ((dmax + f->u - 1) / f->u);
+	if (!ncol)
+		return 0;
+	ret = dard_edge_colour(f->ntors, f->ntors, w->e, m, ncol, w->col);
+	if (ret)
+		return ret;
+	/* Within a pod: the index alone; between pods: a key per round and
+	 * index, the ToR colour itself. */
+	for (j = 0; j < m; j++) {
+		const struct ends *x = &w->x[w->sel[j]];
+		unsigned a = w->col[j] % f->u;
+
+		if (x->sp != x->dp) {
+			w->sel[ninter] = w->sel[j];
+			w->key[ninter++] = w->col[j];
+			continue;
+		}
+		sw[0] = x->st;
+		sw[1] = f->agg[x->sp * f->u + a];
+		sw[2] = x->dt;
+		i = w->sel[j];
+		ret = dard_path_make(c, d[i].src, d[i].dst, sw, 3, &out[i]);
+		if (ret)
+			return ret;
+	}
+	nkeys = ncol;
+	bucket(ninter, w->key, nkeys, w->start2, w->ord2);
+	for (b = 0; b < nkeys; b++) {
+		unsigned a = b % f->u;
+
+		mm = w->start2[b + 1] - w->start2[b];
+		for (j = 0; j < mm; j++) {
+			const struct ends *x =
+				&w->x[w->sel[w->ord2[w->start2[b] + j]]];
+
+			w->e[j].l = x->sp;
+			w->e[j].r = x->dp;
+		}
+		ret = dard_edge_colour(f->npods, f->npods, w->e, mm, f->g,
+				       w->col);
+		for (j = 0; !ret && j < mm; j++) {
+			const struct ends *x;
+
+			i = w->sel[w->ord2[w->start2[b] + j]];
+			x = &w->x[i];
+			sw[0] = x->st;
+			sw[1] = f->agg[x->sp * f->u + a];
+			sw[2] = f->core[a * f->g + w->col[j]];
+			sw[3] = f->agg[x->dp * f->u + a];
+			sw[4] = x->dt;
+			ret = dard_path_make(c, d[i].src, d[i].dst, sw, 5,
+					     &out[i]);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * SDN-optimal on a checked fat-tree. Full bisection: the thesis's
+ * Algorithm 3 first splits D into NL_D permutations (host colouring), each
+ * then one contention-free round. Tapered ToRs: one class, the whole
+ * demand, so that the ToR colouring needs only ceil(largest ToR degree /
+ * u) rounds (splitting first could cost a round per permutation).
+ */
+static int place(struct dard_pathctx *c, const struct dard_topo *t,
+		 const struct ftree *f, const struct dard_demand *d, size_t n,
+		 struct dard_path *out, char *err)
+{
+	uint32_t nl = dard_route_node_load(t, d, n), sw[1];
+	unsigned nclass = 1, k;
+	struct work w;
+	size_t i, j, m;
+	int ret;
+
+	if (work_new(&w, n, f))
+		return dard_fail(err, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct ends *x = &w.x[i];
+
+		x->st = dard_topo_tor(t, d[i].src);
+		x->dt = dard_topo_tor(t, d[i].dst);
+		x->sn = f->tor[x->st];
+		x->dn = f->tor[x->dt];
+		x->sp = f->pod[x->sn];
+		x->dp = f->pod[x->dn];
+	}
+	if (f->hmax <= f->u && nl > 1) {
+		for (i = 0; i < n; i++) {
+			w.e[i].l = t->node[d[i].src].rank;
+			w.e[i].r = t->node[d[i].dst].rank;
+		}
+		ret = dard_edge_colour(t->nhosts, t->nhosts, w.e, n, nl, w.cls);
+		if (ret)
+			goto fail;
+		nclass = nl;
+	}
+	bucket(n, w.cls, nclass, w.start, w.ord);
+	for (k = 0; k < nclass; k++) {
+		for (j = w.start[k], m = 0; j < w.start[k + 1]; j++) {
+			i = w.ord[j];
+			/* Under one ToR: the host links are the path. */
+			if (w.x[i].st == w.x[i].dt) {
+				sw[0] = w.x[i].st;
+				ret = dard_path_make(c, d[i].src, d[i].dst, sw,
+						     1, &out[i]);
+				if (ret)
+					goto fail;
+				continue;
+			}
+			w.sel[m++] = i;
+		}
+		ret = route_class(c, t, f, d, &w, m, out);
+		if (ret)
+			goto fail;
+	}
+	work_free(&w);
+	return 0;
+fail:
+	work_free(&w);
+	return dard_fail(err, ret,
+			 "SDN-optimal could not place the demand on %s",
+			 dard_topo_label(t));
+}
 
 int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 		       const struct dard_demand *d, size_t n,
 		       struct dard_path *out, char *err)
 {
-	uint32_t nl = dard_route_node_load(t, d, n), tors, *tor_no = NULL;
-	size_t cnt = n ? n : 1, i, j, m, mm;
-	struct dard_bedge *e = calloc(cnt, sizeof(*e));
-	struct ends *x = calloc(cnt, sizeof(*x));
-	unsigned *perm = calloc(cnt, sizeof(*perm));
-	unsigned *col = calloc(cnt, sizeof(*col));
-	unsigned *aidx = calloc(cnt, sizeof(*aidx));
-	size_t *idx = calloc(cnt, sizeof(*idx));
-	size_t *sel = calloc(cnt, sizeof(*sel));
-	unsigned k_tor = 0, k_agg = 0, p, a;
-	int ret;
+	struct ftree f;
+	int ret = ftree_new(t, &f, err);
 
-	ret = check_fattree(t, err);
 	if (ret)
-		goto out;
-	tor_no = malloc(t->nnodes * sizeof(*tor_no));
-	if (!e || !x || !perm || !col || !aidx || !idx || !sel || !tor_no) {
-		ret = dard_fail(err, -ENOMEM, "out of memory");
-		goto out;
+		return ret;
+	ret = place(c, t, &f, d, n, out, err);
+	ftree_free(&f);
+	return ret;
+}
+
+uint32_t dard_route_lower_bound(const struct dard_topo *t,
+				const struct dard_demand *d, size_t n)
+{
+	uint32_t *cnt = calloc(2 * (size_t)t->nnodes, sizeof(*cnt));
+	uint32_t m = dard_route_node_load(t, d, n), i;
+	size_t j;
+
+	if (!cnt)
+		return m;
+	for (j = 0; j < n; j++) {
+		uint32_t st = dard_topo_tor(t, d[j].src);
+		uint32_t dt = dard_topo_tor(t, d[j].dst);
+
+		if (st == dt)
+			continue;
+		cnt[st]++;
+		cnt[t->nnodes + dt]++;
 	}
-	for (i = 0, tors = 0; i < t->nnodes; i++) {
-		tor_no[i] = DARD_NONE;
-		if (!t->node[i].is_host && t->node[i].level == t->nlevels - 1) {
-			tor_no[i] = tors++;
-			k_tor = t->node[i].nup;
-		} else if (!t->node[i].is_host && t->node[i].level == 1) {
-			k_agg = t->node[i].nup;
-		}
+	/* A ToR's non-local flows share its up links, each way. */
+	for (i = 0; i < t->nnodes; i++) {
+		unsigned u = t->node[i].nup;
+		uint32_t x = cnt[i] > cnt[t->nnodes + i] ? cnt[i]
+							 : cnt[t->nnodes + i];
+
+		if (u && (x + u - 1) / u > m)
+			m = (x + u - 1) / u;
 	}
-	for (i = 0; i < n; i++) {
-		x[i].st = dard_topo_tor(t, d[i].src);
-		x[i].dt = dard_topo_tor(t, d[i].dst);
-		/* Pods by their first aggregation switch. */
-		x[i].sp = dard_host_pod(t, d[i].src);
-		x[i].dp = dard_host_pod(t, d[i].dst);
-	}
-	/* 1. NL_D permutations: colour the hosts' demand multigraph. */
-	for (i = 0; i < n; i++) {
-		e[i].l = t->node[d[i].src].rank;
-		e[i].r = t->node[d[i].dst].rank;
-	}
-	ret = dard_edge_colour(t->nhosts, t->nhosts, e, n, nl ? nl : 1, perm);
+	free(cnt);
+	return m;
+}
+
+int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
+			const struct dard_demand *d, size_t n,
+			struct dard_path *out, char *err)
+{
+	struct ftree f;
+	int ret = ftree_new(t, &f, err);
+
 	if (ret)
-		goto fail;
-	for (p = 0; p < nl; p++) {
-		/* 2. Aggregation indices: ToR-to-ToR demand, k_tor colours. */
-		for (i = 0, m = 0; i < n; i++) {
-			if (perm[i] != p || x[i].st == x[i].dt)
-				continue;
-			e[m].l = tor_no[x[i].st];
-			e[m].r = tor_no[x[i].dt];
-			idx[m++] = i;
-		}
-		ret = dard_edge_colour(tors, tors, e, m, k_tor, col);
-		if (ret)
-			goto fail;
-		for (i = 0; i < m; i++)
-			aidx[idx[i]] = col[i];
-		/* 3. Cores: per index, pod-to-pod demand, k_agg colours. */
-		for (a = 0; a < k_tor; a++) {
-			for (j = 0, mm = 0; j < m; j++) {
-				size_t f = idx[j];
-
-				if (aidx[f] != a || x[f].sp == x[f].dp)
-					continue;
-				e[mm].l = x[f].sp;
-				e[mm].r = x[f].dp;
-				sel[mm++] = f;
-			}
-			ret = dard_edge_colour(t->nnodes, t->nnodes, e, mm,
-					       k_agg, col);
-			for (j = 0; !ret && j < mm; j++) {
-				struct want w = {t, a, col[j], &out[sel[j]], 0};
-
-				dard_path_foreach(c, d[sel[j]].src,
-						  d[sel[j]].dst, want_cb, &w);
-				if (!w.found)
-					ret = -ENOENT;
-			}
-			if (ret)
-				goto fail;
-		}
-		/* Within a pod or under one ToR: the aggregation index only
-		 * (a path under one ToR has no up hop to check). */
-		for (i = 0; i < n; i++) {
-			struct want w = {t, (int)aidx[i], 0, &out[i], 0};
-
-			if (perm[i] != p ||
-			    (x[i].st != x[i].dt && x[i].sp != x[i].dp))
-				continue;
-			dard_path_foreach(c, d[i].src, d[i].dst, want_cb, &w);
-			if (!w.found) {
-				ret = -ENOENT;
-				goto fail;
-			}
-		}
-	}
-	ret = 0;
-	goto out;
-fail:
-	dard_fail(err, ret, "SDN-optimal could not place the demand on %s",
-		  dard_topo_label(t));
-out:
-	free(e);
-	free(x);
-	free(perm);
-	free(col);
-	free(aidx);
-	free(idx);
-	free(sel);
-	free(tor_no);
+		return ret;
+	if (dard_route_lower_bound(t, d, n) > 1)
+		ret = DARD_SDN_MULTIPATH;
+	else
+		ret = place(c, t, &f, d, n, out, err);
+	ftree_free(&f);
 	return ret;
 }

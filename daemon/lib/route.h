@@ -51,18 +51,53 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		      struct dard_path *out);
 
 /*
- * SDN-optimal on a full-bisection three-level fat-tree (every ToR and
- * aggregation switch with as many up ports as down): the demand is split
- * into NL_D permutations by edge-colouring the host multigraph, and each
- * permutation is routed free of contention by two more colourings, of
- * ToR-to-ToR demand onto aggregation indices and then, per index, of
- * pod-to-pod demand onto cores. Every link then carries at most NL_D
- * flows: L_D = NL_D, the lower bound (Documentation/routing.md).
- * Returns 0, -EINVAL with err set for another kind of tree, or -ENOMEM.
+ * SDN-optimal on a three-level fat-tree (Documentation/routing.md), each
+ * path built from its (aggregation index, core) choice:
+ * - full bisection (every switch with as many up ports as down): the
+ *   demand is split into NL_D permutations by edge-colouring the host
+ *   multigraph (the thesis's Algorithm 3), and each permutation is routed
+ *   free of contention by two more colourings, of ToR-to-ToR demand onto
+ *   aggregation indices and then, per index, of pod-to-pod demand onto
+ *   cores. L_D = NL_D, the lower bound (Theorem 2);
+ * - ToRs tapered (more hosts than up ports u, e.g. fattree:P,T): the
+ *   sub-permutation scheme with links counted per switch: the ToR-to-ToR
+ *   demand is coloured with u * ceil(D / u) colours, D the most non-local
+ *   flows a ToR sends or receives, and every u colours make a round that
+ *   puts at most one flow on any switch-to-switch link. L_D equals
+ *   dard_route_lower_bound(), so it is optimal too.
+ * Aggregation switches must not be tapered. Returns 0, -EINVAL with err
+ * set for another kind of tree, or -ENOMEM.
  */
 int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 		       const struct dard_demand *d, size_t n,
 		       struct dard_path *out, char *err);
+
+/*
+ * The least L_D any single-path placement of d can have: NL_D, and for
+ * each ToR its non-local flows, either way, over its up ports, rounded up.
+ * On the trees dard_route_optimal() accepts, it reaches this bound.
+ */
+uint32_t dard_route_lower_bound(const struct dard_topo *t,
+				const struct dard_demand *d, size_t n);
+
+enum dard_sdn_choice {
+	DARD_SDN_SINGLE,    /* SDN-optimal's paths, free of contention */
+	DARD_SDN_MULTIPATH, /* left to the adaptive multipath routing */
+};
+
+/*
+ * SDN-adaptive (the thesis, section 4.3.3): "if the traffic demand D is
+ * less than a permutation, use SDN-optimal; otherwise, use the underlying
+ * adaptive routing". Read as: if SDN-optimal can place d free of
+ * contention (dard_route_lower_bound() <= 1: at most a permutation, and on
+ * a tapered tree no ToR with more non-local flows either way than up
+ * ports), out gets its paths and DARD_SDN_SINGLE is returned; otherwise
+ * DARD_SDN_MULTIPATH, out untouched. A negative errno as
+ * dard_route_optimal() for a tree it refuses.
+ */
+int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
+			const struct dard_demand *d, size_t n,
+			struct dard_path *out, char *err);
 
 /* Adds a path's links, host links included, to load. */
 void dard_route_load(const struct dard_topo *t, const struct dard_path *p,

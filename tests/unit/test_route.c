@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -256,97 +257,392 @@ static void test_shift(void **state)
 	}
 }
 
+/* A demand of up to cap flows, built by the tests. */
+struct demand {
+	struct dard_demand *d;
+	size_t n, cap;
+};
+
+static void demand_init(struct demand *dm, size_t cap)
+{
+	dm->d = calloc(cap ? cap : 1, sizeof(*dm->d));
+	assert_non_null(dm->d);
+	dm->n = 0;
+	dm->cap = cap;
+}
+
+static void add(struct demand *dm, const struct dard_topo *t, uint32_t s,
+		uint32_t d)
+{
+	assert_true(dm->n < dm->cap);
+	dm->d[dm->n++] = (struct dard_demand){t->hosts[s], t->hosts[d]};
+}
+
+/* A random permutation of the hosts without fixed points (Sattolo). */
+static void permutation(struct demand *dm, const struct dard_topo *t)
+{
+	uint32_t n = t->nhosts, i, *perm = malloc(n * sizeof(*perm));
+
+	assert_non_null(perm);
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		uint32_t r = rand() % i, x = perm[i];
+
+		perm[i] = perm[r];
+		perm[r] = x;
+	}
+	for (i = 0; i < n; i++)
+		add(dm, t, i, perm[i]);
+	free(perm);
+}
+
+/* Host i sends to host i + k: the shift pattern. */
+static void shift(struct demand *dm, const struct dard_topo *t, uint32_t k)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nhosts; i++)
+		add(dm, t, i, (i + k) % t->nhosts);
+}
+
+/* nf flows between random distinct hosts: the node load varies. */
+static void random_pairs(struct demand *dm, const struct dard_topo *t,
+			 size_t nf)
+{
+	size_t i;
+
+	for (i = 0; i < nf; i++) {
+		uint32_t s = rand() % t->nhosts, d;
+
+		do
+			d = rand() % t->nhosts;
+		while (d == s);
+		add(dm, t, s, d);
+	}
+}
+
 /*
- * SDN-optimal reaches the lower bound: L_D = 1 on random permutations of
- * fattree:4, :8 and :16, and L_D = NL_D on random demands where every host
- * sends three flows (the thesis's Theorem 2).
+ * Every path is the flow's own, a shortest one, and decodes from its alias
+ * pair back to the same switches; returns the placement's L_D.
+ */
+static uint32_t check_placement(struct fix *f, const struct demand *dm,
+				const struct dard_path *out)
+{
+	uint32_t *load = calloc(2 * f->t->nlinks, sizeof(*load)), l;
+	char err[DARD_ERR_MAX];
+	size_t i;
+
+	assert_non_null(load);
+	for (i = 0; i < dm->n; i++) {
+		struct dard_path q;
+
+		assert_int_equal(out[i].src, dm->d[i].src);
+		assert_int_equal(out[i].dst, dm->d[i].dst);
+		if (dard_path_decode(f->pc, out[i].saddr, out[i].daddr, &q,
+				     err))
+			fail_msg("flow %zu: %s", i, err);
+		assert_int_equal(q.src, out[i].src);
+		assert_int_equal(q.dst, out[i].dst);
+		assert_int_equal(q.nsw, out[i].nsw);
+		assert_memory_equal(q.sw, out[i].sw, q.nsw * sizeof(q.sw[0]));
+		assert_int_equal(q.shortest, 1);
+		dard_route_load(f->t, &out[i], load);
+	}
+	l = dard_route_max_load(f->t, load);
+	free(load);
+	return l;
+}
+
+/* SDN-optimal's L_D on dm, which must be the lower bound. */
+static uint32_t optimal(struct fix *f, const struct demand *dm)
+{
+	struct dard_path *out = calloc(dm->n ? dm->n : 1, sizeof(*out));
+	char err[DARD_ERR_MAX];
+	uint32_t l, lb;
+
+	assert_non_null(out);
+	if (dard_route_optimal(f->pc, f->t, dm->d, dm->n, out, err))
+		fail_msg("%s: %s", f->t->name, err);
+	l = check_placement(f, dm, out);
+	lb = dard_route_lower_bound(f->t, dm->d, dm->n);
+	if (l != lb)
+		fail_msg("%s: %zu flows: L_D %u, lower bound %u", f->t->name,
+			 dm->n, l, lb);
+	free(out);
+	return l;
+}
+
+/*
+ * Theorem 2: SDN-optimal's L_D is NL_D on full-bisection fat-trees, for
+ * random permutations (L_D = 1), shifts, and random demands whose node
+ * loads vary, on fattree:4 to fattree:32.
  */
 static void test_optimal(void **state)
 {
-	static const char *const specs[] = {"fattree:4", "fattree:8",
-					    "fattree:16"};
-	char err[DARD_ERR_MAX];
-	unsigned s, round, m;
+	static const unsigned sizes[] = {4, 6, 8, 12, 16, 32};
+	unsigned s, round;
 
 	(void)state;
 	srand(9);
-	for (s = 0; s < 3; s++) {
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		unsigned p = sizes[s], rounds = p <= 16 ? 4 : 1;
+		uint32_t n, steps[4], k;
+		char spec[32];
 		struct fix f;
 
-		build(&f, specs[s]);
-		for (round = 0; round < 6; round++) {
-			uint32_t n = f.t->nhosts, i, j;
-			size_t nf = 0;
-			struct dard_demand *d;
-			struct dard_path *out;
-			uint32_t *load = calloc(2 * f.t->nlinks, sizeof(*load));
+		snprintf(spec, sizeof(spec), "fattree:%u", p);
+		build(&f, spec);
+		n = f.t->nhosts;
+		for (round = 0; round < rounds; round++) {
+			struct demand dm;
 
-			m = round < 3 ? 1 : 3;
-			d = calloc((size_t)n * m, sizeof(*d));
-			out = calloc((size_t)n * m, sizeof(*out));
-			assert_non_null(d && out && load);
-			if (m == 1) { /* a permutation without fixed points */
-				uint32_t *perm = malloc(n * sizeof(*perm));
+			demand_init(&dm, n);
+			permutation(&dm, f.t);
+			assert_int_equal(dard_route_node_load(f.t, dm.d, dm.n),
+					 1);
+			assert_int_equal(optimal(&f, &dm), 1);
+			free(dm.d);
 
-				for (i = 0; i < n; i++)
-					perm[i] = i;
-				for (i = n - 1; i > 0; i--) {
-					uint32_t r = rand() % i, x = perm[i];
+			/* Random pairs: NL_D of two or more, unevenly. */
+			demand_init(&dm, (size_t)n * (round + 1));
+			random_pairs(&dm, f.t, dm.cap);
+			assert_int_equal(optimal(&f, &dm),
+					 dard_route_node_load(f.t, dm.d, dm.n));
+			free(dm.d);
 
-					perm[i] = perm[r];
-					perm[r] = x;
-				}
-				for (i = 0; i < n; i++)
-					d[nf++] = (struct dard_demand){
-						f.t->hosts[i],
-						f.t->hosts[perm[i]]};
-				free(perm);
-			} else {
-				for (i = 0; i < n; i++)
-					for (j = 0; j < m; j++) {
-						uint32_t r;
+			/* Every host sends round + 2 flows. */
+			demand_init(&dm, (size_t)n * (round + 2));
+			for (k = 0; k < round + 2; k++)
+				shift(&dm, f.t, 1 + rand() % (n - 1));
+			assert_int_equal(optimal(&f, &dm),
+					 dard_route_node_load(f.t, dm.d, dm.n));
+			free(dm.d);
+		}
+		/* Shifts by one, a ToR, a pod and half the tree. */
+		steps[0] = 1;
+		steps[1] = p / 2;
+		steps[2] = p / 2 * (p / 2);
+		steps[3] = n / 2;
+		for (k = 0; k < 4; k++) {
+			struct demand dm;
 
-						do
-							r = rand() % n;
-						while (r == i);
-						d[nf++] = (struct dard_demand){
-							f.t->hosts[i],
-							f.t->hosts[r]};
-					}
-			}
-			if (dard_route_optimal(f.pc, f.t, d, nf, out, err))
-				fail_msg("%s: %s", specs[s], err);
-			for (i = 0; i < nf; i++) {
-				assert_int_equal(out[i].src, d[i].src);
-				assert_int_equal(out[i].dst, d[i].dst);
-				dard_route_load(f.t, &out[i], load);
-			}
-			assert_int_equal(dard_route_max_load(f.t, load),
-					 dard_route_node_load(f.t, d, nf));
-			if (m == 1)
-				assert_int_equal(dard_route_max_load(f.t, load),
-						 1);
-			free(d);
-			free(out);
-			free(load);
+			demand_init(&dm, n);
+			shift(&dm, f.t, steps[k]);
+			assert_int_equal(optimal(&f, &dm), 1);
+			free(dm.d);
 		}
 		destroy(&f);
 	}
-	/* Not a fat-tree: said so. */
+	/* Trees it does not handle: said so. */
 	{
-		struct fix f;
-		struct dard_demand d = {0, 0};
-		struct dard_path out;
+		static const struct {
+			const char *spec, *msg;
+		} bad[] = {
+			{"3tier", "full bisection above the ToRs"},
+			{"clos:4,4",
+			 "one aggregation switch of one index per pod"},
+		};
+		char err[DARD_ERR_MAX];
 
-		build(&f, "3tier");
-		d.src = f.t->hosts[0];
-		d.dst = f.t->hosts[1];
-		assert_int_equal(
-			dard_route_optimal(f.pc, f.t, &d, 1, &out, err),
-			-EINVAL);
-		assert_non_null(strstr(err, "full bisection"));
+		for (s = 0; s < 2; s++) {
+			struct fix f;
+			struct dard_demand d;
+			struct dard_path out;
+
+			build(&f, bad[s].spec);
+			d.src = f.t->hosts[0];
+			d.dst = f.t->hosts[f.t->nhosts - 1];
+			assert_int_equal(
+				dard_route_optimal(f.pc, f.t, &d, 1, &out, err),
+				-EINVAL);
+			if (!strstr(err, bad[s].msg))
+				fail_msg("%s: `%s'", bad[s].spec, err);
+			destroy(&f);
+		}
+	}
+}
+
+/*
+ * The most non-local flows one ToR sends or receives, over its up ports,
+ * rounded up: the ToR part of the lower bound, worked out here apart.
+ */
+static uint32_t tor_bound(const struct dard_topo *t, const struct demand *dm)
+{
+	uint32_t *c = calloc(2 * t->nnodes, sizeof(*c)), m = 0, i;
+	size_t j;
+
+	assert_non_null(c);
+	for (j = 0; j < dm->n; j++) {
+		uint32_t st = dard_topo_tor(t, dm->d[j].src);
+		uint32_t dt = dard_topo_tor(t, dm->d[j].dst);
+
+		if (st != dt) {
+			c[st]++;
+			c[t->nnodes + dt]++;
+		}
+	}
+	for (i = 0; i < 2 * t->nnodes; i++) {
+		uint32_t u = t->node[i % t->nnodes].nup;
+
+		if (c[i] && (c[i] + u - 1) / u > m)
+			m = (c[i] + u - 1) / u;
+	}
+	free(c);
+	return m;
+}
+
+/*
+ * Tapered ToRs: SDN-optimal meets max(NL_D, ToR bound) on permutations,
+ * shifts and random demands. A full shift by a pod loads every ToR up
+ * port T times over; keeping u flows per ToR (the thesis's "random
+ * permutation third") is free of contention.
+ */
+static void test_optimal_tapered(void **state)
+{
+	static const char *const specs[] = {"fattree:4,3", "fattree:8,3",
+					    "fattree:12,2", "fattree:16,3",
+					    "fattree:32,3"};
+	unsigned s, round;
+
+	(void)state;
+	srand(11);
+	for (s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+		unsigned rounds = s < 4 ? 4 : 1;
+		struct fix f;
+		uint32_t n, u, h;
+
+		build(&f, specs[s]);
+		n = f.t->nhosts;
+		h = f.t->node[dard_topo_tor(f.t, f.t->hosts[0])].ndown;
+		u = f.t->node[dard_topo_tor(f.t, f.t->hosts[0])].nup;
+		for (round = 0; round < rounds; round++) {
+			struct demand dm, thin;
+			uint32_t l, i, *sent;
+
+			demand_init(&dm, n);
+			permutation(&dm, f.t);
+			l = optimal(&f, &dm);
+			assert_int_equal(l, tor_bound(f.t, &dm));
+			assert_true(l > 1);
+			/* A third (1/T) of it: at most u flows per ToR. */
+			sent = calloc(f.t->nnodes, sizeof(*sent));
+			demand_init(&thin, n);
+			for (i = 0; i < dm.n; i++) {
+				uint32_t st = dard_topo_tor(f.t, dm.d[i].src);
+				uint32_t dt = dard_topo_tor(f.t, dm.d[i].dst);
+
+				if (sent[st] < u && sent[dt] >> 16 < u) {
+					sent[st]++;
+					sent[dt] += 1 << 16;
+					thin.d[thin.n++] = dm.d[i];
+				}
+			}
+			assert_int_equal(optimal(&f, &thin), 1);
+			free(sent);
+			free(thin.d);
+			free(dm.d);
+
+			demand_init(&dm, (size_t)n * (round + 1));
+			random_pairs(&dm, f.t, dm.cap);
+			l = optimal(&f, &dm);
+			assert_int_equal(
+				l,
+				tor_bound(f.t, &dm) > dard_route_node_load(
+							      f.t, dm.d, dm.n)
+					? tor_bound(f.t, &dm)
+					: dard_route_node_load(f.t, dm.d,
+							       dm.n));
+			free(dm.d);
+		}
+		/* Shift by a pod: every flow leaves its ToR, T per port. */
+		{
+			struct demand dm;
+
+			demand_init(&dm, n);
+			shift(&dm, f.t, n / f.t->node[f.t->roots[0]].ndown);
+			assert_int_equal(optimal(&f, &dm), (h + u - 1) / u);
+			free(dm.d);
+		}
 		destroy(&f);
 	}
+}
+
+/*
+ * SDN-adaptive: SDN-optimal's contention-free paths when the demand is at
+ * most a permutation (and, tapered, fits the ToR up ports); otherwise the
+ * flows are left to multipath routing and out is untouched.
+ */
+static void test_adaptive(void **state)
+{
+	char err[DARD_ERR_MAX];
+	struct dard_path *out, mark;
+	struct demand dm;
+	struct fix f;
+	uint32_t i;
+
+	(void)state;
+	srand(13);
+	memset(&mark, 0x5a, sizeof(mark));
+	build(&f, "fattree:8");
+	out = calloc(2 * f.t->nhosts, sizeof(*out));
+	assert_non_null(out);
+	demand_init(&dm, 2 * f.t->nhosts);
+	permutation(&dm, f.t);
+	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, dm.n, out, err),
+			 DARD_SDN_SINGLE);
+	assert_int_equal(check_placement(&f, &dm, out), 1);
+	/* Half a permutation is less than one. */
+	dm.n /= 2;
+	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, dm.n, out, err),
+			 DARD_SDN_SINGLE);
+	assert_int_equal(check_placement(&f, &dm, out), 1);
+	/* One host with two flows: more than a permutation. */
+	dm.n = f.t->nhosts;
+	add(&dm, f.t, 0, 5);
+	for (i = 0; i < dm.n; i++)
+		out[i] = mark;
+	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, dm.n, out, err),
+			 DARD_SDN_MULTIPATH);
+	for (i = 0; i < dm.n; i++)
+		assert_memory_equal(&out[i], &mark, sizeof(mark));
+	/* Nothing to place. */
+	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, 0, out, err),
+			 DARD_SDN_SINGLE);
+	free(dm.d);
+	free(out);
+	destroy(&f);
+
+	/* Tapered 3:1: a shift by a pod is a permutation, yet too much. */
+	build(&f, "fattree:8,3");
+	out = calloc(f.t->nhosts, sizeof(*out));
+	assert_non_null(out);
+	demand_init(&dm, f.t->nhosts);
+	shift(&dm, f.t, 24);
+	assert_int_equal(dard_route_node_load(f.t, dm.d, dm.n), 1);
+	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, dm.n, out, err),
+			 DARD_SDN_MULTIPATH);
+	/* Two hosts of six per ToR, one per up port: free of contention. */
+	dm.n = 0;
+	for (i = 0; i < f.t->nhosts; i++)
+		if (i % 6 < 2)
+			add(&dm, f.t, i, (i + 24) % f.t->nhosts);
+	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, dm.n, out, err),
+			 DARD_SDN_SINGLE);
+	assert_int_equal(check_placement(&f, &dm, out), 1);
+	free(dm.d);
+	free(out);
+	destroy(&f);
+
+	build(&f, "3tier");
+	{
+		struct dard_demand d = {f.t->hosts[0], f.t->hosts[7]};
+		struct dard_path p;
+
+		assert_int_equal(dard_route_adaptive(f.pc, f.t, &d, 1, &p, err),
+				 -EINVAL);
+	}
+	destroy(&f);
 }
 
 static void test_node_load(void **state)
@@ -373,6 +669,8 @@ int main(void)
 		cmocka_unit_test(test_greedy),
 		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_optimal),
+		cmocka_unit_test(test_optimal_tapered),
+		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_node_load),
 	};
 
