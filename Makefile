@@ -170,6 +170,11 @@ $(B)/bin/dard-bench-maxmin: $(B)/bench/bench_maxmin.o $(B)/lib/libdard.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
 
+$(B)/bin/dard-bench-route: $(B)/bench/bench_route.o $(B)/lib/libdard.a
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
+
 $(B)/bin/dard-bench-sched: $(B)/bench/bench_sched.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
@@ -228,10 +233,11 @@ check: style test-unit test-bpf test-cli fuzz-smoke test-netns
 test: check
 
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
-		$(B)/bin/dard-bench-dp daemon
+		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-dp daemon
 	$(Q)$(B)/bin/dard-bench
 	$(Q)$(B)/bin/dard-bench-sched
 	$(Q)$(B)/bin/dard-bench-maxmin
+	$(Q)$(B)/bin/dard-bench-route
 	$(Q)scripts/bench-testbed
 	$(Q)$(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-datapath
