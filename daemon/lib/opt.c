@@ -3,13 +3,14 @@
  * MMF_PGFT_OPT and its parallel form. Sub-fat-trees are found bottom-up:
  * switches of one level that share a child sub-fat-tree are one
  * sub-fat-tree. The rates are then progressive filling in rounds, as in
- * the paper's Fig. 8, over per-resource flow lists built once (its
- * section 3.5): each round counts every resource's unfixed flows and
- * takes off the rates of the flows fixed since (the paper's lazy
- * update), the smallest share is the round's rate, and every resource at
- * that share fixes its flows. Threads own fixed ranges of resources, so
- * nothing but the flows' rates is shared, and those are only written
- * with the round's one value.
+ * the paper's Fig. 8, with each resource's flow list built once (its
+ * section 3.5) to find the flows of the resources that saturate. Each
+ * resource's unfixed count and capacity left are updated from the flows
+ * fixed (Fig. 8, line 15) instead of recounted from its list in every
+ * round as the paper's parallel form does: a round then costs the
+ * resources in use plus the flows it fixes, not every unfixed flow
+ * again. Threads own ranges of resources; a flow that two threads find
+ * saturated is claimed by one, so each is counted once.
  */
 #include <errno.h>
 #include <math.h>
@@ -286,13 +287,20 @@ void dard_opt_free(struct dard_opt *o)
 
 /* What the threads share in one dard_opt_rates() call. */
 struct run {
-	uint32_t *list;	  /* each resource's flows, unfixed ones first */
-	size_t *start;	  /* resource r's flows: list[start[r]..] */
-	uint32_t *len;	  /* how many of them are not known fixed */
+	uint32_t *list;	  /* each resource's flows */
+	size_t *start;	  /* resource a's flows: list[start[a]..start[a+1]] */
+	uint32_t *len;	  /* how many of them are not fixed */
 	double *rem, *rl; /* capacity left; share of each unfixed flow */
-	double *rate;	  /* -1 until fixed */
-	uint32_t *bound;  /* thread k owns resources bound[k]..bound[k+1] */
-	uint32_t *live;	  /* room for each thread's list of live resources */
+	uint32_t *res;	  /* flow f's resources: res[f * 2 * nlevels..] */
+	uint8_t *nres;	  /* how many */
+	unsigned stride;
+	uint8_t *claimed; /* fixed, by the thread that claimed it */
+	uint32_t *now;	  /* per thread: the flows it fixed this round */
+	size_t *nnow;
+	double *rate;
+	uint32_t *bound; /* thread k owns resources bound[k]..bound[k+1] */
+	uint32_t *live;	 /* room for each thread's resources in use */
+	size_t nflows;
 	unsigned threads, rounds;
 	pthread_barrier_t bar;
 	pthread_mutex_t lock; /* the start gate, with go and cond */
@@ -319,12 +327,25 @@ static double thread_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Every thread runs every round, on its own resources. */
+static void wait_all(struct run *r)
+{
+	if (r->threads > 1)
+		pthread_barrier_wait(&r->bar);
+}
+
+/*
+ * Every thread runs every round on its own resources: their shares and
+ * the smallest (Fig. 8, lines 6-9); then the flows of those at the
+ * smallest, each claimed by one thread (lines 10-14); then, for every
+ * flow fixed, the capacity and count of the resources it owns (line 15).
+ * Counts kept this way are the paper's recount in each round, without
+ * going over the unfixed flows again.
+ */
 static void fill(struct run *r, unsigned id)
 {
 	uint32_t a, lo = r->bound[id], hi = r->bound[id + 1];
-	uint32_t *live = r->live + lo; /* its resources with unfixed flows */
-	size_t nlive = 0, i, j;
+	uint32_t *live = r->live + lo, *now = r->now + id * r->nflows;
+	size_t nlive = 0, i, j, f;
 	unsigned k;
 
 	for (a = lo; a < hi; a++)
@@ -333,29 +354,18 @@ static void fill(struct run *r, unsigned id)
 	for (;;) {
 		double m = HUGE_VAL, lim;
 
-		/* Lines 6-9 of Fig. 8, with line 15 of the last round. */
 		for (i = j = 0; i < nlive; i++) {
-			uint32_t *l = r->list + r->start[live[i]], n = 0, f;
-			double rem = r->rem[live[i]];
-
 			a = live[i];
-			for (f = 0; f < r->len[a]; f++)
-				if (r->rate[l[f]] >= 0)
-					rem -= r->rate[l[f]];
-				else
-					l[n++] = l[f];
-			r->rem[a] = rem;
-			r->len[a] = n;
-			if (!n)
+			if (!r->len[a])
 				continue;
 			live[j++] = a;
-			r->rl[a] = rem > 0 ? rem / n : 0;
+			r->rl[a] = r->rem[a] > 0 ? r->rem[a] / r->len[a] : 0;
 			if (r->rl[a] < m)
 				m = r->rl[a];
 		}
 		nlive = j;
 		r->min[id].v = m;
-		pthread_barrier_wait(&r->bar);
+		wait_all(r);
 		for (k = 0; k < r->threads; k++)
 			if (r->min[k].v < m)
 				m = r->min[k].v;
@@ -363,19 +373,38 @@ static void fill(struct run *r, unsigned id)
 			break;
 		if (!id)
 			r->rounds++;
-		/* Lines 10-14: a flow on two saturated resources may be
-		 * written by two threads, with the same value. */
 		lim = m + m * OPT_EPS;
+		r->nnow[id] = 0;
 		for (i = 0; i < nlive; i++) {
-			uint32_t *l = r->list + r->start[live[i]], f;
+			const uint32_t *l = r->list + r->start[live[i]];
+			size_t n = r->start[live[i] + 1] - r->start[live[i]];
 
 			if (r->rl[live[i]] > lim)
 				continue;
-			for (f = 0; f < r->len[live[i]]; f++)
-				__atomic_store(&r->rate[l[f]], &m,
-					       __ATOMIC_RELAXED);
+			for (f = 0; f < n; f++) {
+				if (__atomic_load_n(&r->claimed[l[f]],
+						    __ATOMIC_RELAXED) ||
+				    __atomic_exchange_n(&r->claimed[l[f]], 1,
+							__ATOMIC_RELAXED))
+					continue;
+				r->rate[l[f]] = m;
+				now[r->nnow[id]++] = l[f];
+			}
 		}
-		pthread_barrier_wait(&r->bar);
+		wait_all(r);
+		for (k = 0; k < r->threads; k++) {
+			const uint32_t *fl = r->now + k * r->nflows;
+
+			for (f = 0; f < r->nnow[k]; f++) {
+				const uint32_t *ra = r->res + fl[f] * r->stride;
+
+				for (j = 0; j < r->nres[fl[f]]; j++)
+					if (ra[j] >= lo && ra[j] < hi) {
+						r->rem[ra[j]] -= m;
+						r->len[ra[j]]--;
+					}
+			}
+		}
 	}
 }
 
@@ -396,21 +425,74 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* Splits the resources so that each thread scans about as many entries. */
-static void split(struct run *r, uint32_t nres, size_t total)
+/*
+ * Equal ranges of resources: a round's cost is mostly its look at every
+ * resource in use, and the flow lists are each read once in all.
+ */
+static void split(struct run *r, uint32_t nres)
 {
-	uint32_t a = 0;
 	unsigned k;
 
-	r->bound[0] = 0;
-	for (k = 1; k < r->threads; k++) {
-		size_t want = total * k / r->threads;
+	for (k = 0; k <= r->threads; k++)
+		r->bound[k] = (uint64_t)nres * k / r->threads;
+}
 
-		while (a < nres && r->start[a] < want)
-			a++;
-		r->bound[k] = a;
+static void run_free(struct run *r)
+{
+	free(r->list);
+	free(r->start);
+	free(r->len);
+	free(r->rem);
+	free(r->rl);
+	free(r->res);
+	free(r->nres);
+	free(r->claimed);
+	free(r->now);
+	free(r->nnow);
+	free(r->bound);
+	free(r->live);
+	free(r);
+}
+
+/* Each flow's resources: its ends' groups below the level they meet. */
+static int lists(struct run *r, const struct dard_opt *o,
+		 const struct dard_demand *d, size_t n, uint32_t nres)
+{
+	const struct dard_topo *t = o->t;
+	unsigned nl = o->nlevels, lv;
+	size_t f;
+	uint32_t a;
+
+	for (f = 0; f < n; f++) {
+		const uint32_t *cs, *cd;
+		uint32_t *ra = r->res + f * r->stride;
+
+		cs = o->chain + (size_t)t->node[d[f].src].rank * nl;
+		cd = o->chain + (size_t)t->node[d[f].dst].rank * nl;
+		for (lv = 0; lv < nl && cs[lv] != cd[lv]; lv++) {
+			ra[2 * lv] = 2 * cs[lv];
+			ra[2 * lv + 1] = 2 * cd[lv] + 1;
+			r->start[2 * cs[lv] + 1]++;
+			r->start[2 * cd[lv] + 2]++;
+		}
+		r->nres[f] = 2 * lv;
+		r->rate[f] = lv ? -1 : HUGE_VAL;
+		r->claimed[f] = !lv;
 	}
-	r->bound[r->threads] = nres;
+	for (a = 0; a < nres; a++)
+		r->start[a + 1] += r->start[a];
+	r->list = malloc((r->start[nres] ? r->start[nres] : 1) *
+			 sizeof(*r->list));
+	if (!r->list)
+		return -ENOMEM;
+	for (f = 0; f < n; f++)
+		for (lv = 0; lv < r->nres[f]; lv++) {
+			a = r->res[f * r->stride + lv];
+			r->list[r->start[a] + r->len[a]++] = f;
+		}
+	for (a = 0; a < nres; a++)
+		r->rem[a] = o->cap[a / 2];
+	return 0;
 }
 
 int dard_opt_rates(const struct dard_opt *o, const struct dard_demand *d,
@@ -418,13 +500,12 @@ int dard_opt_rates(const struct dard_opt *o, const struct dard_demand *d,
 		   struct dard_opt_stats *st, char *err)
 {
 	const struct dard_topo *t = o->t;
-	uint32_t nres = 2 * o->ngroups, a, hs, hd;
+	uint32_t nres = 2 * o->ngroups;
 	struct worker w[DARD_OPT_THREADS_MAX];
 	struct run *r = NULL;
-	unsigned created = 1, i, nl = o->nlevels;
+	unsigned created = 1, i;
 	double t0 = thread_ms();
-	size_t f, total;
-	int ret;
+	size_t f, n1 = n ? n : 1;
 
 	if (!threads)
 		threads = 1;
@@ -442,52 +523,26 @@ int dard_opt_rates(const struct dard_opt *o, const struct dard_demand *d,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return dard_fail(err, -ENOMEM, "out of memory");
+	r->stride = 2 * o->nlevels;
+	r->nflows = n;
+	r->rate = rate;
 	r->start = calloc(nres + 1, sizeof(*r->start));
 	r->len = calloc(nres + 1, sizeof(*r->len));
 	r->rem = malloc(nres * sizeof(*r->rem));
 	r->rl = malloc(nres * sizeof(*r->rl));
+	r->res = malloc(n1 * r->stride * sizeof(*r->res));
+	r->nres = malloc(n1);
+	r->claimed = malloc(n1);
+	r->now = malloc(threads * n1 * sizeof(*r->now));
+	r->nnow = calloc(threads, sizeof(*r->nnow));
 	r->bound = malloc((threads + 1) * sizeof(*r->bound));
 	r->live = malloc((nres ? nres : 1) * sizeof(*r->live));
-	r->rate = rate;
-	ret = -ENOMEM;
-	if (!r->start || !r->len || !r->rem || !r->rl || !r->bound || !r->live)
-		goto out;
-	/* Each flow's resources: its ends' groups up to the deepest level
-	 * where they meet (its NCAs). Counting first, then the lists. */
-	for (i = 0; i < 2; i++) {
-		for (f = 0; f < n; f++) {
-			const uint32_t *cs, *cd;
-			unsigned lv;
-
-			hs = t->node[d[f].src].rank;
-			hd = t->node[d[f].dst].rank;
-			cs = o->chain + (size_t)hs * nl;
-			cd = o->chain + (size_t)hd * nl;
-			if (!i)
-				rate[f] = hs == hd ? HUGE_VAL : -1;
-			for (lv = 0; lv < nl && cs[lv] != cd[lv]; lv++) {
-				if (!i) {
-					r->start[2 * cs[lv] + 1]++;
-					r->start[2 * cd[lv] + 2]++;
-					continue;
-				}
-				r->list[r->start[2 * cs[lv]] +
-					r->len[2 * cs[lv]]++] = f;
-				r->list[r->start[2 * cd[lv] + 1] +
-					r->len[2 * cd[lv] + 1]++] = f;
-			}
-		}
-		if (i)
-			break;
-		for (a = 0; a < nres; a++)
-			r->start[a + 1] += r->start[a];
-		total = r->start[nres];
-		r->list = malloc((total ? total : 1) * sizeof(*r->list));
-		if (!r->list)
-			goto out;
+	if (!r->start || !r->len || !r->rem || !r->rl || !r->res || !r->nres ||
+	    !r->claimed || !r->now || !r->nnow || !r->bound || !r->live ||
+	    lists(r, o, d, n, nres)) {
+		run_free(r);
+		return dard_fail(err, -ENOMEM, "out of memory");
 	}
-	for (a = 0; a < nres; a++)
-		r->rem[a] = o->cap[a / 2];
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	for (i = 1; i < threads; i++) {
@@ -501,7 +556,7 @@ int dard_opt_rates(const struct dard_opt *o, const struct dard_demand *d,
 	 * the rates do not depend on the split. */
 	pthread_mutex_lock(&r->lock);
 	r->threads = created;
-	split(r, nres, total);
+	split(r, nres);
 	pthread_barrier_init(&r->bar, NULL, created);
 	r->go = 1;
 	pthread_cond_broadcast(&r->cond);
@@ -520,19 +575,6 @@ int dard_opt_rates(const struct dard_opt *o, const struct dard_demand *d,
 		for (i = 0; i < created; i++)
 			st->thread_cpu_ms[i] = r->cpu_ms[i];
 	}
-	ret = 0;
-out:
-	if (ret)
-		dard_fail(err, ret, "out of memory");
-	if (r) {
-		free(r->list);
-		free(r->start);
-		free(r->len);
-		free(r->rem);
-		free(r->rl);
-		free(r->bound);
-		free(r->live);
-		free(r);
-	}
-	return ret;
+	run_free(r);
+	return 0;
 }
