@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Max-min fair rates by progressive filling, with a lazy heap of links. */
+/*
+ * Max-min fair rates by progressive filling, with a lazy heap of links:
+ * one entry per link, re-keyed only when it comes to the top stale.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -110,8 +113,19 @@ int dard_maxmin(const double *capacity, uint32_t nlinks,
 		uint32_t l = top.link;
 		double share;
 
-		if (top.version != version[l] || !active[l])
+		if (!active[l])
 			continue;
+		/*
+		 * Fixing flows at the smallest share never lowers another
+		 * link's share, so a stale entry's share is a lower bound:
+		 * put the link back at its share now, one entry per link.
+		 */
+		if (top.version != version[l]) {
+			if (push(&h, (struct entry){left[l] / active[l], l,
+						    version[l]}))
+				goto out;
+			continue;
+		}
 		/* The tightest link: its remaining flows get its share. */
 		share = left[l] / active[l];
 		if (share < 0)
@@ -129,10 +143,6 @@ int dard_maxmin(const double *capacity, uint32_t nlinks,
 				left[m] -= share;
 				active[m]--;
 				version[m]++;
-				if (m != l && active[m] &&
-				    push(&h, (struct entry){left[m] / active[m],
-							    m, version[m]}))
-					goto out;
 			}
 		}
 	}

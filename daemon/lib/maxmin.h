@@ -7,8 +7,10 @@
  * Every link's fair share is its remaining capacity over its flows not
  * yet fixed; the link with the smallest share fixes its flows at that
  * share, which leaves every other link's share the same or larger. A
- * heap of link shares with lazy updates makes the cost grow with the
- * flows' path lengths (times a logarithm), not with links times rounds.
+ * heap of link shares makes the cost grow with the flows' path lengths
+ * (times a logarithm), not with links times rounds; since shares only
+ * grow, a link's entry is re-keyed only when it reaches the top stale,
+ * so the heap holds one entry per link.
  */
 #ifndef _DARD_MAXMIN_H
 #define _DARD_MAXMIN_H
