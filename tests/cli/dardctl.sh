@@ -244,12 +244,15 @@ ok "dard-sim run sdn-optimal on Clos" 1 "$sim" --run --topo clos:4,4 --sched sdn
 # scripts/sim-tables: the paper's grid, here two small trees.
 ok "sim-tables bad argument" 2 "$top/scripts/sim-tables" --bogus
 ok "sim-tables, two trees" 0 "$top/scripts/sim-tables" --topos "fattree:4 clos:4,4" \
-	--patterns "stride random" --out "$tmp/st" -- --duration 20 &&
+	--patterns "stride random" --control-topo fattree:4 --control-rates "0.1 0.2" \
+	--out "$tmp/st" -- --duration 20 &&
 	is "times for five schedulers on both trees" \
 		"$(sed -n '/^## Average/,/^## DARD/p' "$tmp/st/tables.md" |
 			grep -c '^| [a-z-]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |$')" 5 &&
 	has "sdn-optimal skips Clos" "$(cat "$tmp/st/tables.md")" '^| sdn-optimal | [0-9.]* | [0-9.]* | - | - |$' &&
-	is "a run file per tree and pattern" "$(ls "$tmp/st/runs" | wc -l)" 8
+	is "a run file per tree and pattern, and per control rate" "$(ls "$tmp/st/runs" | wc -l)" 10 &&
+	is "control traffic at two workloads" \
+		"$(grep -c '^| 0\.[12] | [0-9]* | [0-9]* | [0-9]* |$' "$tmp/st/tables.md")" 2
 
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
