@@ -446,9 +446,18 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 	dard_lstate_move(s->ls, &m->m->links[mv.from], &m->m->links[mv.to]);
 }
 
+static int by_id(const void *a, const void *b)
+{
+	size_t x = (*(struct flow *const *)a)->id;
+	size_t y = (*(struct flow *const *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * A centralized round: the ToRs report their elephants, the controller
- * places them all again, and writes the paths that changed.
+ * places them all again, in the order they arrived, and writes the paths
+ * that changed.
  */
 static int central(struct sim *s, struct dard_sim_flow *out)
 {
@@ -466,6 +475,7 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	for (i = 0; i < s->nact; i++)
 		if (s->act[i]->elephant)
 			e[n++] = s->act[i];
+	qsort(e, n, sizeof(*e), by_id);
 	s->st->ctl_bytes += n * (double)DARD_SIM_REPORT_BYTES;
 	if (s->o->sched == DARD_SIM_HEDERA) {
 		hf = calloc(n ? n : 1, sizeof(*hf));
