@@ -38,7 +38,7 @@ static void usage(FILE *f)
 		"       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
 		"                [ --size MB ] [ --duration S ] [ --seed N ]\n"
 		"                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
-		"                [ --anneal N ] [ --csv FILE ]\n"
+		"                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 		"\n"
 		"--run:\n"
 		"Simulates elephant flows at the flow level (the DARD paper, section\n"
@@ -52,9 +52,11 @@ static void usage(FILE *f)
 		"               s, switch queries every 1 s, rounds every 5 s +\n"
 		"               U[0, 5 s], delta 10 Mbit/s;\n"
 		"  hedera       every 5 s, demand estimation and simulated annealing\n"
-		"               over a path per destination host, for the elephants;\n"
-		"  sdn-greedy   every 5 s, SDN-greedy over the elephants;\n"
-		"  sdn-optimal  every 5 s, SDN-optimal over the elephants\n"
+		"               over a path per destination host, for the flows the\n"
+		"               edge switches report (Hedera's large flows, at 10%%\n"
+		"               of their host link, and the elephants);\n"
+		"  sdn-greedy   every 5 s, SDN-greedy over the same flows;\n"
+		"  sdn-optimal  every 5 s, SDN-optimal over the same flows\n"
 		"               (full-bisection fat-trees only).\n"
 		"It prints, per scheduler, the average transfer time, the 90th\n"
 		"percentile and largest path switches per flow, how many flows became\n"
@@ -73,12 +75,14 @@ static void usage(FILE *f)
 		"                 (Documentation/experiments.md, \"Simulation\").\n"
 		"  --sched LIST   comma-separated schedulers, or all (default)\n"
 		"  --step S       rates are recomputed every S seconds (default\n"
-		"                 0.1): arrivals wait for the next step and other\n"
+		"                 0.25): arrivals wait for the next step and other\n"
 		"                 events are taken at the step after them; 0 makes\n"
 		"                 every event exact, which is slow on big trees\n"
 		"  --elephant-age S  when a flow becomes an elephant (default 10)\n"
 		"  --anneal N     Hedera's annealing steps per round (default 1000\n"
 		"                 plus 10 per destination host)\n"
+		"  --large F      the controllers' large-flow share (default 0.1;\n"
+		"                 0 shows them every flow, 1 only the elephants)\n"
 		"  --csv FILE     every flow of every scheduler: sched, flow, src,\n"
 		"                 dst, start, end, time, moves\n"
 		"\n"
@@ -228,7 +232,7 @@ static int cmp_double(const void *a, const void *b)
 
 struct run_opts {
 	const char *sched, *pattern, *csv;
-	double rate, size, duration, step, age;
+	double rate, size, duration, step, age, large;
 	unsigned anneal;
 	uint64_t seed;
 };
@@ -331,6 +335,7 @@ static int simulate(const struct dard_topo *t, const struct dard_plan *p,
 		so.step = r->step;
 		so.elephant_age = r->age;
 		so.anneal = r->anneal;
+		so.large = r->large;
 		if (dard_sim_run(t, p, f, n, &so, out, &st, err)) {
 			fprintf(stderr, "dard-sim: %s: %s\n",
 				dard_sim_sched_name(s), err);
@@ -384,6 +389,7 @@ int main(int argc, char **argv)
 		{"step", required_argument, NULL, 'T'},
 		{"elephant-age", required_argument, NULL, 'E'},
 		{"anneal", required_argument, NULL, 'A'},
+		{"large", required_argument, NULL, 'L'},
 		{"csv", required_argument, NULL, 'C'},
 		{"topo", required_argument, NULL, 't'},
 		{"algo", required_argument, NULL, 'a'},
@@ -411,14 +417,16 @@ int main(int argc, char **argv)
 		.rate = 0.2,
 		.size = 512,
 		.duration = 120,
-		.step = 0.1,
+		.step = 0.25,
+		.large = 0.1,
 		.age = 10,
 		.seed = 1,
 	};
 	long n, i;
 
-	while ((opt = getopt_long(argc, argv, "PRS:p:r:z:D:T:E:A:C:t:a:d:s:Vh",
-				  longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv,
+				  "PRS:p:r:z:D:T:E:A:L:C:t:a:d:s:Vh", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'P':
 			place = 1;
@@ -464,6 +472,18 @@ int main(int argc, char **argv)
 			  : opt == 'D' ? &r.duration
 			  : opt == 'T' ? &r.step
 				       : &r.age) = v;
+			break;
+		}
+		case 'L': {
+			double v = strtod(optarg, &end);
+
+			if (*end || end == optarg || !(v >= 0 && v <= 1)) {
+				fprintf(stderr,
+					"dard-sim: --large needs a fraction in [0, 1], not `%s'\n",
+					optarg);
+				return 2;
+			}
+			r.large = v;
 			break;
 		}
 		case 'A': {

@@ -104,6 +104,7 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->pvlb = 10;
 	o->central = 5;
 	o->anneal = 0;
+	o->large = 0.1;
 	o->step = 0;
 	o->seed = 1;
 }
@@ -472,9 +473,17 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	e = calloc(s->nact ? s->nact : 1, sizeof(*e));
 	if (!e)
 		goto out;
-	for (i = 0; i < s->nact; i++)
-		if (s->act[i]->elephant)
-			e[n++] = s->act[i];
+	/*
+	 * What the edge switches report: Hedera's large flows, at least a
+	 * tenth of the host link's rate (its section 4.1), and every flow
+	 * old enough to be an elephant.
+	 */
+	for (i = 0; i < s->nact; i++) {
+		struct flow *f = s->act[i];
+
+		if (f->elephant || f->rate >= s->o->large * s->cap[f->links[0]])
+			e[n++] = f;
+	}
 	qsort(e, n, sizeof(*e), by_id);
 	s->st->ctl_bytes += n * (double)DARD_SIM_REPORT_BYTES;
 	if (s->o->sched == DARD_SIM_HEDERA) {

@@ -36,6 +36,8 @@ struct dard_sim_opts {
 	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
 	double central;	     /* s between centralized rounds; paper 5 */
 	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10/host */
+	double large;	     /* a controller also sees flows at this share
+				of their host link's rate (Hedera: 0.1) */
 	/*
 	 * 0: exact, rates recomputed at every event. Otherwise rates are
 	 * recomputed every step seconds only: arrivals wait for the next

@@ -235,11 +235,15 @@ static void test_control(void **state)
 	run(DARD_SIM_DARD, 1, f, 1, out);
 	bytes = 30 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
 	assert_true(fabs(stats.ctl_bytes - bytes) < 1e-6);
-	/* A controller at 10, 15, ..., 35: six reports, no update. */
+	/*
+	 * A controller at 5, 10, ..., 35: the flow is large (all of its
+	 * link) from the start, so seven reports, and at most one path
+	 * written (five switches) when the annealer first places it.
+	 */
 	run(DARD_SIM_HEDERA, 1, f, 1, out);
-	assert_true(stats.ctl_bytes >= 6 * DARD_SIM_REPORT_BYTES);
+	assert_true(stats.ctl_bytes >= 7 * DARD_SIM_REPORT_BYTES);
 	assert_true(stats.ctl_bytes <=
-		    6 * DARD_SIM_REPORT_BYTES + 5 * DARD_SIM_UPDATE_BYTES);
+		    7 * DARD_SIM_REPORT_BYTES + 5 * DARD_SIM_UPDATE_BYTES);
 }
 
 /* SDN-optimal needs a full-bisection fat-tree; a Clos network is not one. */
