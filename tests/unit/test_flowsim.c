@@ -83,24 +83,34 @@ static void test_exact(void **state)
 	assert_true(fabs(out[1].end - 2.0) < 1e-9);
 }
 
-static void test_repeatable(void **state)
+/* Stride traffic for 30 s, and room for two runs' outcomes. */
+static long traffic(double rate, uint64_t bytes, struct dard_tflow **f,
+		    struct dard_sim_flow **a, struct dard_sim_flow **b)
 {
 	struct dard_traffic_opts o;
-	struct dard_tflow *f;
-	struct dard_sim_flow *a, *b;
 	char err[DARD_ERR_MAX];
 	long n;
+
+	dard_traffic_opts_init(&o);
+	o.rate = rate;
+	o.duration = 30;
+	o.bytes = bytes;
+	n = dard_traffic_gen(t, &o, f, err);
+	if (n <= 20)
+		fail_msg("%ld flows: %s", n, n < 0 ? err : "too few");
+	*a = calloc(n, sizeof(**a));
+	*b = calloc(n, sizeof(**b));
+	return n;
+}
+
+static void test_repeatable(void **state)
+{
+	struct dard_tflow *f;
+	struct dard_sim_flow *a, *b;
+	long n = traffic(0.5, 256ULL << 20, &f, &a, &b);
 	int s;
 
 	(void)state;
-	dard_traffic_opts_init(&o);
-	o.rate = 0.5;
-	o.duration = 30;
-	o.bytes = 256ULL << 20;
-	n = dard_traffic_gen(t, &o, &f, err);
-	assert_true(n > 0);
-	a = calloc(n, sizeof(*a));
-	b = calloc(n, sizeof(*b));
 	for (s = 0; s < DARD_SIM_NSCHED; s++) {
 		run(s, 3, f, n, a);
 		run(s, 3, f, n, b);
@@ -173,23 +183,13 @@ static void test_central_undoes_collisions(void **state)
  */
 static void test_step(void **state)
 {
-	struct dard_traffic_opts o;
 	struct dard_tflow *f;
 	struct dard_sim_flow *a, *b;
-	char err[DARD_ERR_MAX];
+	long n = traffic(0.2, 512ULL << 20, &f, &a, &b), i;
 	double ea = 0, eb = 0;
-	long n, i;
 	int s;
 
 	(void)state;
-	dard_traffic_opts_init(&o);
-	o.rate = 0.2;
-	o.duration = 30;
-	o.bytes = 512ULL << 20;
-	n = dard_traffic_gen(t, &o, &f, err);
-	assert_true(n > 20);
-	a = calloc(n, sizeof(*a));
-	b = calloc(n, sizeof(*b));
 	for (s = DARD_SIM_ECMP; s <= DARD_SIM_DARD; s += 2) {
 		run(s, 5, f, n, a);
 		run_step(s, 5, 0.1, f, n, b);
