@@ -447,6 +447,15 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 	dard_lstate_move(s->ls, &m->m->links[mv.from], &m->m->links[mv.to]);
 }
 
+/* The controller writes a new path into its switches, and the flow moves. */
+static void place(struct sim *s, struct flow *f, uint32_t row,
+		  struct dard_sim_flow *out)
+{
+	if (row != f->row)
+		s->st->ctl_bytes += f->ps->nsw * (double)DARD_SIM_UPDATE_BYTES;
+	move(s, f, row, out);
+}
+
 static int by_id(const void *a, const void *b)
 {
 	size_t x = (*(struct flow *const *)a)->id;
@@ -501,48 +510,55 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 		if (ret || dard_hedera_anneal(s->hedera, s->cap, hf, n,
 					      s->o->anneal) < 0)
 			goto out;
-		for (i = 0; i < n; i++) {
-			if (hf[i].row != e[i]->row)
-				s->st->ctl_bytes +=
-					e[i]->ps->nsw *
-					(double)DARD_SIM_UPDATE_BYTES;
-			move(s, e[i], hf[i].row, out);
+		for (i = 0; i < n; i++)
+			place(s, e[i], hf[i].row, out);
+		ret = 0;
+		goto out;
+	}
+	if (s->o->sched == DARD_SIM_GREEDY) {
+		struct dard_cands *c = calloc(n ? n : 1, sizeof(*c));
+		uint32_t *row = calloc(n ? n : 1, sizeof(*row));
+
+		load = calloc(2 * (size_t)s->t->nlinks, sizeof(*load));
+		if (!c || !row || !load) {
+			free(c);
+			free(row);
+			goto out;
 		}
+		for (i = 0; i < n; i++)
+			c[i] = (struct dard_cands){
+				e[i]->ps->dl, e[i]->ps->npaths, e[i]->ps->ndl};
+		dard_route_greedy_rows(c, n, load, row);
+		for (i = 0; i < n; i++)
+			place(s, e[i], row[i], out);
+		free(c);
+		free(row);
 		ret = 0;
 		goto out;
 	}
 	d = calloc(n ? n : 1, sizeof(*d));
 	paths = calloc(n ? n : 1, sizeof(*paths));
-	load = calloc(2 * (size_t)s->t->nlinks, sizeof(*load));
-	if (!d || !paths || !load)
+	if (!d || !paths)
 		goto out;
 	for (i = 0; i < n; i++) {
 		d[i].src = e[i]->src;
 		d[i].dst = e[i]->dst;
 	}
-	ret = s->o->sched == DARD_SIM_GREEDY
-		      ? dard_route_greedy(s->pc, s->t, d, n, load, paths)
-		      : dard_route_optimal(s->pc, s->t, d, n, paths, s->err);
-	if (ret) {
-		if (s->o->sched == DARD_SIM_GREEDY)
-			dard_fail(s->err, ret, "sdn-greedy found no path");
+	ret = dard_route_optimal(s->pc, s->t, d, n, paths, s->err);
+	if (ret)
 		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		int row = e[i]->ps->stor == e[i]->ps->dtor
 				  ? 0
 				  : find_row(e[i]->ps, &paths[i]);
 
 		if (row < 0) {
-			ret = dard_fail(s->err, -EIO,
-					"%s placed a flow off its paths",
-					dard_sim_sched_name(s->o->sched));
+			ret = dard_fail(
+				s->err, -EIO,
+				"sdn-optimal placed a flow off its paths");
 			goto out;
 		}
-		if ((uint32_t)row != e[i]->row)
-			s->st->ctl_bytes +=
-				e[i]->ps->nsw * (double)DARD_SIM_UPDATE_BYTES;
-		move(s, e[i], row, out);
+		place(s, e[i], row, out);
 	}
 out:
 	if (ret == -ENOMEM)

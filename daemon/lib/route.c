@@ -149,15 +149,24 @@ struct greedy {
 	int found;
 };
 
+/* The load of the most loaded of n directed links. */
+static uint32_t worst_load(const uint32_t *load, const uint32_t *dl, unsigned n)
+{
+	uint32_t worst = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (load[dl[i]] > worst)
+			worst = load[dl[i]];
+	return worst;
+}
+
 static int greedy_cb(const struct dard_path *p, void *arg)
 {
 	struct greedy *g = arg;
-	uint32_t dl[2 * DARD_LEVEL_MAX], worst = 0;
-	unsigned i, n = dard_path_dlinks(g->t, p, dl);
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+	uint32_t worst = worst_load(g->load, dl, dard_path_dlinks(g->t, p, dl));
 
-	for (i = 0; i < n; i++)
-		if (g->load[dl[i]] > worst)
-			worst = g->load[dl[i]];
 	/* Strictly less: ties keep the earlier path. */
 	if (!g->found || worst < g->best_load) {
 		g->best = *p;
@@ -186,6 +195,34 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		dard_route_load(t, &g.best, load);
 	}
 	return 0;
+}
+
+void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
+			    uint32_t *load, uint32_t *row)
+{
+	size_t i;
+	uint32_t k;
+	unsigned j;
+
+	for (i = 0; i < n; i++) {
+		uint32_t best = 0, best_load = UINT32_MAX;
+		const uint32_t *dl;
+
+		for (k = 0; k < c[i].npaths; k++) {
+			uint32_t w = worst_load(
+				load, c[i].dl + (size_t)k * c[i].ndl, c[i].ndl);
+
+			/* Strictly less: ties keep the earlier row. */
+			if (w < best_load) {
+				best = k;
+				best_load = w;
+			}
+		}
+		row[i] = best;
+		dl = c[i].dl + (size_t)best * c[i].ndl;
+		for (j = 0; j < c[i].ndl; j++)
+			load[dl[j]]++;
+	}
 }
 
 /*

@@ -50,6 +50,21 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		      const struct dard_demand *d, size_t n, uint32_t *load,
 		      struct dard_path *out);
 
+/* A flow's candidate paths: npaths rows of ndl directed switch links. */
+struct dard_cands {
+	const uint32_t *dl;
+	uint32_t npaths;
+	uint8_t ndl;
+};
+
+/*
+ * SDN-greedy, the same rule and ties, on candidates given as rows (the
+ * simulator keeps them per ToR pair, so nothing is enumerated): row[i]
+ * gets flow i's choice, and load (2 * nlinks) its switch links' counts.
+ */
+void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
+			    uint32_t *load, uint32_t *row);
+
 /*
  * SDN-optimal on a three-level fat-tree (Documentation/routing.md), each
  * path built from its (aggregation index, core) choice:
