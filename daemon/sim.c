@@ -25,8 +25,8 @@
 #endif
 
 static const char *const algos[] = {
-	"d-mod-k",	   "d-mod-k-literal", "s-mod-k",
-	"s-mod-k-literal", "sdn-greedy",      "sdn-optimal",
+	"d-mod-k",    "d-mod-k-literal", "s-mod-k",	 "s-mod-k-literal",
+	"sdn-greedy", "sdn-optimal",	 "sdn-adaptive",
 };
 
 static void usage(FILE *f)
@@ -100,8 +100,12 @@ static void usage(FILE *f)
 		"                 s-mod-k, s-mod-k-literal, sdn-greedy (flows in\n"
 		"                 the demand's order, each on the path whose most\n"
 		"                 loaded link is least loaded, ties to the first),\n"
-		"                 or sdn-optimal (full-bisection fat-trees: L_D =\n"
-		"                 NL_D, Documentation/routing.md)\n"
+		"                 sdn-optimal (fat-trees with full-bisection\n"
+		"                 aggregation: the smallest L_D, Documentation/\n"
+		"                 routing.md), or sdn-adaptive (the SDN thesis:\n"
+		"                 sdn-optimal when it places the demand free of\n"
+		"                 contention, else adaptive multipath routing,\n"
+		"                 shown as sdn-greedy's paths; \"choice\" says which)\n"
 		"  --demand D     a traffic pattern, one flow per host (stride: to\n"
 		"                 the host one pod on; random; staggered 0.5/0.3), or\n"
 		"                 a file of `SRC DST' host-name lines, # comments\n"
@@ -400,6 +404,7 @@ int main(int argc, char **argv)
 		{},
 	};
 	const char *topo = "fattree:4", *algo = "d-mod-k", *demand = "stride";
+	const char *choice = NULL;
 	struct dard_config cfg = {0};
 	struct dard_demand *d = NULL;
 	struct dard_path *paths;
@@ -577,7 +582,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dard-sim: out of memory\n");
 		return 1;
 	}
-	if (a == 4) {
+	if (a == 6) {
+		char e2[DARD_ERR_MAX];
+		int r = dard_route_adaptive(pc, t, d, n, paths, e2);
+
+		if (r < 0) {
+			fprintf(stderr, "dard-sim: %s\n", e2);
+			return 1;
+		}
+		choice = r == DARD_SDN_SINGLE ? "sdn-optimal" : "multipath";
+		/* Multipath: SDN-greedy's single paths stand in for it. */
+		a = r == DARD_SDN_SINGLE ? 5 : 4;
+		if (a == 5)
+			for (i = 0; i < n; i++)
+				dard_route_load(t, &paths[i], load);
+	}
+	if (a == 5 && choice) {
+		/* Placed above. */
+	} else if (a == 4) {
 		if (dard_route_greedy(pc, t, d, n, load, paths)) {
 			fprintf(stderr, "dard-sim: no path for a flow\n");
 			return 1;
@@ -645,6 +667,9 @@ int main(int argc, char **argv)
 	json_object_object_add(doc, "topology",
 			       json_object_new_string(dard_topo_label(t)));
 	json_object_object_add(doc, "algo", json_object_new_string(algo));
+	if (choice)
+		json_object_object_add(doc, "choice",
+				       json_object_new_string(choice));
 	json_object_object_add(doc, "flows", flows);
 	json_object_object_add(doc, "links", links);
 	json_object_object_add(

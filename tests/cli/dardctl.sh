@@ -216,6 +216,10 @@ ok "dard-sim sdn-optimal on a random demand" 0 "$sim" --place --topo fattree:8 \
 	is "sdn-optimal meets the lower bound" "$(jq '.L_D == .NL_D' <<<"$out")" true
 ok "dard-sim sdn-optimal refuses a tapered tree" 1 "$sim" --place --topo 3tier \
 	--algo sdn-optimal && has "reason given" "$err" 'full bisection'
+ok "dard-sim sdn-adaptive, a permutation" 0 "$sim" --place --topo fattree:8 \
+	--algo sdn-adaptive && is "single paths" "$(jq -c '[.choice, .L_D]' <<<"$out")" '["sdn-optimal",1]'
+ok "dard-sim sdn-adaptive, two into one" 0 "$sim" --place --algo sdn-adaptive --demand "$tmp/demand" &&
+	is "multipath" "$(jq -r .choice <<<"$out")" multipath
 ok "dard-sim bad demand" 1 "$sim" --place --demand "$tmp/bad.demand" &&
 	has "line named" "$err" "bad.demand:2: .e1_1. or .nosuch. is no host"
 printf 'e1_1 e1_1\n' >"$tmp/self.demand"
