@@ -221,15 +221,7 @@ static void test_greedy(void **state)
 			uint32_t i;
 
 			assert_non_null(perm && d && load && seen && out);
-			for (i = 0; i < n; i++)
-				perm[i] = i;
-			for (i = n - 1; i > 0;
-			     i--) { /* Sattolo: no fixed point */
-				uint32_t r = rand() % i, x = perm[i];
-
-				perm[i] = perm[r];
-				perm[r] = x;
-			}
+			unit_derangement(perm, n);
 			for (i = 0; i < n; i++) {
 				d[i].src = f.t->hosts[i];
 				d[i].dst = f.t->hosts[perm[i]];
@@ -335,14 +327,7 @@ static void permutation(struct demand *dm, const struct dard_topo *t)
 	uint32_t n = t->nhosts, i, *perm = malloc(n * sizeof(*perm));
 
 	assert_non_null(perm);
-	for (i = 0; i < n; i++)
-		perm[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		uint32_t r = rand() % i, x = perm[i];
-
-		perm[i] = perm[r];
-		perm[r] = x;
-	}
+	unit_derangement(perm, n);
 	for (i = 0; i < n; i++)
 		add(dm, t, i, perm[i]);
 	free(perm);

@@ -166,14 +166,7 @@ static size_t demand(const struct dard_topo *t, struct dard_demand *d,
 		uint32_t *perm = malloc(n * sizeof(*perm));
 
 		assert_non_null(perm);
-		for (i = 0; i < n; i++)
-			perm[i] = i;
-		for (i = n - 1; i > 0; i--) {
-			uint32_t r = rand() % i, x = perm[i];
-
-			perm[i] = perm[r];
-			perm[r] = x;
-		}
+		unit_derangement(perm, n);
 		for (i = 0; i < n; i++)
 			d[i] = (struct dard_demand){t->hosts[i],
 						    t->hosts[perm[i]]};

@@ -3,6 +3,8 @@
 #ifndef _DARD_TEST_UNIT_H
 #define _DARD_TEST_UNIT_H
 
+#include <stdlib.h>
+
 #include "../../daemon/lib/addr.h"
 #include "../../daemon/lib/gen.h"
 #include "../../daemon/lib/topo.h"
@@ -15,6 +17,24 @@ static inline uint32_t A(const char *s)
 	if (dard_addr_parse(s, &a))
 		fail_msg("bad address `%s' in the test", s);
 	return a;
+}
+
+/*
+ * perm[i] for i < n: a random permutation of 0..n-1 with no fixed point
+ * (Sattolo's shuffle, one cycle), by rand().
+ */
+static inline void unit_derangement(uint32_t *perm, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		uint32_t r = rand() % i, x = perm[i];
+
+		perm[i] = perm[r];
+		perm[r] = x;
+	}
 }
 
 /* A node the test names, which must exist. */
