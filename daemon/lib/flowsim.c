@@ -52,7 +52,8 @@ struct mon {
 	struct dard_monitor *m;
 	double next_round;
 	struct flow *flows;
-	struct mon *next, *hnext; /* all monitors; the host's */
+	struct mon *next, **pprev; /* all monitors, unlinked in O(1) */
+	struct mon *hnext;	   /* the host's */
 };
 
 struct sim {
@@ -371,6 +372,9 @@ static struct mon *mon_get(struct sim *s, const struct flow *f)
 	m->dst_tor = dtor;
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
 	m->next = s->mons;
+	if (m->next)
+		m->next->pprev = &m->next;
+	m->pprev = &s->mons;
 	s->mons = m;
 	m->hnext = s->hmon[f->src];
 	s->hmon[f->src] = m;
@@ -395,9 +399,9 @@ static void mon_leave(struct sim *s, struct flow *f)
 	f->mon = NULL;
 	if (m->flows)
 		return;
-	for (pp = &s->mons; *pp != m; pp = &(*pp)->next)
-		;
-	*pp = m->next;
+	*m->pprev = m->next;
+	if (m->next)
+		m->next->pprev = m->pprev;
 	for (pp = &s->hmon[m->host]; *pp != m; pp = &(*pp)->hnext)
 		;
 	*pp = m->hnext;
