@@ -61,8 +61,17 @@ struct elephant {
 		int path;
 	} hist[HIST_MAX]; /* paths taken, oldest dropped */
 	unsigned nhist;
-	int seen; /* in the last walk of the table */
-	struct elephant *next;
+	int seen;			/* in the last walk of the table */
+	struct elephant *next, **pprev; /* all, unlinked in O(1) */
+	struct elephant *hnext;		/* its hash bucket */
+};
+
+/* Elephants by flow key: every event and every flow-table entry looks. */
+enum { EL_BUCKETS = 1024 };
+
+/* A switch's management address, for replies (sorted by address). */
+struct sw_addr {
+	uint32_t mgmt, node;
 };
 
 struct mon {
@@ -92,8 +101,10 @@ struct dardd {
 	struct dard_lstate *ls;
 	uint64_t *ls_when, *ls_stamp, tick;
 	struct sw *sw;
+	struct sw_addr *swaddr;
+	uint32_t nswaddr;
 	struct mon *mons;
-	struct elephant *els;
+	struct elephant *els, *elh[EL_BUCKETS];
 	int epfd, tfd, udp, ctl;
 	uint32_t seq;
 	uint64_t rng;
@@ -235,11 +246,22 @@ static void hist_add(struct elephant *e, uint64_t now, int path)
 	e->nhist++;
 }
 
+static struct elephant **el_bucket(struct dardd *d,
+				   const struct dard_flow_key *k)
+{
+	uint64_t a, b;
+
+	_Static_assert(sizeof(*k) == 2 * sizeof(a), "a key is two words");
+	memcpy(&a, k, sizeof(a));
+	memcpy(&b, (const char *)k + sizeof(a), sizeof(b));
+	return &d->elh[dard_mix64(a ^ dard_mix64(b)) % EL_BUCKETS];
+}
+
 static struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k)
 {
 	struct elephant *e;
 
-	for (e = d->els; e; e = e->next)
+	for (e = *el_bucket(d, k); e; e = e->hnext)
 		if (!memcmp(&e->key, k, sizeof(*k)))
 			return e;
 	return NULL;
@@ -277,7 +299,12 @@ static void el_add(struct dardd *d, const struct dard_flow_key *k,
 	e->seen = 1;
 	hist_add(e, now, e->path);
 	e->next = d->els;
+	if (e->next)
+		e->next->pprev = &e->next;
+	e->pprev = &d->els;
 	d->els = e;
+	e->hnext = *el_bucket(d, k);
+	*el_bucket(d, k) = e;
 	d->st.elephants++;
 	log_info("elephant %s on path %d of %s", flow_str(k, b, sizeof(b)),
 		 e->path + 1, d->t->node[e->mon->m->dst_tor].name);
@@ -288,11 +315,12 @@ static void el_del(struct dardd *d, struct elephant *e, const char *why)
 	struct elephant **pp;
 	char b[96];
 
-	for (pp = &d->els; *pp; pp = &(*pp)->next)
-		if (*pp == e) {
-			*pp = e->next;
-			break;
-		}
+	*e->pprev = e->next;
+	if (e->next)
+		e->next->pprev = e->pprev;
+	for (pp = el_bucket(d, &e->key); *pp != e; pp = &(*pp)->hnext)
+		;
+	*pp = e->hnext;
 	log_info("elephant %s ended (%s)", flow_str(&e->key, b, sizeof(b)),
 		 why);
 	d->st.ended++;
@@ -439,14 +467,37 @@ static void query(struct dardd *d, uint64_t now)
 	}
 }
 
+static int by_mgmt(const void *a, const void *b)
+{
+	uint32_t x = ((const struct sw_addr *)a)->mgmt;
+	uint32_t y = ((const struct sw_addr *)b)->mgmt;
+
+	return (x > y) - (x < y);
+}
+
+/* The switch a reply came from, or DARD_NONE. */
 static uint32_t switch_at(struct dardd *d, uint32_t addr)
+{
+	struct sw_addr key = {.mgmt = addr}, *s;
+
+	s = bsearch(&key, d->swaddr, d->nswaddr, sizeof(key), by_mgmt);
+	return s ? s->node : DARD_NONE;
+}
+
+/* The index switch_at searches: every switch with an address. */
+static int index_switches(struct dardd *d)
 {
 	uint32_t n;
 
+	d->swaddr = calloc(d->t->nnodes, sizeof(*d->swaddr));
+	if (!d->swaddr)
+		return -ENOMEM;
 	for (n = 0; n < d->t->nnodes; n++)
-		if (!d->t->node[n].is_host && d->t->node[n].mgmt == addr)
-			return n;
-	return DARD_NONE;
+		if (!d->t->node[n].is_host && d->t->node[n].mgmt)
+			d->swaddr[d->nswaddr++] =
+				(struct sw_addr){d->t->node[n].mgmt, n};
+	qsort(d->swaddr, d->nswaddr, sizeof(*d->swaddr), by_mgmt);
+	return 0;
 }
 
 static void receive(struct dardd *d)
@@ -1051,7 +1102,8 @@ int main(int argc, char **argv)
 	d.ls_when = calloc(2 * (size_t)d.t->nlinks, sizeof(*d.ls_when));
 	d.ls_stamp = calloc(2 * (size_t)d.t->nlinks, sizeof(*d.ls_stamp));
 	d.sw = calloc(d.t->nnodes, sizeof(*d.sw));
-	if (!d.pc || !d.ls || !d.ls_when || !d.ls_stamp || !d.sw) {
+	if (!d.pc || !d.ls || !d.ls_when || !d.ls_stamp || !d.sw ||
+	    index_switches(&d)) {
 		log_err("out of memory");
 		return 1;
 	}
