@@ -306,11 +306,13 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 		/* Tapered aggregation switches are refused: counting their
 		 * core links per round does not make a round routable
 		 * (Documentation/routing.md). */
-		if (n->nup != n->ndown)
-			return dard_fail(
+		if (n->nup != n->ndown) {
+			ret = dard_fail(
 				err, -EINVAL,
 				"SDN-optimal needs full bisection above the ToRs; %s has %u up and %u down ports",
 				n->name, n->nup, n->ndown);
+			goto out;
+		}
 		if (f->g && n->nup != f->g)
 			goto uneven;
 		f->g = n->nup;
@@ -343,12 +345,14 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 				f->index[x] = a;
 				f->agg[p * f->u + a] = x;
 			}
-			if (f->mark[x] != p || f->index[x] != a)
-				return dard_fail(
+			if (f->mark[x] != p || f->index[x] != a) {
+				ret = dard_fail(
 					err, -EINVAL,
 					"SDN-optimal needs a fat-tree: %s reaches %s by up port %u, another ToR of its pod reaches it otherwise",
 					t->node[i].name, t->node[x].name,
 					a + 1);
+				goto out;
+			}
 		}
 		f->pod[tn] = p;
 	}
@@ -363,11 +367,13 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 			if (f->mark[y] == DARD_NONE)
 				f->mark[y] = f->index[x];
 			if (f->mark[y] != f->index[x] ||
-			    t->node[y].ndown != f->npods)
-				return dard_fail(
+			    t->node[y].ndown != f->npods) {
+				ret = dard_fail(
 					err, -EINVAL,
 					"SDN-optimal needs a fat-tree: %s does not reach one aggregation switch of one index per pod",
 					t->node[y].name);
+				goto out;
+			}
 			if (i < f->u)
 				f->core[i * f->g + k] = y;
 		}
@@ -619,6 +625,16 @@ fail:
 	return dard_fail(err, ret,
 			 "SDN-optimal could not place the demand on %s",
 			 dard_topo_label(t));
+}
+
+int dard_route_optimal_check(const struct dard_topo *t, char *err)
+{
+	struct ftree f;
+	int ret = ftree_new(t, &f, err);
+
+	if (!ret)
+		ftree_free(&f);
+	return ret;
 }
 
 int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,

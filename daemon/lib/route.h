@@ -87,6 +87,9 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 		       const struct dard_demand *d, size_t n,
 		       struct dard_path *out, char *err);
 
+/* Whether dard_route_optimal handles t: 0, or -EINVAL with err saying why. */
+int dard_route_optimal_check(const struct dard_topo *t, char *err);
+
 /*
  * The least L_D any single-path placement of d can have: NL_D, and for
  * each ToR its non-local flows, either way, over its up ports, rounded up.
