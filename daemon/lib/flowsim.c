@@ -92,7 +92,7 @@ static uint64_t flow_hash(uint64_t seed, uint64_t id)
 
 static double urand(struct sim *s)
 {
-	return (rnd(s) >> 11) * (1.0 / 9007199254740992.0);
+	return dard_urand(&s->rng);
 }
 
 void dard_sim_opts_init(struct dard_sim_opts *o)
@@ -193,8 +193,12 @@ static int pset_grow(struct sim *s)
 	return 0;
 }
 
-/* The paths from src's ToR to dst's, built the first time; NULL: none. */
-static const struct pset *pset_get(struct sim *s, uint32_t src, uint32_t dst)
+/*
+ * The paths from src's ToR to dst's into *out, built the first time.
+ * 0, -ENOENT when there is none, or -ENOMEM.
+ */
+static int pset_get(struct sim *s, uint32_t src, uint32_t dst,
+		    const struct pset **out)
 {
 	uint32_t stor = dard_topo_tor(s->t, src),
 		 dtor = dard_topo_tor(s->t, dst);
@@ -205,22 +209,24 @@ static const struct pset *pset_get(struct sim *s, uint32_t src, uint32_t dst)
 	long n = 1;
 
 	if (pset_grow(s))
-		return NULL;
+		return -ENOMEM;
 	i = pset_slot(s, stor, dtor);
-	if (s->ps[i])
-		return s->ps[i];
+	if (s->ps[i]) {
+		*out = s->ps[i];
+		return 0;
+	}
 	if (stor == dtor) {
 		/* One way, through the ToR, over no switch-to-switch link. */
 		first.nsw = 1;
 		first.sw[0] = stor;
 	} else if (dard_path_foreach(s->pc, src, dst, first_cb, &first) != 1) {
-		return NULL;
+		return -ENOENT;
 	} else {
 		n = dard_path_count(s->pc, src, dst);
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return NULL;
+		return -ENOMEM;
 	p->stor = stor;
 	p->dtor = dtor;
 	p->npaths = n;
@@ -231,7 +237,7 @@ static const struct pset *pset_get(struct sim *s, uint32_t src, uint32_t dst)
 	p->dl = malloc((n * p->ndl + 1) * sizeof(*p->dl));
 	if (!p->sw || !p->dl) {
 		pset_free(p);
-		return NULL;
+		return -ENOMEM;
 	}
 	if (stor == dtor) {
 		p->sw[0] = stor;
@@ -241,7 +247,8 @@ static const struct pset *pset_get(struct sim *s, uint32_t src, uint32_t dst)
 	}
 	s->ps[i] = p;
 	s->nps++;
-	return p;
+	*out = p;
+	return 0;
 }
 
 /* A flow's links: host up, the row's switch-to-switch ones, host down. */
@@ -489,12 +496,14 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	/*
 	 * What the edge switches report: Hedera's large flows, at least a
 	 * tenth of the host link's rate (its section 4.1), and every flow
-	 * old enough to be an elephant.
+	 * old enough to be an elephant; with large at 1, the elephants only.
 	 */
 	for (i = 0; i < s->nact; i++) {
 		struct flow *f = s->act[i];
 
-		if (f->elephant || f->rate >= s->o->large * s->cap[f->links[0]])
+		if (f->elephant ||
+		    (s->o->large < 1 &&
+		     f->rate >= s->o->large * s->cap[f->links[0]]))
 			e[n++] = f;
 	}
 	qsort(e, n, sizeof(*e), by_id);
@@ -511,8 +520,10 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 			hf[i].ndl = e[i]->ps->ndl;
 		}
 		ret = dard_hedera_demand(s->t, hf, n);
-		if (ret || dard_hedera_anneal(s->hedera, s->cap, hf, n,
-					      s->o->anneal) < 0)
+		if (!ret)
+			ret = dard_hedera_anneal(s->hedera, s->cap, hf, n,
+						 s->o->anneal, NULL);
+		if (ret)
 			goto out;
 		for (i = 0; i < n; i++)
 			place(s, e[i], hf[i].row, out);
@@ -575,13 +586,6 @@ out:
 	return ret;
 }
 
-/* Host link directions, as sched.h numbers them. */
-static uint32_t host_dlink(const struct dard_topo *t, uint32_t host, int dir)
-{
-	return dard_dlink(t->node[host].port[dard_topo_host_port(t, host) - 1],
-			  dir);
-}
-
 /* The next time anything happens in the exact mode. */
 static double next_event(struct sim *s, double when, double next_query,
 			 double next_central)
@@ -626,6 +630,14 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	s.st = st ? st : &dummy;
 	memset(s.st, 0, sizeof(*s.st));
 	*err = 0;
+	/* Written to refuse NaN: a zero interval would never move on. */
+	if (!(o->query > 0 && o->schedule > 0 && o->pvlb > 0 &&
+	      o->central > 0 && o->step >= 0 && o->elephant_age >= 0 &&
+	      o->large >= 0 && o->delta >= 0) ||
+	    o->sched < 0 || o->sched >= DARD_SIM_NSCHED) {
+		free(all);
+		return dard_fail(err, -EINVAL, "bad simulation options");
+	}
 	s.pc = dard_pathctx_new(t, p);
 	s.cap = malloc(2 * (size_t)t->nlinks * sizeof(*s.cap));
 	s.ls = calloc(2 * (size_t)t->nlinks, sizeof(*s.ls));
@@ -674,8 +686,18 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		for (i = 0; i < s.nact;) {
 			struct flow *f = s.act[i];
 
+			/*
+			 * Done by `when' if its end, computed as next_event
+			 * computes it, is: comparing bits left against a
+			 * tolerance stalls once now's ulp outgrows it.
+			 */
+			/*
+			 * Done by `when' if its end, computed as next_event
+			 * computes it, is. Comparing the bits left against
+			 * a tolerance stalls once now's ulp outgrows it.
+			 */
 			if (!(f->rate > 0) ||
-			    f->left > f->rate * dt * (1 + 1e-12) + 1e-9) {
+			    s.now + f->left / f->rate > when) {
 				f->left -= f->rate * dt;
 				i++;
 				continue;
@@ -697,14 +719,17 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 			f->start = flows[next].start;
 			f->src = flows[next].src;
 			f->dst = flows[next].dst;
-			f->up = host_dlink(t, f->src, DARD_UP);
-			f->down = host_dlink(t, f->dst, DARD_DOWN);
+			f->up = dard_host_dlink(t, f->src, DARD_UP);
+			f->down = dard_host_dlink(t, f->dst, DARD_DOWN);
 			f->left = flows[next].bytes * 8.0 / 1e6;
 			f->next_pvlb = f->start + o->pvlb;
-			f->ps = pset_get(&s, f->src, f->dst);
-			if (!f->ps || !f->ps->npaths) {
-				ret = dard_fail(err, -ENOENT,
-						"no path for flow %zu", next);
+			ret = pset_get(&s, f->src, f->dst, &f->ps);
+			if (ret) {
+				if (ret == -ENOENT)
+					dard_fail(err, ret,
+						  "no path for flow %zu", next);
+				else
+					dard_fail(err, ret, "out of memory");
 				goto out;
 			}
 			/* ECMP's hash: the seed and the flow only, so every

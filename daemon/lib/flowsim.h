@@ -35,7 +35,8 @@ struct dard_sim_opts {
 	double delta;	     /* Mbit/s; paper 10 */
 	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
 	double central;	     /* s between centralized rounds; paper 5 */
-	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10/host */
+	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10 per
+				destination host */
 	double large;	     /* a controller also sees flows at this share
 				of their host link's rate (Hedera: 0.1) */
 	/*

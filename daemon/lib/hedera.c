@@ -44,14 +44,6 @@ void dard_hedera_free(struct dard_hedera *h)
 	free(h);
 }
 
-/* The directed link from a host to its ToR (up) or back (down). */
-static uint32_t host_dlink(const struct dard_topo *t, uint32_t host, int dir)
-{
-	unsigned port = dard_topo_host_port(t, host);
-
-	return dard_dlink(t->node[host].port[port - 1], dir);
-}
-
 int dard_hedera_demand(const struct dard_topo *t, struct dard_hedera_flow *f,
 		       size_t n)
 {
@@ -68,8 +60,8 @@ int dard_hedera_demand(const struct dard_topo *t, struct dard_hedera_flow *f,
 	for (l = 0; l < 2 * t->nlinks; l++)
 		cap[l] = t->link[l / 2].mbps;
 	for (i = 0; i < n; i++) {
-		links[2 * i] = host_dlink(t, f[i].src, DARD_UP);
-		links[2 * i + 1] = host_dlink(t, f[i].dst, DARD_DOWN);
+		links[2 * i] = dard_host_dlink(t, f[i].src, DARD_UP);
+		links[2 * i + 1] = dard_host_dlink(t, f[i].dst, DARD_DOWN);
 		mm[i].links = &links[2 * i];
 		mm[i].nlinks = 2;
 	}
@@ -132,19 +124,16 @@ static int by_dst(const void *x, const void *y, void *arg)
 	return a != b ? (a > b) - (a < b) : (i > j) - (i < j);
 }
 
-static double urand(uint64_t *s)
-{
-	return (dard_xorshift64s(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-double dard_hedera_anneal(struct dard_hedera *h, const double *cap,
-			  struct dard_hedera_flow *f, size_t n, unsigned iters)
+int dard_hedera_anneal(struct dard_hedera *h, const double *cap,
+		       struct dard_hedera_flow *f, size_t n, unsigned iters,
+		       double *energy)
 {
 	const struct dard_topo *t = h->t;
 	struct anneal a = {.cap = cap, .f = f};
 	uint32_t ndst = 0, k, i, kmax = 1, *best = NULL;
-	double best_e, t0;
+	double best_e = 0, t0;
 	size_t j;
+	int ret = -ENOMEM;
 
 	a.load = calloc(2 * (size_t)t->nlinks, sizeof(*a.load));
 	a.order = calloc(n ? n : 1, sizeof(*a.order));
@@ -152,10 +141,8 @@ double dard_hedera_anneal(struct dard_hedera *h, const double *cap,
 	a.dst = calloc(n ? n : 1, sizeof(*a.dst));
 	a.pos = malloc(t->nnodes * sizeof(*a.pos));
 	best = calloc(n ? n : 1, sizeof(*best));
-	if (!a.load || !a.order || !a.first || !a.dst || !a.pos || !best) {
-		best_e = -ENOMEM;
+	if (!a.load || !a.order || !a.first || !a.dst || !a.pos || !best)
 		goto out;
-	}
 	memset(a.pos, 0xff, t->nnodes * sizeof(*a.pos));
 	for (j = 0; j < n; j++)
 		a.order[j] = j;
@@ -212,7 +199,7 @@ double dard_hedera_anneal(struct dard_hedera *h, const double *cap,
 			set_index(&a, a.pos[h2], v1);
 		if (a.energy > before + 1e-9 &&
 		    !(temp > 0 &&
-		      urand(&h->rng) < exp((before - a.energy) / temp))) {
+		      dard_urand(&h->rng) < exp((before - a.energy) / temp))) {
 			/* Rejected: undo. */
 			h->idx[h1] = v1;
 			set_index(&a, d, v1);
@@ -233,7 +220,9 @@ double dard_hedera_anneal(struct dard_hedera *h, const double *cap,
 		h->idx[a.dst[i]] = best[i];
 	for (j = 0; j < n; j++)
 		f[j].row = h->idx[f[j].dst] % f[j].npaths;
-	best_e = fmax(best_e, 0);
+	if (energy)
+		*energy = fmax(best_e, 0);
+	ret = 0;
 out:
 	free(a.load);
 	free(a.order);
@@ -241,5 +230,5 @@ out:
 	free(a.dst);
 	free(a.pos);
 	free(best);
-	return best_e;
+	return ret;
 }

@@ -53,10 +53,11 @@ int dard_hedera_demand(const struct dard_topo *t, struct dard_hedera_flow *f,
  * a random index), accepted if the energy (the sum over directed switch
  * links of the demand beyond capacity, Mbit/s) falls, or else with
  * probability exp(-rise / T), T falling linearly to 0. Every flow's row is
- * set from the best state seen. cap holds 2 * nlinks capacities.
- * Returns the best energy (>= 0), or a negative errno.
+ * set from the best state seen, and *energy (when not NULL) to its energy.
+ * cap holds 2 * nlinks capacities. Returns 0, or -ENOMEM.
  */
-double dard_hedera_anneal(struct dard_hedera *h, const double *cap,
-			  struct dard_hedera_flow *f, size_t n, unsigned iters);
+int dard_hedera_anneal(struct dard_hedera *h, const double *cap,
+		       struct dard_hedera_flow *f, size_t n, unsigned iters,
+		       double *energy);
 
 #endif /* _DARD_HEDERA_H */

@@ -22,4 +22,10 @@ static inline uint64_t dard_xorshift64s(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
+/* A uniform double in [0, 1) from xorshift64*'s top 53 bits. */
+static inline double dard_urand(uint64_t *s)
+{
+	return (dard_xorshift64s(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 #endif /* _DARD_RNG_H */

@@ -6,6 +6,13 @@
 
 #include "sched.h"
 
+uint32_t dard_host_dlink(const struct dard_topo *t, uint32_t host,
+			 enum dard_dir dir)
+{
+	return dard_dlink(t->node[host].port[dard_topo_host_port(t, host) - 1],
+			  dir);
+}
+
 double dard_bonf(double mbps, uint32_t flows)
 {
 	return flows ? mbps / flows : HUGE_VAL;

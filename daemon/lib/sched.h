@@ -30,6 +30,10 @@ static inline uint32_t dard_dlink(uint32_t link, enum dard_dir dir)
 	return link * 2 + dir;
 }
 
+/* A host's link to its ToR, directed: up from the host, or down to it. */
+uint32_t dard_host_dlink(const struct dard_topo *t, uint32_t host,
+			 enum dard_dir dir);
+
 /* Link state, indexed by directed link (2 * topo->nlinks entries). */
 struct dard_lstate {
 	double mbps;	/* bandwidth */

@@ -159,8 +159,13 @@ static void undoes_collisions(int sched)
 	assert_true(moves > 0);
 	assert_true(td < te);
 	/* Four flows, four cores: a contention-free placement exists. */
+	/*
+	 * The controllers see the flows (at full share, large) at their
+	 * first round, 5 s in, and no link then carries two: each flow has
+	 * lost at most the 5 s it ran at half rate or better.
+	 */
 	if (sched != DARD_SIM_DARD)
-		assert_true(td < 1.1 * alone + 10);
+		assert_true(td <= alone + 5 + 1e-6);
 }
 
 static void test_dard_undoes_collisions(void **state)
@@ -178,8 +183,11 @@ static void test_central_undoes_collisions(void **state)
 }
 
 /*
- * A step of 0.1 s changes no flow's time by more than a little over a
- * step for each time its rate changes, here a few; ECMP and DARD both.
+ * A step of 0.1 s keeps the average transfer time within 5% of the exact
+ * one, under ECMP and under DARD. Under ECMP, where nothing moves, it
+ * makes the average longer, here by less than a step: arrivals wait for
+ * the next one, and a finished flow's share idles until it. Single flows
+ * may end sooner, when others waited.
  */
 static void test_step(void **state)
 {
@@ -188,22 +196,21 @@ static void test_step(void **state)
 	long n = traffic(0.2, 512ULL << 20, &f, &a, &b), i;
 	double ea = 0, eb = 0;
 	int s;
+	static const int scheds[] = {DARD_SIM_ECMP, DARD_SIM_DARD};
+	unsigned k;
 
 	(void)state;
-	for (s = DARD_SIM_ECMP; s <= DARD_SIM_DARD; s += 2) {
+	for (k = 0; k < 2; k++) {
+		s = scheds[k];
 		run(s, 5, f, n, a);
 		run_step(s, 5, 0.1, f, n, b);
 		for (ea = eb = 0, i = 0; i < n; i++) {
 			ea += (a[i].end - a[i].start) / n;
 			eb += (b[i].end - b[i].start) / n;
-			/* Arrivals wait up to a step: never faster. */
-			if (s == DARD_SIM_ECMP)
-				assert_true(b[i].end - b[i].start >=
-						    a[i].end - a[i].start -
-							    1e-6 ||
-					    fabs(b[i].end - a[i].end) < 1);
 		}
 		assert_true(fabs(ea - eb) < 0.05 * ea);
+		if (s == DARD_SIM_ECMP)
+			assert_true(eb >= ea && eb <= ea + 0.1);
 	}
 	free(a);
 	free(b);
@@ -246,7 +253,42 @@ static void test_control(void **state)
 		    7 * DARD_SIM_REPORT_BYTES + 5 * DARD_SIM_UPDATE_BYTES);
 }
 
-/* SDN-optimal needs a full-bisection fat-tree; a Clos network is not one. */
+/*
+ * A long run in the exact mode: at 20,000 s a flow's last bits take less
+ * than now's ulp, which once stalled the loop. And options that would
+ * never move on are refused.
+ */
+static void test_long_and_bad(void **state)
+{
+	struct dard_traffic_opts to;
+	struct dard_sim_opts o;
+	struct dard_tflow *f;
+	struct dard_sim_flow *out;
+	char err[DARD_ERR_MAX];
+	long n, i;
+
+	(void)state;
+	dard_traffic_opts_init(&to);
+	to.rate = 0.01;
+	to.duration = 20000;
+	to.bytes = 512ULL << 20;
+	n = dard_traffic_gen(t, &to, &f, err);
+	assert_true(n > 1000);
+	out = calloc(n, sizeof(*out));
+	run(DARD_SIM_ECMP, 1, f, n, out);
+	for (i = 0; i < n; i++)
+		assert_true(out[i].end > out[i].start);
+	dard_sim_opts_init(&o);
+	o.central = 0;
+	assert_int_equal(dard_sim_run(t, p, f, n, &o, out, NULL, err), -EINVAL);
+	dard_sim_opts_init(&o);
+	o.step = NAN;
+	assert_int_equal(dard_sim_run(t, p, f, n, &o, out, NULL, err), -EINVAL);
+	free(out);
+	free(f);
+}
+
+/* SDN-optimal needs a fat-tree; a Clos network is not one. */
 static void test_optimal_needs_fattree(void **state)
 {
 	struct dard_topo *c;
@@ -280,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_central_undoes_collisions),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_long_and_bad),
 		cmocka_unit_test(test_optimal_needs_fattree),
 	};
 

@@ -146,24 +146,6 @@ static int least_cb(const struct dard_path *p, void *arg)
 	return 0;
 }
 
-struct rows {
-	const struct dard_topo *t;
-	uint32_t *dl;
-	uint32_t n;
-	uint8_t ndl;
-};
-
-static int rows_cb(const struct dard_path *p, void *arg)
-{
-	struct rows *r = arg;
-	uint32_t dl[2 * DARD_LEVEL_MAX];
-
-	r->ndl = dard_path_dlinks(r->t, p, dl);
-	r->dl = realloc(r->dl, (r->n + 1) * r->ndl * sizeof(*r->dl));
-	memcpy(&r->dl[r->n++ * r->ndl], dl, r->ndl * sizeof(*dl));
-	return 0;
-}
-
 /*
  * dard_route_greedy_rows on every flow's candidates as rows chooses what
  * dard_route_greedy chooses by enumerating paths.
@@ -177,12 +159,8 @@ static void greedy_rows_agree(struct fix *f, const struct dard_demand *d,
 	uint32_t dl[2 * DARD_LEVEL_MAX];
 
 	assert_non_null(c && row && load);
-	for (i = 0; i < n; i++) {
-		struct rows r = {.t = f->t};
-
-		dard_path_foreach(f->pc, d[i].src, d[i].dst, rows_cb, &r);
-		c[i] = (struct dard_cands){r.dl, r.n, r.ndl};
-	}
+	for (i = 0; i < n; i++)
+		c[i] = unit_rows(f->pc, f->t, d[i].src, d[i].dst);
 	dard_route_greedy_rows(c, n, load, row);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(dard_path_dlinks(f->t, &out[i], dl), c[i].ndl);

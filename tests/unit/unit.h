@@ -4,9 +4,13 @@
 #define _DARD_TEST_UNIT_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../daemon/lib/addr.h"
 #include "../../daemon/lib/gen.h"
+#include "../../daemon/lib/path.h"
+#include "../../daemon/lib/route.h"
+#include "../../daemon/lib/sched.h"
 #include "../../daemon/lib/topo.h"
 
 /* An address written in the test, which must parse. */
@@ -35,6 +39,41 @@ static inline void unit_derangement(uint32_t *perm, uint32_t n)
 		perm[i] = perm[r];
 		perm[r] = x;
 	}
+}
+
+struct unit_rows {
+	const struct dard_topo *t;
+	struct dard_cands c;
+	uint32_t *dl;
+};
+
+static inline int unit_rows_cb(const struct dard_path *p, void *arg)
+{
+	struct unit_rows *r = arg;
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+
+	r->c.ndl = dard_path_dlinks(r->t, p, dl);
+	r->dl = (uint32_t *)realloc(r->dl, (r->c.npaths + 1) * r->c.ndl *
+						   sizeof(*r->dl));
+	if (!r->dl)
+		fail_msg("out of memory");
+	memcpy(&r->dl[r->c.npaths++ * r->c.ndl], dl, r->c.ndl * sizeof(*dl));
+	r->c.dl = r->dl;
+	return 0;
+}
+
+/*
+ * Every path from src to dst as a row of directed switch links, in
+ * dard_path_foreach's order, as the simulator keeps them; free(c.dl).
+ */
+static inline struct dard_cands unit_rows(struct dard_pathctx *pc,
+					  const struct dard_topo *t,
+					  uint32_t src, uint32_t dst)
+{
+	struct unit_rows r = {.t = t};
+
+	dard_path_foreach(pc, src, dst, unit_rows_cb, &r);
+	return r.c;
 }
 
 /* A node the test names, which must exist. */
