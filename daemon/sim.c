@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * dard-sim: the flow-level simulator. So far it places one demand with a
+ * dard-sim: the flow-level simulator. --place places one demand with a
  * routing algorithm and prints the placement as JSON, so that any
- * placement can be checked from outside; the event-driven simulation of
- * the paper's section 4.3 comes next.
+ * placement can be checked from outside; --run simulates the paper's
+ * section 4.3 under each scheduler (daemon/lib/flowsim.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -56,8 +56,10 @@ static void usage(FILE *f)
 		"               edge switches report (Hedera's large flows, at 10%%\n"
 		"               of their host link, and the elephants);\n"
 		"  sdn-greedy   every 5 s, SDN-greedy over the same flows;\n"
-		"  sdn-optimal  every 5 s, SDN-optimal over the same flows\n"
-		"               (full-bisection fat-trees only).\n"
+		"  sdn-optimal  every 5 s, SDN-optimal over the same flows (fat-\n"
+		"               trees whose aggregation switches have full\n"
+		"               bisection, tapered ToRs allowed; under `all' it is\n"
+		"               skipped on other trees, with a note).\n"
 		"It prints, per scheduler, the average transfer time, the 90th\n"
 		"percentile and largest path switches per flow, how many flows became\n"
 		"elephants, the control traffic by the paper's message sizes (48 and\n"
@@ -75,9 +77,10 @@ static void usage(FILE *f)
 		"                 (Documentation/experiments.md, \"Simulation\").\n"
 		"  --sched LIST   comma-separated schedulers, or all (default)\n"
 		"  --step S       rates are recomputed every S seconds (default\n"
-		"                 0.25): arrivals wait for the next step and other\n"
-		"                 events are taken at the step after them; 0 makes\n"
-		"                 every event exact, which is slow on big trees\n"
+		"                 0.25; 0.001 at least): arrivals wait for the next\n"
+		"                 step and other events are taken at the step after\n"
+		"                 them; 0 makes every event exact, which is slow on\n"
+		"                 big trees\n"
 		"  --elephant-age S  when a flow becomes an elephant (default 10)\n"
 		"  --anneal N     Hedera's annealing steps per round (default 1000\n"
 		"                 plus 10 per destination host)\n"
@@ -91,7 +94,10 @@ static void usage(FILE *f)
 		"routing algorithm and prints the placement as JSON: every flow's\n"
 		"switches, every directed switch-to-switch link's load, the largest\n"
 		"load L_D and the largest number of flows a host sends or receives\n"
-		"NL_D (L_D >= NL_D for any placement; the SDN thesis, Theorem 1).\n"
+		"NL_D (L_D >= NL_D for any placement; the SDN thesis, Theorem 1),\n"
+		"and lower_bound, the larger of NL_D and any ToR's non-local flows\n"
+		"over its up ports, rounded up: no single-path placement has a\n"
+		"smaller L_D, and sdn-optimal reaches it.\n"
 		"\n"
 		"  --topo TOPO    fattree:P, clos:DI,DA[,HOSTS], 3tier[:PODS] or a\n"
 		"                 configuration file (default fattree:4)\n"
@@ -293,12 +299,29 @@ static int simulate(const struct dard_topo *t, const struct dard_plan *p,
 
 	if (parse_scheds(r->sched, want))
 		return 2;
+	/* SDN-optimal's tree is known before any flow: say so up front. */
+	if (want[DARD_SIM_OPTIMAL] && dard_route_optimal_check(t, err)) {
+		if (strcmp(r->sched, "all")) {
+			fprintf(stderr, "dard-sim: sdn-optimal: %s\n", err);
+			return 1;
+		}
+		printf("sdn-optimal skipped: %s\n", err);
+		want[DARD_SIM_OPTIMAL] = 0;
+	}
 	dard_traffic_opts_init(&to);
 	to.pattern = dard_pattern_parse(r->pattern);
 	if (to.pattern < 0) {
 		fprintf(stderr,
 			"dard-sim: unknown --pattern `%s': stride, random or staggered\n",
 			r->pattern);
+		return 2;
+	}
+	/* Each flow costs about 200 bytes, and time; keep it to 10 GB. */
+	if (r->rate * r->duration * t->nhosts > 5e7) {
+		fprintf(stderr,
+			"dard-sim: --rate %g for %g s on %u hosts starts about %.3g flows; at most 5e7\n",
+			r->rate, r->duration, t->nhosts,
+			r->rate * r->duration * t->nhosts);
 		return 2;
 	}
 	to.rate = r->rate;
@@ -380,6 +403,15 @@ out:
 	return ret;
 }
 
+/* The long name of a short option, for messages. */
+static const char *option_name(const struct option *o, int val)
+{
+	for (; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -415,7 +447,8 @@ int main(int argc, char **argv)
 	json_object *doc, *flows, *links;
 	uint64_t seed = 1;
 	uint32_t *load, l;
-	int opt, place = 0, run = 0, a = -1, pattern;
+	int opt, place = 0, run = 0, a = -1, pattern, run_opt = 0,
+		 place_opt = 0, ret;
 	struct run_opts r = {
 		.sched = "all",
 		.pattern = "stride",
@@ -440,12 +473,15 @@ int main(int argc, char **argv)
 			run = 1;
 			break;
 		case 'S':
+			run_opt = opt;
 			r.sched = optarg;
 			break;
 		case 'p':
+			run_opt = opt;
 			r.pattern = optarg;
 			break;
 		case 'C':
+			run_opt = opt;
 			r.csv = optarg;
 			break;
 		case 'r':
@@ -460,15 +496,23 @@ int main(int argc, char **argv)
 					   : opt == 'T' ? "step"
 							: "elephant-age";
 
-			/* A step or an age of 0 is meaningful: exact, all. */
-			if (*end || end == optarg || v < 0 || v > 1e7 ||
-			    (v == 0 && opt != 'T' && opt != 'E')) {
+			/*
+			 * A step or an age of 0 is meaningful: exact, all.
+			 * Written to refuse NaN too. A step below 1 ms would
+			 * take forever.
+			 */
+			run_opt = opt;
+			if (*end || end == optarg || !(v >= 0 && v <= 1e7) ||
+			    (v == 0 && opt != 'T' && opt != 'E') ||
+			    (opt == 'T' && v > 0 && v < 1e-3)) {
 				fprintf(stderr,
-					"dard-sim: --%s needs a %s number, not `%s'\n",
+					"dard-sim: --%s needs %s, not `%s'\n",
 					name,
-					opt == 'T' || opt == 'E'
-						? "non-negative"
-						: "positive",
+					opt == 'T'
+						? "0 or a number from 0.001 to 10^7"
+					: opt == 'E'
+						? "a number from 0 to 10^7"
+						: "a positive number up to 10^7",
 					optarg);
 				return 2;
 			}
@@ -489,6 +533,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			r.large = v;
+			run_opt = opt;
 			break;
 		}
 		case 'A': {
@@ -502,6 +547,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			r.anneal = v;
+			run_opt = opt;
 			break;
 		}
 		case 't':
@@ -509,9 +555,11 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			algo = optarg;
+			place_opt = opt;
 			break;
 		case 'd':
 			demand = optarg;
+			place_opt = opt;
 			break;
 		case 's':
 			seed = strtoull(optarg, &end, 10);
@@ -538,6 +586,12 @@ int main(int argc, char **argv)
 			optind != argc ? "unexpected arguments"
 				       : "give --place or --run");
 		usage(stderr);
+		return 2;
+	}
+	if ((place && run_opt) || (run && place_opt)) {
+		fprintf(stderr, "dard-sim: --%s is for --%s only\n",
+			option_name(longopts, place ? run_opt : place_opt),
+			place ? "run" : "place");
 		return 2;
 	}
 	for (i = 0; i < (long)(sizeof(algos) / sizeof(algos[0])); i++)
@@ -568,7 +622,9 @@ int main(int argc, char **argv)
 	t = cfg.topo;
 	if (run) {
 		r.seed = seed;
-		return simulate(t, cfg.plan, &r);
+		ret = simulate(t, cfg.plan, &r);
+		dard_config_free(&cfg);
+		return ret;
 	}
 	pattern = dard_pattern_parse(demand);
 	n = pattern >= 0 ? pattern_demand(t, pattern, seed, &d)
@@ -678,6 +734,9 @@ int main(int argc, char **argv)
 	json_object_object_add(
 		doc, "NL_D",
 		json_object_new_int64(dard_route_node_load(t, d, n)));
+	json_object_object_add(
+		doc, "lower_bound",
+		json_object_new_int64(dard_route_lower_bound(t, d, n)));
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
 	json_object_put(doc);
 	free(paths);

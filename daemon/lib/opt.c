@@ -393,10 +393,11 @@ static void fill(struct run *r, unsigned id)
 		}
 		wait_all(r);
 		for (k = 0; k < r->threads; k++) {
-			const uint32_t *fl = r->now + k * r->nflows;
+			const uint32_t *fl = r->now + (size_t)k * r->nflows;
 
 			for (f = 0; f < r->nnow[k]; f++) {
-				const uint32_t *ra = r->res + fl[f] * r->stride;
+				const uint32_t *ra =
+					r->res + (size_t)fl[f] * r->stride;
 
 				for (j = 0; j < r->nres[fl[f]]; j++)
 					if (ra[j] >= lo && ra[j] < hi) {

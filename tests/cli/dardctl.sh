@@ -214,8 +214,12 @@ printf 'e1_1 e2_1\ne1_1 nosuch\n' >"$tmp/bad.demand"
 ok "dard-sim sdn-optimal on a random demand" 0 "$sim" --place --topo fattree:8 \
 	--algo sdn-optimal --demand random &&
 	is "sdn-optimal meets the lower bound" "$(jq '.L_D == .NL_D' <<<"$out")" true
-ok "dard-sim sdn-optimal refuses a tapered tree" 1 "$sim" --place --topo 3tier \
-	--algo sdn-optimal && has "reason given" "$err" 'full bisection'
+ok "dard-sim sdn-optimal refuses tapered aggregation (3tier)" 1 "$sim" --place \
+	--topo 3tier --algo sdn-optimal && has "reason given" "$err" 'full bisection'
+ok "dard-sim sdn-optimal on tapered ToRs" 0 "$sim" --place --topo fattree:8,3 \
+	--algo sdn-optimal --demand random &&
+	is "L_D at the lower bound, above NL_D" "$(jq -c '[.L_D == .lower_bound, .lower_bound > .NL_D]' <<<"$out")" \
+		"[true,true]"
 ok "dard-sim sdn-adaptive, a permutation" 0 "$sim" --place --topo fattree:8 \
 	--algo sdn-adaptive && is "single paths" "$(jq -c '[.choice, .L_D]' <<<"$out")" '["sdn-optimal",1]'
 ok "dard-sim sdn-adaptive, two into one" 0 "$sim" --place --algo sdn-adaptive --demand "$tmp/demand" &&
@@ -243,7 +247,16 @@ ok "dard-sim run, every scheduler" 0 "$sim" --run --topo fattree:4 --duration 30
 		"$(awk -F, 'NR > 1 && !($6 > $5)' "$tmp/sim.csv" | wc -l)" 0 &&
 	has "DARD over ECMP" "$out" '^improvement of dard over ecmp: '
 ok "dard-sim run sdn-optimal on Clos" 1 "$sim" --run --topo clos:4,4 --sched sdn-optimal \
-	--duration 30 && has "reason given" "$err" 'sdn-optimal: .*fat-tree'
+	--duration 30 && has "reason given" "$err" 'sdn-optimal: .*fat-tree' &&
+	is "before any run" "$(grep -c avg <<<"$out")" 0
+ok "dard-sim run all on Clos" 0 "$sim" --run --topo clos:4,4 --duration 30 &&
+	has "sdn-optimal skipped, said" "$out" '^sdn-optimal skipped: .*fat-tree' &&
+	is "five schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy) ' <<<"$out")" 5
+ok "dard-sim run refuses NaN" 2 "$sim" --run --size nan && has "size named" "$err" '--size'
+ok "dard-sim run refuses --algo" 2 "$sim" --run --algo sdn-greedy &&
+	has "mode named" "$err" '--algo is for --place only'
+ok "dard-sim run refuses a billion flows" 2 "$sim" --run --rate 1000 --duration 1e6 &&
+	has "count given" "$err" 'at most 5e7'
 
 # scripts/sim-tables: the paper's grid, here two small trees.
 ok "sim-tables bad argument" 2 "$top/scripts/sim-tables" --bogus
