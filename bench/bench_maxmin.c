@@ -21,6 +21,7 @@
 #include "../daemon/lib/opt.h"
 #include "../daemon/lib/path.h"
 #include "../daemon/lib/route.h"
+#include "../daemon/lib/traffic.h"
 
 enum { RANDN = 20 };
 
@@ -55,19 +56,12 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* Sattolo's shuffle: a random cycle, so nobody sends to itself. */
+/* A derangement seeded by rand(), so that srand repeats the demands. */
 static void cycle(uint32_t *perm, uint32_t n)
 {
-	uint32_t h;
+	uint64_t rng = (uint64_t)rand() << 1 | 1;
 
-	for (h = 0; h < n; h++)
-		perm[h] = h;
-	for (h = n - 1; h > 0; h--) {
-		uint32_t r = rand() % h, x = perm[h];
-
-		perm[h] = perm[r];
-		perm[r] = x;
-	}
+	dard_derangement(perm, n, &rng);
 }
 
 static size_t demand(const struct dard_topo *t, int kind, struct dard_demand *d)

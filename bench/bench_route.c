@@ -21,8 +21,8 @@
 #include "../daemon/lib/addr.h"
 #include "../daemon/lib/gen.h"
 #include "../daemon/lib/path.h"
-#include "../daemon/lib/rng.h"
 #include "../daemon/lib/route.h"
+#include "../daemon/lib/traffic.h"
 
 enum { MAX_REPEAT = 100 };
 
@@ -122,15 +122,7 @@ static int run(const char *arg, unsigned reps, uint64_t seed, unsigned enum_max)
 		fprintf(stderr, "%s: out of memory\n", spec);
 		goto out;
 	}
-	/* Sattolo's shuffle: one cycle, so nobody sends to itself. */
-	for (i = 0; i < n; i++)
-		perm[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		uint32_t x = dard_xorshift64s(&seed) % i, y = perm[i];
-
-		perm[i] = perm[x];
-		perm[x] = y;
-	}
+	dard_derangement(perm, n, &seed);
 	for (i = 0; i < n; i++)
 		d[i] = (struct dard_demand){t->hosts[i], t->hosts[perm[i]]};
 

@@ -686,15 +686,12 @@ int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
 			const struct dard_demand *d, size_t n,
 			struct dard_path *out, char *err)
 {
-	struct ftree f;
-	int ret = ftree_new(t, &f, err);
+	/* A tree SDN-optimal refuses is refused whatever the demand. */
+	int ret = dard_route_optimal_check(t, err);
 
 	if (ret)
 		return ret;
 	if (dard_route_lower_bound(t, d, n) > 1)
-		ret = DARD_SDN_MULTIPATH;
-	else
-		ret = place(c, t, &f, d, n, out, err);
-	ftree_free(&f);
-	return ret;
+		return DARD_SDN_MULTIPATH;
+	return dard_route_optimal(c, t, d, n, out, err);
 }

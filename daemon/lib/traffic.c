@@ -43,6 +43,20 @@ const char *dard_pattern_name(int pattern)
 							      : "?";
 }
 
+void dard_derangement(uint32_t *perm, uint32_t n, uint64_t *rng)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n ? n - 1 : 0; i > 0; i--) {
+		uint32_t r = dard_xorshift64s(rng) % i, x = perm[i];
+
+		perm[i] = perm[r];
+		perm[r] = x;
+	}
+}
+
 uint32_t dard_host_pod(const struct dard_topo *t, uint32_t host)
 {
 	uint32_t tor = dard_topo_tor(t, host), best = DARD_NONE;

@@ -41,6 +41,13 @@ void dard_traffic_opts_init(struct dard_traffic_opts *o);
 int dard_pattern_parse(const char *s);
 const char *dard_pattern_name(int pattern);
 
+/*
+ * perm[i] for i < n: a random permutation of 0..n-1 with no fixed point
+ * (Sattolo's shuffle: one cycle, so that nobody sends to itself), drawn
+ * with xorshift64* from *rng (not 0).
+ */
+void dard_derangement(uint32_t *perm, uint32_t n, uint64_t *rng);
+
 /* The pod of a host: the first aggregation switch above its ToR. */
 uint32_t dard_host_pod(const struct dard_topo *t, uint32_t host);
 

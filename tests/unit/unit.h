@@ -12,6 +12,7 @@
 #include "../../daemon/lib/route.h"
 #include "../../daemon/lib/sched.h"
 #include "../../daemon/lib/topo.h"
+#include "../../daemon/lib/traffic.h"
 
 /* An address written in the test, which must parse. */
 static inline uint32_t A(const char *s)
@@ -23,22 +24,12 @@ static inline uint32_t A(const char *s)
 	return a;
 }
 
-/*
- * perm[i] for i < n: a random permutation of 0..n-1 with no fixed point
- * (Sattolo's shuffle, one cycle), by rand().
- */
+/* A derangement (dard_derangement) seeded by rand(), so srand repeats it. */
 static inline void unit_derangement(uint32_t *perm, uint32_t n)
 {
-	uint32_t i;
+	uint64_t rng = (uint64_t)rand() << 1 | 1;
 
-	for (i = 0; i < n; i++)
-		perm[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		uint32_t r = rand() % i, x = perm[i];
-
-		perm[i] = perm[r];
-		perm[r] = x;
-	}
+	dard_derangement(perm, n, &rng);
 }
 
 struct unit_rows {
