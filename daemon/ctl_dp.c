@@ -164,20 +164,15 @@ static int dp_stats(struct ctl *c, const char *ifname)
 
 static int event_cb(const struct dard_event *ev, void *arg)
 {
-	char s[16], d[16], ps[16], pd[16];
+	char ps[16], pd[16];
 
-	inet_ntop(AF_INET, &ev->key.saddr, s, sizeof(s));
-	inet_ntop(AF_INET, &ev->key.daddr, d, sizeof(d));
 	inet_ntop(AF_INET, &ev->path.saddr, ps, sizeof(ps));
 	inet_ntop(AF_INET, &ev->path.daddr, pd, sizeof(pd));
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "event", "%s",
 		     ev->type == DARD_EVENT_ELEPHANT ? "elephant" : "end");
 	print_uint(PRINT_ANY, "proto", " proto %llu", ev->key.proto);
-	print_string(PRINT_ANY, "src", " %s", s);
-	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(ev->key.sport));
-	print_string(PRINT_ANY, "dst", " %s", d);
-	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(ev->key.dport));
+	ctl_print_ends(&ev->key);
 	print_string(PRINT_ANY, "saddr", " via %s", ps);
 	print_string(PRINT_ANY, "daddr", " -> %s", pd);
 	print_uint(PRINT_ANY, "bytes", " bytes %llu\n", ev->bytes);

@@ -55,6 +55,18 @@ struct show {
 	uint64_t now;
 };
 
+void ctl_print_ends(const struct dard_flow_key *k)
+{
+	char b[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &k->saddr, b, sizeof(b));
+	print_string(PRINT_ANY, "src", " %s", b);
+	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(k->sport));
+	inet_ntop(AF_INET, &k->daddr, b, sizeof(b));
+	print_string(PRINT_ANY, "dst", " %s", b);
+	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(k->dport));
+}
+
 static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		   void *arg)
 {
@@ -66,12 +78,7 @@ static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "proto", "%s", proto_name(k->proto, p));
-	snprintf(b, sizeof(b), "%s", inet_ntoa((struct in_addr){k->saddr}));
-	print_string(PRINT_ANY, "src", " %s", b);
-	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(k->sport));
-	snprintf(b, sizeof(b), "%s", inet_ntoa((struct in_addr){k->daddr}));
-	print_string(PRINT_ANY, "dst", " %s", b);
-	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(k->dport));
+	ctl_print_ends(k);
 	snprintf(b, sizeof(b), "%s",
 		 inet_ntoa((struct in_addr){f->path.saddr}));
 	print_string(PRINT_ANY, "saddr", " via %s", b);
@@ -216,17 +223,12 @@ static int flow_move(struct ctl *c, struct dard_dp *dp, int argc, char **argv)
 
 static int ended_cb(const struct dard_event *ev, void *arg)
 {
-	char b[16], p[8];
+	char p[8];
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "proto", "ended %s",
 		     proto_name(ev->key.proto, p));
-	inet_ntop(AF_INET, &ev->key.saddr, b, sizeof(b));
-	print_string(PRINT_ANY, "src", " %s", b);
-	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(ev->key.sport));
-	inet_ntop(AF_INET, &ev->key.daddr, b, sizeof(b));
-	print_string(PRINT_ANY, "dst", " %s", b);
-	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(ev->key.dport));
+	ctl_print_ends(&ev->key);
 	print_uint(PRINT_ANY, "bytes", " bytes %llu\n", ev->bytes);
 	close_json_object();
 	return 0;

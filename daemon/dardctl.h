@@ -49,6 +49,9 @@ int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
 		    const char *os, const char *setup_dir);
 /* flow show without dev: the elephants of this namespace's dardd. */
 int ctl_daemon_flows(struct ctl *c);
+struct dard_flow_key;
+/* A flow's ends, ` SRC:SPORT DST:DPORT' or src/sport/dst/dport in JSON. */
+void ctl_print_ends(const struct dard_flow_key *k);
 
 /* Exit codes. */
 enum { CTL_OK = 0, CTL_ERR = 1, CTL_USAGE = 2 };
