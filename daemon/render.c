@@ -115,17 +115,19 @@ void render_switch(FILE *f, const struct dard_topo *t,
 	free(r);
 }
 
-void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
-		 uint32_t host, const char *ip)
+void render_host_as(FILE *f, const struct dard_topo *t,
+		    const struct dard_plan *p, uint32_t host, const char *ip,
+		    int wrapped)
 {
 	const struct dard_node *n = &t->node[host];
 	uint32_t i, na = dard_plan_naliases(t, host), mine, peer;
 	char b[24], c[24], d[24];
 
-	fprintf(f, "# %s: ID on lo, aliases on eth0, everything via the ToR\n",
-		n->name);
+	fprintf(f, "# %s: ID on lo, %s\n", n->name,
+		wrapped ? "aliases on eth0, everything via the ToR"
+			: "everything via the ToR, unwrapped");
 	render_links(f, t, p, host, ip);
-	for (i = 0; i < na; i++)
+	for (i = 0; wrapped && i < na; i++)
 		fprintf(f, "%saddr add %s/32 dev eth0\n", ip,
 			dard_addr_str(dard_plan_alias(t, p, host, i), b));
 	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
@@ -133,16 +135,25 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 			 &peer);
 	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
 		dard_addr_str(peer, b));
+	fprintf(f, "%sroute add %s via %s dev eth0 src %s", ip,
+		dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
+		dard_addr_str(peer, c), dard_addr_str(n->id, d));
 	/*
 	 * ID traffic leaves wrapped in 20 more bytes: the route's MTU and
 	 * MSS leave room for them, so the kernel sizes (or refuses, as for
 	 * any route) what the fabric could not carry.
 	 */
-	fprintf(f, "%sroute add %s via %s dev eth0 src %s mtu %u advmss %u\n",
-		ip, dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
-		dard_addr_str(peer, c), dard_addr_str(n->id, d),
-		RENDER_FABRIC_MTU - RENDER_OUTER_HLEN,
-		RENDER_FABRIC_MTU - RENDER_OUTER_HLEN - 40);
+	if (wrapped)
+		fprintf(f, " mtu %u advmss %u",
+			RENDER_FABRIC_MTU - RENDER_OUTER_HLEN,
+			RENDER_FABRIC_MTU - RENDER_OUTER_HLEN - 40);
+	fprintf(f, "\n");
+}
+
+void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		 uint32_t host, const char *ip)
+{
+	render_host_as(f, t, p, host, ip, 1);
 }
 
 void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)

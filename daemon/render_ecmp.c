@@ -99,19 +99,5 @@ out:
 void render_host_ecmp(FILE *f, const struct dard_topo *t,
 		      const struct dard_plan *p, uint32_t host, const char *ip)
 {
-	const struct dard_node *n = &t->node[host];
-	uint32_t mine, peer;
-	char b[24], c[24], d[24];
-
-	fprintf(f, "# %s: ID on lo, everything via the ToR, unwrapped\n",
-		n->name);
-	render_links(f, t, p, host, ip);
-	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
-	render_link_ends(t, p, host, dard_topo_host_port(t, host), &mine,
-			 &peer);
-	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
-		dard_addr_str(peer, b));
-	fprintf(f, "%sroute add %s via %s dev eth0 src %s\n", ip,
-		dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
-		dard_addr_str(peer, c), dard_addr_str(n->id, d));
+	render_host_as(f, t, p, host, ip, 0);
 }
