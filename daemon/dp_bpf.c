@@ -464,8 +464,8 @@ static int rb_event(void *ctx, void *data, size_t size)
 	return dp->cb(data, dp->cb_arg);
 }
 
-static int bpf_poll(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
-		    int timeout_ms)
+/* The events ring, opened on first use, and who its records go to. */
+static int ring(struct dard_dp *dp, dard_dp_event_cb cb, void *arg)
 {
 	if (!dp->rb) {
 		dp->rb = ring_buffer__new(dp->fd[M_EVENTS], rb_event, dp, NULL);
@@ -474,19 +474,22 @@ static int bpf_poll(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
 	}
 	dp->cb = cb;
 	dp->cb_arg = arg;
-	return ring_buffer__poll(dp->rb, timeout_ms);
+	return 0;
+}
+
+static int bpf_poll(struct dard_dp *dp, dard_dp_event_cb cb, void *arg,
+		    int timeout_ms)
+{
+	int ret = ring(dp, cb, arg);
+
+	return ret ? ret : ring_buffer__poll(dp->rb, timeout_ms);
 }
 
 static int bpf_event_fd(struct dard_dp *dp, dard_dp_event_cb cb, void *arg)
 {
-	if (!dp->rb) {
-		dp->rb = ring_buffer__new(dp->fd[M_EVENTS], rb_event, dp, NULL);
-		if (!dp->rb)
-			return -errno;
-	}
-	dp->cb = cb;
-	dp->cb_arg = arg;
-	return ring_buffer__epoll_fd(dp->rb);
+	int ret = ring(dp, cb, arg);
+
+	return ret ? ret : ring_buffer__epoll_fd(dp->rb);
 }
 
 static int bpf_stats(struct dard_dp *dp, uint64_t *out)
