@@ -13,6 +13,7 @@
 
 #include "dardctl.h"
 #include "print.h"
+#include "lib/rng.h"
 #include "render.h"
 
 static int usage(FILE *f)
@@ -38,7 +39,8 @@ static int usage(FILE *f)
 		"  teardown.batch ip -batch deleting every namespace\n"
 		"  routing ecmp builds what operators run without dard instead:\n"
 		"  switches route host IDs with Linux multipath next hops hashed on\n"
-		"  the 5-tuple (fib_multipath_hash_policy=1), hosts send unwrapped\n"
+		"  the 5-tuple (fib_multipath_hash_policy=1), each with its own hash\n"
+		"  seed (fib_multipath_hash_seed), hosts send unwrapped\n"
 		"\n"
 		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
 		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
@@ -174,9 +176,18 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 			return CTL_ERR;
 		render_sysctl(f, t, i);
 		fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
-		/* Multipath next hops hashed on the 5-tuple, as in a DC. */
+		/*
+		 * Multipath next hops hashed on the 5-tuple, as in a DC, and
+		 * each switch with a seed of its own, as real switches are:
+		 * left at 0, every namespace hashes with the kernel's one
+		 * boot-time seed, so a ToR's choice and its aggregation
+		 * switch's are correlated and collisions repeat (polarisation).
+		 */
 		if (ecmp && !t->node[i].is_host)
-			fprintf(f, "net.ipv4.fib_multipath_hash_policy = 1\n");
+			fprintf(f,
+				"net.ipv4.fib_multipath_hash_policy = 1\n"
+				"net.ipv4.fib_multipath_hash_seed = %u\n",
+				(uint32_t)dard_mix64(i + 1) | 1);
 		if (ctl_close_out(f, nodedir, name))
 			return CTL_ERR;
 		if (!rate)
