@@ -39,8 +39,8 @@ static int usage(FILE *f)
 		"  teardown.batch ip -batch deleting every namespace\n"
 		"  routing ecmp builds what operators run without dard instead:\n"
 		"  switches route host IDs with Linux multipath next hops hashed on\n"
-		"  the 5-tuple (fib_multipath_hash_policy=1), each with its own hash\n"
-		"  seed (fib_multipath_hash_seed), hosts send unwrapped\n"
+		"  the 5-tuple (fib_multipath_hash_policy=3, fields 0x0037), each\n"
+		"  with its own hash seed, hosts send unwrapped\n"
 		"\n"
 		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
 		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
@@ -177,15 +177,20 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 		render_sysctl(f, t, i);
 		fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
 		/*
-		 * Multipath next hops hashed on the 5-tuple, as in a DC, and
-		 * each switch with a seed of its own, as real switches are:
-		 * left at 0, every namespace hashes with the kernel's one
-		 * boot-time seed, so a ToR's choice and its aggregation
-		 * switch's are correlated and collisions repeat (polarisation).
+		 * Multipath next hops hashed on the 5-tuple, as in a DC, by
+		 * each switch with a seed of its own, as real switches are.
+		 * Not policy 1: for a forwarded packet that already carries
+		 * an L4 hash (the sender's socket sets one, and veth keeps
+		 * it) policy 1 uses that hash as it is, so every switch on
+		 * the way would make the same choice, and a fat-tree's ToR
+		 * and aggregation switch together would use half its cores.
+		 * Policy 3 hashes the listed fields (0x37: addresses,
+		 * protocol, ports) with the switch's seed.
 		 */
 		if (ecmp && !t->node[i].is_host)
 			fprintf(f,
-				"net.ipv4.fib_multipath_hash_policy = 1\n"
+				"net.ipv4.fib_multipath_hash_policy = 3\n"
+				"net.ipv4.fib_multipath_hash_fields = 0x0037\n"
 				"net.ipv4.fib_multipath_hash_seed = %u\n",
 				(uint32_t)dard_mix64(i + 1) | 1);
 		if (ctl_close_out(f, nodedir, name))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * What operators run without dard: switches route on the destination ID
- * with Linux multipath next hops (hashed on the 5-tuple with
- * fib_multipath_hash_policy=1), hosts send plainly, nothing is wrapped.
+ * with Linux multipath next hops (hashed on the 5-tuple, each switch with
+ * its own seed: ctl_deploy.c), hosts send plainly, nothing is wrapped.
  * Every route a host below a switch can be reached by goes down; every
  * other destination goes up over all up ports.
  */
