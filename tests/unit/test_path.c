@@ -200,69 +200,44 @@ static void check_pair(struct fixture *f, uint32_t src, uint32_t dst)
 	}
 }
 
-static void test_roundtrip_fattree4(void **state)
+/*
+ * check_pair on host pairs of spec, every si-th source and dj-th
+ * destination; returns how many pairs.
+ */
+static uint32_t roundtrip(const char *spec, uint32_t si, uint32_t dj)
 {
 	struct fixture f;
-	uint32_t i, j;
+	uint32_t i, j, pairs = 0;
 
-	build(&f, "fattree:4", NULL);
-	for (i = 0; i < f.t->nhosts; i++)
-		for (j = 0; j < f.t->nhosts; j++)
-			if (i != j)
+	build(&f, spec, NULL);
+	for (i = 0; i < f.t->nhosts; i += si)
+		for (j = 0; j < f.t->nhosts; j += dj)
+			if (i != j) {
 				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
+				pairs++;
+			}
 	destroy(&f);
+	return pairs;
+}
+
+static void test_roundtrip_fattree4(void **state)
+{
+	assert_int_equal(roundtrip("fattree:4", 1, 1), 16 * 15);
 }
 
 /* Every path of fattree:8: all 128 * 127 host pairs. */
 static void test_roundtrip_fattree8(void **state)
 {
-	struct fixture f;
-	uint32_t i, j, pairs = 0;
-
-	build(&f, "fattree:8", NULL);
-	for (i = 0; i < f.t->nhosts; i++)
-		for (j = 0; j < f.t->nhosts; j++)
-			if (i != j) {
-				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
-				pairs++;
-			}
-	assert_int_equal(pairs, 128 * 127);
-	destroy(&f);
+	assert_int_equal(roundtrip("fattree:8", 1, 1), 128 * 127);
 }
 
 static void test_roundtrip_other(void **state)
 {
-	struct fixture f;
-	uint32_t i, j;
-
-	build(&f, "clos:4,4", NULL);
-	for (i = 0; i < f.t->nhosts; i++)
-		for (j = 0; j < f.t->nhosts; j++)
-			if (i != j)
-				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
-	destroy(&f);
-
+	roundtrip("clos:4,4", 1, 1);
 	/* Tapered ToRs: fewer paths, the same naming. */
-	build(&f, "fattree:4,3", NULL);
-	for (i = 0; i < f.t->nhosts; i++)
-		for (j = 0; j < f.t->nhosts; j++)
-			if (i != j)
-				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
-	destroy(&f);
-
-	build(&f, "fattree:8,3", NULL);
-	for (i = 0; i < f.t->nhosts; i += 5)
-		for (j = 0; j < f.t->nhosts; j += 3)
-			if (i != j)
-				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
-	destroy(&f);
-
-	build(&f, "3tier:2", NULL);
-	for (i = 0; i < f.t->nhosts; i += 5)
-		for (j = 0; j < f.t->nhosts; j += 5)
-			if (i != j)
-				check_pair(&f, f.t->hosts[i], f.t->hosts[j]);
-	destroy(&f);
+	roundtrip("fattree:4,3", 1, 1);
+	roundtrip("fattree:8,3", 5, 3);
+	roundtrip("3tier:2", 5, 5);
 }
 
 /* Inter-pod paths climb ToR, aggr, core and come down aggr, ToR. */
