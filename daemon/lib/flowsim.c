@@ -48,7 +48,7 @@ struct flow {
 };
 
 struct mon {
-	uint32_t host, dst_tor;
+	uint32_t host;
 	struct dard_monitor *m;
 	double next_round;
 	struct flow *flows;
@@ -355,7 +355,7 @@ static struct mon *mon_get(struct sim *s, const struct flow *f)
 	unsigned k;
 
 	for (m = s->hmon[f->src]; m; m = m->hnext)
-		if (m->dst_tor == dtor)
+		if (m->m->dst_tor == dtor)
 			return m;
 	m = calloc(1, sizeof(*m));
 	if (!m)
@@ -376,7 +376,6 @@ static struct mon *mon_get(struct sim *s, const struct flow *f)
 			return NULL;
 		}
 	m->host = f->src;
-	m->dst_tor = dtor;
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
 	m->next = s->mons;
 	if (m->next)
@@ -563,9 +562,7 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	if (ret)
 		goto out;
 	for (i = 0; i < n; i++) {
-		int row = e[i]->ps->stor == e[i]->ps->dtor
-				  ? 0
-				  : find_row(e[i]->ps, &paths[i]);
+		int row = find_row(e[i]->ps, &paths[i]);
 
 		if (row < 0) {
 			ret = dard_fail(
@@ -686,11 +683,6 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		for (i = 0; i < s.nact;) {
 			struct flow *f = s.act[i];
 
-			/*
-			 * Done by `when' if its end, computed as next_event
-			 * computes it, is: comparing bits left against a
-			 * tolerance stalls once now's ulp outgrows it.
-			 */
 			/*
 			 * Done by `when' if its end, computed as next_event
 			 * computes it, is. Comparing the bits left against
