@@ -518,7 +518,7 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 			hf[i].npaths = e[i]->ps->npaths;
 			hf[i].ndl = e[i]->ps->ndl;
 		}
-		ret = dard_hedera_demand(s->t, hf, n);
+		ret = dard_hedera_demand(s->t, s->cap, hf, n);
 		if (!ret)
 			ret = dard_hedera_anneal(s->hedera, s->cap, hf, n,
 						 s->o->anneal, NULL);

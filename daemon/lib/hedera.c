@@ -44,21 +44,17 @@ void dard_hedera_free(struct dard_hedera *h)
 	free(h);
 }
 
-int dard_hedera_demand(const struct dard_topo *t, struct dard_hedera_flow *f,
-		       size_t n)
+int dard_hedera_demand(const struct dard_topo *t, const double *cap,
+		       struct dard_hedera_flow *f, size_t n)
 {
 	struct dard_mm_flow *mm = calloc(n ? n : 1, sizeof(*mm));
 	uint32_t *links = calloc(2 * (n ? n : 1), sizeof(*links));
-	double *cap = malloc(2 * (size_t)t->nlinks * sizeof(*cap));
 	double *rate = calloc(n ? n : 1, sizeof(*rate));
-	uint32_t l;
 	size_t i;
 	int ret = -ENOMEM;
 
-	if (!mm || !links || !cap || !rate)
+	if (!mm || !links || !rate)
 		goto out;
-	for (l = 0; l < 2 * t->nlinks; l++)
-		cap[l] = t->link[l / 2].mbps;
 	for (i = 0; i < n; i++) {
 		links[2 * i] = dard_host_dlink(t, f[i].src, DARD_UP);
 		links[2 * i + 1] = dard_host_dlink(t, f[i].dst, DARD_DOWN);
@@ -71,7 +67,6 @@ int dard_hedera_demand(const struct dard_topo *t, struct dard_hedera_flow *f,
 out:
 	free(mm);
 	free(links);
-	free(cap);
 	free(rate);
 	return ret;
 }

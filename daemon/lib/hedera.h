@@ -41,10 +41,11 @@ void dard_hedera_free(struct dard_hedera *h);
  * links limited them, each shared max-min fairly. Hedera's estimator
  * converges to exactly these (its section 4.2: sources spread their
  * capacity, receivers cut what exceeds theirs, until nothing changes);
- * dard computes them in one pass of dard_maxmin. 0, or a negative errno.
+ * dard computes them in one pass of dard_maxmin, on cap (2 * nlinks
+ * capacities, as the annealer takes). 0, or a negative errno.
  */
-int dard_hedera_demand(const struct dard_topo *t, struct dard_hedera_flow *f,
-		       size_t n);
+int dard_hedera_demand(const struct dard_topo *t, const double *cap,
+		       struct dard_hedera_flow *f, size_t n);
 
 /*
  * Simulated annealing from the state the last call left: iters steps (0:

@@ -478,9 +478,9 @@ static int work_new(struct work *w, size_t n, const struct ftree *f)
  * pod-to-pod demand is coloured with g colours, colour c being core c of
  * the index's group.
  */
-static int route_class(struct dard_pathctx *c, const struct dard_topo *t,
-		       const struct ftree *f, const struct dard_demand *d,
-		       struct work *w, size_t m, struct dard_path *out)
+static int route_class(struct dard_pathctx *c, const struct ftree *f,
+		       const struct dard_demand *d, struct work *w, size_t m,
+		       struct dard_path *out)
 {
 	uint32_t dmax = 0, sw[5];
 	size_t j, i, mm, ninter = 0;
@@ -614,7 +614,7 @@ static int place(struct dard_pathctx *c, const struct dard_topo *t,
 			}
 			w.sel[m++] = i;
 		}
-		ret = route_class(c, t, f, d, &w, m, out);
+		ret = route_class(c, f, d, &w, m, out);
 		if (ret)
 			goto fail;
 	}
@@ -686,12 +686,16 @@ int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
 			const struct dard_demand *d, size_t n,
 			struct dard_path *out, char *err)
 {
+	struct ftree f;
 	/* A tree SDN-optimal refuses is refused whatever the demand. */
-	int ret = dard_route_optimal_check(t, err);
+	int ret = ftree_new(t, &f, err);
 
 	if (ret)
 		return ret;
 	if (dard_route_lower_bound(t, d, n) > 1)
-		return DARD_SDN_MULTIPATH;
-	return dard_route_optimal(c, t, d, n, out, err);
+		ret = DARD_SDN_MULTIPATH;
+	else
+		ret = place(c, t, &f, d, n, out, err);
+	ftree_free(&f);
+	return ret;
 }

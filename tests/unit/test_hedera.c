@@ -64,7 +64,7 @@ static void test_demand(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(dard_hedera_demand(t, f, 4), 0);
+	assert_int_equal(dard_hedera_demand(t, cap, f, 4), 0);
 	for (i = 0; i < 3; i++)
 		assert_true(fabs(f[i].demand - 1000.0 / 3) < 1e-6);
 	assert_true(fabs(f[3].demand - 2000.0 / 3) < 1e-6);
@@ -116,7 +116,7 @@ static void stride(struct dard_hedera *h, struct dard_hedera_flow *f, double *e)
 		candidates(&f[i]);
 		assert_int_equal(f[i].npaths, 4);
 	}
-	assert_int_equal(dard_hedera_demand(t, f, 16), 0);
+	assert_int_equal(dard_hedera_demand(t, cap, f, 16), 0);
 	for (i = 0; i < 16; i++)
 		assert_true(fabs(f[i].demand - 1000) < 1e-6);
 	assert_int_equal(dard_hedera_anneal(h, cap, f, 16, 5000, e), 0);
