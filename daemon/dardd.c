@@ -83,8 +83,7 @@ struct mon {
 };
 
 struct sw {
-	uint32_t pending; /* seq of the unanswered query, or 0 */
-	uint64_t reply_ns;
+	uint32_t pending;	/* seq of the unanswered query, or 0 */
 	uint64_t unanswered_ns; /* first query since the last reply */
 	uint16_t nports;	/* ports of this tick's query */
 	uint16_t *ports;
@@ -140,6 +139,12 @@ static uint64_t next_round(struct dardd *d, uint64_t now)
 	return now + d->o.schedule_ns + rnd(d) % (d->o.schedule_ns + 1);
 }
 
+/* A flow's protocol as logs and `dardctl flow show' name it. */
+static const char *proto_str(uint8_t proto)
+{
+	return proto == 6 ? "tcp" : proto == 17 ? "udp" : "ip";
+}
+
 static const char *flow_str(const struct dard_flow_key *k, char *buf,
 			    size_t len)
 {
@@ -147,11 +152,8 @@ static const char *flow_str(const struct dard_flow_key *k, char *buf,
 
 	inet_ntop(AF_INET, &k->saddr, s, sizeof(s));
 	inet_ntop(AF_INET, &k->daddr, dst, sizeof(dst));
-	snprintf(buf, len, "%s %s:%u -> %s:%u",
-		 k->proto == 6	  ? "tcp"
-		 : k->proto == 17 ? "udp"
-				  : "ip",
-		 s, ntohs(k->sport), dst, ntohs(k->dport));
+	snprintf(buf, len, "%s %s:%u -> %s:%u", proto_str(k->proto), s,
+		 ntohs(k->sport), dst, ntohs(k->dport));
 	return buf;
 }
 
@@ -166,25 +168,6 @@ static int path_of(struct dardd *d, struct mon *mon,
 			     err))
 		return -1;
 	return dard_monitor_path_index(mon->m, &p);
-}
-
-struct find_pair {
-	const struct dard_mon_path *want;
-	struct dard_alias_pair pair;
-	int found;
-};
-
-static int find_pair_cb(const struct dard_path *p, void *arg)
-{
-	struct find_pair *f = arg;
-
-	if (p->nsw != f->want->nsw ||
-	    memcmp(p->sw, f->want->sw, p->nsw * sizeof(p->sw[0])))
-		return 0;
-	f->pair.saddr = htonl(p->saddr);
-	f->pair.daddr = htonl(p->daddr);
-	f->found = 1;
-	return 1;
 }
 
 static struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
@@ -512,15 +495,16 @@ static void receive(struct dardd *d)
 
 	while ((len = recvfrom(d->udp, buf, sizeof(buf), MSG_DONTWAIT,
 			       (struct sockaddr *)&sa, &salen)) >= 0) {
-		inet_ntop(AF_INET, &sa.sin_addr, from, sizeof(from));
 		n = switch_at(d, ntohl(sa.sin_addr.s_addr));
 		if (dard_proto_decode(buf, len, &msg, err)) {
 			d->st.rejected++;
+			inet_ntop(AF_INET, &sa.sin_addr, from, sizeof(from));
 			log_warn("rejected a reply from %s: %s", from, err);
 			continue;
 		}
 		if (n == DARD_NONE || msg.type != DARD_MSG_REPLY) {
 			d->st.rejected++;
+			inet_ntop(AF_INET, &sa.sin_addr, from, sizeof(from));
 			log_warn("rejected a message from %s: %s", from,
 				 n == DARD_NONE ? "not a switch of ours"
 						: "not a reply");
@@ -536,20 +520,31 @@ static void receive(struct dardd *d)
 		d->st.reply_bytes += len;
 		d->sw[n].pending = 0;
 		d->sw[n].unanswered_ns = 0;
-		d->sw[n].reply_ns = now_ns();
 		if (d->sw[n].silent)
 			log_info("%s answers again", d->t->node[n].name);
 		d->sw[n].silent = 0;
-		dard_reply_apply(d->t, n, &msg, d->ls, d->ls_when,
-				 d->sw[n].reply_ns);
+		dard_reply_apply(d->t, n, &msg, d->ls, d->ls_when, now_ns());
 	}
+}
+
+/* FV: this host's elephants on each of mon's paths. */
+static void count_fv(struct dardd *d, struct mon *mon)
+{
+	struct elephant *e;
+
+	memset(mon->m->fv, 0, mon->m->npaths * sizeof(*mon->m->fv));
+	for (e = d->els; e; e = e->next)
+		if (e->mon == mon && e->path >= 0)
+			mon->m->fv[e->path]++;
 }
 
 static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 {
 	struct dard_move mv;
 	struct elephant *e, *pick = NULL;
-	struct find_pair fp = {0};
+	const struct dard_mon_path *want;
+	struct dard_alias_pair pair;
+	struct dard_path p;
 	double delta = d->o.delta_mbps;
 	unsigned i;
 	char b[96];
@@ -560,10 +555,7 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	d->st.rounds++;
 	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
 			mon->m->pv);
-	memset(mon->m->fv, 0, mon->m->npaths * sizeof(*mon->m->fv));
-	for (e = d->els; e; e = e->next)
-		if (e->mon == mon && e->path >= 0)
-			mon->m->fv[e->path]++;
+	count_fv(d, mon);
 	/* delta as a share of the paths' bandwidth: the slowest known. */
 	if (d->o.delta_is_frac) {
 		double bw = HUGE_VAL;
@@ -583,11 +575,13 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 			pick = e;
 	if (!pick)
 		return;
-	fp.want = &mon->m->path[mv.to];
-	dard_path_foreach(d->pc, d->me, pick->dst, find_pair_cb, &fp);
-	if (!fp.found)
+	/* The monitor's path, named for this flow's own two hosts. */
+	want = &mon->m->path[mv.to];
+	if (dard_path_make(d->pc, d->me, pick->dst, want->sw, want->nsw, &p))
 		return;
-	ret = d->ops->move(d->dp, &pick->key, &fp.pair);
+	pair.saddr = htonl(p.saddr);
+	pair.daddr = htonl(p.daddr);
+	ret = d->ops->move(d->dp, &pick->key, &pair);
 	if (ret) {
 		log_warn("moving %s failed: %s",
 			 flow_str(&pick->key, b, sizeof(b)), strerror(-ret));
@@ -597,7 +591,7 @@ static void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	 * states as they will be, so the next round does not act on stale
 	 * ones. */
 	dard_lstate_move(d->ls, &mon->m->links[mv.from], &mon->m->links[mv.to]);
-	pick->pair = fp.pair;
+	pick->pair = pair;
 	pick->path = mv.to;
 	pick->moves++;
 	hist_add(pick, now, mv.to);
@@ -662,6 +656,7 @@ static json_object *monitors_json(struct dardd *d)
 		/* The vectors as they are now, not at the last round. */
 		dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
 				mon->m->pv);
+		count_fv(d, mon);
 		json_object_object_add(
 			o, "src_tor",
 			json_object_new_string(
@@ -681,15 +676,12 @@ static json_object *monitors_json(struct dardd *d)
 		paths = json_object_new_array();
 		for (i = 0; i < mon->m->npaths; i++) {
 			json_object *p = pstate_json(&mon->m->pv[i]), *sw;
-			struct elephant *e;
-			unsigned fv = 0;
 
-			for (e = d->els; e; e = e->next)
-				fv += e->mon == mon && e->path == (int)i;
 			json_object_object_add(p, "index",
 					       json_object_new_int64(i + 1));
-			json_object_object_add(p, "ours",
-					       json_object_new_int64(fv));
+			json_object_object_add(
+				p, "ours",
+				json_object_new_int64(mon->m->fv[i]));
 			sw = json_object_new_array();
 			for (k = 1; k + 1 < mon->m->path[i].nsw; k++)
 				json_object_array_add(
@@ -719,9 +711,7 @@ static json_object *flows_json(struct dardd *d)
 
 		json_object_object_add(
 			o, "proto",
-			json_object_new_string(e->key.proto == 6    ? "tcp"
-					       : e->key.proto == 17 ? "udp"
-								    : "ip"));
+			json_object_new_string(proto_str(e->key.proto)));
 		inet_ntop(AF_INET, &e->key.saddr, s, sizeof(s));
 		json_object_object_add(o, "src", json_object_new_string(s));
 		json_object_object_add(
