@@ -80,13 +80,6 @@ void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,
 struct dard_topo;
 struct dard_plan;
 /*
- * Fills a datapath just attached for host me: its aliases, and its paths
- * to every other host. Returns 0, or -errno with err (DARD_ERR_MAX) set.
- */
-int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
-		    const struct dard_topo *t, const struct dard_plan *p,
-		    uint32_t me, char *err);
-/*
  * Attaches a datapath for host me (its ID and the tree's size go into o)
  * and programs it; on failure nothing is left attached. Returns 0, or
  * -errno with err (DARD_ERR_MAX) saying which step failed.

@@ -26,9 +26,13 @@ static int collect_cb(const struct dard_path *p, void *arg)
 	return 0;
 }
 
-int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
-		    const struct dard_topo *t, const struct dard_plan *p,
-		    uint32_t me, char *err)
+/*
+ * Fills a datapath just attached for host me: its aliases, and its paths
+ * to every other host. Returns 0, or -errno with err (DARD_ERR_MAX) set.
+ */
+static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
+			   const struct dard_topo *t, const struct dard_plan *p,
+			   uint32_t me, char *err)
 {
 	struct dard_pathctx *pc = dard_pathctx_new(t, p);
 	struct collect *col = malloc(sizeof(*col));

@@ -115,9 +115,13 @@ void render_switch(FILE *f, const struct dard_topo *t,
 	free(r);
 }
 
-void render_host_as(FILE *f, const struct dard_topo *t,
-		    const struct dard_plan *p, uint32_t host, const char *ip,
-		    int wrapped)
+/*
+ * A host's addresses and routes: wrapped (dard's datapath: aliases, and
+ * an ID route with room for the outer header), or not (switch ECMP).
+ */
+static void render_host_as(FILE *f, const struct dard_topo *t,
+			   const struct dard_plan *p, uint32_t host,
+			   const char *ip, int wrapped)
 {
 	const struct dard_node *n = &t->node[host];
 	uint32_t i, na = dard_plan_naliases(t, host), mine, peer;
@@ -154,6 +158,12 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		 uint32_t host, const char *ip)
 {
 	render_host_as(f, t, p, host, ip, 1);
+}
+
+void render_host_ecmp(FILE *f, const struct dard_topo *t,
+		      const struct dard_plan *p, uint32_t host, const char *ip)
+{
+	render_host_as(f, t, p, host, ip, 0);
 }
 
 void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)

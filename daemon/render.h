@@ -27,19 +27,13 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		   const struct dard_plan *p, uint32_t sw, const char *ip);
 void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		 uint32_t host, const char *ip);
-/*
- * A host's addresses and routes: wrapped (dard's datapath: aliases, and
- * an ID route with room for the outer header), or not (switch ECMP).
- */
-void render_host_as(FILE *f, const struct dard_topo *t,
-		    const struct dard_plan *p, uint32_t host, const char *ip,
-		    int wrapped);
 /* The sysctl settings a node needs, in `sysctl -p' form. */
 void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node);
 /* Rate limits on every port, in `tc -batch' form; nothing if mbit is 0. */
 void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
 	       uint32_t mbit);
-/* Switch ECMP (render_ecmp.c): destination routes, multipath up. */
+/* Switch ECMP: destination routes, multipath up (render_ecmp.c); hosts
+ * unwrapped (render.c). */
 void render_switch_ecmp(FILE *f, const struct dard_topo *t,
 			const struct dard_plan *p, uint32_t sw, const char *ip);
 void render_host_ecmp(FILE *f, const struct dard_topo *t,

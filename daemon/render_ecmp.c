@@ -95,9 +95,3 @@ out:
 		free(below[k]);
 	free(below);
 }
-
-void render_host_ecmp(FILE *f, const struct dard_topo *t,
-		      const struct dard_plan *p, uint32_t host, const char *ip)
-{
-	render_host_as(f, t, p, host, ip, 0);
-}
