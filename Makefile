@@ -165,17 +165,9 @@ $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
 
-$(B)/bin/dard-bench-maxmin: $(B)/bench/bench_maxmin.o $(B)/lib/libdard.a
-	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
-
-$(B)/bin/dard-bench-route: $(B)/bench/bench_route.o $(B)/lib/libdard.a
-	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
-
-$(B)/bin/dard-bench-sched: $(B)/bench/bench_sched.o $(B)/lib/libdard.a
+# The pure benchmarks (bench/bench_NAME.c, libdard only); dard-bench-dp
+# above also needs the BPF loader.
+$(B)/bin/dard-bench-%: $(B)/bench/bench_%.o $(B)/lib/libdard.a
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
