@@ -24,6 +24,17 @@
 #define DARD_VERSION "unknown"
 #endif
 
+/* --algo, in the order of algos[]. */
+enum {
+	ALGO_DMODK,
+	ALGO_DMODK_LITERAL,
+	ALGO_SMODK,
+	ALGO_SMODK_LITERAL,
+	ALGO_GREEDY,
+	ALGO_OPTIMAL,
+	ALGO_ADAPTIVE,
+};
+
 static const char *const algos[] = {
 	"d-mod-k",    "d-mod-k-literal", "s-mod-k",	 "s-mod-k-literal",
 	"sdn-greedy", "sdn-optimal",	 "sdn-adaptive",
@@ -437,6 +448,8 @@ int main(int argc, char **argv)
 	};
 	const char *topo = "fattree:4", *algo = "d-mod-k", *demand = "stride";
 	const char *choice = NULL;
+	char e2[DARD_ERR_MAX];
+	int loaded = 0;
 	struct dard_config cfg = {0};
 	struct dard_demand *d = NULL;
 	struct dard_path *paths;
@@ -638,43 +651,37 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dard-sim: out of memory\n");
 		return 1;
 	}
-	if (a == 6) {
-		char e2[DARD_ERR_MAX];
-		int r = dard_route_adaptive(pc, t, d, n, paths, e2);
-
-		if (r < 0) {
+	switch (a) {
+	case ALGO_ADAPTIVE:
+		ret = dard_route_adaptive(pc, t, d, n, paths, e2);
+		if (ret < 0) {
 			fprintf(stderr, "dard-sim: %s\n", e2);
 			return 1;
 		}
-		choice = r == DARD_SDN_SINGLE ? "sdn-optimal" : "multipath";
+		choice = ret == DARD_SDN_SINGLE ? "sdn-optimal" : "multipath";
+		if (ret == DARD_SDN_SINGLE)
+			break;
 		/* Multipath: SDN-greedy's single paths stand in for it. */
-		a = r == DARD_SDN_SINGLE ? 5 : 4;
-		if (a == 5)
-			for (i = 0; i < n; i++)
-				dard_route_load(t, &paths[i], load);
-	}
-	if (a == 5 && choice) {
-		/* Placed above. */
-	} else if (a == 4) {
+		/* fall through */
+	case ALGO_GREEDY:
 		if (dard_route_greedy(pc, t, d, n, load, paths)) {
 			fprintf(stderr, "dard-sim: no path for a flow\n");
 			return 1;
 		}
-	} else if (a == 5) {
-		char e2[DARD_ERR_MAX];
-
+		loaded = 1;
+		break;
+	case ALGO_OPTIMAL:
 		if (dard_route_optimal(pc, t, d, n, paths, e2)) {
 			fprintf(stderr, "dard-sim: %s\n", e2);
 			return 1;
 		}
-		for (i = 0; i < n; i++)
-			dard_route_load(t, &paths[i], load);
-	} else {
+		break;
+	default: {
 		static const int which[] = {
 			DARD_DMODK_DIGIT, DARD_DMODK_LITERAL, DARD_SMODK_DIGIT,
 			DARD_SMODK_LITERAL};
 
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n; i++)
 			if (dard_route_modk(pc, t, d[i].src, d[i].dst, which[a],
 					    &paths[i])) {
 				fprintf(stderr,
@@ -683,9 +690,11 @@ int main(int argc, char **argv)
 					t->node[d[i].dst].name);
 				return 1;
 			}
-			dard_route_load(t, &paths[i], load);
-		}
 	}
+	}
+	/* SDN-greedy counts its loads as it goes; the others are counted. */
+	for (i = 0; !loaded && i < n; i++)
+		dard_route_load(t, &paths[i], load);
 	doc = json_object_new_object();
 	flows = json_object_new_array();
 	for (i = 0; i < n; i++) {
