@@ -21,6 +21,7 @@
 #include "../daemon/lib/opt.h"
 #include "../daemon/lib/path.h"
 #include "../daemon/lib/route.h"
+#include "../daemon/lib/sched.h"
 #include "../daemon/lib/traffic.h"
 
 enum { RANDN = 20 };
@@ -137,21 +138,13 @@ static void run(struct dard_topo *t, struct dard_pathctx *pc,
 		cap[l] = t->link[l / 2].mbps;
 	for (i = 0; i < n; i++) {
 		struct dard_path p;
-		uint32_t *pl = links + i * 2 * DARD_LEVEL_MAX, at = d[i].src;
-		unsigned k;
+		uint32_t *pl = links + i * 2 * DARD_LEVEL_MAX;
 
 		if (dard_route_modk(pc, t, d[i].src, d[i].dst, DARD_DMODK_DIGIT,
 				    &p))
 			die("no D-mod-k path");
 		f[i].links = pl;
-		f[i].nlinks = dard_path_links(t, &p, pl);
-		for (k = 0; k < f[i].nlinks; k++) {
-			const struct dard_link *lk = &t->link[pl[k]];
-			int down = lk->down != at;
-
-			at = down ? lk->down : lk->up;
-			pl[k] = 2 * pl[k] + down;
-		}
+		f[i].nlinks = dard_path_dlinks_all(t, &p, pl);
 	}
 	start(&tk);
 	if (dard_maxmin(cap, 2 * t->nlinks, f, n, dmk))

@@ -98,16 +98,11 @@ int dard_route_modk(struct dard_pathctx *c, const struct dard_topo *t,
 void dard_route_load(const struct dard_topo *t, const struct dard_path *p,
 		     uint32_t *load)
 {
-	uint32_t dl[2 * DARD_LEVEL_MAX], links[2 * DARD_LEVEL_MAX + 1];
-	unsigned i, n = dard_path_dlinks(t, p, dl);
+	uint32_t dl[2 * DARD_LEVEL_MAX + 1];
+	unsigned i, n = dard_path_dlinks_all(t, p, dl);
 
 	for (i = 0; i < n; i++)
 		load[dl[i]]++;
-	/* And the host links at both ends: up from the source, down to
-	 * the destination. */
-	n = dard_path_links(t, p, links);
-	load[dard_dlink(links[0], DARD_UP)]++;
-	load[dard_dlink(links[n - 1], DARD_DOWN)]++;
 }
 
 uint32_t dard_route_max_load(const struct dard_topo *t, const uint32_t *load)

@@ -35,6 +35,16 @@ unsigned dard_path_dlinks(const struct dard_topo *t,
 	return n;
 }
 
+unsigned dard_path_dlinks_all(const struct dard_topo *t,
+			      const struct dard_path *path, uint32_t *dlinks)
+{
+	unsigned n = 1 + dard_path_dlinks(t, path, dlinks + 1);
+
+	dlinks[0] = dard_host_dlink(t, path->src, DARD_UP);
+	dlinks[n] = dard_host_dlink(t, path->dst, DARD_DOWN);
+	return n + 1;
+}
+
 void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
 		     unsigned n, struct dard_pstate *ps)
 {

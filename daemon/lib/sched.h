@@ -58,6 +58,13 @@ double dard_bonf(double mbps, uint32_t flows);
  */
 unsigned dard_path_dlinks(const struct dard_topo *t,
 			  const struct dard_path *path, uint32_t *dlinks);
+/*
+ * All the directed links a path's packets cross: up from the source
+ * host, the switch-to-switch ones, down to the destination host; returns
+ * how many (path->nsw + 1). dlinks holds 2 * DARD_LEVEL_MAX + 1.
+ */
+unsigned dard_path_dlinks_all(const struct dard_topo *t,
+			      const struct dard_path *path, uint32_t *dlinks);
 
 /*
  * The state of a path over n directed links. With every link's bandwidth

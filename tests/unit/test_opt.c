@@ -43,16 +43,11 @@ struct walk {
 static int add_path(const struct dard_path *p, void *arg)
 {
 	struct walk *k = arg;
-	uint32_t links[2 * DARD_LEVEL_MAX + 1], at = p->src;
-	unsigned n = dard_path_links(k->t, p, links), i;
+	uint32_t dl[2 * DARD_LEVEL_MAX + 1];
+	unsigned n = dard_path_dlinks_all(k->t, p, dl), i;
 
-	for (i = 0; i < n; i++) {
-		const struct dard_link *l = &k->t->link[links[i]];
-		int down = l->down != at;
-
-		k->row[2 * links[i] + down] += 1;
-		at = down ? l->down : l->up;
-	}
+	for (i = 0; i < n; i++)
+		k->row[dl[i]] += 1;
 	k->n++;
 	return 0;
 }
