@@ -216,12 +216,15 @@ static void count(struct agent *a)
 		if (ret && ret != -ENOENT)
 			break;
 		for (k = 0; k < n; k++) {
-			/* Long gone: forget it (seen after now: fresh). */
-			if (now > seen[k] && now - seen[k] > 8 * a->window_ns) {
+			/* Seen after now (another CPU's clock): fresh. */
+			uint64_t age = now > seen[k] ? now - seen[k] : 0;
+
+			/* Long gone: forget it. */
+			if (age > 8 * a->window_ns) {
 				bpf_map_delete_elem(fd, &keys[k]);
 				continue;
 			}
-			if (now > seen[k] && now - seen[k] > a->window_ns)
+			if (age > a->window_ns)
 				continue;
 			for (i = 0; i < a->nports; i++)
 				if (a->port[i].ifindex == keys[k].ifindex)
