@@ -21,18 +21,16 @@
 /* The daemon's answer to cmd, parsed; NULL after printing why. */
 static json_object *ask(const char *cmd)
 {
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct sockaddr_un sun;
+	socklen_t sunlen = dardd_ctl_addr(&sun);
 	size_t len = 0, cap = 0;
 	char *buf = NULL, line[64];
 	json_object *doc;
 	ssize_t n;
 	int fd;
 
-	memcpy(sun.sun_path + 1, DARDD_CTL_NAME, strlen(DARDD_CTL_NAME));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun,
-			      offsetof(struct sockaddr_un, sun_path) + 1 +
-				      strlen(DARDD_CTL_NAME))) {
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sunlen)) {
 		fprintf(stderr, "No dardd in this network namespace: %s\n",
 			strerror(errno));
 		if (fd >= 0)

@@ -846,15 +846,11 @@ static void on_ctl(struct dardd *d)
 
 static int ctl_socket(void)
 {
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct sockaddr_un sun;
+	socklen_t len = dardd_ctl_addr(&sun);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-	memcpy(sun.sun_path + 1, DARDD_CTL_NAME, strlen(DARDD_CTL_NAME));
-	if (fd < 0 ||
-	    bind(fd, (struct sockaddr *)&sun,
-		 offsetof(struct sockaddr_un, sun_path) + 1 +
-			 strlen(DARDD_CTL_NAME)) ||
-	    listen(fd, 8)) {
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) || listen(fd, 8)) {
 		if (fd >= 0)
 			close(fd);
 		return -errno;

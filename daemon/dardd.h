@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* dardd's options and counters, and the name of its control socket. */
+/* dardd's options and counters, and the address of its control socket. */
 #ifndef _DARD_DARDD_H
 #define _DARD_DARDD_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 /*
  * The control socket: an abstract UNIX socket, so one per network
@@ -12,6 +16,17 @@
  * JSON document back.
  */
 #define DARDD_CTL_NAME "dard/dardd"
+
+/* The control socket's address, for bind and connect; returns its length. */
+static inline socklen_t dardd_ctl_addr(struct sockaddr_un *sun)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	/* Abstract: a leading NUL, and the length says where it ends. */
+	memcpy(sun->sun_path + 1, DARDD_CTL_NAME, strlen(DARDD_CTL_NAME));
+	return offsetof(struct sockaddr_un, sun_path) + 1 +
+	       strlen(DARDD_CTL_NAME);
+}
 
 struct dardd_opts {
 	uint64_t query_ns;    /* switch queries, paper: 1 s */
