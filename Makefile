@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# make            build userspace into build/bin/ (dardctl) and libdard
-# make check      build and run every test (style, unit, CLI, fuzz smoke,
-#                 netns testbed)
+# make            build userspace into build/bin/ and the libraries into
+#                 build/lib/
+# make check      build and run every test (style, unit and CLI under
+#                 ASan and UBSan, BPF, fuzz smoke, netns testbed)
 # make bench      benchmarks (Documentation/benchmarks.md)
 # make demo       bring up a fat-tree testbed, check every path, tear it down
 # make clean
@@ -18,19 +19,36 @@ endif
 
 CC ?= gcc
 CLANG ?= clang
-B := build
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 # CFLAGS is the user's (make CFLAGS="-O0 -g"); what the code needs is apart.
+# SAN=1 builds everything with AddressSanitizer and UBSan into build/san.
 CFLAGS ?= -O2 -g
-DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -pthread -Wall -Wextra -Wno-unused-parameter \
-	  -MMD -MP -isystem kmod/uapi -DDARD_VERSION='"$(VERSION)"'
+ifeq ($(SAN),1)
+B := build/san
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+# A sanitizer's report is never taken for the exit status 1 an error test
+# expects.
+export ASAN_OPTIONS := exitcode=86:detect_leaks=1
+export UBSAN_OPTIONS := exitcode=87:print_stacktrace=1
+else
+B := build
+SAN_FLAGS :=
+endif
+DAEMON_INC := -iquote daemon/lib -iquote daemon/algo -iquote daemon/common \
+	      -iquote daemon/dp
+DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	  -MMD -MP -isystem kmod/uapi $(DAEMON_INC) $(SAN_FLAGS) \
+	  -DDARD_VERSION='"$(VERSION)"'
+LDFLAGS_ALL = $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS)
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
-# What libdard itself needs: libm, and threads for the two-thread OPT.
-LIBDARD_LIBS := -lm -pthread
+# libdard needs libm; the algorithms add threads, for the two-thread OPT.
+LIBDARD_LIBS := -lm
+ALGO_LIBS := -lm -pthread
 
 # The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
 ARCH := $(shell uname -m)
@@ -39,74 +57,47 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror \
 BPF_OBJ := $(B)/bpf/dard_tc.bpf.o
 BPF_SKEL := $(B)/bpf/dard_tc.skel.h
 
-LIB_SRCS := $(wildcard daemon/lib/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
-CTL_SRCS := daemon/dardctl.c daemon/print.c daemon/render.c \
-	    daemon/dp_bpf.c daemon/dp_program.c daemon/cfgfile.c daemon/render_ecmp.c \
-	    $(wildcard daemon/ctl_*.c)
-CTL_OBJS := $(CTL_SRCS:%.c=$(B)/%.o)
+# Each library and each program is a folder under daemon/; its objects are
+# its folder's .c files (Documentation/design.md, "Layout").
+srcs = $(sort $(shell find $(1) -name '*.c'))
+objs = $(patsubst %.c,$(B)/%.o,$(call srcs,$(1)))
+
+# libdard: the pure runtime core every program links.
+LIBDARD := $(B)/lib/libdard.a
+# libdard-algo: the research algorithms and the flow-level simulation.
+LIBALGO := $(B)/lib/libdard-algo.a
+# libdard-common: what several programs share (log, print, config files).
+LIBCOMMON := $(B)/lib/libdard-common.a
+# libdard-dp: the host datapath interface and its BPF backend.
+LIBDP := $(B)/lib/libdard-dp.a
+
+PROGS := $(B)/bin/dardctl $(B)/bin/dardd $(B)/bin/dard-switchd \
+	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns fuzz fuzz-smoke style \
-	bench demo install clean
+.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns \
+	test-san fuzz fuzz-smoke style bench demo install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: daemon
 
-daemon: $(B)/bin/dardctl $(B)/bin/dard-switchd $(B)/bin/dardd $(B)/bin/dard-sim \
-	$(B)/lib/libdard.a \
-	$(B)/bin/dard-pathcheck
+daemon: $(PROGS) $(LIBDARD) $(LIBALGO)
 
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
 
-$(BPF_OBJ): bpf/dard_tc.bpf.c $(wildcard bpf/*.h) kmod/uapi/linux/dard.h
+# The host datapath, and the switches' elephant counter (dard-switchd).
+$(B)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) kmod/uapi/linux/dard.h
 	$(quiet) BPF $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BPF_SKEL): $(BPF_OBJ)
+$(B)/bpf/%.skel.h: $(B)/bpf/%.bpf.o
 	$(quiet) SKEL $@
-	$(Q)bpftool gen skeleton $< name dard_tc > $@
-
-# The switches' elephant counter, loaded by dard-switchd.
-$(B)/bpf/dard_switch.bpf.o: bpf/dard_switch.bpf.c $(wildcard bpf/*.h) \
-		kmod/uapi/linux/dard.h
-	$(quiet) BPF $<
-	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
-$(B)/bpf/dard_switch.skel.h: $(B)/bpf/dard_switch.bpf.o
-	$(quiet) SKEL $@
-	$(Q)bpftool gen skeleton $< name dard_switch > $@
-
-$(B)/tests/bpf/test_switch.o $(B)/daemon/switchd.o: $(B)/bpf/dard_switch.skel.h
-$(B)/tests/bpf/test_switch.o $(B)/daemon/switchd.o: DARD_CFLAGS += -I$(B)/bpf
-
-$(B)/bin/dardd: $(B)/daemon/dardd.o $(B)/daemon/dp_bpf.o \
-		$(B)/daemon/dp_program.o $(B)/daemon/cfgfile.o \
-		$(B)/daemon/log.o $(B)/lib/libdard.a
-	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
-
-$(B)/bin/dard-sim: $(B)/daemon/sim.o $(B)/daemon/cfgfile.o $(B)/lib/libdard.a
-	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(LIBDARD_LIBS)
-
-$(B)/bin/dard-switchd: $(B)/daemon/switchd.o $(B)/daemon/cfgfile.o \
-		$(B)/daemon/log.o $(B)/lib/libdard.a
-	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
-
-$(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o
-	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
+	$(Q)bpftool gen skeleton $< name $* > $@
 
 # The benchmark's loops around the same programs (bench/bench_dp.bpf.c).
 $(B)/bench/bench_dp.bpf.o: bench/bench_dp.bpf.c bpf/dard_tc.bpf.c \
@@ -119,69 +110,94 @@ $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name bench_dp > $@
 
-# Every loader object depends on the skeleton.
-$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o: $(BPF_SKEL)
-$(B)/daemon/dp_bpf.o $(B)/tests/bpf/test_datapath.o: \
-	DARD_CFLAGS += -I$(B)/bpf
+# Every loader object depends on its skeleton.
+SWITCH_SKEL_USERS := $(call objs,daemon/switchd) $(B)/tests/bpf/test_switch.o
+$(SWITCH_SKEL_USERS): $(B)/bpf/dard_switch.skel.h
+$(SWITCH_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
+TC_SKEL_USERS := $(call objs,daemon/dp) $(B)/tests/bpf/test_datapath.o
+$(TC_SKEL_USERS): $(BPF_SKEL)
+$(TC_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
 $(B)/bench/bench_dp.o: $(B)/bench/bench_dp.skel.h
 $(B)/bench/bench_dp.o: DARD_CFLAGS += -I$(B)/bench
-
-# BPF_PROG_TEST_RUN on the real skeleton, maps filled by dp_bpf.c.
-$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(B)/daemon/dp_bpf.o
-	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
 $(B)/%.o: %.c
 	$(quiet) CC $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(DARD_CFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
 
-$(B)/lib/libdard.a: $(LIB_OBJS)
+$(LIBDARD): $(call objs,daemon/lib)
+$(LIBALGO): $(call objs,daemon/algo)
+$(LIBCOMMON): $(call objs,daemon/common)
+$(LIBDP): $(call objs,daemon/dp)
+$(B)/lib/%.a:
 	$(quiet) AR $@
 	@mkdir -p $(dir $@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/bin/dardctl: $(CTL_OBJS) $(B)/lib/libdard.a
+# The programs: their own folder's objects and the libraries they use.
+$(B)/bin/dardctl: $(call objs,daemon/dardctl) $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+
+$(B)/bin/dardd: $(call objs,daemon/dardd) $(LIBDP) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+
+$(B)/bin/dard-switchd: $(call objs,daemon/switchd) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+
+$(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
 
 # The netns test's packet checker: links libdard for the expected paths.
-$(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(B)/daemon/cfgfile.o \
-		$(B)/lib/libdard.a
+$(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
-# Tests that check libdard against an independent LP/ILP solver (GLPK).
+# Unit tests link every library; the linker takes what each one uses.
 $(B)/tests/test_lp $(B)/tests/test_route_exact: EXTRA_LIBS := -lglpk
-
-$(B)/tests/%: $(B)/tests/unit/%.o $(B)/lib/libdard.a
+$(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(EXTRA_LIBS) $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(EXTRA_LIBS) \
+		$(JSON_LIBS) $(ALGO_LIBS)
 
-$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(B)/daemon/dp_bpf.o
+# BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c.
+$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBDARD)
 	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(BPF_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
-# The pure benchmarks (bench/bench_NAME.c, libdard only); dard-bench-dp
-# above also needs the BPF loader.
-$(B)/bin/dard-bench-%: $(B)/bench/bench_%.o $(B)/lib/libdard.a
+$(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o
 	$(quiet) LD $@
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
-$(B)/bin/dard-bench: $(B)/bench/bench.o $(B)/lib/libdard.a
+$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS)
+
+# The pure benchmarks (bench/bench_NAME.c, the libraries only).
+$(B)/bin/dard-bench-%: $(B)/bench/bench_%.o $(LIBALGO) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ALGO_LIBS)
+
+$(B)/bin/dard-bench: $(B)/bench/bench.o $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # libFuzzer targets are built with clang and the sanitizers, from source.
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
+$(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE \
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -iquote daemon/lib \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $^ $(LIBDARD_LIBS)
 
@@ -206,7 +222,11 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 	$(Q)$(B)/tests/test_switch
 
 test-cli: daemon
-	$(Q)tests/cli/dardctl.sh
+	$(Q)DARD_BIN=$(B)/bin tests/cli/dardctl.sh
+
+# The unit and CLI tests again, built with ASan and UBSan in build/san.
+test-san:
+	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit test-cli
 
 test-netns: daemon
 	$(Q)rc=0; tests/netns/testbed.sh || rc=1; \
@@ -215,12 +235,15 @@ test-netns: daemon
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; exit $$rc
 
+# Formatting, and the size limits of Documentation/design.md.
 STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 style:
 	$(quiet) STYLE clang-format
 	$(Q)clang-format --dry-run -Werror $(STYLE_SRCS)
+	$(quiet) STYLE sizes
+	$(Q)scripts/check-size $(filter daemon/%.c,$(STYLE_SRCS))
 
-check: style test-unit test-bpf test-cli fuzz-smoke test-netns
+check: style test-san test-bpf fuzz-smoke test-netns
 
 test: check
 
@@ -249,6 +272,6 @@ install: daemon
 	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
 
 clean:
-	rm -rf $(B)
+	rm -rf build
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

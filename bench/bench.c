@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../daemon/lib/addr.h"
-#include "../daemon/lib/gen.h"
-#include "../daemon/lib/path.h"
-#include "../daemon/lib/table.h"
+#include "addr.h"
+#include "gen.h"
+#include "path.h"
+#include "table.h"
 
 #ifndef DARD_VERSION
 #define DARD_VERSION "unknown"

@@ -34,7 +34,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench_dp.skel.h"
-#include "../daemon/dp.h"
+#include "dp.h"
 
 enum { REPEAT = 1000000, ROUNDS = 7, PKT = 1514, INNER = 1480 };
 

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "../daemon/lib/gen.h"
-#include "../daemon/lib/maxmin.h"
-#include "../daemon/lib/opt.h"
-#include "../daemon/lib/path.h"
-#include "../daemon/lib/route.h"
-#include "../daemon/lib/sched.h"
-#include "../daemon/lib/traffic.h"
+#include "gen.h"
+#include "maxmin.h"
+#include "opt.h"
+#include "path.h"
+#include "route.h"
+#include "sched.h"
+#include "traffic.h"
 
 enum { RANDN = 20 };
 

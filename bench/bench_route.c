@@ -18,11 +18,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "../daemon/lib/addr.h"
-#include "../daemon/lib/gen.h"
-#include "../daemon/lib/path.h"
-#include "../daemon/lib/route.h"
-#include "../daemon/lib/traffic.h"
+#include "addr.h"
+#include "gen.h"
+#include "path.h"
+#include "route.h"
+#include "traffic.h"
 
 enum { MAX_REPEAT = 100 };
 

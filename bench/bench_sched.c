@@ -18,9 +18,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../daemon/lib/gen.h"
-#include "../daemon/lib/proto.h"
-#include "../daemon/lib/sched.h"
+#include "gen.h"
+#include "proto.h"
+#include "sched.h"
 
 enum { DLINKS = 2 * DARD_LEVEL_MAX, UDP_IP = 28 };
 

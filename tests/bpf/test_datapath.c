@@ -24,7 +24,7 @@
 #include <bpf/libbpf.h>
 
 #include "dard_tc.skel.h"
-#include "../../daemon/dp.h"
+#include "dp.h"
 
 #define MY_ID "172.16.0.1"
 #define PEER_ID "172.16.0.5"

@@ -7,7 +7,7 @@
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-dardctl=$top/build/bin/dardctl
+dardctl=${DARD_BIN:-$top/build/bin}/dardctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -163,8 +163,8 @@ ok "deploy prefix with -" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix a-b
 
 # The daemons' command lines; and dardctl's questions to a dardd that is
 # not there (this namespace runs none).
-switchd=$top/build/bin/dard-switchd
-dardd=$top/build/bin/dardd
+switchd=${DARD_BIN:-$top/build/bin}/dard-switchd
+dardd=${DARD_BIN:-$top/build/bin}/dardd
 d -t fattree:4 topo gen output "$tmp/ft4d.conf" >/dev/null
 ok "dard-switchd help" 0 "$switchd" --help && has "switchd usage" "$out" '^Usage: dard-switchd'
 ok "dard-switchd without a switch" 2 "$switchd" && has "which switch" "$err" 'which SWITCH'
@@ -198,7 +198,7 @@ ok "switch query nobody answers" 1 d -t "$tmp/ft4d.conf" switch query core1 \
 	at 127.0.0.1:9 timeout 200 && has "no answer named" "$err" '^No answer from core1'
 
 # dard-sim --place: JSON a checker can read; errors by line.
-sim=$top/build/bin/dard-sim
+sim=${DARD_BIN:-$top/build/bin}/dard-sim
 ok "dard-sim help" 0 "$sim" --help && has "sim usage" "$out" '^Usage: dard-sim --place'
 ok "dard-sim without --place" 2 "$sim"
 ok "dard-sim unknown algo" 2 "$sim" --place --algo ospf && has "algo named" "$err" "unknown --algo .ospf."

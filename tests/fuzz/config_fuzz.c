@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../daemon/lib/config.h"
-#include "../../daemon/lib/path.h"
+#include "config.h"
+#include "path.h"
 
 enum {
 	MAX_NODES = 2000, /* bigger topologies only make runs slow */

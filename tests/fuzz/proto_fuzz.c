@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../daemon/lib/proto.h"
-#include "../../daemon/lib/topo.h"
+#include "proto.h"
+#include "topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

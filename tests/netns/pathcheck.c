@@ -25,8 +25,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "../../daemon/cfgfile.h"
-#include "../../daemon/lib/path.h"
+#include "cfgfile.h"
+#include "path.h"
 
 enum { PORT = 47000, WAIT_MS = 2000, LOST_WAIT_MS = 300 };
 

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "../../daemon/lib/addr.h"
-#include "../../daemon/lib/gen.h"
-#include "../../daemon/lib/table.h"
+#include "addr.h"
+#include "gen.h"
+#include "table.h"
 #include "unit.h"
 
 struct fixture {

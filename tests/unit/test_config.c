@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "../../daemon/lib/config.h"
-#include "../../daemon/lib/gen.h"
-#include "../../daemon/lib/path.h"
+#include "config.h"
+#include "gen.h"
+#include "path.h"
 #include "unit.h"
 
 /*

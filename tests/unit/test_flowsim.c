@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/flowsim.h"
+#include "flowsim.h"
 #include "unit.h"
 
 static struct dard_topo *t;

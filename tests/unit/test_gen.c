@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../daemon/lib/gen.h"
+#include "gen.h"
 
 static struct dard_topo *gen(const char *spec)
 {

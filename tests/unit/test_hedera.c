@@ -15,9 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/hedera.h"
-#include "../../daemon/lib/path.h"
-#include "../../daemon/lib/sched.h"
+#include "hedera.h"
+#include "path.h"
+#include "sched.h"
 #include "unit.h"
 
 static struct dard_topo *t;

@@ -22,8 +22,8 @@
 #include <glpk.h>
 
 #include "unit.h"
-#include "../../daemon/lib/maxmin.h"
-#include "../../daemon/lib/opt.h"
+#include "maxmin.h"
+#include "opt.h"
 
 static void solve(glp_prob *lp)
 {

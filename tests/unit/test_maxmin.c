@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/maxmin.h"
+#include "maxmin.h"
 
 static void test_example(void **state)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/monitor.h"
+#include "monitor.h"
 #include "unit.h"
 
 struct fix {

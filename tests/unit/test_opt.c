@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "unit.h"
-#include "../../daemon/lib/opt.h"
-#include "../../daemon/lib/path.h"
+#include "opt.h"
+#include "path.h"
 
 /* Each flow's share of its rate on each directed link (2l up, 2l+1 down). */
 struct uapr {

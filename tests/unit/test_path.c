@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "../../daemon/lib/addr.h"
-#include "../../daemon/lib/gen.h"
-#include "../../daemon/lib/path.h"
+#include "addr.h"
+#include "gen.h"
+#include "path.h"
 #include "unit.h"
 
 enum { MAX_PATHS = 64 };

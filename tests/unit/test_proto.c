@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/proto.h"
-#include "../../daemon/lib/topo.h"
+#include "proto.h"
+#include "topo.h"
 
 static struct dard_msg msg;
 

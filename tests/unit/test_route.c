@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/route.h"
-#include "../../daemon/lib/sched.h"
-#include "../../daemon/lib/traffic.h"
+#include "route.h"
+#include "sched.h"
+#include "traffic.h"
 #include "unit.h"
 
 struct fix {

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <glpk.h>
 
-#include "../../daemon/lib/route.h"
+#include "route.h"
 #include "unit.h"
 
 enum { MAX_PATHS = 64, HOPS = 2 * DARD_LEVEL_MAX + 1 };

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/sched.h"
+#include "sched.h"
 #include "unit.h"
 
 enum { PATHS_MAX = 64, FLOWS_MAX = 512 };

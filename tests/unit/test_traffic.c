@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../daemon/lib/traffic.h"
+#include "traffic.h"
 #include "unit.h"
 
 static struct dard_topo *t;

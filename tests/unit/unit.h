@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../daemon/lib/addr.h"
-#include "../../daemon/lib/gen.h"
-#include "../../daemon/lib/path.h"
-#include "../../daemon/lib/route.h"
-#include "../../daemon/lib/sched.h"
-#include "../../daemon/lib/topo.h"
-#include "../../daemon/lib/traffic.h"
+#include "addr.h"
+#include "gen.h"
+#include "path.h"
+#include "route.h"
+#include "sched.h"
+#include "topo.h"
+#include "traffic.h"
 
 /* An address written in the test, which must parse. */
 static inline uint32_t A(const char *s)

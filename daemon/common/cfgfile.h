@@ -3,7 +3,7 @@
 #ifndef _DARD_CFGFILE_H
 #define _DARD_CFGFILE_H
 
-#include "lib/config.h"
+#include "config.h"
 
 #define DARD_CONFIG_DEFAULT "/etc/dard/dard.conf"
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dardctl.h"
+#include "../dardctl.h"
 #include "print.h"
-#include "lib/rng.h"
-#include "render.h"
+#include "rng.h"
+#include "../render.h"
 
 static int usage(FILE *f)
 {

@@ -10,7 +10,7 @@
 
 #include "dardctl.h"
 #include "dp.h"
-#include "lib/path.h"
+#include "path.h"
 #include "print.h"
 
 static int usage(FILE *f)

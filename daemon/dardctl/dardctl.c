@@ -12,7 +12,7 @@
 
 #include "cfgfile.h"
 #include "dardctl.h"
-#include "lib/gen.h"
+#include "gen.h"
 #include "dp.h"
 #include "print.h"
 #include <linux/dard.h>

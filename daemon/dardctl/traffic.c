@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dardctl.h"
-#include "lib/traffic.h"
+#include "traffic.h"
 #include "print.h"
 
 static int usage(FILE *f)

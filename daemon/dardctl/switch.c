@@ -12,8 +12,8 @@
 #include <sys/socket.h>
 
 #include "dardctl.h"
-#include "lib/proto.h"
-#include "lib/table.h"
+#include "proto.h"
+#include "table.h"
 #include "print.h"
 #include "render.h"
 

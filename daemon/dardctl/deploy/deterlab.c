@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dardctl.h"
-#include "render.h"
+#include "../dardctl.h"
+#include "../render.h"
 
 static void write_ns(FILE *f, const struct dard_topo *t,
 		     const struct dard_plan *p, uint32_t rate, const char *os,

@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "lib/addr.h"
-#include "lib/topo.h"
+#include "addr.h"
+#include "topo.h"
 
 enum {
 	RENDER_DOWNHILL_TABLE = 100, /* and its rule's preference */

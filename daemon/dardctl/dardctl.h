@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "lib/addr.h"
-#include "lib/config.h"
-#include "lib/topo.h"
+#include "addr.h"
+#include "config.h"
+#include "topo.h"
 
 struct ctl {
 	int json, pretty, stats, verbose;

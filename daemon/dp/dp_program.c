@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "dp.h"
-#include "lib/err.h"
-#include "lib/path.h"
+#include "err.h"
+#include "path.h"
 
 struct collect {
 	struct dard_alias_pair path[DARD_PATHS_MAX];

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/table.h"
+#include "table.h"
 #include "render.h"
 
 const char *render_ifname(const struct dard_topo *t, uint32_t node,

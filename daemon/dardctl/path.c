@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "dardctl.h"
-#include "lib/path.h"
+#include "path.h"
 #include "print.h"
 
 static int usage(FILE *f)

@@ -15,10 +15,10 @@
 #include <json-c/json.h>
 
 #include "cfgfile.h"
-#include "lib/gen.h"
-#include "lib/flowsim.h"
-#include "lib/route.h"
-#include "lib/traffic.h"
+#include "gen.h"
+#include "flowsim.h"
+#include "route.h"
+#include "traffic.h"
 
 #ifndef DARD_VERSION
 #define DARD_VERSION "unknown"

@@ -37,9 +37,9 @@
 #include "cfgfile.h"
 #include "dardd.h"
 #include "dp.h"
-#include "lib/monitor.h"
-#include "lib/proto.h"
-#include "lib/rng.h"
+#include "monitor.h"
+#include "proto.h"
+#include "rng.h"
 #include "log.h"
 
 #ifndef DARD_VERSION

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "dardctl.h"
-#include "lib/buf.h"
+#include "buf.h"
 #include "print.h"
 
 static int usage(FILE *f)

@@ -29,7 +29,7 @@
 
 #include "cfgfile.h"
 #include "dard_switch.skel.h"
-#include "lib/proto.h"
+#include "proto.h"
 #include "dp.h"
 #include "log.h"
 
