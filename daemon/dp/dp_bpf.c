@@ -49,27 +49,12 @@ struct dard_dp {
 	int ncpus;
 };
 
-static const char *const stat_names[__DARD_STAT_MAX] = {
-	[DARD_STAT_ENCAP] = "encap",
-	[DARD_STAT_EGRESS_PASS] = "egress_pass",
-	[DARD_STAT_DECAP] = "decap",
-	[DARD_STAT_INGRESS_PASS] = "ingress_pass",
-	[DARD_STAT_NEW_FLOW] = "new_flow",
-	[DARD_STAT_NON_IPV4] = "non_ipv4",
-	[DARD_STAT_IP_OPTIONS] = "ip_options",
-	[DARD_STAT_DROP_TRUNCATED] = "drop_truncated",
-	[DARD_STAT_DROP_BAD_IHL] = "drop_bad_ihl",
-	[DARD_STAT_DROP_BAD_LEN] = "drop_bad_len",
-	[DARD_STAT_DROP_NO_PATH] = "drop_no_path",
-	[DARD_STAT_DROP_NOT_MINE] = "drop_not_mine",
-	[DARD_STAT_DROP_OUTER_OPTIONS] = "drop_outer_options",
-	[DARD_STAT_DROP_ADJUST] = "drop_adjust",
-	[DARD_STAT_DROP_OVERSIZE] = "drop_oversize",
-	[DARD_STAT_EVENT_RETRY] = "event_retry",
-	[DARD_STAT_FLOW_FULL] = "flow_full",
-	[DARD_STAT_DROP_OUTER_FRAGMENT] = "drop_outer_fragment",
-	[DARD_STAT_DROP_CE_NOT_ECT] = "drop_ce_not_ect",
-};
+/* From the same list as enum dard_stat: one name for every index. */
+#define STAT_NAME(id, name) [DARD_STAT_##id] = name,
+static const char *const stat_names[] = {DARD_STAT_MAPPER(STAT_NAME)};
+#undef STAT_NAME
+_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) == __DARD_STAT_MAX,
+	       "a name for every enum dard_stat");
 
 const char *dard_stat_name(unsigned stat)
 {
