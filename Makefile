@@ -169,7 +169,8 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 		$(JSON_LIBS) $(ALGO_LIBS)
 
 # BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c.
-$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBDARD)
+$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBCOMMON) \
+		$(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
@@ -177,7 +178,7 @@ $(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
-$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBDARD)
+$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS)
