@@ -114,6 +114,7 @@ $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 SWITCH_SKEL_USERS := $(call objs,daemon/switchd) $(B)/tests/bpf/test_switch.o
 $(SWITCH_SKEL_USERS): $(B)/bpf/dard_switch.skel.h
 $(SWITCH_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
+$(B)/tests/bpf/test_switch.o: DARD_CFLAGS += -iquote daemon/switchd
 TC_SKEL_USERS := $(call objs,daemon/dp) $(B)/tests/bpf/test_datapath.o
 $(TC_SKEL_USERS): $(BPF_SKEL)
 $(TC_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
@@ -168,16 +169,25 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(EXTRA_LIBS) \
 		$(JSON_LIBS) $(ALGO_LIBS)
 
+# dard-switchd's options and answers, without root or BPF.
+# (make lists these after the libraries, hence the libraries again.)
+$(B)/tests/test_switchd: $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o
+$(B)/tests/test_switchd: EXTRA_LIBS := $(LIBCOMMON) $(LIBDARD)
+$(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
+
 # BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c.
-$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBDARD)
+$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBCOMMON) \
+		$(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
-$(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o
+$(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o \
+		$(B)/daemon/switchd/counter.o $(B)/daemon/switchd/reply.o \
+		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
-$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBDARD)
+$(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS)

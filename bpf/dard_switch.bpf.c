@@ -13,12 +13,29 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 const volatile int elephant_dscp = 8;
 
+/* Every elephant leaving a port: when it was last seen. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384); /* elephants per switch, all ports */
+	__uint(max_entries, DARD_SW_FLOWS_MAX);
 	__type(key, struct dard_sw_key);
 	__type(value, __u64); /* last seen, bpf_ktime_get_coarse_ns() */
 } dard_sw_flows SEC(".maps");
+
+/* What the counter did with marked packets, per CPU, by enum dard_sw_stat. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, __DARD_SW_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} dard_sw_stats SEC(".maps");
+
+static __always_inline void count(__u32 stat)
+{
+	__u64 *v = bpf_map_lookup_elem(&dard_sw_stats, &stat);
+
+	if (v)
+		*v += 1;
+}
 
 /* The inner flow of an IP-in-IP packet, read behind its outer header. */
 static __always_inline int inner_flow(struct __sk_buff *skb,
@@ -58,16 +75,22 @@ int dard_sw_egress(struct __sk_buff *skb)
 	    ip->tos >> 2 != elephant_dscp ||
 	    (ip->frag_off & bpf_htons(IP_OFFSET)))
 		return TC_ACT_OK;
-	if (inner_flow(skb, &key.flow))
+	if (inner_flow(skb, &key.flow)) {
+		count(DARD_SW_STAT_TRUNCATED);
 		return TC_ACT_OK;
+	}
 	now = bpf_ktime_get_coarse_ns();
 	seen = bpf_map_lookup_elem(&dard_sw_flows, &key);
 	/* Written once a jiffy at most: the line stays shared between CPUs. */
 	if (seen) {
 		if (*seen != now)
 			*seen = now;
+	} else if (bpf_map_update_elem(&dard_sw_flows, &key, &now, BPF_ANY)) {
+		count(DARD_SW_STAT_FLOW_FULL);
+		return TC_ACT_OK;
 	} else {
-		bpf_map_update_elem(&dard_sw_flows, &key, &now, BPF_ANY);
+		count(DARD_SW_STAT_NEW_FLOW);
 	}
+	count(DARD_SW_STAT_NOTED);
 	return TC_ACT_OK;
 }

@@ -39,19 +39,22 @@ static __always_inline void report(struct dard_flow *f,
 				   const struct dard_flow_key *key, __u32 type,
 				   __u32 done_flag, __u64 now)
 {
-	struct dard_event ev = {
-		.type = type,
-		.key = *key,
-		.path = f->path,
-		.ts_ns = now,
-		.bytes = f->bytes,
-	};
+	struct dard_event *ev;
 
 	/* Marked only once delivered: a full ring is tried again later. */
-	if (bpf_ringbuf_output(&dard_events, &ev, sizeof(ev), 0)) {
+	ev = bpf_ringbuf_reserve(&dard_events, sizeof(*ev), 0);
+	if (!ev) {
 		count(DARD_STAT_EVENT_RETRY);
 		return;
 	}
+	/* Filled in place; the reserved record is not zeroed. */
+	ev->type = type;
+	ev->pad = 0;
+	ev->key = *key;
+	ev->path = f->path;
+	ev->ts_ns = now;
+	ev->bytes = f->bytes;
+	bpf_ringbuf_submit(ev, 0);
 	__sync_fetch_and_or(&f->flags, done_flag);
 }
 
@@ -80,7 +83,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	i = flow_hash(key) % dest->npaths;
 	/* The compiler knows i < npaths <= DARD_PATHS_MAX and would drop the
 	 * check the verifier needs; hide what it knows. */
-	asm volatile("" : "+r"(i));
+	barrier_var(i);
 	if (i >= DARD_PATHS_MAX)
 		return NULL;
 	nf.path = dest->path[i];
@@ -167,7 +170,8 @@ static __always_inline int egress(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	}
 	/* A new connection on an ended flow's 5-tuple starts afresh. */
-	if ((tcp_flags & 0x12) == 0x02 && (f->flags & DARD_FLOW_F_ENDED)) {
+	if ((tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN &&
+	    (f->flags & DARD_FLOW_F_ENDED)) {
 		f->first_ns = now;
 		f->bytes = 0;
 		f->packets = 0;
@@ -192,7 +196,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 	if ((f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED)) ==
 	    DARD_FLOW_F_ELEPHANT)
 		report(f, &key, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
-	if (tcp_flags & 0x05) { /* FIN or RST */
+	if (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) {
 		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ENDED);
 		if (!(f->flags & DARD_FLOW_F_END_REPORTED))
 			report(f, &key, DARD_EVENT_END,
@@ -254,17 +258,14 @@ static __always_inline int ingress(struct __sk_buff *skb)
 	in = ip + 1;
 	if ((void *)(in + 1) > data_end) {
 		/* The inner header outside the linear part: pull it in. */
-		if (bpf_skb_pull_data(skb, ETH_HLEN + 2 * sizeof(*ip))) {
+		void *data = pull_revalidate(skb, ETH_HLEN + 2 * sizeof(*ip));
+
+		if (!data) {
 			count(DARD_STAT_DROP_TRUNCATED);
 			return TC_ACT_SHOT;
 		}
-		data_end = pkt_end(skb);
-		ip = pkt_data(skb) + ETH_HLEN;
+		ip = data + ETH_HLEN;
 		in = ip + 1;
-		if ((void *)(in + 1) > data_end) {
-			count(DARD_STAT_DROP_TRUNCATED);
-			return TC_ACT_SHOT;
-		}
 	}
 	if (bpf_ntohs(ip->tot_len) < 2 * sizeof(*ip) ||
 	    bpf_ntohs(ip->tot_len) > skb->len - ETH_HLEN ||

@@ -10,6 +10,7 @@
 #include <linux/ip.h>
 #include <linux/pkt_cls.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include <linux/dard.h>
@@ -17,6 +18,15 @@
 #define IP_MF 0x2000
 #define IP_OFFSET 0x1fff
 #define IP_DF 0x4000
+
+/* TCP's flag bits in the header's 14th byte, as the kernel's net/tcp.h. */
+#define TCPHDR_FIN 0x01
+#define TCPHDR_SYN 0x02
+#define TCPHDR_RST 0x04
+#define TCPHDR_ACK 0x10
+#define tcp_flag_byte(th) (((__u8 *)(th))[13])
+/* Bytes of a TCP header up to and with the flags. */
+#define TCP_FLAGS_END 14
 
 /*
  * skb->data and skb->data_end, loaded afresh. After a helper that moves
@@ -44,6 +54,24 @@ static __always_inline void *pkt_end(struct __sk_buff *skb)
 	return p;
 }
 
+/*
+ * Pulls the packet's first len bytes into the linear part and returns
+ * skb->data with the verifier's bound on them, or NULL when the packet is
+ * shorter. Every packet pointer taken before is stale afterwards: the
+ * caller derives its headers again from what this returns.
+ */
+static __always_inline void *pull_revalidate(struct __sk_buff *skb, __u32 len)
+{
+	void *data;
+
+	if (bpf_skb_pull_data(skb, len))
+		return NULL;
+	data = pkt_data(skb);
+	if (data + len > pkt_end(skb))
+		return NULL;
+	return data;
+}
+
 /* The IPv4 header after Ethernet, or NULL if the packet is not IPv4. */
 static __always_inline struct iphdr *parse_ipv4(struct __sk_buff *skb,
 						int *truncated)
@@ -61,18 +89,12 @@ static __always_inline struct iphdr *parse_ipv4(struct __sk_buff *skb,
 		return ip;
 	/* The header outside the linear part (it may be in a fragment):
 	 * pull it in, which fails only if the packet is too short. */
-	if (bpf_skb_pull_data(skb, ETH_HLEN + sizeof(*ip))) {
+	data = pull_revalidate(skb, ETH_HLEN + sizeof(*ip));
+	if (!data) {
 		*truncated = 1;
 		return NULL;
 	}
-	data = pkt_data(skb);
-	data_end = pkt_end(skb);
-	ip = data + ETH_HLEN;
-	if ((void *)(ip + 1) > data_end) {
-		*truncated = 1;
-		return NULL;
-	}
-	return ip;
+	return data + ETH_HLEN;
 }
 
 /*
@@ -101,20 +123,21 @@ static __always_inline int parse_flow(struct __sk_buff *skb,
 	/* Without options, straight from the packet; else by the helper. */
 	if (ip->ihl == 5) {
 		void *data_end = pkt_end(skb);
-		__u8 *p = (__u8 *)(ip + 1);
+		struct tcphdr *th = (void *)(ip + 1);
+		__be16 *p = (void *)(ip + 1);
 
 		if (ip->protocol == IPPROTO_TCP) {
-			if ((void *)(p + 14) > data_end)
+			if ((void *)th + TCP_FLAGS_END > data_end)
 				goto helper;
-			*tcp_flags = p[13];
-			*l4_hlen = (p[12] >> 4) * 4;
-		} else if ((void *)(p + 4) > data_end) {
+			*tcp_flags = tcp_flag_byte(th);
+			*l4_hlen = th->doff * 4;
+		} else if ((void *)(p + 2) > data_end) {
 			goto helper;
 		} else {
-			*l4_hlen = 8;
+			*l4_hlen = sizeof(struct udphdr);
 		}
-		key->sport = *(__be16 *)p;
-		key->dport = *(__be16 *)(p + 2);
+		key->sport = p[0];
+		key->dport = p[1];
 		return 0;
 	}
 helper:
@@ -122,11 +145,12 @@ helper:
 		return -1;
 	key->sport = ports[0];
 	key->dport = ports[1];
-	*l4_hlen = 8;
+	*l4_hlen = sizeof(struct udphdr);
 	if (ip->protocol == IPPROTO_TCP) {
+		/* The data offset's byte and the flags' byte. */
 		__u8 th[2];
 
-		if (bpf_skb_load_bytes(skb, l4 + 12, th, 2))
+		if (bpf_skb_load_bytes(skb, l4 + TCP_FLAGS_END - 2, th, 2))
 			return -1;
 		*l4_hlen = (th[0] >> 4) * 4;
 		*tcp_flags = th[1];

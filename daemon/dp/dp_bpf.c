@@ -6,7 +6,6 @@
  * the process; later processes open the pinned maps.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +23,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpflog.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
+#include "tc.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -49,27 +50,12 @@ struct dard_dp {
 	int ncpus;
 };
 
-static const char *const stat_names[__DARD_STAT_MAX] = {
-	[DARD_STAT_ENCAP] = "encap",
-	[DARD_STAT_EGRESS_PASS] = "egress_pass",
-	[DARD_STAT_DECAP] = "decap",
-	[DARD_STAT_INGRESS_PASS] = "ingress_pass",
-	[DARD_STAT_NEW_FLOW] = "new_flow",
-	[DARD_STAT_NON_IPV4] = "non_ipv4",
-	[DARD_STAT_IP_OPTIONS] = "ip_options",
-	[DARD_STAT_DROP_TRUNCATED] = "drop_truncated",
-	[DARD_STAT_DROP_BAD_IHL] = "drop_bad_ihl",
-	[DARD_STAT_DROP_BAD_LEN] = "drop_bad_len",
-	[DARD_STAT_DROP_NO_PATH] = "drop_no_path",
-	[DARD_STAT_DROP_NOT_MINE] = "drop_not_mine",
-	[DARD_STAT_DROP_OUTER_OPTIONS] = "drop_outer_options",
-	[DARD_STAT_DROP_ADJUST] = "drop_adjust",
-	[DARD_STAT_DROP_OVERSIZE] = "drop_oversize",
-	[DARD_STAT_EVENT_RETRY] = "event_retry",
-	[DARD_STAT_FLOW_FULL] = "flow_full",
-	[DARD_STAT_DROP_OUTER_FRAGMENT] = "drop_outer_fragment",
-	[DARD_STAT_DROP_CE_NOT_ECT] = "drop_ce_not_ect",
-};
+/* From the same list as enum dard_stat: one name for every index. */
+#define STAT_NAME(id, name) [DARD_STAT_##id] = name,
+static const char *const stat_names[] = {DARD_STAT_MAPPER(STAT_NAME)};
+#undef STAT_NAME
+_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) == __DARD_STAT_MAX,
+	       "a name for every enum dard_stat");
 
 const char *dard_stat_name(unsigned stat)
 {
@@ -77,17 +63,10 @@ const char *dard_stat_name(unsigned stat)
 							  : "?";
 }
 
-static int quiet_print(enum libbpf_print_level level, const char *fmt,
-		       va_list ap)
-{
-	return 0;
-}
-
-/* libbpf speaks (the verifier's log and all) only when asked to. */
+/* libbpf's warnings always reach stderr, its debug only when asked. */
 void dard_dp_verbose(int on)
 {
-	if (!on)
-		libbpf_set_print(quiet_print);
+	dard_bpf_log(on);
 }
 
 static int pin_dir(char *dir, const char *pin_root, const char *ifname)
@@ -223,11 +202,8 @@ static int bpf_open(struct dard_dp **out, const char *ifname,
 
 static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook,
-		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
-		    .priority = TC_PRIORITY);
 	struct dard_meta meta = {};
+	struct dard_tc_hook tc;
 	struct dard_tc *skel = NULL;
 	struct dard_dp *dp = NULL;
 	unsigned ifindex = if_nametoindex(o->ifname);
@@ -276,42 +252,33 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 		pinned = i + 1;
 		dp->fd[i] = dup(bpf_map__fd(m));
 	}
-	hook.ifindex = ifindex;
-	ret = bpf_tc_hook_create(&hook);
-	if (ret == 0)
-		meta.flags |= DARD_META_F_HOOK_CREATED;
-	else if (ret != -EEXIST)
+	ret = dard_tc_hook_make(&tc, ifindex, TC_HANDLE, TC_PRIORITY);
+	if (ret)
 		goto err_unpin;
+	if (tc.hook_created)
+		meta.flags |= DARD_META_F_HOOK_CREATED;
 	meta.ifindex = ifindex;
 	meta.my_id = htonl(o->my_id);
 	meta.netns_cookie = netns_cookie();
 	ret = bpf_map_update_elem(dp->fd[M_META], &zero, &meta, 0);
 	if (ret)
 		goto err_hook;
-	hook.attach_point = BPF_TC_EGRESS;
-	opts.prog_fd = bpf_program__fd(skel->progs.dard_tc_egress);
-	ret = bpf_tc_attach(&hook, &opts);
+	/* Not replacing: the pin directory was the lock, so a filter at our
+	 * handle is someone else's. */
+	ret = dard_tc_attach(&tc, BPF_TC_EGRESS,
+			     bpf_program__fd(skel->progs.dard_tc_egress), 0);
 	if (ret)
 		goto err_hook;
-	hook.attach_point = BPF_TC_INGRESS;
-	opts.prog_fd = bpf_program__fd(skel->progs.dard_tc_ingress);
-	opts.prog_id = 0;
-	ret = bpf_tc_attach(&hook, &opts);
+	ret = dard_tc_attach(&tc, BPF_TC_INGRESS,
+			     bpf_program__fd(skel->progs.dard_tc_ingress), 0);
 	if (ret)
-		goto err_egress;
+		goto err_hook;
 	dard_tc__destroy(skel);
 	*out = dp;
 	return 0;
 
-err_egress:
-	hook.attach_point = BPF_TC_EGRESS;
-	opts.prog_fd = opts.prog_id = opts.flags = 0;
-	bpf_tc_detach(&hook, &opts);
 err_hook:
-	if (meta.flags & DARD_META_F_HOOK_CREATED) {
-		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&hook);
-	}
+	dard_tc_release(&tc);
 err_unpin:
 	/* Only what this call made: the directory is ours since mkdir. */
 	for (i = 0; i < pinned; i++) {
@@ -394,65 +361,108 @@ static int bpf_move(struct dard_dp *dp, const struct dard_flow_key *key,
 									: 0;
 }
 
+typedef int (*walk_fn)(struct dard_dp *dp, const struct dard_flow_key *key,
+		       const struct dard_flow *flow, void *arg);
+
+/*
+ * Calls fn on every flow, read from the kernel a batch at a time; stops
+ * at fn's first non-zero return. The walk goes bucket by bucket, so fn
+ * may delete the flow it is given. Returns 0, fn's value or -errno.
+ */
+static int walk(struct dard_dp *dp, walk_fn fn, void *arg)
+{
+	enum { BATCH = 256 };
+	struct dard_flow_key *keys = calloc(BATCH, sizeof(*keys));
+	struct dard_flow *flows = calloc(BATCH, sizeof(*flows));
+	__u32 in = 0, out, n, i;
+	void *cursor = NULL;
+	int ret = 0, done = 0;
+
+	if (!keys || !flows) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (!done && !ret) {
+		n = BATCH;
+		ret = bpf_map_lookup_batch(dp->fd[M_FLOWS], cursor, &out, keys,
+					   flows, &n, NULL);
+		/* -ENOENT: the last batch, which may still hold flows. */
+		if (ret == -ENOENT)
+			done = 1;
+		else if (ret)
+			break;
+		ret = 0;
+		for (i = 0; i < n && !ret; i++)
+			ret = fn(dp, &keys[i], &flows[i], arg);
+		in = out;
+		cursor = &in;
+	}
+out:
+	free(keys);
+	free(flows);
+	return ret;
+}
+
+struct flows_arg {
+	dard_dp_flow_cb cb;
+	void *arg;
+};
+
+static int flows_fn(struct dard_dp *dp, const struct dard_flow_key *key,
+		    const struct dard_flow *flow, void *arg)
+{
+	struct flows_arg *fa = arg;
+
+	return fa->cb(key, flow, fa->arg);
+}
+
 static int bpf_flows(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg)
 {
-	struct dard_flow_key key, next;
-	struct dard_flow f;
-	void *prev = NULL;
-	int ret;
+	struct flows_arg fa = {cb, arg};
 
-	while (!bpf_map_get_next_key(dp->fd[M_FLOWS], prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(dp->fd[M_FLOWS], &key, &f))
-			continue; /* evicted meanwhile */
-		ret = cb(&key, &f, arg);
-		if (ret)
-			return ret;
+	return walk(dp, flows_fn, &fa);
+}
+
+struct sweep_arg {
+	uint64_t now, idle_ns;
+	dard_dp_event_cb cb;
+	void *arg;
+	int n;
+};
+
+static int sweep_fn(struct dard_dp *dp, const struct dard_flow_key *key,
+		    const struct dard_flow *f, void *arg)
+{
+	struct sweep_arg *sa = arg;
+
+	/* A packet may have come after now was read: not idle. */
+	if (f->last_ns >= sa->now || sa->now - f->last_ns < sa->idle_ns)
+		return 0;
+	if (bpf_map_delete_elem(dp->fd[M_FLOWS], key))
+		return 0;
+	sa->n++;
+	if (sa->cb && !(f->flags & DARD_FLOW_F_END_REPORTED)) {
+		struct dard_event ev = {
+			.type = DARD_EVENT_END,
+			.key = *key,
+			.path = f->path,
+			.ts_ns = sa->now,
+			.bytes = f->bytes,
+		};
+
+		sa->cb(&ev, sa->arg);
 	}
 	return 0;
 }
 
+/* The program's coarse clock is CLOCK_MONOTONIC_COARSE. */
 static int bpf_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
 		     void *arg)
 {
-	struct dard_flow_key key, next;
-	struct dard_flow f;
-	uint64_t now;
-	int n = 0;
+	struct sweep_arg sa = {dard_coarse_ns(), idle_ns, cb, arg, 0};
+	int ret = walk(dp, sweep_fn, &sa);
 
-	int more;
-
-	/*
-	 * The program's coarse clock is CLOCK_MONOTONIC_COARSE. The next key
-	 * is fetched before the current one is deleted: deleting first makes
-	 * every walk start over.
-	 */
-	more = !bpf_map_get_next_key(dp->fd[M_FLOWS], NULL, &next);
-	now = dard_coarse_ns();
-	while (more) {
-		key = next;
-		more = !bpf_map_get_next_key(dp->fd[M_FLOWS], &key, &next);
-		/* A packet may have come after now was read: not idle. */
-		if (bpf_map_lookup_elem(dp->fd[M_FLOWS], &key, &f) ||
-		    f.last_ns >= now || now - f.last_ns < idle_ns)
-			continue;
-		if (bpf_map_delete_elem(dp->fd[M_FLOWS], &key))
-			continue;
-		n++;
-		if (cb && !(f.flags & DARD_FLOW_F_END_REPORTED)) {
-			struct dard_event ev = {
-				.type = DARD_EVENT_END,
-				.key = key,
-				.path = f.path,
-				.ts_ns = now,
-				.bytes = f.bytes,
-			};
-
-			cb(&ev, arg);
-		}
-	}
-	return n;
+	return ret < 0 ? ret : sa.n;
 }
 
 static int rb_event(void *ctx, void *data, size_t size)
@@ -513,11 +523,13 @@ static int bpf_stats(struct dard_dp *dp, uint64_t *out)
 
 static int bpf_detach(struct dard_dp *dp)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
-		    .priority = TC_PRIORITY);
 	char path[PATH_MAX + 32];
 	struct dard_meta meta;
+	struct dard_tc_hook tc = {
+		.handle = TC_HANDLE,
+		.priority = TC_PRIORITY,
+		.attached = BPF_TC_INGRESS | BPF_TC_EGRESS,
+	};
 	__u32 zero = 0;
 	int i, ret = 0;
 
@@ -526,17 +538,10 @@ static int bpf_detach(struct dard_dp *dp)
 	/* An index means nothing in another namespace: touch nothing there. */
 	if (meta.netns_cookie && meta.netns_cookie != netns_cookie())
 		return -EXDEV;
-	hook.ifindex = meta.ifindex;
-	/* The interface may be gone already, and the filters with it. */
-	if (meta.flags & DARD_META_F_HOOK_CREATED) {
-		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&hook);
-	} else {
-		hook.attach_point = BPF_TC_EGRESS;
-		bpf_tc_detach(&hook, &opts);
-		hook.attach_point = BPF_TC_INGRESS;
-		bpf_tc_detach(&hook, &opts);
-	}
+	/* What the attaching process made, as dard_meta remembers it. */
+	tc.ifindex = meta.ifindex;
+	tc.hook_created = !!(meta.flags & DARD_META_F_HOOK_CREATED);
+	dard_tc_release(&tc);
 	for (i = 0; i < M_NR; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
 		if (unlink(path) && errno != ENOENT)

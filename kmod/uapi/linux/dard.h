@@ -18,6 +18,10 @@
  *   dard_events   ringbuf of struct dard_event
  *   dard_stats    percpu array of __u64, indexed by enum dard_stat
  *   dard_meta     array of one struct dard_meta: how it was attached
+ *
+ * dard-switchd's maps (bpf/dard_switch.bpf.c), not pinned:
+ *   dard_sw_flows LRU    struct dard_sw_key -> __u64, last seen
+ *   dard_sw_stats percpu array of __u64, indexed by enum dard_sw_stat
  */
 #ifndef _UAPI_LINUX_DARD_H
 #define _UAPI_LINUX_DARD_H
@@ -34,6 +38,8 @@ enum dard_limits {
 	DARD_FLOWS_MAX = 65536, /* default size of dard_flows */
 	DARD_DESTS_MAX = 65536, /* default size of dard_dests */
 	DARD_ALIASES_MAX = 4096,
+	DARD_SW_FLOWS_MAX = 16384, /* size of dard_sw_flows: elephants per
+				    * switch, all ports together */
 	DARD_OUTER_TTL = 64,
 };
 
@@ -100,33 +106,62 @@ struct dard_event {
 	__u64 bytes;
 };
 
-/* Indices of dard_stats: every packet the datapath looks at is counted
+/*
+ * Indices of dard_stats: every packet the datapath looks at is counted
  * once under what it did with it (encap, pass, decap or a drop); new_flow,
- * ip_options and event_retry count alongside. */
+ * ip_options and event_retry count alongside. One list gives the enum and
+ * the names dardctl prints (X-macro, as <linux/bpf.h>'s __BPF_FUNC_MAPPER),
+ * so the two cannot drift; append only.
+ */
+#define DARD_STAT_MAPPER(FN)                                                   \
+	FN(ENCAP, "encap")		     /* egress: encapsulated */        \
+	FN(EGRESS_PASS, "egress_pass")	     /* egress: not to an ID */        \
+	FN(DECAP, "decap")		     /* ingress: decapsulated */       \
+	FN(INGRESS_PASS, "ingress_pass")     /* ingress: not ours */           \
+	FN(NEW_FLOW, "new_flow")	     /* egress: placed by hash */      \
+	FN(NON_IPV4, "non_ipv4")	     /* either way: passed */          \
+	FN(IP_OPTIONS, "ip_options")	     /* encapsulated with options */   \
+	FN(DROP_TRUNCATED, "drop_truncated") /* headers shorter than said */   \
+	FN(DROP_BAD_IHL, "drop_bad_ihl")     /* IHL < 5 */                     \
+	FN(DROP_BAD_LEN, "drop_bad_len")     /* total length vs the packet */  \
+	FN(DROP_NO_PATH, "drop_no_path")     /* an ID without paths */         \
+	FN(DROP_NOT_MINE, "drop_not_mine")   /* to our alias, not our ID */    \
+	FN(DROP_OUTER_OPTIONS, "drop_outer_options") /* outer has options */   \
+	FN(DROP_ADJUST, "drop_adjust")	   /* bpf_skb_adjust_room failed */    \
+	FN(DROP_OVERSIZE, "drop_oversize") /* too big to wrap, not GSO */      \
+	FN(EVENT_RETRY, "event_retry")	   /* ring full: tried again later */  \
+	FN(FLOW_FULL, "flow_full")	   /* flow table update failed */      \
+	FN(DROP_OUTER_FRAGMENT, "drop_outer_fragment") /* to our alias */      \
+	FN(DROP_CE_NOT_ECT, "drop_ce_not_ect") /* RFC 6040: CE, not ECT */
+
+#define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
+/* clang-format off */
 enum dard_stat {
-	DARD_STAT_ENCAP,	  /* egress: encapsulated */
-	DARD_STAT_EGRESS_PASS,	  /* egress: not to an ID, untouched */
-	DARD_STAT_DECAP,	  /* ingress: decapsulated */
-	DARD_STAT_INGRESS_PASS,	  /* ingress: not ours, untouched */
-	DARD_STAT_NEW_FLOW,	  /* egress: a flow placed by hash */
-	DARD_STAT_NON_IPV4,	  /* either way: passed untouched */
-	DARD_STAT_IP_OPTIONS,	  /* encapsulated despite inner options */
-	DARD_STAT_DROP_TRUNCATED, /* headers shorter than they claim */
-	DARD_STAT_DROP_BAD_IHL,	  /* IHL < 5 */
-	DARD_STAT_DROP_BAD_LEN,	  /* total length against the packet */
-	DARD_STAT_DROP_NO_PATH,	  /* an ID without paths */
-	DARD_STAT_DROP_NOT_MINE,  /* IP-in-IP to our alias, inner not our ID */
-	DARD_STAT_DROP_OUTER_OPTIONS, /* IP-in-IP whose outer header has options
-				       */
-	DARD_STAT_DROP_ADJUST,	      /* bpf_skb_adjust_room failed */
-	DARD_STAT_DROP_OVERSIZE,      /* too big to encapsulate, not GSO */
-	DARD_STAT_EVENT_RETRY, /* ring buffer full: event tried again later */
-	DARD_STAT_FLOW_FULL,   /* flow table update failed */
-	DARD_STAT_DROP_OUTER_FRAGMENT, /* IP-in-IP to our alias, fragmented */
-	DARD_STAT_DROP_CE_NOT_ECT, /* outer CE, inner not ECN-capable (RFC 6040)
-				    */
+	DARD_STAT_MAPPER(__DARD_STAT_ENUM)
 	__DARD_STAT_MAX
 };
+/* clang-format on */
+#undef __DARD_STAT_ENUM
+
+/*
+ * Indices of a switch's dard_sw_stats (bpf/dard_switch.bpf.c), per CPU:
+ * what its counter did with the marked packets it saw, so that elephants
+ * it failed to note are visible to dard-switchd's operator.
+ */
+#define DARD_SW_STAT_MAPPER(FN)                                                \
+	FN(NOTED, "noted")	   /* a marked packet noted */                 \
+	FN(NEW_FLOW, "new_flow")   /* an elephant entered the table */         \
+	FN(FLOW_FULL, "flow_full") /* table update failed: not noted */        \
+	FN(TRUNCATED, "truncated") /* inner header unreadable: not noted */
+
+#define __DARD_SW_STAT_ENUM(id, name) DARD_SW_STAT_##id,
+/* clang-format off */
+enum dard_sw_stat {
+	DARD_SW_STAT_MAPPER(__DARD_SW_STAT_ENUM)
+	__DARD_SW_STAT_MAX
+};
+/* clang-format on */
+#undef __DARD_SW_STAT_ENUM
 
 enum dard_meta_flag {
 	DARD_META_F_HOOK_CREATED = 1U << 0, /* detach removes clsact too */

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Answering the monitors' queries (Documentation/protocol.md): decode,
+ * count each port's elephants, encode the reply.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "answer.h"
+#include "dp.h"
+#include "err.h"
+#include "topo.h"
+#include "log.h"
+
+int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,
+		   char *err)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_addr = addr,
+				 .sin_port = htons(port)};
+	char name[INET_ADDRSTRLEN];
+
+	a->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	a->ioctl_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (a->sock < 0 || a->ioctl_sock < 0 ||
+	    bind(a->sock, (struct sockaddr *)&sa, sizeof(sa))) {
+		inet_ntop(AF_INET, &addr, name, sizeof(name));
+		return dard_fail(err, -errno, "Unable to listen on %s:%u: %s",
+				 name, port, strerror(errno));
+	}
+	return 0;
+}
+
+void sw_answer_close(struct sw_agent *a)
+{
+	if (a->sock >= 0)
+		close(a->sock);
+	if (a->ioctl_sock >= 0)
+		close(a->ioctl_sock);
+	a->sock = a->ioctl_sock = -1;
+}
+
+static int port_up(const struct sw_agent *a, const struct sw_port *p)
+{
+	struct ifreq ifr = {0};
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->ifname);
+	if (ioctl(a->ioctl_sock, SIOCGIFFLAGS, &ifr))
+		return 0;
+	return (ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) ==
+	       (IFF_UP | IFF_RUNNING);
+}
+
+/*
+ * The ports' state: links looked at for every query, elephants counted
+ * at most once per quarter window, as queries from many monitors arrive
+ * close together. A failed count leaves no counts to answer from.
+ */
+static int refresh(struct sw_agent *a)
+{
+	uint64_t now = dard_coarse_ns();
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < a->nports; i++)
+		a->port[i].up = port_up(a, &a->port[i]);
+	if (a->counted_ns && now - a->counted_ns < a->window_ns / 4)
+		return 0;
+	a->counted_ns = 0;
+	ret = sw_counter_count(a->counter, a->port, a->nports, now,
+			       a->window_ns);
+	if (!ret)
+		a->counted_ns = now;
+	return ret;
+}
+
+void sw_answer(struct sw_agent *a)
+{
+	static struct dard_msg msg;
+	static uint8_t buf[DARD_MSG_MAX];
+	char err[DARD_ERR_MAX] = "", from[INET_ADDRSTRLEN];
+	struct sockaddr_in peer;
+	socklen_t plen = sizeof(peer);
+	unsigned n;
+	ssize_t len;
+	size_t out;
+	int ret;
+
+	len = recvfrom(a->sock, buf, sizeof(buf), MSG_DONTWAIT,
+		       (struct sockaddr *)&peer, &plen);
+	if (len < 0)
+		return;
+	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
+	if (sw_query_decode(buf, len, &msg, err)) {
+		a->rejected++;
+		log_warn("rejected a message from %s:%u: %s", from,
+			 ntohs(peer.sin_port), err);
+		return;
+	}
+	a->queries++;
+	ret = refresh(a);
+	if (ret) {
+		/* Partial counts would mislead: the querier hears nothing. */
+		a->count_errors++;
+		log_warn(
+			"query %u from %s unanswered: counting elephants failed: %s",
+			msg.seq, from, strerror(-ret));
+		return;
+	}
+	out = sw_reply(a->port, a->nports, &msg, buf, sizeof(buf), &n);
+	if (sendto(a->sock, buf, out, 0, (struct sockaddr *)&peer, plen) < 0) {
+		a->send_errors++;
+		log_warn("reply to %s failed: %s", from, strerror(errno));
+		return;
+	}
+	a->replies++;
+	log_debug("query %u from %s: %u ports", msg.seq, from, n);
+}
+
+void sw_answer_log(const struct sw_agent *a)
+{
+	uint64_t v[__DARD_SW_STAT_MAX];
+	char line[256];
+	unsigned i;
+	int off = 0, ret;
+
+	log_info(
+		"queries %llu, replies %llu, rejected %llu, send errors %llu, count errors %llu",
+		(unsigned long long)a->queries, (unsigned long long)a->replies,
+		(unsigned long long)a->rejected,
+		(unsigned long long)a->send_errors,
+		(unsigned long long)a->count_errors);
+	if (!a->counter)
+		return;
+	ret = sw_counter_stats(a->counter, v);
+	if (ret) {
+		log_warn("Unable to read the counter's stats: %s",
+			 strerror(-ret));
+		return;
+	}
+	/* flow_full and truncated are elephants the counter missed. */
+	for (i = 0; i < __DARD_SW_STAT_MAX && off < (int)sizeof(line); i++)
+		off += snprintf(line + off, sizeof(line) - off, "%s%s %llu",
+				i ? ", " : "", sw_stat_name(i),
+				(unsigned long long)v[i]);
+	log_info("counter: %s", line);
+}

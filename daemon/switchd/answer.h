@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* dard-switchd's UDP side: a query in, the ports counted, a reply out. */
+#ifndef _DARD_SWITCHD_ANSWER_H
+#define _DARD_SWITCHD_ANSWER_H
+
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include "counter.h"
+#include "reply.h"
+
+struct sw_agent {
+	struct sw_port *port;
+	unsigned nports;
+	struct sw_counter *counter;
+	uint64_t window_ns;
+	int sock, ioctl_sock;
+	uint64_t counted_ns; /* of the ports' elephants; 0: none valid */
+	/* What it did, logged at exit and on SIGUSR1. */
+	uint64_t queries, replies, rejected, send_errors, count_errors;
+};
+
+/* Opens a's sockets and listens on addr:port; err (DARD_ERR_MAX) why. */
+int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,
+		   char *err);
+/* Answers one waiting datagram, if there is one; logs what went wrong. */
+void sw_answer(struct sw_agent *a);
+/* Logs what the agent and its counter did. */
+void sw_answer_log(const struct sw_agent *a);
+void sw_answer_close(struct sw_agent *a);
+
+#endif /* _DARD_SWITCHD_ANSWER_H */

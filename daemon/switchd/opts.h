@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* dard-switchd's command line. */
+#ifndef _DARD_SWITCHD_OPTS_H
+#define _DARD_SWITCHD_OPTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <netinet/in.h>
+
+struct switchd_opts {
+	const char *config;    /* NULL: $DARD_CONFIG or the default */
+	const char *sw;	       /* the switch's name in the file */
+	struct in_addr listen; /* if has_listen, else the management one */
+	int has_listen;
+	uint32_t port;		/* UDP */
+	uint64_t window_ns;	/* count elephants seen this recently */
+	uint32_t dscp;		/* the hosts' elephant mark */
+	const char *ifname_fmt; /* port N's interface: one %u */
+	int level;		/* enum dard_log_level */
+};
+
+enum switchd_parse {
+	SWITCHD_RUN,	   /* options in o */
+	SWITCHD_DONE,	   /* help or version printed: exit 0 */
+	SWITCHD_BAD_VALUE, /* err names the option and the value: exit 2 */
+	SWITCHD_BAD_USAGE, /* err (if any) and the usage: exit 2 */
+};
+
+/*
+ * Parses argv into o (defaults first) and returns an enum switchd_parse;
+ * err (DARD_ERR_MAX) is empty when getopt has said what was wrong.
+ */
+int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o,
+		       char *err);
+void switchd_usage(FILE *f);
+
+#endif /* _DARD_SWITCHD_OPTS_H */

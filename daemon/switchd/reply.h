@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * dard-switchd's answers without the I/O: each port's elephants counted
+ * from a snapshot of the counter's table, and the reply to a query built
+ * from the ports' state. Pure, for the unit tests.
+ */
+#ifndef _DARD_SWITCHD_REPLY_H
+#define _DARD_SWITCHD_REPLY_H
+
+#include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/dard.h>
+
+#include "proto.h"
+
+/* One port of the switch: a link in the topology and an interface here. */
+struct sw_port {
+	unsigned num; /* the port's number in the topology */
+	unsigned ifindex;
+	char ifname[IF_NAMESIZE];
+	uint32_t mbps;
+	uint32_t elephants; /* at the last count */
+	int up;		    /* the link was up at the last look */
+};
+
+/*
+ * Adds the n entries (key, last seen) of a snapshot that were seen within
+ * window_ns of now to their ports' elephants; an entry seen after now
+ * (another CPU's clock) is fresh. Sets forget[k] for entries unseen for
+ * over 8 windows, for the caller to delete, and returns how many.
+ */
+unsigned sw_tally(struct sw_port *port, unsigned nports,
+		  const struct dard_sw_key *keys, const uint64_t *seen,
+		  unsigned n, uint64_t now, uint64_t window_ns,
+		  uint8_t *forget);
+
+/* Decodes a query into msg: 0, or -errno with err (DARD_ERR_MAX) why. */
+int sw_query_decode(const void *buf, size_t len, struct dard_msg *msg,
+		    char *err);
+
+/*
+ * The reply to query q from the ports' state, written into buf: its
+ * length, 0 if cap is too small. A port the switch does not have is
+ * answered down, with nothing on it; a query without ports asks for every
+ * port, as many as one reply carries. *nports_out: the ports answered.
+ */
+size_t sw_reply(const struct sw_port *port, unsigned nports,
+		const struct dard_msg *q, void *buf, size_t cap,
+		unsigned *nports_out);
+
+#endif /* _DARD_SWITCHD_REPLY_H */

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dard-switchd without the I/O: counting each port's elephants from a
+ * snapshot of its table, answering queries, and its command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "log.h"
+#include "opts.h"
+#include "reply.h"
+#include "topo.h"
+
+enum { S = 1000000000 };
+
+static struct sw_port ports[3] = {
+	{.num = 1, .ifindex = 11, .mbps = 1000, .up = 1},
+	{.num = 2, .ifindex = 12, .mbps = 1000, .up = 1},
+	{.num = 4, .ifindex = 14, .mbps = 100, .up = 0},
+};
+
+static void zero(void)
+{
+	unsigned i;
+
+	for (i = 0; i < 3; i++)
+		ports[i].elephants = 0;
+}
+
+static void test_tally(void **state)
+{
+	/* now = 100 s, window 1 s. */
+	const struct dard_sw_key keys[] = {
+		{.ifindex = 11}, /* seen just now */
+		{.ifindex = 11}, /* 0.5 s ago */
+		{.ifindex = 12}, /* 1 s ago: the window's edge counts */
+		{.ifindex = 12}, /* 2 s ago: out, kept */
+		{.ifindex = 14}, /* 9 s ago: forgotten */
+		{.ifindex = 99}, /* not a port of ours: counted nowhere */
+		{.ifindex = 14}, /* after now: another CPU's clock */
+	};
+	const uint64_t seen[] = {100ULL * S, 99500000000ULL, 99ULL * S,
+				 98ULL * S,  91ULL * S,	     100ULL * S,
+				 101ULL * S};
+	uint8_t forget[7];
+
+	(void)state;
+	zero();
+	assert_int_equal(
+		sw_tally(ports, 3, keys, seen, 7, 100ULL * S, S, forget), 1);
+	assert_int_equal(ports[0].elephants, 2);
+	assert_int_equal(ports[1].elephants, 1);
+	assert_int_equal(ports[2].elephants, 1);
+	assert_memory_equal(forget, ((uint8_t[]){0, 0, 0, 0, 1, 0, 0}), 7);
+	/* Batches add up: the same snapshot again doubles the counts. */
+	sw_tally(ports, 3, keys, seen, 7, 100ULL * S, S, forget);
+	assert_int_equal(ports[0].elephants, 4);
+	/* An empty snapshot changes nothing. */
+	assert_int_equal(sw_tally(ports, 3, keys, seen, 0, 0, S, forget), 0);
+	assert_int_equal(ports[0].elephants, 4);
+}
+
+static void test_decode_rejects(void **state)
+{
+	static struct dard_msg msg;
+	static const struct dard_port_state st = {.port = 1};
+	uint8_t buf[64];
+	char err[DARD_ERR_MAX] = "";
+	size_t n;
+
+	(void)state;
+	assert_true(sw_query_decode("junk", 4, &msg, err) < 0);
+	assert_true(err[0] != '\0');
+	/* A well-formed reply is not a query. */
+	n = dard_proto_reply(buf, sizeof(buf), 7, &st, 1);
+	assert_true(n > 0);
+	err[0] = '\0';
+	assert_int_equal(sw_query_decode(buf, n, &msg, err), -EINVAL);
+	assert_string_equal(err, "not a query");
+	n = dard_proto_query(buf, sizeof(buf), 7, (uint16_t[]){2}, 1);
+	assert_int_equal(sw_query_decode(buf, n, &msg, err), 0);
+	assert_int_equal(msg.seq, 7);
+}
+
+/* Asks for ports in q, answers, and decodes the answer into r. */
+static unsigned ask(const uint16_t *q, unsigned nq, struct dard_msg *r)
+{
+	static struct dard_msg query;
+	static uint8_t buf[DARD_MSG_MAX];
+	char err[DARD_ERR_MAX];
+	unsigned n;
+	size_t len;
+
+	len = dard_proto_query(buf, sizeof(buf), 42, q, nq);
+	assert_int_equal(sw_query_decode(buf, len, &query, err), 0);
+	len = sw_reply(ports, 3, &query, buf, sizeof(buf), &n);
+	assert_true(len > 0);
+	assert_int_equal(dard_proto_decode(buf, len, r, err), 0);
+	assert_int_equal(r->type, DARD_MSG_REPLY);
+	assert_int_equal(r->seq, 42);
+	assert_int_equal(r->count, n);
+	return n;
+}
+
+static void test_reply(void **state)
+{
+	static struct dard_msg r;
+	static struct dard_msg q = {.type = DARD_MSG_QUERY, .seq = 1};
+	uint8_t small[16];
+	unsigned n;
+
+	(void)state;
+	zero();
+	ports[0].elephants = 3;
+	ports[2].elephants = 5;
+	/* Asked ports in the asked order; port 3 is not ours: down, empty. */
+	assert_int_equal(ask((uint16_t[]){4, 3, 1}, 3, &r), 3);
+	assert_int_equal(r.state[0].port, 4);
+	assert_int_equal(r.state[0].flags, 0); /* ours but down */
+	assert_int_equal(r.state[0].mbps, 100);
+	assert_int_equal(r.state[0].elephants, 5);
+	assert_int_equal(r.state[1].port, 3);
+	assert_int_equal(r.state[1].flags, 0);
+	assert_int_equal(r.state[1].mbps, 0);
+	assert_int_equal(r.state[1].elephants, 0);
+	assert_int_equal(r.state[2].flags, DARD_PORT_F_UP);
+	assert_int_equal(r.state[2].elephants, 3);
+	/* No ports asked: every port. */
+	assert_int_equal(ask(NULL, 0, &r), 3);
+	assert_int_equal(r.state[1].port, 2);
+	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
+	/* A reply that does not fit is not written. */
+	assert_int_equal(sw_reply(ports, 3, &q, small, sizeof(small), &n), 0);
+}
+
+static int parse(struct switchd_opts *o, char *err, ...)
+{
+	char *argv[16] = {"dard-switchd"};
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, err);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	optind = 0; /* glibc: start afresh */
+	opterr = 0;
+	err[0] = '\0';
+	return switchd_opts_parse(argc, argv, o, err);
+}
+
+static void test_opts(void **state)
+{
+	struct switchd_opts o;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, "core1", NULL), SWITCHD_RUN);
+	assert_string_equal(o.sw, "core1");
+	assert_int_equal(o.port, 7471);
+	assert_int_equal(o.window_ns, S);
+	assert_int_equal(o.dscp, 8);
+	assert_string_equal(o.ifname_fmt, "p%u");
+	assert_int_equal(o.has_listen, 0);
+	assert_int_equal(parse(&o, err, "-w", "0.25", "-p", "9", "-d", "0",
+			       "-l", "10.0.0.1", "-i", "sw%u", "-v", "agg1",
+			       NULL),
+			 SWITCHD_RUN);
+	assert_int_equal(o.window_ns, S / 4);
+	assert_int_equal(o.port, 9);
+	assert_int_equal(o.dscp, 0);
+	assert_int_equal(o.has_listen, 1);
+	assert_int_equal(o.level, DARD_LOG_DEBUG);
+	assert_string_equal(o.sw, "agg1");
+}
+
+static void test_opts_reject(void **state)
+{
+	static const char *const bad[][2] = {
+		{"-p", "0"},	 {"-p", "65536"}, {"-p", "4294967297"},
+		{"-p", "-1"},	 {"-p", "1x"},	  {"-w", "0"},
+		{"-w", "3601"},	 {"-w", "inf"},	  {"-w", "nan"},
+		{"-w", "1e-12"}, {"-d", "64"},	  {"-d", ""},
+		{"-l", "1.2.3"}, {"-i", "p%s"},	  {"-i", "p%u%u"},
+		{"-i", "p"},
+	};
+	struct switchd_opts o;
+	char err[DARD_ERR_MAX];
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(
+			parse(&o, err, bad[i][0], bad[i][1], "core1", NULL),
+			SWITCHD_BAD_VALUE);
+		/* The message names the value. */
+		assert_non_null(strstr(err, bad[i][1]));
+	}
+	assert_int_equal(parse(&o, err, NULL), SWITCHD_BAD_USAGE);
+	assert_non_null(strstr(err, "which SWITCH"));
+	assert_int_equal(parse(&o, err, "a", "b", NULL), SWITCHD_BAD_USAGE);
+	assert_int_equal(parse(&o, err, "--bogus", "a", NULL),
+			 SWITCHD_BAD_USAGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_decode_rejects),
+		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_opts_reject),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
