@@ -109,8 +109,11 @@ void flows_sweep(struct dardd *d, uint64_t now)
 
 	for (e = d->els; e; e = e->next)
 		e->seen = 0;
-	d->ops->flows(d->dp, walk_cb, &w);
-	for (e = d->els; e; e = next) {
+	n = d->ops->flows(d->dp, walk_cb, &w);
+	/* A walk that failed says nothing about which flows are gone. */
+	if (n < 0)
+		log_warn("Unable to walk the flow table: %s", strerror(-n));
+	for (e = d->els; n >= 0 && e; e = next) {
 		next = e->next;
 		if (!e->seen)
 			el_del(d, e, "gone from the flow table");
