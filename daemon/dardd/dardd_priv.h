@@ -191,7 +191,5 @@ struct json_object *ctl_answer(struct dardd *d, const char *cmd);
 int loop_init(struct dardd *d);
 void loop_fini(struct dardd *d);
 void loop_run(struct dardd *d);
-/* The timer's work: queries, rounds and walks that are due. */
-void loop_tick(struct dardd *d, uint64_t now);
 
 #endif /* _DARD_DARDD_PRIV_H */

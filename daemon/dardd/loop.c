@@ -31,7 +31,8 @@ uint64_t dardd_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-void loop_tick(struct dardd *d, uint64_t now)
+/* The timer's work: queries, rounds and walks that are due. */
+static void loop_tick(struct dardd *d, uint64_t now)
 {
 	struct mon *mon;
 
