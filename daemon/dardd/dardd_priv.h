@@ -119,6 +119,7 @@ struct dardd {
 	/* The control socket (ctl.c) and the event loop (loop.c). */
 	int ctl;
 	int epfd, tfd;
+	/* The options (opts.c), and the counters every part adds to. */
 	struct dardd_opts o;
 	struct dardd_stats st;
 };
@@ -131,6 +132,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv,
 		     int *exit_code);
 
 /* elephants.c: the table of our elephants, by flow key. */
+void elephants_init(struct dardd *d);
 void elephants_fini(struct dardd *d);
 struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k);
 void el_add(struct dardd *d, const struct dard_flow_key *k,

@@ -131,6 +131,12 @@ void el_del(struct dardd *d, struct elephant *e, const char *why)
 	free(e);
 }
 
+void elephants_init(struct dardd *d)
+{
+	d->els = NULL;
+	memset(d->elh, 0, sizeof(d->elh));
+}
+
 /* At exit: the flows go on without us, so nothing is logged as ended. */
 void elephants_fini(struct dardd *d)
 {

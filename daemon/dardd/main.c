@@ -96,6 +96,7 @@ int main(int argc, char **argv)
 		log_err("out of memory");
 		goto err_query;
 	}
+	elephants_init(&d);
 	monitors_init(&d, dardd_now_ns() ^ ((uint64_t)getpid() << 32) ^ d.me);
 	d.ops = &dard_dp_bpf;
 	if (flows_open(&d))

@@ -155,6 +155,7 @@ static inline struct fix *fix_new(void)
 	d->dp = (struct dard_dp *)&f->dp;
 	assert_int_equal(query_init(d), 0);
 	d->xmit = fake_xmit;
+	elephants_init(d);
 	monitors_init(d, 1);
 	return f;
 }
