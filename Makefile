@@ -170,10 +170,22 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 		$(JSON_LIBS) $(ALGO_LIBS)
 
 # dard-switchd's options and answers, without root or BPF.
-# (make lists these after the libraries, hence the libraries again.)
-$(B)/tests/test_switchd: $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o
-$(B)/tests/test_switchd: EXTRA_LIBS := $(LIBCOMMON) $(LIBDARD)
+SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
+
+# dardd's unit tests link its objects but main.o; a fake datapath ops
+# table stands in for the BPF one.
+DARDD_TEST_OBJS := $(filter-out %/main.o,$(call objs,daemon/dardd))
+$(B)/tests/unit/test_dardd%.o: DARD_CFLAGS += -iquote daemon/dardd
+$(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
+		$(LIBDP) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
+		$(BPF_LIBS) $(LIBDARD_LIBS)
 
 # BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c.
 $(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBCOMMON) \

@@ -432,29 +432,46 @@ static int promote(struct sim *s, struct flow *f)
 	return 0;
 }
 
-/* One round of a monitor: dardd's round on the last query's states. */
+/* A monitor's elephants for dard_monitor_round: the moves are in out. */
+struct round_iter {
+	const struct mon *m;
+	const struct dard_sim_flow *out;
+};
+
+static const void *round_next(void *arg, const void *cur,
+			      struct dard_round_flow *rf)
+{
+	const struct round_iter *it = arg;
+	const struct flow *f =
+		cur ? ((const struct flow *)cur)->mnext : it->m->flows;
+
+	if (f) {
+		rf->path = f->row;
+		rf->moves = it->out[f->id].moves;
+	}
+	return f;
+}
+
+/*
+ * One round of a monitor: dardd's own round (dard_monitor_round) on the
+ * last query's states.
+ */
 static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
-	struct flow *f, *pick = NULL;
+	struct round_iter ri = {m, out};
+	struct dard_flow_iter it = {round_next, &ri};
+	struct flow *pick;
 	struct dard_move mv;
 
 	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
 	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->m->pv);
-	memset(m->m->fv, 0, m->m->npaths * sizeof(*m->m->fv));
-	for (f = m->flows; f; f = f->mnext)
-		m->m->fv[f->row]++;
-	if (!dard_sched_round_links(s->ls, m->m->links, m->m->pv, m->m->fv,
-				    m->m->npaths, s->o->delta, &mv))
-		return;
-	for (f = m->flows; f; f = f->mnext)
-		if (f->row == mv.from &&
-		    (!pick || out[f->id].moves < out[pick->id].moves))
-			pick = f;
+	pick = (struct flow *)dard_monitor_round(m->m, s->ls, &it, s->o->delta,
+						 &mv);
 	if (!pick)
 		return;
 	move(s, pick, mv.to, out);
 	/* As dardd does: the move counted at once in its own picture. */
-	dard_lstate_move(s->ls, &m->m->links[mv.from], &m->m->links[mv.to]);
+	dard_monitor_moved(m->m, s->ls, &mv);
 }
 
 /* The controller writes a new path into its switches, and the flow moves. */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* dardd's options and counters, and the address of its control socket. */
+/*
+ * What dardctl needs to talk to dardd: the control socket's address and
+ * its messages. dardd's own state is in daemon/dardd/dardd_priv.h.
+ */
 #ifndef _DARD_DARDD_H
 #define _DARD_DARDD_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -12,10 +14,15 @@
 /*
  * The control socket: an abstract UNIX socket, so one per network
  * namespace (one per testbed host); root only (SO_PEERCRED). A client
- * writes one command line, "monitors", "flows" or "stats", and reads one
- * JSON document back.
+ * writes one command line, one of the commands below, and reads one JSON
+ * document back on one line (the keys: Documentation/operations.md), or
+ * {"error": "why"} for an unknown command or a client that is not root.
  */
 #define DARDD_CTL_NAME "dard/dardd"
+
+#define DARDD_CMD_MONITORS "monitors" /* an array, one object per monitor */
+#define DARDD_CMD_FLOWS "flows"	      /* an array, one per elephant */
+#define DARDD_CMD_STATS "stats"	      /* an object: dardd's counters */
 
 /* The control socket's address, for bind and connect; returns its length. */
 static inline socklen_t dardd_ctl_addr(struct sockaddr_un *sun)
@@ -27,24 +34,5 @@ static inline socklen_t dardd_ctl_addr(struct sockaddr_un *sun)
 	return offsetof(struct sockaddr_un, sun_path) + 1 +
 	       strlen(DARDD_CTL_NAME);
 }
-
-struct dardd_opts {
-	uint64_t query_ns;    /* switch queries, paper: 1 s */
-	uint64_t schedule_ns; /* rounds every this + U[0, this], paper: 5 s */
-	uint64_t max_age_ns;  /* link states older are unknown: 3 queries */
-	uint64_t sweep_ns;    /* walks of the flow table */
-	uint64_t idle_ns;     /* flows idle this long are forgotten */
-	double delta_mbps;    /* paper: 10 Mbit/s */
-	double delta_frac;    /* delta as a share of the bandwidth... */
-	int delta_is_frac;    /* ...when this is set */
-	uint16_t switch_port;
-};
-
-struct dardd_stats {
-	uint64_t monitors_created, elephants, ended, events;
-	uint64_t queries, query_bytes, replies, reply_bytes;
-	uint64_t timeouts, late, rejected, send_errors;
-	uint64_t rounds, moves, ctl_refused;
-};
 
 #endif /* _DARD_DARDD_H */

@@ -247,3 +247,42 @@ void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 		dard_path_state(l, idx, p->ndl, &pv[i]);
 	}
 }
+
+void dard_monitor_fv(struct dard_monitor *m, const struct dard_flow_iter *it)
+{
+	struct dard_round_flow f;
+	const void *cur = NULL;
+
+	memset(m->fv, 0, m->npaths * sizeof(*m->fv));
+	while ((cur = it->next(it->arg, cur, &f)))
+		if (f.path >= 0 && (unsigned)f.path < m->npaths)
+			m->fv[f.path]++;
+}
+
+const void *dard_monitor_round(struct dard_monitor *m,
+			       const struct dard_lstate *ls,
+			       const struct dard_flow_iter *it, double delta,
+			       struct dard_move *mv)
+{
+	struct dard_round_flow f;
+	const void *cur = NULL, *pick = NULL;
+	unsigned least = 0;
+
+	dard_monitor_fv(m, it);
+	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
+				    delta, mv))
+		return NULL;
+	/* Moving the flow that moved least spreads the moves out. */
+	while ((cur = it->next(it->arg, cur, &f)))
+		if (f.path == (int)mv->from && (!pick || f.moves < least)) {
+			pick = cur;
+			least = f.moves;
+		}
+	return pick;
+}
+
+void dard_monitor_moved(const struct dard_monitor *m, struct dard_lstate *ls,
+			const struct dard_move *mv)
+{
+	dard_lstate_move(ls, &m->links[mv->from], &m->links[mv->to]);
+}

@@ -76,4 +76,45 @@ void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 		     const uint64_t *when, uint64_t now, uint64_t max_age,
 		     struct dard_pstate *pv);
 
+/* One of this host's elephants, as a monitor's round sees it. */
+struct dard_round_flow {
+	int path;	/* index among the monitor's paths; < 0: none of them */
+	unsigned moves; /* how often it has moved so far */
+};
+
+/*
+ * The elephants of one monitor, in the caller's order: next(arg, cur, f)
+ * returns the flow after cur (the first when cur is NULL) and describes
+ * it in f, or NULL after the last. The round walks it twice.
+ */
+struct dard_flow_iter {
+	const void *(*next)(void *arg, const void *cur,
+			    struct dard_round_flow *f);
+	void *arg;
+};
+
+/* FV: how many of the iterator's elephants are on each of m's paths. */
+void dard_monitor_fv(struct dard_monitor *m, const struct dard_flow_iter *it);
+
+/*
+ * One DARD round of monitor m (paper, section 2.5), the one dardd runs
+ * and the simulator runs: m->pv holds the path states (the caller takes
+ * them from its link states, dard_monitor_pv); counts FV from the
+ * iterator into m->fv, runs dard_sched_round_links and picks the
+ * elephant to move, the first of those on the source path that has
+ * moved least. Returns that flow (the iterator's pointer) and fills mv,
+ * or NULL to stay. The caller moves the flow, then dard_monitor_moved().
+ */
+const void *dard_monitor_round(struct dard_monitor *m,
+			       const struct dard_lstate *ls,
+			       const struct dard_flow_iter *it, double delta,
+			       struct dard_move *mv);
+
+/*
+ * The caller moved a flow as mv says: ls as the switches will count it,
+ * so that the next round does not act on stale link states.
+ */
+void dard_monitor_moved(const struct dard_monitor *m, struct dard_lstate *ls,
+			const struct dard_move *mv);
+
 #endif /* _DARD_MONITOR_H */

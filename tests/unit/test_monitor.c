@@ -160,6 +160,71 @@ static void test_refused(void **state)
 	assert_non_null(strstr(err, "not a ToR"));
 }
 
+/* The flows of a round: an array, its end marked by path -2. */
+static const void *flows_next(void *arg, const void *cur,
+			      struct dard_round_flow *f)
+{
+	const struct dard_round_flow *a = arg;
+	const struct dard_round_flow *x =
+		cur ? (const struct dard_round_flow *)cur + 1 : a;
+
+	if (x->path == -2)
+		return NULL;
+	*f = *x;
+	return x;
+}
+
+/*
+ * The shared round: FV counted from the iterator (flows on no path left
+ * out), the elephant that moved least picked (the first of equals), and
+ * the move counted in the link states.
+ */
+static void test_round(void **state)
+{
+	struct fix *f = *state;
+	struct dard_monitor *m = f->m;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	struct dard_round_flow fl[] = {
+		{0, 3}, {-1, 0}, {0, 1}, {1, 0}, {0, 1}, {-2, 0},
+	};
+	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_move mv;
+	const void *pick;
+	unsigned i;
+
+	assert_non_null(ls);
+	for (i = 0; i < 2 * f->t->nlinks; i++)
+		ls[i] = (struct dard_lstate){100, 0, 1};
+	/* Path 0 carries three of ours, path 1 one; 3 and 4 are free. */
+	for (i = 0; i < m->links[0].n; i++)
+		ls[m->links[0].dl[i]].flows += 3;
+	for (i = 0; i < m->links[1].n; i++)
+		ls[m->links[1].dl[i]].flows += 1;
+	for (i = 0; i < m->npaths; i++)
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+	pick = dard_monitor_round(m, ls, &it, 10, &mv);
+	assert_int_equal(m->fv[0], 3);
+	assert_int_equal(m->fv[1], 1);
+	assert_int_equal(m->fv[2], 0);
+	assert_int_equal(m->fv[3], 0);
+	assert_ptr_equal(pick, &fl[2]);
+	assert_int_equal(mv.from, 0);
+	assert_int_equal(mv.to, 2);
+	dard_monitor_moved(m, ls, &mv);
+	assert_int_equal(ls[m->links[2].dl[1]].flows, 1);
+	assert_int_equal(ls[m->links[0].dl[1]].flows, 2);
+
+	/* A delta above any gain: no move, no pick. */
+	pick = dard_monitor_round(m, ls, &it, 1000, &mv);
+	assert_null(pick);
+	/* No flow of ours at all: FV all 0, nothing to move. */
+	fl[0].path = -2;
+	assert_null(dard_monitor_round(m, ls, &it, 0, &mv));
+	for (i = 0; i < m->npaths; i++)
+		assert_int_equal(m->fv[i], 0);
+	free(ls);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_path_index),
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_round),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

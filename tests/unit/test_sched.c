@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "monitor.h"
 #include "sched.h"
 #include "unit.h"
 
@@ -22,6 +23,7 @@ enum { PATHS_MAX = 64, FLOWS_MAX = 512 };
 struct flow {
 	uint32_t src, dst; /* hosts */
 	unsigned path;	   /* index in the ToR pair's path list */
+	unsigned moves;
 };
 
 /* The whole network, as an oracle for what switches would answer. */
@@ -134,37 +136,99 @@ static unsigned monitor(struct sim *s, uint32_t src, uint32_t dst,
 /* Which round the tests run: the paper's, or dardd's (overlap-aware). */
 static int links_aware;
 
+/* The elephants of src's monitor towards the ToR dtor. */
+struct round_iter {
+	struct sim *s;
+	uint32_t src, dtor;
+};
+
+static const void *round_next(void *arg, const void *cur,
+			      struct dard_round_flow *rf)
+{
+	struct round_iter *it = arg;
+	struct sim *s = it->s;
+	struct flow *f = cur ? (struct flow *)cur + 1 : s->flow;
+
+	for (; f < s->flow + s->nflows; f++)
+		if (f->src == it->src &&
+		    dard_topo_tor(s->t, f->dst) == it->dtor) {
+			rf->path = f->path;
+			rf->moves = f->moves;
+			return f;
+		}
+	return NULL;
+}
+
+/* dardd's round: libdard's dard_monitor_round on src's monitor. */
+static struct flow *round_links(struct sim *s, uint32_t src, uint32_t dtor,
+				const struct dard_pstate *pv,
+				const struct plist *l, double delta,
+				struct dard_move *m)
+{
+	struct round_iter ri = {s, src, dtor};
+	struct dard_flow_iter it = {round_next, &ri};
+	char err[DARD_ERR_MAX];
+	struct dard_monitor *mon;
+	struct flow *pick;
+	unsigned i;
+
+	mon = dard_monitor_new(s->pc, s->t, src, dtor, err);
+	if (!mon)
+		fail_msg("%s", err);
+	/* The monitor's paths are the test's, in the same order. */
+	assert_int_equal(mon->npaths, l->n);
+	for (i = 0; i < l->n; i++) {
+		assert_int_equal(mon->links[i].n, l->ndl[i]);
+		assert_memory_equal(mon->links[i].dl, l->dl[i],
+				    l->ndl[i] * sizeof(l->dl[i][0]));
+		mon->pv[i] = pv[i];
+	}
+	pick = (struct flow *)dard_monitor_round(mon, s->ls, &it, delta, m);
+	dard_monitor_free(mon);
+	return pick;
+}
+
+/* The paper's round: dard_sched_round, the first elephant on the source. */
+static struct flow *round_plain(struct sim *s, uint32_t src, uint32_t dtor,
+				const struct dard_pstate *pv,
+				const uint32_t *fv, unsigned n, double delta,
+				struct dard_move *m)
+{
+	unsigned i;
+
+	if (!dard_sched_round(pv, fv, n, delta, m))
+		return NULL;
+	for (i = 0; i < s->nflows; i++)
+		if (s->flow[i].src == src &&
+		    dard_topo_tor(s->t, s->flow[i].dst) == dtor &&
+		    s->flow[i].path == m->from)
+			return &s->flow[i];
+	return NULL;
+}
+
 /* One round of src's monitor towards dst's ToR; applies a move. */
 static int round_of(struct sim *s, uint32_t src, uint32_t dst, double delta,
 		    struct dard_move *m)
 {
 	struct dard_pstate pv[PATHS_MAX];
-	struct dard_path_links pl[PATHS_MAX];
 	uint32_t fv[PATHS_MAX], dtor = dard_topo_tor(s->t, dst);
-	unsigned n = monitor(s, src, dst, pv, fv), i;
+	unsigned n = monitor(s, src, dst, pv, fv);
+	struct flow *pick;
 	struct plist l;
-	int move;
 
 	paths(s, src, dst, &l);
-	for (i = 0; i < n; i++) {
-		pl[i].dl = l.dl[i];
-		pl[i].n = l.ndl[i];
-	}
-	move = links_aware
-		       ? dard_sched_round_links(s->ls, pl, pv, fv, n, delta, m)
-		       : dard_sched_round(pv, fv, n, delta, m);
-	if (!move)
+	assert_int_equal(l.n, n);
+	pick = links_aware ? round_links(s, src, dtor, pv, &l, delta, m)
+			   : round_plain(s, src, dtor, pv, fv, n, delta, m);
+	if (!pick)
 		return 0;
-	for (i = 0; i < s->nflows; i++)
-		if (s->flow[i].src == src &&
-		    dard_topo_tor(s->t, s->flow[i].dst) == dtor &&
-		    s->flow[i].path == m->from) {
-			s->flow[i].path = m->to;
-			sim_links(s);
-			return 1;
-		}
-	fail_msg("no flow of ours on path %u, which had fv > 0", m->from);
-	return 0;
+	if (pick->path != m->from)
+		fail_msg("no flow of ours on path %u, which had fv > 0",
+			 m->from);
+	pick->path = m->to;
+	pick->moves++;
+	sim_links(s);
+	return 1;
 }
 
 #define INF HUGE_VAL
@@ -196,9 +260,9 @@ static void toy_example(int aware)
 
 	links_aware = aware;
 	sim_init(&s, "fattree:4", 1.0);
-	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0};
-	s.flow[1] = (struct flow){find(s.t, "e3_1"), find(s.t, "e2_4"), 0};
-	s.flow[2] = (struct flow){find(s.t, "e3_2"), find(s.t, "e2_3"), 0};
+	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0, 0};
+	s.flow[1] = (struct flow){find(s.t, "e3_1"), find(s.t, "e2_4"), 0, 0};
+	s.flow[2] = (struct flow){find(s.t, "e3_2"), find(s.t, "e2_3"), 0, 0};
 	s.nflows = 3;
 	sim_links(&s);
 	assert_true(sim_min_bonf(&s) == 1.0 / 3); /* core1-aggr2_1: 3 flows */
@@ -274,10 +338,10 @@ static void test_overlap(void **state)
 
 	(void)state;
 	sim_init(&s, "fattree:4", 100);
-	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0};
-	s.flow[1] = (struct flow){find(s.t, "e1_2"), find(s.t, "e2_2"), 2};
-	s.flow[2] = (struct flow){find(s.t, "e1_3"), find(s.t, "e2_3"), 2};
-	s.flow[3] = (struct flow){find(s.t, "e1_4"), find(s.t, "e2_4"), 1};
+	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0, 0};
+	s.flow[1] = (struct flow){find(s.t, "e1_2"), find(s.t, "e2_2"), 2, 0};
+	s.flow[2] = (struct flow){find(s.t, "e1_3"), find(s.t, "e2_3"), 2, 0};
+	s.flow[3] = (struct flow){find(s.t, "e1_4"), find(s.t, "e2_4"), 1, 0};
 	s.nflows = 4;
 	sim_links(&s);
 	assert_true(sim_min_bonf(&s) == 50);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The control socket (daemon/common/dardd.h): one command line in, one
+ * JSON document out, for `dardctl monitor show', `flow show' and `stats'.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+
+#include <json-c/json.h>
+
+#include "dardd.h"
+#include "dardd_priv.h"
+#include "log.h"
+
+static json_object *pstate_json(const struct dard_pstate *ps)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "known", json_object_new_boolean(ps->known));
+	json_object_object_add(o, "bonf",
+			       isinf(ps->bonf)
+				       ? json_object_new_string("inf")
+				       : json_object_new_double(ps->bonf));
+	json_object_object_add(o, "mbps", json_object_new_double(ps->mbps));
+	json_object_object_add(o, "elephants",
+			       json_object_new_int64(ps->flows));
+	return o;
+}
+
+static json_object *paths_json(struct dardd *d, const struct dard_monitor *m)
+{
+	json_object *paths = json_object_new_array();
+	unsigned i, k;
+
+	for (i = 0; i < m->npaths; i++) {
+		json_object *p = pstate_json(&m->pv[i]), *sw;
+
+		json_object_object_add(p, "index",
+				       json_object_new_int64(i + 1));
+		json_object_object_add(p, "ours",
+				       json_object_new_int64(m->fv[i]));
+		sw = json_object_new_array();
+		for (k = 1; k + 1 < m->path[i].nsw; k++)
+			json_object_array_add(
+				sw, json_object_new_string(
+					    d->t->node[m->path[i].sw[k]].name));
+		json_object_object_add(p, "switches", sw);
+		json_object_array_add(paths, p);
+	}
+	return paths;
+}
+
+static json_object *monitors_json(struct dardd *d)
+{
+	json_object *a = json_object_new_array();
+	uint64_t now = dardd_now_ns();
+	struct dard_flow_iter it;
+	struct mon *mon;
+
+	for (mon = d->mons; mon; mon = mon->next) {
+		json_object *o = json_object_new_object();
+		const struct dard_monitor *m = mon->m;
+
+		/* The vectors as they are now, not at the last round. */
+		dard_monitor_pv(m, d->ls, d->ls_when, now, d->o.max_age_ns,
+				m->pv);
+		el_iter(mon, &it);
+		dard_monitor_fv(mon->m, &it);
+		json_object_object_add(
+			o, "src_tor",
+			json_object_new_string(d->t->node[m->src_tor].name));
+		json_object_object_add(
+			o, "dst_tor",
+			json_object_new_string(d->t->node[m->dst_tor].name));
+		json_object_object_add(o, "elephants",
+				       json_object_new_int64(mon->nflows));
+		json_object_object_add(o, "rounds",
+				       json_object_new_int64(mon->rounds));
+		json_object_object_add(o, "moves",
+				       json_object_new_int64(mon->moves));
+		json_object_object_add(o, "switches",
+				       json_object_new_int64(m->nqueries));
+		json_object_object_add(o, "paths", paths_json(d, m));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void add_addr(json_object *o, const char *key, uint32_t be)
+{
+	struct in_addr in = {.s_addr = be};
+	char s[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &in, s, sizeof(s));
+	json_object_object_add(o, key, json_object_new_string(s));
+}
+
+static json_object *history_json(const struct elephant *e, uint64_t now)
+{
+	json_object *h = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < e->nhist; i++) {
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(
+			x, "ago_s",
+			json_object_new_double((now - e->hist[i].ns) / 1e9));
+		json_object_object_add(
+			x, "path", json_object_new_int(e->hist[i].path + 1));
+		json_object_array_add(h, x);
+	}
+	return h;
+}
+
+static json_object *flows_json(struct dardd *d)
+{
+	json_object *a = json_object_new_array();
+	uint64_t now = dardd_now_ns();
+	struct elephant *e;
+
+	for (e = d->els; e; e = e->next) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(
+			o, "proto",
+			json_object_new_string(proto_str(e->key.proto)));
+		add_addr(o, "src", e->key.saddr);
+		json_object_object_add(
+			o, "sport", json_object_new_int(ntohs(e->key.sport)));
+		add_addr(o, "dst", e->key.daddr);
+		json_object_object_add(
+			o, "dport", json_object_new_int(ntohs(e->key.dport)));
+		json_object_object_add(
+			o, "dst_host",
+			json_object_new_string(d->t->node[e->dst].name));
+		json_object_object_add(o, "path",
+				       json_object_new_int(e->path + 1));
+		add_addr(o, "saddr", e->pair.saddr);
+		add_addr(o, "daddr", e->pair.daddr);
+		json_object_object_add(o, "moves",
+				       json_object_new_int64(e->moves));
+		json_object_object_add(
+			o, "elephant_s",
+			json_object_new_double((now - e->since_ns) / 1e9));
+		json_object_object_add(o, "history", history_json(e, now));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *stats_json(struct dardd *d)
+{
+	json_object *o = json_object_new_object();
+	const struct dardd_stats *s = &d->st;
+
+	json_object_object_add(o, "host",
+			       json_object_new_string(d->t->node[d->me].name));
+	json_object_object_add(o, "monitors",
+			       json_object_new_int64(mon_count(d)));
+#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
+	STAT(monitors_created);
+	STAT(elephants);
+	STAT(ended);
+	STAT(events);
+	STAT(queries);
+	STAT(query_bytes);
+	STAT(replies);
+	STAT(reply_bytes);
+	STAT(timeouts);
+	STAT(late);
+	STAT(rejected);
+	STAT(send_errors);
+	STAT(rounds);
+	STAT(moves);
+	STAT(ctl_refused);
+#undef STAT
+	return o;
+}
+
+/* The commands of dardd.h, and what answers each. */
+static const struct {
+	const char *cmd;
+	json_object *(*answer)(struct dardd *d);
+} cmds[] = {
+	{DARDD_CMD_MONITORS, monitors_json},
+	{DARDD_CMD_FLOWS, flows_json},
+	{DARDD_CMD_STATS, stats_json},
+};
+
+json_object *ctl_answer(struct dardd *d, const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmd, cmds[i].cmd))
+			return cmds[i].answer(d);
+	return NULL;
+}
+
+/* Root only: the abstract socket has no file mode to say so. */
+static int refuse_non_root(struct dardd *d, int fd)
+{
+	static const char no[] = "{\"error\":\"root only\"}\n";
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) &&
+	    cred.uid == 0)
+		return 0;
+	d->st.ctl_refused++;
+	if (send(fd, no, sizeof(no) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_debug("control client went away");
+	return -1;
+}
+
+/* One line, however it arrives; a stalled client costs a second at most. */
+static void read_line(int fd, char *cmd, size_t size)
+{
+	struct timeval tv = {.tv_sec = 1};
+	ssize_t n = 0;
+	size_t len;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	for (len = 0; len < size - 1 && !memchr(cmd, '\n', len); len += n) {
+		n = read(fd, cmd + len, size - 1 - len);
+		if (n <= 0)
+			break;
+	}
+	cmd[len] = 0;
+	cmd[strcspn(cmd, "\n")] = 0;
+}
+
+void ctl_accept(struct dardd *d)
+{
+	char cmd[64] = "";
+	json_object *doc;
+	const char *text;
+	int fd;
+
+	fd = accept4(d->ctl, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (refuse_non_root(d, fd)) {
+		close(fd);
+		return;
+	}
+	read_line(fd, cmd, sizeof(cmd));
+	doc = ctl_answer(d, cmd);
+	if (!doc) {
+		d->st.ctl_refused++;
+		text = "{\"error\":\"unknown command: expected monitors, flows or stats\"}";
+	} else {
+		text = json_object_to_json_string_ext(doc,
+						      JSON_C_TO_STRING_PLAIN);
+	}
+	if (send(fd, text, strlen(text), MSG_NOSIGNAL) < 0 ||
+	    send(fd, "\n", 1, MSG_NOSIGNAL) < 0)
+		log_debug("control client went away: %s", strerror(errno));
+	json_object_put(doc);
+	close(fd);
+}
+
+int ctl_init(struct dardd *d)
+{
+	struct sockaddr_un sun;
+	socklen_t len = dardd_ctl_addr(&sun);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	d->ctl = -1;
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) || listen(fd, 8)) {
+		int ret = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		log_err("Unable to open the control socket: %s%s",
+			strerror(-ret),
+			ret == -EADDRINUSE
+				? " (another dardd runs in this network namespace)"
+				: "");
+		return ret;
+	}
+	d->ctl = fd;
+	return 0;
+}
+
+void ctl_fini(struct dardd *d)
+{
+	if (d->ctl >= 0)
+		close(d->ctl);
+	d->ctl = -1;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * dardd's own state and the calls between its files; dardctl sees only
+ * daemon/common/dardd.h. One section per file: each owns a part of
+ * struct dardd, set up by its init and released by its fini.
+ */
+#ifndef _DARD_DARDD_PRIV_H
+#define _DARD_DARDD_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "dp.h"
+#include "monitor.h"
+
+/* What the command line asks for (opts.c). */
+struct dardd_opts {
+	const char *config;   /* NULL: $DARD_CONFIG, else the default */
+	const char *ifname;   /* the fabric interface */
+	const char *pin_root; /* NULL: $DARD_PIN_ROOT, else the default */
+	const char *host;     /* the host we run for */
+	int log_level;
+	uint64_t age_ns;      /* elephant age, when we attach the datapath */
+	uint64_t query_ns;    /* switch queries, paper: 1 s */
+	uint64_t schedule_ns; /* rounds every this + U[0, this], paper: 5 s */
+	uint64_t max_age_ns;  /* link states older are unknown: 3 queries */
+	uint64_t sweep_ns;    /* walks of the flow table */
+	uint64_t idle_ns;     /* flows idle this long are forgotten */
+	double delta_mbps;    /* paper: 10 Mbit/s */
+	double delta_frac;    /* delta as a share of the bandwidth... */
+	int delta_is_frac;    /* ...when this is set */
+	uint16_t switch_port;
+};
+
+/* The counters `dardctl stats' shows. */
+struct dardd_stats {
+	uint64_t monitors_created, elephants, ended, events;
+	uint64_t queries, query_bytes, replies, reply_bytes;
+	uint64_t timeouts, late, rejected, send_errors;
+	uint64_t rounds, moves, ctl_refused;
+};
+
+enum { HIST_MAX = 8 };
+
+/* One of our elephants (elephants.c). */
+struct elephant {
+	struct dard_flow_key key;
+	uint32_t dst;		     /* destination host */
+	struct mon *mon;	     /* its ToR pair's monitor */
+	struct dard_alias_pair pair; /* where the datapath sends it */
+	int path;		     /* index among mon's paths, or -1 */
+	uint64_t since_ns;	     /* when we heard of it */
+	unsigned moves;		     /* made by this daemon */
+	struct {
+		uint64_t ns;
+		int path;
+	} hist[HIST_MAX]; /* paths taken, oldest dropped */
+	unsigned nhist;
+	int seen;			/* in the last walk of the table */
+	struct elephant *next, **pprev; /* all, unlinked in O(1) */
+	struct elephant *hnext;		/* its hash bucket */
+};
+
+/* Elephants by flow key: every event and every flow-table entry looks. */
+enum { EL_BUCKETS = 1024 };
+
+/* A monitor, one per destination ToR with elephants of ours (monitors.c). */
+struct mon {
+	struct dardd *d; /* whose */
+	struct dard_monitor *m;
+	unsigned nflows;
+	uint64_t next_round_ns;
+	uint64_t rounds, moves;
+	struct mon *next;
+};
+
+/* A switch's management address, for replies (sorted by address). */
+struct sw_addr {
+	uint32_t mgmt, node;
+};
+
+/* What we asked a switch and whether it answers (query.c). */
+struct sw {
+	uint32_t pending;	/* seq of the unanswered query, or 0 */
+	uint64_t unanswered_ns; /* first query since the last reply */
+	uint16_t nports;	/* ports of this tick's query */
+	uint16_t *ports;
+	int silent; /* missed its last query */
+};
+
+struct dardd {
+	/* The host and its network (main.c). */
+	struct dard_config cfg;
+	const struct dard_topo *t;
+	struct dard_pathctx *pc;
+	uint32_t me, my_tor;
+	/* The datapath (flows.c). */
+	struct dard_dp *dp;
+	const struct dard_dp_ops *ops;
+	uint64_t next_sweep_ns;
+	/* Link states and the switches' answers (query.c). */
+	struct dard_lstate *ls;
+	uint64_t *ls_when, *ls_stamp, tick;
+	struct sw *sw;
+	struct sw_addr *swaddr;
+	uint32_t nswaddr;
+	int udp;
+	uint32_t seq;
+	uint64_t next_query_ns;
+	/* Sends a query to a switch's mgmt address: sendto, or a test's. */
+	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
+			uint32_t mgmt);
+	/* Monitors (monitors.c) and elephants (elephants.c). */
+	struct mon *mons;
+	uint64_t rng;
+	struct elephant *els, *elh[EL_BUCKETS];
+	/* The control socket (ctl.c) and the event loop (loop.c). */
+	int ctl;
+	int epfd, tfd;
+	/* The options (opts.c), and the counters every part adds to. */
+	struct dardd_opts o;
+	struct dardd_stats st;
+};
+
+/* CLOCK_MONOTONIC in ns: every time dardd keeps (loop.c). */
+uint64_t dardd_now_ns(void);
+
+/* opts.c: 0 to run; otherwise *exit_code says how dardd ends. */
+int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv,
+		     int *exit_code);
+
+/* elephants.c: the table of our elephants, by flow key. */
+void elephants_init(struct dardd *d);
+void elephants_fini(struct dardd *d);
+struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k);
+void el_add(struct dardd *d, const struct dard_flow_key *k,
+	    const struct dard_alias_pair *pair, uint64_t now);
+void el_del(struct dardd *d, struct elephant *e, const char *why);
+void el_hist_add(struct elephant *e, uint64_t now, int path);
+/* Our elephants of one monitor, for dard_monitor_round. */
+void el_iter(struct mon *mon, struct dard_flow_iter *it);
+const char *proto_str(uint8_t proto);
+const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len);
+
+/* monitors.c: a monitor per destination ToR, while it has elephants. */
+void monitors_init(struct dardd *d, uint64_t seed);
+void monitors_fini(struct dardd *d);
+struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now);
+void mon_put(struct dardd *d, struct mon *mon);
+unsigned mon_count(const struct dardd *d);
+/* When mon's next round is due: schedule + U[0, schedule] after now. */
+uint64_t mon_next_round(struct dardd *d, uint64_t now);
+/* The index of pair among mon's paths, or -1. */
+int mon_path_of(struct dardd *d, struct mon *mon,
+		const struct dard_alias_pair *pair);
+
+/* query.c: queries to the switches, their replies, the link states. */
+int query_init(struct dardd *d);
+/* The query socket, on this host's management address. */
+int query_open(struct dardd *d);
+void query_fini(struct dardd *d);
+void query_send(struct dardd *d, uint64_t now);
+/* One datagram from addr (host byte order). */
+void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
+		 uint64_t now);
+/* Every datagram waiting on the query socket. */
+void query_receive(struct dardd *d);
+/* The switch with management address addr, or DARD_NONE. */
+uint32_t query_switch_at(const struct dardd *d, uint32_t addr);
+
+/* schedule.c: a monitor's round, and the move through the datapath. */
+void schedule(struct dardd *d, struct mon *mon, uint64_t now);
+/* delta for mon's round in Mbit/s, from m->pv when it is a fraction. */
+double schedule_delta(const struct dardd *d, const struct mon *mon);
+
+/* flows.c: the datapath, its events and its flow table. */
+int flows_open(struct dardd *d);
+void flows_fini(struct dardd *d);
+int flows_on_event(const struct dard_event *ev, void *arg);
+/* Our elephants against the flow table; idle flows forgotten. */
+void flows_sweep(struct dardd *d, uint64_t now);
+
+/* ctl.c: the control socket, answering dardctl. */
+int ctl_init(struct dardd *d);
+void ctl_fini(struct dardd *d);
+void ctl_accept(struct dardd *d);
+/* The answer to one command line, or NULL for an unknown command. */
+struct json_object *ctl_answer(struct dardd *d, const char *cmd);
+
+/* loop.c: the epoll loop over timer, query, control and event sockets. */
+int loop_init(struct dardd *d);
+void loop_fini(struct dardd *d);
+void loop_run(struct dardd *d);
+
+#endif /* _DARD_DARDD_PRIV_H */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Our elephants: every flow the datapath reported as an elephant and that
+ * has not ended, by flow key, each with its monitor, its path and the
+ * paths it took.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "dardd_priv.h"
+#include "log.h"
+#include "rng.h"
+
+/* A flow's protocol as logs and `dardctl flow show' name it. */
+const char *proto_str(uint8_t proto)
+{
+	return proto == 6 ? "tcp" : proto == 17 ? "udp" : "ip";
+}
+
+const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len)
+{
+	char s[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &k->saddr, s, sizeof(s));
+	inet_ntop(AF_INET, &k->daddr, dst, sizeof(dst));
+	snprintf(buf, len, "%s %s:%u -> %s:%u", proto_str(k->proto), s,
+		 ntohs(k->sport), dst, ntohs(k->dport));
+	return buf;
+}
+
+void el_hist_add(struct elephant *e, uint64_t now, int path)
+{
+	if (e->nhist == HIST_MAX) {
+		memmove(e->hist, e->hist + 1,
+			sizeof(e->hist[0]) * (HIST_MAX - 1));
+		e->nhist--;
+	}
+	e->hist[e->nhist].ns = now;
+	e->hist[e->nhist].path = path;
+	e->nhist++;
+}
+
+static struct elephant **el_bucket(struct dardd *d,
+				   const struct dard_flow_key *k)
+{
+	uint64_t a, b;
+
+	_Static_assert(sizeof(*k) == 2 * sizeof(a), "a key is two words");
+	memcpy(&a, k, sizeof(a));
+	memcpy(&b, (const char *)k + sizeof(a), sizeof(b));
+	return &d->elh[dard_mix64(a ^ dard_mix64(b)) % EL_BUCKETS];
+}
+
+struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k)
+{
+	struct elephant *e;
+
+	for (e = *el_bucket(d, k); e; e = e->hnext)
+		if (!memcmp(&e->key, k, sizeof(*k)))
+			return e;
+	return NULL;
+}
+
+void el_add(struct dardd *d, const struct dard_flow_key *k,
+	    const struct dard_alias_pair *pair, uint64_t now)
+{
+	uint32_t dst = dard_topo_find_id(d->t, ntohl(k->daddr));
+	struct elephant *e;
+	char b[96];
+
+	if (el_find(d, k))
+		return;
+	if (dst == DARD_NONE || dard_topo_tor(d->t, dst) == d->my_tor) {
+		log_debug("elephant %s: %s", flow_str(k, b, sizeof(b)),
+			  dst == DARD_NONE ? "not to a known ID"
+					   : "under our own ToR, one path");
+		return;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return;
+	e->mon = mon_get(d, dard_topo_tor(d->t, dst), now);
+	if (!e->mon) {
+		free(e);
+		return;
+	}
+	e->mon->nflows++;
+	e->key = *k;
+	e->dst = dst;
+	e->pair = *pair;
+	e->path = mon_path_of(d, e->mon, pair);
+	e->since_ns = now;
+	e->seen = 1;
+	el_hist_add(e, now, e->path);
+	e->next = d->els;
+	if (e->next)
+		e->next->pprev = &e->next;
+	e->pprev = &d->els;
+	d->els = e;
+	e->hnext = *el_bucket(d, k);
+	*el_bucket(d, k) = e;
+	d->st.elephants++;
+	log_info("elephant %s on path %d of %s", flow_str(k, b, sizeof(b)),
+		 e->path + 1, d->t->node[e->mon->m->dst_tor].name);
+}
+
+static void el_unlink(struct dardd *d, struct elephant *e)
+{
+	struct elephant **pp;
+
+	*e->pprev = e->next;
+	if (e->next)
+		e->next->pprev = e->pprev;
+	for (pp = el_bucket(d, &e->key); *pp != e; pp = &(*pp)->hnext)
+		;
+	*pp = e->hnext;
+}
+
+void el_del(struct dardd *d, struct elephant *e, const char *why)
+{
+	char b[96];
+
+	el_unlink(d, e);
+	log_info("elephant %s ended (%s)", flow_str(&e->key, b, sizeof(b)),
+		 why);
+	d->st.ended++;
+	mon_put(d, e->mon);
+	free(e);
+}
+
+void elephants_init(struct dardd *d)
+{
+	d->els = NULL;
+	memset(d->elh, 0, sizeof(d->elh));
+}
+
+/* At exit: the flows go on without us, so nothing is logged as ended. */
+void elephants_fini(struct dardd *d)
+{
+	struct elephant *e;
+
+	while ((e = d->els)) {
+		el_unlink(d, e);
+		free(e);
+	}
+}
+
+/* The table links every elephant: the monitor's are those that name it. */
+static const void *el_next(void *arg, const void *cur,
+			   struct dard_round_flow *f)
+{
+	struct mon *mon = arg;
+	const struct elephant *e;
+
+	e = cur ? ((const struct elephant *)cur)->next : mon->d->els;
+	for (; e; e = e->next)
+		if (e->mon == mon) {
+			f->path = e->path;
+			f->moves = e->moves;
+			return e;
+		}
+	return NULL;
+}
+
+void el_iter(struct mon *mon, struct dard_flow_iter *it)
+{
+	it->next = el_next;
+	it->arg = mon;
+}

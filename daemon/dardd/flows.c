@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The datapath side: elephants come from the datapath's events, and
+ * every sweep interval a walk of its flow table reconciles our table
+ * with it (flows that left it, flows that went idle, elephants reported
+ * before a restart or moved by someone else).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "dardd_priv.h"
+#include "log.h"
+
+/* Opens the datapath on o.ifname, attaching it if it is not there yet. */
+int flows_open(struct dardd *d)
+{
+	const char *ifname = d->o.ifname, *pin_root = d->o.pin_root;
+	struct dard_dp_opts o;
+	char err[DARD_ERR_MAX];
+	int ret;
+
+	dard_dp_opts_init(&o, ifname, pin_root);
+	o.elephant_age_ns = d->o.age_ns;
+
+	ret = d->ops->open(&d->dp, ifname, pin_root);
+	if (!ret)
+		return 0;
+	if (ret != -ENOENT) {
+		log_err("Unable to open the datapath on %s: %s", ifname,
+			strerror(-ret));
+		return -1;
+	}
+	if (dard_dp_attach_host(d->ops, &d->dp, &o, d->t, d->cfg.plan, d->me,
+				err)) {
+		log_err("%s", err);
+		return -1;
+	}
+	log_info("attached the datapath to %s", ifname);
+	return 0;
+}
+
+void flows_fini(struct dardd *d)
+{
+	if (d->dp)
+		d->ops->close(d->dp);
+	d->dp = NULL;
+}
+
+int flows_on_event(const struct dard_event *ev, void *arg)
+{
+	struct dardd *d = arg;
+	struct elephant *e;
+
+	d->st.events++;
+	if (ev->type == DARD_EVENT_ELEPHANT) {
+		el_add(d, &ev->key, &ev->path, dardd_now_ns());
+	} else if (ev->type == DARD_EVENT_END) {
+		e = el_find(d, &ev->key);
+		if (e)
+			el_del(d, e, "FIN or RST");
+	}
+	return 0;
+}
+
+static int on_idle(const struct dard_event *ev, void *arg)
+{
+	struct dardd *d = arg;
+	struct elephant *e = el_find(d, &ev->key);
+
+	if (e)
+		el_del(d, e, "idle");
+	return 0;
+}
+
+/* One walk of the flow table: what we track against what is there. */
+struct walk {
+	struct dardd *d;
+	uint64_t now;
+};
+
+static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
+		   void *arg)
+{
+	struct walk *w = arg;
+	struct elephant *e = el_find(w->d, k);
+
+	if (e) {
+		e->seen = 1;
+		/* Moved by someone else (an operator, a controller)? */
+		if (memcmp(&e->pair, &f->path, sizeof(e->pair))) {
+			e->pair = f->path;
+			e->path = mon_path_of(w->d, e->mon, &f->path);
+			el_hist_add(e, w->now, e->path);
+		}
+		return 0;
+	}
+	/* Reported before a restart, or while we were away. */
+	if ((f->flags & DARD_FLOW_F_ELEPHANT) &&
+	    !(f->flags & DARD_FLOW_F_ENDED))
+		el_add(w->d, k, &f->path, w->now);
+	return 0;
+}
+
+void flows_sweep(struct dardd *d, uint64_t now)
+{
+	struct walk w = {d, now};
+	struct elephant *e, *next;
+	int n;
+
+	for (e = d->els; e; e = e->next)
+		e->seen = 0;
+	n = d->ops->flows(d->dp, walk_cb, &w);
+	/* A walk that failed says nothing about which flows are gone. */
+	if (n < 0)
+		log_warn("Unable to walk the flow table: %s", strerror(-n));
+	for (e = d->els; n >= 0 && e; e = next) {
+		next = e->next;
+		if (!e->seen)
+			el_del(d, e, "gone from the flow table");
+	}
+	n = d->ops->sweep(d->dp, d->o.idle_ns, on_idle, d);
+	if (n > 0)
+		log_debug("swept %d idle flows", n);
+}

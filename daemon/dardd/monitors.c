@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Monitors on demand (paper, section 2.4): one per destination ToR that
+ * some elephant of ours goes to, released with its last elephant.
+ */
+#include <stdlib.h>
+#include <arpa/inet.h>
+
+#include "dardd_priv.h"
+#include "log.h"
+#include "rng.h"
+
+/* The seed of the random part of the scheduling interval; never 0. */
+void monitors_init(struct dardd *d, uint64_t seed)
+{
+	d->rng = seed ? seed : 1;
+}
+
+void monitors_fini(struct dardd *d)
+{
+	struct mon *mon;
+
+	while ((mon = d->mons)) {
+		d->mons = mon->next;
+		dard_monitor_free(mon->m);
+		free(mon);
+	}
+}
+
+uint64_t mon_next_round(struct dardd *d, uint64_t now)
+{
+	return now + d->o.schedule_ns +
+	       dard_xorshift64s(&d->rng) % (d->o.schedule_ns + 1);
+}
+
+unsigned mon_count(const struct dardd *d)
+{
+	const struct mon *mon;
+	unsigned n = 0;
+
+	for (mon = d->mons; mon; mon = mon->next)
+		n++;
+	return n;
+}
+
+int mon_path_of(struct dardd *d, struct mon *mon,
+		const struct dard_alias_pair *pair)
+{
+	char err[DARD_ERR_MAX];
+	struct dard_path p;
+
+	if (dard_path_decode(d->pc, ntohl(pair->saddr), ntohl(pair->daddr), &p,
+			     err))
+		return -1;
+	return dard_monitor_path_index(mon->m, &p);
+}
+
+struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
+{
+	char err[DARD_ERR_MAX];
+	struct mon *mon;
+
+	for (mon = d->mons; mon; mon = mon->next)
+		if (mon->m->dst_tor == dst_tor)
+			return mon;
+	mon = calloc(1, sizeof(*mon));
+	if (!mon)
+		return NULL;
+	mon->d = d;
+	mon->m = dard_monitor_new(d->pc, d->t, d->me, dst_tor, err);
+	if (!mon->m) {
+		log_warn("no monitor towards %s: %s", d->t->node[dst_tor].name,
+			 err);
+		free(mon);
+		return NULL;
+	}
+	/* Let a query round come back before the first decision. */
+	mon->next_round_ns = mon_next_round(d, now);
+	d->next_query_ns = now;
+	mon->next = d->mons;
+	d->mons = mon;
+	d->st.monitors_created++;
+	log_info("monitor %s -> %s: %u paths, %u switches to query",
+		 d->t->node[d->my_tor].name, d->t->node[dst_tor].name,
+		 mon->m->npaths, mon->m->nqueries);
+	return mon;
+}
+
+void mon_put(struct dardd *d, struct mon *mon)
+{
+	struct mon **pp;
+
+	if (--mon->nflows)
+		return;
+	for (pp = &d->mons; *pp; pp = &(*pp)->next)
+		if (*pp == mon) {
+			*pp = mon->next;
+			break;
+		}
+	log_info("monitor %s -> %s released: its last elephant ended",
+		 d->t->node[d->my_tor].name, d->t->node[mon->m->dst_tor].name);
+	dard_monitor_free(mon->m);
+	free(mon);
+}

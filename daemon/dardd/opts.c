@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dardd's command line: a table of options, parsed into struct dardd_opts. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfgfile.h"
+#include "dardd_priv.h"
+#include "dp.h"
+#include "log.h"
+#include "num.h"
+#include "proto.h"
+
+#ifndef DARD_VERSION
+#define DARD_VERSION "unknown"
+#endif
+
+/* Durations: a millisecond (finer than the loop's tick) up to a day. */
+#define SECONDS_MIN 0.001
+#define SECONDS_MAX 86400.0
+/* delta in Mbit/s: up to a Tbit/s, far above any link's bandwidth. */
+#define DELTA_MBPS_MAX 1e6
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardd [OPTIONS] HOST\n"
+		"\n"
+		"The DARD daemon of host HOST (paper, sections 2.4 and 2.5). It hears\n"
+		"of elephant flows from the host's BPF datapath, keeps a monitor for\n"
+		"every destination ToR its elephants go to, assembles each monitor's\n"
+		"path states by querying the switches' dard-switchd over the\n"
+		"management network, and moves one elephant at a time to a path with\n"
+		"more bandwidth per elephant (BoNF) when that gains more than delta.\n"
+		"It runs in the host's network namespace, in the foreground, and logs\n"
+		"to stderr. Forwarding does not depend on it: stopping it leaves\n"
+		"every flow where it is, and a new dardd picks the elephants up from\n"
+		"the datapath's pinned maps.\n"
+		"\n"
+		"Options (times in seconds, fractions allowed):\n"
+		"  -c, --config FILE          the host configuration file (default\n"
+		"                             $DARD_CONFIG, else " DARD_CONFIG_DEFAULT
+		")\n"
+		"  -i, --interface IF         the fabric interface (default eth0)\n"
+		"      --pin DIR              where the datapath's maps are pinned\n"
+		"                             (default $DARD_PIN_ROOT, else " DARD_PIN_ROOT
+		")\n"
+		"  -Q, --query-interval S     query the switches every S (default 1)\n"
+		"  -S, --schedule-interval S  a monitor's round every S plus a random\n"
+		"                             time up to S (default 5)\n"
+		"  -d, --delta D              move only when the gain in BoNF exceeds D\n"
+		"                             Mbit/s, or D%% of the paths' bandwidth\n"
+		"                             when D ends in %% (default 10)\n"
+		"  -I, --idle S               forget flows idle this long (default 10)\n"
+		"  -e, --elephant-age S       when the datapath is not attached yet,\n"
+		"                             attach it with this age (default 10)\n"
+		"  -p, --switch-port N        dard-switchd's UDP port (default %d)\n"
+		"  -v, --verbose              log every query and reply decision\n"
+		"  -q, --quiet                log errors only\n"
+		"  -V, --version              print the version\n"
+		"  -h, --help                 print this help\n"
+		"\n"
+		"`dardctl monitor show', `dardctl flow show' (without dev) and\n"
+		"`dardctl stats' ask a running dardd in the same network namespace.\n"
+		"Exit status: 0 stopped by a signal, 1 error, 2 bad usage.\n",
+		DARD_PROTO_PORT);
+}
+
+static int seconds(const char *opt, const char *arg, uint64_t *ns)
+{
+	int ret = dard_parse_seconds(arg, SECONDS_MIN, SECONDS_MAX, ns);
+
+	if (ret)
+		fprintf(stderr,
+			"dardd: %s needs seconds in [%g, %g], not `%s': %s\n",
+			opt, SECONDS_MIN, SECONDS_MAX, arg,
+			dard_num_strerror(ret));
+	return ret;
+}
+
+/* Mbit/s, or a percentage of the paths' bandwidth when it ends in %. */
+static int delta(struct dardd_opts *o, const char *arg)
+{
+	size_t len = strlen(arg);
+	int frac = len && arg[len - 1] == '%';
+	char num[64];
+	double x;
+	int ret = -EINVAL;
+
+	if (len < sizeof(num)) {
+		memcpy(num, arg, len - frac);
+		num[len - frac] = 0;
+		ret = dard_parse_double(num, 0, frac ? 100 : DELTA_MBPS_MAX,
+					&x);
+	}
+	if (ret) {
+		fprintf(stderr,
+			"dardd: --delta needs Mbit/s (at most %g) or a percentage, not `%s': %s\n",
+			DELTA_MBPS_MAX, arg, dard_num_strerror(ret));
+		return ret;
+	}
+	/* The last --delta wins, whichever kind. */
+	o->delta_is_frac = frac;
+	o->delta_frac = frac ? x / 100 : 0;
+	o->delta_mbps = frac ? 0 : x;
+	return 0;
+}
+
+static void defaults(struct dardd_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->ifname = "eth0";
+	o->pin_root = getenv("DARD_PIN_ROOT");
+	o->log_level = DARD_LOG_INFO;
+	o->age_ns = 10ULL * 1000000000;
+	o->query_ns = 1000000000ULL;
+	o->schedule_ns = 5000000000ULL;
+	o->delta_mbps = 10;
+	o->idle_ns = 10000000000ULL;
+	o->switch_port = DARD_PROTO_PORT;
+}
+
+/* What follows from the options: link-state age and the sweep interval. */
+static void derive(struct dardd_opts *o)
+{
+	/* A link state older than three query rounds counts as unknown. */
+	o->max_age_ns = o->query_ns * 3;
+	/* Idle flows are found to within a quarter of the idle time. */
+	o->sweep_ns =
+		o->idle_ns / 4 < 1000000000ULL ? o->idle_ns / 4 : 1000000000ULL;
+}
+
+/*
+ * One option and its argument: 0, a negative errno for a bad value (said
+ * on stderr), or 1 for an option we do not know.
+ */
+static int option(struct dardd_opts *o, int opt, const char *arg)
+{
+	uint32_t port;
+	int ret;
+
+	switch (opt) {
+	case 'c':
+		o->config = arg;
+		return 0;
+	case 'i':
+		o->ifname = arg;
+		return 0;
+	case 'P':
+		o->pin_root = arg;
+		return 0;
+	case 'Q':
+		return seconds("--query-interval", arg, &o->query_ns);
+	case 'S':
+		return seconds("--schedule-interval", arg, &o->schedule_ns);
+	case 'I':
+		return seconds("--idle", arg, &o->idle_ns);
+	case 'e':
+		return seconds("--elephant-age", arg, &o->age_ns);
+	case 'd':
+		return delta(o, arg);
+	case 'p':
+		ret = dard_parse_u32(arg, 1, 65535, &port);
+		if (ret) {
+			fprintf(stderr,
+				"dardd: --switch-port needs 1-65535, not `%s': %s\n",
+				arg, dard_num_strerror(ret));
+			return ret;
+		}
+		o->switch_port = port;
+		return 0;
+	case 'v':
+		o->log_level = DARD_LOG_DEBUG;
+		return 0;
+	case 'q':
+		o->log_level = DARD_LOG_ERR;
+		return 0;
+	}
+	return 1;
+}
+
+int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv,
+		     int *exit_code)
+{
+	static const struct option longopts[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"interface", required_argument, NULL, 'i'},
+		{"pin", required_argument, NULL, 'P'},
+		{"query-interval", required_argument, NULL, 'Q'},
+		{"schedule-interval", required_argument, NULL, 'S'},
+		{"delta", required_argument, NULL, 'd'},
+		{"idle", required_argument, NULL, 'I'},
+		{"elephant-age", required_argument, NULL, 'e'},
+		{"switch-port", required_argument, NULL, 'p'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
+		{},
+	};
+	int opt, ret;
+
+	defaults(o);
+	*exit_code = 0;
+	while ((opt = getopt_long(argc, argv, "c:i:Q:S:d:I:e:p:vqVh", longopts,
+				  NULL)) != -1) {
+		if (opt == 'V') {
+			printf("dardd %s\n", DARD_VERSION);
+			return 1;
+		}
+		if (opt == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		ret = option(o, opt, optarg);
+		if (ret > 0)
+			usage(stderr);
+		if (ret) {
+			*exit_code = 2;
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "dardd: %s\n",
+			optind < argc ? "one HOST only" : "which HOST?");
+		usage(stderr);
+		*exit_code = 2;
+		return 1;
+	}
+	o->host = argv[optind];
+	derive(o);
+	return 0;
+}

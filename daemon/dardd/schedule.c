@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The flow scheduler (paper, section 2.5): each monitor runs a selfish
+ * round every schedule interval plus a random time up to one more
+ * (dard_monitor_round, the round the simulator runs too), and moves one
+ * elephant through the datapath when it pays by more than delta.
+ */
+#include <math.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "dardd_priv.h"
+#include "log.h"
+
+double schedule_delta(const struct dardd *d, const struct mon *mon)
+{
+	double bw = HUGE_VAL;
+	unsigned i;
+
+	if (!d->o.delta_is_frac)
+		return d->o.delta_mbps;
+	/* delta as a share of the paths' bandwidth: the slowest known. */
+	for (i = 0; i < mon->m->npaths; i++)
+		if (mon->m->pv[i].known && mon->m->pv[i].mbps < bw)
+			bw = mon->m->pv[i].mbps;
+	return isinf(bw) ? 0 : d->o.delta_frac * bw;
+}
+
+/* The datapath sends e by monitor path `to', named for its two hosts. */
+static int move(struct dardd *d, struct mon *mon, struct elephant *e,
+		unsigned to, struct dard_alias_pair *pair)
+{
+	const struct dard_mon_path *want = &mon->m->path[to];
+	struct dard_path p;
+	char b[96];
+	int ret;
+
+	if (dard_path_make(d->pc, d->me, e->dst, want->sw, want->nsw, &p))
+		return -1;
+	pair->saddr = htonl(p.saddr);
+	pair->daddr = htonl(p.daddr);
+	ret = d->ops->move(d->dp, &e->key, pair);
+	if (ret) {
+		log_warn("moving %s failed: %s",
+			 flow_str(&e->key, b, sizeof(b)), strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+void schedule(struct dardd *d, struct mon *mon, uint64_t now)
+{
+	struct dard_flow_iter it;
+	struct dard_alias_pair pair;
+	struct dard_move mv;
+	struct elephant *pick;
+	char b[96];
+
+	mon->next_round_ns = mon_next_round(d, now);
+	mon->rounds++;
+	d->st.rounds++;
+	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
+			mon->m->pv);
+	el_iter(mon, &it);
+	pick = (struct elephant *)dard_monitor_round(
+		mon->m, d->ls, &it, schedule_delta(d, mon), &mv);
+	if (!pick || move(d, mon, pick, mv.to, &pair))
+		return;
+	/* Our own move, known before the switches count it. */
+	dard_monitor_moved(mon->m, d->ls, &mv);
+	pick->pair = pair;
+	pick->path = mv.to;
+	pick->moves++;
+	el_hist_add(pick, now, mv.to);
+	mon->moves++;
+	d->st.moves++;
+	log_info(
+		"moved %s from path %u (BoNF %.4g Mbit/s) to path %u (%.4g with it)",
+		flow_str(&pick->key, b, sizeof(b)), mv.from + 1, mv.from_bonf,
+		mv.to + 1, mv.estimate);
+}

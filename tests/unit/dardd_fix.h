@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * dardd's pieces on fattree:4 as host e1_1, without sockets or BPF: a
+ * fake datapath (its flow table, idle flows and moves are the test's)
+ * and a fake query transmitter that records what would go to each
+ * switch. Include after <cmocka.h>.
+ */
+#ifndef _DARD_TEST_DARDD_FIX_H
+#define _DARD_TEST_DARDD_FIX_H
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "dardd_priv.h"
+#include "log.h"
+#include "unit.h"
+
+enum { FAKE_FLOWS_MAX = 16 };
+
+/* The datapath as the test sets it up. */
+struct fake_dp {
+	struct dard_flow_key key[FAKE_FLOWS_MAX];
+	struct dard_flow flow[FAKE_FLOWS_MAX];
+	unsigned nflows;
+	int flows_ret; /* < 0: the walk fails after visiting every flow */
+	struct dard_flow_key idle[FAKE_FLOWS_MAX];
+	unsigned nidle;
+	uint64_t idle_ns; /* what the last sweep was asked for */
+	int move_ret;
+	unsigned nmoves;
+	struct dard_flow_key moved;
+	struct dard_alias_pair moved_to;
+};
+
+struct fix {
+	struct dardd d; /* first: the fakes find the fixture from it */
+	struct dard_topo *t;
+	struct dard_plan *p;
+	struct fake_dp dp;
+	unsigned nsent;
+	int xmit_ret;		    /* < 0: sendto fails */
+	uint32_t sent_seq[64];	    /* last query's seq, by node */
+	unsigned sent_ports[64];    /* and how many ports it asked */
+	uint16_t sent_port[64][16]; /* which */
+};
+
+static inline struct fake_dp *fake(struct dard_dp *dp)
+{
+	return (struct fake_dp *)dp;
+}
+
+static int fake_flows(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg)
+{
+	struct fake_dp *f = fake(dp);
+	unsigned i;
+
+	for (i = 0; i < f->nflows; i++)
+		cb(&f->key[i], &f->flow[i], arg);
+	return f->flows_ret;
+}
+
+static int fake_sweep(struct dard_dp *dp, uint64_t idle_ns, dard_dp_event_cb cb,
+		      void *arg)
+{
+	struct fake_dp *f = fake(dp);
+	struct dard_event ev = {.type = DARD_EVENT_END};
+	unsigned i;
+
+	f->idle_ns = idle_ns;
+	for (i = 0; i < f->nidle; i++) {
+		ev.key = f->idle[i];
+		cb(&ev, arg);
+	}
+	i = f->nidle;
+	f->nidle = 0;
+	return i;
+}
+
+static int fake_move(struct dard_dp *dp, const struct dard_flow_key *key,
+		     const struct dard_alias_pair *path)
+{
+	struct fake_dp *f = fake(dp);
+
+	if (f->move_ret)
+		return f->move_ret;
+	f->nmoves++;
+	f->moved = *key;
+	f->moved_to = *path;
+	return 0;
+}
+
+static const struct dard_dp_ops fake_ops = {
+	.name = "fake",
+	.flows = fake_flows,
+	.sweep = fake_sweep,
+	.move = fake_move,
+};
+
+static ssize_t fake_xmit(struct dardd *d, const void *buf, size_t len,
+			 uint32_t mgmt)
+{
+	struct fix *f = (struct fix *)d;
+	char err[DARD_ERR_MAX];
+	static struct dard_msg msg;
+	uint32_t n = query_switch_at(d, mgmt);
+
+	if (f->xmit_ret < 0)
+		return f->xmit_ret;
+	if (dard_proto_decode(buf, len, &msg, err))
+		fail_msg("dardd sent a bad query: %s", err);
+	assert_int_equal(msg.type, DARD_MSG_QUERY);
+	assert_true(n < 64);
+	f->sent_seq[n] = msg.seq;
+	f->sent_ports[n] = msg.count;
+	assert_true(msg.count <= 16);
+	memcpy(f->sent_port[n], msg.ports, msg.count * sizeof(msg.ports[0]));
+	f->nsent++;
+	return len;
+}
+
+/* Every switch gets a management address: 10.100.0.(n + 1). */
+static inline uint32_t fix_mgmt(uint32_t n)
+{
+	return 0x0a640001 + n;
+}
+
+static inline struct fix *fix_new(void)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	struct dardd *d;
+	uint32_t n;
+
+	assert_non_null(f);
+	/* Quiet: what the tests look at is the state, not the log. */
+	dard_log_init("dardd", DARD_LOG_ERR);
+	unit_build("fattree:4", NULL, DARD_MODE_AUTO, &f->t, &f->p);
+	for (n = 0; n < f->t->nnodes; n++)
+		if (!f->t->node[n].is_host)
+			f->t->node[n].mgmt = fix_mgmt(n);
+	d = &f->d;
+	d->t = f->t;
+	d->pc = dard_pathctx_new(f->t, f->p);
+	assert_non_null(d->pc);
+	d->me = find(f->t, "e1_1");
+	d->my_tor = dard_topo_tor(f->t, d->me);
+	d->o.query_ns = 1000000000ULL;
+	d->o.schedule_ns = 5000000000ULL;
+	d->o.max_age_ns = 3 * d->o.query_ns;
+	d->o.idle_ns = 10000000000ULL;
+	d->o.sweep_ns = 1000000000ULL;
+	d->o.delta_mbps = 10;
+	d->ops = &fake_ops;
+	d->dp = (struct dard_dp *)&f->dp;
+	assert_int_equal(query_init(d), 0);
+	d->xmit = fake_xmit;
+	elephants_init(d);
+	monitors_init(d, 1);
+	return f;
+}
+
+static inline void fix_free(struct fix *f)
+{
+	elephants_fini(&f->d);
+	assert_null(f->d.els);
+	monitors_fini(&f->d);
+	assert_null(f->d.mons);
+	query_fini(&f->d);
+	dard_pathctx_free(f->d.pc);
+	dard_plan_free(f->p);
+	dard_topo_free(f->t);
+	free(f);
+}
+
+/* A TCP flow from e1_1 to host dst, by source port. */
+static inline struct dard_flow_key fix_key(struct fix *f, const char *dst,
+					   uint16_t sport)
+{
+	struct dard_flow_key k = {0};
+
+	k.saddr = htonl(f->t->node[f->d.me].id);
+	k.daddr = htonl(f->t->node[find(f->t, dst)].id);
+	k.sport = htons(sport);
+	k.dport = htons(5001);
+	k.proto = 6;
+	return k;
+}
+
+/* The alias pair of the i-th path (from 0) of e1_1's monitor towards dst. */
+static inline struct dard_alias_pair fix_pair(struct fix *f, const char *dst,
+					      unsigned i)
+{
+	uint32_t h = find(f->t, dst);
+	char err[DARD_ERR_MAX];
+	struct dard_monitor *m = dard_monitor_new(f->d.pc, f->t, f->d.me,
+						  dard_topo_tor(f->t, h), err);
+	struct dard_alias_pair pair;
+	struct dard_path p;
+
+	if (!m)
+		fail_msg("%s", err);
+	assert_true(i < m->npaths);
+	assert_int_equal(dard_path_make(f->d.pc, f->d.me, h, m->path[i].sw,
+					m->path[i].nsw, &p),
+			 0);
+	dard_monitor_free(m);
+	pair.saddr = htonl(p.saddr);
+	pair.daddr = htonl(p.daddr);
+	return pair;
+}
+
+/* The datapath reports an elephant on the i-th path. */
+static inline void fix_elephant(struct fix *f, const char *dst, uint16_t sport,
+				unsigned path)
+{
+	struct dard_event ev = {.type = DARD_EVENT_ELEPHANT};
+
+	ev.key = fix_key(f, dst, sport);
+	ev.path = fix_pair(f, dst, path);
+	flows_on_event(&ev, &f->d);
+}
+
+static inline unsigned fix_nels(struct fix *f)
+{
+	struct elephant *e;
+	unsigned n = 0;
+
+	for (e = f->d.els; e; e = e->next)
+		n++;
+	return n;
+}
+
+#endif /* _DARD_TEST_DARDD_FIX_H */

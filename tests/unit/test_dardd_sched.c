@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardd's scheduling: delta in Mbit/s or as a fraction of the slowest
+ * known path's bandwidth, and a monitor's round moving the elephant that
+ * moved least through the datapath, or nothing when the datapath fails.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "dardd_fix.h"
+
+#define S 1000000000ULL
+
+static void test_delta(void **state)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct dard_pstate *pv;
+	struct mon *mon;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	mon = d->mons;
+	pv = mon->m->pv;
+	assert_int_equal(mon->m->npaths, 4);
+	pv[0] = (struct dard_pstate){.mbps = 1000, .known = 1};
+	pv[1] = (struct dard_pstate){.mbps = 400, .known = 1};
+	pv[2] = (struct dard_pstate){.mbps = 100, .known = 0};
+	pv[3] = (struct dard_pstate){.mbps = 700, .known = 1};
+	/* Mbit/s: as it is, whatever the paths. */
+	d->o.delta_mbps = 25;
+	assert_true(schedule_delta(d, mon) == 25);
+	/* A fraction of the slowest known path: 400, not the unknown 100. */
+	d->o.delta_is_frac = 1;
+	d->o.delta_frac = 0.1;
+	assert_true(schedule_delta(d, mon) == 0.1 * 400);
+	pv[2].known = 1;
+	assert_true(schedule_delta(d, mon) == 0.1 * 100);
+	/* No path known: no bandwidth to take a share of, delta 0. */
+	pv[0].known = pv[1].known = pv[2].known = pv[3].known = 0;
+	assert_true(schedule_delta(d, mon) == 0);
+	fix_free(f);
+}
+
+/* Every link known at now, 1000 Mbit/s, n elephants on the path's links. */
+static void links(struct fix *f, unsigned path, uint32_t n, uint64_t now)
+{
+	const struct dard_path_links *pl = &f->d.mons->m->links[path];
+	uint32_t i;
+
+	for (i = 0; i < 2 * f->t->nlinks; i++) {
+		f->d.ls[i] = (struct dard_lstate){1000, 0, 1};
+		f->d.ls_when[i] = now;
+	}
+	for (i = 0; i < pl->n; i++)
+		f->d.ls[pl->dl[i]].flows = n;
+}
+
+static struct elephant *el(struct fix *f, const char *dst, uint16_t sport)
+{
+	struct dard_flow_key k = fix_key(f, dst, sport);
+
+	return el_find(&f->d, &k);
+}
+
+static void test_round_moves(void **state)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct dard_alias_pair want;
+	const struct dard_path_links *to;
+	struct elephant *a, *b;
+	struct mon *mon;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	fix_elephant(f, "e2_2", 2, 0);
+	mon = d->mons;
+	a = el(f, "e2_1", 1);
+	b = el(f, "e2_2", 2);
+	/* b is the newer, so the first the round sees: it moved before. */
+	assert_ptr_equal(d->els, b);
+	b->moves = 1;
+	links(f, 0, 2, 10 * S);
+	schedule(d, mon, 10 * S);
+	assert_int_equal(mon->rounds, 1);
+	assert_int_equal(d->st.rounds, 1);
+	assert_true(mon->next_round_ns >= 15 * S &&
+		    mon->next_round_ns <= 20 * S);
+	/* Path 1 shares tor1_1's up link with path 0: path 3 offers 1000. */
+	assert_int_equal(f->dp.nmoves, 1);
+	assert_memory_equal(&f->dp.moved, &a->key, sizeof(a->key));
+	want = fix_pair(f, "e2_1", 2);
+	assert_memory_equal(&f->dp.moved_to, &want, sizeof(want));
+	assert_memory_equal(&a->pair, &want, sizeof(want));
+	assert_int_equal(a->path, 2);
+	assert_int_equal(a->moves, 1);
+	assert_int_equal(a->nhist, 2);
+	assert_int_equal(a->hist[1].path, 2);
+	assert_int_equal(b->path, 0);
+	assert_int_equal(mon->moves, 1);
+	assert_int_equal(d->st.moves, 1);
+	/* The link states as the move leaves them. */
+	to = &mon->m->links[2];
+	assert_int_equal(d->ls[to->dl[to->n - 1]].flows, 1);
+	assert_int_equal(d->ls[mon->m->links[0].dl[1]].flows, 1);
+	assert_int_equal(mon->m->fv[0], 2); /* counted before the move */
+	fix_free(f);
+}
+
+static void test_round_stays(void **state)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct elephant *a;
+	struct mon *mon;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	fix_elephant(f, "e2_2", 2, 0);
+	mon = d->mons;
+	a = el(f, "e2_1", 1);
+	/* The gain, 500 Mbit/s, is below 60% of 1000 but above 40%. */
+	d->o.delta_is_frac = 1;
+	d->o.delta_frac = 0.6;
+	links(f, 0, 2, 10 * S);
+	schedule(d, mon, 10 * S);
+	assert_int_equal(f->dp.nmoves, 0);
+	assert_int_equal(d->st.moves, 0);
+	/* The datapath refuses: nothing changes but the count of rounds. */
+	d->o.delta_frac = 0.4;
+	f->dp.move_ret = -EPERM;
+	links(f, 0, 2, 20 * S);
+	schedule(d, mon, 20 * S);
+	assert_int_equal(f->dp.nmoves, 0);
+	assert_int_equal(d->st.moves, 0);
+	assert_int_equal(mon->rounds, 2);
+	assert_int_equal(a->path, 0);
+	assert_int_equal(a->moves, 0);
+	assert_int_equal(d->ls[mon->m->links[0].dl[1]].flows, 2);
+	/* It lets the move through. */
+	f->dp.move_ret = 0;
+	links(f, 0, 2, 30 * S);
+	schedule(d, mon, 30 * S);
+	assert_int_equal(f->dp.nmoves, 1);
+	assert_int_equal(d->st.moves, 1);
+	/* Link states older than max_age: unknown, no decision at all. */
+	links(f, 0, 2, 40 * S);
+	schedule(d, mon, 40 * S + d->o.max_age_ns + 1);
+	assert_int_equal(f->dp.nmoves, 1);
+	fix_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_round_moves),
+		cmocka_unit_test(test_round_stays),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
