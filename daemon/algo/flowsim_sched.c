@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The flow-level simulation's schedulers, one ops table each, by enum
+ * dard_sim_sched: ECMP and pVLB here, DARD in flowsim.c beside its round,
+ * the controllers in flowsim_ctl.c.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "flowsim_int.h"
+
+/* ECMP: the hash at arrival is all. */
+static const struct sim_sched sim_ecmp = {
+	.name = "ecmp",
+};
+
+static void pvlb_arrive(struct sim *s, struct flow *f)
+{
+	f->next_pvlb = f->start + s->o->pvlb;
+}
+
+/* pVLB: a random row every pvlb seconds of a flow's life. */
+static int pvlb_tick(struct sim *s, struct dard_sim_flow *out)
+{
+	size_t i;
+
+	for (i = 0; i < s->nact; i++) {
+		struct flow *f = s->act[i];
+
+		if (f->next_pvlb > s->now)
+			continue;
+		f->next_pvlb += s->o->pvlb;
+		sim_move(s, f, sim_rnd(s) % f->ps->npaths, out);
+	}
+	return 0;
+}
+
+static double pvlb_next(const struct sim *s, double when)
+{
+	size_t i;
+
+	for (i = 0; i < s->nact; i++)
+		when = fmin(when, s->act[i]->next_pvlb);
+	return when;
+}
+
+static const struct sim_sched sim_pvlb = {
+	.name = "pvlb",
+	.arrive = pvlb_arrive,
+	.tick = pvlb_tick,
+	.next = pvlb_next,
+};
+
+const struct sim_sched *const sim_scheds[DARD_SIM_NSCHED] = {
+	[DARD_SIM_ECMP] = &sim_ecmp,	 [DARD_SIM_PVLB] = &sim_pvlb,
+	[DARD_SIM_DARD] = &sim_dard,	 [DARD_SIM_HEDERA] = &sim_hedera,
+	[DARD_SIM_GREEDY] = &sim_greedy, [DARD_SIM_OPTIMAL] = &sim_optimal,
+};
+
+const char *dard_sim_sched_name(int sched)
+{
+	return sched >= 0 && sched < DARD_SIM_NSCHED ? sim_scheds[sched]->name
+						     : "?";
+}
+
+int dard_sim_sched_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < DARD_SIM_NSCHED; i++)
+		if (!strcmp(s, sim_scheds[i]->name))
+			return i;
+	return -1;
+}
