@@ -13,7 +13,7 @@
 #include "flowsim_int.h"
 #include "rng.h"
 
-uint64_t sim_rnd(struct sim *s)
+uint64_t flowsim_rnd(struct sim *s)
 {
 	return dard_xorshift64s(&s->rng);
 }
@@ -192,8 +192,8 @@ static void move(struct sim *s, struct flow *f, uint32_t row,
 }
 
 /* round_of() calls move(); the other schedulers this. */
-void sim_move(struct sim *s, struct flow *f, uint32_t row,
-	      struct dard_sim_flow *out)
+void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
+		  struct dard_sim_flow *out)
 {
 	move(s, f, row, out);
 }
@@ -359,8 +359,8 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 }
 
 /* The controller writes a new path into its switches, and the flow moves. */
-void sim_place(struct sim *s, struct flow *f, uint32_t row,
-	       struct dard_sim_flow *out)
+void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
+		   struct dard_sim_flow *out)
 {
 	if (row != f->row)
 		s->st->ctl_bytes += f->ps->nsw * (double)DARD_SIM_UPDATE_BYTES;
@@ -426,7 +426,7 @@ static void dard_fini(struct sim *s)
 	}
 }
 
-const struct sim_sched sim_dard = {
+const struct sim_sched flowsim_dard = {
 	.name = "dard",
 	.fini = dard_fini,
 	.elephant = dard_elephant,
@@ -594,7 +594,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	*err = 0;
 	if (!opts_ok(o))
 		return dard_fail(err, -EINVAL, "bad simulation options");
-	s.sched = sim_scheds[o->sched];
+	s.sched = flowsim_scheds[o->sched];
 	s.next_central = o->central;
 	ret = sim_init(&s, p, n);
 	if (ret)

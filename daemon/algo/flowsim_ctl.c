@@ -111,7 +111,7 @@ static int hedera_place(struct sim *s, struct flow **e, size_t n,
 						: "demand estimation failed");
 	}
 	for (i = 0; i < n; i++)
-		sim_place(s, e[i], hf[i].row, out);
+		flowsim_place(s, e[i], hf[i].row, out);
 	free(hf);
 	return 0;
 }
@@ -135,7 +135,7 @@ static int greedy_place(struct sim *s, struct flow **e, size_t n,
 					   e[i]->ps->ndl};
 	dard_route_greedy_rows(c, n, load, row);
 	for (i = 0; i < n; i++)
-		sim_place(s, e[i], row[i], out);
+		flowsim_place(s, e[i], row[i], out);
 out:
 	free(c);
 	free(row);
@@ -185,7 +185,7 @@ static int optimal_place(struct sim *s, struct flow **e, size_t n,
 				s->err, -EIO,
 				"sdn-optimal placed a flow off its paths");
 		else
-			sim_place(s, e[i], row, out);
+			flowsim_place(s, e[i], row, out);
 	}
 out:
 	free(d);
@@ -193,7 +193,7 @@ out:
 	return ret;
 }
 
-const struct sim_sched sim_hedera = {
+const struct sim_sched flowsim_hedera = {
 	.name = "hedera",
 	.init = hedera_init,
 	.fini = hedera_fini,
@@ -203,7 +203,7 @@ const struct sim_sched sim_hedera = {
 	.place = hedera_place,
 };
 
-const struct sim_sched sim_greedy = {
+const struct sim_sched flowsim_greedy = {
 	.name = "sdn-greedy",
 	.tick = central_tick,
 	.next = central_next,
@@ -211,7 +211,7 @@ const struct sim_sched sim_greedy = {
 	.place = greedy_place,
 };
 
-const struct sim_sched sim_optimal = {
+const struct sim_sched flowsim_optimal = {
 	.name = "sdn-optimal",
 	.tick = central_tick,
 	.next = central_next,

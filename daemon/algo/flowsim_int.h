@@ -112,18 +112,18 @@ struct sim_sched {
 };
 
 /* By enum dard_sim_sched (flowsim_sched.c). */
-extern const struct sim_sched *const sim_scheds[DARD_SIM_NSCHED];
-extern const struct sim_sched sim_dard;	  /* flowsim.c */
-extern const struct sim_sched sim_hedera; /* flowsim_ctl.c */
-extern const struct sim_sched sim_greedy;
-extern const struct sim_sched sim_optimal;
+extern const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED];
+extern const struct sim_sched flowsim_dard;   /* flowsim.c */
+extern const struct sim_sched flowsim_hedera; /* flowsim_ctl.c */
+extern const struct sim_sched flowsim_greedy;
+extern const struct sim_sched flowsim_optimal;
 
-uint64_t sim_rnd(struct sim *s);
+uint64_t flowsim_rnd(struct sim *s);
 /* Moves a flow to another row, counting the switch. */
-void sim_move(struct sim *s, struct flow *f, uint32_t row,
-	      struct dard_sim_flow *out);
+void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
+		  struct dard_sim_flow *out);
 /* The controller writes a new path into its switches, and the flow moves. */
-void sim_place(struct sim *s, struct flow *f, uint32_t row,
-	       struct dard_sim_flow *out);
+void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
+		   struct dard_sim_flow *out);
 
 #endif /* _DARD_FLOWSIM_INT_H */

@@ -10,7 +10,7 @@
 #include "flowsim_int.h"
 
 /* ECMP: the hash at arrival is all. */
-static const struct sim_sched sim_ecmp = {
+static const struct sim_sched flowsim_ecmp = {
 	.name = "ecmp",
 };
 
@@ -30,7 +30,7 @@ static int pvlb_tick(struct sim *s, struct dard_sim_flow *out)
 		if (f->next_pvlb > s->now)
 			continue;
 		f->next_pvlb += s->o->pvlb;
-		sim_move(s, f, sim_rnd(s) % f->ps->npaths, out);
+		flowsim_move(s, f, flowsim_rnd(s) % f->ps->npaths, out);
 	}
 	return 0;
 }
@@ -44,23 +44,27 @@ static double pvlb_next(const struct sim *s, double when)
 	return when;
 }
 
-static const struct sim_sched sim_pvlb = {
+static const struct sim_sched flowsim_pvlb = {
 	.name = "pvlb",
 	.arrive = pvlb_arrive,
 	.tick = pvlb_tick,
 	.next = pvlb_next,
 };
 
-const struct sim_sched *const sim_scheds[DARD_SIM_NSCHED] = {
-	[DARD_SIM_ECMP] = &sim_ecmp,	 [DARD_SIM_PVLB] = &sim_pvlb,
-	[DARD_SIM_DARD] = &sim_dard,	 [DARD_SIM_HEDERA] = &sim_hedera,
-	[DARD_SIM_GREEDY] = &sim_greedy, [DARD_SIM_OPTIMAL] = &sim_optimal,
+const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED] = {
+	[DARD_SIM_ECMP] = &flowsim_ecmp,
+	[DARD_SIM_PVLB] = &flowsim_pvlb,
+	[DARD_SIM_DARD] = &flowsim_dard,
+	[DARD_SIM_HEDERA] = &flowsim_hedera,
+	[DARD_SIM_GREEDY] = &flowsim_greedy,
+	[DARD_SIM_OPTIMAL] = &flowsim_optimal,
 };
 
 const char *dard_sim_sched_name(int sched)
 {
-	return sched >= 0 && sched < DARD_SIM_NSCHED ? sim_scheds[sched]->name
-						     : "?";
+	return sched >= 0 && sched < DARD_SIM_NSCHED
+		       ? flowsim_scheds[sched]->name
+		       : "?";
 }
 
 int dard_sim_sched_parse(const char *s)
@@ -68,7 +72,7 @@ int dard_sim_sched_parse(const char *s)
 	int i;
 
 	for (i = 0; i < DARD_SIM_NSCHED; i++)
-		if (!strcmp(s, sim_scheds[i]->name))
+		if (!strcmp(s, flowsim_scheds[i]->name))
 			return i;
 	return -1;
 }
