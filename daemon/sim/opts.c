@@ -83,6 +83,7 @@ static int opt_u32(const struct sim_opt *o, const char *arg, struct sim_args *a)
 	return 0;
 }
 
+/* Any 64-bit value: a double's min and max cannot say UINT64_MAX. */
 static int opt_u64(const struct sim_opt *o, const char *arg, struct sim_args *a)
 {
 	int ret =
