@@ -442,8 +442,8 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a)
 {
 	struct option lo[NOPTS + 1];
 	char so[2 * NOPTS + 1];
-	/* The last option given that only one mode takes, per mode. */
-	const struct sim_opt *only[2] = {NULL, NULL}, *o;
+	/* The last option given that only --place, or only --run, takes. */
+	const struct sim_opt *place_only = NULL, *run_only = NULL, *o;
 	unsigned modes = 0;
 	int c;
 
@@ -470,9 +470,9 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a)
 		if (o->parse(o, optarg, a))
 			return 2;
 		if (o->modes == SIM_PLACE)
-			only[0] = o;
+			place_only = o;
 		else if (o->modes == SIM_RUN)
-			only[1] = o;
+			run_only = o;
 	}
 	if ((modes != SIM_PLACE && modes != SIM_RUN) || optind != argc) {
 		fprintf(stderr, "dard-sim: %s\n",
@@ -482,7 +482,7 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a)
 		return 2;
 	}
 	a->mode = modes;
-	o = only[modes == SIM_PLACE];
+	o = modes == SIM_PLACE ? run_only : place_only;
 	if (o) {
 		fprintf(stderr, "dard-sim: --%s is for --%s only\n", o->name,
 			modes == SIM_PLACE ? "run" : "place");
