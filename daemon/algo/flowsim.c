@@ -1,85 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* The flow-level simulation: arrivals, max-min rates, completions, moves. */
+/*
+ * The flow-level simulation's engine: arrivals, max-min rates, completions
+ * and moves, with the scheduler's hooks (flowsim_int.h) between; DARD's
+ * monitors and rounds are here too.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
-#include "flowsim.h"
-#include "hedera.h"
-#include "maxmin.h"
-#include "monitor.h"
+#include "flowsim_int.h"
 #include "rng.h"
-#include "route.h"
 
-enum { LINKS_MAX = 2 * DARD_LEVEL_MAX + 2 };
-
-/*
- * The shortest paths between two ToRs, in dard_path_foreach's order (the
- * order of a monitor's paths too), as rows of switches and of directed
- * switch-to-switch links. Flows of every host pair under the two ToRs
- * share it; a flow is its row.
- */
-struct pset {
-	uint32_t stor, dtor;
-	uint32_t npaths;
-	uint8_t nsw, ndl;
-	uint32_t *sw, *dl;
-};
-
-struct mon;
-
-struct flow {
-	size_t id;
-	double start; /* s */
-	uint32_t src, dst;
-	uint32_t up, down; /* the hosts' directed links */
-	double left;	   /* Mbit */
-	double rate;	   /* Mbit/s */
-	double next_pvlb;  /* s */
-	const struct pset *ps;
-	uint32_t row;
-	uint32_t links[LINKS_MAX]; /* directed, host links included */
-	unsigned nlinks;
-	int elephant;
-	struct mon *mon;
-	struct flow *mnext; /* the monitor's elephants */
-};
-
-struct mon {
-	uint32_t host;
-	struct dard_monitor *m;
-	double next_round;
-	struct flow *flows;
-	struct mon *next, **pprev; /* all monitors, unlinked in O(1) */
-	struct mon *hnext;	   /* the host's */
-};
-
-struct sim {
-	const struct dard_topo *t;
-	const struct dard_sim_opts *o;
-	struct dard_sim_stats *st;
-	struct dard_pathctx *pc;
-	double *cap;
-	struct dard_lstate *ls;
-	uint64_t *when;
-	struct flow **act;
-	size_t nact;
-	struct dard_mm_flow *mm;
-	double *rates;
-	struct pset **ps; /* open addressing on the ToR pair */
-	size_t nps, ps_cap;
-	struct mon *mons, **hmon; /* hmon: per node */
-	uint64_t *asked, stamp;	  /* per node: the query that asked it */
-	struct dard_hedera *hedera;
-	uint64_t rng;
-	double now;
-	int dirty; /* rates must be recomputed */
-	char *err;
-};
-
-static uint64_t rnd(struct sim *s)
+uint64_t flowsim_rnd(struct sim *s)
 {
 	return dard_xorshift64s(&s->rng);
 }
@@ -108,25 +42,6 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->large = 0.1;
 	o->step = 0;
 	o->seed = 1;
-}
-
-static const char *const sched_names[DARD_SIM_NSCHED] = {
-	"ecmp", "pvlb", "dard", "hedera", "sdn-greedy", "sdn-optimal",
-};
-
-const char *dard_sim_sched_name(int sched)
-{
-	return sched >= 0 && sched < DARD_SIM_NSCHED ? sched_names[sched] : "?";
-}
-
-int dard_sim_sched_parse(const char *s)
-{
-	int i;
-
-	for (i = 0; i < DARD_SIM_NSCHED; i++)
-		if (!strcmp(s, sched_names[i]))
-			return i;
-	return -1;
 }
 
 static void pset_free(struct pset *p)
@@ -266,20 +181,6 @@ static void set_row(struct sim *s, struct flow *f, uint32_t row)
 	s->dirty = 1;
 }
 
-/* The row of a path found by a routing algorithm. */
-static int find_row(const struct pset *p, const struct dard_path *path)
-{
-	uint32_t k;
-
-	if (path->nsw != p->nsw)
-		return -1;
-	for (k = 0; k < p->npaths; k++)
-		if (!memcmp(&p->sw[(size_t)k * p->nsw], path->sw,
-			    p->nsw * sizeof(p->sw[0])))
-			return k;
-	return -1;
-}
-
 /* Moves a flow to another row, counting the switch. */
 static void move(struct sim *s, struct flow *f, uint32_t row,
 		 struct dard_sim_flow *out)
@@ -288,6 +189,13 @@ static void move(struct sim *s, struct flow *f, uint32_t row,
 		return;
 	set_row(s, f, row);
 	out[f->id].moves++;
+}
+
+/* round_of() calls move(); the other schedulers this. */
+void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
+		  struct dard_sim_flow *out)
+{
+	move(s, f, row, out);
 }
 
 static void rates(struct sim *s)
@@ -414,7 +322,7 @@ static void mon_leave(struct sim *s, struct flow *f)
 	mon_free(m);
 }
 
-/* A flow old enough becomes an elephant and joins its ToR pair's monitor. */
+/* A flow old enough becomes an elephant, and its scheduler hears of it. */
 static int promote(struct sim *s, struct flow *f)
 {
 	/* The event came at start + age: compare the same sum. */
@@ -422,14 +330,7 @@ static int promote(struct sim *s, struct flow *f)
 		return 0;
 	f->elephant = 1;
 	s->st->elephants++;
-	if (s->o->sched != DARD_SIM_DARD || f->ps->stor == f->ps->dtor)
-		return 0;
-	f->mon = mon_get(s, f);
-	if (!f->mon)
-		return -EIO;
-	f->mnext = f->mon->flows;
-	f->mon->flows = f;
-	return 0;
+	return s->sched->elephant ? s->sched->elephant(s, f) : 0;
 }
 
 /* A monitor's elephants for dard_monitor_round: the moves are in out. */
@@ -475,137 +376,86 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 }
 
 /* The controller writes a new path into its switches, and the flow moves. */
-static void place(struct sim *s, struct flow *f, uint32_t row,
-		  struct dard_sim_flow *out)
+void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
+		   struct dard_sim_flow *out)
 {
 	if (row != f->row)
 		s->st->ctl_bytes += f->ps->nsw * (double)DARD_SIM_UPDATE_BYTES;
 	move(s, f, row, out);
 }
 
-static int by_id(const void *a, const void *b)
+/* DARD: an elephant joins its host's monitor of its ToR pair. */
+static int dard_elephant(struct sim *s, struct flow *f)
 {
-	size_t x = (*(struct flow *const *)a)->id;
-	size_t y = (*(struct flow *const *)b)->id;
-
-	return (x > y) - (x < y);
+	if (f->ps->stor == f->ps->dtor)
+		return 0;
+	f->mon = mon_get(s, f);
+	if (!f->mon)
+		return -EIO;
+	f->mnext = f->mon->flows;
+	f->mon->flows = f;
+	return 0;
 }
 
-/*
- * A centralized round: the ToRs report their elephants, the controller
- * places them all again, in the order they arrived, and writes the paths
- * that changed.
- */
-static int central(struct sim *s, struct dard_sim_flow *out)
+static void dard_finish(struct sim *s, struct flow *f)
 {
-	struct dard_hedera_flow *hf = NULL;
-	struct dard_demand *d = NULL;
-	struct dard_path *paths = NULL;
-	struct flow **e = NULL;
-	uint32_t *load = NULL;
-	size_t n = 0, i;
-	int ret = -ENOMEM;
-
-	e = calloc(s->nact ? s->nact : 1, sizeof(*e));
-	if (!e)
-		goto out;
-	/*
-	 * What the edge switches report: Hedera's large flows, at least a
-	 * tenth of the host link's rate (its section 4.1), and every flow
-	 * old enough to be an elephant; with large at 1, the elephants only.
-	 */
-	for (i = 0; i < s->nact; i++) {
-		struct flow *f = s->act[i];
-
-		if (f->elephant ||
-		    (s->o->large < 1 &&
-		     f->rate >= s->o->large * s->cap[f->links[0]]))
-			e[n++] = f;
-	}
-	qsort(e, n, sizeof(*e), by_id);
-	s->st->ctl_bytes += n * (double)DARD_SIM_REPORT_BYTES;
-	if (s->o->sched == DARD_SIM_HEDERA) {
-		hf = calloc(n ? n : 1, sizeof(*hf));
-		if (!hf)
-			goto out;
-		for (i = 0; i < n; i++) {
-			hf[i].src = e[i]->src;
-			hf[i].dst = e[i]->dst;
-			hf[i].dl = e[i]->ps->dl;
-			hf[i].npaths = e[i]->ps->npaths;
-			hf[i].ndl = e[i]->ps->ndl;
-		}
-		ret = dard_hedera_demand(s->t, s->cap, hf, n);
-		if (!ret)
-			ret = dard_hedera_anneal(s->hedera, s->cap, hf, n,
-						 s->o->anneal, NULL);
-		if (ret)
-			goto out;
-		for (i = 0; i < n; i++)
-			place(s, e[i], hf[i].row, out);
-		ret = 0;
-		goto out;
-	}
-	if (s->o->sched == DARD_SIM_GREEDY) {
-		struct dard_cands *c = calloc(n ? n : 1, sizeof(*c));
-		uint32_t *row = calloc(n ? n : 1, sizeof(*row));
-
-		load = calloc(2 * (size_t)s->t->nlinks, sizeof(*load));
-		if (!c || !row || !load) {
-			free(c);
-			free(row);
-			goto out;
-		}
-		for (i = 0; i < n; i++)
-			c[i] = (struct dard_cands){
-				e[i]->ps->dl, e[i]->ps->npaths, e[i]->ps->ndl};
-		dard_route_greedy_rows(c, n, load, row);
-		for (i = 0; i < n; i++)
-			place(s, e[i], row[i], out);
-		free(c);
-		free(row);
-		ret = 0;
-		goto out;
-	}
-	d = calloc(n ? n : 1, sizeof(*d));
-	paths = calloc(n ? n : 1, sizeof(*paths));
-	if (!d || !paths)
-		goto out;
-	for (i = 0; i < n; i++) {
-		d[i].src = e[i]->src;
-		d[i].dst = e[i]->dst;
-	}
-	ret = dard_route_optimal(s->pc, s->t, d, n, paths, s->err);
-	if (ret)
-		goto out;
-	for (i = 0; i < n; i++) {
-		int row = find_row(e[i]->ps, &paths[i]);
-
-		if (row < 0) {
-			ret = dard_fail(
-				s->err, -EIO,
-				"sdn-optimal placed a flow off its paths");
-			goto out;
-		}
-		place(s, e[i], row, out);
-	}
-out:
-	if (ret == -ENOMEM)
-		dard_fail(s->err, ret, "out of memory");
-	free(hf);
-	free(d);
-	free(paths);
-	free(load);
-	free(e);
-	return ret;
+	if (f->mon)
+		mon_leave(s, f);
 }
+
+/* The switches answer every query interval; each monitor's round is due. */
+static int dard_tick(struct sim *s, struct dard_sim_flow *out)
+{
+	struct mon *m;
+
+	if (s->now >= s->next_query) {
+		s->next_query += s->o->query;
+		query(s);
+	}
+	for (m = s->mons; m; m = m->next)
+		if (m->next_round <= s->now)
+			round_of(s, m, out);
+	return 0;
+}
+
+static double dard_next(const struct sim *s, double when)
+{
+	const struct mon *m;
+
+	when = fmin(when, s->next_query);
+	for (m = s->mons; m; m = m->next)
+		when = fmin(when, m->next_round);
+	return when;
+}
+
+static void dard_idle(struct sim *s)
+{
+	s->next_query = fmax(s->next_query, s->now);
+}
+
+static void dard_fini(struct sim *s)
+{
+	while (s->mons) {
+		struct mon *m = s->mons;
+
+		s->mons = m->next;
+		mon_free(m);
+	}
+}
+
+const struct sim_sched flowsim_dard = {
+	.name = "dard",
+	.fini = dard_fini,
+	.elephant = dard_elephant,
+	.finish = dard_finish,
+	.tick = dard_tick,
+	.next = dard_next,
+	.idle = dard_idle,
+};
 
 /* The next time anything happens in the exact mode. */
-static double next_event(struct sim *s, double when, double next_query,
-			 double next_central)
+static double next_event(struct sim *s, double when)
 {
-	const struct dard_sim_opts *o = s->o;
-	struct mon *m;
 	size_t i;
 
 	for (i = 0; i < s->nact; i++) {
@@ -614,18 +464,136 @@ static double next_event(struct sim *s, double when, double next_query,
 		if (f->rate > 0)
 			when = fmin(when, s->now + f->left / f->rate);
 		if (!f->elephant)
-			when = fmin(when, f->start + o->elephant_age);
-		if (o->sched == DARD_SIM_PVLB)
-			when = fmin(when, f->next_pvlb);
+			when = fmin(when, f->start + s->o->elephant_age);
 	}
-	if (o->sched == DARD_SIM_DARD) {
-		when = fmin(when, next_query);
-		for (m = s->mons; m; m = m->next)
-			when = fmin(when, m->next_round);
+	return s->sched->next ? s->sched->next(s, when) : when;
+}
+
+/* Every active flow moves on at its rate to `when'; some finish. */
+static size_t advance(struct sim *s, double when, struct dard_sim_flow *out)
+{
+	double dt = when - s->now;
+	size_t i, done = 0;
+
+	for (i = 0; i < s->nact;) {
+		struct flow *f = s->act[i];
+
+		/*
+		 * Done by `when' if its end, computed as next_event
+		 * computes it, is. Comparing the bits left against a
+		 * tolerance stalls once now's ulp outgrows it.
+		 */
+		if (!(f->rate > 0) || s->now + f->left / f->rate > when) {
+			f->left -= f->rate * dt;
+			i++;
+			continue;
+		}
+		out[f->id].end = s->now + f->left / f->rate;
+		s->st->end = fmax(s->st->end, out[f->id].end);
+		if (s->sched->finish)
+			s->sched->finish(s, f);
+		s->act[i] = s->act[--s->nact];
+		s->dirty = 1;
+		done++;
 	}
-	if (o->sched >= DARD_SIM_HEDERA && s->nact)
-		when = fmin(when, next_central);
-	return when;
+	s->now = when;
+	return done;
+}
+
+/* Flow id arrives, on ECMP's row. */
+static int arrive(struct sim *s, const struct dard_tflow *tf, size_t id)
+{
+	struct flow *f = &s->all[id];
+	int ret;
+
+	f->id = id;
+	f->start = tf->start;
+	f->src = tf->src;
+	f->dst = tf->dst;
+	f->up = dard_host_dlink(s->t, f->src, DARD_UP);
+	f->down = dard_host_dlink(s->t, f->dst, DARD_DOWN);
+	f->left = tf->bytes * 8.0 / 1e6;
+	if (s->sched->arrive)
+		s->sched->arrive(s, f);
+	ret = pset_get(s, f->src, f->dst, &f->ps);
+	if (ret == -ENOENT)
+		return dard_fail(s->err, ret, "no path for flow %zu", id);
+	if (ret)
+		return dard_fail(s->err, ret, "out of memory");
+	/* ECMP's hash: the seed and the flow only, so every scheduler
+	 * starts from the same placement. */
+	set_row(s, f, flow_hash(s->o->seed, id) % f->ps->npaths);
+	s->act[s->nact++] = f;
+	return 0;
+}
+
+static void sim_fini(struct sim *s)
+{
+	size_t i;
+
+	if (s->sched->fini)
+		s->sched->fini(s);
+	for (i = 0; i < s->ps_cap; i++)
+		pset_free(s->ps[i]);
+	free(s->ps);
+	dard_pathctx_free(s->pc);
+	free(s->cap);
+	free(s->ls);
+	free(s->when);
+	free(s->act);
+	free(s->mm);
+	free(s->rates);
+	free(s->hmon);
+	free(s->asked);
+	free(s->all);
+}
+
+static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
+{
+	const struct dard_topo *t = s->t;
+	uint32_t l;
+
+	s->all = calloc(n ? n : 1, sizeof(*s->all));
+	s->pc = dard_pathctx_new(t, p);
+	s->cap = malloc(2 * (size_t)t->nlinks * sizeof(*s->cap));
+	s->ls = calloc(2 * (size_t)t->nlinks, sizeof(*s->ls));
+	s->when = calloc(2 * (size_t)t->nlinks, sizeof(*s->when));
+	s->act = calloc(n ? n : 1, sizeof(*s->act));
+	s->mm = calloc(n ? n : 1, sizeof(*s->mm));
+	s->rates = calloc(n ? n : 1, sizeof(*s->rates));
+	s->hmon = calloc(t->nnodes, sizeof(*s->hmon));
+	s->asked = calloc(t->nnodes, sizeof(*s->asked));
+	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
+	    !s->mm || !s->rates || !s->hmon || !s->asked ||
+	    (s->sched->init && s->sched->init(s)))
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	/* Every state is from the last query: all equally fresh. */
+	for (l = 0; l < 2 * t->nlinks; l++) {
+		s->cap[l] = t->link[l / 2].mbps;
+		s->when[l] = 1;
+	}
+	return 0;
+}
+
+/* Written to refuse NaN: a zero interval would never move on. */
+static int opts_ok(const struct dard_sim_opts *o)
+{
+	return o->query > 0 && o->schedule > 0 && o->pvlb > 0 &&
+	       o->central > 0 && o->step >= 0 && o->elephant_age >= 0 &&
+	       o->large >= 0 && o->delta >= 0 && o->sched >= 0 &&
+	       o->sched < DARD_SIM_NSCHED;
+}
+
+/* One stop of the loop: the time of the next, in either mode. */
+static double next_stop(struct sim *s, double arrival)
+{
+	double step = s->o->step;
+
+	if (!(step > 0))
+		return next_event(s, arrival);
+	/* The next step, or the step of the next arrival. */
+	return s->nact ? s->now + step
+		       : fmax(s->now + step, step * ceil(arrival / step));
 }
 
 int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
@@ -635,118 +603,38 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 {
 	struct dard_sim_stats dummy;
 	struct sim s = {.t = t, .o = o, .rng = o->seed * 2 + 1, .err = err};
-	double next_query = 0, next_central = o->central;
-	struct flow *all = calloc(n ? n : 1, sizeof(*all));
 	size_t next = 0, i, done = 0;
-	uint32_t l;
-	int ret = -ENOMEM;
+	int ret;
 
 	s.st = st ? st : &dummy;
 	memset(s.st, 0, sizeof(*s.st));
 	*err = 0;
-	/* Written to refuse NaN: a zero interval would never move on. */
-	if (!(o->query > 0 && o->schedule > 0 && o->pvlb > 0 &&
-	      o->central > 0 && o->step >= 0 && o->elephant_age >= 0 &&
-	      o->large >= 0 && o->delta >= 0) ||
-	    o->sched < 0 || o->sched >= DARD_SIM_NSCHED) {
-		free(all);
+	if (!opts_ok(o))
 		return dard_fail(err, -EINVAL, "bad simulation options");
-	}
-	s.pc = dard_pathctx_new(t, p);
-	s.cap = malloc(2 * (size_t)t->nlinks * sizeof(*s.cap));
-	s.ls = calloc(2 * (size_t)t->nlinks, sizeof(*s.ls));
-	s.when = calloc(2 * (size_t)t->nlinks, sizeof(*s.when));
-	s.act = calloc(n ? n : 1, sizeof(*s.act));
-	s.mm = calloc(n ? n : 1, sizeof(*s.mm));
-	s.rates = calloc(n ? n : 1, sizeof(*s.rates));
-	s.hmon = calloc(t->nnodes, sizeof(*s.hmon));
-	s.asked = calloc(t->nnodes, sizeof(*s.asked));
-	if (o->sched == DARD_SIM_HEDERA)
-		s.hedera = dard_hedera_new(t, o->seed);
-	if (!all || !s.pc || !s.cap || !s.ls || !s.when || !s.act || !s.mm ||
-	    !s.rates || !s.hmon || !s.asked ||
-	    (o->sched == DARD_SIM_HEDERA && !s.hedera)) {
-		dard_fail(err, ret, "out of memory");
+	s.sched = flowsim_scheds[o->sched];
+	s.next_central = o->central;
+	ret = sim_init(&s, p, n);
+	if (ret)
 		goto out;
-	}
-	/* Every state is from the last query: all equally fresh. */
-	for (l = 0; l < 2 * t->nlinks; l++) {
-		s.cap[l] = t->link[l / 2].mbps;
-		s.when[l] = 1;
-	}
 	for (i = 0; i < n; i++) {
 		out[i].start = flows[i].start;
 		out[i].end = -1;
 		out[i].moves = 0;
 	}
 	while (done < n) {
-		double when = next < n ? flows[next].start : HUGE_VAL, dt;
-		struct mon *m;
+		double when;
 
 		rates(&s);
-		if (o->step > 0)
-			/* The next step, or the step of the next arrival. */
-			when = s.nact ? s.now + o->step
-				      : fmax(s.now + o->step,
-					     o->step * ceil(when / o->step));
-		else
-			when = next_event(&s, when, next_query, next_central);
+		when = next_stop(&s, next < n ? flows[next].start : HUGE_VAL);
 		if (isinf(when)) {
 			ret = dard_fail(err, -EIO, "flows left with no rate");
 			goto out;
 		}
-		/* Every active flow moves on at its rate; some finish. */
-		dt = when - s.now;
-		for (i = 0; i < s.nact;) {
-			struct flow *f = s.act[i];
-
-			/*
-			 * Done by `when' if its end, computed as next_event
-			 * computes it, is. Comparing the bits left against
-			 * a tolerance stalls once now's ulp outgrows it.
-			 */
-			if (!(f->rate > 0) ||
-			    s.now + f->left / f->rate > when) {
-				f->left -= f->rate * dt;
-				i++;
-				continue;
-			}
-			out[f->id].end = s.now + f->left / f->rate;
-			s.st->end = fmax(s.st->end, out[f->id].end);
-			if (f->mon)
-				mon_leave(&s, f);
-			s.act[i] = s.act[--s.nact];
-			s.dirty = 1;
-			done++;
-		}
-		s.now = when;
-		/* Arrivals. */
-		while (next < n && flows[next].start <= s.now) {
-			struct flow *f = &all[next];
-
-			f->id = next;
-			f->start = flows[next].start;
-			f->src = flows[next].src;
-			f->dst = flows[next].dst;
-			f->up = dard_host_dlink(t, f->src, DARD_UP);
-			f->down = dard_host_dlink(t, f->dst, DARD_DOWN);
-			f->left = flows[next].bytes * 8.0 / 1e6;
-			f->next_pvlb = f->start + o->pvlb;
-			ret = pset_get(&s, f->src, f->dst, &f->ps);
-			if (ret) {
-				if (ret == -ENOENT)
-					dard_fail(err, ret,
-						  "no path for flow %zu", next);
-				else
-					dard_fail(err, ret, "out of memory");
+		done += advance(&s, when, out);
+		for (; next < n && flows[next].start <= s.now; next++) {
+			ret = arrive(&s, &flows[next], next);
+			if (ret)
 				goto out;
-			}
-			/* ECMP's hash: the seed and the flow only, so every
-			 * scheduler starts from the same placement. */
-			set_row(&s, f,
-				flow_hash(o->seed, next) % f->ps->npaths);
-			s.act[s.nact++] = f;
-			next++;
 		}
 		for (i = 0; i < s.nact; i++) {
 			ret = promote(&s, s.act[i]);
@@ -757,57 +645,15 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 				goto out;
 			}
 		}
-		if (o->sched == DARD_SIM_PVLB)
-			for (i = 0; i < s.nact; i++) {
-				struct flow *f = s.act[i];
-
-				if (f->next_pvlb > s.now)
-					continue;
-				f->next_pvlb += o->pvlb;
-				move(&s, f, rnd(&s) % f->ps->npaths, out);
-			}
-		if (o->sched == DARD_SIM_DARD) {
-			if (s.now >= next_query) {
-				next_query += o->query;
-				query(&s);
-			}
-			for (m = s.mons; m; m = m->next)
-				if (m->next_round <= s.now)
-					round_of(&s, m, out);
-		}
-		if (o->sched >= DARD_SIM_HEDERA && s.now >= next_central) {
-			next_central += o->central;
-			ret = central(&s, out);
-			if (ret)
-				goto out;
-		}
+		ret = s.sched->tick ? s.sched->tick(&s, out) : 0;
+		if (ret)
+			goto out;
 		/* Idle schedulers wait for the next flow. */
-		if (!s.nact) {
-			next_query = fmax(next_query, s.now);
-			next_central = fmax(next_central, s.now + o->central);
-		}
+		if (!s.nact && s.sched->idle)
+			s.sched->idle(&s);
 	}
 	ret = 0;
 out:
-	while (s.mons) {
-		struct mon *m = s.mons;
-
-		s.mons = m->next;
-		mon_free(m);
-	}
-	for (i = 0; i < s.ps_cap; i++)
-		pset_free(s.ps[i]);
-	free(s.ps);
-	dard_hedera_free(s.hedera);
-	dard_pathctx_free(s.pc);
-	free(s.cap);
-	free(s.ls);
-	free(s.when);
-	free(s.act);
-	free(s.mm);
-	free(s.rates);
-	free(s.hmon);
-	free(s.asked);
-	free(all);
+	sim_fini(&s);
 	return ret;
 }

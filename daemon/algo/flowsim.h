@@ -6,7 +6,9 @@
  * them. DARD here is dardd's own code: monitors (monitor.c), link states
  * assembled at every query interval, and dard_sched_round_links. The
  * centralized schedulers are the library's too: Hedera (hedera.c),
- * SDN-greedy and SDN-optimal (route.c). Pure: no I/O.
+ * SDN-greedy and SDN-optimal (route.c). Each scheduler is one ops table
+ * (flowsim_int.h): ECMP and pVLB in flowsim_sched.c, DARD in flowsim.c,
+ * the controllers in flowsim_ctl.c. Pure: no I/O.
  */
 #ifndef _DARD_FLOWSIM_H
 #define _DARD_FLOWSIM_H

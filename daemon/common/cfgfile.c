@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cfgfile.h"
+#include "gen.h"
 
 const char *dard_config_path(const char *arg)
 {
@@ -63,4 +64,42 @@ int dard_config_read(struct dard_config *cfg, const char *path,
 			snprintf(err, errlen, "%s: %s", path, cfg->err);
 	}
 	return ret;
+}
+
+/* Past 8192 hosts, 10.0.0.0/8 leaves too few alias bits (dard-sim). */
+enum { WIDE_BASE_HOSTS = 8192 };
+
+static int gen_load(struct dard_config *cfg, const char *spec,
+		    const struct dard_load_opts *o, char *err, size_t errlen)
+{
+	char e[DARD_ERR_MAX];
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->topo = dard_gen_spec(spec, o->mbps, e);
+	if (!cfg->topo) {
+		snprintf(err, errlen, "Invalid topology: %s", e);
+		return -EINVAL;
+	}
+	if (o->over)
+		cfg->opts = *o->over;
+	else
+		dard_plan_opts_init(&cfg->opts);
+	if (o->wide_base && !(o->mask & DARD_OPT_BASE) &&
+	    cfg->topo->nhosts > WIDE_BASE_HOSTS)
+		dard_prefix_parse("16.0.0.0/4", &cfg->opts.base);
+	cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, e);
+	if (!cfg->plan) {
+		snprintf(err, errlen, "Unable to address %s: %s", spec, e);
+		dard_config_free(cfg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dard_topo_load(struct dard_config *cfg, const char *spec,
+		   const struct dard_load_opts *o, char *err, size_t errlen)
+{
+	if (dard_gen_is_spec(spec))
+		return gen_load(cfg, spec, o, err, errlen);
+	return dard_config_read(cfg, spec, o->over, o->mask, err, errlen);
 }

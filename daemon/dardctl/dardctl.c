@@ -72,32 +72,19 @@ static void usage(FILE *f)
 
 int ctl_load(struct ctl *c)
 {
-	const char *arg = c->topo_arg;
+	/* Generated trees keep 10.0.0.0/8 unless --base says otherwise. */
+	const struct dard_load_opts o = {
+		.mbps = c->mbps,
+		.over = &c->opts,
+		.mask = c->opts_mask,
+	};
 	char err[DARD_ERR_MAX + PATH_MAX] = "";
-	struct dard_topo *t;
 	int ret;
 
 	if (c->loaded)
 		return 0;
-	arg = dard_config_path(arg);
-	if (dard_gen_is_spec(arg)) {
-		t = dard_gen_spec(arg, c->mbps, err);
-		if (!t) {
-			fprintf(stderr, "Invalid topology: %s\n", err);
-			return -1;
-		}
-		c->cfg.topo = t;
-		c->cfg.opts = c->opts;
-		c->cfg.plan = dard_plan_new(t, &c->opts, err);
-		if (!c->cfg.plan) {
-			fprintf(stderr, "Unable to address %s: %s\n", arg, err);
-			return -1;
-		}
-		c->loaded = 1;
-		return 0;
-	}
-	ret = dard_config_read(&c->cfg, arg, &c->opts, c->opts_mask, err,
-			       sizeof(err));
+	ret = dard_topo_load(&c->cfg, dard_config_path(c->topo_arg), &o, err,
+			     sizeof(err));
 	if (ret) {
 		fprintf(stderr, "%s%s\n", err,
 			ret == -ENOENT && !c->topo_arg

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "flowsim.h"
+#include "route.h"
 #include "unit.h"
 
 static struct dard_topo *t;
@@ -122,6 +123,35 @@ static void test_repeatable(void **state)
 }
 
 /*
+ * The largest link load of SDN-optimal's placement of flows f: 1 when no
+ * link carries two of them.
+ */
+static uint32_t optimal_max_load(const struct dard_tflow *f, size_t n)
+{
+	struct dard_pathctx *pc = dard_pathctx_new(t, p);
+	uint32_t *load = calloc(2 * (size_t)t->nlinks, sizeof(*load));
+	struct dard_demand d[8];
+	struct dard_path paths[8];
+	char err[DARD_ERR_MAX];
+	uint32_t max;
+	size_t i;
+
+	assert_true(n <= 8);
+	assert_non_null(pc);
+	assert_non_null(load);
+	for (i = 0; i < n; i++)
+		d[i] = (struct dard_demand){f[i].src, f[i].dst};
+	if (dard_route_optimal(pc, t, d, n, paths, err))
+		fail_msg("sdn-optimal: %s", err);
+	for (i = 0; i < n; i++)
+		dard_route_load(t, &paths[i], load);
+	max = dard_route_max_load(t, load);
+	free(load);
+	dard_pathctx_free(pc);
+	return max;
+}
+
+/*
  * Four 2.5 GB flows from pod 1 to pod 2, e1_i to e2_i, together. Under
  * some seeds ECMP's hash puts two on one core: find such a seed, and
  * every adaptive scheduler, starting from the same placement, must finish
@@ -159,6 +189,11 @@ static void undoes_collisions(int sched)
 	assert_true(moves > 0);
 	assert_true(td < te);
 	/* Four flows, four cores: a contention-free placement exists. */
+	assert_int_equal(optimal_max_load(f, 4), 1);
+	/* (Which the check would deny of two flows into one host.) */
+	f[1].dst = f[0].dst;
+	assert_int_equal(optimal_max_load(f, 2), 2);
+	f[1].dst = find(t, "e2_2");
 	/*
 	 * The controllers see the flows (at full share, large) at their
 	 * first round, 5 s in, and no link then carries two: each flow has
@@ -313,6 +348,36 @@ static void test_optimal_needs_fattree(void **state)
 	dard_topo_free(c);
 }
 
+/* Every scheduler's name parses back to it; other names are refused. */
+static void test_sched_names(void **state)
+{
+	struct dard_tflow f[1] = {{0, find(t, "e1_1"), find(t, "e2_1"), 1000}};
+	struct dard_sim_flow out[1];
+	struct dard_sim_opts o;
+	char err[DARD_ERR_MAX];
+	int s;
+
+	(void)state;
+	for (s = 0; s < DARD_SIM_NSCHED; s++) {
+		assert_string_not_equal(dard_sim_sched_name(s), "?");
+		assert_int_equal(dard_sim_sched_parse(dard_sim_sched_name(s)),
+				 s);
+	}
+	assert_string_equal(dard_sim_sched_name(DARD_SIM_OPTIMAL),
+			    "sdn-optimal");
+	assert_string_equal(dard_sim_sched_name(-1), "?");
+	assert_string_equal(dard_sim_sched_name(DARD_SIM_NSCHED), "?");
+	assert_int_equal(dard_sim_sched_parse("ospf"), -1);
+	assert_int_equal(dard_sim_sched_parse("all"), -1);
+	assert_int_equal(dard_sim_sched_parse(""), -1);
+	assert_int_equal(dard_sim_sched_parse("ECMP"), -1);
+	dard_sim_opts_init(&o);
+	o.sched = DARD_SIM_NSCHED;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
+	o.sched = -1;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_long_and_bad),
 		cmocka_unit_test(test_optimal_needs_fattree),
+		cmocka_unit_test(test_sched_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

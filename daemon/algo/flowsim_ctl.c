@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The centralized schedulers of the flow-level simulation: every central
+ * interval the ToRs report their elephants and a controller (Hedera,
+ * SDN-greedy or SDN-optimal) places them all again.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "flowsim_int.h"
+
+static int by_id(const void *a, const void *b)
+{
+	size_t x = (*(struct flow *const *)a)->id;
+	size_t y = (*(struct flow *const *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A centralized round: the ToRs report their elephants, the controller
+ * places them all again, in the order they arrived, and writes the paths
+ * that changed.
+ */
+static int central(struct sim *s, struct dard_sim_flow *out)
+{
+	struct flow **e;
+	size_t n = 0, i;
+	int ret;
+
+	e = calloc(s->nact ? s->nact : 1, sizeof(*e));
+	if (!e)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	/*
+	 * What the edge switches report: Hedera's large flows, at least a
+	 * tenth of the host link's rate (its section 4.1), and every flow
+	 * old enough to be an elephant; with large at 1, the elephants only.
+	 */
+	for (i = 0; i < s->nact; i++) {
+		struct flow *f = s->act[i];
+
+		if (f->elephant ||
+		    (s->o->large < 1 &&
+		     f->rate >= s->o->large * s->cap[f->links[0]]))
+			e[n++] = f;
+	}
+	qsort(e, n, sizeof(*e), by_id);
+	s->st->ctl_bytes += n * (double)DARD_SIM_REPORT_BYTES;
+	ret = s->sched->place(s, e, n, out);
+	free(e);
+	return ret;
+}
+
+static int central_tick(struct sim *s, struct dard_sim_flow *out)
+{
+	if (s->now < s->next_central)
+		return 0;
+	s->next_central += s->o->central;
+	return central(s, out);
+}
+
+static double central_next(const struct sim *s, double when)
+{
+	return s->nact ? fmin(when, s->next_central) : when;
+}
+
+static void central_idle(struct sim *s)
+{
+	s->next_central = fmax(s->next_central, s->now + s->o->central);
+}
+
+static int hedera_init(struct sim *s)
+{
+	s->hedera = dard_hedera_new(s->t, s->o->seed);
+	return s->hedera ? 0 : -ENOMEM;
+}
+
+static void hedera_fini(struct sim *s)
+{
+	dard_hedera_free(s->hedera);
+}
+
+/* Hedera: demand estimation, then simulated annealing. */
+static int hedera_place(struct sim *s, struct flow **e, size_t n,
+			struct dard_sim_flow *out)
+{
+	struct dard_hedera_flow *hf = calloc(n ? n : 1, sizeof(*hf));
+	size_t i;
+	int ret;
+
+	if (!hf)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		hf[i].src = e[i]->src;
+		hf[i].dst = e[i]->dst;
+		hf[i].dl = e[i]->ps->dl;
+		hf[i].npaths = e[i]->ps->npaths;
+		hf[i].ndl = e[i]->ps->ndl;
+	}
+	ret = dard_hedera_demand(s->t, s->cap, hf, n);
+	if (!ret)
+		ret = dard_hedera_anneal(s->hedera, s->cap, hf, n, s->o->anneal,
+					 NULL);
+	if (ret) {
+		free(hf);
+		return dard_fail(s->err, ret, "%s",
+				 ret == -ENOMEM ? "out of memory"
+						: "demand estimation failed");
+	}
+	for (i = 0; i < n; i++)
+		flowsim_place(s, e[i], hf[i].row, out);
+	free(hf);
+	return 0;
+}
+
+/* SDN-greedy over the flows' rows. */
+static int greedy_place(struct sim *s, struct flow **e, size_t n,
+			struct dard_sim_flow *out)
+{
+	struct dard_cands *c = calloc(n ? n : 1, sizeof(*c));
+	uint32_t *row = calloc(n ? n : 1, sizeof(*row));
+	uint32_t *load = calloc(2 * (size_t)s->t->nlinks, sizeof(*load));
+	int ret = 0;
+	size_t i;
+
+	if (!c || !row || !load) {
+		ret = dard_fail(s->err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		c[i] = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
+					   e[i]->ps->ndl};
+	dard_route_greedy_rows(c, n, load, row);
+	for (i = 0; i < n; i++)
+		flowsim_place(s, e[i], row[i], out);
+out:
+	free(c);
+	free(row);
+	free(load);
+	return ret;
+}
+
+/* The row of a path found by a routing algorithm. */
+static int find_row(const struct pset *p, const struct dard_path *path)
+{
+	uint32_t k;
+
+	if (path->nsw != p->nsw)
+		return -1;
+	for (k = 0; k < p->npaths; k++)
+		if (!memcmp(&p->sw[(size_t)k * p->nsw], path->sw,
+			    p->nsw * sizeof(p->sw[0])))
+			return k;
+	return -1;
+}
+
+/* SDN-optimal over the flows' hosts, its paths found among their rows. */
+static int optimal_place(struct sim *s, struct flow **e, size_t n,
+			 struct dard_sim_flow *out)
+{
+	struct dard_demand *d = calloc(n ? n : 1, sizeof(*d));
+	struct dard_path *paths = calloc(n ? n : 1, sizeof(*paths));
+	size_t i;
+	int ret;
+
+	if (!d || !paths) {
+		ret = dard_fail(s->err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		d[i].src = e[i]->src;
+		d[i].dst = e[i]->dst;
+	}
+	ret = dard_route_optimal(s->pc, s->t, d, n, paths, s->err);
+	if (ret == -ENOMEM)
+		dard_fail(s->err, ret, "out of memory");
+	for (i = 0; !ret && i < n; i++) {
+		int row = find_row(e[i]->ps, &paths[i]);
+
+		if (row < 0)
+			ret = dard_fail(
+				s->err, -EIO,
+				"sdn-optimal placed a flow off its paths");
+		else
+			flowsim_place(s, e[i], row, out);
+	}
+out:
+	free(d);
+	free(paths);
+	return ret;
+}
+
+const struct sim_sched flowsim_hedera = {
+	.name = "hedera",
+	.init = hedera_init,
+	.fini = hedera_fini,
+	.tick = central_tick,
+	.next = central_next,
+	.idle = central_idle,
+	.place = hedera_place,
+};
+
+const struct sim_sched flowsim_greedy = {
+	.name = "sdn-greedy",
+	.tick = central_tick,
+	.next = central_next,
+	.idle = central_idle,
+	.place = greedy_place,
+};
+
+const struct sim_sched flowsim_optimal = {
+	.name = "sdn-optimal",
+	.tick = central_tick,
+	.next = central_next,
+	.idle = central_idle,
+	.place = optimal_place,
+};

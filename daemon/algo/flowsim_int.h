@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The flow-level simulation's insides, shared by its engine (flowsim.c)
+ * and its schedulers (flowsim_sched.c, flowsim_ctl.c); not for callers.
+ */
+#ifndef _DARD_FLOWSIM_INT_H
+#define _DARD_FLOWSIM_INT_H
+
+#include "flowsim.h"
+#include "hedera.h"
+#include "maxmin.h"
+#include "monitor.h"
+#include "route.h"
+
+enum { LINKS_MAX = 2 * DARD_LEVEL_MAX + 2 };
+
+/*
+ * The shortest paths between two ToRs, in dard_path_foreach's order (the
+ * order of a monitor's paths too), as rows of switches and of directed
+ * switch-to-switch links. Flows of every host pair under the two ToRs
+ * share it; a flow is its row.
+ */
+struct pset {
+	uint32_t stor, dtor;
+	uint32_t npaths;
+	uint8_t nsw, ndl;
+	uint32_t *sw, *dl;
+};
+
+struct mon;
+
+struct flow {
+	size_t id;
+	double start; /* s */
+	uint32_t src, dst;
+	uint32_t up, down; /* the hosts' directed links */
+	double left;	   /* Mbit */
+	double rate;	   /* Mbit/s */
+	double next_pvlb;  /* s */
+	const struct pset *ps;
+	uint32_t row;
+	uint32_t links[LINKS_MAX]; /* directed, host links included */
+	unsigned nlinks;
+	int elephant;
+	struct mon *mon;
+	struct flow *mnext; /* the monitor's elephants */
+};
+
+struct mon {
+	uint32_t host;
+	struct dard_monitor *m;
+	double next_round;
+	struct flow *flows;
+	struct mon *next, **pprev; /* all monitors, unlinked in O(1) */
+	struct mon *hnext;	   /* the host's */
+};
+
+struct sim_sched;
+
+struct sim {
+	const struct dard_topo *t;
+	const struct dard_sim_opts *o;
+	const struct sim_sched *sched;
+	struct dard_sim_stats *st;
+	struct dard_pathctx *pc;
+	double *cap;
+	struct dard_lstate *ls;
+	uint64_t *when;
+	struct flow *all; /* every flow, by id */
+	struct flow **act;
+	size_t nact;
+	struct dard_mm_flow *mm;
+	double *rates;
+	struct pset **ps; /* open addressing on the ToR pair */
+	size_t nps, ps_cap;
+	struct mon *mons, **hmon; /* hmon: per node */
+	uint64_t *asked, stamp;	  /* per node: the query that asked it */
+	struct dard_hedera *hedera;
+	uint64_t rng;
+	double now;
+	double next_query;   /* DARD's switch queries */
+	double next_central; /* a controller's rounds */
+	int dirty;	     /* rates must be recomputed */
+	char *err;
+};
+
+/*
+ * A scheduler: what it does when the engine asks. Every hook is optional.
+ * The engine takes, at each time it stops: completions, arrivals (arrive),
+ * flows coming of elephant age (elephant), then tick. With step 0 it stops
+ * at the earliest of the flows' events and of each scheduler's next().
+ */
+struct sim_sched {
+	const char *name;
+	int (*init)(struct sim *s); /* 0 or -ENOMEM */
+	void (*fini)(struct sim *s);
+	void (*arrive)(struct sim *s, struct flow *f);
+	/* 0, or a negative errno with s->err set or left empty (no memory). */
+	int (*elephant)(struct sim *s, struct flow *f);
+	void (*finish)(struct sim *s, struct flow *f);
+	int (*tick)(struct sim *s, struct dard_sim_flow *out);
+	/* The earlier of when and its own next event, in the exact mode. */
+	double (*next)(const struct sim *s, double when);
+	/* No flow is active: its timers wait for the next one. */
+	void (*idle)(struct sim *s);
+	/*
+	 * A controller: places the n flows the ToRs reported, in the order
+	 * they arrived (flowsim_ctl.c). 0 or a negative errno, s->err set.
+	 */
+	int (*place)(struct sim *s, struct flow **e, size_t n,
+		     struct dard_sim_flow *out);
+};
+
+/* By enum dard_sim_sched (flowsim_sched.c). */
+extern const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED];
+extern const struct sim_sched flowsim_dard;   /* flowsim.c */
+extern const struct sim_sched flowsim_hedera; /* flowsim_ctl.c */
+extern const struct sim_sched flowsim_greedy;
+extern const struct sim_sched flowsim_optimal;
+
+uint64_t flowsim_rnd(struct sim *s);
+/* Moves a flow to another row, counting the switch. */
+void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
+		  struct dard_sim_flow *out);
+/* The controller writes a new path into its switches, and the flow moves. */
+void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
+		   struct dard_sim_flow *out);
+
+#endif /* _DARD_FLOWSIM_INT_H */

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dard-sim's options: one table gives each option's name, argument, the
+ * modes it applies to, its parser and bounds, and its lines of --help;
+ * getopt's tables, the help and the messages all come from it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "sim.h"
+#include "traffic.h"
+
+#ifndef DARD_VERSION
+#define DARD_VERSION "unknown"
+#endif
+
+struct sim_opt;
+/* 0, or -1 having said why (the exit status is then 2). */
+typedef int (*opt_parse_fn)(const struct sim_opt *o, const char *arg,
+			    struct sim_args *a);
+
+enum opt_flags {
+	OPT_ABOVE_MIN = 1U << 0, /* a number must exceed min, not reach it */
+	OPT_OR_ZERO = 1U << 1,	 /* 0 is taken as well as [min, max] */
+};
+
+struct sim_opt {
+	const char *name;
+	int val;	    /* getopt's: the short option's letter */
+	unsigned modes;	    /* SIM_PLACE | SIM_RUN: where it applies */
+	opt_parse_fn parse; /* NULL: a flag, handled by the caller */
+	size_t off;	    /* where parse stores, in struct sim_args */
+	double min, max;    /* a number's bounds */
+	unsigned flags;	    /* enum opt_flags */
+	const char *domain; /* what a number may be, for messages */
+	unsigned help_in;   /* the --help section listing it */
+	const char *help;   /* its lines there */
+};
+
+#define ARG(a, off) ((char *)(a) + (off))
+
+static int opt_string(const struct sim_opt *o, const char *arg,
+		      struct sim_args *a)
+{
+	*(const char **)ARG(a, o->off) = arg;
+	return 0;
+}
+
+static int opt_double(const struct sim_opt *o, const char *arg,
+		      struct sim_args *a)
+{
+	double v;
+	int ret;
+
+	ret = dard_parse_double(arg, o->flags & OPT_OR_ZERO ? 0 : o->min,
+				o->max, &v);
+	if (!ret && (v < o->min || (o->flags & OPT_ABOVE_MIN && v == o->min)) &&
+	    !(o->flags & OPT_OR_ZERO && v == 0))
+		ret = -ERANGE;
+	if (ret) {
+		fprintf(stderr, "dard-sim: --%s needs %s, not `%s' (%s)\n",
+			o->name, o->domain, arg, dard_num_strerror(ret));
+		return -1;
+	}
+	*(double *)ARG(a, o->off) = v;
+	return 0;
+}
+
+static int opt_u32(const struct sim_opt *o, const char *arg, struct sim_args *a)
+{
+	int ret =
+		dard_parse_u32(arg, o->min, o->max, (uint32_t *)ARG(a, o->off));
+
+	if (ret) {
+		fprintf(stderr, "dard-sim: --%s needs %s, not `%s' (%s)\n",
+			o->name, o->domain, arg, dard_num_strerror(ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* Any 64-bit value: a double's min and max cannot say UINT64_MAX. */
+static int opt_u64(const struct sim_opt *o, const char *arg, struct sim_args *a)
+{
+	int ret =
+		dard_parse_u64(arg, 0, UINT64_MAX, (uint64_t *)ARG(a, o->off));
+
+	if (ret) {
+		fprintf(stderr, "dard-sim: --%s needs %s, not `%s' (%s)\n",
+			o->name, o->domain, arg, dard_num_strerror(ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_algo(const struct sim_opt *o, const char *arg,
+		    struct sim_args *a)
+{
+	(void)o;
+	a->algo = sim_algo_find(arg);
+	if (a->algo < 0) {
+		fprintf(stderr, "dard-sim: unknown --algo `%s' (try --help)\n",
+			arg);
+		return -1;
+	}
+	a->algo_name = arg;
+	return 0;
+}
+
+static int opt_pattern(const struct sim_opt *o, const char *arg,
+		       struct sim_args *a)
+{
+	(void)o;
+	a->pattern = dard_pattern_parse(arg);
+	if (a->pattern < 0) {
+		fprintf(stderr,
+			"dard-sim: unknown --pattern `%s': stride, random or staggered\n",
+			arg);
+		return -1;
+	}
+	a->pattern_name = arg;
+	return 0;
+}
+
+/* --sched: a comma-separated list, or all; marks want[]. */
+static int opt_sched(const struct sim_opt *o, const char *arg,
+		     struct sim_args *a)
+{
+	char *buf, *tok, *save;
+	int s, ret = 0;
+
+	(void)o;
+	a->sched = arg;
+	for (s = 0; s < DARD_SIM_NSCHED; s++)
+		a->want[s] = !strcmp(arg, "all");
+	if (!strcmp(arg, "all"))
+		return 0;
+	buf = strdup(arg);
+	if (!buf) {
+		fprintf(stderr, "dard-sim: out of memory\n");
+		return -1;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		s = dard_sim_sched_parse(tok);
+		if (s < 0) {
+			fprintf(stderr,
+				"dard-sim: unknown scheduler `%s' in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all\n",
+				tok);
+			ret = -1;
+		} else {
+			a->want[s] = 1;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+#define OFF(field) offsetof(struct sim_args, field)
+
+/* In the order of --help's sections. */
+static const struct sim_opt opts[] = {
+	{.name = "place", .val = 'P', .modes = SIM_PLACE | SIM_RUN},
+	{.name = "run", .val = 'R', .modes = SIM_PLACE | SIM_RUN},
+	{.name = "pattern",
+	 .val = 'p',
+	 .modes = SIM_RUN,
+	 .parse = opt_pattern,
+	 .help_in = SIM_RUN,
+	 .help = "  --pattern P    stride (default), random or staggered (0.5, 0.3)\n"},
+	{.name = "rate",
+	 .val = 'r',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(rate),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "a positive number up to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --rate R       flows per second per source (default 0.2)\n"},
+	{.name = "size",
+	 .val = 'z',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(size),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "a positive number up to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --size MB      per flow (default 512)\n"},
+	{.name = "duration",
+	 .val = 'D',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(duration),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "a positive number up to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --duration S   seconds in which flows arrive (default 120)\n"
+		 "                 The paper's ns-2 runs say 5 per second of 128 MB;\n"
+		 "                 on 1 Gbit/s links that is 5.4 times what a host\n"
+		 "                 link carries. The defaults load host links to 0.86\n"
+		 "                 (Documentation/experiments.md, \"Simulation\").\n"},
+	{.name = "sched",
+	 .val = 'S',
+	 .modes = SIM_RUN,
+	 .parse = opt_sched,
+	 .help_in = SIM_RUN,
+	 .help = "  --sched LIST   comma-separated schedulers, or all (default)\n"},
+	/* A step below 1 ms would take forever; 0 is exact. */
+	{.name = "step",
+	 .val = 'T',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(step),
+	 .min = 1e-3,
+	 .max = 1e7,
+	 .flags = OPT_OR_ZERO,
+	 .domain = "0 or a number from 0.001 to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --step S       rates are recomputed every S seconds (default\n"
+		 "                 0.25; 0.001 at least): arrivals wait for the next\n"
+		 "                 step and other events are taken at the step after\n"
+		 "                 them; 0 makes every event exact, which is slow on\n"
+		 "                 big trees\n"},
+	{.name = "elephant-age",
+	 .val = 'E',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(age),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = 0,
+	 .domain = "a number from 0 to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --elephant-age S  when a flow becomes an elephant (default 10)\n"},
+	{.name = "anneal",
+	 .val = 'A',
+	 .modes = SIM_RUN,
+	 .parse = opt_u32,
+	 .off = OFF(anneal),
+	 .min = 0,
+	 .max = 100000000,
+	 .flags = 0,
+	 .domain = "a number of steps up to 10^8",
+	 .help_in = SIM_RUN,
+	 .help = "  --anneal N     Hedera's annealing steps per round (default 1000\n"
+		 "                 plus 10 per destination host)\n"},
+	{.name = "large",
+	 .val = 'L',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(large),
+	 .min = 0,
+	 .max = 1,
+	 .flags = 0,
+	 .domain = "a fraction in [0, 1]",
+	 .help_in = SIM_RUN,
+	 .help = "  --large F      the controllers' large-flow share (default 0.1;\n"
+		 "                 0 shows them every flow, 1 only the elephants)\n"},
+	{.name = "csv",
+	 .val = 'C',
+	 .modes = SIM_RUN,
+	 .parse = opt_string,
+	 .off = OFF(csv),
+	 .help_in = SIM_RUN,
+	 .help = "  --csv FILE     every flow of every scheduler: sched, flow, src,\n"
+		 "                 dst, start, end, time, moves\n"},
+	{.name = "topo",
+	 .val = 't',
+	 .modes = SIM_PLACE | SIM_RUN,
+	 .parse = opt_string,
+	 .off = OFF(topo),
+	 .help_in = SIM_PLACE,
+	 .help = "  --topo TOPO    fattree:P, clos:DI,DA[,HOSTS], 3tier[:PODS] or a\n"
+		 "                 configuration file (default fattree:4)\n"},
+	{.name = "algo",
+	 .val = 'a',
+	 .modes = SIM_PLACE,
+	 .parse = opt_algo,
+	 .help_in = SIM_PLACE,
+	 .help = "  --algo ALGO    d-mod-k (the XGFT digit form, the default),\n"
+		 "                 d-mod-k-literal (port d mod k at every hop),\n"
+		 "                 s-mod-k, s-mod-k-literal, sdn-greedy (flows in\n"
+		 "                 the demand's order, each on the path whose most\n"
+		 "                 loaded link is least loaded, ties to the first),\n"
+		 "                 sdn-optimal (fat-trees with full-bisection\n"
+		 "                 aggregation: the smallest L_D, Documentation/\n"
+		 "                 routing.md), or sdn-adaptive (the SDN thesis:\n"
+		 "                 sdn-optimal when it places the demand free of\n"
+		 "                 contention, else adaptive multipath routing,\n"
+		 "                 shown as sdn-greedy's paths; \"choice\" says which)\n"},
+	{.name = "demand",
+	 .val = 'd',
+	 .modes = SIM_PLACE,
+	 .parse = opt_string,
+	 .off = OFF(demand),
+	 .help_in = SIM_PLACE,
+	 .help = "  --demand D     a traffic pattern, one flow per host (stride: to\n"
+		 "                 the host one pod on; random; staggered 0.5/0.3), or\n"
+		 "                 a file of `SRC DST' host-name lines, # comments\n"
+		 "                 (default stride)\n"},
+	{.name = "seed",
+	 .val = 's',
+	 .modes = SIM_PLACE | SIM_RUN,
+	 .parse = opt_u64,
+	 .off = OFF(seed),
+	 .domain = "a number",
+	 .help_in = SIM_PLACE,
+	 .help = "  --seed N       for random and staggered (default 1)\n"},
+	{.name = "version",
+	 .val = 'V',
+	 .modes = SIM_PLACE | SIM_RUN,
+	 .help_in = SIM_PLACE,
+	 .help = "  -V, --version  -h, --help\n"},
+	{.name = "help", .val = 'h', .modes = SIM_PLACE | SIM_RUN},
+};
+
+enum { NOPTS = sizeof(opts) / sizeof(opts[0]) };
+
+static void print_opts(FILE *f, unsigned section)
+{
+	const struct sim_opt *o;
+
+	for (o = opts; o < opts + NOPTS; o++)
+		if (o->help_in == section && o->help)
+			fputs(o->help, f);
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: dard-sim --place [ --topo TOPO ] [ --algo ALGO ]\n"
+	      "                [ --demand { stride | random | staggered | FILE } ]\n"
+	      "                [ --seed N ]\n"
+	      "       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
+	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
+	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
+	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
+	      "\n"
+	      "--run:\n"
+	      "Simulates elephant flows at the flow level (the DARD paper, section\n"
+	      "4.3): from every host, flows arrive as a Poisson process to the\n"
+	      "destinations the pattern draws (as dardctl traffic gen), share links\n"
+	      "max-min fairly (its Appendix A) and run to completion. Each scheduler\n"
+	      "starts every flow on the same hashed path:\n"
+	      "  ecmp         never moves it;\n"
+	      "  pvlb         moves it to a random path every 10 s of its life;\n"
+	      "  dard         dardd's own monitors and rounds: elephants after 10\n"
+	      "               s, switch queries every 1 s, rounds every 5 s +\n"
+	      "               U[0, 5 s], delta 10 Mbit/s;\n"
+	      "  hedera       every 5 s, demand estimation and simulated annealing\n"
+	      "               over a path per destination host, for the flows the\n"
+	      "               edge switches report (Hedera's large flows, at 10%\n"
+	      "               of their host link, and the elephants);\n"
+	      "  sdn-greedy   every 5 s, SDN-greedy over the same flows;\n"
+	      "  sdn-optimal  every 5 s, SDN-optimal over the same flows (fat-\n"
+	      "               trees whose aggregation switches have full\n"
+	      "               bisection, tapered ToRs allowed; under `all' it is\n"
+	      "               skipped on other trees, with a note).\n"
+	      "It prints, per scheduler, the average transfer time, the 90th\n"
+	      "percentile and largest path switches per flow, how many flows became\n"
+	      "elephants, the control traffic by the paper's message sizes (48 and\n"
+	      "32 bytes a query and reply, 80 a report, 72 a switch update) and the\n"
+	      "last completion; then DARD's improvement over ECMP and pVLB, and\n"
+	      "Hedera's over DARD, by the paper's formula (1).\n"
+	      "\n",
+	      f);
+	print_opts(f, SIM_RUN);
+	fputs("\n"
+	      "--place:\n"
+	      "Places one demand of elephant flows on a multi-rooted tree with a\n"
+	      "routing algorithm and prints the placement as JSON: every flow's\n"
+	      "switches, every directed switch-to-switch link's load, the largest\n"
+	      "load L_D and the largest number of flows a host sends or receives\n"
+	      "NL_D (L_D >= NL_D for any placement; the SDN thesis, Theorem 1),\n"
+	      "and lower_bound, the larger of NL_D and any ToR's non-local flows\n"
+	      "over its up ports, rounded up: no single-path placement has a\n"
+	      "smaller L_D, and sdn-optimal reaches it.\n"
+	      "\n",
+	      f);
+	print_opts(f, SIM_PLACE);
+	fputs("\n"
+	      "Exit status: 0 success, 1 error, 2 bad usage.\n",
+	      f);
+}
+
+static void args_init(struct sim_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->topo = "fattree:4";
+	a->seed = 1;
+	a->algo_name = "d-mod-k";
+	a->algo = sim_algo_find(a->algo_name);
+	a->demand = "stride";
+	opt_sched(NULL, "all", a);
+	a->pattern_name = "stride";
+	a->pattern = dard_pattern_parse(a->pattern_name);
+	a->rate = 0.2;
+	a->size = 512;
+	a->duration = 120;
+	a->step = 0.25;
+	a->large = 0.1;
+	a->age = 10;
+}
+
+/* getopt's tables, from opts[]. */
+static void getopt_tables(struct option *lo, char *so)
+{
+	const struct sim_opt *o;
+
+	for (o = opts; o < opts + NOPTS; o++, lo++) {
+		*lo = (struct option){
+			o->name, o->parse ? required_argument : no_argument,
+			NULL, o->val};
+		*so++ = o->val;
+		if (o->parse)
+			*so++ = ':';
+	}
+	*lo = (struct option){0};
+	*so = 0;
+}
+
+static const struct sim_opt *opt_of(int val)
+{
+	const struct sim_opt *o;
+
+	for (o = opts; o < opts + NOPTS; o++)
+		if (o->val == val)
+			return o;
+	return NULL;
+}
+
+int sim_opts_parse(int argc, char **argv, struct sim_args *a)
+{
+	struct option lo[NOPTS + 1];
+	char so[2 * NOPTS + 1];
+	/* The last option given that only --place, or only --run, takes. */
+	const struct sim_opt *place_only = NULL, *run_only = NULL, *o;
+	unsigned modes = 0;
+	int c;
+
+	args_init(a);
+	getopt_tables(lo, so);
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		o = opt_of(c);
+		if (!o) {
+			usage(stderr);
+			return 2;
+		}
+		if (c == 'V') {
+			printf("dard-sim %s\n", DARD_VERSION);
+			return 0;
+		}
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == 'P' || c == 'R') {
+			modes |= c == 'P' ? SIM_PLACE : SIM_RUN;
+			continue;
+		}
+		if (o->parse(o, optarg, a))
+			return 2;
+		if (o->modes == SIM_PLACE)
+			place_only = o;
+		else if (o->modes == SIM_RUN)
+			run_only = o;
+	}
+	if ((modes != SIM_PLACE && modes != SIM_RUN) || optind != argc) {
+		fprintf(stderr, "dard-sim: %s\n",
+			optind != argc ? "unexpected arguments"
+				       : "give --place or --run");
+		usage(stderr);
+		return 2;
+	}
+	a->mode = modes;
+	o = modes == SIM_PLACE ? run_only : place_only;
+	if (o) {
+		fprintf(stderr, "dard-sim: --%s is for --%s only\n", o->name,
+			modes == SIM_PLACE ? "run" : "place");
+		return 2;
+	}
+	return SIM_GO;
+}

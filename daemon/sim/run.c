@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * --run: the schedulers on one traffic (daemon/algo/flowsim.c), a line
+ * each, then the paper's improvements.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "traffic.h"
+
+/* One traffic and what each scheduler made of it. */
+struct runner {
+	const struct dard_topo *t;
+	const struct dard_plan *p;
+	const struct sim_args *a;
+	struct dard_tflow *f;
+	long n;
+	struct dard_sim_flow *out;
+	double *moves;
+	double avg[DARD_SIM_NSCHED];
+	FILE *csv;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The paper's formula (1): how much shorter b's average is than a's. */
+static void improvement(const double *avg, int a, int b)
+{
+	if (avg[a] > 0 && avg[b] > 0)
+		printf("improvement of %s over %s: %.1f%%\n",
+		       dard_sim_sched_name(b), dard_sim_sched_name(a),
+		       100 * (avg[a] - avg[b]) / avg[a]);
+}
+
+/*
+ * What can be refused before any flow: SDN-optimal's tree (skipped, with
+ * a note, under all) and a traffic too big. The exit status, or 0.
+ */
+static int run_check(const struct dard_topo *t, const struct sim_args *a,
+		     int *want)
+{
+	double flows = a->rate * a->duration * t->nhosts;
+	char err[DARD_ERR_MAX];
+
+	if (want[DARD_SIM_OPTIMAL] && dard_route_optimal_check(t, err)) {
+		if (strcmp(a->sched, "all")) {
+			fprintf(stderr, "dard-sim: sdn-optimal: %s\n", err);
+			return 1;
+		}
+		printf("sdn-optimal skipped: %s\n", err);
+		want[DARD_SIM_OPTIMAL] = 0;
+	}
+	/* Each flow costs about 200 bytes, and time; keep it to 10 GB. */
+	if (flows > 5e7) {
+		fprintf(stderr,
+			"dard-sim: --rate %g for %g s on %u hosts starts about %.3g flows; at most 5e7\n",
+			a->rate, a->duration, t->nhosts, flows);
+		return 2;
+	}
+	return 0;
+}
+
+/* Scheduler s on the traffic: its line, and its CSV rows. */
+static int run_one(struct runner *r, int s)
+{
+	const struct sim_args *a = r->a;
+	const struct dard_topo *t = r->t;
+	struct dard_sim_flow *out = r->out;
+	struct dard_sim_opts so;
+	struct dard_sim_stats st;
+	char err[DARD_ERR_MAX];
+	long i, n = r->n;
+
+	dard_sim_opts_init(&so);
+	so.sched = s;
+	so.seed = a->seed;
+	so.step = a->step;
+	so.elephant_age = a->age;
+	so.anneal = a->anneal;
+	so.large = a->large;
+	if (dard_sim_run(t, r->p, r->f, n, &so, out, &st, err)) {
+		fprintf(stderr, "dard-sim: %s: %s\n", dard_sim_sched_name(s),
+			err);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		r->avg[s] += (out[i].end - out[i].start) / n;
+		r->moves[i] = out[i].moves;
+		if (r->csv)
+			fprintf(r->csv, "%s,%ld,%s,%s,%.6f,%.6f,%.6f,%u\n",
+				dard_sim_sched_name(s), i,
+				t->node[r->f[i].src].name,
+				t->node[r->f[i].dst].name, out[i].start,
+				out[i].end, out[i].end - out[i].start,
+				out[i].moves);
+	}
+	qsort(r->moves, n, sizeof(*r->moves), cmp_double);
+	printf("%-11s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f\n",
+	       dard_sim_sched_name(s), r->avg[s],
+	       n ? r->moves[(n * 9 + 9) / 10 - 1] : 0, n ? r->moves[n - 1] : 0,
+	       st.elephants, st.end > 0 ? st.ctl_bytes / st.end : 0, st.end);
+	fflush(stdout);
+	return 0;
+}
+
+/* The traffic, the room for outcomes, and the CSV file: 0 or -1, said. */
+static int run_open(struct runner *r)
+{
+	const struct sim_args *a = r->a;
+	struct dard_traffic_opts to;
+	char err[DARD_ERR_MAX];
+
+	dard_traffic_opts_init(&to);
+	to.pattern = a->pattern;
+	to.rate = a->rate;
+	to.duration = a->duration;
+	to.bytes = a->size * (1 << 20);
+	to.seed = a->seed;
+	r->n = dard_traffic_gen(r->t, &to, &r->f, err);
+	if (r->n < 0) {
+		r->f = NULL;
+		fprintf(stderr, "dard-sim: %s\n", err);
+		return -1;
+	}
+	r->out = calloc(r->n ? r->n : 1, sizeof(*r->out));
+	r->moves = calloc(r->n ? r->n : 1, sizeof(*r->moves));
+	if (!r->out || !r->moves) {
+		fprintf(stderr, "dard-sim: out of memory\n");
+		return -1;
+	}
+	if (!a->csv)
+		return 0;
+	r->csv = fopen(a->csv, "w");
+	if (!r->csv) {
+		fprintf(stderr, "dard-sim: unable to create `%s': %s\n", a->csv,
+			strerror(errno));
+		return -1;
+	}
+	fprintf(r->csv, "sched,flow,src,dst,start,end,time,moves\n");
+	return 0;
+}
+
+int sim_run(const struct dard_topo *t, const struct dard_plan *p,
+	    const struct sim_args *a)
+{
+	struct runner r = {.t = t, .p = p, .a = a};
+	int want[DARD_SIM_NSCHED], s, ret;
+
+	memcpy(want, a->want, sizeof(want));
+	ret = run_check(t, a, want);
+	if (ret)
+		return ret;
+	ret = 1;
+	if (run_open(&r))
+		goto out;
+	printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
+	       dard_topo_label(t), a->pattern_name, r.n, a->size, a->rate,
+	       a->duration, (unsigned long long)a->seed);
+	printf("%-11s %10s %8s %8s %9s %12s %9s\n", "sched", "avg time s",
+	       "p90 sw", "max sw", "elephants", "control B/s", "last end");
+	for (s = 0; s < DARD_SIM_NSCHED; s++)
+		if (want[s] && run_one(&r, s))
+			goto out;
+	improvement(r.avg, DARD_SIM_ECMP, DARD_SIM_DARD);
+	improvement(r.avg, DARD_SIM_PVLB, DARD_SIM_DARD);
+	improvement(r.avg, DARD_SIM_DARD, DARD_SIM_HEDERA);
+	ret = 0;
+out:
+	if (r.csv && fclose(r.csv) && !ret) {
+		fprintf(stderr, "dard-sim: writing `%s': %s\n", a->csv,
+			strerror(errno));
+		ret = 1;
+	}
+	free(r.f);
+	free(r.out);
+	free(r.moves);
+	return ret;
+}
