@@ -26,6 +26,19 @@ int ctl_load(struct ctl *c);
 int ctl_wants_help(int argc, char **argv);
 /* Looks a node up by name; prints an error and returns DARD_NONE. */
 uint32_t ctl_node(struct ctl *c, const char *name, int want_host);
+/*
+ * Strict numbers from options and arguments (num.h): on a refusal each
+ * prints `Invalid WHAT `S': REASON, expected RANGE' and returns -1.
+ */
+int ctl_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
+		  uint64_t *out);
+int ctl_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		  uint32_t *out);
+int ctl_parse_double(const char *what, const char *s, double min, double max,
+		     double *out);
+/* Seconds as a finite decimal in [min, max], into ns. */
+int ctl_parse_seconds(const char *what, const char *s, double min, double max,
+		      uint64_t *ns);
 
 int do_topo(struct ctl *c, int argc, char **argv);
 int do_addr(struct ctl *c, int argc, char **argv);
