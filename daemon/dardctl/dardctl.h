@@ -50,16 +50,6 @@ int do_flow(struct ctl *c, int argc, char **argv);
 int do_monitor(struct ctl *c, int argc, char **argv);
 int do_stats(struct ctl *c, int argc, char **argv);
 int do_traffic(struct ctl *c, int argc, char **argv);
-/* Files deploy writes (ctl_deploy.c): DIR/NAME+EXT, chmod'ed to mode
- * unless 0; closing reports a failed write. Both print what failed. */
-FILE *ctl_open_out(const char *dir, const char *name, const char *ext,
-		   int mode);
-int ctl_close_out(FILE *f, const char *dir, const char *name);
-/* mkdir DIR and DIR/SUB (path gets the latter); -1 after printing why. */
-int ctl_make_dirs(const char *dir, const char *sub, char *path, size_t len);
-/* deploy deterlab DIR (ctl_deterlab.c). */
-int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
-		    const char *os, const char *setup_dir);
 /* flow show without dev: the elephants of this namespace's dardd. */
 int ctl_daemon_flows(struct ctl *c);
 struct dard_flow_key;
