@@ -232,7 +232,8 @@ int ctl_parse_double(const char *what, const char *s, double min, double max,
 
 	if (!ret)
 		return 0;
-	snprintf(range, sizeof(range), "a decimal in %g-%g", min, max);
+	snprintf(range, sizeof(range), "a decimal from %.15g to %.15g", min,
+		 max);
 	return num_fail(what, s, ret, range);
 }
 
@@ -244,7 +245,7 @@ int ctl_parse_seconds(const char *what, const char *s, double min, double max,
 
 	if (!ret)
 		return 0;
-	snprintf(range, sizeof(range), "%g-%g seconds", min, max);
+	snprintf(range, sizeof(range), "seconds from %.15g to %.15g", min, max);
 	return num_fail(what, s, ret, range);
 }
 
