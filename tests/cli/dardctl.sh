@@ -59,6 +59,16 @@ ok "help" 0 d -h && has "help text" "$out" '^Usage: dardctl'
 ok "version" 0 d -V && has "version text" "$out" '^dardctl '
 ok "no object" 2 d
 ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
+# One table drives dispatch and usage: every object help lists (twice)
+# is one dardctl knows.
+ok "help" 0 d help
+objs=$(sed -n '/^Objects:/,/^$/p' <<<"$out" | awk 'NF && !/^Objects:/ { print $1 }' | xargs)
+is "help lists the ten objects" "$objs" "topo addr path switch deploy dp flow monitor stats traffic"
+is "OBJECT := names the same" \
+	"$(sed -n '/OBJECT :=/,/}/p' <<<"$out" | tr -d '{}|' | sed 's/where  OBJECT :=//' | xargs)" "$objs"
+for obj in $objs; do
+	ok "listed $obj is dispatched" 0 d "$obj" help && has "$obj: its usage" "$out" "^Usage: dardctl"
+done
 for obj in topo addr path switch deploy dp flow; do
 	ok "$obj help" 0 d "$obj" help
 	ok "$obj -h" 0 d "$obj" -h && has "$obj usage" "$out" "^Usage: dardctl"

@@ -58,7 +58,7 @@ on "$core" timeout 60 tshark -q -n -i p1 -i p2 -i p3 -i p4 -c 4 -f 'ip proto 4' 
 	-o ip.check_checksum:TRUE -T fields -e ip.proto -e ip.checksum.status \
 	-e ip.src -e ip.dst >"$tmp/tshark" 2>"$tmp/tshark.err" &
 tpid=$!
-t "tshark is capturing on $core" within 50 grep -q '^Capturing on' "$tmp/tshark.err"
+t "tshark is capturing on $core" within 50 grep -qs '^Capturing on' "$tmp/tshark.err"
 for ((n = 0; n < 20; n++)); do
 	kill -0 $tpid 2>/dev/null || break
 	on e1_1 ping -c 2 -i 0.2 -W 1 -q $e4 >/dev/null
