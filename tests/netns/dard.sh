@@ -26,7 +26,10 @@ export DARD_TESTBED_DIR=/run/dard/test-cp-$$
 prefix=dard_cp_$$
 dir=$DARD_TESTBED_DIR/$prefix
 tmp=$(mktemp -d)
-secs=35
+# Long enough that the flows still run when the last checks that need
+# them (a switch agent stopping, dardd restarting) come, on a loaded
+# machine too: with the load average at 8 on two cores, they came at 55 s.
+secs=60
 rate=50
 
 suite=dard

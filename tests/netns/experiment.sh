@@ -15,14 +15,18 @@ trap 'rm -rf "$out"' EXIT
 
 png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
 
-# dardctl behind a wrapper that logs every `path list' it is asked.
-cat >"$out/dardctl" <<EOF
+# dardctl behind a wrapper that logs every `path list' it is asked, beside
+# the other programs (the testbed looks for them next to dardctl).
+mkdir "$out/bin"
+ln -s "$top"/build/bin/* "$out/bin/"
+rm "$out/bin/dardctl"
+cat >"$out/bin/dardctl" <<EOF
 #!/bin/bash
 [[ " \$* " == *" path list "* ]] && echo "\$*" >>"$out/path-lists"
 exec "$top/build/bin/dardctl" "\$@"
 EOF
-chmod +x "$out/dardctl"
-t "compare switch-ecmp, ecmp, pvlb and dard on stride" env DARDCTL="$out/dardctl" \
+chmod +x "$out/bin/dardctl"
+t "compare switch-ecmp, ecmp, pvlb and dard on stride" env DARDCTL="$out/bin/dardctl" \
 	"$top/scripts/experiment" compare --schedulers switch-ecmp,ecmp,pvlb,dard \
 	--pattern stride --link 100 --size 4 --rate 0.2 --duration 6 --seed 3 \
 	--pvlb-interval 0.3 --out "$out/run"
