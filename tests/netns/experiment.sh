@@ -40,8 +40,11 @@ t "results.csv has its header" bash -c \
 	"head -1 '$csv' | grep -qx 'pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path'"
 for s in switch-ecmp ecmp pvlb dard; do
 	t "$s: a row per flow" test "$(grep -c ",$s," "$csv")" -eq "$n"
+	# At least 4 MB: iperf3 -n stops once it has written that much, and
+	# under load its count can end up to a block (128 KiB) over (seen:
+	# 4305420, 4221504), so == 4194304 failed on a busy machine.
 	t "$s: every flow finished and delivered its 4 MB" bash -c \
-		"awk -F, '\$3 == \"$s\" && (\$8 == \"\" || \$9 != 4194304) { bad = 1 } END { exit bad }' '$csv'"
+		"awk -F, '\$3 == \"$s\" && (\$8 == \"\" || \$9 < 4194304) { print; bad = 1 } END { exit bad }' '$csv'"
 	[[ $s == switch-ecmp ]] && continue
 	t "$s: every flow's path was seen" bash -c \
 		"awk -F, '\$3 == \"$s\" && \$11 !~ /^tor[0-9_]+ aggr/ { bad = 1 } END { exit bad }' '$csv'"
