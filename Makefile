@@ -166,7 +166,8 @@ $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
 $(B)/tests/test_lp $(B)/tests/test_route_exact: EXTRA_LIBS := -lglpk
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(EXTRA_LIBS) \
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(filter %.a,$^) \
+		$(CMOCKA_LIBS) $(EXTRA_LIBS) \
 		$(JSON_LIBS) $(ALGO_LIBS)
 
 # dard-switchd's options and answers, without root or BPF.
@@ -186,6 +187,12 @@ $(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
 		$(BPF_LIBS) $(LIBDARD_LIBS)
+
+# The renderers' tests also link dardctl's renderers (daemon/dardctl); the
+# rule above puts objects before the libraries they call.
+RENDER_TESTS := $(filter $(B)/tests/test_render%,$(UNIT_BINS))
+$(RENDER_TESTS): $(B)/daemon/dardctl/render.o $(B)/daemon/dardctl/render_ecmp.o
+$(RENDER_TESTS:$(B)/tests/%=$(B)/tests/unit/%.o): DARD_CFLAGS += -iquote daemon/dardctl
 
 # BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c.
 $(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBCOMMON) \

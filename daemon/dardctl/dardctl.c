@@ -13,6 +13,7 @@
 #include "cfgfile.h"
 #include "dardctl.h"
 #include "gen.h"
+#include "num.h"
 #include "dp.h"
 #include "print.h"
 #include <linux/dard.h>
@@ -21,12 +22,56 @@
 #define DARD_VERSION "unknown"
 #endif
 
+/* The objects: dispatch walks this table, usage prints it. */
+static const struct cmd {
+	const char *name;
+	int (*func)(struct ctl *c, int argc, char **argv);
+	const char *description;
+} cmds[] = {
+	{"topo", do_topo,
+	 "show or generate the topology and host configuration file"},
+	{"addr", do_addr, "show a host's ID, management address and aliases"},
+	{"path", do_path,
+	 "list the paths between two hosts, or decode an alias pair"},
+	{"switch", do_switch,
+	 "show a switch's tables, or query its dard-switchd"},
+	{"deploy", do_deploy, "write the commands that build a testbed"},
+	{"dp", do_dp, "attach the host datapath to an interface, or detach it"},
+	{"flow", do_flow,
+	 "show the datapath's flows, or move one to another path"},
+	{"monitor", do_monitor, "show the monitors of this namespace's dardd"},
+	{"stats", do_stats, "show the counters of this namespace's dardd"},
+	{"traffic", do_traffic, "generate the paper's traffic patterns"},
+};
+
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* `OBJECT := { a | b ... }', wrapped before column 77. */
+static void usage_objects(FILE *f)
+{
+	const char *lead = "where  OBJECT := {";
+	size_t col = strlen(lead);
+	unsigned i;
+
+	fputs(lead, f);
+	for (i = 0; i < NCMDS; i++) {
+		if (col + strlen(cmds[i].name) + 3 > 76) {
+			fprintf(f, "\n%*s", (int)strlen(lead), "");
+			col = strlen(lead);
+		}
+		col += fprintf(f, " %s %s", cmds[i].name,
+			       i + 1 < NCMDS ? "|" : "}");
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
+	unsigned i;
+
+	fprintf(f, "Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n");
+	usage_objects(f);
 	fprintf(f,
-		"Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { topo | addr | path | switch | deploy | dp | flow |\n"
-		"                   monitor | stats | traffic }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
 		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
 		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR | -v |\n"
@@ -34,17 +79,10 @@ static void usage(FILE *f)
 		"       TOPO := { fattree:P | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
 		"\n"
-		"Objects:\n"
-		"  topo    show or generate the topology and host configuration file\n"
-		"  addr    show a host's ID, management address and aliases\n"
-		"  path    list the paths between two hosts, or decode an alias pair\n"
-		"  switch  show a switch's tables, or query its dard-switchd\n"
-		"  deploy  write the commands that build a testbed\n"
-		"  dp      attach the host datapath to an interface, or detach it\n"
-		"  flow    show the datapath's flows, or move one to another path\n"
-		"  monitor show the monitors of this namespace's dardd\n"
-		"  stats   show the counters of this namespace's dardd\n"
-		"  traffic generate the paper's traffic patterns\n"
+		"Objects:\n");
+	for (i = 0; i < NCMDS; i++)
+		fprintf(f, "  %-7s %s\n", cmds[i].name, cmds[i].description);
+	fprintf(f,
 		"\n"
 		"Options:\n"
 		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
@@ -128,16 +166,6 @@ uint32_t ctl_node(struct ctl *c, const char *name, int want_host)
 	return n;
 }
 
-static const struct cmd {
-	const char *name;
-	int (*func)(struct ctl *c, int argc, char **argv);
-} cmds[] = {
-	{"topo", do_topo},	 {"addr", do_addr},	  {"path", do_path},
-	{"switch", do_switch},	 {"deploy", do_deploy},	  {"dp", do_dp},
-	{"flow", do_flow},	 {"monitor", do_monitor}, {"stats", do_stats},
-	{"traffic", do_traffic},
-};
-
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 		      struct dard_prefix *p, unsigned bit)
 {
@@ -151,7 +179,65 @@ static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* "Invalid WHAT `S': REASON, expected RANGE" for a ctl_parse_* refusal. */
+static int num_fail(const char *what, const char *s, int ret, const char *range)
+{
+	fprintf(stderr, "Invalid %s `%s': %s, expected %s\n", what, s,
+		dard_num_strerror(ret), range);
+	return -1;
+}
+
+int ctl_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
+		  uint64_t *out)
+{
+	char range[48];
+	int ret = dard_parse_u64(s, min, max, out);
+
+	if (!ret)
+		return 0;
+	snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	return num_fail(what, s, ret, range);
+}
+
+int ctl_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		  uint32_t *out)
+{
+	uint64_t v;
+
+	if (ctl_parse_u64(what, s, min, max, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ctl_parse_double(const char *what, const char *s, double min, double max,
+		     double *out)
+{
+	char range[64];
+	int ret = dard_parse_double(s, min, max, out);
+
+	if (!ret)
+		return 0;
+	snprintf(range, sizeof(range), "a decimal from %.15g to %.15g", min,
+		 max);
+	return num_fail(what, s, ret, range);
+}
+
+int ctl_parse_seconds(const char *what, const char *s, double min, double max,
+		      uint64_t *ns)
+{
+	char range[64];
+	int ret = dard_parse_seconds(s, min, max, ns);
+
+	if (!ret)
+		return 0;
+	snprintf(range, sizeof(range), "seconds from %.15g to %.15g", min, max);
+	return num_fail(what, s, ret, range);
+}
+
+/* OPTIONS into c; -1 to go on, else the exit status (-h, -V, bad usage). */
+static int parse_opts(struct ctl *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, 'j'},
@@ -168,55 +254,44 @@ int main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
 		{0}};
-	struct ctl c = {.mbps = 1000};
-	unsigned long ul;
-	unsigned i;
 	int opt, ret;
-	char *end;
 
-	dard_plan_opts_init(&c.opts);
 	while ((opt = getopt_long(argc, argv, "+jpt:c:vVh", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'j':
-			c.json = 1;
+			c->json = 1;
 			break;
 		case 'p':
-			c.pretty = 1;
+			c->pretty = 1;
 			break;
 		case 't':
-			c.topo_arg = optarg;
+			c->topo_arg = optarg;
 			break;
 		case 'c':
-			errno = 0;
-			ul = strtoul(optarg, &end, 10);
-			if (errno || *end || !ul || ul >= UINT32_MAX ||
-			    optarg[0] == '-') {
-				fprintf(stderr,
-					"Invalid capacity `%s': expected Mbit/s > 0\n",
-					optarg);
+			/* Mbit/s; UINT32_MAX is no capacity but a sentinel. */
+			if (ctl_parse_u32("capacity", optarg, 1, UINT32_MAX - 1,
+					  &c->mbps))
 				return CTL_USAGE;
-			}
-			c.mbps = ul;
 			break;
 		case 'B':
-			if (prefix_opt(&c, "base", optarg, &c.opts.base,
+			if (prefix_opt(c, "base", optarg, &c->opts.base,
 				       DARD_OPT_BASE))
 				return CTL_USAGE;
 			break;
 		case 'I':
-			if (prefix_opt(&c, "ID prefix", optarg, &c.opts.ids,
+			if (prefix_opt(c, "ID prefix", optarg, &c->opts.ids,
 				       DARD_OPT_IDS))
 				return CTL_USAGE;
 			break;
 		case 'L':
-			if (prefix_opt(&c, "link prefix", optarg, &c.opts.links,
+			if (prefix_opt(c, "link prefix", optarg, &c->opts.links,
 				       DARD_OPT_LINKS))
 				return CTL_USAGE;
 			break;
 		case 'G':
-			if (prefix_opt(&c, "management prefix", optarg,
-				       &c.opts.mgmt, DARD_OPT_MGMT))
+			if (prefix_opt(c, "management prefix", optarg,
+				       &c->opts.mgmt, DARD_OPT_MGMT))
 				return CTL_USAGE;
 			break;
 		case 'M':
@@ -227,14 +302,14 @@ int main(int argc, char **argv)
 					optarg);
 				return CTL_USAGE;
 			}
-			c.opts.mode = ret;
-			c.opts_mask |= DARD_OPT_MODE;
+			c->opts.mode = ret;
+			c->opts_mask |= DARD_OPT_MODE;
 			break;
 		case 'P':
-			c.pin_root = optarg;
+			c->pin_root = optarg;
 			break;
 		case 'v':
-			c.verbose = 1;
+			c->verbose = 1;
 			break;
 		case 'V':
 			printf("dardctl %s\n", DARD_VERSION);
@@ -247,28 +322,49 @@ int main(int argc, char **argv)
 			return CTL_USAGE;
 		}
 	}
-	dard_dp_verbose(c.verbose);
-	if (!c.pin_root)
-		c.pin_root = getenv("DARD_PIN_ROOT");
-	if (optind >= argc) {
+	return -1;
+}
+
+/* OBJECT ARGS...: the object's function from cmds[]. */
+static int run(struct ctl *c, int argc, char **argv)
+{
+	unsigned i;
+	int ret;
+
+	if (argc < 1) {
 		usage(stderr);
 		return CTL_USAGE;
 	}
-	if (!strcmp(argv[optind], "help")) {
+	if (!strcmp(argv[0], "help")) {
 		usage(stdout);
 		return CTL_OK;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (strcmp(argv[optind], cmds[i].name))
+	for (i = 0; i < NCMDS; i++) {
+		if (strcmp(argv[0], cmds[i].name))
 			continue;
-		new_json_obj(c.json, c.pretty);
-		ret = cmds[i].func(&c, argc - optind - 1, argv + optind + 1);
+		new_json_obj(c->json, c->pretty);
+		ret = cmds[i].func(c, argc - 1, argv + 1);
 		if (ret == CTL_OK)
 			delete_json_obj();
-		dard_config_free(&c.cfg);
+		dard_config_free(&c->cfg);
 		return ret;
 	}
 	fprintf(stderr, "Object \"%s\" is unknown, try \"dardctl help\".\n",
-		argv[optind]);
+		argv[0]);
 	return CTL_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctl c = {.mbps = 1000};
+	int ret;
+
+	dard_plan_opts_init(&c.opts);
+	ret = parse_opts(&c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	dard_dp_verbose(c.verbose);
+	if (!c.pin_root)
+		c.pin_root = getenv("DARD_PIN_ROOT");
+	return run(&c, argc - optind, argv + optind);
 }

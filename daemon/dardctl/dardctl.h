@@ -26,6 +26,19 @@ int ctl_load(struct ctl *c);
 int ctl_wants_help(int argc, char **argv);
 /* Looks a node up by name; prints an error and returns DARD_NONE. */
 uint32_t ctl_node(struct ctl *c, const char *name, int want_host);
+/*
+ * Strict numbers from options and arguments (num.h): on a refusal each
+ * prints `Invalid WHAT `S': REASON, expected RANGE' and returns -1.
+ */
+int ctl_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
+		  uint64_t *out);
+int ctl_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		  uint32_t *out);
+int ctl_parse_double(const char *what, const char *s, double min, double max,
+		     double *out);
+/* Seconds as a finite decimal in [min, max], into ns. */
+int ctl_parse_seconds(const char *what, const char *s, double min, double max,
+		      uint64_t *ns);
 
 int do_topo(struct ctl *c, int argc, char **argv);
 int do_addr(struct ctl *c, int argc, char **argv);
@@ -37,16 +50,6 @@ int do_flow(struct ctl *c, int argc, char **argv);
 int do_monitor(struct ctl *c, int argc, char **argv);
 int do_stats(struct ctl *c, int argc, char **argv);
 int do_traffic(struct ctl *c, int argc, char **argv);
-/* Files deploy writes (ctl_deploy.c): DIR/NAME+EXT, chmod'ed to mode
- * unless 0; closing reports a failed write. Both print what failed. */
-FILE *ctl_open_out(const char *dir, const char *name, const char *ext,
-		   int mode);
-int ctl_close_out(FILE *f, const char *dir, const char *name);
-/* mkdir DIR and DIR/SUB (path gets the latter); -1 after printing why. */
-int ctl_make_dirs(const char *dir, const char *sub, char *path, size_t len);
-/* deploy deterlab DIR (ctl_deterlab.c). */
-int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
-		    const char *os, const char *setup_dir);
 /* flow show without dev: the elephants of this namespace's dardd. */
 int ctl_daemon_flows(struct ctl *c);
 struct dard_flow_key;

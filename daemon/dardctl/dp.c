@@ -65,9 +65,7 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 	char err[DARD_ERR_MAX];
 	const char *host = NULL;
 	struct dard_dp *dp;
-	uint32_t me;
-	char *end;
-	double v;
+	uint32_t me, dscp;
 	int i, ret;
 
 	dard_dp_opts_init(&o, argv[0], c->pin_root);
@@ -80,28 +78,26 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 			return usage(stderr);
 		}
 		i++;
-		errno = 0;
 		if (!strcmp(kw, "host")) {
 			host = val;
-			continue;
-		}
-		if (!strcmp(kw, "elephant-dscp") && !strcmp(val, "copy")) {
-			o.elephant_dscp = -1;
-			continue;
-		}
-		v = strtod(val, &end);
-		if (errno || *end || v < 0 || end == val) {
-			fprintf(stderr, "dp attach: invalid %s `%s'\n", kw,
-				val);
-			return CTL_USAGE;
-		}
-		if (!strcmp(kw, "elephant-age")) {
-			o.elephant_age_ns = v * 1e9;
+		} else if (!strcmp(kw, "elephant-age")) {
+			/* A day at most: longer is no elephant test at all. */
+			if (ctl_parse_seconds(kw, val, 0, 86400,
+					      &o.elephant_age_ns))
+				return CTL_USAGE;
 		} else if (!strcmp(kw, "elephant-bytes")) {
-			o.elephant_bytes = v;
-		} else if (!strcmp(kw, "elephant-dscp") && v < 64 &&
-			   v == (int)v) {
-			o.elephant_dscp = v;
+			if (ctl_parse_u64(kw, val, 0, UINT64_MAX,
+					  &o.elephant_bytes))
+				return CTL_USAGE;
+		} else if (!strcmp(kw, "elephant-dscp")) {
+			if (!strcmp(val, "copy")) {
+				o.elephant_dscp = -1;
+			} else {
+				/* DSCP is six bits. */
+				if (ctl_parse_u32(kw, val, 0, 63, &dscp))
+					return CTL_USAGE;
+				o.elephant_dscp = dscp;
+			}
 		} else {
 			fprintf(stderr, "dp attach: unexpected `%s %s'\n", kw,
 				val);
@@ -183,18 +179,13 @@ static int event_cb(const struct dard_event *ev, void *arg)
 static int dp_events(struct ctl *c, int argc, char **argv)
 {
 	struct dard_dp *dp;
-	unsigned long wait = 0;
-	char *end;
+	uint32_t wait = 0;
 	int ret;
 
 	if (argc == 3 && !strcmp(argv[1], "wait")) {
-		errno = 0;
-		wait = strtoul(argv[2], &end, 10);
-		if (errno || *end || wait > 3600000) {
-			fprintf(stderr, "Invalid wait `%s' (milliseconds)\n",
-				argv[2]);
+		/* Milliseconds, an hour at most. */
+		if (ctl_parse_u32("wait", argv[2], 0, 3600000, &wait))
 			return CTL_USAGE;
-		}
 	} else if (argc != 1) {
 		fprintf(stderr, "dp events: unexpected `%s'\n", argv[1]);
 		return usage(stderr);

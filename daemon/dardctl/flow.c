@@ -114,34 +114,50 @@ static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 	return 0;
 }
 
-static int parse_endpoint(const char *s, __be32 *addr, __be16 *port)
+/* ID[:PORT]; prints what is wrong with it. */
+static int parse_endpoint(const char *what, const char *s, __be32 *addr,
+			  __be16 *port)
 {
 	char buf[32];
 	const char *colon = strchr(s, ':');
 	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-	uint32_t a;
-	char *end;
-	unsigned long p = 0;
+	uint32_t a, p = 0;
 
-	if (n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	if (dard_addr_parse(buf, &a))
-		return -EINVAL;
-	if (colon) {
-		errno = 0;
-		p = strtoul(colon + 1, &end, 10);
-		if (errno || *end || p > 65535 || end == colon + 1)
-			return -EINVAL;
+	if (n < sizeof(buf)) {
+		memcpy(buf, s, n);
+		buf[n] = '\0';
 	}
+	if (n >= sizeof(buf) || dard_addr_parse(buf, &a)) {
+		fprintf(stderr, "Invalid %s `%s': expected ID[:PORT]\n", what,
+			s);
+		return -1;
+	}
+	if (colon && ctl_parse_u32("port", colon + 1, 0, 65535, &p))
+		return -1;
 	*addr = htonl(a);
 	*port = htons(p);
 	return 0;
 }
 
+/* tcp, udp, icmp or an IP protocol number. */
+static int parse_proto(const char *s, uint8_t *proto)
+{
+	uint32_t v;
+
+	if (!strcmp(s, "tcp"))
+		v = IPPROTO_TCP;
+	else if (!strcmp(s, "udp"))
+		v = IPPROTO_UDP;
+	else if (!strcmp(s, "icmp"))
+		v = IPPROTO_ICMP;
+	else if (ctl_parse_u32("protocol", s, 0, 255, &v))
+		return -1;
+	*proto = v;
+	return 0;
+}
+
 struct nth {
-	unsigned want, seen;
+	uint32_t want, seen;
 	struct dard_alias_pair pair;
 };
 
@@ -156,54 +172,54 @@ static int nth_cb(const struct dard_path *p, void *arg)
 	return 1;
 }
 
-static int flow_move(struct ctl *c, struct dard_dp *dp, int argc, char **argv)
-{
-	struct dard_flow_key key = {};
-	struct dard_pathctx *pc;
-	struct nth nth = {};
-	uint32_t s, d;
-	char *end;
-	int ret;
+/* What flow move and flow sweep were asked, checked before any I/O. */
+struct flow_args {
+	struct dard_flow_key key; /* move: FLOW */
+	uint32_t path;		  /* move: path N, from 1 */
+	uint64_t idle_ns;	  /* sweep: idle SECONDS */
+};
 
+/* FLOW path N; CTL_OK or the usage status after printing why. */
+static int move_parse(int argc, char **argv, struct flow_args *a)
+{
 	if (argc != 5) {
 		fprintf(stderr, "flow move: expected FLOW and a path\n");
 		return usage(stderr);
 	}
-	if (!strcmp(argv[0], "tcp"))
-		key.proto = IPPROTO_TCP;
-	else if (!strcmp(argv[0], "udp"))
-		key.proto = IPPROTO_UDP;
-	else if (!strcmp(argv[0], "icmp"))
-		key.proto = IPPROTO_ICMP;
-	else if ((key.proto = strtoul(argv[0], &end, 10), *end || !*argv[0])) {
-		fprintf(stderr, "Invalid protocol `%s'\n", argv[0]);
+	if (parse_proto(argv[0], &a->key.proto) ||
+	    parse_endpoint("source", argv[1], &a->key.saddr, &a->key.sport) ||
+	    parse_endpoint("destination", argv[2], &a->key.daddr,
+			   &a->key.dport))
 		return CTL_USAGE;
-	}
-	if (parse_endpoint(argv[1], &key.saddr, &key.sport) ||
-	    parse_endpoint(argv[2], &key.daddr, &key.dport)) {
-		fprintf(stderr, "Invalid flow `%s %s': expected ID[:PORT]\n",
-			argv[1], argv[2]);
-		return CTL_USAGE;
-	}
 	if (strcmp(argv[3], "path")) {
 		fprintf(stderr, "flow move: expected `path N'\n");
 		return usage(stderr);
 	}
-	errno = 0;
-	nth.want = strtoul(argv[4], &end, 10);
-	if (errno || *end || !nth.want) {
-		fprintf(stderr, "Invalid path number `%s'\n", argv[4]);
+	/* Numbered from 1, as path list prints them. */
+	if (ctl_parse_u32("path number", argv[4], 1, UINT32_MAX, &a->path))
 		return CTL_USAGE;
-	}
-	s = dard_topo_find_id(c->cfg.topo, ntohl(key.saddr));
-	d = dard_topo_find_id(c->cfg.topo, ntohl(key.daddr));
+	return CTL_OK;
+}
+
+static int flow_move(struct ctl *c, struct dard_dp *dp,
+		     const struct flow_args *a)
+{
+	struct dard_pathctx *pc;
+	struct nth nth = {.want = a->path};
+	uint32_t s, d;
+	int ret;
+
+	s = dard_topo_find_id(c->cfg.topo, ntohl(a->key.saddr));
+	d = dard_topo_find_id(c->cfg.topo, ntohl(a->key.daddr));
 	if (s == DARD_NONE || d == DARD_NONE) {
 		fprintf(stderr, "The flow's addresses are not hosts' IDs\n");
 		return CTL_ERR;
 	}
 	pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
-	if (!pc)
+	if (!pc) {
+		fprintf(stderr, "Unable to list paths: %s\n", strerror(ENOMEM));
 		return CTL_ERR;
+	}
 	dard_path_foreach(pc, s, d, nth_cb, &nth);
 	dard_pathctx_free(pc);
 	if (nth.seen < nth.want) {
@@ -212,7 +228,7 @@ static int flow_move(struct ctl *c, struct dard_dp *dp, int argc, char **argv)
 			c->cfg.topo->node[d].name, nth.want);
 		return CTL_ERR;
 	}
-	ret = dard_dp_bpf.move(dp, &key, &nth.pair);
+	ret = dard_dp_bpf.move(dp, &a->key, &nth.pair);
 	if (ret) {
 		fprintf(stderr, "Unable to move the flow: %s\n",
 			ret == -ENOENT ? "no such flow" : strerror(-ret));
@@ -234,30 +250,55 @@ static int ended_cb(const struct dard_event *ev, void *arg)
 	return 0;
 }
 
-static int flow_sweep(struct dard_dp *dp, int argc, char **argv)
+/* idle SECONDS; CTL_OK or the usage status after printing why. */
+static int sweep_parse(int argc, char **argv, struct flow_args *a)
 {
-	char *end;
-	double v;
-	int ret;
-
 	if (argc != 2 || strcmp(argv[0], "idle")) {
 		fprintf(stderr, "flow sweep: expected `idle SECONDS'\n");
 		return usage(stderr);
 	}
-	errno = 0;
-	v = strtod(argv[1], &end);
-	if (errno || *end || end == argv[1] || v < 0) {
-		fprintf(stderr, "Invalid idle time `%s' (seconds)\n", argv[1]);
+	/* A year at most: 1e20 s or inf would wrap and sweep live flows. */
+	if (ctl_parse_seconds("idle time", argv[1], 0, 31536000, &a->idle_ns))
 		return CTL_USAGE;
+	return CTL_OK;
+}
+
+static int flow_sweep(struct dard_dp *dp, const char *ifname, uint64_t idle_ns)
+{
+	int ret = dard_dp_bpf.sweep(dp, idle_ns, ended_cb, NULL);
+
+	if (ret < 0) {
+		fprintf(stderr, "Unable to sweep the flows on %s: %s\n", ifname,
+			strerror(-ret));
+		return CTL_ERR;
 	}
-	ret = dard_dp_bpf.sweep(dp, v * 1e9, ended_cb, NULL);
-	return ret < 0 ? CTL_ERR : CTL_OK;
+	return CTL_OK;
+}
+
+static int flow_show(struct ctl *c, struct dard_dp *dp)
+{
+	struct show s = {.c = c, .now = dard_coarse_ns()};
+	int ret;
+
+	s.pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
+	if (!s.pc) {
+		fprintf(stderr, "Unable to show flows: %s\n", strerror(ENOMEM));
+		return CTL_ERR;
+	}
+	ret = dard_dp_bpf.flows(dp, show_cb, &s);
+	dard_pathctx_free(s.pc);
+	if (ret < 0) {
+		fprintf(stderr, "Unable to read the flows: %s\n",
+			strerror(-ret));
+		return CTL_ERR;
+	}
+	return CTL_OK;
 }
 
 int do_flow(struct ctl *c, int argc, char **argv)
 {
+	struct flow_args a = {};
 	struct dard_dp *dp;
-	struct show s;
 	int ret;
 
 	if (argc < 1)
@@ -281,6 +322,15 @@ int do_flow(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "flow show: unexpected `%s'\n", argv[3]);
 		return usage(stderr);
 	}
+	/* Bad arguments are told before a datapath is needed. */
+	if (!strcmp(argv[0], "move"))
+		ret = move_parse(argc - 3, argv + 3, &a);
+	else if (!strcmp(argv[0], "sweep"))
+		ret = sweep_parse(argc - 3, argv + 3, &a);
+	else
+		ret = CTL_OK;
+	if (ret != CTL_OK)
+		return ret;
 	if (ctl_load(c))
 		return CTL_ERR;
 	ret = dard_dp_bpf.open(&dp, argv[2], c->pin_root);
@@ -289,18 +339,12 @@ int do_flow(struct ctl *c, int argc, char **argv)
 			strerror(-ret));
 		return CTL_ERR;
 	}
-	if (!strcmp(argv[0], "move")) {
-		ret = flow_move(c, dp, argc - 3, argv + 3);
-	} else if (!strcmp(argv[0], "sweep")) {
-		ret = flow_sweep(dp, argc - 3, argv + 3);
-	} else {
-		s.c = c;
-		s.now = dard_coarse_ns();
-		s.pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
-		ret = s.pc ? dard_dp_bpf.flows(dp, show_cb, &s) : -ENOMEM;
-		dard_pathctx_free(s.pc);
-		ret = ret ? CTL_ERR : CTL_OK;
-	}
+	if (!strcmp(argv[0], "move"))
+		ret = flow_move(c, dp, &a);
+	else if (!strcmp(argv[0], "sweep"))
+		ret = flow_sweep(dp, argv[2], a.idle_ns);
+	else
+		ret = flow_show(c, dp);
 	dard_dp_bpf.close(dp);
 	return ret;
 }

@@ -112,19 +112,14 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 	sa.sin_addr.s_addr = htonl(t->node[sw].mgmt);
 	if (at) {
 		char *colon;
-		unsigned long port = DARD_PROTO_PORT;
+		uint32_t port = DARD_PROTO_PORT;
 
 		snprintf(host, sizeof(host), "%s", at);
 		colon = strchr(host, ':');
 		if (colon) {
-			char *end;
-
 			*colon = 0;
-			port = strtoul(colon + 1, &end, 10);
-			if (*end || !port || port > 65535) {
-				fprintf(stderr, "Invalid port in `%s'\n", at);
+			if (ctl_parse_u32("port", colon + 1, 1, 65535, &port))
 				return CTL_USAGE;
-			}
 		}
 		if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
 			fprintf(stderr,
@@ -213,9 +208,7 @@ static int do_query(struct ctl *c, int argc, char **argv)
 	static uint16_t ports[DARD_MSG_PORTS_MAX];
 	const char *at = NULL;
 	unsigned n = 0;
-	long timeout = 1000;
-	uint32_t sw;
-	char *end;
+	uint32_t timeout = 1000, sw, p;
 	int i;
 
 	if (argc < 2) {
@@ -224,32 +217,28 @@ static int do_query(struct ctl *c, int argc, char **argv)
 	}
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "port") && i + 1 < argc) {
-			unsigned long p = strtoul(argv[++i], &end, 10);
-
-			if (*end || !p || p > 65535 ||
-			    n == DARD_MSG_PORTS_MAX) {
+			if (ctl_parse_u32("port", argv[++i], 1, 65535, &p))
+				return CTL_USAGE;
+			if (n == DARD_MSG_PORTS_MAX) {
 				fprintf(stderr,
-					"Invalid port `%s': expected 1-65535\n",
-					argv[i]);
+					"Too many ports: at most %u in a query\n",
+					DARD_MSG_PORTS_MAX);
 				return CTL_USAGE;
 			}
 			for (unsigned j = 0; j < n; j++)
 				if (ports[j] == p) {
-					fprintf(stderr,
-						"Port %lu given twice\n", p);
+					fprintf(stderr, "Port %u given twice\n",
+						p);
 					return CTL_USAGE;
 				}
 			ports[n++] = p;
 		} else if (!strcmp(argv[i], "at") && i + 1 < argc) {
 			at = argv[++i];
 		} else if (!strcmp(argv[i], "timeout") && i + 1 < argc) {
-			timeout = strtol(argv[++i], &end, 10);
-			if (*end || timeout < 1 || timeout > 600000) {
-				fprintf(stderr,
-					"Invalid timeout `%s': expected 1-600000 ms\n",
-					argv[i]);
+			/* Milliseconds, ten minutes at most. */
+			if (ctl_parse_u32("timeout", argv[++i], 1, 600000,
+					  &timeout))
 				return CTL_USAGE;
-			}
 		} else {
 			fprintf(stderr, "switch query: unexpected `%s'\n",
 				argv[i]);

@@ -29,20 +29,6 @@ static int usage(FILE *f)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
-static int number(const char *kw, const char *val, double min, double max,
-		  double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(val, &end);
-	if (errno || end == val || *end || !(*out >= min) || *out > max) {
-		fprintf(stderr, "traffic gen: invalid %s `%s'\n", kw, val);
-		return -1;
-	}
-	return 0;
-}
-
 int do_traffic(struct ctl *c, int argc, char **argv)
 {
 	const char *format = "text";
@@ -50,6 +36,7 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 	struct dard_tflow *f = NULL;
 	char err[DARD_ERR_MAX], b1[24], b2[24];
 	const struct dard_topo *t;
+	uint32_t step;
 	double v;
 	long n, k;
 	int i;
@@ -92,29 +79,30 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 				return CTL_USAGE;
 			}
 		} else if (!strcmp(kw, "step")) {
-			if (number(kw, val, 1, 1e6, &v))
+			if (ctl_parse_u32(kw, val, 1, 1000000, &step))
 				return CTL_USAGE;
-			o.step = v;
+			o.step = step;
 		} else if (!strcmp(kw, "torp")) {
-			if (number(kw, val, 0, 1, &o.torp))
+			if (ctl_parse_double(kw, val, 0, 1, &o.torp))
 				return CTL_USAGE;
 		} else if (!strcmp(kw, "podp")) {
-			if (number(kw, val, 0, 1, &o.podp))
+			if (ctl_parse_double(kw, val, 0, 1, &o.podp))
 				return CTL_USAGE;
 		} else if (!strcmp(kw, "rate")) {
-			if (number(kw, val, 1e-6, 1e4, &o.rate))
+			if (ctl_parse_double(kw, val, 1e-6, 1e4, &o.rate))
 				return CTL_USAGE;
 		} else if (!strcmp(kw, "duration")) {
-			if (number(kw, val, 1e-3, 1e6, &o.duration))
+			if (ctl_parse_double(kw, val, 1e-3, 1e6, &o.duration))
 				return CTL_USAGE;
 		} else if (!strcmp(kw, "size")) {
-			if (number(kw, val, 1e-6, 1e6, &v))
+			/* Megabytes. */
+			if (ctl_parse_double(kw, val, 1e-6, 1e6, &v))
 				return CTL_USAGE;
 			o.bytes = v * (1 << 20);
 		} else if (!strcmp(kw, "seed")) {
-			if (number(kw, val, 0, 1e15, &v))
+			if (ctl_parse_u64(kw, val, 0, 1000000000000000ULL,
+					  &o.seed))
 				return CTL_USAGE;
-			o.seed = v;
 		} else {
 			fprintf(stderr, "traffic gen: unexpected `%s'\n", kw);
 			return usage(stderr);

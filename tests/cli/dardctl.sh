@@ -59,6 +59,16 @@ ok "help" 0 d -h && has "help text" "$out" '^Usage: dardctl'
 ok "version" 0 d -V && has "version text" "$out" '^dardctl '
 ok "no object" 2 d
 ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
+# One table drives dispatch and usage: every object help lists (twice)
+# is one dardctl knows.
+ok "help" 0 d help
+objs=$(sed -n '/^Objects:/,/^$/p' <<<"$out" | awk 'NF && !/^Objects:/ { print $1 }' | xargs)
+is "help lists the ten objects" "$objs" "topo addr path switch deploy dp flow monitor stats traffic"
+is "OBJECT := names the same" \
+	"$(sed -n '/OBJECT :=/,/}/p' <<<"$out" | tr -d '{}|' | sed 's/where  OBJECT :=//' | xargs)" "$objs"
+for obj in $objs; do
+	ok "listed $obj is dispatched" 0 d "$obj" help && has "$obj: its usage" "$out" "^Usage: dardctl"
+done
 for obj in topo addr path switch deploy dp flow; do
 	ok "$obj help" 0 d "$obj" help
 	ok "$obj -h" 0 d "$obj" -h && has "$obj usage" "$out" "^Usage: dardctl"
@@ -160,6 +170,73 @@ is "a namespace per node and mgmt" "$(grep -c '^netns add' "$tmp/dep/setup.batch
 is "node files apart" "$(ls "$tmp/dep/node" | grep -c '^e1_1\.')" 2
 ok "deploy bad prefix" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix 'a b'
 ok "deploy prefix with -" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix a-b
+
+# deploy: every failure says which file; nothing fails silently.
+ok "deploy into a missing directory" 1 d -t fattree:4 deploy netns /nonexistent/x &&
+	has "missing directory named" "$err" "Unable to create ./nonexistent/x.: No such file"
+ok "deterlab into a missing directory" 1 d -t fattree:4 deploy deterlab /nonexistent/x &&
+	has "deterlab: missing directory named" "$err" "Unable to create ./nonexistent/x."
+mkdir -p "$tmp/full/setup"
+ln -s /dev/full "$tmp/full/nodes"
+ln -s /dev/full "$tmp/full/setup/dard.conf"
+ok "deploy netns on a full disk" 1 d -t fattree:4 deploy netns "$tmp/full" &&
+	is "full disk: one message naming the file" "$err" \
+		"Unable to write \`$tmp/full/nodes': No space left on device"
+ok "deploy deterlab on a full disk" 1 d -t fattree:4 deploy deterlab "$tmp/full" &&
+	is "deterlab full disk: one message naming the file" "$err" \
+		"Unable to write \`$tmp/full/setup/dard.conf': No space left on device"
+
+# Strict numbers: no silent truncation, no inf/nan/1e20; the argument and
+# the value are named. All are refused before any datapath or dardd is
+# needed, so exit 2 (bad usage) here without privileges.
+flow="tcp 172.16.0.1:1 172.16.0.5:2"
+bad() { # NAME PATTERN ARGS...: exit 2 and PATTERN in the message
+	local name=$1 pat=$2
+	shift 2
+	ok "$name" 2 d -t fattree:4 "$@" && has "$name: named" "$err" "$pat"
+}
+bad "capacity nan" "^Invalid capacity .nan.: not a number" -c nan topo show
+bad "capacity -1" "^Invalid capacity .-1.: not a number" -c -1 topo show
+bad "path 2^32 + 2 (was path 2)" "^Invalid path number .4294967298.: out of range" \
+	flow move dev x $flow path 4294967298
+bad "path 0" "^Invalid path number .0.: out of range" flow move dev x $flow path 0
+bad "path 1.5" "^Invalid path number .1.5.: not a number" flow move dev x $flow path 1.5
+bad "protocol 256 (was 0)" "^Invalid protocol .256.: out of range" \
+	flow move dev x 256 172.16.0.1 172.16.0.5 path 1
+bad "port 65536" "^Invalid port .65536.: out of range" \
+	flow move dev x tcp 172.16.0.1:65536 172.16.0.5 path 1
+bad "port -1" "^Invalid port .-1.: not a number" \
+	flow move dev x tcp 172.16.0.1 172.16.0.5:-1 path 1
+bad "bad source" "^Invalid source .172.16.0.: expected ID" \
+	flow move dev x tcp 172.16.0 172.16.0.5 path 1
+for v in 1e20 inf nan -1 0x10; do
+	bad "sweep idle $v" "^Invalid idle time .$v.: " flow sweep dev x idle "$v"
+done
+bad "elephant-dscp 64" "^Invalid elephant-dscp .64.: out of range" \
+	dp attach eth0 elephant-dscp 64
+bad "elephant-age inf" "^Invalid elephant-age .inf.: not a number" \
+	dp attach eth0 elephant-age inf
+bad "elephant-bytes 1e6" "^Invalid elephant-bytes .1e6.: not a number" \
+	dp attach eth0 elephant-bytes 1e6
+bad "dp attach unknown knob" "unexpected .frob x." dp attach eth0 frob x
+bad "events wait an hour and 1 ms" "^Invalid wait .3600001.: out of range" \
+	dp events eth0 wait 3600001
+bad "query timeout 0" "^Invalid timeout .0.: out of range" switch query core1 timeout 0
+bad "query timeout 2^32 + 1000" "^Invalid timeout .4294968296.: out of range" \
+	switch query core1 timeout 4294968296
+bad "query port 65536" "^Invalid port .65536.: out of range" switch query core1 port 65536
+bad "query at port 0" "^Invalid port .0.: out of range" switch query core1 at 127.0.0.1:0
+bad "deploy rate 1e3" "^Invalid rate .1e3.: not a number" deploy netns "$tmp/r" rate 1e3
+bad "deploy rate too high" "^Invalid rate .1000001.: out of range" \
+	deploy deterlab "$tmp/r" rate 1000001
+bad "traffic seed 1.5 (was 1)" "^Invalid seed .1.5.: not a number" traffic gen seed 1.5
+bad "traffic step 0" "^Invalid step .0.: out of range" traffic gen step 0
+bad "traffic rate nan" "^Invalid rate .nan.: not a number" traffic gen rate nan
+bad "traffic duration inf" "^Invalid duration .inf.: not a number" traffic gen duration inf
+bad "traffic size 1e20" "^Invalid size .1e20.: out of range" traffic gen size 1e20
+ok "traffic gen, good numbers" 0 d -t fattree:4 traffic gen step 4 seed 7 rate 0.5 \
+	duration 2.5 size 1 format csv &&
+	has "a flow" "$out" '^0,[0-9.]+,e'
 
 # The daemons' command lines; and dardctl's questions to a dardd that is
 # not there (this namespace runs none).

@@ -51,13 +51,18 @@ t "the ICMP flow has an alias pair through a core" \
 	bash -c "jq -e '(.switches | length) == 5 and (.switches[2] | startswith(\"core\"))' <<<'$icmp' >/dev/null"
 
 # The packets on a core's ports are valid IP-in-IP with good checksums.
+# tshark's first start on a fresh machine takes many seconds: wait for its
+# `Capturing on' line, then ping until it has its four packets.
 core=$(jq -r '.switches[2]' <<<"$icmp")
-on "$core" timeout 10 tshark -q -n -i p1 -i p2 -i p3 -i p4 -c 4 -f 'ip proto 4' \
+on "$core" timeout 60 tshark -q -n -i p1 -i p2 -i p3 -i p4 -c 4 -f 'ip proto 4' \
 	-o ip.check_checksum:TRUE -T fields -e ip.proto -e ip.checksum.status \
-	-e ip.src -e ip.dst >"$tmp/tshark" 2>/dev/null &
+	-e ip.src -e ip.dst >"$tmp/tshark" 2>"$tmp/tshark.err" &
 tpid=$!
-sleep 2
-on e1_1 ping -c 4 -i 0.2 -W 2 -q $e4 >/dev/null
+t "tshark is capturing on $core" within 50 grep -qs '^Capturing on' "$tmp/tshark.err"
+for ((n = 0; n < 20; n++)); do
+	kill -0 $tpid 2>/dev/null || break
+	on e1_1 ping -c 2 -i 0.2 -W 1 -q $e4 >/dev/null
+done
 wait $tpid
 t "tshark saw IP-in-IP on $core" bash -c "[[ \$(wc -l <$tmp/tshark) -ge 4 ]]"
 t "outer protocol 4, inner ICMP, both checksums good" bash -c \
@@ -67,7 +72,7 @@ t "outer addresses are aliases, inner are IDs" bash -c \
 
 # TCP between IDs, and a move to another path half-way through.
 on e4_1 iperf3 -s -1 -B $e4 -D
-sleep 0.5
+t "iperf3 listens on e4_1" within 10 listening e4_1 5201
 # Paced at 2 Gbit/s so that the move lands mid-transfer on any machine.
 on e1_1 iperf3 -c $e4 -B $e1 -b 2G -n 1000M -J >"$tmp/iperf.json" &
 ipid=$!

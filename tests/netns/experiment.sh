@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # A shortened experiment end to end: stride traffic under switch ECMP,
-# ECMP and DARD on fattree:4 (small files, one seed), then the CSV, the
-# summary and the figures it produced are checked.
+# ECMP, pVLB and DARD on fattree:4 (small files, one seed), then the CSV,
+# the summary and the figures it produced are checked, and that pVLB asked
+# for a host pair's paths once, not every round.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -14,9 +15,21 @@ trap 'rm -rf "$out"' EXIT
 
 png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
 
-t "compare switch-ecmp, ecmp and dard on stride" "$top/scripts/experiment" compare \
-	--schedulers switch-ecmp,ecmp,dard --pattern stride --link 100 --size 4 \
-	--rate 0.2 --duration 6 --seed 3 --out "$out/run"
+# dardctl behind a wrapper that logs every `path list' it is asked, beside
+# the other programs (the testbed looks for them next to dardctl).
+mkdir "$out/bin"
+ln -s "$top"/build/bin/* "$out/bin/"
+rm "$out/bin/dardctl"
+cat >"$out/bin/dardctl" <<EOF
+#!/bin/bash
+[[ " \$* " == *" path list "* ]] && echo "\$*" >>"$out/path-lists"
+exec "$top/build/bin/dardctl" "\$@"
+EOF
+chmod +x "$out/bin/dardctl"
+t "compare switch-ecmp, ecmp, pvlb and dard on stride" env DARDCTL="$out/bin/dardctl" \
+	"$top/scripts/experiment" compare --schedulers switch-ecmp,ecmp,pvlb,dard \
+	--pattern stride --link 100 --size 4 --rate 0.2 --duration 6 --seed 3 \
+	--pvlb-interval 0.3 --out "$out/run"
 csv=$out/run/results.csv
 n=$(($(wc -l <"$out/run/ecmp/plan.csv") - 1))
 echo "$n flows per scheduler"
@@ -25,14 +38,19 @@ t "the same seed gave both schedulers the same flows" \
 	cmp -s "$out/run/ecmp/plan.csv" "$out/run/dard/plan.csv"
 t "results.csv has its header" bash -c \
 	"head -1 '$csv' | grep -qx 'pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path'"
-for s in switch-ecmp ecmp dard; do
+for s in switch-ecmp ecmp pvlb dard; do
 	t "$s: a row per flow" test "$(grep -c ",$s," "$csv")" -eq "$n"
+	# At least 4 MB: iperf3 -n stops once it has written that much, and
+	# under load its count can end up to a block (128 KiB) over (seen:
+	# 4305420, 4221504), so == 4194304 failed on a busy machine.
 	t "$s: every flow finished and delivered its 4 MB" bash -c \
-		"awk -F, '\$3 == \"$s\" && (\$8 == \"\" || \$9 != 4194304) { bad = 1 } END { exit bad }' '$csv'"
+		"awk -F, '\$3 == \"$s\" && (\$8 == \"\" || \$9 < 4194304) { print; bad = 1 } END { exit bad }' '$csv'"
 	[[ $s == switch-ecmp ]] && continue
 	t "$s: every flow's path was seen" bash -c \
 		"awk -F, '\$3 == \"$s\" && \$11 !~ /^tor[0-9_]+ aggr/ { bad = 1 } END { exit bad }' '$csv'"
 done
+t "pvlb asked for paths" test -s "$out/path-lists"
+t "and once per host pair" test -z "$(sort "$out/path-lists" | uniq -d)"
 t "ecmp never moves a flow" bash -c \
 	"awk -F, '\$3 == \"ecmp\" && \$10 != 0 { bad = 1 } END { exit bad }' '$csv'"
 t "stride stays between pods" bash -c \

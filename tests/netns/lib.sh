@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # What the namespace tests share: the root check (a failure under CI, a
-# skip elsewhere), and pass/fail/t, which keep the counts the summary line
-# `NAME: N passed, N failed' reports. Source it with $suite set.
+# skip elsewhere), pass/fail/t, which keep the counts the summary line
+# `NAME: N passed, N failed' reports, and waits bounded in time instead of
+# fixed sleeps. Source it with $suite set.
 
 passed=0
 failed=0
@@ -28,6 +29,31 @@ t() {
 	echo "+ $*"
 	if "$@"; then pass "$what"; else fail "$what"; fi
 }
+# within SECONDS CMD...: runs CMD until it succeeds, every 0.1 s; fails
+# once SECONDS (whole) have passed. For what a tool does when it is ready, however
+# long its start takes on this machine.
+within() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		((SECONDS < end)) || return 1
+		sleep 0.1
+	done
+}
+# ctl_jq NODE FILTER [JQ OPTIONS...] -- ARGS...: whether `jq -e FILTER'
+# holds for `dardctl -j ARGS' in NODE. Needs on() and $dardctl.
+ctl_jq() {
+	local node=$1 filter=$2 opts=()
+	shift 2
+	while [[ $# -gt 0 && $1 != -- ]]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	on "$node" "$dardctl" -j "$@" | jq -e "${opts[@]}" "$filter" >/dev/null
+}
+# listening NODE PORT: whether a TCP socket listens on PORT in NODE.
+listening() { [[ -n $(on "$1" ss -Hltn "sport = :$2") ]]; }
 summary() {
 	echo "$suite: $passed passed, $failed failed"
 	[[ $failed -eq 0 ]]

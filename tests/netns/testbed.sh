@@ -71,8 +71,8 @@ t "a second bring-up under one prefix is refused" bash -c \
 	"! '$testbed' up fattree:4 --prefix '$a' 2>/dev/null"
 t "the refused bring-up left the first intact" bash -c \
 	"[[ \$(ip netns list | grep -c '^$a[-.]') == 37 ]]"
-t "a process left on a node" bash -c \
-	"'$testbed' exec --prefix '$a' e2_1 sleep 1000 >/dev/null 2>&1 & sleep 0.3; [[ -n \$(ip netns pids '$a-e2_1') ]]"
+"$testbed" exec --prefix "$a" e2_1 sleep 1000 >/dev/null 2>&1 &
+t "a process left on a node" within 10 bash -c "[[ -n \$(ip netns pids '$a-e2_1') ]]"
 t "down from inside the testbed is refused" bash -c \
 	"! '$testbed' exec --prefix '$a' e1_1 '$testbed' down --prefix '$a' 2>$tmp/err && grep -q 'from outside' $tmp/err"
 t "a prefix with - is refused" bash -c \

@@ -9,12 +9,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../dardctl.h"
 #include "../render.h"
+#include "deterlab.h"
+#include "out.h"
 
 static void write_ns(FILE *f, const struct dard_topo *t,
 		     const struct dard_plan *p, uint32_t rate, const char *os,
@@ -147,42 +147,53 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 			nd->name);
 }
 
+/* The configuration every node reads, next to the scripts. */
+static int write_config(const struct dard_topo *t, const struct dard_plan *p,
+			const char *sub)
+{
+	struct dard_buf b = {0};
+	struct out o;
+	int ret;
+
+	dard_config_write(t, p, DARD_CONFIG_F_PLAN, &b);
+	if (b.oom) {
+		fprintf(stderr, "Unable to write `%s/dard.conf': %s\n", sub,
+			strerror(ENOMEM));
+		dard_buf_free(&b);
+		return -1;
+	}
+	ret = out_open(&o, sub, "dard.conf", 0);
+	if (!ret) {
+		fputs(b.s ? b.s : "", o.f);
+		ret = out_close(&o);
+	}
+	dard_buf_free(&b);
+	return ret;
+}
+
 int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
 		    const char *os, const char *setup_dir)
 {
 	const struct dard_topo *t = c->cfg.topo;
 	const struct dard_plan *p = c->cfg.plan;
 	char sub[4096], name[DARD_NAME_MAX + 8];
-	struct dard_buf b = {0};
+	struct out o;
 	uint32_t i;
-	FILE *f;
 
-	if (ctl_make_dirs(dir, "setup", sub, sizeof(sub)))
+	snprintf(sub, sizeof(sub), "%s/setup", dir);
+	if (out_mkdir(dir) || out_mkdir(sub))
 		return CTL_ERR;
-	f = ctl_open_out(dir, "dard.ns", "", 0);
-	if (!f)
+	if (out_open(&o, dir, "dard.ns", 0))
 		return CTL_ERR;
-	write_ns(f, t, p, rate, os, setup_dir ? setup_dir : sub);
-	if (ctl_close_out(f, dir, "dard.ns"))
-		return CTL_ERR;
-	/* The configuration every node reads, next to the scripts. */
-	dard_config_write(t, p, DARD_CONFIG_F_PLAN, &b);
-	f = ctl_open_out(sub, "dard.conf", "", 0);
-	if (!f || b.oom) {
-		dard_buf_free(&b);
-		return CTL_ERR;
-	}
-	fputs(b.s ? b.s : "", f);
-	dard_buf_free(&b);
-	if (ctl_close_out(f, sub, "dard.conf"))
+	write_ns(o.f, t, p, rate, os, setup_dir ? setup_dir : sub);
+	if (out_close(&o) || write_config(t, p, sub))
 		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++) {
 		snprintf(name, sizeof(name), "%s.sh", t->node[i].name);
-		f = ctl_open_out(sub, name, "", 0755);
-		if (!f)
+		if (out_open(&o, sub, name, 0755))
 			return CTL_ERR;
-		write_setup(f, t, p, i, rate);
-		if (ctl_close_out(f, sub, name))
+		write_setup(o.f, t, p, i, rate);
+		if (out_close(&o))
 			return CTL_ERR;
 	}
 	return CTL_OK;

@@ -5,16 +5,15 @@
  * fat-tree of namespaces costs a few process starts per node, not one per
  * route.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../dardctl.h"
+#include "../render.h"
+#include "deterlab.h"
+#include "out.h"
 #include "print.h"
 #include "rng.h"
-#include "../render.h"
 
 static int usage(FILE *f)
 {
@@ -57,83 +56,40 @@ static int usage(FILE *f)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
-FILE *ctl_open_out(const char *dir, const char *name, const char *ext, int mode)
+/* nodes: NODE KIND NAMESPACE per line. */
+static void write_nodes(FILE *f, const struct dard_topo *t, const char *prefix)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "Unable to create `%s': %s\n", path,
-			strerror(errno));
-	else if (mode)
-		chmod(path, mode);
-	return f;
-}
-
-int ctl_make_dirs(const char *dir, const char *sub, char *path, size_t len)
-{
-	snprintf(path, len, "%s/%s", dir, sub);
-	if ((mkdir(dir, 0755) && errno != EEXIST) ||
-	    (mkdir(path, 0755) && errno != EEXIST)) {
-		fprintf(stderr, "Unable to create `%s': %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int ctl_close_out(FILE *f, const char *dir, const char *name)
-{
-	if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "Unable to write %s/%s\n", dir, name);
-		return -1;
-	}
-	return 0;
-}
-
-static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
-			uint32_t rate, int ecmp)
-{
-	const struct dard_topo *t = c->cfg.topo;
-	const struct dard_plan *p = c->cfg.plan;
-	FILE *setup, *f;
-	char b[24], e1[16], e2[16], nodedir[4096];
 	uint32_t i;
 
-	/* Node files apart, so no node name can replace setup.batch. */
-	if (ctl_make_dirs(dir, "node", nodedir, sizeof(nodedir)))
-		return CTL_ERR;
-	f = ctl_open_out(dir, "nodes", "", 0);
-	if (!f)
-		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++)
 		fprintf(f, "%s %s %s-%s\n", t->node[i].name,
 			t->node[i].is_host ? "host" : "switch", prefix,
 			t->node[i].name);
-	if (ctl_close_out(f, dir, "nodes"))
-		return CTL_ERR;
+}
 
-	f = ctl_open_out(dir, "teardown.batch", "", 0);
-	if (!f)
-		return CTL_ERR;
+static void write_teardown(FILE *f, const struct dard_topo *t,
+			   const char *prefix)
+{
+	uint32_t i;
+
 	for (i = 0; i < t->nnodes; i++)
 		fprintf(f, "netns del %s-%s\n", prefix, t->node[i].name);
 	fprintf(f, "netns del %s.mgmt\n", prefix);
-	if (ctl_close_out(f, dir, "teardown.batch"))
-		return CTL_ERR;
+}
 
-	setup = ctl_open_out(dir, "setup.batch", "", 0);
-	if (!setup)
-		return CTL_ERR;
-	fprintf(setup, "netns add %s.mgmt\n", prefix);
+/* The namespaces, a veth per link and one per node to the bridge. */
+static void write_setup(FILE *f, const struct dard_topo *t, const char *prefix)
+{
+	char e1[16], e2[16];
+	uint32_t i;
+
+	fprintf(f, "netns add %s.mgmt\n", prefix);
 	for (i = 0; i < t->nnodes; i++)
-		fprintf(setup, "netns add %s-%s\n", prefix, t->node[i].name);
+		fprintf(f, "netns add %s-%s\n", prefix, t->node[i].name);
 	for (i = 0; i < t->nlinks; i++) {
 		const struct dard_link *l = &t->link[i];
 
-		fprintf(setup,
+		fprintf(f,
 			"link add %s netns %s-%s type veth peer name %s netns %s-%s\n",
 			render_ifname(t, l->up, l->up_port, e1), prefix,
 			t->node[l->up].name,
@@ -141,92 +97,111 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 			t->node[l->down].name);
 	}
 	for (i = 0; i < t->nnodes; i++)
-		fprintf(setup,
+		fprintf(f,
 			"link add mgmt0 netns %s-%s type veth peer name m%u netns %s.mgmt\n",
 			prefix, t->node[i].name, i, prefix);
-	if (ctl_close_out(setup, dir, "setup.batch"))
-		return CTL_ERR;
+}
 
-	f = ctl_open_out(dir, "mgmt.batch", "", 0);
-	if (!f)
-		return CTL_ERR;
+static void write_mgmt(FILE *f, const struct dard_topo *t)
+{
+	uint32_t i;
+
 	fprintf(f, "link add br0 type bridge\nlink set dev br0 up\n");
 	for (i = 0; i < t->nnodes; i++)
 		fprintf(f, "link set dev m%u master br0 up\n", i);
-	if (ctl_close_out(f, dir, "mgmt.batch"))
+}
+
+static void write_node_batch(FILE *f, const struct dard_topo *t,
+			     const struct dard_plan *p, uint32_t i, int ecmp)
+{
+	char b[24];
+
+	if (t->node[i].is_host)
+		(ecmp ? render_host_ecmp : render_host)(f, t, p, i, "");
+	else
+		(ecmp ? render_switch_ecmp : render_switch)(f, t, p, i, "");
+	fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
+		dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
+}
+
+static void write_node_sysctl(FILE *f, const struct dard_topo *t, uint32_t i,
+			      int ecmp)
+{
+	render_sysctl(f, t, i);
+	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
+	/*
+	 * Multipath next hops hashed on the 5-tuple, as in a DC, by
+	 * each switch with a seed of its own, as real switches are.
+	 * Not policy 1: for a forwarded packet that already carries
+	 * an L4 hash (the sender's socket sets one, and veth keeps
+	 * it) policy 1 uses that hash as it is, so every switch on
+	 * the way would make the same choice, and a fat-tree's ToR
+	 * and aggregation switch together would use half its cores.
+	 * Policy 3 hashes the listed fields (0x37: addresses,
+	 * protocol, ports) with the switch's seed.
+	 */
+	if (ecmp && !t->node[i].is_host)
+		fprintf(f,
+			"net.ipv4.fib_multipath_hash_policy = 3\n"
+			"net.ipv4.fib_multipath_hash_fields = 0x0037\n"
+			"net.ipv4.fib_multipath_hash_seed = %u\n",
+			(uint32_t)dard_mix64(i + 1) | 1);
+}
+
+static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
+			uint32_t rate, int ecmp)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	const struct dard_plan *p = c->cfg.plan;
+	char nodedir[4096], name[DARD_NAME_MAX + 8];
+	struct out o;
+	uint32_t i;
+
+	/* Node files apart, so no node name can replace setup.batch. */
+	snprintf(nodedir, sizeof(nodedir), "%s/node", dir);
+	if (out_mkdir(dir) || out_mkdir(nodedir))
 		return CTL_ERR;
-
+	if (out_open(&o, dir, "nodes", 0))
+		return CTL_ERR;
+	write_nodes(o.f, t, prefix);
+	if (out_close(&o) || out_open(&o, dir, "teardown.batch", 0))
+		return CTL_ERR;
+	write_teardown(o.f, t, prefix);
+	if (out_close(&o) || out_open(&o, dir, "setup.batch", 0))
+		return CTL_ERR;
+	write_setup(o.f, t, prefix);
+	if (out_close(&o) || out_open(&o, dir, "mgmt.batch", 0))
+		return CTL_ERR;
+	write_mgmt(o.f, t);
+	if (out_close(&o))
+		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++) {
-		const char *name = t->node[i].name;
-
-		f = ctl_open_out(nodedir, name, ".batch", 0);
-		if (!f)
+		snprintf(name, sizeof(name), "%s.batch", t->node[i].name);
+		if (out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
-		if (t->node[i].is_host)
-			(ecmp ? render_host_ecmp : render_host)(f, t, p, i, "");
-		else
-			(ecmp ? render_switch_ecmp : render_switch)(f, t, p, i,
-								    "");
-		fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
-			dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
-		if (ctl_close_out(f, nodedir, name))
+		write_node_batch(o.f, t, p, i, ecmp);
+		snprintf(name, sizeof(name), "%s.sysctl", t->node[i].name);
+		if (out_close(&o) || out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
-		f = ctl_open_out(nodedir, name, ".sysctl", 0);
-		if (!f)
-			return CTL_ERR;
-		render_sysctl(f, t, i);
-		fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
-		/*
-		 * Multipath next hops hashed on the 5-tuple, as in a DC, by
-		 * each switch with a seed of its own, as real switches are.
-		 * Not policy 1: for a forwarded packet that already carries
-		 * an L4 hash (the sender's socket sets one, and veth keeps
-		 * it) policy 1 uses that hash as it is, so every switch on
-		 * the way would make the same choice, and a fat-tree's ToR
-		 * and aggregation switch together would use half its cores.
-		 * Policy 3 hashes the listed fields (0x37: addresses,
-		 * protocol, ports) with the switch's seed.
-		 */
-		if (ecmp && !t->node[i].is_host)
-			fprintf(f,
-				"net.ipv4.fib_multipath_hash_policy = 3\n"
-				"net.ipv4.fib_multipath_hash_fields = 0x0037\n"
-				"net.ipv4.fib_multipath_hash_seed = %u\n",
-				(uint32_t)dard_mix64(i + 1) | 1);
-		if (ctl_close_out(f, nodedir, name))
+		write_node_sysctl(o.f, t, i, ecmp);
+		if (out_close(&o))
 			return CTL_ERR;
 		if (!rate)
 			continue;
-		f = ctl_open_out(nodedir, name, ".tc", 0);
-		if (!f)
+		snprintf(name, sizeof(name), "%s.tc", t->node[i].name);
+		if (out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
-		render_tc(f, t, i, rate);
-		if (ctl_close_out(f, nodedir, name))
+		render_tc(o.f, t, i, rate);
+		if (out_close(&o))
 			return CTL_ERR;
 	}
 	return CTL_OK;
 }
 
-/* A rate in Mbit/s, 0..1000000; zero means what `zero' says. */
-static int parse_rate(const char *arg, const char *zero, unsigned long *rate)
-{
-	char *end;
-
-	errno = 0;
-	*rate = strtoul(arg, &end, 10);
-	if (errno || *end || end == arg || arg[0] == '-' || *rate > 1000000) {
-		fprintf(stderr,
-			"Invalid rate `%s': expected Mbit/s, 0..1000000 (0: %s)\n",
-			arg, zero);
-		return -1;
-	}
-	return 0;
-}
-
 static int do_deterlab(struct ctl *c, int argc, char **argv)
 {
 	const char *os = "Ubuntu2204-STD", *setup_dir = NULL;
-	unsigned long rate = 0;
+	uint32_t rate = 0;
 	int i;
 
 	if (argc < 2) {
@@ -235,7 +210,8 @@ static int do_deterlab(struct ctl *c, int argc, char **argv)
 	}
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "rate") && i + 1 < argc) {
-			if (parse_rate(argv[++i], "the links' capacity", &rate))
+			/* 0: the links' capacity. */
+			if (ctl_parse_u32("rate", argv[++i], 0, 1000000, &rate))
 				return CTL_USAGE;
 		} else if (!strcmp(argv[i], "os") && i + 1 < argc) {
 			os = argv[++i];
@@ -272,7 +248,7 @@ static int do_deterlab(struct ctl *c, int argc, char **argv)
 int do_deploy(struct ctl *c, int argc, char **argv)
 {
 	const char *prefix = "dard";
-	unsigned long rate = 0;
+	uint32_t rate = 0;
 	int ecmp = 0;
 	int i;
 
@@ -304,7 +280,8 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 				return CTL_USAGE;
 			}
 		} else if (!strcmp(argv[i], "rate") && i + 1 < argc) {
-			if (parse_rate(argv[++i], "unlimited", &rate))
+			/* 0: unlimited. */
+			if (ctl_parse_u32("rate", argv[++i], 0, 1000000, &rate))
 				return CTL_USAGE;
 		} else if (!strcmp(argv[i], "routing") && i + 1 < argc) {
 			i++;
