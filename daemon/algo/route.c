@@ -29,18 +29,11 @@ const char *dard_modk_name(int which)
 static int up_index(const struct dard_topo *t, uint32_t node, uint32_t parent)
 {
 	const struct dard_node *n = &t->node[node];
-	unsigned k;
-	int i = 0;
+	unsigned i;
 
-	for (k = 1; k <= n->nports; k++) {
-		uint32_t li = n->port[k - 1];
-
-		if (li == DARD_NONE || t->link[li].down != node)
-			continue;
-		if (t->link[li].up == parent)
+	for (i = 0; i < n->nup; i++)
+		if (dard_topo_peer(t, node, n->up[i]) == parent)
 			return i;
-		i++;
-	}
 	return -1;
 }
 
@@ -254,15 +247,11 @@ static void ftree_free(struct ftree *f)
 static unsigned ups(const struct dard_topo *t, uint32_t node, uint32_t *up)
 {
 	const struct dard_node *n = &t->node[node];
-	unsigned k, m = 0;
+	unsigned i;
 
-	for (k = 0; k < n->nports; k++) {
-		uint32_t li = n->port[k];
-
-		if (li != DARD_NONE && t->link[li].down == node)
-			up[m++] = t->link[li].up;
-	}
-	return m;
+	for (i = 0; i < n->nup; i++)
+		up[i] = dard_topo_peer(t, node, n->up[i]);
+	return n->nup;
 }
 
 static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)

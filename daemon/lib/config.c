@@ -536,11 +536,15 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	if (!ret) {
 		cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, cfg->err);
 		if (!cfg->plan)
-			ret = -errno;
+			ret = -EINVAL;
 	}
 	/* An error about one node points at the line declaring it. */
-	if (ret && cfg->topo->err_node != DARD_NONE)
-		cfg->err_line = ps.node_line[cfg->topo->err_node];
+	if (ret) {
+		uint32_t n = dard_topo_err_node(cfg->topo, cfg->err);
+
+		if (n != DARD_NONE)
+			cfg->err_line = ps.node_line[n];
+	}
 	if (ret)
 		goto out;
 	ret = check_unique(&ps, 1) ?: check_unique(&ps, 0) ?:

@@ -59,14 +59,13 @@ void dard_derangement(uint32_t *perm, uint32_t n, uint64_t *rng)
 
 uint32_t dard_host_pod(const struct dard_topo *t, uint32_t host)
 {
-	uint32_t tor = dard_topo_tor(t, host), best = DARD_NONE;
-	unsigned k;
+	uint32_t tor = dard_topo_tor(t, host), best = DARD_NONE, up;
+	unsigned i;
 
-	for_each_port(t, tor, k) {
-		const struct dard_link *l = dard_topo_port_link(t, tor, k);
-
-		if (l && l->down == tor && l->up < best)
-			best = l->up;
+	for (i = 0; i < t->node[tor].nup; i++) {
+		up = dard_topo_peer(t, tor, t->node[tor].up[i]);
+		if (up < best)
+			best = up;
 	}
 	/* A one-level tree: the ToR is its own pod. */
 	return best == DARD_NONE ? tor : best;
