@@ -217,7 +217,6 @@ struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err)
 	int ret;
 
 	if (!o) {
-		errno = ENOMEM;
 		dard_fail(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
@@ -251,7 +250,6 @@ out:
 	free(uf);
 	if (ret) {
 		dard_opt_free(o);
-		errno = -ret;
 		return NULL;
 	}
 	return o;

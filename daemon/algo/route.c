@@ -108,25 +108,29 @@ uint32_t dard_route_max_load(const struct dard_topo *t, const uint32_t *load)
 	return m;
 }
 
-uint32_t dard_route_node_load(const struct dard_topo *t,
-			      const struct dard_demand *d, size_t n)
+int dard_route_node_load(const struct dard_topo *t, const struct dard_demand *d,
+			 size_t n, uint32_t *nl, char *err)
 {
 	uint32_t *out = calloc(t->nnodes, sizeof(*out));
 	uint32_t *in = calloc(t->nnodes, sizeof(*in)), m = 0;
 	size_t i;
+	int ret = 0;
 
-	if (!out || !in)
+	if (!out || !in) {
+		ret = dard_fail(err, -ENOMEM, "out of memory");
 		goto done;
+	}
 	for (i = 0; i < n; i++) {
 		if (++out[d[i].src] > m)
 			m = out[d[i].src];
 		if (++in[d[i].dst] > m)
 			m = in[d[i].dst];
 	}
+	*nl = m;
 done:
 	free(out);
 	free(in);
-	return m;
+	return ret;
 }
 
 struct greedy {
@@ -555,12 +559,14 @@ static int place(struct dard_pathctx *c, const struct dard_topo *t,
 		 const struct ftree *f, const struct dard_demand *d, size_t n,
 		 struct dard_path *out, char *err)
 {
-	uint32_t nl = dard_route_node_load(t, d, n), sw[1];
+	uint32_t nl, sw[1];
 	unsigned nclass = 1, k;
 	struct work w;
 	size_t i, j, m;
-	int ret;
+	int ret = dard_route_node_load(t, d, n, &nl, err);
 
+	if (ret)
+		return ret;
 	if (work_new(&w, n, f))
 		return dard_fail(err, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
@@ -606,6 +612,8 @@ static int place(struct dard_pathctx *c, const struct dard_topo *t,
 	return 0;
 fail:
 	work_free(&w);
+	if (ret == -ENOMEM)
+		return dard_fail(err, ret, "out of memory");
 	return dard_fail(err, ret,
 			 "SDN-optimal could not place the demand on %s",
 			 dard_topo_label(t));
@@ -635,15 +643,19 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 	return ret;
 }
 
-uint32_t dard_route_lower_bound(const struct dard_topo *t,
-				const struct dard_demand *d, size_t n)
+int dard_route_lower_bound(const struct dard_topo *t,
+			   const struct dard_demand *d, size_t n, uint32_t *lb,
+			   char *err)
 {
-	uint32_t *cnt = calloc(2 * (size_t)t->nnodes, sizeof(*cnt));
-	uint32_t m = dard_route_node_load(t, d, n), i;
+	uint32_t *cnt, m, i;
 	size_t j;
+	int ret = dard_route_node_load(t, d, n, &m, err);
 
+	if (ret)
+		return ret;
+	cnt = calloc(2 * (size_t)t->nnodes, sizeof(*cnt));
 	if (!cnt)
-		return m;
+		return dard_fail(err, -ENOMEM, "out of memory");
 	for (j = 0; j < n; j++) {
 		uint32_t st = dard_topo_tor(t, d[j].src);
 		uint32_t dt = dard_topo_tor(t, d[j].dst);
@@ -663,7 +675,8 @@ uint32_t dard_route_lower_bound(const struct dard_topo *t,
 			m = (x + u - 1) / u;
 	}
 	free(cnt);
-	return m;
+	*lb = m;
+	return 0;
 }
 
 int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
@@ -671,14 +684,16 @@ int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
 			struct dard_path *out, char *err)
 {
 	struct ftree f;
+	uint32_t lb;
 	/* A tree SDN-optimal refuses is refused whatever the demand. */
 	int ret = ftree_new(t, &f, err);
 
 	if (ret)
 		return ret;
-	if (dard_route_lower_bound(t, d, n) > 1)
+	ret = dard_route_lower_bound(t, d, n, &lb, err);
+	if (!ret && lb > 1)
 		ret = DARD_SDN_MULTIPATH;
-	else
+	else if (!ret)
 		ret = place(c, t, &f, d, n, out, err);
 	ftree_free(&f);
 	return ret;

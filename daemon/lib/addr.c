@@ -441,23 +441,19 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 	return 0;
 }
 
-struct dard_plan *dard_plan_new(struct dard_topo *t,
-				const struct dard_plan_opts *o, char *err)
+int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
+		    struct dard_plan **out, char *err)
 {
 	struct dard_plan *p;
 	uint32_t i;
 	char b[24];
 	int ret;
 
-	if (!t->finalized) {
-		dard_fail(err, 0, "topology not finalized");
-		return NULL;
-	}
+	if (!t->finalized)
+		return dard_fail(err, -EINVAL, "topology not finalized");
 	p = calloc(1, sizeof(*p));
-	if (!p) {
-		dard_fail(err, 0, "out of memory");
-		return NULL;
-	}
+	if (!p)
+		return dard_fail(err, -ENOMEM, "out of memory");
 	p->opts = *o;
 	if (o->base.addr & ~dard_mask(o->base.len)) {
 		ret = dard_fail(err, -EINVAL, "base %s has host bits set",
@@ -480,10 +476,20 @@ struct dard_plan *dard_plan_new(struct dard_topo *t,
 	ret = fill_addresses(t, p, err);
 	if (ret < 0)
 		goto err;
-	return p;
+	*out = p;
+	return 0;
 err:
 	dard_plan_free(p);
-	return NULL;
+	return ret;
+}
+
+struct dard_plan *dard_plan_new(struct dard_topo *t,
+				const struct dard_plan_opts *o, char *err)
+{
+	struct dard_plan *p = NULL;
+
+	dard_plan_build(t, o, &p, err);
+	return p;
 }
 
 uint32_t dard_plan_naliases(const struct dard_topo *t, uint32_t host)

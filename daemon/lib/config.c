@@ -533,11 +533,9 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	if (over)
 		dard_plan_opts_apply(&cfg->opts, over, mask);
 	ret = dard_topo_finalize(cfg->topo, cfg->err);
-	if (!ret) {
-		cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, cfg->err);
-		if (!cfg->plan)
-			ret = -EINVAL;
-	}
+	if (!ret)
+		ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan,
+				      cfg->err);
 	/* An error about one node points at the line declaring it. */
 	if (ret) {
 		uint32_t n = dard_topo_err_node(cfg->topo, cfg->err);

@@ -24,7 +24,6 @@ static struct dard_topo *gen_fail(struct dard_topo *t, char *err,
 		va_end(ap);
 	}
 	dard_topo_free(t);
-	errno = EINVAL;
 	return NULL;
 }
 

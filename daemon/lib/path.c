@@ -48,7 +48,6 @@ struct dard_pathctx *dard_pathctx_new(const struct dard_topo *t,
 	c->next = calloc(t->nnodes, sizeof(*c->next));
 	if (!c->anc || !c->seen || !c->front || !c->next) {
 		dard_pathctx_free(c);
-		errno = ENOMEM;
 		return NULL;
 	}
 	return c;

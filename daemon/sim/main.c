@@ -459,7 +459,7 @@ int main(int argc, char **argv)
 	char err[DARD_ERR_MAX + PATH_MAX], *end;
 	json_object *doc, *flows, *links;
 	uint64_t seed = 1;
-	uint32_t *load, l;
+	uint32_t *load, l, nl, lb;
 	int opt, place = 0, run = 0, a = -1, pattern, run_opt = 0,
 		 place_opt = 0, ret;
 	struct run_opts r = {
@@ -695,6 +695,11 @@ int main(int argc, char **argv)
 	/* SDN-greedy counts its loads as it goes; the others are counted. */
 	for (i = 0; !loaded && i < n; i++)
 		dard_route_load(t, &paths[i], load);
+	if (dard_route_node_load(t, d, n, &nl, e2) ||
+	    dard_route_lower_bound(t, d, n, &lb, e2)) {
+		fprintf(stderr, "dard-sim: %s\n", e2);
+		return 1;
+	}
 	doc = json_object_new_object();
 	flows = json_object_new_array();
 	for (i = 0; i < n; i++) {
@@ -740,12 +745,8 @@ int main(int argc, char **argv)
 	json_object_object_add(
 		doc, "L_D",
 		json_object_new_int64(dard_route_max_load(t, load)));
-	json_object_object_add(
-		doc, "NL_D",
-		json_object_new_int64(dard_route_node_load(t, d, n)));
-	json_object_object_add(
-		doc, "lower_bound",
-		json_object_new_int64(dard_route_lower_bound(t, d, n)));
+	json_object_object_add(doc, "NL_D", json_object_new_int64(nl));
+	json_object_object_add(doc, "lower_bound", json_object_new_int64(lb));
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
 	json_object_put(doc);
 	free(paths);

@@ -341,11 +341,9 @@ static void test_spec_bad(void **state)
 		char err[DARD_ERR_MAX] = "";
 		struct dard_topo *t;
 
-		errno = 0;
 		t = dard_gen_spec(bad[i].spec, 1000, err);
 		if (t)
 			fail_msg("`%s' was accepted", bad[i].spec);
-		assert_int_equal(errno, EINVAL);
 		if (!strstr(err, bad[i].msg))
 			fail_msg("`%s': error `%s' lacks `%s'", bad[i].spec,
 				 err, bad[i].msg);
