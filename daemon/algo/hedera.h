@@ -19,15 +19,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "route.h"
 #include "topo.h"
 
 struct dard_hedera_flow {
-	uint32_t src, dst;  /* hosts */
-	double demand;	    /* Mbit/s; dard_hedera_demand fills it */
-	const uint32_t *dl; /* npaths rows of ndl directed switch links */
-	uint32_t npaths;
-	uint8_t ndl;
-	uint32_t row; /* out: the chosen candidate */
+	uint32_t src, dst;   /* hosts */
+	double demand;	     /* Mbit/s; dard_hedera_demand fills it */
+	struct dard_cands c; /* the flow's candidate paths, as rows */
+	uint32_t row;	     /* out: the chosen candidate */
 };
 
 struct dard_hedera;
