@@ -247,21 +247,43 @@ static void ftree_free(struct ftree *f)
 	free(f->index);
 }
 
-/* The up neighbours of node, in port order. */
-static unsigned ups(const struct dard_topo *t, uint32_t node, uint32_t *up)
+/* The neighbour on a node's k-th up port (port order). */
+static uint32_t up_peer(const struct dard_topo *t, uint32_t node, unsigned k)
 {
-	const struct dard_node *n = &t->node[node];
-	unsigned i;
+	return dard_topo_peer(t, node, t->node[node].up[k]);
+}
 
-	for (i = 0; i < n->nup; i++)
-		up[i] = dard_topo_peer(t, node, n->up[i]);
-	return n->nup;
+/* Cores: one aggregation switch per pod, all of one index. */
+static int ftree_cores(const struct dard_topo *t, struct ftree *f, char *err)
+{
+	uint32_t i;
+	unsigned k;
+
+	for (i = 0; i < f->npods * f->u; i++) {
+		uint32_t x = f->agg[i];
+
+		for (k = 0; k < t->node[x].nup; k++) {
+			uint32_t y = up_peer(t, x, k);
+
+			if (f->mark[y] == DARD_NONE)
+				f->mark[y] = f->index[x];
+			if (f->mark[y] != f->index[x] ||
+			    t->node[y].ndown != f->npods)
+				return dard_fail(
+					err, -EINVAL,
+					"SDN-optimal needs a fat-tree: %s does not reach one aggregation switch of one index per pod",
+					t->node[y].name);
+			if (i < f->u)
+				f->core[i * f->g + k] = y;
+		}
+	}
+	return 0;
 }
 
 static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 {
-	uint32_t i, *up = NULL;
-	unsigned a, k, m;
+	uint32_t i;
+	unsigned a;
 	int ret = -EINVAL;
 
 	memset(f, 0, sizeof(*f));
@@ -273,8 +295,7 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 	f->tor = malloc(t->nnodes * sizeof(*f->tor));
 	f->mark = malloc(t->nnodes * sizeof(*f->mark));
 	f->index = malloc(t->nnodes * sizeof(*f->index));
-	up = malloc(DARD_PORT_MAX * sizeof(*up));
-	if (!f->tor || !f->mark || !f->index || !up)
+	if (!f->tor || !f->mark || !f->index)
 		goto nomem;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct dard_node *n = &t->node[i];
@@ -320,12 +341,11 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 
 		if (tn == DARD_NONE)
 			continue;
-		ups(t, i, up);
-		p = f->mark[up[0]];
+		p = f->mark[up_peer(t, i, 0)];
 		if (p == DARD_NONE)
 			p = f->npods++;
 		for (a = 0; a < f->u; a++) {
-			uint32_t x = up[a];
+			uint32_t x = up_peer(t, i, a);
 
 			if (f->mark[x] == DARD_NONE &&
 			    f->agg[p * f->u + a] == DARD_NONE) {
@@ -344,29 +364,7 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 		}
 		f->pod[tn] = p;
 	}
-	/* Cores: one aggregation switch per pod, all of one index. */
-	for (i = 0; i < f->npods * f->u; i++) {
-		uint32_t x = f->agg[i];
-
-		m = ups(t, x, up);
-		for (k = 0; k < m; k++) {
-			uint32_t y = up[k];
-
-			if (f->mark[y] == DARD_NONE)
-				f->mark[y] = f->index[x];
-			if (f->mark[y] != f->index[x] ||
-			    t->node[y].ndown != f->npods) {
-				ret = dard_fail(
-					err, -EINVAL,
-					"SDN-optimal needs a fat-tree: %s does not reach one aggregation switch of one index per pod",
-					t->node[y].name);
-				goto out;
-			}
-			if (i < f->u)
-				f->core[i * f->g + k] = y;
-		}
-	}
-	ret = 0;
+	ret = ftree_cores(t, f, err);
 	goto out;
 uneven:
 	ret = dard_fail(
@@ -377,7 +375,6 @@ uneven:
 nomem:
 	ret = dard_fail(err, -ENOMEM, "out of memory");
 out:
-	free(up);
 	if (ret)
 		ftree_free(f);
 	return ret;
