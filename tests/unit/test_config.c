@@ -489,6 +489,58 @@ static void test_opts_apply(void **state)
 	assert_int_equal(a.ids.len, 16);
 }
 
+/*
+ * The keyword table: its list in the unknown-keyword message, each
+ * single-valued keyword refused on a second line, each keyword's word
+ * count (options in pairs for switch and host), and numbers as strict as
+ * num.h: digits only, within range.
+ */
+static void test_err_keywords(void **state)
+{
+	static const char *const once[] = {
+		"topology t",
+		"capacity 10",
+		"levels core tor",
+		"base 10.0.0.0/8",
+		"mode auto",
+		"ids 172.16.0.0/16",
+		"linknet 172.20.0.0/14",
+		"mgmtnet 172.24.0.0/16",
+	};
+	char text[256], msg[64];
+	unsigned i;
+
+	(void)state;
+	expect_err(
+		"nope\n", 1,
+		"unknown keyword `nope' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, switch, host, link or alias)");
+	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
+		snprintf(text, sizeof(text), "%s\n%s\n", once[i], once[i]);
+		snprintf(msg, sizeof(msg), "`%.*s' given twice",
+			 (int)strcspn(once[i], " "), once[i]);
+		expect_err(text, 2, msg);
+	}
+	expect_err("ids\n", 1, "expected `ids PREFIX', got 1 word");
+	expect_err("linknet 1 2\n", 1,
+		   "expected `linknet PREFIX', got 3 words");
+	expect_err("mgmtnet 10.0.0.0/33\n", 1, "mgmtnet: invalid prefix");
+	expect_err(HEAD "host h9 id 172.16.0.9 mgmt\n", 3,
+		   "expected `host NAME [id ADDR] [mgmt ADDR]', got 5 words");
+	expect_err(HEAD "switch s9 core mgmt 172.24.0.9 x\n", 3,
+		   "expected `switch NAME LEVEL [mgmt ADDR]', got 6 words");
+	expect_err(
+		HEAD NODES "link core1:1 aggr1:1 capacity 10 x\n", 9,
+		"expected `link UPPER:PORT LOWER[:PORT] [capacity MBIT]', got 6 words");
+	expect_err(HEAD "alias\n", 3,
+		   "expected `alias HOST ADDR...', got 1 word");
+	expect_err("capacity +5\n" HEAD, 1, "invalid capacity `+5'");
+	expect_err("capacity 0x10\n" HEAD, 1, "invalid capacity `0x10'");
+	expect_err("capacity 1e3\n" HEAD, 1, "invalid capacity `1e3'");
+	expect_err("capacity 4294967295\n" HEAD, 1,
+		   "invalid capacity `4294967295'");
+	expect_err(HEAD NODES "link tor1:+1 h1\n", 9, "invalid port `+1'");
+}
+
 static void test_err_statements(void **state)
 {
 	expect_err("frobnicate 1\n", 1, "unknown keyword `frobnicate'");
@@ -579,7 +631,7 @@ static void test_err_options(void **state)
 	expect_err(HEAD "base 10.1.0.0/8\n", 3,
 		   "base: invalid prefix `10.1.0.0/8'");
 	expect_err(HEAD "base 10.0.0.0/33\n", 3, "base: invalid prefix");
-	expect_err(HEAD "base\n", 3, "expected `KEYWORD PREFIX'");
+	expect_err(HEAD "base\n", 3, "expected `base PREFIX', got 1 word");
 	expect_err(HEAD "ids 172.16.0.0/33\n", 3,
 		   "ids: invalid prefix `172.16.0.0/33'");
 	expect_err(HEAD "ids 172.16.1.0/16\n", 3, "ids: invalid prefix");
@@ -746,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_override),
 		cmocka_unit_test(test_opts_apply),
 		cmocka_unit_test(test_err_statements),
+		cmocka_unit_test(test_err_keywords),
 		cmocka_unit_test(test_err_links),
 		cmocka_unit_test(test_err_options),
 		cmocka_unit_test(test_err_duplicate_addr),
