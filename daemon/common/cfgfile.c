@@ -19,7 +19,8 @@ int dard_config_read(struct dard_config *cfg, const char *path,
 		     char *err, size_t errlen)
 {
 	size_t len = 0, cap = 0, n;
-	char *text = NULL;
+	char *text = NULL, e[DARD_ERR_MAX];
+	unsigned line;
 	FILE *f;
 	int ret;
 
@@ -53,14 +54,13 @@ int dard_config_read(struct dard_config *cfg, const char *path,
 		snprintf(err, errlen, "Unable to read `%s'", path);
 		return -EIO;
 	}
-	ret = dard_config_parse(cfg, text, len, over, mask);
+	ret = dard_config_parse(cfg, text, len, over, mask, &line, e);
 	free(text);
 	if (ret) {
-		if (cfg->err_line)
-			snprintf(err, errlen, "%s:%u: %s", path, cfg->err_line,
-				 cfg->err);
+		if (line)
+			snprintf(err, errlen, "%s:%u: %s", path, line, e);
 		else
-			snprintf(err, errlen, "%s: %s", path, cfg->err);
+			snprintf(err, errlen, "%s: %s", path, e);
 	}
 	return ret;
 }

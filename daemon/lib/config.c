@@ -20,6 +20,8 @@ struct alias_entry {
 
 struct parser {
 	struct dard_config *cfg;
+	char *err;	    /* the caller's, DARD_ERR_MAX */
+	unsigned *err_line; /* the caller's */
 	unsigned line;
 	char *tok[MAX_TOKENS];
 	unsigned ntok;
@@ -37,9 +39,9 @@ static int perr(struct parser *ps, int ret, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ps->cfg->err, sizeof(ps->cfg->err), fmt, ap);
+	vsnprintf(ps->err, DARD_ERR_MAX, fmt, ap);
 	va_end(ap);
-	ps->cfg->err_line = ps->line;
+	*ps->err_line = ps->line;
 	return ret;
 }
 
@@ -514,14 +516,21 @@ void dard_plan_opts_apply(struct dard_plan_opts *dst,
 }
 
 int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
-		      const struct dard_plan_opts *over, unsigned mask)
+		      const struct dard_plan_opts *over, unsigned mask,
+		      unsigned *err_line, char *err)
 {
-	struct parser ps = {.cfg = cfg, .capacity = 1000};
+	char ebuf[DARD_ERR_MAX];
+	unsigned lbuf;
+	struct parser ps = {.cfg = cfg,
+			    .err = err ? err : ebuf,
+			    .err_line = err_line ? err_line : &lbuf,
+			    .capacity = 1000};
 	char *line = NULL;
 	size_t off = 0;
 	int ret = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
+	*ps.err_line = 0;
 	dard_plan_opts_init(&cfg->opts);
 	cfg->topo = dard_topo_new();
 	line = malloc(LINE_MAX_LEN + 1);
@@ -558,16 +567,16 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	ps.line = 0;
 	if (over)
 		dard_plan_opts_apply(&cfg->opts, over, mask);
-	ret = dard_topo_finalize(cfg->topo, cfg->err);
+	ret = dard_topo_finalize(cfg->topo, ps.err);
 	if (!ret)
 		ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan,
-				      cfg->err);
+				      ps.err);
 	/* An error about one node points at the line declaring it. */
 	if (ret) {
-		uint32_t n = dard_topo_err_node(cfg->topo, cfg->err);
+		uint32_t n = dard_topo_err_node(cfg->topo, ps.err);
 
 		if (n != DARD_NONE)
-			cfg->err_line = ps.node_line[n];
+			*ps.err_line = ps.node_line[n];
 	}
 	if (ret)
 		goto out;

@@ -235,6 +235,8 @@ static void test_config(void **state)
 				   "link t1:2 h1\n"
 				   "link t2:2 h2\n";
 	struct dard_config cfg;
+	char err[DARD_ERR_MAX];
+	unsigned line;
 	long k;
 	int ret;
 
@@ -242,15 +244,16 @@ static void test_config(void **state)
 	for (k = 0;; k++) {
 		memset(&cfg, 0, sizeof(cfg));
 		arm(k);
-		ret = dard_config_parse(&cfg, text, sizeof(text) - 1, NULL, 0);
+		ret = dard_config_parse(&cfg, text, sizeof(text) - 1, NULL, 0,
+					&line, err);
 		disarm();
 		if (!refused) {
 			if (ret)
-				fail_msg("line %u: %s", cfg.err_line, cfg.err);
+				fail_msg("line %u: %s", line, err);
 			dard_config_free(&cfg);
 			break;
 		}
-		oom_reported(ret, cfg.err);
+		oom_reported(ret, err);
 		dard_config_free(&cfg);
 	}
 	assert_true(k > 3);
