@@ -31,7 +31,10 @@ struct dard_hedera_flow {
 
 struct dard_hedera;
 
-/* The annealer's state (an index per host, kept between rounds). */
+/*
+ * The annealer's state (an index per host, kept between rounds); NULL
+ * only when memory runs out.
+ */
 struct dard_hedera *dard_hedera_new(const struct dard_topo *t, uint64_t seed);
 void dard_hedera_free(struct dard_hedera *h);
 
