@@ -312,6 +312,7 @@ static const struct keyword {
 	unsigned min, max;
 	unsigned once : 1, paired : 1;
 } keywords[] = {
+	/* name, handler, usage, min and max words, once, paired */
 	{"topology", do_topology, "topology NAME", 2, 2, 1, 0},
 	{"capacity", do_capacity, "capacity MBIT", 2, 2, 1, 0},
 	{"levels", do_levels, "levels LEVEL...", 2, MAX_TOKENS, 1, 0},
@@ -330,6 +331,8 @@ static const struct keyword {
 };
 
 #define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
+/* parser.seen has a bit per keyword. */
+_Static_assert(NKEYWORDS <= 32, "more keywords than bits in seen");
 
 static int statement(struct parser *ps)
 {
@@ -342,7 +345,7 @@ static int statement(struct parser *ps)
 	for (i = 0; i < NKEYWORDS && strcmp(kw, keywords[i].name); i++)
 		;
 	if (i == NKEYWORDS) {
-		for (i = 0; i < NKEYWORDS; i++)
+		for (i = 0; i < NKEYWORDS && len < sizeof(list); i++)
 			len += snprintf(list + len, sizeof(list) - len, "%s%s",
 					!i		    ? ""
 					: i < NKEYWORDS - 1 ? ", "
