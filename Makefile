@@ -164,6 +164,8 @@ $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
 
 # Unit tests link every library; the linker takes what each one uses.
 $(B)/tests/test_lp $(B)/tests/test_route_exact: EXTRA_LIBS := -lglpk
+# test_oom makes the n-th allocation fail: it wraps the allocator.
+$(B)/tests/test_oom: LDFLAGS_ALL += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(filter %.a,$^) \

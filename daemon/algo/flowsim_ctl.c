@@ -96,9 +96,8 @@ static int hedera_place(struct sim *s, struct flow **e, size_t n,
 	for (i = 0; i < n; i++) {
 		hf[i].src = e[i]->src;
 		hf[i].dst = e[i]->dst;
-		hf[i].dl = e[i]->ps->dl;
-		hf[i].npaths = e[i]->ps->npaths;
-		hf[i].ndl = e[i]->ps->ndl;
+		hf[i].c = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
+					      e[i]->ps->ndl};
 	}
 	ret = dard_hedera_demand(s->t, s->cap, hf, n);
 	if (!ret)

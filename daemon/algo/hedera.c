@@ -84,10 +84,10 @@ struct anneal {
 
 static void add(struct anneal *a, const struct dard_hedera_flow *f, double sign)
 {
-	const uint32_t *dl = f->dl + (size_t)f->row * f->ndl;
+	const uint32_t *dl = f->c.dl + (size_t)f->row * f->c.ndl;
 	unsigned k;
 
-	for (k = 0; k < f->ndl; k++) {
+	for (k = 0; k < f->c.ndl; k++) {
 		double *x = &a->load[dl[k]], c = a->cap[dl[k]];
 
 		a->energy -= fmax(*x - c, 0);
@@ -105,7 +105,7 @@ static void set_index(struct anneal *a, uint32_t d, uint32_t v)
 		struct dard_hedera_flow *f = &a->f[a->order[i]];
 
 		add(a, f, -1);
-		f->row = v % f->npaths;
+		f->row = v % f->c.npaths;
 		add(a, f, +1);
 	}
 }
@@ -150,13 +150,13 @@ int dard_hedera_anneal(struct dard_hedera *h, const double *cap,
 			a.first[ndst] = j;
 			a.dst[ndst++] = d;
 		}
-		if (f[a.order[j]].npaths > kmax)
-			kmax = f[a.order[j]].npaths;
+		if (f[a.order[j]].c.npaths > kmax)
+			kmax = f[a.order[j]].c.npaths;
 	}
 	a.first[ndst] = n;
 	/* Start from the state the last round left. */
 	for (j = 0; j < n; j++) {
-		f[j].row = h->idx[f[j].dst] % f[j].npaths;
+		f[j].row = h->idx[f[j].dst] % f[j].c.npaths;
 		add(&a, &f[j], +1);
 	}
 	for (i = 0; i < ndst; i++)
@@ -214,7 +214,7 @@ int dard_hedera_anneal(struct dard_hedera *h, const double *cap,
 	for (i = 0; i < ndst; i++)
 		h->idx[a.dst[i]] = best[i];
 	for (j = 0; j < n; j++)
-		f[j].row = h->idx[f[j].dst] % f[j].npaths;
+		f[j].row = h->idx[f[j].dst] % f[j].c.npaths;
 	if (energy)
 		*energy = fmax(best_e, 0);
 	ret = 0;

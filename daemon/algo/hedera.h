@@ -19,20 +19,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "route.h"
 #include "topo.h"
 
 struct dard_hedera_flow {
-	uint32_t src, dst;  /* hosts */
-	double demand;	    /* Mbit/s; dard_hedera_demand fills it */
-	const uint32_t *dl; /* npaths rows of ndl directed switch links */
-	uint32_t npaths;
-	uint8_t ndl;
-	uint32_t row; /* out: the chosen candidate */
+	uint32_t src, dst;   /* hosts */
+	double demand;	     /* Mbit/s; dard_hedera_demand fills it */
+	struct dard_cands c; /* the flow's candidate paths, as rows */
+	uint32_t row;	     /* out: the chosen candidate */
 };
 
 struct dard_hedera;
 
-/* The annealer's state (an index per host, kept between rounds). */
+/*
+ * The annealer's state (an index per host, kept between rounds); NULL
+ * only when memory runs out.
+ */
 struct dard_hedera *dard_hedera_new(const struct dard_topo *t, uint64_t seed);
 void dard_hedera_free(struct dard_hedera *h);
 

@@ -42,20 +42,10 @@ static uint32_t find(uint32_t *uf, uint32_t x)
 	return x;
 }
 
-/* A node's first up link, or DARD_NONE. */
-static uint32_t up_link(const struct dard_topo *t, uint32_t x, unsigned *k)
+/* The link on a node's i-th up port. */
+static uint32_t up_link(const struct dard_topo *t, uint32_t x, unsigned i)
 {
-	const struct dard_node *n = &t->node[x];
-
-	for (; *k < n->nports; (*k)++) {
-		uint32_t l = n->port[*k];
-
-		if (l != DARD_NONE && t->link[l].down == x) {
-			(*k)++;
-			return l;
-		}
-	}
-	return DARD_NONE;
+	return t->node[x].port[t->node[x].up[i] - 1];
 }
 
 /*
@@ -67,7 +57,6 @@ static int group(struct dard_opt *o, uint32_t *gid, uint32_t *uf, char *err)
 	const struct dard_topo *t = o->t;
 	uint32_t x, *first = NULL;
 	unsigned k, lv;
-	uint32_t l;
 
 	o->ngroups = 0;
 	for (x = 0; x < t->nnodes; x++) {
@@ -91,8 +80,9 @@ static int group(struct dard_opt *o, uint32_t *gid, uint32_t *uf, char *err)
 		for (x = 0; x < t->nnodes; x++) {
 			if (t->node[x].level != lv)
 				continue;
-			for (k = 0; (l = up_link(t, x, &k)) != DARD_NONE;) {
-				uint32_t p = t->link[l].up, *f = &first[gid[x]];
+			for (k = 0; k < t->node[x].nup; k++) {
+				uint32_t p = t->link[up_link(t, x, k)].up;
+				uint32_t *f = &first[gid[x]];
 
 				if (*f == DARD_NONE)
 					*f = p;
@@ -124,21 +114,17 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 {
 	const struct dard_topo *t = o->t;
 	uint32_t ng = o->ngroups, x, l, p, *size = calloc(ng, sizeof(*size));
-	uint32_t *nup = calloc(ng, sizeof(*nup)), *mbps = NULL;
-	uint32_t *parent = NULL, *seen = NULL, *cnt = NULL, roots = DARD_NONE;
+	uint32_t *seen = NULL, *cnt = NULL, roots = DARD_NONE;
 	size_t *start = NULL, *members = NULL, i;
 	unsigned k;
 	int ret = -ENOMEM;
 
-	mbps = calloc(ng, sizeof(*mbps));
-	parent = malloc(ng * sizeof(*parent));
 	start = calloc(ng + 1, sizeof(*start));
 	members = malloc(t->nnodes * sizeof(*members));
 	cnt = calloc(t->nnodes, sizeof(*cnt));
 	seen = calloc(t->nnodes, sizeof(*seen));
 	o->cap = calloc(ng, sizeof(*o->cap));
-	if (!size || !nup || !mbps || !parent || !start || !members || !cnt ||
-	    !seen || !o->cap) {
+	if (!size || !start || !members || !cnt || !seen || !o->cap) {
 		ret = dard_fail(err, ret, "out of memory");
 		goto out;
 	}
@@ -154,6 +140,8 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 	for (x = 0; x < ng; x++) {
 		uint32_t g0 = members[start[x]], want, touched = 0, z;
 		const struct dard_node *n0 = &t->node[g0];
+		/* The group's up links each, their capacity, its parent. */
+		uint32_t nup = n0->nup, mbps = 0, parent = DARD_NONE;
 
 		if (n0->level == 0) {
 			if (roots != DARD_NONE) {
@@ -168,12 +156,10 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 			roots = x;
 			continue;
 		}
-		nup[x] = n0->nup;
-		parent[x] = DARD_NONE;
 		for (i = start[x]; i < start[x + 1]; i++) {
 			const struct dard_node *n = &t->node[members[i]];
 
-			if (n->nup != nup[x]) {
+			if (n->nup != nup) {
 				ret = dard_fail(
 					err, ret,
 					"%s: `%s' has %u up links, `%s' %u: uneven sub-fat-tree",
@@ -181,19 +167,19 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 					n0->name, n0->nup);
 				goto out;
 			}
-			for (k = 0;
-			     (l = up_link(t, members[i], &k)) != DARD_NONE;) {
+			for (k = 0; k < n->nup; k++) {
+				l = up_link(t, members[i], k);
 				p = t->link[l].up;
-				if (!mbps[x])
-					mbps[x] = t->link[l].mbps;
-				if (t->link[l].mbps != mbps[x]) {
+				if (!mbps)
+					mbps = t->link[l].mbps;
+				if (t->link[l].mbps != mbps) {
 					ret = dard_fail(
 						err, ret,
 						"%s: the up links of `%s' and its peers differ in capacity",
 						dard_topo_label(t), n->name);
 					goto out;
 				}
-				parent[x] = gid[p];
+				parent = gid[p];
 				if (!cnt[p]++)
 					seen[touched++] = p;
 			}
@@ -201,8 +187,7 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 		/* Every parent switch as many links down into this group. */
 		want = cnt[seen[0]];
 		for (z = 0; z < touched; z++)
-			if (cnt[seen[z]] != want ||
-			    touched != size[parent[x]]) {
+			if (cnt[seen[z]] != want || touched != size[parent]) {
 				ret = dard_fail(
 					err, ret,
 					"%s: the %s switches above `%s' and its peers do not all have as many links down to them",
@@ -213,14 +198,11 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 			}
 		for (z = 0; z < touched; z++)
 			cnt[seen[z]] = 0;
-		o->cap[x] = (double)size[x] * nup[x] * mbps[x];
+		o->cap[x] = (double)size[x] * nup * mbps;
 	}
 	ret = 0;
 out:
 	free(size);
-	free(nup);
-	free(mbps);
-	free(parent);
 	free(start);
 	free(members);
 	free(cnt);
@@ -235,7 +217,6 @@ struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err)
 	int ret;
 
 	if (!o) {
-		errno = ENOMEM;
 		dard_fail(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
@@ -257,12 +238,11 @@ struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err)
 	/* Any chain upwards crosses the same groups. */
 	for (h = 0; h < t->nhosts; h++) {
 		uint32_t x = t->hosts[h];
-		unsigned i, k;
+		unsigned i;
 
 		for (i = 0; i < o->nlevels; i++) {
-			k = 0;
 			o->chain[(size_t)h * o->nlevels + i] = gid[x];
-			x = t->link[up_link(t, x, &k)].up;
+			x = t->link[up_link(t, x, 0)].up;
 		}
 	}
 out:
@@ -270,7 +250,6 @@ out:
 	free(uf);
 	if (ret) {
 		dard_opt_free(o);
-		errno = -ret;
 		return NULL;
 	}
 	return o;

@@ -40,11 +40,11 @@ struct dard_opt_stats {
 };
 
 /*
- * Finds the sub-fat-trees of a finalized tree. Returns NULL with errno
- * EINVAL and err saying why for a tree where they do not decide the rates
- * (a switch that reaches some but not all of a sub-fat-tree's children,
- * uneven up links, capacities that differ within a sub-fat-tree's up
- * links, more than one group of roots), or ENOMEM.
+ * Finds the sub-fat-trees of a finalized tree. Returns NULL with err
+ * saying why for a tree where they do not decide the rates (a switch that
+ * reaches some but not all of a sub-fat-tree's children, uneven up links,
+ * capacities that differ within a sub-fat-tree's up links, more than one
+ * group of roots), or when memory runs out.
  */
 struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err);
 void dard_opt_free(struct dard_opt *o);

@@ -29,18 +29,11 @@ const char *dard_modk_name(int which)
 static int up_index(const struct dard_topo *t, uint32_t node, uint32_t parent)
 {
 	const struct dard_node *n = &t->node[node];
-	unsigned k;
-	int i = 0;
+	unsigned i;
 
-	for (k = 1; k <= n->nports; k++) {
-		uint32_t li = n->port[k - 1];
-
-		if (li == DARD_NONE || t->link[li].down != node)
-			continue;
-		if (t->link[li].up == parent)
+	for (i = 0; i < n->nup; i++)
+		if (dard_topo_peer(t, node, n->up[i]) == parent)
 			return i;
-		i++;
-	}
 	return -1;
 }
 
@@ -115,25 +108,29 @@ uint32_t dard_route_max_load(const struct dard_topo *t, const uint32_t *load)
 	return m;
 }
 
-uint32_t dard_route_node_load(const struct dard_topo *t,
-			      const struct dard_demand *d, size_t n)
+int dard_route_node_load(const struct dard_topo *t, const struct dard_demand *d,
+			 size_t n, uint32_t *nl, char *err)
 {
 	uint32_t *out = calloc(t->nnodes, sizeof(*out));
 	uint32_t *in = calloc(t->nnodes, sizeof(*in)), m = 0;
 	size_t i;
+	int ret = 0;
 
-	if (!out || !in)
+	if (!out || !in) {
+		ret = dard_fail(err, -ENOMEM, "out of memory");
 		goto done;
+	}
 	for (i = 0; i < n; i++) {
 		if (++out[d[i].src] > m)
 			m = out[d[i].src];
 		if (++in[d[i].dst] > m)
 			m = in[d[i].dst];
 	}
+	*nl = m;
 done:
 	free(out);
 	free(in);
-	return m;
+	return ret;
 }
 
 struct greedy {
@@ -250,25 +247,43 @@ static void ftree_free(struct ftree *f)
 	free(f->index);
 }
 
-/* The up neighbours of node, in port order. */
-static unsigned ups(const struct dard_topo *t, uint32_t node, uint32_t *up)
+/* The neighbour on a node's k-th up port (port order). */
+static uint32_t up_peer(const struct dard_topo *t, uint32_t node, unsigned k)
 {
-	const struct dard_node *n = &t->node[node];
-	unsigned k, m = 0;
+	return dard_topo_peer(t, node, t->node[node].up[k]);
+}
 
-	for (k = 0; k < n->nports; k++) {
-		uint32_t li = n->port[k];
+/* Cores: one aggregation switch per pod, all of one index. */
+static int ftree_cores(const struct dard_topo *t, struct ftree *f, char *err)
+{
+	uint32_t i;
+	unsigned k;
 
-		if (li != DARD_NONE && t->link[li].down == node)
-			up[m++] = t->link[li].up;
+	for (i = 0; i < f->npods * f->u; i++) {
+		uint32_t x = f->agg[i];
+
+		for (k = 0; k < t->node[x].nup; k++) {
+			uint32_t y = up_peer(t, x, k);
+
+			if (f->mark[y] == DARD_NONE)
+				f->mark[y] = f->index[x];
+			if (f->mark[y] != f->index[x] ||
+			    t->node[y].ndown != f->npods)
+				return dard_fail(
+					err, -EINVAL,
+					"SDN-optimal needs a fat-tree: %s does not reach one aggregation switch of one index per pod",
+					t->node[y].name);
+			if (i < f->u)
+				f->core[i * f->g + k] = y;
+		}
 	}
-	return m;
+	return 0;
 }
 
 static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 {
-	uint32_t i, *up = NULL;
-	unsigned a, k, m;
+	uint32_t i;
+	unsigned a;
 	int ret = -EINVAL;
 
 	memset(f, 0, sizeof(*f));
@@ -280,8 +295,7 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 	f->tor = malloc(t->nnodes * sizeof(*f->tor));
 	f->mark = malloc(t->nnodes * sizeof(*f->mark));
 	f->index = malloc(t->nnodes * sizeof(*f->index));
-	up = malloc(DARD_PORT_MAX * sizeof(*up));
-	if (!f->tor || !f->mark || !f->index || !up)
+	if (!f->tor || !f->mark || !f->index)
 		goto nomem;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct dard_node *n = &t->node[i];
@@ -327,12 +341,11 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 
 		if (tn == DARD_NONE)
 			continue;
-		ups(t, i, up);
-		p = f->mark[up[0]];
+		p = f->mark[up_peer(t, i, 0)];
 		if (p == DARD_NONE)
 			p = f->npods++;
 		for (a = 0; a < f->u; a++) {
-			uint32_t x = up[a];
+			uint32_t x = up_peer(t, i, a);
 
 			if (f->mark[x] == DARD_NONE &&
 			    f->agg[p * f->u + a] == DARD_NONE) {
@@ -351,29 +364,7 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 		}
 		f->pod[tn] = p;
 	}
-	/* Cores: one aggregation switch per pod, all of one index. */
-	for (i = 0; i < f->npods * f->u; i++) {
-		uint32_t x = f->agg[i];
-
-		m = ups(t, x, up);
-		for (k = 0; k < m; k++) {
-			uint32_t y = up[k];
-
-			if (f->mark[y] == DARD_NONE)
-				f->mark[y] = f->index[x];
-			if (f->mark[y] != f->index[x] ||
-			    t->node[y].ndown != f->npods) {
-				ret = dard_fail(
-					err, -EINVAL,
-					"SDN-optimal needs a fat-tree: %s does not reach one aggregation switch of one index per pod",
-					t->node[y].name);
-				goto out;
-			}
-			if (i < f->u)
-				f->core[i * f->g + k] = y;
-		}
-	}
-	ret = 0;
+	ret = ftree_cores(t, f, err);
 	goto out;
 uneven:
 	ret = dard_fail(
@@ -384,7 +375,6 @@ uneven:
 nomem:
 	ret = dard_fail(err, -ENOMEM, "out of memory");
 out:
-	free(up);
 	if (ret)
 		ftree_free(f);
 	return ret;
@@ -566,12 +556,14 @@ static int place(struct dard_pathctx *c, const struct dard_topo *t,
 		 const struct ftree *f, const struct dard_demand *d, size_t n,
 		 struct dard_path *out, char *err)
 {
-	uint32_t nl = dard_route_node_load(t, d, n), sw[1];
+	uint32_t nl, sw[1];
 	unsigned nclass = 1, k;
 	struct work w;
 	size_t i, j, m;
-	int ret;
+	int ret = dard_route_node_load(t, d, n, &nl, err);
 
+	if (ret)
+		return ret;
 	if (work_new(&w, n, f))
 		return dard_fail(err, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
@@ -617,6 +609,8 @@ static int place(struct dard_pathctx *c, const struct dard_topo *t,
 	return 0;
 fail:
 	work_free(&w);
+	if (ret == -ENOMEM)
+		return dard_fail(err, ret, "out of memory");
 	return dard_fail(err, ret,
 			 "SDN-optimal could not place the demand on %s",
 			 dard_topo_label(t));
@@ -646,15 +640,19 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 	return ret;
 }
 
-uint32_t dard_route_lower_bound(const struct dard_topo *t,
-				const struct dard_demand *d, size_t n)
+int dard_route_lower_bound(const struct dard_topo *t,
+			   const struct dard_demand *d, size_t n, uint32_t *lb,
+			   char *err)
 {
-	uint32_t *cnt = calloc(2 * (size_t)t->nnodes, sizeof(*cnt));
-	uint32_t m = dard_route_node_load(t, d, n), i;
+	uint32_t *cnt, m, i;
 	size_t j;
+	int ret = dard_route_node_load(t, d, n, &m, err);
 
+	if (ret)
+		return ret;
+	cnt = calloc(2 * (size_t)t->nnodes, sizeof(*cnt));
 	if (!cnt)
-		return m;
+		return dard_fail(err, -ENOMEM, "out of memory");
 	for (j = 0; j < n; j++) {
 		uint32_t st = dard_topo_tor(t, d[j].src);
 		uint32_t dt = dard_topo_tor(t, d[j].dst);
@@ -674,7 +672,8 @@ uint32_t dard_route_lower_bound(const struct dard_topo *t,
 			m = (x + u - 1) / u;
 	}
 	free(cnt);
-	return m;
+	*lb = m;
+	return 0;
 }
 
 int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
@@ -682,14 +681,16 @@ int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
 			struct dard_path *out, char *err)
 {
 	struct ftree f;
+	uint32_t lb;
 	/* A tree SDN-optimal refuses is refused whatever the demand. */
 	int ret = ftree_new(t, &f, err);
 
 	if (ret)
 		return ret;
-	if (dard_route_lower_bound(t, d, n) > 1)
+	ret = dard_route_lower_bound(t, d, n, &lb, err);
+	if (!ret && lb > 1)
 		ret = DARD_SDN_MULTIPATH;
-	else
+	else if (!ret)
 		ret = place(c, t, &f, d, n, out, err);
 	ftree_free(&f);
 	return ret;

@@ -94,9 +94,11 @@ int dard_route_optimal_check(const struct dard_topo *t, char *err);
  * The least L_D any single-path placement of d can have: NL_D, and for
  * each ToR its non-local flows, either way, over its up ports, rounded up.
  * On the trees dard_route_optimal() accepts, it reaches this bound.
+ * Returns 0 with the bound in *lb, or -ENOMEM with err set.
  */
-uint32_t dard_route_lower_bound(const struct dard_topo *t,
-				const struct dard_demand *d, size_t n);
+int dard_route_lower_bound(const struct dard_topo *t,
+			   const struct dard_demand *d, size_t n, uint32_t *lb,
+			   char *err);
 
 enum dard_sdn_choice {
 	DARD_SDN_SINGLE,    /* SDN-optimal's paths, free of contention */
@@ -111,7 +113,8 @@ enum dard_sdn_choice {
  * a tapered tree no ToR with more non-local flows either way than up
  * ports), out gets its paths and DARD_SDN_SINGLE is returned; otherwise
  * DARD_SDN_MULTIPATH, out untouched. A negative errno as
- * dard_route_optimal() for a tree it refuses.
+ * dard_route_optimal() for a tree it refuses, or -ENOMEM: never a choice
+ * made on a bound memory ran out computing.
  */
 int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
 			const struct dard_demand *d, size_t n,
@@ -122,8 +125,11 @@ void dard_route_load(const struct dard_topo *t, const struct dard_path *p,
 		     uint32_t *load);
 /* L_D: the largest load of any link. */
 uint32_t dard_route_max_load(const struct dard_topo *t, const uint32_t *load);
-/* NL_D: the most flows any host sends or receives. */
-uint32_t dard_route_node_load(const struct dard_topo *t,
-			      const struct dard_demand *d, size_t n);
+/*
+ * NL_D: the most flows any host sends or receives. Returns 0 with it in
+ * *nl, or -ENOMEM with err set.
+ */
+int dard_route_node_load(const struct dard_topo *t, const struct dard_demand *d,
+			 size_t n, uint32_t *nl, char *err);
 
 #endif /* _DARD_ROUTE_H */

@@ -20,7 +20,8 @@ int dard_config_read(struct dard_config *cfg, const char *path,
 		     char *err, size_t errlen)
 {
 	size_t len = 0, cap = 0, n;
-	char *text = NULL;
+	char *text = NULL, e[DARD_ERR_MAX];
+	unsigned line;
 	FILE *f;
 	int ret;
 
@@ -54,14 +55,13 @@ int dard_config_read(struct dard_config *cfg, const char *path,
 		snprintf(err, errlen, "Unable to read `%s'", path);
 		return -EIO;
 	}
-	ret = dard_config_parse(cfg, text, len, over, mask);
+	ret = dard_config_parse(cfg, text, len, over, mask, &line, e);
 	free(text);
 	if (ret) {
-		if (cfg->err_line)
-			snprintf(err, errlen, "%s:%u: %s", path, cfg->err_line,
-				 cfg->err);
+		if (line)
+			snprintf(err, errlen, "%s:%u: %s", path, line, e);
 		else
-			snprintf(err, errlen, "%s: %s", path, cfg->err);
+			snprintf(err, errlen, "%s: %s", path, e);
 	}
 	return ret;
 }
@@ -73,6 +73,7 @@ static int gen_load(struct dard_config *cfg, const char *spec,
 		    const struct dard_load_opts *o, char *err, size_t errlen)
 {
 	char e[DARD_ERR_MAX];
+	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->topo = dard_gen_spec(spec, o->mbps, e);
@@ -87,11 +88,11 @@ static int gen_load(struct dard_config *cfg, const char *spec,
 	if (o->wide_base && !(o->mask & DARD_OPT_BASE) &&
 	    cfg->topo->nhosts > WIDE_BASE_HOSTS)
 		dard_prefix_parse("16.0.0.0/4", &cfg->opts.base);
-	cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, e);
-	if (!cfg->plan) {
+	ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan, e);
+	if (ret) {
 		snprintf(err, errlen, "Unable to address %s: %s", spec, e);
 		dard_config_free(cfg);
-		return -EINVAL;
+		return ret;
 	}
 	return 0;
 }

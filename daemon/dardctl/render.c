@@ -95,17 +95,13 @@ void render_switch(FILE *f, const struct dard_topo *t,
 	fprintf(f, "%srule add pref %d lookup %d\n", ip, RENDER_DOWNHILL_TABLE,
 		RENDER_DOWNHILL_TABLE);
 	cnt = dard_table_uphill(t, p, sw, r);
-	for (i = 0; i < n->nports; i++) {
-		uint32_t li = n->port[i];
-
-		if (li == DARD_NONE || t->link[li].down != sw)
-			continue;
-		render_link_ends(t, p, sw, i + 1, &mine, &peer);
+	for (i = 0; i < n->nup; i++) {
+		render_link_ends(t, p, sw, n->up[i], &mine, &peer);
 		fprintf(f,
 			"%sroute add default via %s dev %s table %d proto static\n",
 			ip, dard_addr_str(peer, b),
-			render_ifname(t, sw, i + 1, ifn),
-			RENDER_UPHILL_TABLE + i + 1);
+			render_ifname(t, sw, n->up[i], ifn),
+			RENDER_UPHILL_TABLE + n->up[i]);
 	}
 	for (i = 0; i < cnt; i++)
 		fprintf(f, "%srule add pref %d from %s lookup %d\n", ip,

@@ -82,12 +82,8 @@ void render_switch_ecmp(FILE *f, const struct dard_topo *t,
 	}
 	if (n->nup) {
 		fprintf(f, "%sroute add default proto static", ip);
-		for (k = 1; k <= n->nports; k++) {
-			uint32_t li = n->port[k - 1];
-
-			if (li != DARD_NONE && t->link[li].down == sw)
-				nexthop(f, t, p, sw, k, n->nup > 1);
-		}
+		for (k = 0; k < n->nup; k++)
+			nexthop(f, t, p, sw, n->up[k], n->nup > 1);
 		fprintf(f, "\n");
 	}
 out:

@@ -302,7 +302,6 @@ static int assign(struct dard_topo *t, const struct dard_prefix *pre, int ids,
 			continue;
 		if (!in_prefix(v, pre) || v - pre->addr < 1 ||
 		    v - pre->addr > span) {
-			t->err_node = i;
 			ret = dard_fail(
 				err, -EINVAL,
 				"%s: %s %s is not a node address of %s",
@@ -387,15 +386,9 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 				continue;
 			if (!l)
 				c = 1;
-			for (k = 0; k < n->nports && l; k++) {
-				const struct dard_link *lk;
-
-				if (n->port[k] == DARD_NONE)
-					continue;
-				lk = &t->link[n->port[k]];
-				if (lk->down == i)
-					c += t->node[lk->up].nalloc;
-			}
+			for (k = 0; k < n->nup; k++)
+				c += t->node[dard_topo_peer(t, i, n->up[k])]
+					     .nalloc;
 			if (c > DARD_ALLOC_MAX || total + c > DARD_ALLOC_MAX)
 				return dard_fail(
 					err, -E2BIG,
@@ -430,20 +423,16 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 			}
 			/* Up ports in order, each parent's prefixes in order.
 			 */
-			for (k = 0; k < n->nports; k++) {
-				const struct dard_link *lk;
-				const struct dard_node *u;
-				uint32_t j, li = n->port[k];
+			for (k = 0; k < n->nup; k++) {
+				uint32_t j, li = n->port[n->up[k] - 1];
+				const struct dard_node *u =
+					&t->node[t->link[li].up];
 
-				if (li == DARD_NONE || t->link[li].down != i)
-					continue;
-				lk = &t->link[li];
-				u = &t->node[lk->up];
 				for (j = 0; j < u->nalloc; j++) {
 					a->prefix =
 						p->alloc[u->alloc + j].prefix |
 						p->link_val[li] << p->shift[l];
-					a->up_port = k + 1;
+					a->up_port = n->up[k];
 					a++;
 				}
 			}
@@ -452,22 +441,19 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 	return 0;
 }
 
-struct dard_plan *dard_plan_new(struct dard_topo *t,
-				const struct dard_plan_opts *o, char *err)
+int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
+		    struct dard_plan **out, char *err)
 {
 	struct dard_plan *p;
 	uint32_t i;
 	char b[24];
 	int ret;
 
-	if (!t->finalized) {
-		dard_fail(err, 0, "topology not finalized");
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!t->finalized)
+		return dard_fail(err, -EINVAL, "topology not finalized");
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return NULL;
+		return dard_fail(err, -ENOMEM, "out of memory");
 	p->opts = *o;
 	if (o->base.addr & ~dard_mask(o->base.len)) {
 		ret = dard_fail(err, -EINVAL, "base %s has host bits set",
@@ -490,11 +476,20 @@ struct dard_plan *dard_plan_new(struct dard_topo *t,
 	ret = fill_addresses(t, p, err);
 	if (ret < 0)
 		goto err;
-	return p;
+	*out = p;
+	return 0;
 err:
 	dard_plan_free(p);
-	errno = -ret;
-	return NULL;
+	return ret;
+}
+
+struct dard_plan *dard_plan_new(struct dard_topo *t,
+				const struct dard_plan_opts *o, char *err)
+{
+	struct dard_plan *p = NULL;
+
+	dard_plan_build(t, o, &p, err);
+	return p;
 }
 
 uint32_t dard_plan_naliases(const struct dard_topo *t, uint32_t host)

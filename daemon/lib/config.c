@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "num.h"
 
 enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
 
@@ -19,6 +20,8 @@ struct alias_entry {
 
 struct parser {
 	struct dard_config *cfg;
+	char *err;	    /* the caller's, DARD_ERR_MAX */
+	unsigned *err_line; /* the caller's */
 	unsigned line;
 	char *tok[MAX_TOKENS];
 	unsigned ntok;
@@ -36,44 +39,14 @@ static int perr(struct parser *ps, int ret, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ps->cfg->err, sizeof(ps->cfg->err), fmt, ap);
+	vsnprintf(ps->err, DARD_ERR_MAX, fmt, ap);
 	va_end(ap);
-	ps->cfg->err_line = ps->line;
+	*ps->err_line = ps->line;
 	return ret;
-}
-
-static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
-{
-	unsigned long long x = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		x = x * 10 + (*s - '0');
-		if (x > max)
-			return -ERANGE;
-	}
-	if (x < min)
-		return -ERANGE;
-	*v = x;
-	return 0;
-}
-
-static int want(struct parser *ps, unsigned min, unsigned max,
-		const char *usage)
-{
-	if (ps->ntok < min || ps->ntok > max)
-		return perr(ps, -EINVAL, "expected `%s', got %u word%s", usage,
-			    ps->ntok, ps->ntok == 1 ? "" : "s");
-	return 0;
 }
 
 static int prefix_arg(struct parser *ps, struct dard_prefix *p)
 {
-	if (want(ps, 2, 2, "KEYWORD PREFIX"))
-		return -EINVAL;
 	if (dard_prefix_parse(ps->tok[1], p))
 		return perr(
 			ps, -EINVAL,
@@ -156,7 +129,7 @@ static int endpoint(struct parser *ps, char *s, unsigned *port)
 		*port = 1;
 		return 0;
 	}
-	if (parse_u32(colon + 1, 1, DARD_PORT_MAX, &v))
+	if (dard_parse_u32(colon + 1, 1, DARD_PORT_MAX, &v))
 		return perr(ps, -EINVAL,
 			    "link: invalid port `%s' of `%s' (expected 1..%d)",
 			    colon + 1, s, DARD_PORT_MAX);
@@ -172,15 +145,13 @@ static int do_link(struct parser *ps)
 	char err[DARD_ERR_MAX];
 	int ret;
 
-	if (want(ps, 3, 5, "link UPPER:PORT LOWER[:PORT] [capacity MBIT]"))
-		return -EINVAL;
 	if (ps->ntok > 3) {
 		if (ps->ntok != 5 || strcmp(ps->tok[3], "capacity"))
 			return perr(
 				ps, -EINVAL,
 				"link: expected `capacity MBIT' after the ends, got `%s'",
 				ps->tok[3]);
-		if (parse_u32(ps->tok[4], 1, UINT32_MAX - 1, &mbps))
+		if (dard_parse_u32(ps->tok[4], 1, UINT32_MAX - 1, &mbps))
 			return perr(ps, -EINVAL,
 				    "link: invalid capacity `%s' (Mbit/s, > 0)",
 				    ps->tok[4]);
@@ -206,8 +177,6 @@ static int do_alias(struct parser *ps)
 	uint32_t h, a;
 	unsigned i;
 
-	if (want(ps, 3, MAX_TOKENS, "alias HOST ADDR..."))
-		return -EINVAL;
 	h = dard_topo_find(t, ps->tok[1]);
 	if (h == DARD_NONE || !t->node[h].is_host)
 		return perr(ps, -EINVAL, "alias: `%s' is not a host",
@@ -233,105 +202,167 @@ static int do_alias(struct parser *ps)
 	return 0;
 }
 
-static int statement(struct parser *ps)
+static int do_topology(struct parser *ps)
 {
-	struct dard_config *cfg = ps->cfg;
-	struct dard_topo *t = cfg->topo;
-	static const char *const once[] = {"topology", "capacity", "levels",
-					   "base",     "mode",	   "ids",
-					   "linknet",  "mgmtnet"};
-	const char *kw = ps->tok[0];
+	struct dard_topo *t = ps->cfg->topo;
+
+	snprintf(t->name, sizeof(t->name), "%s", ps->tok[1]);
+	return 0;
+}
+
+static int do_capacity(struct parser *ps)
+{
+	if (ps->have_links)
+		return perr(ps, -EINVAL, "capacity must come before the links");
+	if (dard_parse_u32(ps->tok[1], 1, UINT32_MAX - 1, &ps->capacity))
+		return perr(ps, -EINVAL, "invalid capacity `%s' (Mbit/s, > 0)",
+			    ps->tok[1]);
+	ps->cfg->topo->mbps = ps->capacity;
+	return 0;
+}
+
+static int do_levels(struct parser *ps)
+{
 	char err[DARD_ERR_MAX];
 	unsigned i;
 	int ret;
 
-	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
-		if (strcmp(kw, once[i]))
-			continue;
-		if (ps->seen & 1U << i)
-			return perr(ps, -EINVAL, "`%s' given twice", kw);
-		ps->seen |= 1U << i;
-	}
-
-	if (!strcmp(kw, "topology")) {
-		if (want(ps, 2, 2, "topology NAME"))
-			return -EINVAL;
-		snprintf(t->name, sizeof(t->name), "%s", ps->tok[1]);
-	} else if (!strcmp(kw, "capacity")) {
-		if (want(ps, 2, 2, "capacity MBIT"))
-			return -EINVAL;
-		if (ps->have_links)
-			return perr(ps, -EINVAL,
-				    "capacity must come before the links");
-		if (parse_u32(ps->tok[1], 1, UINT32_MAX - 1, &ps->capacity))
-			return perr(ps, -EINVAL,
-				    "invalid capacity `%s' (Mbit/s, > 0)",
-				    ps->tok[1]);
-		t->mbps = ps->capacity;
-	} else if (!strcmp(kw, "levels")) {
-		if (want(ps, 2, MAX_TOKENS, "levels LEVEL..."))
-			return -EINVAL;
-		if (ps->ntok - 1 > DARD_LEVEL_MAX)
-			return perr(ps, -E2BIG,
-				    "levels: at most %d switch levels, got %u",
-				    DARD_LEVEL_MAX, ps->ntok - 1);
-		for (i = 1; i < ps->ntok; i++) {
-			ret = dard_topo_add_level(t, ps->tok[i], err);
-			if (ret)
-				return perr(ps, ret, "levels: %s", err);
-		}
-	} else if (!strcmp(kw, "base")) {
-		return prefix_arg(ps, &cfg->opts.base);
-	} else if (!strcmp(kw, "ids")) {
-		return prefix_arg(ps, &cfg->opts.ids);
-	} else if (!strcmp(kw, "linknet")) {
-		return prefix_arg(ps, &cfg->opts.links);
-	} else if (!strcmp(kw, "mgmtnet")) {
-		return prefix_arg(ps, &cfg->opts.mgmt);
-	} else if (!strcmp(kw, "mode")) {
-		if (want(ps, 2, 2, "mode auto|paper|compact"))
-			return -EINVAL;
-		ret = dard_mode_parse(ps->tok[1]);
-		if (ret < 0)
-			return perr(
-				ps, -EINVAL,
-				"invalid mode `%s' (expected auto, paper or compact)",
-				ps->tok[1]);
-		cfg->opts.mode = ret;
-	} else if (!strcmp(kw, "switch")) {
-		if (ps->ntok < 3 || ps->ntok % 2 == 0)
-			return want(ps, 3, 3, "switch NAME LEVEL [mgmt ADDR]");
-		if (!t->nlevels)
-			return perr(
-				ps, -EINVAL,
-				"switch before `levels': declare the levels first");
-		ret = dard_topo_add_switch(t, ps->tok[1], ps->tok[2], err);
+	if (ps->ntok - 1 > DARD_LEVEL_MAX)
+		return perr(ps, -E2BIG,
+			    "levels: at most %d switch levels, got %u",
+			    DARD_LEVEL_MAX, ps->ntok - 1);
+	for (i = 1; i < ps->ntok; i++) {
+		ret = dard_topo_add_level(ps->cfg->topo, ps->tok[i], err);
 		if (ret)
-			return perr(ps, ret, "%s", err);
-		return note_node(ps) ?: node_opts(ps, 3, 0);
-	} else if (!strcmp(kw, "host")) {
-		if (ps->ntok < 2 || ps->ntok % 2)
-			return want(ps, 2, 2,
-				    "host NAME [id ADDR] [mgmt ADDR]");
-		if (!t->nlevels)
-			return perr(
-				ps, -EINVAL,
-				"host before `levels': declare the levels first");
-		ret = dard_topo_add_host(t, ps->tok[1], err);
-		if (ret)
-			return perr(ps, ret, "%s", err);
-		return note_node(ps) ?: node_opts(ps, 2, 1);
-	} else if (!strcmp(kw, "link")) {
-		return do_link(ps);
-	} else if (!strcmp(kw, "alias")) {
-		return do_alias(ps);
-	} else {
-		return perr(
-			ps, -EINVAL,
-			"unknown keyword `%s' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, switch, host, link or alias)",
-			kw);
+			return perr(ps, ret, "levels: %s", err);
 	}
 	return 0;
+}
+
+static int do_base(struct parser *ps)
+{
+	return prefix_arg(ps, &ps->cfg->opts.base);
+}
+
+static int do_ids(struct parser *ps)
+{
+	return prefix_arg(ps, &ps->cfg->opts.ids);
+}
+
+static int do_linknet(struct parser *ps)
+{
+	return prefix_arg(ps, &ps->cfg->opts.links);
+}
+
+static int do_mgmtnet(struct parser *ps)
+{
+	return prefix_arg(ps, &ps->cfg->opts.mgmt);
+}
+
+static int do_mode(struct parser *ps)
+{
+	int ret = dard_mode_parse(ps->tok[1]);
+
+	if (ret < 0)
+		return perr(
+			ps, -EINVAL,
+			"invalid mode `%s' (expected auto, paper or compact)",
+			ps->tok[1]);
+	ps->cfg->opts.mode = ret;
+	return 0;
+}
+
+/* "switch NAME LEVEL ..." and "host NAME ...": the node, then options. */
+static int do_node(struct parser *ps, int host)
+{
+	struct dard_topo *t = ps->cfg->topo;
+	char err[DARD_ERR_MAX];
+	int ret;
+
+	if (!t->nlevels)
+		return perr(ps, -EINVAL,
+			    "%s before `levels': declare the levels first",
+			    ps->tok[0]);
+	ret = host ? dard_topo_add_host(t, ps->tok[1], err)
+		   : dard_topo_add_switch(t, ps->tok[1], ps->tok[2], err);
+	if (ret)
+		return perr(ps, ret, "%s", err);
+	return note_node(ps) ?: node_opts(ps, host ? 2 : 3, host);
+}
+
+static int do_switch(struct parser *ps)
+{
+	return do_node(ps, 0);
+}
+
+static int do_host(struct parser *ps)
+{
+	return do_node(ps, 1);
+}
+
+/*
+ * The statements. A statement has min..max words, keyword included; a
+ * paired one's words past min come in pairs (KEY VALUE options). A once
+ * keyword may appear on one line only.
+ */
+static const struct keyword {
+	const char *name;
+	int (*fn)(struct parser *ps);
+	const char *usage;
+	unsigned min, max;
+	unsigned once : 1, paired : 1;
+} keywords[] = {
+	/* name, handler, usage, min and max words, once, paired */
+	{"topology", do_topology, "topology NAME", 2, 2, 1, 0},
+	{"capacity", do_capacity, "capacity MBIT", 2, 2, 1, 0},
+	{"levels", do_levels, "levels LEVEL...", 2, MAX_TOKENS, 1, 0},
+	{"base", do_base, "base PREFIX", 2, 2, 1, 0},
+	{"mode", do_mode, "mode auto|paper|compact", 2, 2, 1, 0},
+	{"ids", do_ids, "ids PREFIX", 2, 2, 1, 0},
+	{"linknet", do_linknet, "linknet PREFIX", 2, 2, 1, 0},
+	{"mgmtnet", do_mgmtnet, "mgmtnet PREFIX", 2, 2, 1, 0},
+	{"switch", do_switch, "switch NAME LEVEL [mgmt ADDR]", 3, MAX_TOKENS, 0,
+	 1},
+	{"host", do_host, "host NAME [id ADDR] [mgmt ADDR]", 2, MAX_TOKENS, 0,
+	 1},
+	{"link", do_link, "link UPPER:PORT LOWER[:PORT] [capacity MBIT]", 3, 5,
+	 0, 0},
+	{"alias", do_alias, "alias HOST ADDR...", 3, MAX_TOKENS, 0, 0},
+};
+
+#define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
+/* parser.seen has a bit per keyword. */
+_Static_assert(NKEYWORDS <= 32, "more keywords than bits in seen");
+
+static int statement(struct parser *ps)
+{
+	const char *kw = ps->tok[0];
+	const struct keyword *k;
+	char list[128] = "";
+	size_t len = 0;
+	unsigned i;
+
+	for (i = 0; i < NKEYWORDS && strcmp(kw, keywords[i].name); i++)
+		;
+	if (i == NKEYWORDS) {
+		for (i = 0; i < NKEYWORDS && len < sizeof(list); i++)
+			len += snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i		    ? ""
+					: i < NKEYWORDS - 1 ? ", "
+							    : " or ",
+					keywords[i].name);
+		return perr(ps, -EINVAL, "unknown keyword `%s' (expected %s)",
+			    kw, list);
+	}
+	k = &keywords[i];
+	if (k->once && ps->seen & 1U << i)
+		return perr(ps, -EINVAL, "`%s' given twice", kw);
+	ps->seen |= 1U << i;
+	if (ps->ntok < k->min || ps->ntok > k->max ||
+	    (k->paired && (ps->ntok - k->min) % 2))
+		return perr(ps, -EINVAL, "expected `%s', got %u word%s",
+			    k->usage, ps->ntok, ps->ntok == 1 ? "" : "s");
+	return k->fn(ps);
 }
 
 static int cmp_alias(const void *a, const void *b)
@@ -488,14 +519,21 @@ void dard_plan_opts_apply(struct dard_plan_opts *dst,
 }
 
 int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
-		      const struct dard_plan_opts *over, unsigned mask)
+		      const struct dard_plan_opts *over, unsigned mask,
+		      unsigned *err_line, char *err)
 {
-	struct parser ps = {.cfg = cfg, .capacity = 1000};
+	char ebuf[DARD_ERR_MAX];
+	unsigned lbuf;
+	struct parser ps = {.cfg = cfg,
+			    .err = err ? err : ebuf,
+			    .err_line = err_line ? err_line : &lbuf,
+			    .capacity = 1000};
 	char *line = NULL;
 	size_t off = 0;
 	int ret = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
+	*ps.err_line = 0;
 	dard_plan_opts_init(&cfg->opts);
 	cfg->topo = dard_topo_new();
 	line = malloc(LINE_MAX_LEN + 1);
@@ -532,15 +570,17 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	ps.line = 0;
 	if (over)
 		dard_plan_opts_apply(&cfg->opts, over, mask);
-	ret = dard_topo_finalize(cfg->topo, cfg->err);
-	if (!ret) {
-		cfg->plan = dard_plan_new(cfg->topo, &cfg->opts, cfg->err);
-		if (!cfg->plan)
-			ret = -errno;
-	}
+	ret = dard_topo_finalize(cfg->topo, ps.err);
+	if (!ret)
+		ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan,
+				      ps.err);
 	/* An error about one node points at the line declaring it. */
-	if (ret && cfg->topo->err_node != DARD_NONE)
-		cfg->err_line = ps.node_line[cfg->topo->err_node];
+	if (ret) {
+		uint32_t n = dard_topo_err_node(cfg->topo, ps.err);
+
+		if (n != DARD_NONE)
+			*ps.err_line = ps.node_line[n];
+	}
 	if (ret)
 		goto out;
 	ret = check_unique(&ps, 1) ?: check_unique(&ps, 0) ?:

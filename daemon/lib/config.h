@@ -33,8 +33,6 @@ struct dard_config {
 	struct dard_topo *topo;
 	struct dard_plan *plan;
 	struct dard_plan_opts opts;
-	unsigned err_line; /* line of the error, 0 for the whole file */
-	char err[DARD_ERR_MAX];
 };
 
 /* Which of the file's address options an override replaces. */
@@ -48,11 +46,13 @@ enum dard_opt_flags {
 
 /*
  * Parses text and builds the topology and plan; the options in over named
- * by mask replace the file's. Returns 0, or a negative errno with cfg->err
- * and cfg->err_line set.
+ * by mask replace the file's. Returns 0, or a negative errno with the
+ * message in err (DARD_ERR_MAX) and its line in *err_line (0: the whole
+ * file); either may be NULL.
  */
 int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
-		      const struct dard_plan_opts *over, unsigned mask);
+		      const struct dard_plan_opts *over, unsigned mask,
+		      unsigned *err_line, char *err);
 /* Copies the options named by mask from src to dst. */
 void dard_plan_opts_apply(struct dard_plan_opts *dst,
 			  const struct dard_plan_opts *src, unsigned mask);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "num.h"
 
 static struct dard_topo *gen_fail(struct dard_topo *t, char *err,
 				  const char *fmt, ...)
@@ -24,7 +25,6 @@ static struct dard_topo *gen_fail(struct dard_topo *t, char *err,
 		va_end(ap);
 	}
 	dard_topo_free(t);
-	errno = EINVAL;
 	return NULL;
 }
 
@@ -254,26 +254,27 @@ struct dard_topo *dard_gen_3tier(unsigned pods, uint32_t mbps, char *err)
 	return build(&pt, name, mbps, err);
 }
 
-/* Parses "N[,N...]" into at most max unsigned values; returns the count. */
+/*
+ * Parses "N[,N...]" into at most max values of 0..100000 (num.h: digits
+ * only); returns the count, or -1.
+ */
 static int parse_list(const char *s, unsigned *v, int max)
 {
-	int n = 0;
+	char word[16];
+	int n;
 
-	while (n < max) {
-		char *end;
-		unsigned long x;
+	for (n = 0; n < max; n++) {
+		size_t len = strcspn(s, ",");
 
-		if (*s < '0' || *s > '9')
+		if (len >= sizeof(word))
 			return -1;
-		x = strtoul(s, &end, 10);
-		if (x > 100000)
+		memcpy(word, s, len);
+		word[len] = '\0';
+		if (dard_parse_u32(word, 0, 100000, &v[n]))
 			return -1;
-		v[n++] = x;
-		if (!*end)
-			return n;
-		if (*end != ',')
-			return -1;
-		s = end + 1;
+		if (!s[len])
+			return n + 1;
+		s += len + 1;
 	}
 	return -1;
 }

@@ -28,7 +28,7 @@ struct dard_topo *dard_gen_3tier(unsigned pods, uint32_t mbps, char *err);
 
 /*
  * "fattree:P[,T]", "clos:DI,DA[,HOSTS]" or "3tier[:PODS]". Returns NULL with
- * errno set and err filled when spec is not one of these.
+ * err filled when spec is not one of these or memory runs out.
  */
 struct dard_topo *dard_gen_spec(const char *spec, uint32_t mbps, char *err);
 /* Whether spec names a generator (as opposed to a file). */

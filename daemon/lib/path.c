@@ -48,7 +48,6 @@ struct dard_pathctx *dard_pathctx_new(const struct dard_topo *t,
 	c->next = calloc(t->nnodes, sizeof(*c->next));
 	if (!c->anc || !c->seen || !c->front || !c->next) {
 		dard_pathctx_free(c);
-		errno = ENOMEM;
 		return NULL;
 	}
 	return c;
@@ -71,12 +70,11 @@ static void mark_ancestors(struct dard_pathctx *c, uint32_t n)
 	unsigned k;
 
 	c->anc[n] = c->gen;
-	for (k = 0; k < node->nports; k++) {
-		uint32_t li = node->port[k];
+	for (k = 0; k < node->nup; k++) {
+		uint32_t u = dard_topo_peer(c->t, n, node->up[k]);
 
-		if (li != DARD_NONE && c->t->link[li].down == n &&
-		    c->anc[c->t->link[li].up] != c->gen)
-			mark_ancestors(c, c->t->link[li].up);
+		if (c->anc[u] != c->gen)
+			mark_ancestors(c, u);
 	}
 }
 
@@ -101,13 +99,10 @@ static unsigned meet_level(struct dard_pathctx *c, uint32_t stor, uint32_t dtor)
 		for (i = 0; i < nf; i++) {
 			const struct dard_node *n = &t->node[c->front[i]];
 
-			for (k = 0; k < n->nports; k++) {
-				uint32_t li = n->port[k], u;
+			for (k = 0; k < n->nup; k++) {
+				uint32_t u = dard_topo_peer(t, c->front[i],
+							    n->up[k]);
 
-				if (li == DARD_NONE ||
-				    t->link[li].down != c->front[i])
-					continue;
-				u = t->link[li].up;
 				if (c->seen[u] != c->gen) {
 					c->seen[u] = c->gen;
 					c->next[nn++] = u;
@@ -246,12 +241,8 @@ static int walk_up(struct walk *w, unsigned lvl)
 			return 0;
 		return walk_down(w, down, 0, w->up[lvl]);
 	}
-	for (k = 0; k < n->nports; k++) {
-		uint32_t li = n->port[k];
-
-		if (li == DARD_NONE || t->link[li].down != w->up[lvl])
-			continue;
-		w->up[lvl - 1] = t->link[li].up;
+	for (k = 0; k < n->nup; k++) {
+		w->up[lvl - 1] = dard_topo_peer(t, w->up[lvl], n->up[k]);
 		ret = walk_up(w, lvl - 1);
 		if (ret)
 			return ret;

@@ -23,6 +23,7 @@ struct dard_path {
 
 struct dard_pathctx;
 
+/* NULL only when memory runs out: there is nothing else to report. */
 struct dard_pathctx *dard_pathctx_new(const struct dard_topo *t,
 				      const struct dard_plan *p);
 void dard_pathctx_free(struct dard_pathctx *c);

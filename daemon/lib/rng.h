@@ -13,6 +13,19 @@ static inline uint64_t dard_mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
+/* splitmix64: *s steps by the golden ratio; any seed, 0 included. */
+static inline uint64_t dard_splitmix64(uint64_t *s)
+{
+	return dard_mix64(*s += 0x9e3779b97f4a7c15ULL);
+}
+
+/* A uniform double in (0, 1] from splitmix64's top 53 bits: never 0, so
+ * that -log() of it, an exponential draw, is finite. */
+static inline double dard_splitmix_unit(uint64_t *s)
+{
+	return ((dard_splitmix64(s) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
 /* xorshift64*: *s must not be 0. */
 static inline uint64_t dard_xorshift64s(uint64_t *s)
 {

@@ -17,10 +17,8 @@ struct dard_topo *dard_topo_new(void)
 {
 	struct dard_topo *t = calloc(1, sizeof(*t));
 
-	if (t) {
+	if (t)
 		t->mbps = 1000;
-		t->err_node = DARD_NONE;
-	}
 	return t;
 }
 
@@ -33,6 +31,7 @@ void dard_topo_free(struct dard_topo *t)
 	for (i = 0; i < t->nnodes; i++) {
 		free(t->node[i].port);
 		free(t->node[i].down);
+		free(t->node[i].up);
 	}
 	free(t->node);
 	free(t->link);
@@ -367,10 +366,80 @@ uint32_t dard_topo_tor_host(const struct dard_topo *t, uint32_t tor)
 	return DARD_NONE;
 }
 
+/* A node's down[] and up[] ports, each in port order. */
+static int build_ports(struct dard_topo *t, uint32_t i)
+{
+	struct dard_node *n = &t->node[i];
+	unsigned k;
+
+	free(n->down);
+	free(n->up);
+	n->down = malloc((n->ndown ? n->ndown : 1) * sizeof(*n->down));
+	n->up = malloc((n->nup ? n->nup : 1) * sizeof(*n->up));
+	if (!n->down || !n->up)
+		return -ENOMEM;
+	n->ndown = n->nup = 0;
+	for (k = 0; k < n->nports; k++) {
+		uint32_t li = n->port[k];
+
+		if (li == DARD_NONE)
+			continue;
+		if (t->link[li].up == i)
+			n->down[n->ndown++] = k + 1;
+		else
+			n->up[n->nup++] = k + 1;
+	}
+	return 0;
+}
+
+/* Checks one node's links; a message about it starts with its name. */
+static int check_node(struct dard_topo *t, uint32_t i, char *err)
+{
+	struct dard_node *n = &t->node[i];
+	unsigned k;
+
+	n->ndown = n->nup = 0;
+	for (k = 0; k < n->nports; k++) {
+		uint32_t li = n->port[k];
+
+		if (li == DARD_NONE)
+			continue;
+		if (t->link[li].up == i)
+			n->ndown++;
+		else
+			n->nup++;
+	}
+	if (n->is_host) {
+		if (n->nup != 1)
+			return dard_fail(err, -EINVAL,
+					 "host `%s' has no link to a %s switch",
+					 n->name,
+					 t->level_name[t->nlevels - 1]);
+		n->rank = t->nhosts;
+		t->hosts[t->nhosts++] = i;
+	} else if (n->level == 0) {
+		n->rank = t->nroots;
+		t->roots[t->nroots++] = i;
+	} else if (!n->nup) {
+		return dard_fail(
+			err, -EINVAL,
+			"switch `%s' (%s) has no link to a %s switch above it",
+			n->name, t->level_name[n->level],
+			t->level_name[n->level - 1]);
+	}
+	if (!n->is_host && !n->ndown)
+		return dard_fail(err, -EINVAL,
+				 "switch `%s' (%s) has nothing below it",
+				 n->name, t->level_name[n->level]);
+	if (build_ports(t, i))
+		return dard_fail(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
 int dard_topo_finalize(struct dard_topo *t, char *err)
 {
 	uint32_t i;
-	unsigned k;
+	int ret;
 
 	if (t->finalized)
 		return 0;
@@ -385,56 +454,10 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 	t->nroots = t->nhosts = 0;
 
 	for (i = 0; i < t->nnodes; i++) {
-		struct dard_node *n = &t->node[i];
-
-		t->err_node = i; /* for the node errors below */
-		n->ndown = n->nup = 0;
-		for (k = 0; k < n->nports; k++) {
-			uint32_t li = n->port[k];
-
-			if (li == DARD_NONE)
-				continue;
-			if (t->link[li].up == i)
-				n->ndown++;
-			else
-				n->nup++;
-		}
-		if (n->is_host) {
-			if (n->nup != 1)
-				return dard_fail(
-					err, -EINVAL,
-					"host `%s' has no link to a %s switch",
-					n->name, t->level_name[t->nlevels - 1]);
-			n->rank = t->nhosts;
-			t->hosts[t->nhosts++] = i;
-			continue;
-		}
-		if (n->level == 0) {
-			n->rank = t->nroots;
-			t->roots[t->nroots++] = i;
-		} else if (!n->nup) {
-			return dard_fail(
-				err, -EINVAL,
-				"switch `%s' (%s) has no link to a %s switch above it",
-				n->name, t->level_name[n->level],
-				t->level_name[n->level - 1]);
-		}
-		if (!n->ndown)
-			return dard_fail(
-				err, -EINVAL,
-				"switch `%s' (%s) has nothing below it",
-				n->name, t->level_name[n->level]);
-		free(n->down);
-		n->down = malloc(n->ndown * sizeof(*n->down));
-		if (!n->down)
-			return dard_fail(err, -ENOMEM, "out of memory");
-		n->ndown = 0;
-		for (k = 0; k < n->nports; k++)
-			if (n->port[k] != DARD_NONE &&
-			    t->link[n->port[k]].up == i)
-				n->down[n->ndown++] = k + 1;
+		ret = check_node(t, i, err);
+		if (ret < 0)
+			return ret;
 	}
-	t->err_node = DARD_NONE;
 	if (!t->nroots)
 		return dard_fail(err, -EINVAL,
 				 "no switch at level `%s' (the roots)",
@@ -443,4 +466,24 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 		return dard_fail(err, -EINVAL, "no hosts");
 	t->finalized = 1;
 	return 0;
+}
+
+uint32_t dard_topo_err_node(const struct dard_topo *t, const char *err)
+{
+	char name[DARD_NAME_MAX];
+	const char *s = err, *e;
+
+	if (!strncmp(s, "host `", 6) || !strncmp(s, "switch `", 8)) {
+		s = strchr(s, '`') + 1;
+		e = strchr(s, '\'');
+	} else {
+		e = strchr(s, ':');
+		if (e && e[1] != ' ')
+			return DARD_NONE;
+	}
+	if (!e || e == s || (size_t)(e - s) >= sizeof(name))
+		return DARD_NONE;
+	memcpy(name, s, e - s);
+	name[e - s] = '\0';
+	return dard_topo_find(t, name);
 }

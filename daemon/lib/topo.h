@@ -23,6 +23,7 @@ struct dard_node {
 	char name[DARD_NAME_MAX];
 	uint32_t *port;	 /* link index per port, DARD_NONE if unused */
 	uint32_t *down;	 /* down ports in port order (switches) */
+	uint32_t *up;	 /* up ports in port order (all but roots) */
 	uint32_t id;	 /* host: location-independent ID address */
 	uint32_t mgmt;	 /* management address, 0 when unset */
 	uint32_t alloc;	 /* first entry in dard_plan.alloc */
@@ -59,7 +60,6 @@ struct dard_topo {
 	uint32_t nhosts;
 	uint32_t *hash; /* open-addressing name index */
 	uint32_t hash_size;
-	uint32_t err_node; /* the node the last error was about */
 	int finalized;
 };
 
@@ -77,8 +77,19 @@ int dard_topo_add_host(struct dard_topo *t, const char *name, char *err);
 int dard_topo_add_link(struct dard_topo *t, const char *up, unsigned up_port,
 		       const char *down, unsigned down_port, uint32_t mbps,
 		       char *err);
-/* Checks the tree is layered and complete; builds the derived arrays. */
+/*
+ * Checks the tree is layered and complete; builds the derived arrays
+ * (roots, hosts, and each node's down[] and up[] ports). A message about
+ * one node starts with its name and a colon: "node `NAME': ...".
+ */
 int dard_topo_finalize(struct dard_topo *t, char *err);
+
+/*
+ * The node a builder's or dard_plan_new()'s message is about, or
+ * DARD_NONE: such messages start with "host `NAME'", "switch `NAME'" or
+ * "NAME:", so that a caller can point at where NAME was declared.
+ */
+uint32_t dard_topo_err_node(const struct dard_topo *t, const char *err);
 
 /* Letters, digits, _ and -, not starting with -, shorter than max. */
 int dard_name_valid(const char *s, size_t max);

@@ -59,29 +59,16 @@ void dard_derangement(uint32_t *perm, uint32_t n, uint64_t *rng)
 
 uint32_t dard_host_pod(const struct dard_topo *t, uint32_t host)
 {
-	uint32_t tor = dard_topo_tor(t, host), best = DARD_NONE;
-	unsigned k;
+	uint32_t tor = dard_topo_tor(t, host), best = DARD_NONE, up;
+	unsigned i;
 
-	for_each_port(t, tor, k) {
-		const struct dard_link *l = dard_topo_port_link(t, tor, k);
-
-		if (l && l->down == tor && l->up < best)
-			best = l->up;
+	for (i = 0; i < t->node[tor].nup; i++) {
+		up = dard_topo_peer(t, tor, t->node[tor].up[i]);
+		if (up < best)
+			best = up;
 	}
 	/* A one-level tree: the ToR is its own pod. */
 	return best == DARD_NONE ? tor : best;
-}
-
-/* splitmix64: small, fast, and the same everywhere. */
-static uint64_t next(uint64_t *s)
-{
-	return dard_mix64(*s += 0x9e3779b97f4a7c15ULL);
-}
-
-/* Uniform in (0, 1]. */
-static double uniform(uint64_t *s)
-{
-	return ((next(s) >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -93,23 +80,127 @@ static int cmp_start(const void *a, const void *b)
 	return x->src < y->src ? -1 : x->src > y->src;
 }
 
-/* One of n candidates, uniformly. */
-static uint32_t pick(uint64_t *s, const uint32_t *cand, unsigned n)
+/*
+ * Where the hosts are, for staggered: host indices grouped by ToR and by
+ * pod, each group in host order. A source's candidates in a class are a
+ * group minus a smaller one (its pod minus its ToR, say), so they are
+ * drawn from the groups, not from lists built per source.
+ */
+struct where {
+	uint32_t *tor, *pod;	 /* per host index: its ToR's and pod's node */
+	uint32_t *bytor, *bypod; /* host indices, grouped */
+	uint32_t *tstart, *pstart; /* per node: its group's first entry */
+	uint32_t *tpos, *ppos;	   /* per host: its entry in bytor, bypod */
+};
+
+static void where_free(struct where *w)
 {
-	return cand[next(s) % n];
+	free(w->tor);
+	free(w->pod);
+	free(w->bytor);
+	free(w->bypod);
+	free(w->tstart);
+	free(w->pstart);
+	free(w->tpos);
+	free(w->ppos);
 }
 
-long dard_traffic_gen(const struct dard_topo *t,
-		      const struct dard_traffic_opts *o,
-		      struct dard_tflow **out, char *err)
+/* A stable counting sort of the hosts by key[] (node indices). */
+static void group_by(uint32_t n, uint32_t nnodes, const uint32_t *key,
+		     uint32_t *start, uint32_t *by, uint32_t *pos)
 {
-	uint32_t n = t->nhosts, *same_tor = NULL, *same_pod = NULL,
-		 *other = NULL, *tor = NULL, *pod = NULL;
-	struct dard_tflow *f = NULL;
-	size_t cap = 0, len = 0;
-	uint64_t s = o->seed;
-	unsigned step = o->step, i;
-	long ret;
+	uint32_t i;
+
+	memset(start, 0, (nnodes + 1) * sizeof(*start));
+	for (i = 0; i < n; i++)
+		start[key[i] + 1]++;
+	for (i = 0; i < nnodes; i++)
+		start[i + 1] += start[i];
+	for (i = 0; i < n; i++) {
+		pos[i] = start[key[i]]++;
+		by[pos[i]] = i;
+	}
+	for (i = nnodes; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
+}
+
+static int where_new(const struct dard_topo *t, struct where *w)
+{
+	uint32_t n = t->nhosts, m = t->nnodes + 1, i;
+
+	memset(w, 0, sizeof(*w));
+	w->tor = malloc(n * sizeof(*w->tor));
+	w->pod = malloc(n * sizeof(*w->pod));
+	w->bytor = malloc(n * sizeof(*w->bytor));
+	w->bypod = malloc(n * sizeof(*w->bypod));
+	w->tpos = malloc(n * sizeof(*w->tpos));
+	w->ppos = malloc(n * sizeof(*w->ppos));
+	w->tstart = malloc(m * sizeof(*w->tstart));
+	w->pstart = malloc(m * sizeof(*w->pstart));
+	if (!w->tor || !w->pod || !w->bytor || !w->bypod || !w->tpos ||
+	    !w->ppos || !w->tstart || !w->pstart) {
+		where_free(w);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		w->tor[i] = dard_topo_tor(t, t->hosts[i]);
+		w->pod[i] = dard_host_pod(t, t->hosts[i]);
+	}
+	group_by(n, t->nnodes, w->tor, w->tstart, w->bytor, w->tpos);
+	group_by(n, t->nnodes, w->pod, w->pstart, w->bypod, w->ppos);
+	return 0;
+}
+
+/*
+ * Staggered's destination for host index i: the same ToR with
+ * probability torp, the same pod (another ToR) with podp, else another
+ * pod; a class with no host gives way to the next. Each class is the
+ * hosts in host order less a group: its r-th member is r stepped past
+ * the group's members at or before it.
+ */
+static uint32_t staggered(const struct dard_topo *t, const struct where *w,
+			  const struct dard_traffic_opts *o, uint32_t i,
+			  uint64_t *s)
+{
+	uint32_t t0 = w->tstart[w->tor[i]], t1 = w->tstart[w->tor[i] + 1];
+	uint32_t p0 = w->pstart[w->pod[i]], p1 = w->pstart[w->pod[i] + 1];
+	uint32_t nt = t1 - t0 - 1, np = (p1 - p0) - (t1 - t0);
+	uint32_t no = t->nhosts - (p1 - p0), x, k;
+	double u = dard_splitmix_unit(s);
+	int class;
+
+	if (u <= o->torp && nt)
+		class = 0;
+	else if (u <= o->torp + o->podp && np)
+		class = 1;
+	else
+		class = no ? 2 : np ? 1 : 0;
+	if (class == 0) {
+		x = dard_splitmix64(s) % nt;
+		if (w->tpos[i] - t0 <= x)
+			x++;
+		return t->hosts[w->bytor[t0 + x]];
+	}
+	if (class == 1) {
+		x = dard_splitmix64(s) % np;
+		for (k = t0; k < t1; k++)
+			if (w->ppos[w->bytor[k]] - p0 <= x)
+				x++;
+		return t->hosts[w->bypod[p0 + x]];
+	}
+	x = dard_splitmix64(s) % no;
+	for (k = p0; k < p1; k++)
+		if (w->bypod[k] <= x)
+			x++;
+	return t->hosts[x];
+}
+
+static long check_opts(const struct dard_topo *t,
+		       const struct dard_traffic_opts *o, unsigned *step,
+		       char *err)
+{
+	uint32_t n = t->nhosts;
 
 	if (n < 2)
 		return dard_fail(err, -EINVAL, "%s has fewer than two hosts",
@@ -122,96 +213,77 @@ long dard_traffic_gen(const struct dard_topo *t,
 		return dard_fail(
 			err, -EINVAL,
 			"staggered needs ToRP, PodP >= 0 with ToRP + PodP <= 1");
+	*step = o->step;
 	if (o->pattern == DARD_PATTERN_STRIDE) {
 		/* The hosts of one pod: every destination in another. */
-		if (!step) {
+		if (!*step) {
 			uint32_t pod = dard_host_pod(t, t->hosts[0]);
 
-			while (step < n &&
-			       dard_host_pod(t, t->hosts[step]) == pod)
-				step++;
+			while (*step < n &&
+			       dard_host_pod(t, t->hosts[*step]) == pod)
+				(*step)++;
 		}
-		if (step % n == 0)
+		if (*step % n == 0)
 			return dard_fail(err, -EINVAL,
 					 "stride %u sends every host to itself",
-					 step);
+					 *step);
 	}
-	same_tor = malloc(n * sizeof(*same_tor));
-	same_pod = malloc(n * sizeof(*same_pod));
-	other = malloc(n * sizeof(*other));
-	tor = malloc(n * sizeof(*tor));
-	pod = malloc(n * sizeof(*pod));
-	if (!same_tor || !same_pod || !other || !tor || !pod) {
-		ret = dard_fail(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		tor[i] = dard_topo_tor(t, t->hosts[i]);
-		pod[i] = dard_host_pod(t, t->hosts[i]);
-	}
-	for (i = 0; i < n; i++) {
-		uint32_t src = t->hosts[i], dst = DARD_NONE, j;
-		unsigned nt = 0, np = 0, no = 0;
-		double at = 0;
+	return 0;
+}
 
-		/* Only staggered asks where the others are. */
-		for (j = 0; o->pattern == DARD_PATTERN_STAGGERED && j < n;
-		     j++) {
-			if (j == i)
-				continue;
-			if (tor[j] == tor[i])
-				same_tor[nt++] = t->hosts[j];
-			else if (pod[j] == pod[i])
-				same_pod[np++] = t->hosts[j];
-			else
-				other[no++] = t->hosts[j];
-		}
+/* Appends a flow to *f (len of cap), growing it: 0 or -ENOMEM. */
+static int push(struct dard_tflow **f, size_t *len, size_t *cap,
+		const struct dard_tflow *x)
+{
+	if (*len == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		void *p = realloc(*f, c * sizeof(**f));
+
+		if (!p)
+			return -ENOMEM;
+		*f = p;
+		*cap = c;
+	}
+	(*f)[(*len)++] = *x;
+	return 0;
+}
+
+long dard_traffic_gen(const struct dard_topo *t,
+		      const struct dard_traffic_opts *o,
+		      struct dard_tflow **out, char *err)
+{
+	uint32_t n = t->nhosts, i;
+	struct dard_tflow *f = NULL, x = {.bytes = o->bytes};
+	struct where w = {0};
+	size_t cap = 0, len = 0;
+	uint64_t s = o->seed;
+	unsigned step = 0;
+	long ret = check_opts(t, o, &step, err);
+
+	if (ret < 0)
+		return ret;
+	if (o->pattern == DARD_PATTERN_STAGGERED && where_new(t, &w))
+		return dard_fail(err, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		x.src = t->hosts[i];
+		x.start = 0;
 		for (;;) {
-			at += -log(uniform(&s)) / o->rate;
-			if (at >= o->duration)
+			x.start += -log(dard_splitmix_unit(&s)) / o->rate;
+			if (x.start >= o->duration)
 				break;
-			switch (o->pattern) {
-			case DARD_PATTERN_STRIDE:
-				dst = t->hosts[(i + step) % n];
-				break;
-			case DARD_PATTERN_RANDOM:
-				dst = t->hosts[(i + 1 + next(&s) % (n - 1)) %
-					       n];
-				break;
-			default: {
-				double u = uniform(&s);
-
-				/* A class with no host gives way to the next.
-				 */
-				if (u <= o->torp && nt)
-					dst = pick(&s, same_tor, nt);
-				else if (u <= o->torp + o->podp && np)
-					dst = pick(&s, same_pod, np);
-				else if (no)
-					dst = pick(&s, other, no);
-				else if (np)
-					dst = pick(&s, same_pod, np);
-				else
-					dst = pick(&s, same_tor, nt);
+			if (o->pattern == DARD_PATTERN_STRIDE)
+				x.dst = t->hosts[(i + step) % n];
+			else if (o->pattern == DARD_PATTERN_RANDOM)
+				x.dst = t->hosts[(i + 1 +
+						  dard_splitmix64(&s) %
+							  (n - 1)) %
+						 n];
+			else
+				x.dst = staggered(t, &w, o, i, &s);
+			if (push(&f, &len, &cap, &x)) {
+				ret = dard_fail(err, -ENOMEM, "out of memory");
+				goto out;
 			}
-			}
-			if (len == cap) {
-				void *p =
-					realloc(f, (cap = cap ? 2 * cap : 256) *
-							   sizeof(*f));
-
-				if (!p) {
-					ret = dard_fail(err, -ENOMEM,
-							"out of memory");
-					goto out;
-				}
-				f = p;
-			}
-			f[len].start = at;
-			f[len].src = src;
-			f[len].dst = dst;
-			f[len].bytes = o->bytes;
-			len++;
 		}
 	}
 	qsort(f, len, sizeof(*f), cmp_start);
@@ -220,10 +292,6 @@ long dard_traffic_gen(const struct dard_topo *t,
 	ret = len;
 out:
 	free(f);
-	free(same_tor);
-	free(same_pod);
-	free(other);
-	free(tor);
-	free(pod);
+	where_free(&w);
 	return ret;
 }

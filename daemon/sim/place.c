@@ -165,7 +165,8 @@ static json_object *links_json(const struct placement *pl)
 	return links;
 }
 
-static void print_json(const struct placement *pl, const char *algo)
+static void print_json(const struct placement *pl, const char *algo,
+		       uint32_t nl, uint32_t lb)
 {
 	const struct dard_topo *t = pl->t;
 	json_object *doc = json_object_new_object();
@@ -181,12 +182,8 @@ static void print_json(const struct placement *pl, const char *algo)
 	json_object_object_add(
 		doc, "L_D",
 		json_object_new_int64(dard_route_max_load(t, pl->load)));
-	json_object_object_add(
-		doc, "NL_D",
-		json_object_new_int64(dard_route_node_load(t, pl->d, pl->n)));
-	json_object_object_add(
-		doc, "lower_bound",
-		json_object_new_int64(dard_route_lower_bound(t, pl->d, pl->n)));
+	json_object_object_add(doc, "NL_D", json_object_new_int64(nl));
+	json_object_object_add(doc, "lower_bound", json_object_new_int64(lb));
 	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
 	json_object_put(doc);
 }
@@ -197,6 +194,7 @@ int sim_place(const struct dard_topo *t, const struct dard_plan *p,
 	struct placement pl = {.t = t};
 	struct dard_demand *d = NULL;
 	char err[DARD_ERR_MAX + PATH_MAX];
+	uint32_t nl, lb;
 	int ret = 1;
 	long i;
 
@@ -219,7 +217,12 @@ int sim_place(const struct dard_topo *t, const struct dard_plan *p,
 	}
 	for (i = 0; !pl.loaded && i < pl.n; i++)
 		dard_route_load(t, &pl.paths[i], pl.load);
-	print_json(&pl, a->algo_name);
+	if (dard_route_node_load(t, d, pl.n, &nl, err) ||
+	    dard_route_lower_bound(t, d, pl.n, &lb, err)) {
+		fprintf(stderr, "dard-sim: %s\n", err);
+		goto out;
+	}
+	print_json(&pl, a->algo_name, nl, lb);
 	ret = 0;
 out:
 	free(pl.paths);

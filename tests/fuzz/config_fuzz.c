@@ -98,7 +98,7 @@ static void check_roundtrip(const struct dard_config *cfg)
 	dard_config_write(t, cfg->plan, flags, &b1);
 	if (b1.oom)
 		goto out;
-	if (dard_config_parse(&again, b1.s, b1.len, NULL, 0))
+	if (dard_config_parse(&again, b1.s, b1.len, NULL, 0, NULL, NULL))
 		abort();
 	dard_config_write(again.topo, again.plan, flags, &b2);
 	if (!b2.oom && (b1.len != b2.len || memcmp(b1.s, b2.s, b1.len)))
@@ -113,7 +113,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dard_config cfg;
 
-	if (dard_config_parse(&cfg, (const char *)data, size, NULL, 0))
+	if (dard_config_parse(&cfg, (const char *)data, size, NULL, 0, NULL,
+			      NULL))
 		return 0;
 	if (cfg.topo->nnodes <= MAX_NODES) {
 		check_roundtrip(&cfg);

@@ -238,10 +238,8 @@ static void test_mode_too_big(void **state)
 	t = dard_gen_fattree(48, 1000, err);
 	assert_non_null(t);
 	dard_plan_opts_init(&o);
-	errno = 0;
 	p = dard_plan_new(t, &o, err);
 	assert_null(p);
-	assert_int_equal(errno, ERANGE);
 	if (!strstr(err, "fattree:48") || !strstr(err, "26"))
 		fail_msg("error `%s' does not say fattree:48 needs 26 bits",
 			 err);
@@ -263,10 +261,8 @@ static void test_mode_too_big(void **state)
 	dard_plan_opts_init(&o);
 	o.mode = DARD_MODE_PAPER;
 	err[0] = '\0';
-	errno = 0;
 	p = dard_plan_new(t, &o, err);
 	assert_null(p);
-	assert_int_equal(errno, ERANGE);
 	assert_non_null(strstr(err, "fattree:16"));
 	assert_non_null(strstr(err, "paper"));
 	dard_topo_free(t);

@@ -39,10 +39,13 @@
 
 static void parse_ok(struct dard_config *cfg, const char *text)
 {
-	int ret = dard_config_parse(cfg, text, strlen(text), NULL, 0);
+	char err[DARD_ERR_MAX];
+	unsigned line;
+	int ret =
+		dard_config_parse(cfg, text, strlen(text), NULL, 0, &line, err);
 
 	if (ret)
-		fail_msg("line %u: %s (%d)", cfg->err_line, cfg->err, ret);
+		fail_msg("line %u: %s (%d)", line, err, ret);
 	assert_non_null(cfg->topo);
 	assert_non_null(cfg->plan);
 }
@@ -52,7 +55,9 @@ static void expect_err_len(const char *text, size_t len, unsigned line,
 			   const char *msg)
 {
 	struct dard_config cfg;
-	int ret = dard_config_parse(&cfg, text, len, NULL, 0);
+	char err[DARD_ERR_MAX];
+	unsigned l;
+	int ret = dard_config_parse(&cfg, text, len, NULL, 0, &l, err);
 
 	if (!ret) {
 		dard_config_free(&cfg);
@@ -61,9 +66,9 @@ static void expect_err_len(const char *text, size_t len, unsigned line,
 	assert_true(ret < 0);
 	assert_null(cfg.topo);
 	assert_null(cfg.plan);
-	if (cfg.err_line != line || !strstr(cfg.err, msg))
-		fail_msg("got line %u: %s\nexpected line %u: ...%s...\n%s",
-			 cfg.err_line, cfg.err, line, msg, text);
+	if (l != line || !strstr(err, msg))
+		fail_msg("got line %u: %s\nexpected line %u: ...%s...\n%s", l,
+			 err, line, msg, text);
 }
 
 static void expect_err(const char *text, unsigned line, const char *msg)
@@ -81,7 +86,6 @@ static void test_tiny(void **state)
 	assert_int_equal(cfg.topo->nnodes, 6);
 	assert_int_equal(cfg.topo->nlinks, 5);
 	assert_int_equal(cfg.topo->mbps, 1000);
-	assert_int_equal(cfg.err_line, 0);
 	assert_int_equal(cfg.plan->mode, DARD_MODE_PAPER);
 	h1 = find(cfg.topo, "h1");
 	h2 = find(cfg.topo, "h2");
@@ -219,6 +223,7 @@ static void roundtrip(const char *spec, uint32_t mbps, unsigned flags,
 	struct dard_topo *t;
 	struct dard_plan *p;
 	char err[DARD_ERR_MAX] = "";
+	unsigned line;
 	int ret;
 
 	t = dard_gen_spec(spec, mbps, err);
@@ -244,9 +249,9 @@ static void roundtrip(const char *spec, uint32_t mbps, unsigned flags,
 	assert_int_equal(!!strstr(b1.s, "\nbase "),
 			 !!(flags & DARD_CONFIG_F_PLAN));
 
-	ret = dard_config_parse(&cfg, b1.s, b1.len, NULL, 0);
+	ret = dard_config_parse(&cfg, b1.s, b1.len, NULL, 0, &line, err);
 	if (ret)
-		fail_msg("%s: line %u: %s", spec, cfg.err_line, cfg.err);
+		fail_msg("%s: line %u: %s", spec, line, err);
 	assert_same(t, p, cfg.topo, cfg.plan, flags & DARD_CONFIG_F_PLAN);
 
 	/* Writing what was read gives the same text. */
@@ -420,6 +425,8 @@ static void test_override(void **state)
 	static const char aliased[] = TINY "alias h1 10.4.16.195 10.8.16.195\n";
 	struct dard_plan_opts over;
 	struct dard_config cfg;
+	char err[DARD_ERR_MAX];
+	unsigned line;
 	int ret;
 
 	dard_plan_opts_init(&over);
@@ -427,7 +434,8 @@ static void test_override(void **state)
 	over.mode = DARD_MODE_COMPACT;
 	assert_int_equal(dard_prefix_parse("192.168.0.0/16", &over.ids), 0);
 
-	ret = dard_config_parse(&cfg, text, strlen(text), &over, DARD_OPT_BASE);
+	ret = dard_config_parse(&cfg, text, strlen(text), &over, DARD_OPT_BASE,
+				NULL, NULL);
 	assert_int_equal(ret, 0);
 	assert_int_equal(cfg.opts.base.addr, A("16.0.0.0"));
 	assert_int_equal(cfg.opts.base.len, 4);
@@ -441,7 +449,8 @@ static void test_override(void **state)
 	dard_config_free(&cfg);
 
 	ret = dard_config_parse(&cfg, text, strlen(text), &over,
-				DARD_OPT_BASE | DARD_OPT_MODE | DARD_OPT_IDS);
+				DARD_OPT_BASE | DARD_OPT_MODE | DARD_OPT_IDS,
+				NULL, NULL);
 	assert_int_equal(ret, 0);
 	assert_int_equal(cfg.plan->mode, DARD_MODE_COMPACT);
 	assert_int_equal(cfg.topo->node[find(cfg.topo, "h1")].id,
@@ -449,21 +458,22 @@ static void test_override(void **state)
 	dard_config_free(&cfg);
 
 	/* No mask, or no override: the file wins. */
-	ret = dard_config_parse(&cfg, text, strlen(text), &over, 0);
+	ret = dard_config_parse(&cfg, text, strlen(text), &over, 0, NULL, NULL);
 	assert_int_equal(ret, 0);
 	assert_int_equal(cfg.opts.base.addr, A("10.0.0.0"));
 	dard_config_free(&cfg);
-	ret = dard_config_parse(&cfg, text, strlen(text), NULL, DARD_OPT_BASE);
+	ret = dard_config_parse(&cfg, text, strlen(text), NULL, DARD_OPT_BASE,
+				NULL, NULL);
 	assert_int_equal(ret, 0);
 	assert_int_equal(cfg.opts.base.addr, A("10.0.0.0"));
 	dard_config_free(&cfg);
 
 	/* The override applies before the aliases are checked. */
 	ret = dard_config_parse(&cfg, aliased, strlen(aliased), &over,
-				DARD_OPT_BASE);
+				DARD_OPT_BASE, &line, err);
 	assert_int_equal(ret, -EINVAL);
-	assert_int_equal(cfg.err_line, 14);
-	assert_non_null(strstr(cfg.err, "outside the alias base 16.0.0.0/4"));
+	assert_int_equal(line, 14);
+	assert_non_null(strstr(err, "outside the alias base 16.0.0.0/4"));
 }
 
 static void test_opts_apply(void **state)
@@ -487,6 +497,58 @@ static void test_opts_apply(void **state)
 	assert_int_equal(a.base.len, 5);
 	assert_int_equal(a.mode, DARD_MODE_COMPACT);
 	assert_int_equal(a.ids.len, 16);
+}
+
+/*
+ * The keyword table: its list in the unknown-keyword message, each
+ * single-valued keyword refused on a second line, each keyword's word
+ * count (options in pairs for switch and host), and numbers as strict as
+ * num.h: digits only, within range.
+ */
+static void test_err_keywords(void **state)
+{
+	static const char *const once[] = {
+		"topology t",
+		"capacity 10",
+		"levels core tor",
+		"base 10.0.0.0/8",
+		"mode auto",
+		"ids 172.16.0.0/16",
+		"linknet 172.20.0.0/14",
+		"mgmtnet 172.24.0.0/16",
+	};
+	char text[256], msg[64];
+	unsigned i;
+
+	(void)state;
+	expect_err(
+		"nope\n", 1,
+		"unknown keyword `nope' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, switch, host, link or alias)");
+	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
+		snprintf(text, sizeof(text), "%s\n%s\n", once[i], once[i]);
+		snprintf(msg, sizeof(msg), "`%.*s' given twice",
+			 (int)strcspn(once[i], " "), once[i]);
+		expect_err(text, 2, msg);
+	}
+	expect_err("ids\n", 1, "expected `ids PREFIX', got 1 word");
+	expect_err("linknet 1 2\n", 1,
+		   "expected `linknet PREFIX', got 3 words");
+	expect_err("mgmtnet 10.0.0.0/33\n", 1, "mgmtnet: invalid prefix");
+	expect_err(HEAD "host h9 id 172.16.0.9 mgmt\n", 3,
+		   "expected `host NAME [id ADDR] [mgmt ADDR]', got 5 words");
+	expect_err(HEAD "switch s9 core mgmt 172.24.0.9 x\n", 3,
+		   "expected `switch NAME LEVEL [mgmt ADDR]', got 6 words");
+	expect_err(
+		HEAD NODES "link core1:1 aggr1:1 capacity 10 x\n", 9,
+		"expected `link UPPER:PORT LOWER[:PORT] [capacity MBIT]', got 6 words");
+	expect_err(HEAD "alias\n", 3,
+		   "expected `alias HOST ADDR...', got 1 word");
+	expect_err("capacity +5\n" HEAD, 1, "invalid capacity `+5'");
+	expect_err("capacity 0x10\n" HEAD, 1, "invalid capacity `0x10'");
+	expect_err("capacity 1e3\n" HEAD, 1, "invalid capacity `1e3'");
+	expect_err("capacity 4294967295\n" HEAD, 1,
+		   "invalid capacity `4294967295'");
+	expect_err(HEAD NODES "link tor1:+1 h1\n", 9, "invalid port `+1'");
 }
 
 static void test_err_statements(void **state)
@@ -579,7 +641,7 @@ static void test_err_options(void **state)
 	expect_err(HEAD "base 10.1.0.0/8\n", 3,
 		   "base: invalid prefix `10.1.0.0/8'");
 	expect_err(HEAD "base 10.0.0.0/33\n", 3, "base: invalid prefix");
-	expect_err(HEAD "base\n", 3, "expected `KEYWORD PREFIX'");
+	expect_err(HEAD "base\n", 3, "expected `base PREFIX', got 1 word");
 	expect_err(HEAD "ids 172.16.0.0/33\n", 3,
 		   "ids: invalid prefix `172.16.0.0/33'");
 	expect_err(HEAD "ids 172.16.1.0/16\n", 3, "ids: invalid prefix");
@@ -746,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_override),
 		cmocka_unit_test(test_opts_apply),
 		cmocka_unit_test(test_err_statements),
+		cmocka_unit_test(test_err_keywords),
 		cmocka_unit_test(test_err_links),
 		cmocka_unit_test(test_err_options),
 		cmocka_unit_test(test_err_duplicate_addr),

@@ -323,6 +323,12 @@ static void test_spec_bad(void **state)
 		{"fattree:66,2", "p must be even"},
 		{"fattree:8,3,1", "invalid topology"},
 		{"fattree:8,", "invalid topology"},
+		{"fattree:+4", "invalid topology"},
+		{"fattree: 4", "invalid topology"},
+		{"fattree:8,+1", "invalid topology"},
+		{"fattree:100002", "invalid topology"},
+		{"fattree:4294967300", "invalid topology"},
+		{"clos:4,99999999999999999999", "invalid topology"},
 		{"clos:4", "invalid topology `clos:4'"},
 		{"clos:4,", "invalid topology"},
 		{"clos:4,4,2,2", "invalid topology"},
@@ -341,11 +347,9 @@ static void test_spec_bad(void **state)
 		char err[DARD_ERR_MAX] = "";
 		struct dard_topo *t;
 
-		errno = 0;
 		t = dard_gen_spec(bad[i].spec, 1000, err);
 		if (t)
 			fail_msg("`%s' was accepted", bad[i].spec);
-		assert_int_equal(errno, EINVAL);
 		if (!strstr(err, bad[i].msg))
 			fail_msg("`%s': error `%s' lacks `%s'", bad[i].spec,
 				 err, bad[i].msg);

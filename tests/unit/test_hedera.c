@@ -73,11 +73,7 @@ static void test_demand(void **state)
 /* A flow's candidate rows, as the simulator keeps them. */
 static void candidates(struct dard_hedera_flow *f)
 {
-	struct dard_cands c = unit_rows(pc, t, f->src, f->dst);
-
-	f->dl = c.dl;
-	f->npaths = c.npaths;
-	f->ndl = c.ndl;
+	f->c = unit_rows(pc, t, f->src, f->dst);
 }
 
 /* The energy of the rows the annealer chose, counted again here. */
@@ -89,8 +85,9 @@ static double energy(const struct dard_hedera_flow *f, size_t n)
 	unsigned k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < f[i].ndl; k++)
-			load[f[i].dl[f[i].row * f[i].ndl + k]] += f[i].demand;
+		for (k = 0; k < f[i].c.ndl; k++)
+			load[f[i].c.dl[f[i].row * f[i].c.ndl + k]] +=
+				f[i].demand;
 	for (l = 0; l < 2 * t->nlinks; l++)
 		e += fmax(load[l] - cap[l], 0);
 	free(load);
@@ -114,7 +111,7 @@ static void stride(struct dard_hedera *h, struct dard_hedera_flow *f, double *e)
 			.dst = t->hosts[(i + 4) % 16],
 		};
 		candidates(&f[i]);
-		assert_int_equal(f[i].npaths, 4);
+		assert_int_equal(f[i].c.npaths, 4);
 	}
 	assert_int_equal(dard_hedera_demand(t, cap, f, 16), 0);
 	for (i = 0; i < 16; i++)
@@ -139,18 +136,18 @@ static void test_anneal(void **state)
 		f[i].row = 0;
 	assert_true(energy(f, 16) > 1000);
 	for (i = 0; i < 16; i++)
-		free((void *)f[i].dl);
+		free((void *)f[i].c.dl);
 	/* One seed, one answer, from one state. */
 	stride(h2, g, &e2);
 	for (i = 0; i < 16; i++)
-		free((void *)g[i].dl);
+		free((void *)g[i].c.dl);
 	stride(h, f, &e);
 	stride(h2, g, &e2);
 	assert_true(e == e2);
 	for (i = 0; i < 16; i++) {
 		assert_int_equal(f[i].row, g[i].row);
-		free((void *)f[i].dl);
-		free((void *)g[i].dl);
+		free((void *)f[i].c.dl);
+		free((void *)g[i].c.dl);
 	}
 	dard_hedera_free(h);
 	dard_hedera_free(h2);
@@ -182,7 +179,7 @@ static void test_overload(void **state)
 	/* Into ToR 1: 8 Gbit/s over two 1 Gbit/s links. */
 	assert_true(e >= 6000 - 1e-6);
 	for (i = 0; i < 8; i++)
-		free((void *)f[i].dl);
+		free((void *)f[i].c.dl);
 	dard_hedera_free(h);
 }
 
