@@ -564,9 +564,14 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	s->hmon = calloc(t->nnodes, sizeof(*s->hmon));
 	s->asked = calloc(t->nnodes, sizeof(*s->asked));
 	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
-	    !s->mm || !s->rates || !s->hmon || !s->asked ||
-	    (s->sched->init && s->sched->init(s)))
+	    !s->mm || !s->rates || !s->hmon || !s->asked)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
+	if (s->sched->init) {
+		int ret = s->sched->init(s);
+
+		if (ret)
+			return ret;
+	}
 	/* Every state is from the last query: all equally fresh. */
 	for (l = 0; l < 2 * t->nlinks; l++) {
 		s->cap[l] = t->link[l / 2].mbps;

@@ -75,7 +75,9 @@ static void central_idle(struct sim *s)
 static int hedera_init(struct sim *s)
 {
 	s->hedera = dard_hedera_new(s->t, s->o->seed);
-	return s->hedera ? 0 : -ENOMEM;
+	if (!s->hedera)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	return 0;
 }
 
 static void hedera_fini(struct sim *s)
@@ -173,7 +175,7 @@ static int optimal_place(struct sim *s, struct flow **e, size_t n,
 		d[i].src = e[i]->src;
 		d[i].dst = e[i]->dst;
 	}
-	ret = dard_route_optimal(s->pc, s->t, d, n, paths, s->err);
+	ret = dard_route_optimal_tree(s->pc, s->rtree, d, n, paths, s->err);
 	if (ret == -ENOMEM)
 		dard_fail(s->err, ret, "out of memory");
 	for (i = 0; !ret && i < n; i++) {
@@ -210,8 +212,21 @@ const struct sim_sched flowsim_greedy = {
 	.place = greedy_place,
 };
 
+/* The tree is checked and described once, not every round. */
+static int optimal_init(struct sim *s)
+{
+	return dard_route_tree_new(s->t, &s->rtree, s->err);
+}
+
+static void optimal_fini(struct sim *s)
+{
+	dard_route_tree_free(s->rtree);
+}
+
 const struct sim_sched flowsim_optimal = {
 	.name = "sdn-optimal",
+	.init = optimal_init,
+	.fini = optimal_fini,
 	.tick = central_tick,
 	.next = central_next,
 	.idle = central_idle,

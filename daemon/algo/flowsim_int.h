@@ -76,6 +76,7 @@ struct sim {
 	struct mon *mons, **hmon; /* hmon: per node */
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
 	struct dard_hedera *hedera;
+	struct dard_route_tree *rtree; /* SDN-optimal's, built once */
 	uint64_t rng;
 	double now;
 	double next_query;   /* DARD's switch queries */
@@ -92,7 +93,7 @@ struct sim {
  */
 struct sim_sched {
 	const char *name;
-	int (*init)(struct sim *s); /* 0 or -ENOMEM */
+	int (*init)(struct sim *s); /* 0, or -errno with s->err set */
 	void (*fini)(struct sim *s);
 	void (*arrive)(struct sim *s, struct flow *f);
 	/* 0, or a negative errno with s->err set or left empty (no memory). */

@@ -225,6 +225,7 @@ void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
  * every core reaches one aggregation switch per pod, all of one index.
  */
 struct ftree {
+	const struct dard_topo *t;
 	uint32_t ntors, npods;
 	unsigned u;	 /* up ports per ToR: aggregation indices */
 	unsigned g;	 /* up ports per aggregation switch: cores per group */
@@ -287,6 +288,7 @@ static int ftree_new(const struct dard_topo *t, struct ftree *f, char *err)
 	int ret = -EINVAL;
 
 	memset(f, 0, sizeof(*f));
+	f->t = t;
 	if (t->nlevels != 3)
 		return dard_fail(
 			err, -EINVAL,
@@ -616,6 +618,36 @@ fail:
 			 dard_topo_label(t));
 }
 
+/* The handle is the checked tree itself. */
+struct dard_route_tree {
+	struct ftree f;
+};
+
+int dard_route_tree_new(const struct dard_topo *t, struct dard_route_tree **out,
+			char *err)
+{
+	struct dard_route_tree *rt = malloc(sizeof(*rt));
+	int ret;
+
+	if (!rt)
+		return dard_fail(err, -ENOMEM, "out of memory");
+	ret = ftree_new(t, &rt->f, err);
+	if (ret) {
+		free(rt);
+		return ret;
+	}
+	*out = rt;
+	return 0;
+}
+
+void dard_route_tree_free(struct dard_route_tree *rt)
+{
+	if (!rt)
+		return;
+	ftree_free(&rt->f);
+	free(rt);
+}
+
 int dard_route_optimal_check(const struct dard_topo *t, char *err)
 {
 	struct ftree f;
@@ -624,6 +656,14 @@ int dard_route_optimal_check(const struct dard_topo *t, char *err)
 	if (!ret)
 		ftree_free(&f);
 	return ret;
+}
+
+int dard_route_optimal_tree(struct dard_pathctx *c,
+			    const struct dard_route_tree *rt,
+			    const struct dard_demand *d, size_t n,
+			    struct dard_path *out, char *err)
+{
+	return place(c, rt->f.t, &rt->f, d, n, out, err);
 }
 
 int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,

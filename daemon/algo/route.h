@@ -87,6 +87,21 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 		       const struct dard_demand *d, size_t n,
 		       struct dard_path *out, char *err);
 
+/*
+ * SDN-optimal's checked view of t, built once for callers that place many
+ * demands on one tree (dard-sim's controller rounds): 0, or -EINVAL with
+ * err saying why t is refused, or -ENOMEM. t must outlive it.
+ */
+struct dard_route_tree;
+int dard_route_tree_new(const struct dard_topo *t, struct dard_route_tree **out,
+			char *err);
+void dard_route_tree_free(struct dard_route_tree *rt);
+/* dard_route_optimal() on a tree built by dard_route_tree_new(). */
+int dard_route_optimal_tree(struct dard_pathctx *c,
+			    const struct dard_route_tree *rt,
+			    const struct dard_demand *d, size_t n,
+			    struct dard_path *out, char *err);
+
 /* Whether dard_route_optimal handles t: 0, or -EINVAL with err saying why. */
 int dard_route_optimal_check(const struct dard_topo *t, char *err);
 

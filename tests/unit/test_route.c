@@ -391,16 +391,33 @@ static uint32_t check_placement(struct fix *f, const struct demand *dm,
 	return l;
 }
 
-/* SDN-optimal's L_D on dm, which must be the lower bound. */
+/*
+ * SDN-optimal's L_D on dm, which must be the lower bound; the tree built
+ * once (dard_route_tree_new) must place dm on the very same paths.
+ */
 static uint32_t optimal(struct fix *f, const struct demand *dm)
 {
 	struct dard_path *out = calloc(dm->n ? dm->n : 1, sizeof(*out));
+	struct dard_path *again = calloc(dm->n ? dm->n : 1, sizeof(*again));
+	struct dard_route_tree *rt;
 	char err[DARD_ERR_MAX];
 	uint32_t l, lb;
+	size_t i;
 
 	assert_non_null(out);
+	assert_non_null(again);
 	if (dard_route_optimal(f->pc, f->t, dm->d, dm->n, out, err))
 		fail_msg("%s: %s", f->t->name, err);
+	if (dard_route_tree_new(f->t, &rt, err) ||
+	    dard_route_optimal_tree(f->pc, rt, dm->d, dm->n, again, err))
+		fail_msg("%s: %s", f->t->name, err);
+	for (i = 0; i < dm->n; i++) {
+		assert_int_equal(again[i].nsw, out[i].nsw);
+		assert_memory_equal(again[i].sw, out[i].sw,
+				    out[i].nsw * sizeof(out[i].sw[0]));
+	}
+	dard_route_tree_free(rt);
+	free(again);
 	l = check_placement(f, dm, out);
 	lb = lower_bound(f->t, dm->d, dm->n);
 	if (l != lb)
@@ -479,6 +496,7 @@ static void test_optimal(void **state)
 			{"clos:4,4",
 			 "one aggregation switch of one index per pod"},
 		};
+		struct dard_route_tree *rt;
 		char err[DARD_ERR_MAX];
 
 		for (s = 0; s < 2; s++) {
@@ -492,6 +510,12 @@ static void test_optimal(void **state)
 			assert_int_equal(
 				dard_route_optimal(f.pc, f.t, &d, 1, &out, err),
 				-EINVAL);
+			if (!strstr(err, bad[s].msg))
+				fail_msg("%s: `%s'", bad[s].spec, err);
+			rt = (void *)&d;
+			assert_int_equal(dard_route_tree_new(f.t, &rt, err),
+					 -EINVAL);
+			assert_ptr_equal(rt, (void *)&d);
 			if (!strstr(err, bad[s].msg))
 				fail_msg("%s: `%s'", bad[s].spec, err);
 			destroy(&f);
