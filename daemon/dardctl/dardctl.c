@@ -98,7 +98,7 @@ static void usage(FILE *f)
 		"  --pin DIR           where datapaths pin their maps (default\n"
 		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
 		")\n"
-		"  -v, --verbose       let libbpf print, the verifier's log among it\n"
+		"  -v, --verbose       libbpf's debug messages too (its warnings always)\n"
 		"  -j, --json          print JSON: an array of objects\n"
 		"  -p, --pretty        indent JSON\n"
 		"  -V, --version       print the version\n"
