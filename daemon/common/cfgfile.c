@@ -88,7 +88,7 @@ static int gen_load(struct dard_config *cfg, const char *spec,
 	if (o->wide_base && !(o->mask & DARD_OPT_BASE) &&
 	    cfg->topo->nhosts > WIDE_BASE_HOSTS)
 		dard_prefix_parse("16.0.0.0/4", &cfg->opts.base);
-	ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan, e);
+	ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan, NULL, e);
 	if (ret) {
 		snprintf(err, errlen, "Unable to address %s: %s", spec, e);
 		dard_config_free(cfg);

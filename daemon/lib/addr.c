@@ -281,7 +281,7 @@ static int cmp_u32(const void *a, const void *b)
  * addresses must lie inside the prefix, so the kinds cannot collide.
  */
 static int assign(struct dard_topo *t, const struct dard_prefix *pre, int ids,
-		  char *err)
+		  uint32_t *node, char *err)
 {
 	const char *what = ids ? "ID" : "management address";
 	const char *kind = ids ? "ID prefix" : "management prefix";
@@ -307,6 +307,7 @@ static int assign(struct dard_topo *t, const struct dard_prefix *pre, int ids,
 				"%s: %s %s is not a node address of %s",
 				t->node[i].name, what, dard_addr_str(v, b),
 				dard_prefix_str(pre->addr, pre->len, c));
+			*node = i;
 		}
 		taken[ntaken++] = v;
 	}
@@ -329,7 +330,8 @@ static int assign(struct dard_topo *t, const struct dard_prefix *pre, int ids,
 	return ret;
 }
 
-static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
+static int fill_addresses(struct dard_topo *t, struct dard_plan *p,
+			  uint32_t *node, char *err)
 {
 	const struct dard_plan_opts *o = &p->opts;
 	const struct dard_prefix *pre[] = {&o->base, &o->ids, &o->links,
@@ -364,10 +366,10 @@ static int fill_addresses(struct dard_topo *t, struct dard_plan *p, char *err)
 			"link prefix %s holds %u /31 links, not %u",
 			dard_prefix_str(o->links.addr, o->links.len, b), span,
 			t->nlinks);
-	ret = assign(t, &o->ids, 1, err);
+	ret = assign(t, &o->ids, 1, node, err);
 	if (ret)
 		return ret;
-	return assign(t, &o->mgmt, 0, err);
+	return assign(t, &o->mgmt, 0, node, err);
 }
 
 static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
@@ -442,13 +444,16 @@ static int allocate(struct dard_topo *t, struct dard_plan *p, char *err)
 }
 
 int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
-		    struct dard_plan **out, char *err)
+		    struct dard_plan **out, uint32_t *node, char *err)
 {
 	struct dard_plan *p;
-	uint32_t i;
+	uint32_t i, bad;
 	char b[24];
 	int ret;
 
+	if (!node)
+		node = &bad;
+	*node = DARD_NONE;
 	if (!t->finalized)
 		return dard_fail(err, -EINVAL, "topology not finalized");
 	p = calloc(1, sizeof(*p));
@@ -473,7 +478,7 @@ int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
 	ret = allocate(t, p, err);
 	if (ret < 0)
 		goto err;
-	ret = fill_addresses(t, p, err);
+	ret = fill_addresses(t, p, node, err);
 	if (ret < 0)
 		goto err;
 	*out = p;
@@ -488,7 +493,7 @@ struct dard_plan *dard_plan_new(struct dard_topo *t,
 {
 	struct dard_plan *p = NULL;
 
-	dard_plan_build(t, o, &p, err);
+	dard_plan_build(t, o, &p, NULL, err);
 	return p;
 }
 

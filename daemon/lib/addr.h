@@ -65,14 +65,17 @@ struct dard_plan {
 void dard_plan_opts_init(struct dard_plan_opts *o);
 /*
  * Allocates every switch's prefixes and fills unset host IDs and mgmt.
- * NULL with the reason in err (DARD_ERR_MAX) on failure; a reason about
- * one node starts with "NAME: " (see dard_topo_err_node()).
+ * NULL with the reason in err (DARD_ERR_MAX) on failure.
  */
 struct dard_plan *dard_plan_new(struct dard_topo *t,
 				const struct dard_plan_opts *o, char *err);
-/* The same, for a caller that wants the code: 0 or a negative errno. */
+/*
+ * The same, for a caller that wants the code (0 or a negative errno) and,
+ * when node is not NULL, the node the reason is about in *node
+ * (DARD_NONE when it is about no one node).
+ */
 int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
-		    struct dard_plan **out, char *err);
+		    struct dard_plan **out, uint32_t *node, char *err);
 void dard_plan_free(struct dard_plan *p);
 
 /* A host's number of aliases and its i-th alias. */

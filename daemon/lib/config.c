@@ -523,6 +523,7 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 		      unsigned *err_line, char *err)
 {
 	char ebuf[DARD_ERR_MAX];
+	uint32_t bad;
 	unsigned lbuf;
 	struct parser ps = {.cfg = cfg,
 			    .err = err ? err : ebuf,
@@ -570,19 +571,16 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	ps.line = 0;
 	if (over)
 		dard_plan_opts_apply(&cfg->opts, over, mask);
-	ret = dard_topo_finalize(cfg->topo, ps.err);
+	ret = dard_topo_finalize(cfg->topo, &bad, ps.err);
 	if (!ret)
-		ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan,
+		ret = dard_plan_build(cfg->topo, &cfg->opts, &cfg->plan, &bad,
 				      ps.err);
-	/* An error about one node points at the line declaring it. */
 	if (ret) {
-		uint32_t n = dard_topo_err_node(cfg->topo, ps.err);
-
-		if (n != DARD_NONE)
-			*ps.err_line = ps.node_line[n];
-	}
-	if (ret)
+		/* An error about one node points at the line declaring it. */
+		if (bad != DARD_NONE)
+			*ps.err_line = ps.node_line[bad];
 		goto out;
+	}
 	ret = check_unique(&ps, 1) ?: check_unique(&ps, 0) ?:
 					       check_aliases(&ps);
 out:

@@ -15,8 +15,9 @@
  *   dard_plan_new).
  * - A data structure never carries an error field. What a caller needs to
  *   know about a failure is in the message and its return: a message
- *   about one node starts with its name (dard_topo_err_node() reads it
- *   back), and dard_config_parse() gives the line beside the message.
+ *   about one node names that node beside the message (the node
+ *   out-parameter of dard_topo_finalize and dard_plan_build), and
+ *   dard_config_parse() gives the line beside the message.
  * - Out of memory is always reported (-ENOMEM, "out of memory"), never
  *   answered with a partial result (tests/unit/test_oom.c fails every
  *   allocation in turn).

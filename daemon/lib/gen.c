@@ -145,7 +145,7 @@ static struct dard_topo *build(const struct pod_tree *pt, const char *name,
 					     (i - 1) * pt->hosts + j, 1, prefix,
 					     err))
 					goto err;
-	if (dard_topo_finalize(t, err))
+	if (dard_topo_finalize(t, NULL, err))
 		goto err;
 	return t;
 err:

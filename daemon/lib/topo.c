@@ -436,11 +436,13 @@ static int check_node(struct dard_topo *t, uint32_t i, char *err)
 	return 0;
 }
 
-int dard_topo_finalize(struct dard_topo *t, char *err)
+int dard_topo_finalize(struct dard_topo *t, uint32_t *node, char *err)
 {
 	uint32_t i;
 	int ret;
 
+	if (node)
+		*node = DARD_NONE;
 	if (t->finalized)
 		return 0;
 	if (!t->nlevels)
@@ -455,8 +457,11 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 
 	for (i = 0; i < t->nnodes; i++) {
 		ret = check_node(t, i, err);
-		if (ret < 0)
+		if (ret < 0) {
+			if (node && ret != -ENOMEM)
+				*node = i;
 			return ret;
+		}
 	}
 	if (!t->nroots)
 		return dard_fail(err, -EINVAL,
@@ -466,24 +471,4 @@ int dard_topo_finalize(struct dard_topo *t, char *err)
 		return dard_fail(err, -EINVAL, "no hosts");
 	t->finalized = 1;
 	return 0;
-}
-
-uint32_t dard_topo_err_node(const struct dard_topo *t, const char *err)
-{
-	char name[DARD_NAME_MAX];
-	const char *s = err, *e;
-
-	if (!strncmp(s, "host `", 6) || !strncmp(s, "switch `", 8)) {
-		s = strchr(s, '`') + 1;
-		e = strchr(s, '\'');
-	} else {
-		e = strchr(s, ':');
-		if (e && e[1] != ' ')
-			return DARD_NONE;
-	}
-	if (!e || e == s || (size_t)(e - s) >= sizeof(name))
-		return DARD_NONE;
-	memcpy(name, s, e - s);
-	name[e - s] = '\0';
-	return dard_topo_find(t, name);
 }

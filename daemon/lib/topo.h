@@ -79,17 +79,12 @@ int dard_topo_add_link(struct dard_topo *t, const char *up, unsigned up_port,
 		       char *err);
 /*
  * Checks the tree is layered and complete; builds the derived arrays
- * (roots, hosts, and each node's down[] and up[] ports). A message about
- * one node starts with its name and a colon: "node `NAME': ...".
+ * (roots, hosts, and each node's down[] and up[] ports). Returns 0, or a
+ * negative errno with the reason in err; when node is not NULL, *node is
+ * the node the reason is about (DARD_NONE when it is about no one node),
+ * so that a caller can point at where that node was declared.
  */
-int dard_topo_finalize(struct dard_topo *t, char *err);
-
-/*
- * The node a builder's or dard_plan_new()'s message is about, or
- * DARD_NONE: such messages start with "host `NAME'", "switch `NAME'" or
- * "NAME:", so that a caller can point at where NAME was declared.
- */
-uint32_t dard_topo_err_node(const struct dard_topo *t, const char *err);
+int dard_topo_finalize(struct dard_topo *t, uint32_t *node, char *err);
 
 /* Letters, digits, _ and -, not starting with -, shorter than max. */
 int dard_name_valid(const char *s, size_t max);

@@ -451,7 +451,7 @@ static struct dard_topo *small_tree(const char *const *links)
 				       ++port[dn], 1000, err))
 			fail_msg("%s", err);
 	}
-	if (dard_topo_finalize(t, err))
+	if (dard_topo_finalize(t, NULL, err))
 		fail_msg("%s", err);
 	return t;
 }

@@ -129,7 +129,7 @@ static void test_up_interleaved(void **state)
 	ok(dard_topo_add_link(t, "r1", 1, "s", 2, 1000, err));
 	ok(dard_topo_add_link(t, "s", 1, "h1", 1, 1000, err));
 	ok(dard_topo_add_link(t, "s", 4, "h2", 3, 1000, err));
-	ok(dard_topo_finalize(t, err));
+	ok(dard_topo_finalize(t, NULL, err));
 	s = dard_topo_find(t, "s");
 	assert_int_equal(t->node[s].nup, 2);
 	assert_int_equal(t->node[s].up[0], 2);
@@ -149,6 +149,7 @@ static void test_err_node(void **state)
 {
 	struct dard_topo *t = dard_topo_new();
 	char err[DARD_ERR_MAX] = "";
+	uint32_t node = 0;
 
 	assert_non_null(t);
 	ok(dard_topo_add_level(t, "core", err));
@@ -157,22 +158,26 @@ static void test_err_node(void **state)
 	ok(dard_topo_add_switch(t, "s", "tor", err));
 	ok(dard_topo_add_host(t, "h1", err));
 	ok(dard_topo_add_link(t, "r1", 1, "s", 1, 1000, err));
-	assert_int_equal(dard_topo_finalize(t, err), -EINVAL);
+	assert_int_equal(dard_topo_finalize(t, &node, err), -EINVAL);
 	assert_string_equal(err, "switch `s' (tor) has nothing below it");
-	assert_int_equal(dard_topo_err_node(t, err), dard_topo_find(t, "s"));
-	assert_int_equal(dard_topo_err_node(t, "h1: ID 1.2.3.4 is bad"),
-			 dard_topo_find(t, "h1"));
-	assert_int_equal(dard_topo_err_node(t, "host `h1' has no link"),
-			 dard_topo_find(t, "h1"));
-	/* Not a node, no "NAME: " prefix, or a name too long to be one. */
-	assert_int_equal(dard_topo_err_node(t, "core: x"), DARD_NONE);
-	assert_int_equal(dard_topo_err_node(t, "r1:4 needs bits"), DARD_NONE);
-	assert_int_equal(dard_topo_err_node(t, "no hosts"), DARD_NONE);
-	assert_int_equal(dard_topo_err_node(t, "switch `r1"), DARD_NONE);
-	assert_int_equal(
-		dard_topo_err_node(
-			t, "host `aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"),
-		DARD_NONE);
+	assert_int_equal(node, dard_topo_find(t, "s"));
+	/* The host's link mends that; the host alone is then at fault. */
+	ok(dard_topo_add_switch(t, "s2", "tor", err));
+	ok(dard_topo_add_link(t, "s", 2, "h1", 1, 1000, err));
+	ok(dard_topo_add_link(t, "r1", 2, "s2", 1, 1000, err));
+	ok(dard_topo_add_host(t, "h2", err));
+	ok(dard_topo_add_link(t, "s2", 2, "h2", 1, 1000, err));
+	ok(dard_topo_finalize(t, &node, err));
+	assert_int_equal(node, DARD_NONE);
+	dard_topo_free(t);
+
+	/* An error about the whole tree names no node. */
+	t = dard_topo_new();
+	assert_non_null(t);
+	node = 0;
+	assert_int_equal(dard_topo_finalize(t, &node, err), -EINVAL);
+	assert_string_equal(err, "no switch levels");
+	assert_int_equal(node, DARD_NONE);
 	dard_topo_free(t);
 }
 
