@@ -26,6 +26,7 @@
 #include <sys/socket.h>
 
 #include "cfgfile.h"
+#include "num.h"
 #include "path.h"
 
 enum { PORT = 47000, WAIT_MS = 2000, LOST_WAIT_MS = 300 };
@@ -55,7 +56,7 @@ static void enter(struct check *c, uint32_t node)
 static uint64_t forwarded(void)
 {
 	char head[1024], vals[1024];
-	unsigned long long v = 0;
+	uint64_t v = 0;
 	char *h, *x, *hs, *vs;
 	int col = 0, want = -1;
 	FILE *f = fopen("/proc/net/snmp", "r");
@@ -74,8 +75,8 @@ static uint64_t forwarded(void)
 	col = 0;
 	for (x = strtok_r(vals, " \n", &vs); x;
 	     x = strtok_r(NULL, " \n", &vs), col++)
-		if (col == want)
-			v = strtoull(x, NULL, 10);
+		if (col == want && dard_parse_u64(x, 0, UINT64_MAX, &v))
+			die("/proc/net/snmp: ForwDatagrams is not a number");
 	return v;
 }
 
