@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 
 #include "answer.h"
-#include "dp.h"
+#include "clock.h"
 #include "err.h"
 #include "topo.h"
 #include "log.h"
@@ -63,7 +63,7 @@ static int port_up(const struct sw_agent *a, const struct sw_port *p)
  */
 static int refresh(struct sw_agent *a)
 {
-	uint64_t now = dard_coarse_ns();
+	uint64_t now = dard_clock_ns(CLOCK_MONOTONIC_COARSE);
 	unsigned i;
 	int ret;
 
