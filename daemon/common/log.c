@@ -6,8 +6,9 @@
 
 #include "log.h"
 
-static const char *log_prog = "dard";
-static int log_level = DARD_LOG_INFO, log_journal;
+/* NULL until dard_log_init: lines as they are, none dropped. */
+static const char *log_prog;
+static int log_level = DARD_LOG_DEBUG, log_journal;
 
 void dard_log_init(const char *prog, int level)
 {
@@ -34,6 +35,8 @@ void dard_log(int level, const char *fmt, ...)
 	va_end(ap);
 	if (log_journal)
 		fprintf(stderr, "<%d>%s\n", level, line);
+	else if (!log_prog)
+		fprintf(stderr, "%s\n", line);
 	else
 		fprintf(stderr, "%s: %s: %s\n", log_prog,
 			words[level & 7] ? words[level & 7] : "log", line);

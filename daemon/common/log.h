@@ -14,7 +14,12 @@ enum dard_log_level {
 	DARD_LOG_DEBUG = 7,
 };
 
-/* Messages above level are dropped (default DARD_LOG_INFO). */
+/*
+ * Lines become "prog: level: text"; messages above level are dropped.
+ * Until it is called, a program that only passes on what its libraries
+ * say (dardctl, libbpf's lines through bpflog.h) prints every line as it
+ * is, which is how a CLI's stderr reads.
+ */
 void dard_log_init(const char *prog, int level);
 void dard_log(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -91,7 +91,5 @@ struct bpf_object;
 int dard_dp_bpf_adopt(struct dard_dp **dp, struct bpf_object *obj);
 
 const char *dard_stat_name(unsigned stat);
-/* Whether libbpf may print (the verifier's log among it); off by default. */
-void dard_dp_verbose(int on);
 
 #endif /* _DARD_DP_H */

@@ -24,6 +24,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpflog.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
 
@@ -750,6 +751,6 @@ int main(void)
 		printf("test_datapath: SKIP: BPF_PROG_TEST_RUN needs root\n");
 		return 0;
 	}
-	dard_dp_verbose(getenv("V") != NULL);
+	dard_bpf_log(getenv("V") != NULL);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
