@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "addr.h"
+#include "clock.h"
 #include "gen.h"
 #include "path.h"
 #include "table.h"
@@ -50,14 +51,6 @@ struct result {
 
 /* Keeps the results of the timed loops observable. */
 static volatile uint64_t sink;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 struct path_acc {
 	uint64_t n, sum;
@@ -123,7 +116,7 @@ static int bench_paths(const struct dard_topo *t, const struct dard_plan *p,
 		nsrc = ntors;
 	r->tors = ntors;
 	r->srcs = nsrc;
-	t0 = now_ms();
+	t0 = dard_clock_ms(CLOCK_MONOTONIC);
 	for (i = 0; i < nsrc; i++) {
 		uint32_t src = first[(uint64_t)i * ntors / nsrc];
 
@@ -139,7 +132,7 @@ static int bench_paths(const struct dard_topo *t, const struct dard_plan *p,
 			r->pairs++;
 		}
 	}
-	r->path_ms = now_ms() - t0;
+	r->path_ms = dard_clock_ms(CLOCK_MONOTONIC) - t0;
 	r->paths = acc.n;
 	sink += acc.sum;
 	free(first);
@@ -168,7 +161,7 @@ static int bench_tables(const struct dard_topo *t, const struct dard_plan *p,
 	out = calloc(max, sizeof(*out));
 	if (!out)
 		return fail(r, "tables", "out of memory");
-	t0 = now_ms();
+	t0 = dard_clock_ms(CLOCK_MONOTONIC);
 	for (i = 0; i < t->nnodes; i++) {
 		uint32_t n;
 
@@ -183,7 +176,7 @@ static int bench_tables(const struct dard_topo *t, const struct dard_plan *p,
 			sum += out[n - 1].prefix ^ out[0].port;
 		r->entries += n;
 	}
-	r->table_ms = now_ms() - t0;
+	r->table_ms = dard_clock_ms(CLOCK_MONOTONIC) - t0;
 	sink += sum;
 	free(out);
 	return 0;
@@ -209,17 +202,17 @@ static int bench_one(const char *run, unsigned nsrc, struct result *r)
 			return fail(r, "base", "invalid prefix");
 	}
 
-	t0 = now_ms();
+	t0 = dard_clock_ms(CLOCK_MONOTONIC);
 	t = dard_gen_spec(spec, 1000, err);
-	r->gen_ms = now_ms() - t0;
+	r->gen_ms = dard_clock_ms(CLOCK_MONOTONIC) - t0;
 	if (!t)
 		return fail(r, "generate", err);
 	r->hosts = t->nhosts;
 	r->switches = t->nnodes - t->nhosts;
 
-	t0 = now_ms();
+	t0 = dard_clock_ms(CLOCK_MONOTONIC);
 	p = dard_plan_new(t, &opts, err);
-	r->plan_ms = now_ms() - t0;
+	r->plan_ms = dard_clock_ms(CLOCK_MONOTONIC) - t0;
 	if (!p) {
 		dard_topo_free(t);
 		return fail(r, "plan", err);
@@ -230,7 +223,7 @@ static int bench_one(const char *run, unsigned nsrc, struct result *r)
 			 sizeof(r->layout) - strlen(r->layout), "%s%u",
 			 f ? "+" : "", p->width[f]);
 
-	t0 = now_ms();
+	t0 = dard_clock_ms(CLOCK_MONOTONIC);
 	for (i = 0; i < t->nhosts; i++) {
 		uint32_t h = t->hosts[i], n = dard_plan_naliases(t, h);
 
@@ -238,7 +231,7 @@ static int bench_one(const char *run, unsigned nsrc, struct result *r)
 			sum += dard_plan_alias(t, p, h, j);
 		r->aliases += n;
 	}
-	r->alias_ms = now_ms() - t0;
+	r->alias_ms = dard_clock_ms(CLOCK_MONOTONIC) - t0;
 	sink += sum;
 
 	ret = bench_paths(t, p, nsrc, r) ?: bench_tables(t, p, r);

@@ -34,6 +34,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench_dp.skel.h"
+#include "bpflog.h"
 #include "dp.h"
 
 enum { REPEAT = 1000000, ROUNDS = 7, PKT = 1514, INNER = 1480 };
@@ -231,7 +232,7 @@ int main(void)
 		printf("dard-bench-dp: SKIP: BPF_PROG_TEST_RUN needs root\n");
 		return 0;
 	}
-	dard_dp_verbose(0);
+	dard_bpf_log(0);
 	s = load(1000, KNOWN);
 	noop = time_prog(s->progs.bench_noop, 0);
 	pair = time_prog(s->progs.bench_pair, 0);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "gen.h"
 #include "maxmin.h"
 #include "opt.h"
@@ -26,14 +27,6 @@
 
 enum { RANDN = 20 };
 
-static double ms(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Wall and whole-process CPU time of one computation. */
 struct took {
 	double wall, cpu;
@@ -41,14 +34,14 @@ struct took {
 
 static void start(struct took *k)
 {
-	k->wall = ms(CLOCK_MONOTONIC);
-	k->cpu = ms(CLOCK_PROCESS_CPUTIME_ID);
+	k->wall = dard_clock_ms(CLOCK_MONOTONIC);
+	k->cpu = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static void stop(struct took *k)
 {
-	k->wall = ms(CLOCK_MONOTONIC) - k->wall;
-	k->cpu = ms(CLOCK_PROCESS_CPUTIME_ID) - k->cpu;
+	k->wall = dard_clock_ms(CLOCK_MONOTONIC) - k->wall;
+	k->cpu = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - k->cpu;
 }
 
 static void die(const char *what)

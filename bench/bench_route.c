@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "addr.h"
+#include "clock.h"
 #include "gen.h"
 #include "path.h"
 #include "route.h"
@@ -33,14 +34,6 @@ static const char *const default_runs[] = {
 	"fattree:64@16.0.0.0/4",
 	"fattree:32,3",
 };
-
-static double cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -127,13 +120,13 @@ static int run(const char *arg, unsigned reps, uint64_t seed, unsigned enum_max)
 		d[i] = (struct dard_demand){t->hosts[i], t->hosts[perm[i]]};
 
 	for (r = 0; r < reps; r++) {
-		double t0 = cpu_ms();
+		double t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 
 		if (dard_route_optimal(pc, t, d, n, out, err)) {
 			fprintf(stderr, "%s: %s\n", spec, err);
 			goto out;
 		}
-		ms[r] = cpu_ms() - t0;
+		ms[r] = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	}
 	row(t, n, "SDN-optimal", ms, reps, max_load(t, out, n));
 
@@ -141,17 +134,17 @@ static int run(const char *arg, unsigned reps, uint64_t seed, unsigned enum_max)
 	if (t->node[t->roots[0]].ndown > enum_max)
 		goto done;
 	{
-		double t0 = cpu_ms();
+		double t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 
 		if (dard_route_greedy(pc, t, d, n, load, out)) {
 			fprintf(stderr, "%s: SDN-greedy failed\n", spec);
 			goto out;
 		}
-		ms[0] = cpu_ms() - t0;
+		ms[0] = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - t0;
 		row(t, n, "SDN-greedy", ms, 1, dard_route_max_load(t, load));
 	}
 	{
-		double t0 = cpu_ms();
+		double t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 
 		for (i = 0; i < n; i++)
 			if (dard_route_modk(pc, t, d[i].src, d[i].dst,
@@ -159,7 +152,7 @@ static int run(const char *arg, unsigned reps, uint64_t seed, unsigned enum_max)
 				fprintf(stderr, "%s: D-mod-k failed\n", spec);
 				goto out;
 			}
-		ms[0] = cpu_ms() - t0;
+		ms[0] = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - t0;
 		row(t, n, "D-mod-k (digit)", ms, 1, max_load(t, out, n));
 	}
 done:

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "gen.h"
 #include "proto.h"
 #include "sched.h"
@@ -38,15 +39,6 @@ struct collect {
 };
 
 static volatile double sink;
-
-/* CPU time of this process: the rounds run on one thread. */
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static int add(const struct dard_path *path, void *arg)
 {
@@ -161,7 +153,8 @@ int main(void)
 
 		if (!pv || !fv || !pl)
 			return 1;
-		t0 = now_us();
+		/* CPU time of this process: the rounds run on one thread. */
+		t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 		do {
 			for (i = 0; i < counts[c]; i++) {
 				struct dard_move m;
@@ -179,7 +172,8 @@ int main(void)
 					sink += m.estimate;
 			}
 			reps++;
-		} while ((us = now_us() - t0) < 2e5);
+		} while ((us = (dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - t0) *
+			       1e3) < 2e5);
 		printf("| %u | %.3f | %.2f |\n", counts[c], us / reps / 1e3,
 		       us / reps / counts[c]);
 		free(pv);

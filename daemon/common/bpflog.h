@@ -5,8 +5,9 @@
 
 /*
  * Sends libbpf's warnings and notes, the verifier's rejections among
- * them, to stderr always, and its debug messages only when verbose
- * (LBB bootstrap.c). Call again to change verbose.
+ * them, to dard_log() (log.h) always, at DARD_LOG_WARN and _INFO, and its
+ * debug messages at DARD_LOG_DEBUG only when verbose (LBB bootstrap.c).
+ * Call again to change verbose.
  */
 void dard_bpf_log(int verbose);
 

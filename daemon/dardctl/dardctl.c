@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpflog.h"
 #include "cfgfile.h"
 #include "dardctl.h"
 #include "gen.h"
@@ -363,7 +364,7 @@ int main(int argc, char **argv)
 	ret = parse_opts(&c, argc, argv);
 	if (ret >= 0)
 		return ret;
-	dard_dp_verbose(c.verbose);
+	dard_bpf_log(c.verbose);
 	if (!c.pin_root)
 		c.pin_root = getenv("DARD_PIN_ROOT");
 	return run(&c, argc - optind, argv + optind);

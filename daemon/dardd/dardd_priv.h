@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "dp.h"
+#include "log.h"
 #include "monitor.h"
 
 /* What the command line asks for (opts.c). */
@@ -109,6 +110,7 @@ struct dardd {
 	int udp;
 	uint32_t seq;
 	uint64_t next_query_ns;
+	struct dard_ratelimit rejects; /* their warnings, one a second */
 	/* Sends a query to a switch's mgmt address: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
 			uint32_t mgmt);

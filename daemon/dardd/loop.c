@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 
+#include "clock.h"
 #include "dardd_priv.h"
 #include "log.h"
 
@@ -25,10 +26,7 @@ static void on_signal(int sig)
 
 uint64_t dardd_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return dard_clock_ns(CLOCK_MONOTONIC);
 }
 
 /* The timer's work: queries, rounds and walks that are due. */

@@ -188,15 +188,17 @@ void query_send(struct dardd *d, uint64_t now)
 	}
 }
 
+/* Anyone can send us datagrams: each counted, not each logged. */
 static void reject(struct dardd *d, uint32_t addr, const char *what,
-		   const char *why)
+		   const char *why, uint64_t now)
 {
 	struct in_addr in = {.s_addr = htonl(addr)};
 	char from[INET_ADDRSTRLEN];
 
 	d->st.rejected++;
 	inet_ntop(AF_INET, &in, from, sizeof(from));
-	log_warn("rejected a %s from %s: %s", what, from, why);
+	dard_log_ratelimited(&d->rejects, now, DARD_LOG_WARN,
+			     "rejected a %s from %s: %s", what, from, why);
 }
 
 void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
@@ -208,12 +210,13 @@ void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 	struct sw *s;
 
 	if (dard_proto_decode(buf, len, &msg, err)) {
-		reject(d, addr, "reply", err);
+		reject(d, addr, "reply", err, now);
 		return;
 	}
 	if (n == DARD_NONE || msg.type != DARD_MSG_REPLY) {
 		reject(d, addr, "message",
-		       n == DARD_NONE ? "not a switch of ours" : "not a reply");
+		       n == DARD_NONE ? "not a switch of ours" : "not a reply",
+		       now);
 		return;
 	}
 	s = &d->sw[n];

@@ -8,8 +8,9 @@
 #define _DARD_DP_H
 
 #include <stdint.h>
-#include <time.h>
 #include <linux/dard.h>
+
+#include "clock.h"
 
 /*
  * The clock the BPF programs stamp flows with (bpf_ktime_get_coarse_ns):
@@ -17,10 +18,7 @@
  */
 static inline uint64_t dard_coarse_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return dard_clock_ns(CLOCK_MONOTONIC_COARSE);
 }
 
 struct dard_dp;
@@ -93,7 +91,5 @@ struct bpf_object;
 int dard_dp_bpf_adopt(struct dard_dp **dp, struct bpf_object *obj);
 
 const char *dard_stat_name(unsigned stat);
-/* Whether libbpf may print (the verifier's log among it); off by default. */
-void dard_dp_verbose(int on);
 
 #endif /* _DARD_DP_H */

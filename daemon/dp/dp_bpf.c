@@ -23,7 +23,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpflog.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
 #include "tc.h"
@@ -61,12 +60,6 @@ const char *dard_stat_name(unsigned stat)
 {
 	return stat < __DARD_STAT_MAX && stat_names[stat] ? stat_names[stat]
 							  : "?";
-}
-
-/* libbpf's warnings always reach stderr, its debug only when asked. */
-void dard_dp_verbose(int on)
-{
-	dard_bpf_log(on);
 }
 
 static int pin_dir(char *dir, const char *pin_root, const char *ifname)

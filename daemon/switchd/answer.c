@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 
 #include "answer.h"
-#include "dp.h"
+#include "clock.h"
 #include "err.h"
 #include "topo.h"
 #include "log.h"
@@ -57,20 +57,20 @@ static int port_up(const struct sw_agent *a, const struct sw_port *p)
 }
 
 /*
- * The ports' state: links looked at for every query, elephants counted
- * at most once per quarter window, as queries from many monitors arrive
- * close together. A failed count leaves no counts to answer from.
+ * The ports' state, links and elephants alike, looked at most once per
+ * quarter window: queries from many monitors arrive close together, and
+ * an ioctl per port per query would cost more than the answer. A failed
+ * count leaves no counts to answer from.
  */
-static int refresh(struct sw_agent *a)
+static int refresh(struct sw_agent *a, uint64_t now)
 {
-	uint64_t now = dard_coarse_ns();
 	unsigned i;
 	int ret;
 
-	for (i = 0; i < a->nports; i++)
-		a->port[i].up = port_up(a, &a->port[i]);
 	if (a->counted_ns && now - a->counted_ns < a->window_ns / 4)
 		return 0;
+	for (i = 0; i < a->nports; i++)
+		a->port[i].up = port_up(a, &a->port[i]);
 	a->counted_ns = 0;
 	ret = sw_counter_count(a->counter, a->port, a->nports, now,
 			       a->window_ns);
@@ -86,6 +86,7 @@ void sw_answer(struct sw_agent *a)
 	char err[DARD_ERR_MAX] = "", from[INET_ADDRSTRLEN];
 	struct sockaddr_in peer;
 	socklen_t plen = sizeof(peer);
+	uint64_t now;
 	unsigned n;
 	ssize_t len;
 	size_t out;
@@ -95,19 +96,23 @@ void sw_answer(struct sw_agent *a)
 		       (struct sockaddr *)&peer, &plen);
 	if (len < 0)
 		return;
+	/* Anyone can send datagrams: each counted, not each logged. */
+	now = dard_clock_ns(CLOCK_MONOTONIC_COARSE);
 	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
 	if (sw_query_decode(buf, len, &msg, err)) {
 		a->rejected++;
-		log_warn("rejected a message from %s:%u: %s", from,
-			 ntohs(peer.sin_port), err);
+		dard_log_ratelimited(&a->rejects, now, DARD_LOG_WARN,
+				     "rejected a message from %s:%u: %s", from,
+				     ntohs(peer.sin_port), err);
 		return;
 	}
 	a->queries++;
-	ret = refresh(a);
+	ret = refresh(a, now);
 	if (ret) {
 		/* Partial counts would mislead: the querier hears nothing. */
 		a->count_errors++;
-		log_warn(
+		dard_log_ratelimited(
+			&a->unanswered, now, DARD_LOG_WARN,
 			"query %u from %s unanswered: counting elephants failed: %s",
 			msg.seq, from, strerror(-ret));
 		return;
@@ -115,7 +120,9 @@ void sw_answer(struct sw_agent *a)
 	out = sw_reply(a->port, a->nports, &msg, buf, sizeof(buf), &n);
 	if (sendto(a->sock, buf, out, 0, (struct sockaddr *)&peer, plen) < 0) {
 		a->send_errors++;
-		log_warn("reply to %s failed: %s", from, strerror(errno));
+		dard_log_ratelimited(&a->unanswered, now, DARD_LOG_WARN,
+				     "reply to %s failed: %s", from,
+				     strerror(errno));
 		return;
 	}
 	a->replies++;

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 
 #include "counter.h"
+#include "log.h"
 #include "reply.h"
 
 struct sw_agent {
@@ -15,9 +16,11 @@ struct sw_agent {
 	struct sw_counter *counter;
 	uint64_t window_ns;
 	int sock, ioctl_sock;
-	uint64_t counted_ns; /* of the ports' elephants; 0: none valid */
+	uint64_t counted_ns; /* of the ports' links and elephants; 0: none */
 	/* What it did, logged at exit and on SIGUSR1. */
 	uint64_t queries, replies, rejected, send_errors, count_errors;
+	/* Their warnings, one a second: datagrams come from anyone. */
+	struct dard_ratelimit rejects, unanswered;
 };
 
 /* Opens a's sockets and listens on addr:port; err (DARD_ERR_MAX) why. */

@@ -52,8 +52,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-on() { "$testbed" exec --prefix "$prefix" "$@"; }
-
 # The pids of a program in a node's namespace.
 pids_of() {
 	local p

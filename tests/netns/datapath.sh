@@ -33,7 +33,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-on() { "$testbed" exec --prefix "$prefix" "$@"; }
 flows() { on "$1" "$dardctl" -j flow show dev eth0; }
 dpstat() {
 	on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2"

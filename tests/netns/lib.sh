@@ -2,8 +2,9 @@
 #
 # What the namespace tests share: the root check (a failure under CI, a
 # skip elsewhere), pass/fail/t, which keep the counts the summary line
-# `NAME: N passed, N failed' reports, and waits bounded in time instead of
-# fixed sleeps. Source it with $suite set.
+# `NAME: N passed, N failed' reports, waits bounded in time instead of
+# fixed sleeps, and on() to run a command in a node. Source it with
+# $suite set.
 
 passed=0
 failed=0
@@ -40,8 +41,10 @@ within() {
 		sleep 0.1
 	done
 }
+# on NODE CMD...: runs CMD in NODE of the testbed $prefix ($testbed).
+on() { "$testbed" exec --prefix "$prefix" "$@"; }
 # ctl_jq NODE FILTER [JQ OPTIONS...] -- ARGS...: whether `jq -e FILTER'
-# holds for `dardctl -j ARGS' in NODE. Needs on() and $dardctl.
+# holds for `dardctl -j ARGS' in NODE. Needs $dardctl.
 ctl_jq() {
 	local node=$1 filter=$2 opts=()
 	shift 2

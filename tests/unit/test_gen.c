@@ -11,25 +11,7 @@
 #include <cmocka.h>
 
 #include "gen.h"
-
-static struct dard_topo *gen(const char *spec)
-{
-	char err[DARD_ERR_MAX] = "";
-	struct dard_topo *t = dard_gen_spec(spec, 1000, err);
-
-	if (!t)
-		fail_msg("%s: %s", spec, err);
-	return t;
-}
-
-static uint32_t find(const struct dard_topo *t, const char *name)
-{
-	uint32_t n = dard_topo_find(t, name);
-
-	if (n == DARD_NONE)
-		fail_msg("no node `%s' in %s", name, t->name);
-	return n;
-}
+#include "unit.h"
 
 /* Switches per level (count[nlevels] is the hosts). */
 static void count_levels(const struct dard_topo *t, uint32_t *count)
@@ -44,7 +26,7 @@ static void count_levels(const struct dard_topo *t, uint32_t *count)
 static void check_sizes(const char *spec, uint32_t l0, uint32_t l1, uint32_t l2,
 			uint32_t hosts, uint32_t links)
 {
-	struct dard_topo *t = gen(spec);
+	struct dard_topo *t = unit_gen(spec);
 	uint32_t count[DARD_LEVEL_MAX + 1];
 
 	assert_int_equal(t->nlevels, 3);
@@ -94,7 +76,7 @@ static void test_fattree_tapered_sizes(void **state)
  */
 static void test_fattree_tapered_wiring(void **state)
 {
-	struct dard_topo *t = gen("fattree:8,3");
+	struct dard_topo *t = unit_gen("fattree:8,3");
 	uint32_t tor = find(t, "tor3_2"), a32 = find(t, "aggr3_2");
 	unsigned k;
 
@@ -126,11 +108,11 @@ static void test_fattree_tapered_wiring(void **state)
 
 static void test_fattree_switch_total(void **state)
 {
-	struct dard_topo *t = gen("fattree:4");
+	struct dard_topo *t = unit_gen("fattree:4");
 
 	assert_int_equal(t->nnodes - t->nhosts, 20);
 	dard_topo_free(t);
-	t = gen("fattree:8");
+	t = unit_gen("fattree:8");
 	assert_int_equal(t->nnodes - t->nhosts, 80);
 	dard_topo_free(t);
 }
@@ -166,7 +148,7 @@ static void test_3tier_sizes(void **state)
 	check_sizes("3tier:2", 8, 4, 24, 120, 8 * 4 + 4 * 12 + 120);
 
 	/* 2.5:1 at the access level, 1.5:1 at the aggregation level. */
-	t = gen("3tier");
+	t = unit_gen("3tier");
 	for (i = 0; i < t->nnodes; i++) {
 		const struct dard_node *n = &t->node[i];
 
@@ -183,7 +165,7 @@ static void test_3tier_sizes(void **state)
 
 static void test_fattree_naming(void **state)
 {
-	struct dard_topo *t = gen("fattree:4");
+	struct dard_topo *t = unit_gen("fattree:4");
 	uint32_t core1 = find(t, "core1"), core2 = find(t, "core2");
 	uint32_t a11 = find(t, "aggr1_1"), a21 = find(t, "aggr2_1");
 	uint32_t a12 = find(t, "aggr1_2");
@@ -237,7 +219,7 @@ static void test_fattree_naming(void **state)
 /* Every link joins adjacent levels and both ports point back at it. */
 static void check_links(const char *spec)
 {
-	struct dard_topo *t = gen(spec);
+	struct dard_topo *t = unit_gen(spec);
 	uint32_t i;
 
 	for (i = 0; i < t->nlinks; i++) {
@@ -296,7 +278,7 @@ static void test_spec_good(void **state)
 	unsigned i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		struct dard_topo *t = gen(good[i]);
+		struct dard_topo *t = unit_gen(good[i]);
 
 		assert_true(dard_gen_is_spec(good[i]));
 		dard_topo_free(t);

@@ -23,6 +23,7 @@
 #include "path.h"
 #include "route.h"
 #include "topo.h"
+#include "unit.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -75,16 +76,6 @@ static void oom_reported(int ret, const char *err)
 	assert_non_null(strstr(err, "out of memory"));
 }
 
-static struct dard_topo *gen(const char *spec)
-{
-	char err[DARD_ERR_MAX] = "";
-	struct dard_topo *t = dard_gen_spec(spec, 1000, err);
-
-	if (!t)
-		fail_msg("%s: %s", spec, err);
-	return t;
-}
-
 /* One host of each ToR sends to the next ToR's: a permutation. */
 static size_t demand(const struct dard_topo *t, struct dard_demand *d,
 		     size_t max)
@@ -101,7 +92,7 @@ static size_t demand(const struct dard_topo *t, struct dard_demand *d,
 
 static void test_node_load_and_bound(void **state)
 {
-	struct dard_topo *t = gen("fattree:4");
+	struct dard_topo *t = unit_gen("fattree:4");
 	struct dard_demand d[16];
 	char err[DARD_ERR_MAX];
 	uint32_t want_nl, want_lb, v;
@@ -147,7 +138,7 @@ static void test_node_load_and_bound(void **state)
 /* SDN-adaptive never decides on a bound memory ran out computing. */
 static void test_adaptive(void **state)
 {
-	struct dard_topo *t = gen("fattree:4");
+	struct dard_topo *t = unit_gen("fattree:4");
 	struct dard_plan_opts o;
 	struct dard_plan *p;
 	struct dard_pathctx *pc;

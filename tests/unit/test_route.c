@@ -21,29 +21,6 @@ struct fix {
 	struct dard_pathctx *pc;
 };
 
-/* NL_D and the lower bound, which fail only when memory runs out. */
-static uint32_t node_load(const struct dard_topo *t,
-			  const struct dard_demand *d, size_t n)
-{
-	char err[DARD_ERR_MAX];
-	uint32_t v = 0;
-
-	if (dard_route_node_load(t, d, n, &v, err))
-		fail_msg("%s", err);
-	return v;
-}
-
-static uint32_t lower_bound(const struct dard_topo *t,
-			    const struct dard_demand *d, size_t n)
-{
-	char err[DARD_ERR_MAX];
-	uint32_t v = 0;
-
-	if (dard_route_lower_bound(t, d, n, &v, err))
-		fail_msg("%s", err);
-	return v;
-}
-
 static void build(struct fix *f, const char *spec)
 {
 	unit_build(spec, NULL, DARD_MODE_AUTO, &f->t, &f->p);
@@ -227,7 +204,7 @@ static void test_greedy(void **state)
 				d[i].src = f.t->hosts[i];
 				d[i].dst = f.t->hosts[perm[i]];
 			}
-			assert_int_equal(node_load(f.t, d, n), 1);
+			assert_int_equal(unit_node_load(f.t, d, n), 1);
 			assert_int_equal(
 				dard_route_greedy(f.pc, f.t, d, n, load, out),
 				0);
@@ -247,7 +224,7 @@ static void test_greedy(void **state)
 			greedy_rows_agree(&f, d, n, out);
 			/* Theorem 1: no placement beats the node load. */
 			assert_true(dard_route_max_load(f.t, load) >=
-				    node_load(f.t, d, n));
+				    unit_node_load(f.t, d, n));
 			free(perm);
 			free(d);
 			free(load);
@@ -419,7 +396,7 @@ static uint32_t optimal(struct fix *f, const struct demand *dm)
 	dard_route_tree_free(rt);
 	free(again);
 	l = check_placement(f, dm, out);
-	lb = lower_bound(f->t, dm->d, dm->n);
+	lb = unit_lower_bound(f->t, dm->d, dm->n);
 	if (l != lb)
 		fail_msg("%s: %zu flows: L_D %u, lower bound %u", f->t->name,
 			 dm->n, l, lb);
@@ -453,7 +430,7 @@ static void test_optimal(void **state)
 
 			demand_init(&dm, n);
 			permutation(&dm, f.t);
-			assert_int_equal(node_load(f.t, dm.d, dm.n), 1);
+			assert_int_equal(unit_node_load(f.t, dm.d, dm.n), 1);
 			assert_int_equal(optimal(&f, &dm), 1);
 			free(dm.d);
 
@@ -461,7 +438,7 @@ static void test_optimal(void **state)
 			demand_init(&dm, (size_t)n * (round + 1));
 			random_pairs(&dm, f.t, dm.cap);
 			assert_int_equal(optimal(&f, &dm),
-					 node_load(f.t, dm.d, dm.n));
+					 unit_node_load(f.t, dm.d, dm.n));
 			free(dm.d);
 
 			/* Every host sends round + 2 flows. */
@@ -469,7 +446,7 @@ static void test_optimal(void **state)
 			for (k = 0; k < round + 2; k++)
 				shift(&dm, f.t, 1 + rand() % (n - 1));
 			assert_int_equal(optimal(&f, &dm),
-					 node_load(f.t, dm.d, dm.n));
+					 unit_node_load(f.t, dm.d, dm.n));
 			free(dm.d);
 		}
 		/* Shifts by one, a ToR, a pod and half the tree. */
@@ -608,9 +585,10 @@ static void test_optimal_tapered(void **state)
 			l = optimal(&f, &dm);
 			assert_int_equal(
 				l,
-				tor_bound(f.t, &dm) > node_load(f.t, dm.d, dm.n)
+				tor_bound(f.t, &dm) >
+						unit_node_load(f.t, dm.d, dm.n)
 					? tor_bound(f.t, &dm)
-					: node_load(f.t, dm.d, dm.n));
+					: unit_node_load(f.t, dm.d, dm.n));
 			free(dm.d);
 		}
 		/* Shift by a pod: every flow leaves its ToR, T per port. */
@@ -677,7 +655,7 @@ static void test_adaptive(void **state)
 	assert_non_null(out);
 	demand_init(&dm, f.t->nhosts);
 	shift(&dm, f.t, 24);
-	assert_int_equal(node_load(f.t, dm.d, dm.n), 1);
+	assert_int_equal(unit_node_load(f.t, dm.d, dm.n), 1);
 	assert_int_equal(dard_route_adaptive(f.pc, f.t, dm.d, dm.n, out, err),
 			 DARD_SDN_MULTIPATH);
 	/* Two hosts of six per ToR, one per up port: free of contention. */
@@ -714,8 +692,8 @@ static void test_node_load(void **state)
 		{find(f.t, "e1_1"), find(f.t, "e3_1")},
 		{find(f.t, "e4_1"), find(f.t, "e3_1")},
 	};
-	assert_int_equal(node_load(f.t, d, 1), 1);
-	assert_int_equal(node_load(f.t, d, 3), 2);
+	assert_int_equal(unit_node_load(f.t, d, 1), 1);
+	assert_int_equal(unit_node_load(f.t, d, 3), 2);
 	destroy(&f);
 }
 

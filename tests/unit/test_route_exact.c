@@ -31,18 +31,6 @@ struct fix {
 };
 
 /* A path as directed links: link * 2 + (1 going down). */
-/* The lower bound, which fails only when memory runs out. */
-static uint32_t lower_bound(const struct dard_topo *t,
-			    const struct dard_demand *d, size_t n)
-{
-	char err[DARD_ERR_MAX];
-	uint32_t v = 0;
-
-	if (dard_route_lower_bound(t, d, n, &v, err))
-		fail_msg("%s", err);
-	return v;
-}
-
 static unsigned dlinks(const struct dard_topo *t, const struct dard_path *p,
 		       uint32_t *dl)
 {
@@ -213,7 +201,7 @@ static void check(struct fix *f, const struct dard_demand *d, size_t n)
 	if (getenv("EXACT_DEBUG"))
 		fprintf(stderr, "%s %zu flows: %u in %.2f s\n", t->name, n,
 			best, (double)(clock() - t0) / CLOCKS_PER_SEC);
-	lb = lower_bound(t, d, n);
+	lb = unit_lower_bound(t, d, n);
 	if (best < lb)
 		fail_msg("%s: exact %u below the lower bound %u", t->name, best,
 			 lb);
@@ -307,7 +295,7 @@ static void test_exact_known(void **state)
 	d[2] = (struct dard_demand){find(f.t, "e1_3"), find(f.t, "e1_4")};
 	assert_int_equal(exact(&f, d, 3), 3);
 	assert_int_equal(exact(&f, d, 2), 2);
-	assert_int_equal(lower_bound(f.t, d, 3), 3);
+	assert_int_equal(unit_lower_bound(f.t, d, 3), 3);
 	check(&f, d, 3);
 	dard_pathctx_free(f.pc);
 	dard_plan_free(f.p);

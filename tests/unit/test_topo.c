@@ -16,6 +16,7 @@
 
 #include "gen.h"
 #include "topo.h"
+#include "unit.h"
 
 /*
  * up[] and down[] partition the used ports by the link's direction, each
@@ -60,16 +61,6 @@ static void check_ports(const struct dard_topo *t)
 	}
 }
 
-static struct dard_topo *gen(const char *spec)
-{
-	char err[DARD_ERR_MAX] = "";
-	struct dard_topo *t = dard_gen_spec(spec, 1000, err);
-
-	if (!t)
-		fail_msg("%s: %s", spec, err);
-	return t;
-}
-
 static void test_up_generated(void **state)
 {
 	static const char *const spec[] = {"fattree:4", "fattree:8,3",
@@ -77,7 +68,7 @@ static void test_up_generated(void **state)
 	unsigned i;
 
 	for (i = 0; i < sizeof(spec) / sizeof(spec[0]); i++) {
-		struct dard_topo *t = gen(spec[i]);
+		struct dard_topo *t = unit_gen(spec[i]);
 
 		check_ports(t);
 		dard_topo_free(t);
@@ -87,7 +78,7 @@ static void test_up_generated(void **state)
 /* Known ports: fattree:4's aggr1_1 has ToRs on 1-2 and cores on 3-4. */
 static void test_up_fattree(void **state)
 {
-	struct dard_topo *t = gen("fattree:4");
+	struct dard_topo *t = unit_gen("fattree:4");
 	uint32_t a = dard_topo_find(t, "aggr1_1");
 	uint32_t c = dard_topo_find(t, "core1");
 

@@ -77,6 +77,40 @@ static inline uint32_t find(const struct dard_topo *t, const char *name)
 	return n;
 }
 
+/* A generated topology (spec), which must generate. */
+static inline struct dard_topo *unit_gen(const char *spec)
+{
+	char err[DARD_ERR_MAX] = "";
+	struct dard_topo *t = dard_gen_spec(spec, 1000, err);
+
+	if (!t)
+		fail_msg("%s: %s", spec, err);
+	return t;
+}
+
+/* NL_D and the lower bound, which fail only when memory runs out. */
+static inline uint32_t unit_node_load(const struct dard_topo *t,
+				      const struct dard_demand *d, size_t n)
+{
+	char err[DARD_ERR_MAX];
+	uint32_t v = 0;
+
+	if (dard_route_node_load(t, d, n, &v, err))
+		fail_msg("%s", err);
+	return v;
+}
+
+static inline uint32_t unit_lower_bound(const struct dard_topo *t,
+					const struct dard_demand *d, size_t n)
+{
+	char err[DARD_ERR_MAX];
+	uint32_t v = 0;
+
+	if (dard_route_lower_bound(t, d, n, &v, err))
+		fail_msg("%s", err);
+	return v;
+}
+
 /* A generated topology (spec) and its plan, base NULL meaning 10/8. */
 static inline void unit_build(const char *spec, const char *base, int mode,
 			      struct dard_topo **t, struct dard_plan **p)
