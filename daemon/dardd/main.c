@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 		return ret;
 	ret = 1;
 	dard_log_init("dardd", d.o.log_level);
-	/* libbpf's warnings always, its debug only with -v. */
+	/* libbpf's lines at their level (-q hides its warnings); debug: -v. */
 	dard_bpf_log(d.o.log_level == DARD_LOG_DEBUG);
 	if (host_init(&d))
 		goto err_host;
