@@ -179,11 +179,13 @@ static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 	return 0;
 }
 
-/* "Invalid WHAT `S': REASON, expected RANGE" for a ctl_parse_* refusal. */
+/* dardctl says a ctl_parse_* refusal in num.h's one form. */
 static int num_fail(const char *what, const char *s, int ret, const char *range)
 {
-	fprintf(stderr, "Invalid %s `%s': %s, expected %s\n", what, s,
-		dard_num_strerror(ret), range);
+	char err[DARD_ERR_MAX];
+
+	dard_num_fail(err, ret, what, s, range);
+	fprintf(stderr, "%s\n", err);
 	return -1;
 }
 
