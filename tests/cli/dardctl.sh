@@ -255,11 +255,14 @@ ok "dard-switchd a host" 1 "$switchd" -c "$tmp/ft4d.conf" e1_1
 ok "dard-switchd missing file" 1 "$switchd" -c "$tmp/none" core1 &&
 	has "file named" "$err" "Unable to open .$tmp/none."
 ok "dardd help" 0 "$dardd" --help && has "dardd usage" "$out" '^Usage: dardd'
-ok "dardd without a host" 2 "$dardd"
-ok "dardd bad delta" 2 "$dardd" --delta 5x e1_1 && has "delta named" "$err" '--delta needs'
-ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1
+ok "dardd without a host" 2 "$dardd" && has "which host" "$err" '^dardd: which HOST\?'
+ok "dardd bad delta" 2 "$dardd" --delta 5x e1_1 &&
+	has "delta named" "$err" "^dardd: Invalid --delta .5x.: not a number, expected Mbit/s"
+ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1 &&
+	has "percentage named" "$err" "^dardd: Invalid --delta .150%.: out of range"
 ok "dardd bad interval" 2 "$dardd" --query-interval -1 e1_1 &&
-	has "interval named" "$err" '--query-interval needs seconds'
+	has "interval named" "$err" \
+	"^dardd: Invalid --query-interval .-1.: out of range, expected seconds from 0.001 to 86400"
 ok "dardd no such host" 1 "$dardd" -c "$tmp/ft4d.conf" core1 &&
 	has "no such host named" "$err" "no host .core1."
 ok "monitor help" 0 d monitor help && has "monitor usage" "$out" '^Usage: dardctl monitor show'
