@@ -246,9 +246,9 @@ d -t fattree:4 topo gen output "$tmp/ft4d.conf" >/dev/null
 ok "dard-switchd help" 0 "$switchd" --help && has "switchd usage" "$out" '^Usage: dard-switchd'
 ok "dard-switchd without a switch" 2 "$switchd" && has "which switch" "$err" 'which SWITCH'
 ok "dard-switchd bad window" 2 "$switchd" --window 0 core1 &&
-	has "window named" "$err" '--window needs seconds'
+	has "window named" "$err" "^dard-switchd: Invalid --window .0.: out of range, expected seconds"
 ok "dard-switchd bad ifname" 2 "$switchd" --ifname 'p%s' core1 &&
-	has "ifname named" "$err" 'one %u'
+	has "ifname named" "$err" "^dard-switchd: Invalid --ifname .p%s.: expected one %u"
 ok "dard-switchd no such switch" 1 "$switchd" -c "$tmp/ft4d.conf" core9 &&
 	has "no such switch named" "$err" "no switch .core9."
 ok "dard-switchd a host" 1 "$switchd" -c "$tmp/ft4d.conf" e1_1
