@@ -84,7 +84,7 @@ static int delta(struct dardd_opts *o, const char *arg, char *err)
 {
 	size_t len = strlen(arg);
 	int frac = len && arg[len - 1] == '%';
-	char num[64];
+	char num[64], want[48];
 	double x;
 	int ret = -EINVAL;
 
@@ -95,9 +95,9 @@ static int delta(struct dardd_opts *o, const char *arg, char *err)
 					&x);
 	}
 	if (ret) {
-		snprintf(num, sizeof(num), "Mbit/s up to %.15g or a percentage",
-			 DELTA_MBPS_MAX);
-		return dard_num_fail(err, ret, "--delta", arg, num);
+		snprintf(want, sizeof(want),
+			 "Mbit/s up to %.15g or a percentage", DELTA_MBPS_MAX);
+		return dard_num_fail(err, ret, "--delta", arg, want);
 	}
 	/* The last --delta wins, whichever kind. */
 	o->delta_is_frac = frac;
