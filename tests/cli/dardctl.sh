@@ -282,6 +282,10 @@ sim=${DARD_BIN:-$top/build/bin}/dard-sim
 ok "dard-sim help" 0 "$sim" --help && has "sim usage" "$out" '^Usage: dard-sim --place'
 ok "dard-sim without --place" 2 "$sim"
 ok "dard-sim unknown algo" 2 "$sim" --place --algo ospf && has "algo named" "$err" "unknown --algo .ospf."
+ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
+	has "rate named" "$err" "^dard-sim: Invalid --rate .nan.: not a number, expected a positive number"
+ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
+	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all$"
 ok "dard-sim stride, d-mod-k" 0 "$sim" --place --topo fattree:4 &&
 	is "a flow per host" "$(jq '.flows | length' <<<"$out")" 16 &&
 	is "contention-free" "$(jq -c '[.L_D, .NL_D]' <<<"$out")" "[1,1]" &&
