@@ -16,12 +16,10 @@
 #include "gen.h"
 #include "num.h"
 #include "dp.h"
+#include "log.h"
 #include "print.h"
+#include "stdopts.h"
 #include <linux/dard.h>
-
-#ifndef DARD_VERSION
-#define DARD_VERSION "unknown"
-#endif
 
 /* The objects: dispatch walks this table, usage prints it. */
 static const struct cmd {
@@ -180,11 +178,13 @@ static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 	return 0;
 }
 
-/* "Invalid WHAT `S': REASON, expected RANGE" for a ctl_parse_* refusal. */
+/* dardctl says a ctl_parse_* refusal in num.h's one form. */
 static int num_fail(const char *what, const char *s, int ret, const char *range)
 {
-	fprintf(stderr, "Invalid %s `%s': %s, expected %s\n", what, s,
-		dard_num_strerror(ret), range);
+	char err[DARD_ERR_MAX];
+
+	dard_num_fail(err, ret, what, s, range);
+	fprintf(stderr, "%s\n", err);
 	return -1;
 }
 
@@ -237,7 +237,7 @@ int ctl_parse_seconds(const char *what, const char *s, double min, double max,
 	return num_fail(what, s, ret, range);
 }
 
-/* OPTIONS into c; -1 to go on, else the exit status (-h, -V, bad usage). */
+/* OPTIONS into c: DARD_OPTS_RUN, else the exit status (-h, -V, bad usage). */
 static int parse_opts(struct ctl *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -251,11 +251,11 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 		{"linknet", required_argument, NULL, 'L'},
 		{"mgmtnet", required_argument, NULL, 'G'},
 		{"pin", required_argument, NULL, 'P'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
+		DARD_OPTS_VERBOSE,
+		DARD_OPTS_INFO,
 		{0}};
-	int opt, ret;
+	/* -v: libbpf's debug messages; dardctl has no log of its own. */
+	int opt, ret, level = DARD_LOG_INFO;
 
 	while ((opt = getopt_long(argc, argv, "+jpt:c:vVh", longopts, NULL)) !=
 	       -1) {
@@ -309,21 +309,14 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 		case 'P':
 			c->pin_root = optarg;
 			break;
-		case 'v':
-			c->verbose = 1;
-			break;
-		case 'V':
-			printf("dardctl %s\n", DARD_VERSION);
-			return CTL_OK;
-		case 'h':
-			usage(stdout);
-			return CTL_OK;
 		default:
-			usage(stderr);
-			return CTL_USAGE;
+			ret = dard_common_opt(opt, "dardctl", &level, usage);
+			if (ret != DARD_OPTS_RUN)
+				return ret;
 		}
 	}
-	return -1;
+	c->verbose = level == DARD_LOG_DEBUG;
+	return DARD_OPTS_RUN;
 }
 
 /* OBJECT ARGS...: the object's function from cmds[]. */
@@ -362,7 +355,7 @@ int main(int argc, char **argv)
 
 	dard_plan_opts_init(&c.opts);
 	ret = parse_opts(&c, argc, argv);
-	if (ret >= 0)
+	if (ret != DARD_OPTS_RUN)
 		return ret;
 	dard_bpf_log(c.verbose);
 	if (!c.pin_root)

@@ -29,9 +29,8 @@ struct dardd_opts {
 	uint64_t max_age_ns;  /* link states older are unknown: 3 queries */
 	uint64_t sweep_ns;    /* walks of the flow table */
 	uint64_t idle_ns;     /* flows idle this long are forgotten */
-	double delta_mbps;    /* paper: 10 Mbit/s */
-	double delta_frac;    /* delta as a share of the bandwidth... */
-	int delta_is_frac;    /* ...when this is set */
+	double delta;	      /* Mbit/s (paper: 10), or when delta_is_frac */
+	int delta_is_frac;    /* a share of the paths' bandwidth, 0 to 1 */
 	uint16_t switch_port;
 };
 
@@ -129,9 +128,13 @@ struct dardd {
 /* CLOCK_MONOTONIC in ns: every time dardd keeps (loop.c). */
 uint64_t dardd_now_ns(void);
 
-/* opts.c: 0 to run; otherwise *exit_code says how dardd ends. */
-int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv,
-		     int *exit_code);
+/*
+ * opts.c: DARD_OPTS_RUN (stdopts.h) to run, else the exit status, with
+ * what to say (if getopt has not) in err (DARD_ERR_MAX).
+ */
+int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err);
+/* The defaults, and what follows from them, as dardd runs without options. */
+void dardd_opts_defaults(struct dardd_opts *o);
 
 /* elephants.c: the table of our elephants, by flow key. */
 void elephants_init(struct dardd *d);

@@ -27,6 +27,7 @@
 #include "cfgfile.h"
 #include "dardd_priv.h"
 #include "log.h"
+#include "stdopts.h"
 
 /* The configuration, and this host in it. */
 static int host_init(struct dardd *d)
@@ -68,7 +69,7 @@ static void log_start(const struct dardd *d)
 		"%s: datapath on %s, query every %.3g s, rounds every %.3g s + U[0, %.3g s], delta %.3g%s",
 		o->host, o->ifname, o->query_ns / 1e9, o->schedule_ns / 1e9,
 		o->schedule_ns / 1e9,
-		o->delta_is_frac ? o->delta_frac * 100 : o->delta_mbps,
+		o->delta_is_frac ? o->delta * 100 : o->delta,
 		o->delta_is_frac ? "% of the path bandwidth" : " Mbit/s");
 }
 
@@ -85,10 +86,15 @@ static void log_stop(const struct dardd *d)
 int main(int argc, char **argv)
 {
 	static struct dardd d;
-	int ret = 1;
+	char err[DARD_ERR_MAX];
+	int ret;
 
-	if (dardd_opts_parse(&d.o, argc, argv, &ret))
+	ret = dardd_opts_parse(&d.o, argc, argv, err);
+	if (ret != DARD_OPTS_RUN) {
+		if (err[0])
+			fprintf(stderr, "dardd: %s\n", err);
 		return ret;
+	}
 	ret = 1;
 	dard_log_init("dardd", d.o.log_level);
 	/* libbpf's lines at their level (-q hides its warnings); debug: -v. */

@@ -9,13 +9,11 @@
 #include "cfgfile.h"
 #include "dardd_priv.h"
 #include "dp.h"
+#include "err.h"
 #include "log.h"
 #include "num.h"
 #include "proto.h"
-
-#ifndef DARD_VERSION
-#define DARD_VERSION "unknown"
-#endif
+#include "stdopts.h"
 
 /* Durations: a millisecond (finer than the loop's tick) up to a day. */
 #define SECONDS_MIN 0.001
@@ -68,24 +66,25 @@ static void usage(FILE *f)
 		DARD_PROTO_PORT);
 }
 
-static int seconds(const char *opt, const char *arg, uint64_t *ns)
+/* A duration in [SECONDS_MIN, SECONDS_MAX], or its refusal in err. */
+static int seconds(const char *opt, const char *arg, uint64_t *ns, char *err)
 {
 	int ret = dard_parse_seconds(arg, SECONDS_MIN, SECONDS_MAX, ns);
+	char want[64];
 
-	if (ret)
-		fprintf(stderr,
-			"dardd: %s needs seconds in [%g, %g], not `%s': %s\n",
-			opt, SECONDS_MIN, SECONDS_MAX, arg,
-			dard_num_strerror(ret));
-	return ret;
+	if (!ret)
+		return 0;
+	snprintf(want, sizeof(want), "seconds from %.15g to %.15g", SECONDS_MIN,
+		 SECONDS_MAX);
+	return dard_num_fail(err, ret, opt, arg, want);
 }
 
 /* Mbit/s, or a percentage of the paths' bandwidth when it ends in %. */
-static int delta(struct dardd_opts *o, const char *arg)
+static int delta(struct dardd_opts *o, const char *arg, char *err)
 {
 	size_t len = strlen(arg);
 	int frac = len && arg[len - 1] == '%';
-	char num[64];
+	char num[64], want[48];
 	double x;
 	int ret = -EINVAL;
 
@@ -96,15 +95,13 @@ static int delta(struct dardd_opts *o, const char *arg)
 					&x);
 	}
 	if (ret) {
-		fprintf(stderr,
-			"dardd: --delta needs Mbit/s (at most %g) or a percentage, not `%s': %s\n",
-			DELTA_MBPS_MAX, arg, dard_num_strerror(ret));
-		return ret;
+		snprintf(want, sizeof(want),
+			 "Mbit/s up to %.15g or a percentage", DELTA_MBPS_MAX);
+		return dard_num_fail(err, ret, "--delta", arg, want);
 	}
 	/* The last --delta wins, whichever kind. */
 	o->delta_is_frac = frac;
-	o->delta_frac = frac ? x / 100 : 0;
-	o->delta_mbps = frac ? 0 : x;
+	o->delta = frac ? x / 100 : x;
 	return 0;
 }
 
@@ -117,7 +114,7 @@ static void defaults(struct dardd_opts *o)
 	o->age_ns = 10ULL * 1000000000;
 	o->query_ns = 1000000000ULL;
 	o->schedule_ns = 5000000000ULL;
-	o->delta_mbps = 10;
+	o->delta = 10;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
 }
@@ -132,11 +129,14 @@ static void derive(struct dardd_opts *o)
 		o->idle_ns / 4 < 1000000000ULL ? o->idle_ns / 4 : 1000000000ULL;
 }
 
-/*
- * One option and its argument: 0, a negative errno for a bad value (said
- * on stderr), or 1 for an option we do not know.
- */
-static int option(struct dardd_opts *o, int opt, const char *arg)
+void dardd_opts_defaults(struct dardd_opts *o)
+{
+	defaults(o);
+	derive(o);
+}
+
+/* One option and its argument: DARD_OPTS_RUN, or the exit status. */
+static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 {
 	uint32_t port;
 	int ret;
@@ -144,45 +144,43 @@ static int option(struct dardd_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case 'c':
 		o->config = arg;
-		return 0;
+		return DARD_OPTS_RUN;
 	case 'i':
 		o->ifname = arg;
-		return 0;
+		return DARD_OPTS_RUN;
 	case 'P':
 		o->pin_root = arg;
-		return 0;
+		return DARD_OPTS_RUN;
 	case 'Q':
-		return seconds("--query-interval", arg, &o->query_ns);
+		ret = seconds("--query-interval", arg, &o->query_ns, err);
+		break;
 	case 'S':
-		return seconds("--schedule-interval", arg, &o->schedule_ns);
+		ret = seconds("--schedule-interval", arg, &o->schedule_ns, err);
+		break;
 	case 'I':
-		return seconds("--idle", arg, &o->idle_ns);
+		ret = seconds("--idle", arg, &o->idle_ns, err);
+		break;
 	case 'e':
-		return seconds("--elephant-age", arg, &o->age_ns);
+		ret = seconds("--elephant-age", arg, &o->age_ns, err);
+		break;
 	case 'd':
-		return delta(o, arg);
+		ret = delta(o, arg, err);
+		break;
 	case 'p':
 		ret = dard_parse_u32(arg, 1, 65535, &port);
-		if (ret) {
-			fprintf(stderr,
-				"dardd: --switch-port needs 1-65535, not `%s': %s\n",
-				arg, dard_num_strerror(ret));
-			return ret;
-		}
-		o->switch_port = port;
-		return 0;
-	case 'v':
-		o->log_level = DARD_LOG_DEBUG;
-		return 0;
-	case 'q':
-		o->log_level = DARD_LOG_ERR;
-		return 0;
+		if (ret)
+			dard_num_fail(err, ret, "--switch-port", arg,
+				      "1-65535");
+		else
+			o->switch_port = port;
+		break;
+	default:
+		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
-	return 1;
+	return ret ? 2 : DARD_OPTS_RUN;
 }
 
-int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv,
-		     int *exit_code)
+int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 {
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
@@ -194,42 +192,25 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv,
 		{"idle", required_argument, NULL, 'I'},
 		{"elephant-age", required_argument, NULL, 'e'},
 		{"switch-port", required_argument, NULL, 'p'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
+		DARD_OPTS_COMMON,
 		{},
 	};
 	int opt, ret;
 
 	defaults(o);
-	*exit_code = 0;
+	err[0] = '\0';
 	while ((opt = getopt_long(argc, argv, "c:i:Q:S:d:I:e:p:vqVh", longopts,
 				  NULL)) != -1) {
-		if (opt == 'V') {
-			printf("dardd %s\n", DARD_VERSION);
-			return 1;
-		}
-		if (opt == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		ret = option(o, opt, optarg);
-		if (ret > 0)
-			usage(stderr);
-		if (ret) {
-			*exit_code = 2;
-			return 1;
-		}
+		ret = option(o, opt, optarg, err);
+		if (ret != DARD_OPTS_RUN)
+			return ret;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "dardd: %s\n",
-			optind < argc ? "one HOST only" : "which HOST?");
-		usage(stderr);
-		*exit_code = 2;
-		return 1;
+		dard_fail(err, 0, "%s (try --help)",
+			  optind < argc ? "one HOST only" : "which HOST?");
+		return 2;
 	}
 	o->host = argv[optind];
 	derive(o);
-	return 0;
+	return DARD_OPTS_RUN;
 }

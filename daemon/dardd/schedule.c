@@ -18,12 +18,12 @@ double schedule_delta(const struct dardd *d, const struct mon *mon)
 	unsigned i;
 
 	if (!d->o.delta_is_frac)
-		return d->o.delta_mbps;
+		return d->o.delta;
 	/* delta as a share of the paths' bandwidth: the slowest known. */
 	for (i = 0; i < mon->m->npaths; i++)
 		if (mon->m->pv[i].known && mon->m->pv[i].mbps < bw)
 			bw = mon->m->pv[i].mbps;
-	return isinf(bw) ? 0 : d->o.delta_frac * bw;
+	return isinf(bw) ? 0 : d->o.delta * bw;
 }
 
 /* The datapath sends e by monitor path `to', named for its two hosts. */

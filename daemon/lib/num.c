@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "num.h"
 
 int dard_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -87,4 +88,12 @@ const char *dard_num_strerror(int ret)
 	default:
 		return "not a number";
 	}
+}
+
+int dard_num_fail(char *err, int ret, const char *what, const char *arg,
+		  const char *want)
+{
+	return dard_fail(err, ret, "Invalid %s `%s': %s%s%s", what, arg,
+			 dard_num_strerror(ret), want ? ", expected " : "",
+			 want ? want : "");
 }

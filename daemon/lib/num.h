@@ -21,4 +21,14 @@ int dard_parse_seconds(const char *s, double min_s, double max_s, uint64_t *ns);
 /* "not a number" or "out of range", for a return of the above. */
 const char *dard_num_strerror(int ret);
 
+/*
+ * The one message for a number refused by the above, into err
+ * (DARD_ERR_MAX, err.h) for the program to print once with its prefix:
+ * "Invalid WHAT `ARG': REASON, expected WANT", e.g. "Invalid
+ * --query-interval `x': not a number, expected seconds from 0.001 to
+ * 86400". want may be NULL. Returns ret.
+ */
+int dard_num_fail(char *err, int ret, const char *what, const char *arg,
+		  const char *want);
+
 #endif /* _DARD_NUM_H */

@@ -10,6 +10,7 @@
 
 #include "cfgfile.h"
 #include "sim.h"
+#include "stdopts.h"
 
 int main(int argc, char **argv)
 {
@@ -20,9 +21,12 @@ int main(int argc, char **argv)
 	struct sim_args a;
 	int ret;
 
-	ret = sim_opts_parse(argc, argv, &a);
-	if (ret != SIM_GO)
+	ret = sim_opts_parse(argc, argv, &a, err);
+	if (ret != DARD_OPTS_RUN) {
+		if (err[0])
+			fprintf(stderr, "dard-sim: %s\n", err);
 		return ret;
+	}
 	if (dard_topo_load(&cfg, a.topo, &lo, err, sizeof(err))) {
 		fprintf(stderr, "dard-sim: %s\n", err);
 		return 1;

@@ -10,18 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "num.h"
 #include "sim.h"
+#include "stdopts.h"
 #include "traffic.h"
 
-#ifndef DARD_VERSION
-#define DARD_VERSION "unknown"
-#endif
-
 struct sim_opt;
-/* 0, or -1 having said why (the exit status is then 2). */
+/* 0, or a negative errno with why in err (the exit status is then 2). */
 typedef int (*opt_parse_fn)(const struct sim_opt *o, const char *arg,
-			    struct sim_args *a);
+			    struct sim_args *a, char *err);
 
 enum opt_flags {
 	OPT_ABOVE_MIN = 1U << 0, /* a number must exceed min, not reach it */
@@ -44,14 +42,24 @@ struct sim_opt {
 #define ARG(a, off) ((char *)(a) + (off))
 
 static int opt_string(const struct sim_opt *o, const char *arg,
-		      struct sim_args *a)
+		      struct sim_args *a, char *err)
 {
 	*(const char **)ARG(a, o->off) = arg;
 	return 0;
 }
 
+/* A number o refuses, in num.h's one form. */
+static int opt_fail(const struct sim_opt *o, const char *arg, int ret,
+		    char *err)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "--%s", o->name);
+	return dard_num_fail(err, ret, what, arg, o->domain);
+}
+
 static int opt_double(const struct sim_opt *o, const char *arg,
-		      struct sim_args *a)
+		      struct sim_args *a, char *err)
 {
 	double v;
 	int ret;
@@ -61,100 +69,94 @@ static int opt_double(const struct sim_opt *o, const char *arg,
 	if (!ret && (v < o->min || (o->flags & OPT_ABOVE_MIN && v == o->min)) &&
 	    !(o->flags & OPT_OR_ZERO && v == 0))
 		ret = -ERANGE;
-	if (ret) {
-		fprintf(stderr, "dard-sim: --%s needs %s, not `%s' (%s)\n",
-			o->name, o->domain, arg, dard_num_strerror(ret));
-		return -1;
-	}
+	if (ret)
+		return opt_fail(o, arg, ret, err);
 	*(double *)ARG(a, o->off) = v;
 	return 0;
 }
 
-static int opt_u32(const struct sim_opt *o, const char *arg, struct sim_args *a)
+static int opt_u32(const struct sim_opt *o, const char *arg, struct sim_args *a,
+		   char *err)
 {
 	int ret =
 		dard_parse_u32(arg, o->min, o->max, (uint32_t *)ARG(a, o->off));
 
-	if (ret) {
-		fprintf(stderr, "dard-sim: --%s needs %s, not `%s' (%s)\n",
-			o->name, o->domain, arg, dard_num_strerror(ret));
-		return -1;
-	}
-	return 0;
+	return ret ? opt_fail(o, arg, ret, err) : 0;
 }
 
 /* Any 64-bit value: a double's min and max cannot say UINT64_MAX. */
-static int opt_u64(const struct sim_opt *o, const char *arg, struct sim_args *a)
+static int opt_u64(const struct sim_opt *o, const char *arg, struct sim_args *a,
+		   char *err)
 {
 	int ret =
 		dard_parse_u64(arg, 0, UINT64_MAX, (uint64_t *)ARG(a, o->off));
 
-	if (ret) {
-		fprintf(stderr, "dard-sim: --%s needs %s, not `%s' (%s)\n",
-			o->name, o->domain, arg, dard_num_strerror(ret));
-		return -1;
-	}
-	return 0;
+	return ret ? opt_fail(o, arg, ret, err) : 0;
 }
 
 static int opt_algo(const struct sim_opt *o, const char *arg,
-		    struct sim_args *a)
+		    struct sim_args *a, char *err)
 {
-	(void)o;
 	a->algo = sim_algo_find(arg);
-	if (a->algo < 0) {
-		fprintf(stderr, "dard-sim: unknown --algo `%s' (try --help)\n",
-			arg);
-		return -1;
-	}
+	if (a->algo < 0)
+		return dard_fail(err, -EINVAL,
+				 "unknown --algo `%s' (try --help)", arg);
 	a->algo_name = arg;
 	return 0;
 }
 
 static int opt_pattern(const struct sim_opt *o, const char *arg,
-		       struct sim_args *a)
+		       struct sim_args *a, char *err)
 {
-	(void)o;
 	a->pattern = dard_pattern_parse(arg);
-	if (a->pattern < 0) {
-		fprintf(stderr,
-			"dard-sim: unknown --pattern `%s': stride, random or staggered\n",
+	if (a->pattern < 0)
+		return dard_fail(
+			err, -EINVAL,
+			"unknown --pattern `%s': stride, random or staggered",
 			arg);
-		return -1;
-	}
 	a->pattern_name = arg;
 	return 0;
 }
 
+/* "unknown scheduler `TOK' in --sched: a, b, ... or all", from flowsim. */
+static int sched_fail(const char *tok, char *err)
+{
+	char names[128] = "";
+	size_t len = 0;
+	int s;
+
+	for (s = 0; s < DARD_SIM_NSCHED && len < sizeof(names); s++)
+		len += snprintf(names + len, sizeof(names) - len, "%s, ",
+				dard_sim_sched_name(s));
+	if (len >= 2 && len < sizeof(names))
+		names[len - 2] = '\0';
+	return dard_fail(err, -EINVAL,
+			 "unknown scheduler `%s' in --sched: %s or all", tok,
+			 names);
+}
+
 /* --sched: a comma-separated list, or all; marks want[]. */
 static int opt_sched(const struct sim_opt *o, const char *arg,
-		     struct sim_args *a)
+		     struct sim_args *a, char *err)
 {
 	char *buf, *tok, *save;
 	int s, ret = 0;
 
-	(void)o;
 	a->sched = arg;
 	for (s = 0; s < DARD_SIM_NSCHED; s++)
 		a->want[s] = !strcmp(arg, "all");
 	if (!strcmp(arg, "all"))
 		return 0;
 	buf = strdup(arg);
-	if (!buf) {
-		fprintf(stderr, "dard-sim: out of memory\n");
-		return -1;
-	}
+	if (!buf)
+		return dard_fail(err, -ENOMEM, "out of memory");
 	for (tok = strtok_r(buf, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		s = dard_sim_sched_parse(tok);
-		if (s < 0) {
-			fprintf(stderr,
-				"dard-sim: unknown scheduler `%s' in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all\n",
-				tok);
-			ret = -1;
-		} else {
+		if (s < 0)
+			ret = sched_fail(tok, err);
+		else
 			a->want[s] = 1;
-		}
 	}
 	free(buf);
 	return ret;
@@ -220,7 +222,7 @@ static const struct sim_opt opts[] = {
 	 .val = 'T',
 	 .modes = SIM_RUN,
 	 .parse = opt_double,
-	 .off = OFF(step),
+	 .off = OFF(sim.step),
 	 .min = 1e-3,
 	 .max = 1e7,
 	 .flags = OPT_OR_ZERO,
@@ -235,7 +237,7 @@ static const struct sim_opt opts[] = {
 	 .val = 'E',
 	 .modes = SIM_RUN,
 	 .parse = opt_double,
-	 .off = OFF(age),
+	 .off = OFF(sim.elephant_age),
 	 .min = 0,
 	 .max = 1e7,
 	 .flags = 0,
@@ -246,7 +248,7 @@ static const struct sim_opt opts[] = {
 	 .val = 'A',
 	 .modes = SIM_RUN,
 	 .parse = opt_u32,
-	 .off = OFF(anneal),
+	 .off = OFF(sim.anneal),
 	 .min = 0,
 	 .max = 100000000,
 	 .flags = 0,
@@ -258,7 +260,7 @@ static const struct sim_opt opts[] = {
 	 .val = 'L',
 	 .modes = SIM_RUN,
 	 .parse = opt_double,
-	 .off = OFF(large),
+	 .off = OFF(sim.large),
 	 .min = 0,
 	 .max = 1,
 	 .flags = 0,
@@ -312,8 +314,8 @@ static const struct sim_opt opts[] = {
 	 .val = 's',
 	 .modes = SIM_PLACE | SIM_RUN,
 	 .parse = opt_u64,
-	 .off = OFF(seed),
-	 .domain = "a number",
+	 .off = OFF(sim.seed),
+	 .domain = "a whole number",
 	 .help_in = SIM_PLACE,
 	 .help = "  --seed N       for random and staggered (default 1)\n"},
 	{.name = "version",
@@ -395,20 +397,19 @@ static void usage(FILE *f)
 static void args_init(struct sim_args *a)
 {
 	memset(a, 0, sizeof(*a));
+	/* flowsim's defaults, but steps of 0.25 s: exact is slow. */
+	dard_sim_opts_init(&a->sim);
+	a->sim.step = 0.25;
 	a->topo = "fattree:4";
-	a->seed = 1;
 	a->algo_name = "d-mod-k";
 	a->algo = sim_algo_find(a->algo_name);
 	a->demand = "stride";
-	opt_sched(NULL, "all", a);
+	opt_sched(NULL, "all", a, NULL);
 	a->pattern_name = "stride";
 	a->pattern = dard_pattern_parse(a->pattern_name);
 	a->rate = 0.2;
 	a->size = 512;
 	a->duration = 120;
-	a->step = 0.25;
-	a->large = 0.1;
-	a->age = 10;
 }
 
 /* getopt's tables, from opts[]. */
@@ -438,7 +439,7 @@ static const struct sim_opt *opt_of(int val)
 	return NULL;
 }
 
-int sim_opts_parse(int argc, char **argv, struct sim_args *a)
+int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 {
 	struct option lo[NOPTS + 1];
 	char so[2 * NOPTS + 1];
@@ -448,26 +449,18 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a)
 	int c;
 
 	args_init(a);
+	err[0] = '\0';
 	getopt_tables(lo, so);
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		o = opt_of(c);
-		if (!o) {
-			usage(stderr);
-			return 2;
-		}
-		if (c == 'V') {
-			printf("dard-sim %s\n", DARD_VERSION);
-			return 0;
-		}
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
 		if (c == 'P' || c == 'R') {
 			modes |= c == 'P' ? SIM_PLACE : SIM_RUN;
 			continue;
 		}
-		if (o->parse(o, optarg, a))
+		/* -V, -h, and what getopt refused. */
+		if (!o || !o->parse)
+			return dard_common_opt(c, "dard-sim", NULL, usage);
+		if (o->parse(o, optarg, a, err))
 			return 2;
 		if (o->modes == SIM_PLACE)
 			place_only = o;
@@ -475,18 +468,17 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a)
 			run_only = o;
 	}
 	if ((modes != SIM_PLACE && modes != SIM_RUN) || optind != argc) {
-		fprintf(stderr, "dard-sim: %s\n",
-			optind != argc ? "unexpected arguments"
-				       : "give --place or --run");
-		usage(stderr);
+		dard_fail(err, -EINVAL, "%s (try --help)",
+			  optind != argc ? "unexpected arguments"
+					 : "give --place or --run");
 		return 2;
 	}
 	a->mode = modes;
 	o = modes == SIM_PLACE ? run_only : place_only;
 	if (o) {
-		fprintf(stderr, "dard-sim: --%s is for --%s only\n", o->name,
-			modes == SIM_PLACE ? "run" : "place");
+		dard_fail(err, -EINVAL, "--%s is for --%s only", o->name,
+			  modes == SIM_PLACE ? "run" : "place");
 		return 2;
 	}
-	return SIM_GO;
+	return DARD_OPTS_RUN;
 }

@@ -198,7 +198,7 @@ int sim_place(const struct dard_topo *t, const struct dard_plan *p,
 	int ret = 1;
 	long i;
 
-	pl.n = sim_demand(t, a->demand, a->seed, &d, err, sizeof(err));
+	pl.n = sim_demand(t, a->demand, a->sim.seed, &d, err, sizeof(err));
 	if (pl.n < 0) {
 		fprintf(stderr, "dard-sim: %s\n", err);
 		return 1;

@@ -78,13 +78,8 @@ static int run_one(struct runner *r, int s)
 	char err[DARD_ERR_MAX];
 	long i, n = r->n;
 
-	dard_sim_opts_init(&so);
+	so = a->sim;
 	so.sched = s;
-	so.seed = a->seed;
-	so.step = a->step;
-	so.elephant_age = a->age;
-	so.anneal = a->anneal;
-	so.large = a->large;
 	if (dard_sim_run(t, r->p, r->f, n, &so, out, &st, err)) {
 		fprintf(stderr, "dard-sim: %s: %s\n", dard_sim_sched_name(s),
 			err);
@@ -122,7 +117,7 @@ static int run_open(struct runner *r)
 	to.rate = a->rate;
 	to.duration = a->duration;
 	to.bytes = a->size * (1 << 20);
-	to.seed = a->seed;
+	to.seed = a->sim.seed;
 	r->n = dard_traffic_gen(r->t, &to, &r->f, err);
 	if (r->n < 0) {
 		r->f = NULL;
@@ -162,7 +157,7 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		goto out;
 	printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
 	       dard_topo_label(t), a->pattern_name, r.n, a->size, a->rate,
-	       a->duration, (unsigned long long)a->seed);
+	       a->duration, (unsigned long long)a->sim.seed);
 	printf("%-11s %10s %8s %8s %9s %12s %9s\n", "sched", "avg time s",
 	       "p90 sw", "max sw", "elephants", "control B/s", "last end");
 	for (s = 0; s < DARD_SIM_NSCHED; s++)

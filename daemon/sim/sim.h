@@ -15,11 +15,12 @@ enum sim_mode {
 	SIM_RUN = 1U << 1,
 };
 
-/* Everything the options choose; sim_args_init gives the defaults. */
+/* Everything the options choose; sim_opts_parse gives the defaults. */
 struct sim_args {
 	unsigned mode; /* SIM_PLACE or SIM_RUN once parsed */
 	const char *topo;
-	uint64_t seed;
+	/* seed (both modes), and --run's step, age, anneal and large */
+	struct dard_sim_opts sim;
 	/* --place */
 	const char *algo_name, *demand;
 	int algo; /* index for sim_place's algorithms */
@@ -27,18 +28,15 @@ struct sim_args {
 	const char *sched, *pattern_name, *csv;
 	int want[DARD_SIM_NSCHED]; /* the schedulers --sched names */
 	int pattern;
-	double rate, size, duration, step, age, large;
-	uint32_t anneal;
+	double rate, size, duration;
 };
 
-/* sim_opts_parse's answer when a mode is to run. */
-enum { SIM_GO = -1 };
-
 /*
- * Fills a from the command line. SIM_GO when a mode is to run, else the
- * exit status: 0 after --help or --version, 2 for bad usage (said).
+ * Fills a from the command line: DARD_OPTS_RUN (stdopts.h) when a mode
+ * is to run, else the exit status (0 after --help or --version, 2 for bad
+ * usage) with what to say (if getopt has not) in err (DARD_ERR_MAX).
  */
-int sim_opts_parse(int argc, char **argv, struct sim_args *a);
+int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err);
 
 /* The --place algorithm named s: its index, or -1. */
 int sim_algo_find(const char *s);

@@ -23,6 +23,7 @@
 #include "err.h"
 #include "log.h"
 #include "opts.h"
+#include "stdopts.h"
 
 static volatile sig_atomic_t stop, dump;
 
@@ -100,20 +101,13 @@ int main(int argc, char **argv)
 	struct in_addr listen;
 	int ret = 1;
 
-	switch (switchd_opts_parse(argc, argv, &o, err)) {
-	case SWITCHD_RUN:
-		break;
-	case SWITCHD_DONE:
-		return 0;
-	case SWITCHD_BAD_VALUE:
-		fprintf(stderr, "dard-switchd: %s\n", err);
-		return 2;
-	default:
+	ret = switchd_opts_parse(argc, argv, &o, err);
+	if (ret != DARD_OPTS_RUN) {
 		if (err[0])
 			fprintf(stderr, "dard-switchd: %s\n", err);
-		switchd_usage(stderr);
-		return 2;
+		return ret;
 	}
+	ret = 1;
 	dard_log_init("dard-switchd", o.level);
 	dard_bpf_log(o.level == DARD_LOG_DEBUG);
 	a.window_ns = o.window_ns;

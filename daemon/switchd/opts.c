@@ -12,10 +12,7 @@
 #include "num.h"
 #include "opts.h"
 #include "proto.h"
-
-#ifndef DARD_VERSION
-#define DARD_VERSION "unknown"
-#endif
+#include "stdopts.h"
 
 void switchd_usage(FILE *f)
 {
@@ -54,12 +51,11 @@ void switchd_usage(FILE *f)
 		DARD_PROTO_PORT);
 }
 
-static int bad(char *err, const char *opt, const char *want, const char *arg,
-	       int ret)
+/* A value that is not a number but still wrong, in num.h's form. */
+static int bad(char *err, const char *opt, const char *arg, const char *want)
 {
-	dard_fail(err, -EINVAL, "%s needs %s, not `%s'%s%s", opt, want, arg,
-		  ret ? ": " : "", ret ? dard_num_strerror(ret) : "");
-	return SWITCHD_BAD_VALUE;
+	dard_fail(err, -EINVAL, "Invalid %s `%s': expected %s", opt, arg, want);
+	return 2;
 }
 
 /* One %u and nothing else that printf would expand. */
@@ -70,9 +66,10 @@ static int ifname_ok(const char *fmt)
 	return pct && !strncmp(pct, "%u", 2) && !strchr(pct + 2, '%');
 }
 
+/* One option and its argument: DARD_OPTS_RUN, or the exit status. */
 static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 {
-	int ret;
+	int ret = 0;
 
 	switch (opt) {
 	case 'c':
@@ -80,48 +77,39 @@ static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 		break;
 	case 'l':
 		if (inet_pton(AF_INET, arg, &o->listen) != 1)
-			return bad(err, "--listen", "an IPv4 address", arg, 0);
+			return bad(err, "--listen", arg, "an IPv4 address");
 		o->has_listen = 1;
 		break;
 	case 'p':
 		ret = dard_parse_u32(arg, 1, 65535, &o->port);
 		if (ret)
-			return bad(err, "--port", "1-65535", arg, ret);
+			dard_num_fail(err, ret, "--port", arg, "1-65535");
 		break;
 	case 'w':
 		ret = dard_parse_seconds(arg, 0, 3600, &o->window_ns);
-		if (ret || !o->window_ns)
-			return bad(err, "--window", "seconds in (0, 3600]", arg,
-				   ret);
+		/* What rounds to 0 ns counts nothing: out of range too. */
+		if (!ret && !o->window_ns)
+			ret = -ERANGE;
+		if (ret)
+			dard_num_fail(err, ret, "--window", arg,
+				      "seconds above 0, up to 3600");
 		break;
 	case 'd':
 		ret = dard_parse_u32(arg, 0, 63, &o->dscp);
 		if (ret)
-			return bad(err, "--elephant-dscp", "0-63", arg, ret);
+			dard_num_fail(err, ret, "--elephant-dscp", arg, "0-63");
 		break;
 	case 'i':
 		if (!ifname_ok(arg))
-			return bad(err, "--ifname",
-				   "one %u for the port number", arg, 0);
+			return bad(err, "--ifname", arg,
+				   "one %u for the port number");
 		o->ifname_fmt = arg;
 		break;
-	case 'v':
-		o->level = DARD_LOG_DEBUG;
-		break;
-	case 'q':
-		o->level = DARD_LOG_ERR;
-		break;
-	case 'V':
-		printf("dard-switchd %s\n", DARD_VERSION);
-		return SWITCHD_DONE;
-	case 'h':
-		switchd_usage(stdout);
-		return SWITCHD_DONE;
-	default: /* getopt has said what */
-		err[0] = '\0';
-		return SWITCHD_BAD_USAGE;
+	default:
+		return dard_common_opt(opt, "dard-switchd", &o->level,
+				       switchd_usage);
 	}
-	return SWITCHD_RUN;
+	return ret ? 2 : DARD_OPTS_RUN;
 }
 
 int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
@@ -133,10 +121,7 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 		{"window", required_argument, NULL, 'w'},
 		{"elephant-dscp", required_argument, NULL, 'd'},
 		{"ifname", required_argument, NULL, 'i'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
+		DARD_OPTS_COMMON,
 		{},
 	};
 	int opt, ret;
@@ -147,17 +132,18 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 	o->dscp = 8;
 	o->ifname_fmt = "p%u";
 	o->level = DARD_LOG_INFO;
+	err[0] = '\0';
 	while ((opt = getopt_long(argc, argv, "c:l:p:w:d:i:vqVh", longopts,
 				  NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
-		if (ret != SWITCHD_RUN)
+		if (ret != DARD_OPTS_RUN)
 			return ret;
 	}
 	if (optind != argc - 1) {
-		dard_fail(err, -EINVAL, "%s",
+		dard_fail(err, -EINVAL, "%s (try --help)",
 			  optind < argc ? "one SWITCH only" : "which SWITCH?");
-		return SWITCHD_BAD_USAGE;
+		return 2;
 	}
 	o->sw = argv[optind];
-	return SWITCHD_RUN;
+	return DARD_OPTS_RUN;
 }

@@ -19,16 +19,10 @@ struct switchd_opts {
 	int level;		/* enum dard_log_level */
 };
 
-enum switchd_parse {
-	SWITCHD_RUN,	   /* options in o */
-	SWITCHD_DONE,	   /* help or version printed: exit 0 */
-	SWITCHD_BAD_VALUE, /* err names the option and the value: exit 2 */
-	SWITCHD_BAD_USAGE, /* err (if any) and the usage: exit 2 */
-};
-
 /*
- * Parses argv into o (defaults first) and returns an enum switchd_parse;
- * err (DARD_ERR_MAX) is empty when getopt has said what was wrong.
+ * Parses argv into o (defaults first): DARD_OPTS_RUN (stdopts.h) to run,
+ * else the exit status, with what to say (if getopt has not) in err
+ * (DARD_ERR_MAX).
  */
 int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o,
 		       char *err);

@@ -246,20 +246,23 @@ d -t fattree:4 topo gen output "$tmp/ft4d.conf" >/dev/null
 ok "dard-switchd help" 0 "$switchd" --help && has "switchd usage" "$out" '^Usage: dard-switchd'
 ok "dard-switchd without a switch" 2 "$switchd" && has "which switch" "$err" 'which SWITCH'
 ok "dard-switchd bad window" 2 "$switchd" --window 0 core1 &&
-	has "window named" "$err" '--window needs seconds'
+	has "window named" "$err" "^dard-switchd: Invalid --window .0.: out of range, expected seconds"
 ok "dard-switchd bad ifname" 2 "$switchd" --ifname 'p%s' core1 &&
-	has "ifname named" "$err" 'one %u'
+	has "ifname named" "$err" "^dard-switchd: Invalid --ifname .p%s.: expected one %u"
 ok "dard-switchd no such switch" 1 "$switchd" -c "$tmp/ft4d.conf" core9 &&
 	has "no such switch named" "$err" "no switch .core9."
 ok "dard-switchd a host" 1 "$switchd" -c "$tmp/ft4d.conf" e1_1
 ok "dard-switchd missing file" 1 "$switchd" -c "$tmp/none" core1 &&
 	has "file named" "$err" "Unable to open .$tmp/none."
 ok "dardd help" 0 "$dardd" --help && has "dardd usage" "$out" '^Usage: dardd'
-ok "dardd without a host" 2 "$dardd"
-ok "dardd bad delta" 2 "$dardd" --delta 5x e1_1 && has "delta named" "$err" '--delta needs'
-ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1
+ok "dardd without a host" 2 "$dardd" && has "which host" "$err" '^dardd: which HOST\?'
+ok "dardd bad delta" 2 "$dardd" --delta 5x e1_1 &&
+	has "delta named" "$err" "^dardd: Invalid --delta .5x.: not a number, expected Mbit/s"
+ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1 &&
+	has "percentage named" "$err" "^dardd: Invalid --delta .150%.: out of range"
 ok "dardd bad interval" 2 "$dardd" --query-interval -1 e1_1 &&
-	has "interval named" "$err" '--query-interval needs seconds'
+	has "interval named" "$err" \
+	"^dardd: Invalid --query-interval .-1.: out of range, expected seconds from 0.001 to 86400"
 ok "dardd no such host" 1 "$dardd" -c "$tmp/ft4d.conf" core1 &&
 	has "no such host named" "$err" "no host .core1."
 ok "monitor help" 0 d monitor help && has "monitor usage" "$out" '^Usage: dardctl monitor show'
@@ -279,6 +282,10 @@ sim=${DARD_BIN:-$top/build/bin}/dard-sim
 ok "dard-sim help" 0 "$sim" --help && has "sim usage" "$out" '^Usage: dard-sim --place'
 ok "dard-sim without --place" 2 "$sim"
 ok "dard-sim unknown algo" 2 "$sim" --place --algo ospf && has "algo named" "$err" "unknown --algo .ospf."
+ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
+	has "rate named" "$err" "^dard-sim: Invalid --rate .nan.: not a number, expected a positive number"
+ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
+	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all$"
 ok "dard-sim stride, d-mod-k" 0 "$sim" --place --topo fattree:4 &&
 	is "a flow per host" "$(jq '.flows | length' <<<"$out")" 16 &&
 	is "contention-free" "$(jq -c '[.L_D, .NL_D]' <<<"$out")" "[1,1]" &&

@@ -145,12 +145,8 @@ static inline struct fix *fix_new(void)
 	assert_non_null(d->pc);
 	d->me = find(f->t, "e1_1");
 	d->my_tor = dard_topo_tor(f->t, d->me);
-	d->o.query_ns = 1000000000ULL;
-	d->o.schedule_ns = 5000000000ULL;
-	d->o.max_age_ns = 3 * d->o.query_ns;
-	d->o.idle_ns = 10000000000ULL;
-	d->o.sweep_ns = 1000000000ULL;
-	d->o.delta_mbps = 10;
+	/* dardd's own defaults: the paper's intervals, delta 10 Mbit/s. */
+	dardd_opts_defaults(&d->o);
 	d->ops = &fake_ops;
 	d->dp = (struct dard_dp *)&f->dp;
 	assert_int_equal(query_init(d), 0);

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <unistd.h>
@@ -16,9 +17,10 @@
 #include "dardd_priv.h"
 #include "log.h"
 #include "proto.h"
+#include "stdopts.h"
 
 /* Parses argv (NULL-terminated); returns what dardd_opts_parse does. */
-static int parse(struct dardd_opts *o, int *code, const char **args)
+static int parse(struct dardd_opts *o, char *err, const char **args)
 {
 	char *argv[32];
 	int argc = 0;
@@ -28,18 +30,19 @@ static int parse(struct dardd_opts *o, int *code, const char **args)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
 	optind = 0; /* getopt starts over */
-	return dardd_opts_parse(o, argc, argv, code);
+	opterr = 0; /* and says nothing of --bogus */
+	return dardd_opts_parse(o, argc, argv, err);
 }
 
-#define PARSE(o, code, ...) parse(o, code, (const char *[]){__VA_ARGS__, NULL})
+#define PARSE(o, err, ...) parse(o, err, (const char *[]){__VA_ARGS__, NULL})
 
 static void test_defaults(void **state)
 {
 	struct dardd_opts o;
-	int code = -1;
+	char err[DARD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(PARSE(&o, &code, "e1_1"), 0);
+	assert_int_equal(PARSE(&o, err, "e1_1"), DARD_OPTS_RUN);
 	assert_string_equal(o.host, "e1_1");
 	assert_string_equal(o.ifname, "eth0");
 	assert_null(o.config);
@@ -49,7 +52,7 @@ static void test_defaults(void **state)
 	assert_true(o.age_ns == 10000000000ULL);
 	assert_true(o.max_age_ns == 3000000000ULL);
 	assert_true(o.sweep_ns == 1000000000ULL);
-	assert_true(o.delta_mbps == 10);
+	assert_true(o.delta == 10);
 	assert_int_equal(o.delta_is_frac, 0);
 	assert_int_equal(o.switch_port, DARD_PROTO_PORT);
 	assert_int_equal(o.log_level, DARD_LOG_INFO);
@@ -58,13 +61,13 @@ static void test_defaults(void **state)
 static void test_values(void **state)
 {
 	struct dardd_opts o;
-	int code = -1;
+	char err[DARD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(PARSE(&o, &code, "-c", "/x.conf", "-i", "fab0",
+	assert_int_equal(PARSE(&o, err, "-c", "/x.conf", "-i", "fab0",
 			       "--query-interval", "0.1", "-S", "2", "--idle",
 			       "2", "-p", "9000", "-v", "h"),
-			 0);
+			 DARD_OPTS_RUN);
 	assert_string_equal(o.config, "/x.conf");
 	assert_string_equal(o.ifname, "fab0");
 	assert_true(o.query_ns == 100000000ULL);
@@ -75,60 +78,114 @@ static void test_values(void **state)
 	assert_int_equal(o.switch_port, 9000);
 	assert_int_equal(o.log_level, DARD_LOG_DEBUG);
 	/* delta: the last one wins, whichever kind. */
-	assert_int_equal(PARSE(&o, &code, "-d", "25%", "h"), 0);
+	assert_int_equal(PARSE(&o, err, "-d", "25%", "h"), DARD_OPTS_RUN);
 	assert_int_equal(o.delta_is_frac, 1);
-	assert_true(o.delta_frac == 0.25);
-	assert_true(o.delta_mbps == 0);
-	assert_int_equal(PARSE(&o, &code, "-d", "25%", "-d", "2.5", "h"), 0);
+	assert_true(o.delta == 0.25);
+	assert_int_equal(PARSE(&o, err, "-d", "25%", "-d", "2.5", "h"),
+			 DARD_OPTS_RUN);
 	assert_int_equal(o.delta_is_frac, 0);
-	assert_true(o.delta_mbps == 2.5);
-	assert_int_equal(PARSE(&o, &code, "-d", "0", "h"), 0);
-	assert_true(o.delta_mbps == 0);
-	assert_int_equal(PARSE(&o, &code, "-d", "100%", "h"), 0);
-	assert_true(o.delta_frac == 1);
+	assert_true(o.delta == 2.5);
+	assert_int_equal(PARSE(&o, err, "-d", "0", "h"), DARD_OPTS_RUN);
+	assert_true(o.delta == 0);
+	assert_int_equal(PARSE(&o, err, "-d", "100%", "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.delta_is_frac, 1);
+	assert_true(o.delta == 1);
 }
 
-/* Bad values: exit status 2, and dardd does not run. */
+/*
+ * Bad values: exit status 2, and dardd does not run; nothing is printed,
+ * err names the option and the value for main to print.
+ */
 static void test_bad(void **state)
 {
-	static const char *bad[][2] = {
-		{"-Q", "-1"},	{"-Q", "0"},	 {"-Q", "nan"},
-		{"-Q", "inf"},	{"-S", "1e20"},	 {"-I", "86401"},
-		{"-e", "1s"},	{"-Q", ""},	 {"-d", "5x"},
-		{"-d", "150%"}, {"-d", "inf"},	 {"-d", "-1"},
-		{"-d", "%"},	{"-d", "1e300"}, {"-d", "10%%"},
-		{"-p", "0"},	{"-p", "65536"}, {"-p", "4294967297"},
-		{"-p", "-1"},	{"-p", "80x"},
+	static const char *bad[][3] = {
+		{"-Q", "-1", "--query-interval"},
+		{"-Q", "0", "--query-interval"},
+		{"-Q", "nan", "--query-interval"},
+		{"-Q", "inf", "--query-interval"},
+		{"-S", "1e20", "--schedule-interval"},
+		{"-I", "86401", "--idle"},
+		{"-e", "1s", "--elephant-age"},
+		{"-Q", "", "--query-interval"},
+		{"-d", "5x", "--delta"},
+		{"-d", "150%", "--delta"},
+		{"-d", "inf", "--delta"},
+		{"-d", "-1", "--delta"},
+		{"-d", "%", "--delta"},
+		{"-d", "1e300", "--delta"},
+		{"-d", "10%%", "--delta"},
+		{"-p", "0", "--switch-port"},
+		{"-p", "65536", "--switch-port"},
+		{"-p", "4294967297", "--switch-port"},
+		{"-p", "-1", "--switch-port"},
+		{"-p", "80x", "--switch-port"},
 	};
 	struct dardd_opts o;
+	char err[DARD_ERR_MAX], want[DARD_ERR_MAX];
 	unsigned i;
-	int code, err = dup(2), null = open("/dev/null", O_WRONLY);
 
 	(void)state;
-	/* Their messages are tests/cli's business: quiet here. */
-	assert_true(err >= 0 && null >= 0);
-	dup2(null, 2);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		code = -1;
-		if (PARSE(&o, &code, bad[i][0], bad[i][1], "h") != 1 ||
-		    code != 2) {
-			dup2(err, 2);
+		if (PARSE(&o, err, bad[i][0], bad[i][1], "h") != 2)
 			fail_msg("%s `%s' was taken", bad[i][0], bad[i][1]);
-		}
+		snprintf(want, sizeof(want), "Invalid %s `%s': ", bad[i][2],
+			 bad[i][1]);
+		if (strncmp(err, want, strlen(want)))
+			fail_msg("%s `%s': `%s'", bad[i][0], bad[i][1], err);
 	}
-	/* No host, two hosts, an unknown option. */
-	assert_int_equal(parse(&o, &code, (const char *[]){NULL}), 1);
-	assert_int_equal(code, 2);
-	assert_int_equal(PARSE(&o, &code, "a", "b"), 1);
-	assert_int_equal(code, 2);
-	assert_int_equal(PARSE(&o, &code, "--bogus", "a"), 1);
-	assert_int_equal(code, 2);
-	/* Help and version end dardd with 0. */
-	assert_int_equal(PARSE(&o, &code, "-V"), 1);
-	dup2(err, 2);
-	close(err);
+	assert_int_equal(PARSE(&o, err, "-Q", "x", "h"), 2);
+	assert_string_equal(
+		err,
+		"Invalid --query-interval `x': not a number, expected seconds from 0.001 to 86400");
+	/* No host, two hosts. */
+	assert_int_equal(parse(&o, err, (const char *[]){NULL}), 2);
+	assert_non_null(strstr(err, "which HOST?"));
+	assert_int_equal(PARSE(&o, err, "a", "b"), 2);
+	assert_non_null(strstr(err, "one HOST only"));
+}
+
+/* What getopt refuses, and --help, print the usage: quiet here. */
+static void test_usage(void **state)
+{
+	struct dardd_opts o;
+	char err[DARD_ERR_MAX];
+	int out = dup(1), fd2 = dup(2), null = open("/dev/null", O_WRONLY);
+	int bogus, help, version;
+
+	(void)state;
+	assert_true(out >= 0 && fd2 >= 0 && null >= 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	bogus = PARSE(&o, err, "--bogus", "a");
+	help = PARSE(&o, err, "--help");
+	version = PARSE(&o, err, "-V");
+	fflush(stdout);
+	dup2(out, 1);
+	dup2(fd2, 2);
+	close(out);
+	close(fd2);
 	close(null);
-	assert_int_equal(code, 0);
+	assert_int_equal(bogus, 2);
+	assert_int_equal(help, 0);
+	assert_int_equal(version, 0);
+	/* -q, then -v: the last one wins. */
+	assert_int_equal(PARSE(&o, err, "-v", "-q", "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.log_level, DARD_LOG_ERR);
+}
+
+/* The fixture's dardd is the one without options. */
+static void test_defaults_shared(void **state)
+{
+	struct dardd_opts o, d;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	dardd_opts_defaults(&d);
+	assert_true(d.query_ns == o.query_ns && d.max_age_ns == o.max_age_ns);
+	assert_true(d.sweep_ns == o.sweep_ns && d.idle_ns == o.idle_ns);
+	assert_true(d.delta == o.delta && d.switch_port == o.switch_port);
+	assert_null(d.host);
 }
 
 int main(void)
@@ -137,6 +194,8 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_defaults_shared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,11 +32,11 @@ static void test_delta(void **state)
 	pv[2] = (struct dard_pstate){.mbps = 100, .known = 0};
 	pv[3] = (struct dard_pstate){.mbps = 700, .known = 1};
 	/* Mbit/s: as it is, whatever the paths. */
-	d->o.delta_mbps = 25;
+	d->o.delta = 25;
 	assert_true(schedule_delta(d, mon) == 25);
 	/* A fraction of the slowest known path: 400, not the unknown 100. */
 	d->o.delta_is_frac = 1;
-	d->o.delta_frac = 0.1;
+	d->o.delta = 0.1;
 	assert_true(schedule_delta(d, mon) == 0.1 * 400);
 	pv[2].known = 1;
 	assert_true(schedule_delta(d, mon) == 0.1 * 100);
@@ -126,13 +126,13 @@ static void test_round_stays(void **state)
 	a = el(f, "e2_1", 1);
 	/* The gain, 500 Mbit/s, is below 60% of 1000 but above 40%. */
 	d->o.delta_is_frac = 1;
-	d->o.delta_frac = 0.6;
+	d->o.delta = 0.6;
 	links(f, 0, 2, 10 * S);
 	schedule(d, mon, 10 * S);
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_int_equal(d->st.moves, 0);
 	/* The datapath refuses: nothing changes but the count of rounds. */
-	d->o.delta_frac = 0.4;
+	d->o.delta = 0.4;
 	f->dp.move_ret = -EPERM;
 	links(f, 0, 2, 20 * S);
 	schedule(d, mon, 20 * S);

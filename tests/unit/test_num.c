@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "err.h"
 #include "num.h"
+#include "topo.h"
 
 static void test_integers(void **state)
 {
@@ -95,6 +97,34 @@ static void test_seconds(void **state)
 	assert_string_equal(dard_num_strerror(-EINVAL), "not a number");
 }
 
+/* The one message every program gives for a refused number. */
+static void test_fail(void **state)
+{
+	char err[DARD_ERR_MAX];
+	uint64_t ns;
+	int ret;
+
+	(void)state;
+	ret = dard_parse_seconds("x", 0.001, 86400, &ns);
+	assert_int_equal(dard_num_fail(err, ret, "--query-interval", "x",
+				       "seconds from 0.001 to 86400"),
+			 -EINVAL);
+	assert_string_equal(
+		err,
+		"Invalid --query-interval `x': not a number, expected seconds from 0.001 to 86400");
+	ret = dard_parse_u64("65536", 1, 65535, &ns);
+	assert_int_equal(dard_num_fail(err, ret, "port", "65536", "1-65535"),
+			 -ERANGE);
+	assert_string_equal(
+		err, "Invalid port `65536': out of range, expected 1-65535");
+	/* No domain to give; and no room for the text, only the return. */
+	assert_int_equal(dard_num_fail(err, -EINVAL, "seed", "1.5", NULL),
+			 -EINVAL);
+	assert_string_equal(err, "Invalid seed `1.5': not a number");
+	assert_int_equal(dard_num_fail(NULL, -ERANGE, "seed", "1", "2"),
+			 -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_integer_garbage),
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_fail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
