@@ -10,6 +10,7 @@
 
 #include "dardctl.h"
 #include "dp.h"
+#include "num.h"
 #include "path.h"
 #include "print.h"
 
@@ -35,20 +36,6 @@ static int usage(FILE *f)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
-static const char *proto_name(uint8_t p, char *buf)
-{
-	switch (p) {
-	case IPPROTO_TCP:
-		return "tcp";
-	case IPPROTO_UDP:
-		return "udp";
-	case IPPROTO_ICMP:
-		return "icmp";
-	}
-	sprintf(buf, "%u", p);
-	return buf;
-}
-
 struct show {
 	struct ctl *c;
 	struct dard_pathctx *pc;
@@ -72,12 +59,12 @@ static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 {
 	struct show *s = arg;
 	const struct dard_topo *t = s->c->cfg.topo;
-	char b[64], p[8];
+	char b[64], p[DARD_IPPROTO_STRLEN];
 	struct dard_path path;
 	unsigned i;
 
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "proto", "%s", proto_name(k->proto, p));
+	print_string(PRINT_ANY, "proto", "%s", dard_ipproto_name(k->proto, p));
 	ctl_print_ends(k);
 	snprintf(b, sizeof(b), "%s",
 		 inet_ntoa((struct in_addr){f->path.saddr}));
@@ -139,21 +126,16 @@ static int parse_endpoint(const char *what, const char *s, __be32 *addr,
 	return 0;
 }
 
-/* tcp, udp, icmp or an IP protocol number. */
+/* tcp, udp, icmp or an IP protocol number; prints what is wrong. */
 static int parse_proto(const char *s, uint8_t *proto)
 {
-	uint32_t v;
+	int ret = dard_ipproto_parse(s, proto);
 
-	if (!strcmp(s, "tcp"))
-		v = IPPROTO_TCP;
-	else if (!strcmp(s, "udp"))
-		v = IPPROTO_UDP;
-	else if (!strcmp(s, "icmp"))
-		v = IPPROTO_ICMP;
-	else if (ctl_parse_u32("protocol", s, 0, 255, &v))
-		return -1;
-	*proto = v;
-	return 0;
+	if (ret)
+		fprintf(stderr,
+			"Invalid protocol `%s': %s, expected tcp, udp, icmp or 0-255\n",
+			s, dard_num_strerror(ret));
+	return ret;
 }
 
 struct nth {
@@ -239,11 +221,11 @@ static int flow_move(struct ctl *c, struct dard_dp *dp,
 
 static int ended_cb(const struct dard_event *ev, void *arg)
 {
-	char p[8];
+	char p[DARD_IPPROTO_STRLEN];
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "proto", "ended %s",
-		     proto_name(ev->key.proto, p));
+		     dard_ipproto_name(ev->key.proto, p));
 	ctl_print_ends(&ev->key);
 	print_uint(PRINT_ANY, "bytes", " bytes %llu\n", ev->bytes);
 	close_json_object();

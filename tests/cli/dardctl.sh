@@ -203,6 +203,9 @@ bad "path 0" "^Invalid path number .0.: out of range" flow move dev x $flow path
 bad "path 1.5" "^Invalid path number .1.5.: not a number" flow move dev x $flow path 1.5
 bad "protocol 256 (was 0)" "^Invalid protocol .256.: out of range" \
 	flow move dev x 256 172.16.0.1 172.16.0.5 path 1
+bad "protocol ip: the names are listed" \
+	"^Invalid protocol .ip.: not a number, expected tcp, udp, icmp or 0-255" \
+	flow move dev x ip 172.16.0.1 172.16.0.5 path 1
 bad "port 65536" "^Invalid port .65536.: out of range" \
 	flow move dev x tcp 172.16.0.1:65536 172.16.0.5 path 1
 bad "port -1" "^Invalid port .-1.: not a number" \
