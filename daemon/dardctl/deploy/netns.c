@@ -258,12 +258,8 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 		return usage(stdout);
 	if (!strcmp(argv[0], "deterlab"))
 		return do_deterlab(c, argc, argv);
-	if (strcmp(argv[0], "netns")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl deploy help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
+	if (strcmp(argv[0], "netns"))
+		return ctl_unknown("deploy", argv[0]);
 	if (argc < 2) {
 		fprintf(stderr, "deploy netns: which directory?\n");
 		return usage(stderr);
