@@ -92,6 +92,11 @@ ok "bad capacity" 2 d -c 0 topo show
 ok "capacity overflow" 2 d -c 4294967297 topo show
 ok "missing file" 1 d -t "$tmp/none.conf" topo show &&
 	has "missing file message" "$err" 'none.conf'
+# A stream without end is refused at the bound, not read until OOM.
+ok "endless file" 1 d -t /dev/zero topo show &&
+	has "endless file named" "$err" "^Unable to read ./dev/zero.: larger than 256 MiB"
+ok "directory as file" 1 d -t / topo show &&
+	has "directory named" "$err" "^Unable to read ./.: Is a directory"
 
 ok "topo show" 0 d -t fattree:4 topo show &&
 	has "topo show text" "$out" 'addressing paper, base 10.0.0.0/8, field bits 6\+6\+6\+6, aliases per host 4'
