@@ -12,7 +12,7 @@
 #include "../render.h"
 #include "deterlab.h"
 #include "out.h"
-#include "print.h"
+#include "../print.h"
 #include "rng.h"
 
 static int usage(FILE *f)
