@@ -66,7 +66,7 @@ objs = $(patsubst %.c,$(B)/%.o,$(call srcs,$(1)))
 LIBDARD := $(B)/lib/libdard.a
 # libdard-algo: the research algorithms and the flow-level simulation.
 LIBALGO := $(B)/lib/libdard-algo.a
-# libdard-common: what several programs share (log, print, config files).
+# libdard-common: what several programs share (log, config files, tc).
 LIBCOMMON := $(B)/lib/libdard-common.a
 # libdard-dp: the host datapath interface and its BPF backend.
 LIBDP := $(B)/lib/libdard-dp.a

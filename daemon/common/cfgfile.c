@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Reading the host configuration file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cfgfile.h"
 #include "gen.h"
+#include "readall.h"
 
 const char *dard_config_path(const char *arg)
 {
@@ -19,41 +22,33 @@ int dard_config_read(struct dard_config *cfg, const char *path,
 		     const struct dard_plan_opts *over, unsigned mask,
 		     char *err, size_t errlen)
 {
-	size_t len = 0, cap = 0, n;
-	char *text = NULL, e[DARD_ERR_MAX];
+	char *text, e[DARD_ERR_MAX];
 	unsigned line;
-	FILE *f;
-	int ret;
+	size_t len;
+	int fd, ret;
 
-	f = fopen(path, "r");
-	if (!f) {
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "Unable to open `%s': %s", path,
-			 strerror(errno));
+			 strerror(-ret));
 		return ret;
 	}
-	do {
-		if (len == cap) {
-			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
-
-			if (!p) {
-				fclose(f);
-				free(text);
-				snprintf(err, errlen, "%s: out of memory",
-					 path);
-				return -ENOMEM;
-			}
-			text = p;
-		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	ret = ferror(f);
-	fclose(f);
+	ret = dard_read_all(fd, DARD_CONFIG_MAX, &text, &len);
+	close(fd);
+	if (ret == -ENOMEM) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return ret;
+	}
+	if (ret == -EFBIG) {
+		snprintf(err, errlen, "Unable to read `%s': larger than %u MiB",
+			 path, DARD_CONFIG_MAX >> 20);
+		return ret;
+	}
 	if (ret) {
-		free(text);
-		snprintf(err, errlen, "Unable to read `%s'", path);
-		return -EIO;
+		snprintf(err, errlen, "Unable to read `%s': %s", path,
+			 strerror(-ret));
+		return ret;
 	}
 	ret = dard_config_parse(cfg, text, len, over, mask, &line, e);
 	free(text);

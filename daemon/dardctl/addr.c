@@ -103,12 +103,8 @@ int do_addr(struct ctl *c, int argc, char **argv)
 		return usage(stderr);
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout);
-	if (strcmp(argv[0], "show")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl addr help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
+	if (strcmp(argv[0], "show"))
+		return ctl_unknown("addr", argv[0]);
 	if (argc > 2) {
 		fprintf(stderr, "addr show: unexpected `%s'\n", argv[2]);
 		return usage(stderr);

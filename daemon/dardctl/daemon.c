@@ -17,17 +17,20 @@
 #include "dardctl.h"
 #include "dardd.h"
 #include "print.h"
+#include "readall.h"
+
+/* The largest answer read: a few hundred bytes per elephant or monitor. */
+enum { ANSWER_MAX = 64 << 20 };
 
 /* The daemon's answer to cmd, parsed; NULL after printing why. */
 static json_object *ask(const char *cmd)
 {
 	struct sockaddr_un sun;
 	socklen_t sunlen = dardd_ctl_addr(&sun);
-	size_t len = 0, cap = 0;
-	char *buf = NULL, line[64];
+	char *buf, line[64];
 	json_object *doc;
-	ssize_t n;
-	int fd;
+	size_t len;
+	int fd, ret;
 
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sunlen)) {
@@ -44,26 +47,20 @@ static json_object *ask(const char *cmd)
 		close(fd);
 		return NULL;
 	}
-	for (;;) {
-		if (len + 1 >= cap) {
-			char *p = realloc(buf, cap = cap ? 2 * cap : 65536);
-
-			if (!p) {
-				free(buf);
-				close(fd);
-				return NULL;
-			}
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += n;
-	}
+	ret = dard_read_all(fd, ANSWER_MAX, &buf, &len);
 	close(fd);
-	if (!buf)
+	if (ret == -ENOMEM)
+		fprintf(stderr,
+			"Unable to read dardd's answer: out of memory\n");
+	else if (ret == -EFBIG)
+		fprintf(stderr,
+			"Unable to read dardd's answer: larger than %u MiB\n",
+			ANSWER_MAX >> 20);
+	else if (ret)
+		fprintf(stderr, "Unable to read dardd's answer: %s\n",
+			strerror(-ret));
+	if (ret)
 		return NULL;
-	buf[len] = 0;
 	doc = json_tokener_parse(buf);
 	if (!doc)
 		fprintf(stderr,
@@ -203,58 +200,44 @@ static int usage(FILE *f, const char *what)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
+/* Asks dardd cmd and prints the answer: as it came with -j, else text. */
+static int show(struct ctl *c, const char *cmd, void (*text)(json_object *))
+{
+	json_object *doc = ask(cmd);
+
+	if (!doc)
+		return CTL_ERR;
+	if (c->json)
+		print_doc(doc);
+	else
+		text(doc);
+	json_object_put(doc);
+	return CTL_OK;
+}
+
 int do_monitor(struct ctl *c, int argc, char **argv)
 {
-	json_object *doc;
-
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout, "monitor");
 	if (argc != 1 || strcmp(argv[0], "show")) {
 		fprintf(stderr, "monitor: expected `show'\n");
 		return usage(stderr, "monitor");
 	}
-	doc = ask("monitors");
-	if (!doc)
-		return CTL_ERR;
-	if (c->json)
-		print_doc(doc);
-	else
-		monitors_text(doc);
-	json_object_put(doc);
-	return CTL_OK;
+	return show(c, DARDD_CMD_MONITORS, monitors_text);
 }
 
 int do_stats(struct ctl *c, int argc, char **argv)
 {
-	json_object *doc;
-
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout, "stats");
 	if (argc) {
 		fprintf(stderr, "stats: unexpected `%s'\n", argv[0]);
 		return usage(stderr, "stats");
 	}
-	doc = ask("stats");
-	if (!doc)
-		return CTL_ERR;
-	if (c->json)
-		print_doc(doc);
-	else
-		stats_text(doc);
-	json_object_put(doc);
-	return CTL_OK;
+	return show(c, DARDD_CMD_STATS, stats_text);
 }
 
 int ctl_daemon_flows(struct ctl *c)
 {
-	json_object *doc = ask("flows");
-
-	if (!doc)
-		return CTL_ERR;
-	if (c->json)
-		print_doc(doc);
-	else
-		flows_text(doc);
-	json_object_put(doc);
-	return CTL_OK;
+	return show(c, DARDD_CMD_FLOWS, flows_text);
 }

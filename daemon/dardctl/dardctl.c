@@ -348,6 +348,38 @@ static int run(struct ctl *c, int argc, char **argv)
 	return CTL_USAGE;
 }
 
+/*
+ * Helpers every object file shares; kept apart from option and number
+ * parsing above.
+ */
+int ctl_unknown(const char *obj, const char *cmd)
+{
+	fprintf(stderr, "Command \"%s\" is unknown, try \"dardctl %s help\".\n",
+		cmd, obj);
+	return CTL_USAGE;
+}
+
+int ctl_format(struct ctl *c, const char *format, const char *text_only)
+{
+	if (!strcmp(format, "json") && !is_json_context())
+		new_json_obj(1, c->pretty);
+	if (!strcmp(format, text_only) && is_json_context()) {
+		fprintf(stderr, "format %s and -j do not mix\n", text_only);
+		return CTL_USAGE;
+	}
+	return CTL_OK;
+}
+
+int ctl_dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp)
+{
+	int ret = dard_dp_bpf.open(dp, ifname, c->pin_root);
+
+	if (ret)
+		fprintf(stderr, "No datapath on %s: %s\n", ifname,
+			strerror(-ret));
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct ctl c = {.mbps = 1000};

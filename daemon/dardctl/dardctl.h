@@ -40,6 +40,17 @@ int ctl_parse_double(const char *what, const char *s, double min, double max,
 int ctl_parse_seconds(const char *what, const char *s, double min, double max,
 		      uint64_t *ns);
 
+/* "Command CMD is unknown, try dardctl OBJ help"; returns CTL_USAGE. */
+int ctl_unknown(const char *obj, const char *cmd);
+/*
+ * `format json' turns JSON on as -j does; text_only (ip, csv) is a format
+ * JSON cannot carry. CTL_OK, or CTL_USAGE after printing why.
+ */
+int ctl_format(struct ctl *c, const char *format, const char *text_only);
+struct dard_dp;
+/* The datapath on ifname, pinned under --pin; prints why not, -errno. */
+int ctl_dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp);
+
 int do_topo(struct ctl *c, int argc, char **argv);
 int do_addr(struct ctl *c, int argc, char **argv);
 int do_path(struct ctl *c, int argc, char **argv);

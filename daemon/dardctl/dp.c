@@ -128,23 +128,13 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 	return CTL_OK;
 }
 
-static int dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp)
-{
-	int ret = dard_dp_bpf.open(dp, ifname, c->pin_root);
-
-	if (ret)
-		fprintf(stderr, "No datapath on %s: %s\n", ifname,
-			strerror(-ret));
-	return ret;
-}
-
 static int dp_stats(struct ctl *c, const char *ifname)
 {
 	uint64_t v[__DARD_STAT_MAX];
 	struct dard_dp *dp;
 	unsigned i;
 
-	if (dp_open(c, ifname, &dp))
+	if (ctl_dp_open(c, ifname, &dp))
 		return CTL_ERR;
 	dard_dp_bpf.stats(dp, v);
 	dard_dp_bpf.close(dp);
@@ -190,7 +180,7 @@ static int dp_events(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "dp events: unexpected `%s'\n", argv[1]);
 		return usage(stderr);
 	}
-	if (dp_open(c, argv[0], &dp))
+	if (ctl_dp_open(c, argv[0], &dp))
 		return CTL_ERR;
 	/* Drain what is there, then wait for more. */
 	ret = dard_dp_bpf.poll(dp, event_cb, NULL, 0);
@@ -227,13 +217,9 @@ int do_dp(struct ctl *c, int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "stats"))
 		return dp_stats(c, argv[1]);
-	if (strcmp(argv[0], "detach")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl dp help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
-	if (dp_open(c, argv[1], &dp))
+	if (strcmp(argv[0], "detach"))
+		return ctl_unknown("dp", argv[0]);
+	if (ctl_dp_open(c, argv[1], &dp))
 		return CTL_ERR;
 	ret = dard_dp_bpf.detach(dp);
 	dard_dp_bpf.close(dp);

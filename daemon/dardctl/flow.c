@@ -10,6 +10,7 @@
 
 #include "dardctl.h"
 #include "dp.h"
+#include "num.h"
 #include "path.h"
 #include "print.h"
 
@@ -35,20 +36,6 @@ static int usage(FILE *f)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
-static const char *proto_name(uint8_t p, char *buf)
-{
-	switch (p) {
-	case IPPROTO_TCP:
-		return "tcp";
-	case IPPROTO_UDP:
-		return "udp";
-	case IPPROTO_ICMP:
-		return "icmp";
-	}
-	sprintf(buf, "%u", p);
-	return buf;
-}
-
 struct show {
 	struct ctl *c;
 	struct dard_pathctx *pc;
@@ -72,12 +59,12 @@ static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 {
 	struct show *s = arg;
 	const struct dard_topo *t = s->c->cfg.topo;
-	char b[64], p[8];
+	char b[64], p[DARD_IPPROTO_STRLEN];
 	struct dard_path path;
 	unsigned i;
 
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "proto", "%s", proto_name(k->proto, p));
+	print_string(PRINT_ANY, "proto", "%s", dard_ipproto_name(k->proto, p));
 	ctl_print_ends(k);
 	snprintf(b, sizeof(b), "%s",
 		 inet_ntoa((struct in_addr){f->path.saddr}));
@@ -139,21 +126,16 @@ static int parse_endpoint(const char *what, const char *s, __be32 *addr,
 	return 0;
 }
 
-/* tcp, udp, icmp or an IP protocol number. */
+/* tcp, udp, icmp or an IP protocol number; prints what is wrong. */
 static int parse_proto(const char *s, uint8_t *proto)
 {
-	uint32_t v;
+	int ret = dard_ipproto_parse(s, proto);
 
-	if (!strcmp(s, "tcp"))
-		v = IPPROTO_TCP;
-	else if (!strcmp(s, "udp"))
-		v = IPPROTO_UDP;
-	else if (!strcmp(s, "icmp"))
-		v = IPPROTO_ICMP;
-	else if (ctl_parse_u32("protocol", s, 0, 255, &v))
-		return -1;
-	*proto = v;
-	return 0;
+	if (ret)
+		fprintf(stderr,
+			"Invalid protocol `%s': %s, expected tcp, udp, icmp or 0-255\n",
+			s, dard_num_strerror(ret));
+	return ret;
 }
 
 struct nth {
@@ -201,7 +183,7 @@ static int move_parse(int argc, char **argv, struct flow_args *a)
 	return CTL_OK;
 }
 
-static int flow_move(struct ctl *c, struct dard_dp *dp,
+static int flow_move(struct ctl *c, struct dard_dp *dp, const char *ifname,
 		     const struct flow_args *a)
 {
 	struct dard_pathctx *pc;
@@ -239,11 +221,11 @@ static int flow_move(struct ctl *c, struct dard_dp *dp,
 
 static int ended_cb(const struct dard_event *ev, void *arg)
 {
-	char p[8];
+	char p[DARD_IPPROTO_STRLEN];
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "proto", "ended %s",
-		     proto_name(ev->key.proto, p));
+		     dard_ipproto_name(ev->key.proto, p));
 	ctl_print_ends(&ev->key);
 	print_uint(PRINT_ANY, "bytes", " bytes %llu\n", ev->bytes);
 	close_json_object();
@@ -263,9 +245,10 @@ static int sweep_parse(int argc, char **argv, struct flow_args *a)
 	return CTL_OK;
 }
 
-static int flow_sweep(struct dard_dp *dp, const char *ifname, uint64_t idle_ns)
+static int flow_sweep(struct ctl *c, struct dard_dp *dp, const char *ifname,
+		      const struct flow_args *a)
 {
-	int ret = dard_dp_bpf.sweep(dp, idle_ns, ended_cb, NULL);
+	int ret = dard_dp_bpf.sweep(dp, a->idle_ns, ended_cb, NULL);
 
 	if (ret < 0) {
 		fprintf(stderr, "Unable to sweep the flows on %s: %s\n", ifname,
@@ -275,7 +258,18 @@ static int flow_sweep(struct dard_dp *dp, const char *ifname, uint64_t idle_ns)
 	return CTL_OK;
 }
 
-static int flow_show(struct ctl *c, struct dard_dp *dp)
+/* Nothing after `dev IF'. */
+static int show_parse(int argc, char **argv, struct flow_args *a)
+{
+	if (argc) {
+		fprintf(stderr, "flow show: unexpected `%s'\n", argv[0]);
+		return usage(stderr);
+	}
+	return CTL_OK;
+}
+
+static int flow_show(struct ctl *c, struct dard_dp *dp, const char *ifname,
+		     const struct flow_args *a)
 {
 	struct show s = {.c = c, .now = dard_coarse_ns()};
 	int ret;
@@ -295,56 +289,53 @@ static int flow_show(struct ctl *c, struct dard_dp *dp)
 	return CTL_OK;
 }
 
+/*
+ * The commands: each parses what follows `dev IF' before any I/O, then
+ * runs on the datapath there.
+ */
+static const struct flow_cmd {
+	const char *name;
+	int (*parse)(int argc, char **argv, struct flow_args *a);
+	int (*run)(struct ctl *c, struct dard_dp *dp, const char *ifname,
+		   const struct flow_args *a);
+} flow_cmds[] = {
+	{"show", show_parse, flow_show},
+	{"move", move_parse, flow_move},
+	{"sweep", sweep_parse, flow_sweep},
+};
+
 int do_flow(struct ctl *c, int argc, char **argv)
 {
+	const struct flow_cmd *cmd = NULL;
 	struct flow_args a = {};
 	struct dard_dp *dp;
+	unsigned i;
 	int ret;
 
 	if (argc < 1)
 		return usage(stderr);
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout);
-	if (strcmp(argv[0], "show") && strcmp(argv[0], "move") &&
-	    strcmp(argv[0], "sweep")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl flow help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
-	if (!strcmp(argv[0], "show") && argc == 1)
+	for (i = 0; i < sizeof(flow_cmds) / sizeof(flow_cmds[0]); i++)
+		if (!strcmp(argv[0], flow_cmds[i].name))
+			cmd = &flow_cmds[i];
+	if (!cmd)
+		return ctl_unknown("flow", argv[0]);
+	/* show without dev asks dardd instead of the datapath. */
+	if (cmd->run == flow_show && argc == 1)
 		return ctl_daemon_flows(c);
 	if (argc < 3 || strcmp(argv[1], "dev")) {
 		fprintf(stderr, "flow %s: expected `dev IF'\n", argv[0]);
 		return usage(stderr);
 	}
-	if (!strcmp(argv[0], "show") && argc > 3) {
-		fprintf(stderr, "flow show: unexpected `%s'\n", argv[3]);
-		return usage(stderr);
-	}
-	/* Bad arguments are told before a datapath is needed. */
-	if (!strcmp(argv[0], "move"))
-		ret = move_parse(argc - 3, argv + 3, &a);
-	else if (!strcmp(argv[0], "sweep"))
-		ret = sweep_parse(argc - 3, argv + 3, &a);
-	else
-		ret = CTL_OK;
+	ret = cmd->parse(argc - 3, argv + 3, &a);
 	if (ret != CTL_OK)
 		return ret;
 	if (ctl_load(c))
 		return CTL_ERR;
-	ret = dard_dp_bpf.open(&dp, argv[2], c->pin_root);
-	if (ret) {
-		fprintf(stderr, "No datapath on %s: %s\n", argv[2],
-			strerror(-ret));
+	if (ctl_dp_open(c, argv[2], &dp))
 		return CTL_ERR;
-	}
-	if (!strcmp(argv[0], "move"))
-		ret = flow_move(c, dp, &a);
-	else if (!strcmp(argv[0], "sweep"))
-		ret = flow_sweep(dp, argv[2], a.idle_ns);
-	else
-		ret = flow_show(c, dp);
+	ret = cmd->run(c, dp, argv[2], &a);
 	dard_dp_bpf.close(dp);
 	return ret;
 }

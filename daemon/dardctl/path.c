@@ -157,12 +157,8 @@ int do_path(struct ctl *c, int argc, char **argv)
 		return usage(stderr);
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout);
-	if (strcmp(argv[0], "list") && strcmp(argv[0], "decode")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl path help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
+	if (strcmp(argv[0], "list") && strcmp(argv[0], "decode"))
+		return ctl_unknown("path", argv[0]);
 	if (argc != 3) {
 		fprintf(stderr, "path %s: expected two arguments\n", argv[0]);
 		return usage(stderr);

@@ -265,12 +265,8 @@ int do_switch(struct ctl *c, int argc, char **argv)
 		return usage(stdout);
 	if (!strcmp(argv[0], "query"))
 		return do_query(c, argc, argv);
-	if (strcmp(argv[0], "tables")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl switch help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
+	if (strcmp(argv[0], "tables"))
+		return ctl_unknown("switch", argv[0]);
 	if (argc < 2) {
 		fprintf(stderr, "switch tables: which switch?\n");
 		return usage(stderr);
@@ -293,12 +289,8 @@ int do_switch(struct ctl *c, int argc, char **argv)
 			return usage(stderr);
 		}
 	}
-	if (!strcmp(format, "json") && !is_json_context())
-		new_json_obj(1, c->pretty);
-	if (!strcmp(format, "ip") && is_json_context()) {
-		fprintf(stderr, "format ip and -j do not mix\n");
+	if (ctl_format(c, format, "ip"))
 		return CTL_USAGE;
-	}
 	if (ctl_load(c))
 		return CTL_ERR;
 	sw = ctl_node(c, argv[1], 0);

@@ -168,8 +168,5 @@ int do_topo(struct ctl *c, int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "gen"))
 		return topo_gen(c, argc - 1, argv + 1);
-	fprintf(stderr,
-		"Command \"%s\" is unknown, try \"dardctl topo help\".\n",
-		argv[0]);
-	return CTL_USAGE;
+	return ctl_unknown("topo", argv[0]);
 }

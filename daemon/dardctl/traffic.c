@@ -45,12 +45,8 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 		return usage(stderr);
 	if (ctl_wants_help(argc, argv))
 		return usage(stdout);
-	if (strcmp(argv[0], "gen")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl traffic help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
+	if (strcmp(argv[0], "gen"))
+		return ctl_unknown("traffic", argv[0]);
 	dard_traffic_opts_init(&o);
 	for (i = 1; i < argc; i += 2) {
 		const char *kw = argv[i],
@@ -108,12 +104,8 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 			return usage(stderr);
 		}
 	}
-	if (!strcmp(format, "json") && !is_json_context())
-		new_json_obj(1, c->pretty);
-	if (!strcmp(format, "csv") && is_json_context()) {
-		fprintf(stderr, "format csv and -j do not mix\n");
+	if (ctl_format(c, format, "csv"))
 		return CTL_USAGE;
-	}
 	if (ctl_load(c))
 		return CTL_ERR;
 	t = c->cfg.topo;

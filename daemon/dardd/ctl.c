@@ -128,10 +128,11 @@ static json_object *flows_json(struct dardd *d)
 
 	for (e = d->els; e; e = e->next) {
 		json_object *o = json_object_new_object();
+		char p[DARD_IPPROTO_STRLEN];
 
-		json_object_object_add(
-			o, "proto",
-			json_object_new_string(proto_str(e->key.proto)));
+		json_object_object_add(o, "proto",
+				       json_object_new_string(dard_ipproto_name(
+					       e->key.proto, p)));
 		add_addr(o, "src", e->key.saddr);
 		json_object_object_add(
 			o, "sport", json_object_new_int(ntohs(e->key.sport)));

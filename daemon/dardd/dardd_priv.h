@@ -146,7 +146,6 @@ void el_del(struct dardd *d, struct elephant *e, const char *why);
 void el_hist_add(struct elephant *e, uint64_t now, int path);
 /* Our elephants of one monitor, for dard_monitor_round. */
 void el_iter(struct mon *mon, struct dard_flow_iter *it);
-const char *proto_str(uint8_t proto);
 const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len);
 
 /* monitors.c: a monitor per destination ToR, while it has elephants. */

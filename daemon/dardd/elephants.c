@@ -14,20 +14,14 @@
 #include "log.h"
 #include "rng.h"
 
-/* A flow's protocol as logs and `dardctl flow show' name it. */
-const char *proto_str(uint8_t proto)
-{
-	return proto == 6 ? "tcp" : proto == 17 ? "udp" : "ip";
-}
-
 const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len)
 {
-	char s[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+	char s[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN], p[DARD_IPPROTO_STRLEN];
 
 	inet_ntop(AF_INET, &k->saddr, s, sizeof(s));
 	inet_ntop(AF_INET, &k->daddr, dst, sizeof(dst));
-	snprintf(buf, len, "%s %s:%u -> %s:%u", proto_str(k->proto), s,
-		 ntohs(k->sport), dst, ntohs(k->dport));
+	snprintf(buf, len, "%s %s:%u -> %s:%u", dard_ipproto_name(k->proto, p),
+		 s, ntohs(k->sport), dst, ntohs(k->dport));
 	return buf;
 }
 

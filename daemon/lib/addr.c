@@ -7,9 +7,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 
 #include "addr.h"
 #include "err.h"
+#include "num.h"
+
+/* The protocols with a name; any other is printed and parsed as a number. */
+static const struct {
+	uint8_t proto;
+	const char *name;
+} ipprotos[] = {
+	{IPPROTO_TCP, "tcp"},
+	{IPPROTO_UDP, "udp"},
+	{IPPROTO_ICMP, "icmp"},
+};
 
 uint32_t dard_mask(unsigned len)
 {
@@ -108,6 +120,36 @@ int dard_mode_parse(const char *s)
 	if (!strcmp(s, "compact"))
 		return DARD_MODE_COMPACT;
 	return -EINVAL;
+}
+
+const char *dard_ipproto_name(uint8_t proto, char buf[DARD_IPPROTO_STRLEN])
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(ipprotos) / sizeof(ipprotos[0]); i++)
+		if (ipprotos[i].proto == proto)
+			return ipprotos[i].name;
+	snprintf(buf, DARD_IPPROTO_STRLEN, "%u", proto);
+	return buf;
+}
+
+int dard_ipproto_parse(const char *s, uint8_t *proto)
+{
+	uint32_t v;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < sizeof(ipprotos) / sizeof(ipprotos[0]); i++) {
+		if (!strcmp(s, ipprotos[i].name)) {
+			*proto = ipprotos[i].proto;
+			return 0;
+		}
+	}
+	ret = dard_parse_u32(s, 0, 255, &v);
+	if (ret)
+		return ret;
+	*proto = v;
+	return 0;
 }
 
 void dard_plan_opts_init(struct dard_plan_opts *o)

@@ -106,4 +106,14 @@ int dard_addr_parse(const char *s, uint32_t *addr);
 char *dard_addr_str(uint32_t addr, char *buf);
 char *dard_prefix_str(uint32_t addr, unsigned len, char *buf);
 
+/* An IP protocol's name: "255" and its NUL fit. */
+enum { DARD_IPPROTO_STRLEN = 4 };
+/*
+ * tcp, udp, icmp or the protocol's number, as dardctl and dardd both print
+ * a flow's protocol; returns a constant name or buf.
+ */
+const char *dard_ipproto_name(uint8_t proto, char buf[DARD_IPPROTO_STRLEN]);
+/* tcp, udp, icmp or a number 0-255; 0, -EINVAL or -ERANGE (num.h). */
+int dard_ipproto_parse(const char *s, uint8_t *proto);
+
 #endif /* _DARD_ADDR_H */

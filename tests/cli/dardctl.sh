@@ -92,6 +92,11 @@ ok "bad capacity" 2 d -c 0 topo show
 ok "capacity overflow" 2 d -c 4294967297 topo show
 ok "missing file" 1 d -t "$tmp/none.conf" topo show &&
 	has "missing file message" "$err" 'none.conf'
+# A stream without end is refused at the bound, not read until OOM.
+ok "endless file" 1 d -t /dev/zero topo show &&
+	has "endless file named" "$err" "^Unable to read ./dev/zero.: larger than 256 MiB"
+ok "directory as file" 1 d -t / topo show &&
+	has "directory named" "$err" "^Unable to read ./.: Is a directory"
 
 ok "topo show" 0 d -t fattree:4 topo show &&
 	has "topo show text" "$out" 'addressing paper, base 10.0.0.0/8, field bits 6\+6\+6\+6, aliases per host 4'
@@ -203,6 +208,9 @@ bad "path 0" "^Invalid path number .0.: out of range" flow move dev x $flow path
 bad "path 1.5" "^Invalid path number .1.5.: not a number" flow move dev x $flow path 1.5
 bad "protocol 256 (was 0)" "^Invalid protocol .256.: out of range" \
 	flow move dev x 256 172.16.0.1 172.16.0.5 path 1
+bad "protocol ip: the names are listed" \
+	"^Invalid protocol .ip.: not a number, expected tcp, udp, icmp or 0-255" \
+	flow move dev x ip 172.16.0.1 172.16.0.5 path 1
 bad "port 65536" "^Invalid port .65536.: out of range" \
 	flow move dev x tcp 172.16.0.1:65536 172.16.0.5 path 1
 bad "port -1" "^Invalid port .-1.: not a number" \

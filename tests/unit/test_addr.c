@@ -556,6 +556,57 @@ static void test_other_addresses(void **state)
 	destroy(&f);
 }
 
+/* dardctl and dardd name a flow's protocol the same way. */
+static void test_ipproto_names(void **state)
+{
+	char b[DARD_IPPROTO_STRLEN];
+
+	(void)state;
+	assert_string_equal(dard_ipproto_name(6, b), "tcp");
+	assert_string_equal(dard_ipproto_name(17, b), "udp");
+	assert_string_equal(dard_ipproto_name(1, b), "icmp");
+	assert_string_equal(dard_ipproto_name(0, b), "0");
+	assert_string_equal(dard_ipproto_name(47, b), "47");
+	/* The widest number fills the buffer and is not cut short. */
+	assert_ptr_equal(dard_ipproto_name(255, b), b);
+	assert_string_equal(b, "255");
+}
+
+static void test_ipproto_parse(void **state)
+{
+	static const char *bad[] = {"", "TCP", "ip", "-1", "6x", " 6", "1e2"};
+	uint8_t p = 99;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(dard_ipproto_parse("tcp", &p), 0);
+	assert_int_equal(p, 6);
+	assert_int_equal(dard_ipproto_parse("udp", &p), 0);
+	assert_int_equal(p, 17);
+	assert_int_equal(dard_ipproto_parse("icmp", &p), 0);
+	assert_int_equal(p, 1);
+	assert_int_equal(dard_ipproto_parse("0", &p), 0);
+	assert_int_equal(p, 0);
+	assert_int_equal(dard_ipproto_parse("255", &p), 0);
+	assert_int_equal(p, 255);
+	/* Past a byte is refused, not truncated to 0 or 4. */
+	p = 99;
+	assert_int_equal(dard_ipproto_parse("256", &p), -ERANGE);
+	assert_int_equal(dard_ipproto_parse("4294967302", &p), -ERANGE);
+	assert_int_equal(p, 99);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(dard_ipproto_parse(bad[i], &p), -EINVAL);
+	assert_int_equal(p, 99);
+	/* Every number a name has round-trips through its name. */
+	for (i = 0; i < 256; i++) {
+		char b[DARD_IPPROTO_STRLEN];
+
+		assert_int_equal(
+			dard_ipproto_parse(dard_ipproto_name(i, b), &p), 0);
+		assert_int_equal(p, i);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +621,8 @@ int main(void)
 		cmocka_unit_test(test_prefix_parse),
 		cmocka_unit_test(test_mode_names),
 		cmocka_unit_test(test_other_addresses),
+		cmocka_unit_test(test_ipproto_names),
+		cmocka_unit_test(test_ipproto_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,60 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * dardctl deploy: write what builds a deployment. `deploy netns' writes the
- * batch files scripts/testbed feeds to ip, sysctl and tc, so bringing up a
- * fat-tree of namespaces costs a few process starts per node, not one per
- * route.
+ * dardctl deploy netns: the batch files scripts/testbed feeds to ip,
+ * sysctl and tc, so bringing up a fat-tree of namespaces costs a few
+ * process starts per node, not one per route.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "../dardctl.h"
 #include "../render.h"
-#include "deterlab.h"
+#include "netns.h"
 #include "out.h"
-#include "print.h"
 #include "rng.h"
-
-static int usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
-		"                                       [ routing { dard | ecmp } ]\n"
-		"       dardctl [ -t TOPO ] deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
-		"                                          [ setup-dir PATH ]\n"
-		"\n"
-		"netns:\n"
-		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"
-		"(NAME: letters, digits and _; default dard) and a management\n"
-		"namespace NAME.mgmt:\n"
-		"  nodes          NODE KIND NAMESPACE per line\n"
-		"  setup.batch    ip -batch: the namespaces, a veth per link and one\n"
-		"                 per node to the management bridge\n"
-		"  mgmt.batch     ip -batch for NAME.mgmt: the bridge\n"
-		"  node/NODE.batch   ip -batch for the node: addresses, routes, rules\n"
-		"  node/NODE.sysctl  sysctl -p file for the node\n"
-		"  node/NODE.tc      tc -batch file limiting every port to MBIT Mbit/s\n"
-		"                    (only with rate)\n"
-		"  teardown.batch ip -batch deleting every namespace\n"
-		"  routing ecmp builds what operators run without dard instead:\n"
-		"  switches route host IDs with Linux multipath next hops hashed on\n"
-		"  the 5-tuple (fib_multipath_hash_policy=3, fields 0x0037), each\n"
-		"  with its own hash seed, hosts send unwrapped\n"
-		"\n"
-		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
-		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
-		"                   Ubuntu2204-STD), a link per topology link with its\n"
-		"                   /31 addresses at MBIT Mbit/s (default: the links'\n"
-		"                   capacity), a management LAN, and each PC's start\n"
-		"                   command, setup-dir/NODE.sh (default DIR/setup)\n"
-		"  setup/dard.conf  the host configuration file every node reads\n"
-		"  setup/NODE.sh    renames the interfaces found by their addresses\n"
-		"                   to pN, dard0 and mgmt0, applies the node's tables,\n"
-		"                   addresses and limits as the namespace testbed\n"
-		"                   does, and starts dard-switchd or dardd\n"
-		"                   (Documentation/experiments.md)\n");
-	return f == stdout ? CTL_OK : CTL_USAGE;
-}
 
 /* nodes: NODE KIND NAMESPACE per line. */
 static void write_nodes(FILE *f, const struct dard_topo *t, const char *prefix)
@@ -148,8 +105,8 @@ static void write_node_sysctl(FILE *f, const struct dard_topo *t, uint32_t i,
 			(uint32_t)dard_mix64(i + 1) | 1);
 }
 
-static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
-			uint32_t rate, int ecmp)
+int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
+		 uint32_t rate, int ecmp)
 {
 	const struct dard_topo *t = c->cfg.topo;
 	const struct dard_plan *p = c->cfg.plan;
@@ -196,114 +153,4 @@ static int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 			return CTL_ERR;
 	}
 	return CTL_OK;
-}
-
-static int do_deterlab(struct ctl *c, int argc, char **argv)
-{
-	const char *os = "Ubuntu2204-STD", *setup_dir = NULL;
-	uint32_t rate = 0;
-	int i;
-
-	if (argc < 2) {
-		fprintf(stderr, "deploy deterlab: which directory?\n");
-		return usage(stderr);
-	}
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "rate") && i + 1 < argc) {
-			/* 0: the links' capacity. */
-			if (ctl_parse_u32("rate", argv[++i], 0, 1000000, &rate))
-				return CTL_USAGE;
-		} else if (!strcmp(argv[i], "os") && i + 1 < argc) {
-			os = argv[++i];
-			if (!dard_name_valid(os, 64)) {
-				fprintf(stderr,
-					"Invalid os `%s': letters, digits, _ and -\n",
-					os);
-				return CTL_USAGE;
-			}
-		} else if (!strcmp(argv[i], "setup-dir") && i + 1 < argc) {
-			setup_dir = argv[++i];
-			if (setup_dir[0] != '/' ||
-			    strpbrk(setup_dir, " \t\"$[];\\")) {
-				fprintf(stderr,
-					"Invalid setup-dir `%s': an absolute path without spaces or Tcl specials\n",
-					setup_dir);
-				return CTL_USAGE;
-			}
-		} else {
-			fprintf(stderr, "deploy deterlab: unexpected `%s'\n",
-				argv[i]);
-			return usage(stderr);
-		}
-	}
-	if (is_json_context()) {
-		fprintf(stderr, "deploy writes files; -j does not apply\n");
-		return CTL_USAGE;
-	}
-	if (ctl_load(c))
-		return CTL_ERR;
-	return deploy_deterlab(c, argv[1], rate, os, setup_dir);
-}
-
-int do_deploy(struct ctl *c, int argc, char **argv)
-{
-	const char *prefix = "dard";
-	uint32_t rate = 0;
-	int ecmp = 0;
-	int i;
-
-	if (argc < 1)
-		return usage(stderr);
-	if (ctl_wants_help(argc, argv))
-		return usage(stdout);
-	if (!strcmp(argv[0], "deterlab"))
-		return do_deterlab(c, argc, argv);
-	if (strcmp(argv[0], "netns")) {
-		fprintf(stderr,
-			"Command \"%s\" is unknown, try \"dardctl deploy help\".\n",
-			argv[0]);
-		return CTL_USAGE;
-	}
-	if (argc < 2) {
-		fprintf(stderr, "deploy netns: which directory?\n");
-		return usage(stderr);
-	}
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "prefix") && i + 1 < argc) {
-			prefix = argv[++i];
-			/* No '-': NAME-NODE must tell testbeds apart. */
-			if (!dard_name_valid(prefix, 33) ||
-			    strchr(prefix, '-')) {
-				fprintf(stderr,
-					"Invalid prefix `%s': letters, digits and _, at most 32\n",
-					prefix);
-				return CTL_USAGE;
-			}
-		} else if (!strcmp(argv[i], "rate") && i + 1 < argc) {
-			/* 0: unlimited. */
-			if (ctl_parse_u32("rate", argv[++i], 0, 1000000, &rate))
-				return CTL_USAGE;
-		} else if (!strcmp(argv[i], "routing") && i + 1 < argc) {
-			i++;
-			if (strcmp(argv[i], "dard") &&
-			    strcmp(argv[i], "ecmp")) {
-				fprintf(stderr,
-					"Invalid routing `%s': expected dard or ecmp\n",
-					argv[i]);
-				return CTL_USAGE;
-			}
-			ecmp = !strcmp(argv[i], "ecmp");
-		} else {
-			fprintf(stderr, "deploy netns: unexpected `%s'\n",
-				argv[i]);
-			return usage(stderr);
-		}
-	}
-	if (is_json_context()) {
-		fprintf(stderr, "deploy writes files; -j does not apply\n");
-		return CTL_USAGE;
-	}
-	if (ctl_load(c))
-		return CTL_ERR;
-	return deploy_netns(c, argv[1], prefix, rate, ecmp);
 }

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* Reading a whole file or socket into memory, with a bound on its size. */
+#ifndef _DARD_READALL_H
+#define _DARD_READALL_H
+
+#include <stddef.h>
+
+/*
+ * Reads fd to its end into a new buffer *buf (NUL-terminated; the caller
+ * frees it) of *len bytes. At most max bytes (below SIZE_MAX / 2): a
+ * longer stream, /dev/zero say, is refused rather than read until memory
+ * runs out. Returns 0, -EFBIG past max, -ENOMEM, or read's -errno; on
+ * failure *buf and *len are untouched.
+ */
+int dard_read_all(int fd, size_t max, char **buf, size_t *len);
+
+#endif /* _DARD_READALL_H */

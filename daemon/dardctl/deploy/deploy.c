@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardctl deploy: write what builds a deployment. This file reads the
+ * arguments of each back-end; netns.c and deterlab.c write the files.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../dardctl.h"
+#include "../print.h"
+#include "deterlab.h"
+#include "netns.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
+		"                                       [ routing { dard | ecmp } ]\n"
+		"       dardctl [ -t TOPO ] deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
+		"                                          [ setup-dir PATH ]\n"
+		"\n"
+		"netns:\n"
+		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"
+		"(NAME: letters, digits and _; default dard) and a management\n"
+		"namespace NAME.mgmt:\n"
+		"  nodes          NODE KIND NAMESPACE per line\n"
+		"  setup.batch    ip -batch: the namespaces, a veth per link and one\n"
+		"                 per node to the management bridge\n"
+		"  mgmt.batch     ip -batch for NAME.mgmt: the bridge\n"
+		"  node/NODE.batch   ip -batch for the node: addresses, routes, rules\n"
+		"  node/NODE.sysctl  sysctl -p file for the node\n"
+		"  node/NODE.tc      tc -batch file limiting every port to MBIT Mbit/s\n"
+		"                    (only with rate)\n"
+		"  teardown.batch ip -batch deleting every namespace\n"
+		"  routing ecmp builds what operators run without dard instead:\n"
+		"  switches route host IDs with Linux multipath next hops hashed on\n"
+		"  the 5-tuple (fib_multipath_hash_policy=3, fields 0x0037), each\n"
+		"  with its own hash seed, hosts send unwrapped\n"
+		"\n"
+		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
+		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
+		"                   Ubuntu2204-STD), a link per topology link with its\n"
+		"                   /31 addresses at MBIT Mbit/s (default: the links'\n"
+		"                   capacity), a management LAN, and each PC's start\n"
+		"                   command, setup-dir/NODE.sh (default DIR/setup)\n"
+		"  setup/dard.conf  the host configuration file every node reads\n"
+		"  setup/NODE.sh    renames the interfaces found by their addresses\n"
+		"                   to pN, dard0 and mgmt0, applies the node's tables,\n"
+		"                   addresses and limits as the namespace testbed\n"
+		"                   does, and starts dard-switchd or dardd\n"
+		"                   (Documentation/experiments.md)\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+/* What deploy was asked, checked before any file is written. */
+struct deploy_args {
+	const char *dir;
+	const char *prefix;    /* netns: namespaces PREFIX-NODE */
+	int ecmp;	       /* netns: routing ecmp */
+	uint32_t rate;	       /* Mbit/s; 0: unlimited or the links' */
+	const char *os;	       /* deterlab: the PCs' image */
+	const char *setup_dir; /* deterlab: where the PCs find setup/ */
+};
+
+/* [ prefix NAME ] [ rate MBIT ] [ routing { dard | ecmp } ] */
+static int netns_parse(int argc, char **argv, struct deploy_args *a)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "prefix") && i + 1 < argc) {
+			a->prefix = argv[++i];
+			/* No '-': NAME-NODE must tell testbeds apart. */
+			if (!dard_name_valid(a->prefix, 33) ||
+			    strchr(a->prefix, '-')) {
+				fprintf(stderr,
+					"Invalid prefix `%s': letters, digits and _, at most 32\n",
+					a->prefix);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(argv[i], "rate") && i + 1 < argc) {
+			/* 0: unlimited. */
+			if (ctl_parse_u32("rate", argv[++i], 0, 1000000,
+					  &a->rate))
+				return CTL_USAGE;
+		} else if (!strcmp(argv[i], "routing") && i + 1 < argc) {
+			i++;
+			if (strcmp(argv[i], "dard") &&
+			    strcmp(argv[i], "ecmp")) {
+				fprintf(stderr,
+					"Invalid routing `%s': expected dard or ecmp\n",
+					argv[i]);
+				return CTL_USAGE;
+			}
+			a->ecmp = !strcmp(argv[i], "ecmp");
+		} else {
+			fprintf(stderr, "deploy netns: unexpected `%s'\n",
+				argv[i]);
+			return usage(stderr);
+		}
+	}
+	return CTL_OK;
+}
+
+static int netns_write(struct ctl *c, const struct deploy_args *a)
+{
+	return deploy_netns(c, a->dir, a->prefix, a->rate, a->ecmp);
+}
+
+/* [ rate MBIT ] [ os IMAGE ] [ setup-dir PATH ] */
+static int deterlab_parse(int argc, char **argv, struct deploy_args *a)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "rate") && i + 1 < argc) {
+			/* 0: the links' capacity. */
+			if (ctl_parse_u32("rate", argv[++i], 0, 1000000,
+					  &a->rate))
+				return CTL_USAGE;
+		} else if (!strcmp(argv[i], "os") && i + 1 < argc) {
+			a->os = argv[++i];
+			if (!dard_name_valid(a->os, 64)) {
+				fprintf(stderr,
+					"Invalid os `%s': letters, digits, _ and -\n",
+					a->os);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(argv[i], "setup-dir") && i + 1 < argc) {
+			a->setup_dir = argv[++i];
+			if (a->setup_dir[0] != '/' ||
+			    strpbrk(a->setup_dir, " \t\"$[];\\")) {
+				fprintf(stderr,
+					"Invalid setup-dir `%s': an absolute path without spaces or Tcl specials\n",
+					a->setup_dir);
+				return CTL_USAGE;
+			}
+		} else {
+			fprintf(stderr, "deploy deterlab: unexpected `%s'\n",
+				argv[i]);
+			return usage(stderr);
+		}
+	}
+	return CTL_OK;
+}
+
+static int deterlab_write(struct ctl *c, const struct deploy_args *a)
+{
+	return deploy_deterlab(c, a->dir, a->rate, a->os, a->setup_dir);
+}
+
+/* The back-ends: each reads what follows DIR, then writes into DIR. */
+static const struct deploy_cmd {
+	const char *name;
+	int (*parse)(int argc, char **argv, struct deploy_args *a);
+	int (*write)(struct ctl *c, const struct deploy_args *a);
+} deploy_cmds[] = {
+	{"netns", netns_parse, netns_write},
+	{"deterlab", deterlab_parse, deterlab_write},
+};
+
+int do_deploy(struct ctl *c, int argc, char **argv)
+{
+	struct deploy_args a = {.prefix = "dard", .os = "Ubuntu2204-STD"};
+	const struct deploy_cmd *cmd = NULL;
+	unsigned i;
+	int ret;
+
+	if (argc < 1)
+		return usage(stderr);
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
+	for (i = 0; i < sizeof(deploy_cmds) / sizeof(deploy_cmds[0]); i++)
+		if (!strcmp(argv[0], deploy_cmds[i].name))
+			cmd = &deploy_cmds[i];
+	if (!cmd)
+		return ctl_unknown("deploy", argv[0]);
+	if (argc < 2) {
+		fprintf(stderr, "deploy %s: which directory?\n", argv[0]);
+		return usage(stderr);
+	}
+	a.dir = argv[1];
+	ret = cmd->parse(argc - 2, argv + 2, &a);
+	if (ret != CTL_OK)
+		return ret;
+	if (is_json_context()) {
+		fprintf(stderr, "deploy writes files; -j does not apply\n");
+		return CTL_USAGE;
+	}
+	if (ctl_load(c))
+		return CTL_ERR;
+	return cmd->write(c, &a);
+}

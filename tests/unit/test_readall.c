@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dard_read_all: whole streams, the size bound, and read errors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "readall.h"
+
+/* A file of n bytes (0, 1, ..., 250, 0, ...), rewound. */
+static int file_of(size_t n)
+{
+	FILE *f = tmpfile();
+	size_t i;
+	int fd;
+
+	assert_non_null(f);
+	for (i = 0; i < n; i++)
+		assert_int_not_equal(fputc(i % 251, f), EOF);
+	assert_int_equal(fflush(f), 0);
+	fd = dup(fileno(f));
+	assert_true(fd >= 0);
+	fclose(f);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+static void test_empty(void **state)
+{
+	int fd = file_of(0);
+	size_t len = 7;
+	char *buf = NULL;
+
+	(void)state;
+	assert_int_equal(dard_read_all(fd, 0, &buf, &len), 0);
+	assert_int_equal(len, 0);
+	assert_non_null(buf);
+	assert_string_equal(buf, "");
+	free(buf);
+	close(fd);
+}
+
+/* Past the first buffer, so it grows; the bytes come back in order. */
+static void test_grows(void **state)
+{
+	const size_t n = 300000;
+	int fd = file_of(n);
+	char *buf = NULL;
+	size_t len, i;
+
+	(void)state;
+	assert_int_equal(dard_read_all(fd, 1 << 20, &buf, &len), 0);
+	assert_int_equal(len, n);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)buf[i] != i % 251)
+			fail_msg("byte %zu is %u", i, (unsigned char)buf[i]);
+	assert_int_equal(buf[n], '\0');
+	free(buf);
+	close(fd);
+}
+
+/* max bytes are read; one more is refused and nothing is returned. */
+static void test_bound(void **state)
+{
+	static const size_t max[] = {0, 1, 65535, 65536, 65537, 200000};
+	char *buf, *keep = (char *)"untouched";
+	size_t len, i;
+	int fd;
+
+	(void)state;
+	for (i = 0; i < sizeof(max) / sizeof(max[0]); i++) {
+		fd = file_of(max[i]);
+		assert_int_equal(dard_read_all(fd, max[i], &buf, &len), 0);
+		assert_int_equal(len, max[i]);
+		free(buf);
+		close(fd);
+
+		fd = file_of(max[i] + 1);
+		buf = keep;
+		len = 42;
+		assert_int_equal(dard_read_all(fd, max[i], &buf, &len), -EFBIG);
+		assert_ptr_equal(buf, keep);
+		assert_int_equal(len, 42);
+		close(fd);
+	}
+}
+
+/* Errors of read come back as -errno. */
+static void test_read_errors(void **state)
+{
+	char *buf = (char *)"untouched";
+	size_t len = 42;
+	int fd;
+
+	(void)state;
+	assert_int_equal(dard_read_all(-1, 100, &buf, &len), -EBADF);
+	fd = open("/", O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(dard_read_all(fd, 100, &buf, &len), -EISDIR);
+	close(fd);
+	assert_string_equal(buf, "untouched");
+	assert_int_equal(len, 42);
+}
+
+/* A stream without end stops at the bound. */
+static void test_endless(void **state)
+{
+	int fd = open("/dev/zero", O_RDONLY);
+	char *buf;
+	size_t len;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(dard_read_all(fd, 1 << 20, &buf, &len), -EFBIG);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_grows),
+		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_endless),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
