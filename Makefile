@@ -126,14 +126,16 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(DARD_CFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
 
-$(LIBDARD): $(call objs,daemon/lib)
-$(LIBALGO): $(call objs,daemon/algo)
-$(LIBCOMMON): $(call objs,daemon/common)
-$(LIBDP): $(call objs,daemon/dp)
+# The folder too: a file moved in or out changes its time, so that the
+# archive is written anew without the moved file's stale object.
+$(LIBDARD): $(call objs,daemon/lib) daemon/lib
+$(LIBALGO): $(call objs,daemon/algo) daemon/algo
+$(LIBCOMMON): $(call objs,daemon/common) daemon/common
+$(LIBDP): $(call objs,daemon/dp) daemon/dp
 $(B)/lib/%.a:
 	$(quiet) AR $@
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 # The programs: their own folder's objects and the libraries they use.
 $(B)/bin/dardctl: $(call objs,daemon/dardctl) $(LIBDP) $(LIBCOMMON) $(LIBDARD)
