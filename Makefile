@@ -110,6 +110,9 @@ $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name bench_dp > $@
 
+# dardctl's deploy/ finds dardctl's own headers the same way.
+$(call objs,daemon/dardctl): DARD_CFLAGS += -iquote daemon/dardctl
+
 # Every loader object depends on its skeleton.
 SWITCH_SKEL_USERS := $(call objs,daemon/switchd) $(B)/tests/bpf/test_switch.o
 $(SWITCH_SKEL_USERS): $(B)/bpf/dard_switch.skel.h

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../dardctl.h"
-#include "../print.h"
+#include "dardctl.h"
+#include "print.h"
 #include "deterlab.h"
 #include "netns.h"
 

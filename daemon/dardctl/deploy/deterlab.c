@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../dardctl.h"
-#include "../render.h"
+#include "dardctl.h"
+#include "render.h"
 #include "deterlab.h"
 #include "out.h"
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../dardctl.h"
-#include "../render.h"
+#include "dardctl.h"
+#include "render.h"
 #include "netns.h"
 #include "out.h"
 #include "rng.h"
