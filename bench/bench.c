@@ -22,12 +22,9 @@
 #include "addr.h"
 #include "clock.h"
 #include "gen.h"
+#include "num.h"
 #include "path.h"
 #include "table.h"
-
-#ifndef DARD_VERSION
-#define DARD_VERSION "unknown"
-#endif
 
 enum { MAX_RUNS = 16, DEFAULT_SOURCES = 16 };
 
@@ -326,8 +323,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "s:h")) != -1) {
 		switch (opt) {
 		case 's':
-			nsrc = strtoul(optarg, NULL, 10);
-			if (!nsrc) {
+			if (dard_parse_u32(optarg, 1, UINT32_MAX, &nsrc)) {
 				usage(stderr);
 				return 2;
 			}

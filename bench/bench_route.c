@@ -21,6 +21,7 @@
 #include "addr.h"
 #include "clock.h"
 #include "gen.h"
+#include "num.h"
 #include "path.h"
 #include "route.h"
 #include "traffic.h"
@@ -179,29 +180,30 @@ static void usage(const char *prog)
 
 int main(int argc, char **argv)
 {
-	unsigned reps = 5, enum_max = 32, i;
+	uint32_t reps = 5, enum_max = 32, i;
 	uint64_t seed = 1;
-	int c, rc = 0;
+	int c, bad = 0, rc = 0;
 
 	while ((c = getopt(argc, argv, "r:s:e:h")) != -1) {
 		switch (c) {
 		case 'r':
-			reps = strtoul(optarg, NULL, 10);
+			bad = dard_parse_u32(optarg, 1, MAX_REPEAT, &reps);
 			break;
 		case 's':
-			seed = strtoull(optarg, NULL, 10);
+			bad = dard_parse_u64(optarg, 1, UINT64_MAX, &seed);
 			break;
 		case 'e':
-			enum_max = strtoul(optarg, NULL, 10);
+			bad = dard_parse_u32(optarg, 0, UINT32_MAX, &enum_max);
 			break;
 		default:
 			usage(argv[0]);
-			return c == 'h' ? 0 : 1;
+			return c == 'h' ? 0 : 2;
 		}
-	}
-	if (reps < 1 || reps > MAX_REPEAT || !seed) {
-		usage(argv[0]);
-		return 1;
+		if (bad) {
+			fprintf(stderr, "Invalid -%c `%s': %s\n", c, optarg,
+				dard_num_strerror(bad));
+			return 2;
+		}
 	}
 	printf("\nCommand: %s -r %u -s %llu -e %u, one random full permutation "
 	       "per tree, CPU ms (min and median of %u for SDN-optimal)\n\n",
