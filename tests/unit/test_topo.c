@@ -2,7 +2,7 @@
 /*
  * Tests the topology model's derived arrays: every node's up[] and down[]
  * ports as dard_topo_finalize() builds them, and the node an error
- * message names.
+ * is about (dard_topo_finalize's node out-parameter).
  */
 #include <errno.h>
 #include <setjmp.h>
