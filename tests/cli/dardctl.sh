@@ -352,7 +352,7 @@ ok "dard-sim run refuses a billion flows" 2 "$sim" --run --rate 1000 --duration 
 
 # scripts/sim-tables: the paper's grid, here two small trees.
 ok "sim-tables bad argument" 2 "$top/scripts/sim-tables" --bogus
-ok "sim-tables, two trees" 0 "$top/scripts/sim-tables" --topos "fattree:4 clos:4,4" \
+ok "sim-tables, two trees" 0 env DARD_SIM="$sim" "$top/scripts/sim-tables" --topos "fattree:4 clos:4,4" \
 	--patterns "stride random" --control-topo fattree:4 --control-rates "0.1 0.2" \
 	--out "$tmp/st" -- --duration 20 &&
 	is "times for five schedulers on both trees" \
