@@ -177,13 +177,15 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 		$(CMOCKA_LIBS) $(EXTRA_LIBS) \
 		$(JSON_LIBS) $(ALGO_LIBS)
 
-# dard-switchd's options and answers, without root or BPF.
-SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o
+# dard-switchd's options and answers, without root or BPF (the counter
+# is linked but never loaded: a fake counts).
+SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o \
+		     $(B)/daemon/switchd/answer.o $(B)/daemon/switchd/counter.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
 # dardd's unit tests link its objects but main.o; a fake datapath ops
 # table stands in for the BPF one.

@@ -72,8 +72,9 @@ static int refresh(struct sw_agent *a, uint64_t now)
 	for (i = 0; i < a->nports; i++)
 		a->port[i].up = port_up(a, &a->port[i]);
 	a->counted_ns = 0;
-	ret = sw_counter_count(a->counter, a->port, a->nports, now,
-			       a->window_ns);
+	ret = a->count ? a->count(a, now)
+		       : sw_counter_count(a->counter, a->port, a->nports, now,
+					  a->window_ns);
 	if (!ret)
 		a->counted_ns = now;
 	return ret;

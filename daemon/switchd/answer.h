@@ -14,6 +14,9 @@ struct sw_agent {
 	struct sw_port *port;
 	unsigned nports;
 	struct sw_counter *counter;
+	/* Counts the ports' elephants (sw_counter_count when NULL: tests
+	 * put a fake here). */
+	int (*count)(struct sw_agent *a, uint64_t now);
 	uint64_t window_ns;
 	int sock, ioctl_sock;
 	uint64_t counted_ns; /* of the ports' links and elephants; 0: none */

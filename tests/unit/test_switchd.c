@@ -12,7 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include "answer.h"
 #include "log.h"
 #include "opts.h"
 #include "reply.h"
@@ -218,12 +222,136 @@ static void test_opts_reject(void **state)
 	assert_non_null(strstr(err, "one SWITCH only"));
 }
 
+/* The agent's counter, faked: each count a new number of elephants. */
+static unsigned counts;
+static int count_fails;
+
+static int fake_count(struct sw_agent *a, uint64_t now)
+{
+	unsigned i;
+
+	(void)now;
+	counts++;
+	if (count_fails)
+		return -EIO;
+	for (i = 0; i < a->nports; i++)
+		a->port[i].elephants = 10 * (i + 1) + counts;
+	return 0;
+}
+
+/* Sends a query for ports from c to the agent, which answers it. */
+static void query_agent(struct sw_agent *a, int c, uint32_t seq,
+			const uint16_t *want, unsigned n)
+{
+	uint8_t buf[64];
+	size_t len = dard_proto_query(buf, sizeof(buf), seq, want, n);
+
+	assert_true(len > 0);
+	assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
+	sw_answer(a);
+}
+
+/* The agent's answer on c, decoded: 0, or -1 when there is none. */
+static int answer(int c, struct dard_msg *r)
+{
+	uint8_t buf[DARD_MSG_MAX];
+	char err[DARD_ERR_MAX];
+	ssize_t len = recv(c, buf, sizeof(buf), MSG_DONTWAIT);
+
+	if (len < 0)
+		return -1;
+	assert_int_equal(dard_proto_decode(buf, len, r, err), 0);
+	return 0;
+}
+
+/*
+ * sw_answer on loopback with a fake counter: a query is answered from one
+ * count per quarter window; a failed count answers nothing (partial
+ * counts would mislead) and the next query counts again; a malformed
+ * datagram is rejected unanswered; a port whose interface is missing is
+ * answered down.
+ */
+static void test_answer(void **state)
+{
+	struct sw_port port[2] = {
+		{.num = 1, .ifname = "lo", .mbps = 100},
+		{.num = 2, .ifname = "dard-no-such0", .mbps = 100},
+	};
+	/* A window of an hour: two queries never straddle a quarter. */
+	struct sw_agent a = {.port = port,
+			     .nports = 2,
+			     .count = fake_count,
+			     .window_ns = 3600000000000ULL,
+			     .sock = -1,
+			     .ioctl_sock = -1};
+	struct sockaddr_in sa;
+	socklen_t slen = sizeof(sa);
+	char err[DARD_ERR_MAX];
+	struct dard_msg r;
+	int c;
+
+	(void)state;
+	dard_log_init("test_switchd", DARD_LOG_WARN);
+	counts = 0;
+	count_fails = 0;
+	assert_int_equal(
+		sw_answer_open(&a, (struct in_addr){htonl(INADDR_LOOPBACK)}, 0,
+			       err),
+		0);
+	assert_int_equal(getsockname(a.sock, (struct sockaddr *)&sa, &slen), 0);
+	c = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_true(c >= 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&sa, sizeof(sa)), 0);
+
+	query_agent(&a, c, 7, (uint16_t[]){2, 1}, 2);
+	assert_int_equal(answer(c, &r), 0);
+	assert_int_equal(r.type, DARD_MSG_REPLY);
+	assert_int_equal(r.seq, 7);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.state[0].port, 2);
+	assert_int_equal(r.state[0].flags, 0); /* no such interface: down */
+	assert_int_equal(r.state[0].elephants, 21);
+	assert_int_equal(r.state[1].port, 1);
+	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
+	assert_int_equal(r.state[1].elephants, 11);
+	/* Within the quarter window: the same count answers again. */
+	query_agent(&a, c, 8, NULL, 0);
+	assert_int_equal(answer(c, &r), 0);
+	assert_int_equal(r.seq, 8);
+	assert_int_equal(counts, 1);
+	assert_int_equal(r.state[0].elephants, 11);
+
+	/* A failed count: no answer, counted; the next query counts anew. */
+	a.counted_ns = 0;
+	count_fails = 1;
+	query_agent(&a, c, 9, NULL, 0);
+	assert_int_equal(answer(c, &r), -1);
+	assert_int_equal(a.count_errors, 1);
+	count_fails = 0;
+	query_agent(&a, c, 10, NULL, 0);
+	assert_int_equal(answer(c, &r), 0);
+	assert_int_equal(r.seq, 10);
+	assert_int_equal(counts, 3);
+	assert_int_equal(r.state[0].elephants, 13);
+
+	/* Not a query: rejected, unanswered. */
+	assert_int_equal(send(c, "dard", 4, 0), 4);
+	sw_answer(&a);
+	assert_int_equal(answer(c, &r), -1);
+	assert_int_equal(a.rejected, 1);
+	assert_int_equal(a.queries, 4);
+	assert_int_equal(a.replies, 3);
+	close(c);
+	sw_answer_close(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_decode_rejects),
 		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_answer),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_opts_reject),
 	};
