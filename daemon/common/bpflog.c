@@ -34,7 +34,11 @@ static void log_lines(int level, const char *text)
 
 	while (*line) {
 		nl = strchrnul(line, '\n');
-		dard_log(level, "%.*s", (int)(nl - line), line);
+		/* A warning (a verifier's rejection) gets through -q. */
+		if (level <= DARD_LOG_WARN)
+			dard_log_always(level, "%.*s", (int)(nl - line), line);
+		else
+			dard_log(level, "%.*s", (int)(nl - line), line);
 		if (!*nl)
 			break;
 		line = nl + 1;

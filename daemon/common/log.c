@@ -17,7 +17,7 @@ void dard_log_init(const char *prog, int level)
 	log_journal = getenv("JOURNAL_STREAM") != NULL;
 }
 
-void dard_log(int level, const char *fmt, ...)
+static void vlog(int level, const char *fmt, va_list ap)
 {
 	static const char *const words[8] = {
 		[DARD_LOG_ERR] = "error",
@@ -26,13 +26,8 @@ void dard_log(int level, const char *fmt, ...)
 		[DARD_LOG_DEBUG] = "debug",
 	};
 	char line[1024];
-	va_list ap;
 
-	if (level > log_level)
-		return;
-	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
 	if (log_journal)
 		fprintf(stderr, "<%d>%s\n", level, line);
 	else if (!log_prog)
@@ -40,6 +35,26 @@ void dard_log(int level, const char *fmt, ...)
 	else
 		fprintf(stderr, "%s: %s: %s\n", log_prog,
 			words[level & 7] ? words[level & 7] : "log", line);
+}
+
+void dard_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > log_level)
+		return;
+	va_start(ap, fmt);
+	vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+void dard_log_always(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(level, fmt, ap);
+	va_end(ap);
 }
 
 int dard_ratelimit(struct dard_ratelimit *rl, uint64_t now,

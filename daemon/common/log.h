@@ -26,6 +26,14 @@ void dard_log_init(const char *prog, int level);
 void dard_log(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * At level, whatever the level set: for what must reach the operator
+ * even under -q (libbpf's warnings, the verifier's rejections among
+ * them).
+ */
+void dard_log_always(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #define log_err(...) dard_log(DARD_LOG_ERR, __VA_ARGS__)
 #define log_warn(...) dard_log(DARD_LOG_WARN, __VA_ARGS__)
 #define log_info(...) dard_log(DARD_LOG_INFO, __VA_ARGS__)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Reading a whole stream, for cfgfile.c and dardctl's dardd answers. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -16,6 +17,9 @@ int dard_read_all(int fd, size_t max, char **buf, size_t *len)
 	ssize_t r;
 	int ret;
 
+	/* max + 2 bytes must be countable (readall.h). */
+	if (max >= SIZE_MAX / 2)
+		return -EINVAL;
 	for (;;) {
 		if (n == cap) {
 			/* Room for max + 1 bytes tells a stream too long. */

@@ -9,7 +9,8 @@
  * Reads fd to its end into a new buffer *buf (NUL-terminated; the caller
  * frees it) of *len bytes. At most max bytes (below SIZE_MAX / 2): a
  * longer stream, /dev/zero say, is refused rather than read until memory
- * runs out. Returns 0, -EFBIG past max, -ENOMEM, or read's -errno; on
+ * runs out. Returns 0, -EFBIG past max, -EINVAL for a max not below
+ * SIZE_MAX / 2, -ENOMEM, or read's -errno; on
  * failure *buf and *len are untouched.
  */
 int dard_read_all(int fd, size_t max, char **buf, size_t *len);

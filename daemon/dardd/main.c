@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	}
 	ret = 1;
 	dard_log_init("dardd", d.o.log_level);
-	/* libbpf's lines at their level (-q hides its warnings); debug: -v. */
+	/* libbpf's warnings always, even under -q; its debug with -v. */
 	dard_bpf_log(d.o.log_level == DARD_LOG_DEBUG);
 	if (host_init(&d))
 		goto err_host;

@@ -57,20 +57,21 @@ static int port_up(const struct sw_agent *a, const struct sw_port *p)
 }
 
 /*
- * The ports' state, links and elephants alike, looked at most once per
- * quarter window: queries from many monitors arrive close together, and
- * an ioctl per port per query would cost more than the answer. A failed
- * count leaves no counts to answer from.
+ * The ports' state: their links at every query, since a dead link must
+ * reach the monitors at once (an ioctl per port costs a microsecond), and
+ * their elephants at most once per quarter window, since queries from
+ * many monitors arrive close together and a count reads the whole table.
+ * A failed count leaves no counts to answer from.
  */
 static int refresh(struct sw_agent *a, uint64_t now)
 {
 	unsigned i;
 	int ret;
 
-	if (a->counted_ns && now - a->counted_ns < a->window_ns / 4)
-		return 0;
 	for (i = 0; i < a->nports; i++)
 		a->port[i].up = port_up(a, &a->port[i]);
+	if (a->counted_ns && now - a->counted_ns < a->window_ns / 4)
+		return 0;
 	a->counted_ns = 0;
 	ret = a->count ? a->count(a, now)
 		       : sw_counter_count(a->counter, a->port, a->nports, now,
@@ -121,7 +122,7 @@ void sw_answer(struct sw_agent *a)
 	out = sw_reply(a->port, a->nports, &msg, buf, sizeof(buf), &n);
 	if (sendto(a->sock, buf, out, 0, (struct sockaddr *)&peer, plen) < 0) {
 		a->send_errors++;
-		dard_log_ratelimited(&a->unanswered, now, DARD_LOG_WARN,
+		dard_log_ratelimited(&a->send_failed, now, DARD_LOG_WARN,
 				     "reply to %s failed: %s", from,
 				     strerror(errno));
 		return;

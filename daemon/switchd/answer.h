@@ -19,11 +19,11 @@ struct sw_agent {
 	int (*count)(struct sw_agent *a, uint64_t now);
 	uint64_t window_ns;
 	int sock, ioctl_sock;
-	uint64_t counted_ns; /* of the ports' links and elephants; 0: none */
+	uint64_t counted_ns; /* of the ports' elephants; 0: none */
 	/* What it did, logged at exit and on SIGUSR1. */
 	uint64_t queries, replies, rejected, send_errors, count_errors;
 	/* Their warnings, one a second: datagrams come from anyone. */
-	struct dard_ratelimit rejects, unanswered;
+	struct dard_ratelimit rejects, unanswered, send_failed;
 };
 
 /* Opens a's sockets and listens on addr:port; err (DARD_ERR_MAX) why. */

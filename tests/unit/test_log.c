@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The log's rate limiter, on an injected clock: the first line of a kind
- * goes out, then at most one a second saying how many were dropped.
+ * goes out, then at most one a second saying how many were dropped; and
+ * the lines that pass any level (libbpf's warnings).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,12 +105,33 @@ static void test_log_lines(void **state)
 		     "t: warning: quiet\n");
 }
 
+static void quiet(struct dard_ratelimit *rl)
+{
+	(void)rl;
+	dard_log(DARD_LOG_WARN, "dropped under -q");
+	dard_log_always(DARD_LOG_WARN, "libbpf: the verifier said no");
+	dard_log(DARD_LOG_ERR, "an error");
+}
+
+/* Under -q only errors go out, and what must always reach the operator. */
+static void test_always(void **state)
+{
+	char out[512];
+
+	(void)state;
+	dard_log_init("t", DARD_LOG_ERR);
+	logged(quiet, NULL, out, sizeof(out));
+	assert_string_equal(out, "t: warning: libbpf: the verifier said no\n"
+				 "t: error: an error\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_limiter),
 		cmocka_unit_test(test_limiters_apart),
 		cmocka_unit_test(test_log_lines),
+		cmocka_unit_test(test_always),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,9 @@ static void test_read_errors(void **state)
 	fd = open("/", O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
 	assert_int_equal(dard_read_all(fd, 100, &buf, &len), -EISDIR);
+	/* A bound whose max + 2 would wrap is refused, not read as 0. */
+	assert_int_equal(dard_read_all(fd, SIZE_MAX, &buf, &len), -EINVAL);
+	assert_int_equal(dard_read_all(fd, SIZE_MAX / 2, &buf, &len), -EINVAL);
 	close(fd);
 	assert_string_equal(buf, "untouched");
 	assert_int_equal(len, 42);

@@ -314,12 +314,18 @@ static void test_answer(void **state)
 	assert_int_equal(r.state[1].port, 1);
 	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
 	assert_int_equal(r.state[1].elephants, 11);
-	/* Within the quarter window: the same count answers again. */
+	/*
+	 * Within the quarter window: the same count answers again, but the
+	 * links are looked at anew: port 1's interface has gone.
+	 */
+	snprintf(port[0].ifname, sizeof(port[0].ifname), "dard-no-such1");
 	query_agent(&a, c, 8, NULL, 0);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.seq, 8);
 	assert_int_equal(counts, 1);
 	assert_int_equal(r.state[0].elephants, 11);
+	assert_int_equal(r.state[0].flags, 0);
+	snprintf(port[0].ifname, sizeof(port[0].ifname), "lo");
 
 	/* A failed count: no answer, counted; the next query counts anew. */
 	a.counted_ns = 0;
