@@ -159,6 +159,12 @@ static int opt_sched(const struct sim_opt *o, const char *arg,
 			a->want[s] = 1;
 	}
 	free(buf);
+	/* "," or "": a run of nothing, which would say nothing. */
+	for (s = 0; !ret && s < DARD_SIM_NSCHED && !a->want[s]; s++)
+		;
+	if (!ret && s == DARD_SIM_NSCHED)
+		ret = dard_fail(err, -EINVAL, "no scheduler in --sched `%s'",
+				arg);
 	return ret;
 }
 

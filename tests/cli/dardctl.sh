@@ -292,6 +292,8 @@ ok "dard-sim without --place" 2 "$sim"
 ok "dard-sim unknown algo" 2 "$sim" --place --algo ospf && has "algo named" "$err" "unknown --algo .ospf."
 ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
 	has "rate named" "$err" "^dard-sim: Invalid --rate .nan.: not a number, expected a positive number"
+ok "dard-sim refuses an empty --sched" 2 "$sim" --run --sched , &&
+	has "none named" "$err" "^dard-sim: no scheduler in --sched \`,'\$"
 ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
 	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all$"
 ok "dard-sim stride, d-mod-k" 0 "$sim" --place --topo fattree:4 &&
