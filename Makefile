@@ -36,8 +36,10 @@ else
 B := build
 SAN_FLAGS :=
 endif
-DAEMON_INC := -iquote daemon/lib -iquote daemon/algo -iquote daemon/common \
-	      -iquote daemon/dp
+# What every program may include; libdard-algo's headers only where it
+# is linked (dard-sim, the tests, the benchmarks), so that dardd cannot
+# reach for it by accident.
+DAEMON_INC := -iquote daemon/lib -iquote daemon/common -iquote daemon/dp
 DARD_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	  -MMD -MP -isystem kmod/uapi $(DAEMON_INC) $(SAN_FLAGS) \
 	  -DDARD_VERSION='"$(VERSION)"'
@@ -109,6 +111,9 @@ $(B)/bench/bench_dp.bpf.o: bench/bench_dp.bpf.c bpf/dard_tc.bpf.c \
 $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name bench_dp > $@
+
+ALGO_USERS := $(call objs,daemon/algo) $(call objs,daemon/sim)
+$(ALGO_USERS) $(B)/tests/%.o $(B)/bench/%.o: DARD_CFLAGS += -iquote daemon/algo
 
 # dardctl's deploy/ finds dardctl's own headers the same way.
 $(call objs,daemon/dardctl): DARD_CFLAGS += -iquote daemon/dardctl
