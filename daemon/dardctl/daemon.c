@@ -115,6 +115,16 @@ static void print_doc(json_object *doc)
 		print_json_value(NULL, json_object_array_get_idx(doc, i));
 }
 
+/* The known column: a dead path (a port reported down) says so. */
+static const char *known_str(json_object *p)
+{
+	if (json_object_get_boolean(json_object_object_get(p, "dead")))
+		return "dead";
+	return json_object_get_boolean(json_object_object_get(p, "known"))
+		       ? "yes"
+		       : "no";
+}
+
 static void monitors_text(json_object *doc)
 {
 	size_t i, k, j;
@@ -134,13 +144,8 @@ static void monitors_text(json_object *doc)
 				    *sw;
 
 			printf("  %-4lld %-7s %-12s %-9lld %-6lld",
-			       num(p, "index"),
-			       json_object_get_boolean(
-				       json_object_object_get(p, "known"))
-				       ? "yes"
-				       : "no",
-			       str(p, "bonf"), num(p, "elephants"),
-			       num(p, "ours"));
+			       num(p, "index"), known_str(p), str(p, "bonf"),
+			       num(p, "elephants"), num(p, "ours"));
 			json_object_object_get_ex(p, "switches", &sw);
 			for (j = 0; sw && j < json_object_array_length(sw); j++)
 				printf(" %s", json_object_get_string(

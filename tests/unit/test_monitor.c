@@ -214,7 +214,7 @@ static void test_round(void **state)
 
 	assert_non_null(ls);
 	for (i = 0; i < 2 * f->t->nlinks; i++)
-		ls[i] = (struct dard_lstate){100, 0, 1};
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
 	/* Path 0 carries three of ours, path 1 one; 3 and 4 are free. */
 	for (i = 0; i < m->links[0].n; i++)
 		ls[m->links[0].dl[i]].flows += 3;
@@ -275,7 +275,7 @@ static void test_round_dead(void **state)
 
 	assert_non_null(ls);
 	for (i = 0; i < 2 * f->t->nlinks; i++)
-		ls[i] = (struct dard_lstate){100, 0, 1};
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
 	/*
 	 * Path 0 is the congested one (5 elephants past the ToRs' links it
 	 * shares with path 1), path 1 has one of ours and is dead, path 2
