@@ -7,9 +7,9 @@
 # on every switch they spread until no switch-switch link carries two, and
 # their throughput rises. Then a core port under e1_1's elephant goes
 # down (the path is seen dead, the elephant leaves it; up again, the
-# path is live again and the flows spread again), a switch agent stops (its links become
-# unknown and no flow moves onto them) and a dardd restarts mid-run (no
-# flow is lost).
+# path is live again and the flows spread again), a switch agent stops
+# (its links become unknown and no flow moves onto them) and a dardd
+# restarts mid-run (no flow is lost).
 #
 #   e1_1 e1_2 (tor1_1) --> e2_1 e2_2 (tor2_1)     flow i: e1_i -> e2_i,
 #   e1_3 e1_4 (tor1_2) --> e2_3 e2_4 (tor2_2)     client port 4000i
