@@ -193,15 +193,17 @@ static int usage(FILE *f, const char *what)
 			"Usage: dardctl monitor show\n"
 			"\n"
 			"The monitors of the dardd in this network namespace: one per\n"
-			"destination ToR with elephants, each path's state (known, BoNF,\n"
-			"elephants on its bottleneck, ours) and the switches it crosses.\n");
+			"destination ToR with elephants, each path's state (known, or dead\n"
+			"when a switch reports a link of it down; BoNF, elephants on its\n"
+			"bottleneck, ours) and the switches it crosses.\n");
 	else
 		fprintf(f,
 			"Usage: dardctl stats\n"
 			"\n"
 			"The counters of the dardd in this network namespace: monitors,\n"
 			"elephants, queries and replies (with their bytes), timeouts,\n"
-			"rejected messages, scheduling rounds and moves.\n");
+			"rejected messages, scheduling rounds and moves, and paths that\n"
+			"turned dead or live again.\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
