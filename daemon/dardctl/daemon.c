@@ -115,6 +115,16 @@ static void print_doc(json_object *doc)
 		print_json_value(NULL, json_object_array_get_idx(doc, i));
 }
 
+/* The known column: a dead path (a port reported down) says so. */
+static const char *known_str(json_object *p)
+{
+	if (json_object_get_boolean(json_object_object_get(p, "dead")))
+		return "dead";
+	return json_object_get_boolean(json_object_object_get(p, "known"))
+		       ? "yes"
+		       : "no";
+}
+
 static void monitors_text(json_object *doc)
 {
 	size_t i, k, j;
@@ -134,13 +144,8 @@ static void monitors_text(json_object *doc)
 				    *sw;
 
 			printf("  %-4lld %-7s %-12s %-9lld %-6lld",
-			       num(p, "index"),
-			       json_object_get_boolean(
-				       json_object_object_get(p, "known"))
-				       ? "yes"
-				       : "no",
-			       str(p, "bonf"), num(p, "elephants"),
-			       num(p, "ours"));
+			       num(p, "index"), known_str(p), str(p, "bonf"),
+			       num(p, "elephants"), num(p, "ours"));
 			json_object_object_get_ex(p, "switches", &sw);
 			for (j = 0; sw && j < json_object_array_length(sw); j++)
 				printf(" %s", json_object_get_string(
@@ -188,15 +193,17 @@ static int usage(FILE *f, const char *what)
 			"Usage: dardctl monitor show\n"
 			"\n"
 			"The monitors of the dardd in this network namespace: one per\n"
-			"destination ToR with elephants, each path's state (known, BoNF,\n"
-			"elephants on its bottleneck, ours) and the switches it crosses.\n");
+			"destination ToR with elephants, each path's state (known, or dead\n"
+			"when a switch reports a link of it down; BoNF, elephants on its\n"
+			"bottleneck, ours) and the switches it crosses.\n");
 	else
 		fprintf(f,
 			"Usage: dardctl stats\n"
 			"\n"
 			"The counters of the dardd in this network namespace: monitors,\n"
 			"elephants, queries and replies (with their bytes), timeouts,\n"
-			"rejected messages, scheduling rounds and moves.\n");
+			"rejected messages, scheduling rounds and moves, and paths that\n"
+			"turned dead or live again.\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 

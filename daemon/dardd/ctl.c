@@ -24,6 +24,7 @@ static json_object *pstate_json(const struct dard_pstate *ps)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "known", json_object_new_boolean(ps->known));
+	json_object_object_add(o, "dead", json_object_new_boolean(ps->dead));
 	json_object_object_add(o, "bonf",
 			       isinf(ps->bonf)
 				       ? json_object_new_string("inf")
@@ -182,6 +183,8 @@ static json_object *stats_json(struct dardd *d)
 	STAT(rounds);
 	STAT(moves);
 	STAT(ctl_refused);
+	STAT(dead_paths);
+	STAT(revived_paths);
 #undef STAT
 	return o;
 }

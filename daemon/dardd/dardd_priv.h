@@ -40,6 +40,7 @@ struct dardd_stats {
 	uint64_t queries, query_bytes, replies, reply_bytes;
 	uint64_t timeouts, late, rejected, send_errors;
 	uint64_t rounds, moves, ctl_refused;
+	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 };
 
 enum { HIST_MAX = 8 };
@@ -73,6 +74,7 @@ struct mon {
 	unsigned nflows;
 	uint64_t next_round_ns;
 	uint64_t rounds, moves;
+	uint64_t dead[DARD_PATHS_MAX / 64]; /* paths the datapath has dead */
 	struct mon *next;
 };
 
@@ -178,6 +180,14 @@ uint32_t query_switch_at(const struct dardd *d, uint32_t addr);
 void schedule(struct dardd *d, struct mon *mon, uint64_t now);
 /* delta for mon's round in Mbit/s, from m->pv when it is a fraction. */
 double schedule_delta(const struct dardd *d, const struct mon *mon);
+
+/*
+ * dead.c: each monitor's dead paths from the link states as of now; on a
+ * change, every destination under its ToR gets its dead bitmap.
+ */
+void dead_update(struct dardd *d, uint64_t now);
+/* mon is released: the datapath forgets its dead bits. */
+void dead_forget(struct dardd *d, struct mon *mon);
 
 /* flows.c: the datapath, its events and its flow table. */
 int flows_open(struct dardd *d);

@@ -97,6 +97,7 @@ void mon_put(struct dardd *d, struct mon *mon)
 			*pp = mon->next;
 			break;
 		}
+	dead_forget(d, mon);
 	log_info("monitor %s -> %s released: its last elephant ended",
 		 d->t->node[d->my_tor].name, d->t->node[mon->m->dst_tor].name);
 	dard_monitor_free(mon->m);

@@ -151,6 +151,8 @@ void query_send(struct dardd *d, uint64_t now)
 	uint32_t n;
 
 	d->tick++;
+	/* States that aged to unknown since the last replies: not dead. */
+	dead_update(d, now);
 	collect_ports(d);
 	for (n = 0; n < d->t->nnodes; n++) {
 		struct sw *s = &d->sw[n];
@@ -237,6 +239,7 @@ void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		log_info("%s answers again", d->t->node[n].name);
 	s->silent = 0;
 	dard_reply_apply(d->t, n, &msg, d->ls, d->ls_when, now);
+	dead_update(d, now);
 }
 
 void query_receive(struct dardd *d)

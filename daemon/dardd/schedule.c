@@ -19,9 +19,10 @@ double schedule_delta(const struct dardd *d, const struct mon *mon)
 
 	if (!d->o.delta_is_frac)
 		return d->o.delta;
-	/* delta as a share of the paths' bandwidth: the slowest known. */
+	/* delta as a share of the paths' bandwidth: the slowest live. */
 	for (i = 0; i < mon->m->npaths; i++)
-		if (mon->m->pv[i].known && mon->m->pv[i].mbps < bw)
+		if (mon->m->pv[i].known && !mon->m->pv[i].dead &&
+		    mon->m->pv[i].mbps < bw)
 			bw = mon->m->pv[i].mbps;
 	return isinf(bw) ? 0 : d->o.delta * bw;
 }

@@ -47,6 +47,11 @@ struct dard_dp_ops {
 	/* Sets the paths to a destination ID (host byte order). */
 	int (*set_dest)(struct dard_dp *dp, uint32_t id,
 			const struct dard_alias_pair *paths, unsigned n);
+	/*
+	 * Marks which of a destination's paths are dead (bit i of
+	 * dead[i / 64]: path i, DARD_PATHS_MAX bits), keeping its paths.
+	 */
+	int (*set_dead)(struct dard_dp *dp, uint32_t id, const uint64_t *dead);
 	int (*add_alias)(struct dard_dp *dp, uint32_t alias);
 	/* Moves a flow to another alias pair, from its next packet on. */
 	int (*move)(struct dard_dp *dp, const struct dard_flow_key *key,

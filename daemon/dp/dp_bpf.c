@@ -325,6 +325,27 @@ static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
 	return ret ? -errno : 0;
 }
 
+/* Read, change, write: only dardd writes a destination after attach. */
+static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
+{
+	struct dard_dest *d = malloc(sizeof(*d));
+	__be32 key = htonl(id);
+	int ret = 0;
+
+	if (!d)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(dp->fd[M_DESTS], &key, d)) {
+		ret = -errno;
+		goto out;
+	}
+	memcpy(d->dead, dead, sizeof(d->dead));
+	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, BPF_EXIST))
+		ret = -errno;
+out:
+	free(d);
+	return ret;
+}
+
 static int bpf_add_alias(struct dard_dp *dp, uint32_t alias)
 {
 	__be32 key = htonl(alias);
@@ -550,6 +571,7 @@ const struct dard_dp_ops dard_dp_bpf = {
 	.attach = bpf_attach,
 	.open = bpf_open,
 	.set_dest = bpf_set_dest,
+	.set_dead = bpf_set_dead,
 	.add_alias = bpf_add_alias,
 	.move = bpf_move,
 	.flows = bpf_flows,

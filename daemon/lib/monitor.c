@@ -212,15 +212,15 @@ unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 
 		if (dl == DARD_NONE)
 			continue;
-		/* Down: unknown from now on, not when the old state ages. */
-		if (!(st->flags & DARD_PORT_F_UP)) {
-			ls[dl].known = 0;
-			when[dl] = 0;
-			continue;
-		}
+		/*
+		 * Down: dead from now on, not when the old state ages. Its
+		 * switch answered, so the link's state is known: it carries
+		 * nothing.
+		 */
 		ls[dl].mbps = st->mbps;
 		ls[dl].flows = st->elephants;
 		ls[dl].known = 1;
+		ls[dl].dead = !(st->flags & DARD_PORT_F_UP);
 		when[dl] = now;
 		n++;
 	}
@@ -240,8 +240,11 @@ void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 
 		for (k = 0; k < p->ndl; k++) {
 			l[k] = ls[p->dl[k]];
-			if (!when[p->dl[k]] || now - when[p->dl[k]] > max_age)
+			/* Silence is unknown, never dead, even after "down". */
+			if (!when[p->dl[k]] || now - when[p->dl[k]] > max_age) {
 				l[k].known = 0;
+				l[k].dead = 0;
+			}
 			idx[k] = k;
 		}
 		dard_path_state(l, idx, p->ndl, &pv[i]);

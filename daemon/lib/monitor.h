@@ -61,8 +61,10 @@ uint32_t dard_port_dlink(const struct dard_topo *t, uint32_t sw, unsigned port);
 
 /*
  * Stores a reply of switch sw in ls (2 * nlinks entries) and stamps each
- * updated entry in when[] with now. Ports the switch has no link on, or
- * reports down, leave their links unknown. Returns how many were stored.
+ * updated entry in when[] with now. A port reported down makes its
+ * directed link dead (sched.h) at once; one reported up again makes it
+ * live. Ports the switch has no link on are skipped. Returns how many
+ * were stored.
  */
 unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 			  const struct dard_msg *reply, struct dard_lstate *ls,
@@ -70,7 +72,8 @@ unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 
 /*
  * The path-state vector of m into pv (m->npaths entries). A link whose
- * state is older than max_age (when[] against now) counts as unknown.
+ * state is older than max_age (when[] against now) counts as unknown,
+ * and no longer as dead: a switch whose agent is silent may forward fine.
  */
 void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 		     const uint64_t *when, uint64_t now, uint64_t max_age,

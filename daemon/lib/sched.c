@@ -61,6 +61,8 @@ void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
 
 		if (!l->known)
 			ps->known = 0;
+		if (l->dead)
+			ps->dead = 1;
 		/* The bottleneck; among links without flows, the slowest. */
 		if (b < ps->bonf || (b == ps->bonf && e < ps->est)) {
 			ps->bonf = b;
@@ -69,6 +71,11 @@ void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
 		}
 		if (e < ps->est)
 			ps->est = e;
+	}
+	if (ps->dead) {
+		/* Nothing gets through: its elephants sit at zero. */
+		ps->bonf = 0;
+		ps->est = 0;
 	}
 }
 
@@ -112,26 +119,48 @@ unsigned dard_monitor_switches(struct dard_pathctx *pc,
 	return n;
 }
 
+/*
+ * The source of a round: the first dead path carrying our elephants, or
+ * else the known one of them with the smallest BoNF; n when none.
+ */
+static unsigned pick_source(const struct dard_pstate *pv, const uint32_t *fv,
+			    unsigned n)
+{
+	unsigned i, from = n;
+
+	for (i = 0; i < n; i++)
+		if (pv[i].dead && fv[i])
+			return i;
+	for (i = 0; i < n; i++)
+		if (pv[i].known && fv[i] &&
+		    (from == n || pv[i].bonf < pv[from].bonf))
+			from = i;
+	return from;
+}
+
+/* A path a flow may move onto: its state is known and it is alive. */
+static int live(const struct dard_pstate *ps)
+{
+	return ps->known && !ps->dead;
+}
+
 int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 		     unsigned n, double delta, struct dard_move *m)
 {
-	unsigned i, from = n, to = n;
+	unsigned i, from = pick_source(pv, fv, n), to = n;
 
-	for (i = 0; i < n; i++) {
-		if (!pv[i].known)
-			continue;
-		/* The most congested path we can take a flow off... */
-		if (fv[i] && (from == n || pv[i].bonf < pv[from].bonf))
-			from = i;
-		/* ...and the least congested one to put it on. */
-		if (to == n || pv[i].bonf > pv[to].bonf)
+	if (from == n)
+		return 0;
+	/* The least congested path to put it on. */
+	for (i = 0; i < n; i++)
+		if (live(&pv[i]) && (to == n || pv[i].bonf > pv[to].bonf))
 			to = i;
-	}
-	if (from == n || to == n || from == to)
+	if (to == n || from == to)
 		return 0;
 	/* HUGE_VAL - HUGE_VAL is NaN: an empty path offers no gain over
-	 * another that carries none of the congestion. */
-	if (!(pv[to].est - pv[from].bonf > delta))
+	 * another that carries none of the congestion. A dead source
+	 * gains whatever the target offers. */
+	if (!pv[from].dead && !(pv[to].est - pv[from].bonf > delta))
 		return 0;
 	m->from = from;
 	m->to = to;
@@ -155,19 +184,15 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_pstate *pv, const uint32_t *fv,
 			   unsigned n, double delta, struct dard_move *m)
 {
-	unsigned i, k, from = n, to = n;
+	unsigned i, k, from = pick_source(pv, fv, n), to = n;
 	double best = 0;
 
-	for (i = 0; i < n; i++)
-		if (pv[i].known && fv[i] &&
-		    (from == n || pv[i].bonf < pv[from].bonf))
-			from = i;
 	if (from == n)
 		return 0;
 	for (i = 0; i < n; i++) {
 		double e = HUGE_VAL;
 
-		if (i == from || !pv[i].known)
+		if (i == from || !live(&pv[i]))
 			continue;
 		for (k = 0; k < paths[i].n; k++) {
 			const struct dard_lstate *l = &ls[paths[i].dl[k]];
@@ -185,7 +210,7 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			best = e;
 		}
 	}
-	if (to == n || !(best - pv[from].bonf > delta))
+	if (to == n || (!pv[from].dead && !(best - pv[from].bonf > delta)))
 		return 0;
 	m->from = from;
 	m->to = to;

@@ -10,6 +10,11 @@
  * flow. A path's state is that of its link with the smallest BoNF,
  * host-switch links left out (a flow cannot leave its first and last
  * link by changing paths).
+ *
+ * A link whose switch reports its exit port down is *dead*, and so is
+ * every path through it: a fact, unlike *unknown* (no fresh answer). A
+ * switch agent can die while its switch forwards fine, so silence never
+ * makes a link dead.
  */
 #ifndef _DARD_SCHED_H
 #define _DARD_SCHED_H
@@ -39,6 +44,7 @@ struct dard_lstate {
 	double mbps;	/* bandwidth */
 	uint32_t flows; /* elephant flows leaving through it */
 	uint8_t known;	/* 0: its switch did not answer */
+	uint8_t dead;	/* its switch reports the exit port down */
 };
 
 /* Path state: its bottleneck and what one more flow would leave it. */
@@ -48,6 +54,7 @@ struct dard_pstate {
 	double mbps;	/* the bottleneck's bandwidth */
 	uint32_t flows; /* and its elephants */
 	uint8_t known;	/* 0: a link of it is unknown */
+	uint8_t dead;	/* a link of it is dead: BoNF and est are 0 */
 };
 
 double dard_bonf(double mbps, uint32_t flows);
@@ -70,7 +77,8 @@ unsigned dard_path_dlinks_all(const struct dard_topo *t,
  * The state of a path over n directed links. With every link's bandwidth
  * alike, est is the paper's bandwidth / (flows + 1) of the bottleneck;
  * with mixed bandwidths it is the smallest over the links, what the path
- * would really offer with one more flow if no other path changed.
+ * would really offer with one more flow if no other path changed. A path
+ * with a dead link is dead, whatever its other links: it offers nothing.
  */
 void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
 		     unsigned n, struct dard_pstate *ps);
@@ -101,8 +109,10 @@ struct dard_move {
  * target the path with the largest BoNF among all known paths (ties go to
  * the lower index); one elephant moves when the target's estimate beats
  * the source's BoNF by more than delta. Paths whose state is unknown are
- * never chosen, as source or target. Returns 1 and fills m to move, 0 to
- * stay.
+ * never chosen, as source or target. A dead path carrying our elephants
+ * is always the source (the first such), and its elephant moves to the
+ * best live known path whatever delta says; a dead path is never a
+ * target. Returns 1 and fills m to move, 0 to stay.
  *
  * The paper's printed pseudo-code (section 2.5) tests fv > 0 on the
  * branch that picks the largest BoNF and closes the loop over monitors
@@ -128,7 +138,8 @@ struct dard_path_links {
  * with another host's can never see that a free core would double its
  * rate, and the paper's estimate leaves such pairs stuck at half rate.
  * No move lowers the global minimum BoNF either way: every link that
- * gains the flow ends above the source's BoNF.
+ * gains the flow ends above the source's BoNF. Dead paths as in
+ * dard_sched_round: a source regardless of delta, never a target.
  */
 int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_path_links *paths,

@@ -5,9 +5,11 @@
 # long TCP flows between pods, placed by hand on core1, stay collided
 # while their hosts run no dardd; with dardd on the hosts and dard-switchd
 # on every switch they spread until no switch-switch link carries two, and
-# their throughput rises. Then a switch agent stops (its links become
-# unknown and no flow moves onto them) and a dardd restarts mid-run (no
-# flow is lost).
+# their throughput rises. Then a core port under e1_1's elephant goes
+# down (the path is seen dead, the elephant leaves it; up again, the
+# path is live again and the flows spread again), a switch agent stops
+# (its links become unknown and no flow moves onto them) and a dardd
+# restarts mid-run (no flow is lost).
 #
 #   e1_1 e1_2 (tor1_1) --> e2_1 e2_2 (tor2_1)     flow i: e1_i -> e2_i,
 #   e1_3 e1_4 (tor1_2) --> e2_3 e2_4 (tor2_2)     client port 4000i
@@ -163,6 +165,55 @@ on e1_1 "$dardctl" monitor show
 t "e1_1 has one monitor, tor1_1 -> tor2_1, its paths known" ctl_jq e1_1 \
 	'length == 1 and .[0].dst_tor == "tor2_1" and ([.[0].paths[] | select(.known)] | length) == 4' \
 	-- monitor show
+
+# A core-aggregation link fails under e1_1's elephant: the core reports
+# its port down, e1_1's dardd marks the path dead (in the datapath too)
+# and moves the elephant off it; up again, the path is live again.
+# The port of switch $1 on its link to switch $2: the /31 whose other
+# address is $2's (the testbed's batch files).
+port_to() {
+	awk -v peer="$dir/node/$2.batch" '
+		BEGIN { while ((getline l < peer) > 0) {
+			split(l, w, " "); if (w[1] == "addr") { split(w[3], a, "/"); mine[a[1]] = 1 } } }
+		$1 == "addr" && $3 ~ /\/31$/ {
+			split($3, a, "/"); n = split(a[1], o, ".")
+			o[4] = o[4] % 2 ? o[4] - 1 : o[4] + 1
+			if ((o[1] "." o[2] "." o[3] "." o[4]) in mine) print $5
+		}' "$dir/node/$1.batch"
+}
+# Whether e1_1's monitor has exactly one path through $1 then $2, dead
+# (or, with $3 = live, known and not dead).
+path_is() {
+	local want='.dead'
+	[[ ${3:-dead} == live ]] && want='.known and (.dead | not)'
+	ctl_jq e1_1 "[.[0].paths[] | select(.switches as \$s | (\$s | index(\$c)) != null and (\$s | index(\$a)) == (\$s | index(\$c)) + 1)] | length == 1 and all($want)" \
+		--arg c "$1" --arg a "$2" -- monitor show
+}
+off_link() { ! flow 1 | jq -e --arg l "$1 $2" '.switches | join(" ") | contains($l)' >/dev/null; }
+read -r fcore faggr < <(flow 1 | jq -r '.switches | join(" ")' |
+	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^core/) print $i, $(i + 1) }')
+fport=$(port_to "$fcore" "$faggr")
+t "e1_1's elephant crosses $fcore -> $faggr ($fcore's $fport)" test -n "$fport"
+dead_before=$(on e1_1 "$dardctl" -j stats | jq '.[0].dead_paths')
+t "take $fcore's $fport down" on "$fcore" ip link set dev "$fport" down
+t_fail=$EPOCHREALTIME
+t "e1_1 sees the path through $fcore -> $faggr dead" within 5 path_is "$fcore" "$faggr"
+dead_seen=$(awk -v a="$t_fail" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+echo "  dead seen after $dead_seen s"
+on e1_1 "$dardctl" monitor show
+t "and counts it" ctl_jq e1_1 '.[0].dead_paths > $n' --argjson n "$dead_before" -- stats
+t "its elephant moves off the dead path" within 10 off_link "$fcore" "$faggr"
+moved_off=$(awk -v a="$t_fail" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+echo "  elephant off the dead path after $moved_off s"
+t "bring $fcore's $fport up again" on "$fcore" ip link set dev "$fport" up
+# Linux removed the routes through the port when it went down: put them
+# back as the testbed made them (dard-switchd owning them is to come).
+grep "^route add .* dev $fport " "$dir/node/$fcore.batch" |
+	sed 's/^route add/route replace/' >"$tmp/routes.batch"
+t "put $fcore's routes through $fport back" ip -n "$prefix-$fcore" -batch "$tmp/routes.batch"
+t "e1_1 sees the path live again" within 5 path_is "$fcore" "$faggr" live
+# Rebalanced before the next checks look at the flows.
+t "the four spread again" within 20 max_is 1
 
 # A switch agent stops: its links become unknown, and nothing moves there.
 victim=$(routes | awk '{ print $3 }' | sort | uniq -c | sort -n | awk 'NR == 1 { print $2 }')

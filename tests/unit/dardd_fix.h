@@ -32,6 +32,11 @@ struct fake_dp {
 	unsigned nmoves;
 	struct dard_flow_key moved;
 	struct dard_alias_pair moved_to;
+	/* set_dead: every call, the last bitmap per destination ID. */
+	int dead_ret;
+	unsigned ndead_calls, ndead;
+	uint32_t dead_id[FAKE_FLOWS_MAX];
+	uint64_t dead[FAKE_FLOWS_MAX][DARD_PATHS_MAX / 64];
 };
 
 struct fix {
@@ -91,11 +96,29 @@ static int fake_move(struct dard_dp *dp, const struct dard_flow_key *key,
 	return 0;
 }
 
+static int fake_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
+{
+	struct fake_dp *f = fake(dp);
+	unsigned i;
+
+	f->ndead_calls++;
+	if (f->dead_ret)
+		return f->dead_ret;
+	for (i = 0; i < f->ndead && f->dead_id[i] != id; i++)
+		;
+	assert_true(i < FAKE_FLOWS_MAX);
+	if (i == f->ndead)
+		f->dead_id[f->ndead++] = id;
+	memcpy(f->dead[i], dead, sizeof(f->dead[i]));
+	return 0;
+}
+
 static const struct dard_dp_ops fake_ops = {
 	.name = "fake",
 	.flows = fake_flows,
 	.sweep = fake_sweep,
 	.move = fake_move,
+	.set_dead = fake_set_dead,
 };
 
 static ssize_t fake_xmit(struct dardd *d, const void *buf, size_t len,
@@ -215,6 +238,18 @@ static inline void fix_elephant(struct fix *f, const char *dst, uint16_t sport,
 	ev.key = fix_key(f, dst, sport);
 	ev.path = fix_pair(f, dst, path);
 	flows_on_event(&ev, &f->d);
+}
+
+/* The last dead bitmap set for host `dst', or NULL if none was. */
+static inline const uint64_t *fix_dead(struct fix *f, const char *dst)
+{
+	uint32_t id = f->t->node[find(f->t, dst)].id;
+	unsigned i;
+
+	for (i = 0; i < f->dp.ndead; i++)
+		if (f->dp.dead_id[i] == id)
+			return f->dp.dead[i];
+	return NULL;
 }
 
 static inline unsigned fix_nels(struct fix *f)

@@ -53,7 +53,7 @@ static void links(struct fix *f, unsigned path, uint32_t n, uint64_t now)
 	uint32_t i;
 
 	for (i = 0; i < 2 * f->t->nlinks; i++) {
-		f->d.ls[i] = (struct dard_lstate){1000, 0, 1};
+		f->d.ls[i] = (struct dard_lstate){.mbps = 1000, .known = 1};
 		f->d.ls_when[i] = now;
 	}
 	for (i = 0; i < pl->n; i++)

@@ -131,18 +131,38 @@ static void test_replies(void **state)
 		.port = 9, .flags = DARD_PORT_F_UP, .mbps = 100};
 	assert_int_equal(dard_reply_apply(f->t, find(f->t, "core1"), &msg, ls,
 					  when, 2000),
-			 0);
+			 1);
 	assert_int_equal(dard_port_dlink(f->t, find(f->t, "core1"), 9),
 			 DARD_NONE);
-	/* Port 1 of core1 (to aggr1_1) was known; reported down, it is
-	 * unknown at once, not when its old state ages out. */
+	/* Port 1 of core1 leads to aggr1_1, on none of our paths. */
 	dard_monitor_pv(f->m, ls, when, 2000, 5000, pv);
 	assert_true(pv[1].known);
+	for (i = 0; i < 4; i++)
+		assert_false(pv[i].dead);
+	/* Port 2 of core2 (to aggr2_1, path 2) reported down: dead at
+	 * once, not when its old state ages out; the others stay alive. */
 	msg.count = 1;
 	msg.state[0] = (struct dard_port_state){.port = 2, .mbps = 100};
-	dard_reply_apply(f->t, find(f->t, "core2"), &msg, ls, when, 2000);
+	assert_int_equal(dard_reply_apply(f->t, find(f->t, "core2"), &msg, ls,
+					  when, 2000),
+			 1);
 	dard_monitor_pv(f->m, ls, when, 2000, 5000, pv);
+	assert_true(pv[1].known && pv[1].dead);
+	assert_true(pv[1].bonf == 0 && pv[1].est == 0);
+	assert_false(pv[0].dead || pv[2].dead || pv[3].dead);
+	/* core2 falls silent: its "down" ages to unknown, never stays
+	 * dead (its agent may have died while it forwards fine). */
+	dard_monitor_pv(f->m, ls, when, 8000, 5000, pv);
 	assert_false(pv[1].known);
+	assert_false(pv[1].dead);
+	/* Up again: alive, its state as reported. */
+	msg.state[0].flags = DARD_PORT_F_UP;
+	dard_reply_apply(f->t, find(f->t, "core2"), &msg, ls, when, 9000);
+	dard_monitor_pv(f->m, ls, when, 9000, 5000, pv);
+	assert_false(pv[1].dead);
+	/* A silent switch never made anything dead: core4 (path 4). */
+	assert_false(pv[3].known);
+	assert_false(pv[3].dead);
 	free(ls);
 	free(when);
 }
@@ -194,7 +214,7 @@ static void test_round(void **state)
 
 	assert_non_null(ls);
 	for (i = 0; i < 2 * f->t->nlinks; i++)
-		ls[i] = (struct dard_lstate){100, 0, 1};
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
 	/* Path 0 carries three of ours, path 1 one; 3 and 4 are free. */
 	for (i = 0; i < m->links[0].n; i++)
 		ls[m->links[0].dl[i]].flows += 3;
@@ -225,6 +245,88 @@ static void test_round(void **state)
 	free(ls);
 }
 
+/* Path states as test_round sets them, path `dead' reported down. */
+static void dead_states(struct dard_monitor *m, struct dard_lstate *ls,
+			unsigned dead)
+{
+	unsigned i;
+
+	for (i = 0; i < m->npaths; i++)
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+	m->pv[dead].dead = 1;
+	m->pv[dead].bonf = 0;
+	m->pv[dead].est = 0;
+}
+
+/*
+ * A dead path carrying ours is always the source, moves whatever delta
+ * says, and goes to the best live known path; nothing moves onto a dead
+ * path, and an unknown path is neither dead nor a target.
+ */
+static void test_round_dead(void **state)
+{
+	struct fix *f = *state;
+	struct dard_monitor *m = f->m;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	struct dard_round_flow fl[] = {{0, 0}, {1, 0}, {-2, 0}};
+	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_move mv;
+	unsigned i;
+
+	assert_non_null(ls);
+	for (i = 0; i < 2 * f->t->nlinks; i++)
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
+	/*
+	 * Path 0 is the congested one (5 elephants past the ToRs' links it
+	 * shares with path 1), path 1 has one of ours and is dead, path 2
+	 * carries two others, path 3 none.
+	 */
+	for (i = 1; i + 1 < m->links[0].n; i++)
+		ls[m->links[0].dl[i]].flows += 5;
+	for (i = 0; i < m->links[1].n; i++)
+		ls[m->links[1].dl[i]].flows += 1;
+	for (i = 1; i + 1 < m->links[2].n; i++)
+		ls[m->links[2].dl[i]].flows += 2;
+	dead_states(m, ls, 1);
+	/* The dead path, not the congested one, even with delta 1e9. */
+	assert_ptr_equal(dard_monitor_round(m, ls, &it, 1e9, &mv), &fl[1]);
+	assert_int_equal(mv.from, 1);
+	assert_int_equal(mv.to, 3);
+	assert_true(mv.from_bonf == 0);
+	/* The same through the paper's round. */
+	assert_int_equal(dard_sched_round(m->pv, m->fv, m->npaths, 1e9, &mv),
+			 1);
+	assert_int_equal(mv.from, 1);
+	assert_int_equal(mv.to, 3);
+	/* The best live path unknown: the dead source goes to the next. */
+	m->pv[3].known = 0;
+	assert_non_null(dard_monitor_round(m, ls, &it, 1e9, &mv));
+	assert_int_equal(mv.to, 2);
+	/* Unknown is not dead: its elephant is no source, path 0's is. */
+	m->pv[3].known = 1;
+	m->pv[1].dead = 0;
+	m->pv[1].known = 0;
+	assert_ptr_equal(dard_monitor_round(m, ls, &it, 0, &mv), &fl[0]);
+	assert_int_equal(mv.from, 0);
+	assert_int_equal(mv.to, 3);
+	/* ...and with delta too big, nothing moves off the unknown one. */
+	assert_null(dard_monitor_round(m, ls, &it, 1e9, &mv));
+	/* The free path 3 is dead: never a target, path 2 is taken. */
+	dead_states(m, ls, 3);
+	m->pv[1].known = 0;
+	assert_ptr_equal(dard_monitor_round(m, ls, &it, 0, &mv), &fl[0]);
+	assert_int_equal(mv.to, 2);
+	assert_int_equal(dard_sched_round(m->pv, m->fv, m->npaths, 0, &mv), 1);
+	assert_int_equal(mv.to, 2);
+	/* Every other path dead or unknown: the dead source stays. */
+	m->pv[0].known = 0;
+	m->pv[2].dead = 1;
+	m->pv[1].dead = 1;
+	assert_null(dard_monitor_round(m, ls, &it, 0, &mv));
+	assert_int_equal(dard_sched_round(m->pv, m->fv, m->npaths, 0, &mv), 0);
+	free(ls);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_round),
+		cmocka_unit_test(test_round_dead),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -49,11 +49,17 @@ struct dard_alias_pair {
 	__be32 daddr;
 };
 
-/* Value of dard_dests: the paths from this host to one destination ID. */
+/*
+ * Value of dard_dests: the paths from this host to one destination ID,
+ * and which of them are known dead (bit i of dead[i / 64]: path[i]), as
+ * dardd learns from the switches: new flows are not placed on a dead
+ * path, and a flow on one moves off it at its next packet.
+ */
 struct dard_dest {
 	__u32 npaths;
 	__u32 pad;
 	struct dard_alias_pair path[DARD_PATHS_MAX];
+	__u64 dead[DARD_PATHS_MAX / 64];
 };
 
 /* Key of dard_flows: the inner (ID) flow. Ports are 0 for other protocols

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardd and dead paths: a port reported down marks the paths through it
+ * dead in the datapath for every host under the monitor's ToR, at the
+ * datapath's own index of each path; up again clears the bit; a silent
+ * switch marks nothing; the round moves an elephant off a dead path;
+ * `monitor show' and the counters say so.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "dardd_fix.h"
+
+#define S 1000000000ULL
+
+/*
+ * Switch n answers query seq: every port asked up, but port `down' (0:
+ * none) down.
+ */
+static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
+{
+	struct dard_port_state st[16];
+	uint8_t buf[DARD_MSG_MAX];
+	unsigned i;
+	size_t len;
+
+	for (i = 0; i < f->sent_ports[n]; i++)
+		st[i] = (struct dard_port_state){
+			f->sent_port[n][i],
+			f->sent_port[n][i] == down ? 0 : DARD_PORT_F_UP, 1000,
+			0};
+	len = dard_proto_reply(buf, sizeof(buf), f->sent_seq[n], st,
+			       f->sent_ports[n]);
+	assert_true(len > 0);
+	query_reply(&f->d, buf, len, fix_mgmt(n), now);
+}
+
+/*
+ * A query round at now, answered by every switch of the monitor but
+ * `silent' (DARD_NONE: all); switch `sw' reports port `down' down.
+ */
+static void round_trip(struct fix *f, uint64_t now, uint32_t silent,
+		       uint32_t sw, uint16_t down)
+{
+	const struct dard_monitor *m = f->d.mons->m;
+	unsigned i;
+
+	query_send(&f->d, now);
+	for (i = 0; i < m->nqueries; i++)
+		if (m->query[i].sw != silent)
+			answer(f, m->query[i].sw,
+			       m->query[i].sw == sw ? down : 0, now);
+}
+
+struct collect {
+	struct dard_alias_pair pair[DARD_PATHS_MAX];
+	unsigned n;
+};
+
+static int collect_cb(const struct dard_path *p, void *arg)
+{
+	struct collect *c = arg;
+
+	c->pair[c->n].saddr = htonl(p->saddr);
+	c->pair[c->n].daddr = htonl(p->daddr);
+	c->n++;
+	return 0;
+}
+
+/*
+ * The datapath's index of monitor path i towards host dst: where the
+ * alias pair that dardd would move a flow to (fix_pair) sits among the
+ * pairs dp_program.c gives the destination.
+ */
+static unsigned dp_index(struct fix *f, const char *dst, unsigned i)
+{
+	struct dard_alias_pair want = fix_pair(f, dst, i);
+	static struct collect c;
+	unsigned k;
+
+	c.n = 0;
+	dard_path_foreach(f->d.pc, f->d.me, find(f->t, dst), collect_cb, &c);
+	for (k = 0; k < c.n; k++)
+		if (c.pair[k].saddr == want.saddr &&
+		    c.pair[k].daddr == want.daddr)
+			return k;
+	fail_msg("path %u to %s is not among the datapath's", i, dst);
+	return 0;
+}
+
+/* Exactly the bits of monitor paths in `paths' (a bitmask) are set. */
+static void assert_dead(struct fix *f, const char *dst, unsigned paths)
+{
+	const uint64_t *dead = fix_dead(f, dst);
+	uint64_t want[DARD_PATHS_MAX / 64] = {0};
+	unsigned i;
+
+	assert_non_null(dead);
+	for (i = 0; i < 32; i++)
+		if (paths & (1U << i)) {
+			unsigned k = dp_index(f, dst, i);
+
+			want[k / 64] |= 1ULL << (k % 64);
+		}
+	assert_memory_equal(dead, want, sizeof(want));
+}
+
+/* The exit port of monitor path i's core, down to the destination pod. */
+static uint16_t core_port(struct fix *f, unsigned i, uint32_t *core)
+{
+	const struct dard_mon_path *p = &f->d.mons->m->path[i];
+	uint32_t k;
+
+	*core = p->sw[2];
+	for (k = 1; k <= f->t->node[*core].nports; k++)
+		if (dard_port_dlink(f->t, *core, k) == p->dl[2])
+			return k;
+	fail_msg("no port of the core on path %u", i);
+	return 0;
+}
+
+static void test_down_up(void **state)
+{
+	struct fix *f = fix_new();
+	uint32_t core;
+	uint16_t port;
+	unsigned calls;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 1);
+	port = core_port(f, 1, &core);
+	/* All up: nothing changes, nothing is told. */
+	round_trip(f, 1 * S, DARD_NONE, DARD_NONE, 0);
+	assert_int_equal(f->dp.ndead_calls, 0);
+	/* Path 2's core reports its port down: both hosts under tor2_1. */
+	round_trip(f, 2 * S, DARD_NONE, core, port);
+	assert_int_equal(f->dp.ndead_calls, 2);
+	assert_dead(f, "e2_1", 1U << 1);
+	assert_dead(f, "e2_2", 1U << 1);
+	assert_null(fix_dead(f, "e3_1"));
+	assert_null(fix_dead(f, "e1_2"));
+	assert_int_equal(f->d.st.dead_paths, 1);
+	/* Still down: the datapath is not told again. */
+	round_trip(f, 3 * S, DARD_NONE, core, port);
+	assert_int_equal(f->dp.ndead_calls, 2);
+	/* Up again: the bits are cleared. */
+	round_trip(f, 4 * S, DARD_NONE, DARD_NONE, 0);
+	assert_int_equal(f->dp.ndead_calls, 4);
+	assert_dead(f, "e2_1", 0);
+	assert_dead(f, "e2_2", 0);
+	assert_int_equal(f->d.st.revived_paths, 1);
+	/* The datapath refuses: tried again with the next reply. */
+	f->dp.dead_ret = -EIO;
+	round_trip(f, 5 * S, DARD_NONE, core, port);
+	calls = f->dp.ndead_calls;
+	assert_true(calls > 4);
+	f->dp.dead_ret = 0;
+	round_trip(f, 6 * S, DARD_NONE, core, port);
+	assert_true(f->dp.ndead_calls > calls);
+	assert_dead(f, "e2_1", 1U << 1);
+	assert_dead(f, "e2_2", 1U << 1);
+	fix_free(f);
+}
+
+static void test_silent_not_dead(void **state)
+{
+	struct fix *f = fix_new();
+	uint32_t core, core4;
+	uint16_t port;
+	uint64_t t;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	port = core_port(f, 1, &core);
+	core_port(f, 3, &core4);
+	/* Path 4's core says nothing for far longer than max_age. */
+	for (t = 1; t <= 10; t++)
+		round_trip(f, t * S, core4, DARD_NONE, 0);
+	assert_int_equal(f->d.sw[core4].silent, 1);
+	assert_int_equal(f->dp.ndead_calls, 0);
+	assert_int_equal(f->d.st.dead_paths, 0);
+	/* Path 2's core reports down, then falls silent: once its state
+	 * is too old the path is unknown, no longer dead. */
+	round_trip(f, 11 * S, DARD_NONE, core, port);
+	assert_dead(f, "e2_1", 1U << 1);
+	for (t = 12; t <= 15; t++)
+		round_trip(f, t * S, core, DARD_NONE, 0);
+	assert_dead(f, "e2_1", 0);
+	assert_dead(f, "e2_2", 0);
+	assert_int_equal(f->d.st.revived_paths, 1);
+	fix_free(f);
+}
+
+/* The round moves the elephant off the dead path, whatever delta. */
+static void test_round_moves(void **state)
+{
+	struct fix *f = fix_new();
+	struct dard_alias_pair want;
+	uint32_t core;
+	uint16_t port;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 1);
+	port = core_port(f, 1, &core);
+	round_trip(f, 1 * S, DARD_NONE, core, port);
+	f->d.o.delta = 1e9;
+	schedule(&f->d, f->d.mons, 1 * S + 1);
+	assert_int_equal(f->dp.nmoves, 1);
+	assert_int_equal(f->d.els->path, 0);
+	want = fix_pair(f, "e2_1", 0);
+	assert_memory_equal(&f->dp.moved_to, &want, sizeof(want));
+	/* Off it now: the next round has nothing to move. */
+	schedule(&f->d, f->d.mons, 1 * S + 2);
+	assert_int_equal(f->dp.nmoves, 1);
+	fix_free(f);
+}
+
+static json_object *path_json(json_object *doc, unsigned i)
+{
+	json_object *paths;
+
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(doc, 0),
+					      "paths", &paths));
+	return json_object_array_get_idx(paths, i);
+}
+
+/* `monitor show' says which paths are dead; a released monitor's bits go. */
+static void test_show_release(void **state)
+{
+	struct fix *f = fix_new();
+	json_object *doc, *v;
+	uint32_t core;
+	uint16_t port;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	port = core_port(f, 1, &core);
+	/* The states must be fresh when the JSON is made: use real time. */
+	round_trip(f, dardd_now_ns(), DARD_NONE, core, port);
+	doc = ctl_answer(&f->d, "monitors");
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(path_json(doc, 1), "dead", &v));
+	assert_true(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(path_json(doc, 0), "dead", &v));
+	assert_false(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(path_json(doc, 0), "known", &v));
+	json_object_put(doc);
+	doc = ctl_answer(&f->d, "stats");
+	assert_true(json_object_object_get_ex(doc, "dead_paths", &v));
+	assert_int_equal(json_object_get_int64(v), 1);
+	json_object_put(doc);
+	/* The last elephant ends: no monitor is left to clear the bits. */
+	el_del(&f->d, f->d.els, "test");
+	assert_null(f->d.mons);
+	assert_dead(f, "e2_1", 0);
+	fix_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_down_up),
+		cmocka_unit_test(test_silent_not_dead),
+		cmocka_unit_test(test_round_moves),
+		cmocka_unit_test(test_show_release),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
