@@ -356,6 +356,35 @@ static int bpf_add_alias(struct dard_dp *dp, uint32_t alias)
 }
 
 /*
+ * The index of pair among the paths to id (network order), which the
+ * program needs to repath the flow off it when it dies; DARD_PATHS_MAX
+ * when unknown (no such destination or pair): the program then leaves
+ * the flow to us.
+ */
+static int path_index(struct dard_dp *dp, __be32 id,
+		      const struct dard_alias_pair *pair, __u32 *idx)
+{
+	struct dard_dest *d = malloc(sizeof(*d));
+	__u32 i;
+
+	if (!d)
+		return -ENOMEM;
+	*idx = DARD_PATHS_MAX;
+	if (bpf_map_lookup_elem(dp->fd[M_DESTS], &id, d))
+		goto out;
+	for (i = 0; i < d->npaths && i < DARD_PATHS_MAX; i++) {
+		if (d->path[i].saddr == pair->saddr &&
+		    d->path[i].daddr == pair->daddr) {
+			*idx = i;
+			break;
+		}
+	}
+out:
+	free(d);
+	return 0;
+}
+
+/*
  * One map update: the program reads the pair for every packet. Counters
  * the program adds between our read and our write are lost; the path is
  * not.
@@ -364,12 +393,18 @@ static int bpf_move(struct dard_dp *dp, const struct dard_flow_key *key,
 		    const struct dard_alias_pair *path)
 {
 	struct dard_flow f;
+	__u32 idx;
+	int ret;
 
 	if (bpf_map_lookup_elem(dp->fd[M_FLOWS], key, &f))
 		return -errno;
 	if (f.path.saddr == path->saddr && f.path.daddr == path->daddr)
 		return 0;
+	ret = path_index(dp, key->daddr, path, &idx);
+	if (ret)
+		return ret;
 	f.path = *path;
+	f.path_idx = idx;
 	f.moves++;
 	return bpf_map_update_elem(dp->fd[M_FLOWS], key, &f, BPF_EXIST) ? -errno
 									: 0;
