@@ -161,9 +161,14 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f)
 {
 	const struct dard_dest *dest;
-	__u32 i = f->path_idx, j;
+	__u32 i = f->path_idx, j, zero = 0;
+	__u64 *ndead;
 
 	if (i >= DARD_PATHS_MAX)
+		return;
+	/* An array lookup, inlined: nothing dead anywhere costs no more. */
+	ndead = bpf_map_lookup_elem(&dard_dead_dests, &zero);
+	if (!ndead || !*ndead)
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || !is_dead(dest, i))
@@ -237,7 +242,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 			return TC_ACT_SHOT;
 		}
 	} else {
-		/* One more lookup and one word test per known packet. */
+		/* With a path dead somewhere: one more lookup, one test. */
 		repath_dead(ip, f);
 	}
 	if (ip->ihl > 5)

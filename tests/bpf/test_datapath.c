@@ -583,6 +583,63 @@ static void test_repath_stale_index(void **state)
 	forget(e, &o);
 }
 
+static uint64_t dead_dests(struct env *e)
+{
+	uint32_t zero = 0;
+	uint64_t n;
+
+	assert_int_equal(
+		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_dead_dests),
+				    &zero, &n),
+		0);
+	return n;
+}
+
+/*
+ * The count that spares known flows the liveness check: raised once per
+ * destination that gains dead paths, lowered when it has none, whether
+ * through set_dead or a new path list; an unknown destination is refused
+ * and changes nothing.
+ */
+static void test_dead_dests_count(void **state)
+{
+	struct env *e = *state;
+	uint64_t none[DARD_PATHS_MAX / 64] = {0}, last[DARD_PATHS_MAX / 64] = {
+							  0, 0, 0, 1ULL << 63};
+	struct dard_alias_pair p[NPATHS];
+	int i;
+
+	for (i = 0; i < NPATHS; i++) {
+		p[i].saddr = A(paths[i][0]);
+		p[i].daddr = A(paths[i][1]);
+	}
+	set_dead(e, 0);
+	assert_int_equal(dead_dests(e), 0);
+	set_dead(e, 0x1);
+	assert_int_equal(dead_dests(e), 1);
+	set_dead(e, 0x3);
+	assert_int_equal(dead_dests(e), 1);
+	/* A bit in the last word counts as much as one in the first. */
+	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), last),
+			 0);
+	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(
+		dard_dp_bpf.set_dead(e->dp, ntohl(A("172.16.0.9")), last),
+		-ENOENT);
+	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), none),
+			 0);
+	assert_int_equal(dead_dests(e), 0);
+	/* A new path list over dead paths: all live, nothing counted. */
+	set_dead(e, 0x4);
+	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+	assert_int_equal(dead_dests(e), 0);
+	set_dead(e, 0);
+	assert_int_equal(dead_dests(e), 0);
+}
+
 static void test_fragments(void **state)
 {
 	struct env *e = *state;
@@ -883,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_repath_dead),
 		cmocka_unit_test(test_repath_after_move),
 		cmocka_unit_test(test_repath_stale_index),
+		cmocka_unit_test(test_dead_dests_count),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_elephant_once),
 		cmocka_unit_test(test_syn_resets),

@@ -18,6 +18,9 @@
  *   dard_events   ringbuf of struct dard_event
  *   dard_stats    percpu array of __u64, indexed by enum dard_stat
  *   dard_meta     array of one struct dard_meta: how it was attached
+ *   dard_dead_dests array of one __u64: how many destinations have a
+ *                        dead path; while 0, known flows skip the
+ *                        liveness check
  *
  * dard-switchd's maps (bpf/dard_switch.bpf.c), not pinned:
  *   dard_sw_flows LRU    struct dard_sw_key -> __u64, last seen
