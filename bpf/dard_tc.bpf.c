@@ -58,10 +58,54 @@ static __always_inline void report(struct dard_flow *f,
 	__sync_fetch_and_or(&f->flags, done_flag);
 }
 
+/* Whether path i (< DARD_PATHS_MAX) of d is known dead. */
+static __always_inline int is_dead(const struct dard_dest *d, __u32 i)
+{
+	return d->dead[(i / 64) & (DARD_PATHS_MAX / 64 - 1)] >> (i % 64) & 1;
+}
+
+/* What next_live's loop reads and finds: no pointers, one frame. */
+struct live_scan {
+	__u64 dead[DARD_PATHS_MAX / 64];
+	__u32 i, n, found;
+};
+
+static long scan_step(__u32 k, void *ctx)
+{
+	struct live_scan *s = ctx;
+	__u32 j = s->i + k + 1;
+
+	if (j >= s->n)
+		j -= s->n;
+	if (s->dead[(j / 64) & (DARD_PATHS_MAX / 64 - 1)] >> (j % 64) & 1)
+		return 0;
+	s->found = j;
+	return 1;
+}
+
+/*
+ * The first live path after i, going round d's n paths; DARD_PATHS_MAX if
+ * none is. Only called once path i is known dead, so the common case
+ * never loops. bpf_loop, not a bounded loop: the verifier checks its body
+ * once, where 255 unrolled iterations exhausted its budget.
+ */
+static __always_inline __u32 next_live(const struct dard_dest *d, __u32 i,
+				       __u32 n)
+{
+	struct live_scan s = {.i = i, .n = n, .found = DARD_PATHS_MAX};
+
+	__builtin_memcpy(s.dead, d->dead, sizeof(s.dead));
+	bpf_loop(n - 1, scan_step, &s, 0);
+	return s.found;
+}
+
 /*
  * A flow the table has not seen: placed on a path by hash if its
- * destination is an ID. Returns NULL, with *is_id telling whether the
- * packet is ours to drop (an ID we cannot place it for) or to pass.
+ * destination is an ID, or on the next live path if that one is dead.
+ * When all are dead it keeps the hashed one: sending beats dropping, as
+ * the fabric may know better than our view of it. Returns NULL, with
+ * *is_id telling whether the packet is ours to drop (an ID we cannot
+ * place it for) or to pass.
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
@@ -70,7 +114,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
 	struct dard_flow *f;
-	__u32 i;
+	__u32 i, j;
 
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	*is_id = !!dest;
@@ -86,7 +130,17 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	barrier_var(i);
 	if (i >= DARD_PATHS_MAX)
 		return NULL;
+	if (is_dead(dest, i)) {
+		j = next_live(dest, i, dest->npaths);
+		if (j < DARD_PATHS_MAX) {
+			i = j;
+			count(DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
+		} else {
+			count(DARD_STAT_ALL_PATHS_DEAD);
+		}
+	}
 	nf.path = dest->path[i];
+	nf.path_idx = i;
 	nf.first_ns = now;
 	/* Another CPU may have placed it first: then its choice stands. */
 	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
@@ -95,6 +149,40 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	if (!f)
 		count(DARD_STAT_FLOW_FULL);
 	return f;
+}
+
+/*
+ * A known flow whose path dardd marked dead moves to the next live one,
+ * now, whatever its protocol. Only when the index still names the flow's
+ * pair: a move from userspace or a new path list may have changed either,
+ * and a flow whose index is unknown is left to dardd. With no live path
+ * it stays: as for a new flow, sending beats dropping.
+ */
+static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f)
+{
+	const struct dard_dest *dest;
+	__u32 i = f->path_idx, j, zero = 0;
+	__u64 *ndead;
+
+	if (i >= DARD_PATHS_MAX)
+		return;
+	/* An array lookup, inlined: nothing dead anywhere costs no more. */
+	ndead = bpf_map_lookup_elem(&dard_dead_dests, &zero);
+	if (!ndead || !*ndead)
+		return;
+	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
+	if (!dest || !is_dead(dest, i))
+		return;
+	if (i >= dest->npaths || dest->npaths > DARD_PATHS_MAX ||
+	    dest->path[i].saddr != f->path.saddr ||
+	    dest->path[i].daddr != f->path.daddr)
+		return;
+	j = next_live(dest, i, dest->npaths);
+	if (j >= DARD_PATHS_MAX)
+		return;
+	f->path = dest->path[j];
+	f->path_idx = j;
+	count(DARD_STAT_REPATH_DEAD);
 }
 
 /* A malformed packet: dropped if it is to an ID, else the kernel's. */
@@ -153,6 +241,9 @@ static __always_inline int egress(struct __sk_buff *skb)
 			}
 			return TC_ACT_SHOT;
 		}
+	} else {
+		/* With a path dead somewhere: one more lookup, one test. */
+		repath_dead(ip, f);
 	}
 	if (ip->ihl > 5)
 		count(DARD_STAT_IP_OPTIONS);

@@ -53,6 +53,18 @@ struct {
 	__type(value, struct dard_meta);
 } dard_meta SEC(".maps");
 
+/*
+ * How many destinations have a dead path, kept by userspace beside their
+ * dead bitmaps (never below the truth): while 0, a known flow's packet
+ * skips the destination lookup of the liveness check.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dard_dead_dests SEC(".maps");
+
 static __always_inline void count(__u32 stat)
 {
 	__u64 *v = bpf_map_lookup_elem(&dard_stats, &stat);

@@ -141,7 +141,8 @@ static int dp_stats(struct ctl *c, const char *ifname)
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "dev", "%s\n", ifname);
 	for (i = 0; i < __DARD_STAT_MAX; i++) {
-		print_text("  %-20s", dard_stat_name(i));
+		print_text("  %-22s",
+			   dard_stat_name(i)); /* new_flow_dead_avoided */
 		print_uint(PRINT_ANY, dard_stat_name(i), " %llu\n", v[i]);
 	}
 	close_json_object();

@@ -34,11 +34,20 @@
 enum { TC_HANDLE = 1, TC_PRIORITY = 0xdad };
 
 static const char *const map_names[] = {
-	"dard_dests",  "dard_aliases", "dard_flows",
-	"dard_events", "dard_stats",   "dard_meta",
+	"dard_dests", "dard_aliases", "dard_flows",	 "dard_events",
+	"dard_stats", "dard_meta",    "dard_dead_dests",
 };
 
-enum { M_DESTS, M_ALIASES, M_FLOWS, M_EVENTS, M_STATS, M_META, M_NR };
+enum {
+	M_DESTS,
+	M_ALIASES,
+	M_FLOWS,
+	M_EVENTS,
+	M_STATS,
+	M_META,
+	M_DEAD_DESTS,
+	M_NR
+};
 
 struct dard_dp {
 	char dir[PATH_MAX];
@@ -306,23 +315,72 @@ int dard_dp_bpf_adopt(struct dard_dp **out, struct bpf_object *obj)
 	return 0;
 }
 
+static int any_dead(const uint64_t *dead)
+{
+	unsigned i;
+
+	for (i = 0; i < DARD_PATHS_MAX / 64; i++)
+		if (dead[i])
+			return 1;
+	return 0;
+}
+
+/* Adds delta to the number of destinations with a dead path. */
+static int dead_dests_add(struct dard_dp *dp, int delta)
+{
+	__u32 zero = 0;
+	__u64 n;
+
+	if (bpf_map_lookup_elem(dp->fd[M_DEAD_DESTS], &zero, &n))
+		return -errno;
+	n = delta < 0 && n < (__u64)-delta ? 0 : n + delta;
+	return bpf_map_update_elem(dp->fd[M_DEAD_DESTS], &zero, &n, 0) ? -errno
+								       : 0;
+}
+
+/*
+ * Writes d for id, keeping dard_dead_dests never below the truth, which
+ * the program relies on to skip its liveness check: raised before a
+ * destination gains dead paths, lowered after it loses them, so a failure
+ * between the two writes leaves it high (a little slower), never low
+ * (a dead path ignored). Only dardd writes destinations after attach.
+ */
+static int write_dest(struct dard_dp *dp, __be32 key, const struct dard_dest *d,
+		      int was_dead, __u64 flags)
+{
+	int now_dead = any_dead(d->dead), ret;
+
+	if (now_dead && !was_dead) {
+		ret = dead_dests_add(dp, 1);
+		if (ret)
+			return ret;
+	}
+	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, flags))
+		return -errno;
+	return was_dead && !now_dead ? dead_dests_add(dp, -1) : 0;
+}
+
+/* A new path list: every path live until set_dead says otherwise. */
 static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
 			const struct dard_alias_pair *paths, unsigned n)
 {
 	struct dard_dest *d;
 	__be32 key = htonl(id);
-	int ret;
+	int ret, was_dead = 0;
 
 	if (!n || n > DARD_PATHS_MAX)
 		return -ERANGE;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
+	if (!bpf_map_lookup_elem(dp->fd[M_DESTS], &key, d))
+		was_dead = any_dead(d->dead);
+	memset(d, 0, sizeof(*d));
 	d->npaths = n;
 	memcpy(d->path, paths, n * sizeof(*paths));
-	ret = bpf_map_update_elem(dp->fd[M_DESTS], &key, d, 0);
+	ret = write_dest(dp, key, d, was_dead, 0);
 	free(d);
-	return ret ? -errno : 0;
+	return ret;
 }
 
 /* Read, change, write: only dardd writes a destination after attach. */
@@ -330,7 +388,7 @@ static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 {
 	struct dard_dest *d = malloc(sizeof(*d));
 	__be32 key = htonl(id);
-	int ret = 0;
+	int ret, was_dead;
 
 	if (!d)
 		return -ENOMEM;
@@ -338,9 +396,9 @@ static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 		ret = -errno;
 		goto out;
 	}
+	was_dead = any_dead(d->dead);
 	memcpy(d->dead, dead, sizeof(d->dead));
-	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, BPF_EXIST))
-		ret = -errno;
+	ret = write_dest(dp, key, d, was_dead, BPF_EXIST);
 out:
 	free(d);
 	return ret;
@@ -356,6 +414,35 @@ static int bpf_add_alias(struct dard_dp *dp, uint32_t alias)
 }
 
 /*
+ * The index of pair among the paths to id (network order), which the
+ * program needs to repath the flow off it when it dies; DARD_PATHS_MAX
+ * when unknown (no such destination or pair): the program then leaves
+ * the flow to us.
+ */
+static int path_index(struct dard_dp *dp, __be32 id,
+		      const struct dard_alias_pair *pair, __u32 *idx)
+{
+	struct dard_dest *d = malloc(sizeof(*d));
+	__u32 i;
+
+	if (!d)
+		return -ENOMEM;
+	*idx = DARD_PATHS_MAX;
+	if (bpf_map_lookup_elem(dp->fd[M_DESTS], &id, d))
+		goto out;
+	for (i = 0; i < d->npaths && i < DARD_PATHS_MAX; i++) {
+		if (d->path[i].saddr == pair->saddr &&
+		    d->path[i].daddr == pair->daddr) {
+			*idx = i;
+			break;
+		}
+	}
+out:
+	free(d);
+	return 0;
+}
+
+/*
  * One map update: the program reads the pair for every packet. Counters
  * the program adds between our read and our write are lost; the path is
  * not.
@@ -364,12 +451,18 @@ static int bpf_move(struct dard_dp *dp, const struct dard_flow_key *key,
 		    const struct dard_alias_pair *path)
 {
 	struct dard_flow f;
+	__u32 idx;
+	int ret;
 
 	if (bpf_map_lookup_elem(dp->fd[M_FLOWS], key, &f))
 		return -errno;
 	if (f.path.saddr == path->saddr && f.path.daddr == path->daddr)
 		return 0;
+	ret = path_index(dp, key->daddr, path, &idx);
+	if (ret)
+		return ret;
 	f.path = *path;
+	f.path_idx = idx;
 	f.moves++;
 	return bpf_map_update_elem(dp->fd[M_FLOWS], key, &f, BPF_EXIST) ? -errno
 									: 0;

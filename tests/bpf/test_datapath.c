@@ -352,6 +352,294 @@ static void test_hash_spreads(void **state)
 		assert_true(used[i] >= 400 / NPATHS / 2);
 }
 
+/* Marks the paths in mask (bit i: path i) dead, the others live. */
+static void set_dead(struct env *e, unsigned mask)
+{
+	uint64_t dead[DARD_PATHS_MAX / 64] = {mask};
+
+	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), dead),
+			 0);
+}
+
+/* One packet of o's flow out; returns its path. */
+static int send_one(struct env *e, const struct pkt_opts *o)
+{
+	uint8_t in[PKT_MAX], out[PKT_MAX];
+	size_t len = build(in, o);
+	uint32_t n;
+
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	return check_encap(in, len, out, n, o->tos);
+}
+
+static struct dard_flow_key key_of(const struct pkt_opts *o)
+{
+	struct dard_flow_key k = {.saddr = o->saddr,
+				  .daddr = o->daddr,
+				  .sport = htons(o->sport),
+				  .dport = htons(o->dport),
+				  .proto = o->proto ? o->proto : IPPROTO_UDP};
+
+	return k;
+}
+
+/* Forgets o's flow, so that its next packet is a new flow again. */
+static void forget(struct env *e, const struct pkt_opts *o)
+{
+	struct dard_flow_key k = key_of(o);
+
+	assert_int_equal(
+		bpf_map_delete_elem(bpf_map__fd(e->skel->maps.dard_flows), &k),
+		0);
+}
+
+/*
+ * A new flow hashed to path h, with the paths dead that the row names
+ * relative to h (bit r: path h + r): where it goes, relative to h.
+ */
+static const struct {
+	unsigned dead; /* relative to the hashed path */
+	int to;	       /* relative to the hashed path */
+	int avoided, all_dead;
+} new_dead_rows[] = {
+	{0x0, 0, 0, 0}, /* nothing dead: the hash's choice */
+	{0x2, 0, 0, 0}, /* another path dead: still the hash's */
+	{0x1, 1, 1, 0}, /* the next live one */
+	{0x3, 2, 1, 0}, {0x7, 3, 1, 0},
+	{0xb, 2, 1, 0}, /* the first live one, not the last */
+	{0xf, 0, 0, 1}, /* all dead: the hashed one, counted */
+};
+
+static void test_new_flow_dead(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .dport = 53,
+			     .payload = 8};
+	unsigned found = 0, r, h, rel;
+	uint16_t sport[NPATHS] = {0};
+	int p;
+
+	/* A flow hashed to each path, found with nothing dead. */
+	set_dead(e, 0);
+	for (o.sport = 30000; found != (1U << NPATHS) - 1; o.sport++) {
+		assert_true(o.sport < 30400);
+		p = send_one(e, &o);
+		assert_true(p >= 0);
+		forget(e, &o);
+		if (!(found & 1U << p))
+			sport[p] = o.sport;
+		found |= 1U << p;
+	}
+	for (r = 0; r < sizeof(new_dead_rows) / sizeof(new_dead_rows[0]); r++) {
+		for (h = 0; h < NPATHS; h++) {
+			uint64_t avoided =
+				stat(e, DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
+			uint64_t all = stat(e, DARD_STAT_ALL_PATHS_DEAD);
+			unsigned mask = 0;
+			struct dard_flow f;
+			struct dard_flow_key k;
+
+			for (rel = 0; rel < NPATHS; rel++)
+				if (new_dead_rows[r].dead & 1U << rel)
+					mask |= 1U << (h + rel) % NPATHS;
+			set_dead(e, mask);
+			o.sport = sport[h];
+			p = send_one(e, &o);
+			if (p != (int)(h + new_dead_rows[r].to) % NPATHS)
+				fail_msg("row %u, hashed to %u: path %d", r, h,
+					 p);
+			assert_int_equal(
+				stat(e, DARD_STAT_NEW_FLOW_DEAD_AVOIDED),
+				avoided + new_dead_rows[r].avoided);
+			assert_int_equal(stat(e, DARD_STAT_ALL_PATHS_DEAD),
+					 all + new_dead_rows[r].all_dead);
+			/* The flow knows its path's index. */
+			k = key_of(&o);
+			flow_of(e, &k, &f);
+			assert_int_equal(f.path_idx, p);
+			forget(e, &o);
+		}
+	}
+	set_dead(e, 0);
+}
+
+static void test_repath_dead(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .sport = 5555,
+			     .dport = 53,
+			     .payload = 8};
+	uint64_t before = stat(e, DARD_STAT_REPATH_DEAD);
+	int k, p;
+
+	set_dead(e, 0);
+	k = send_one(e, &o);
+	assert_true(k >= 0);
+	assert_int_equal(send_one(e, &o), k);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before);
+	/* Its path dies: the very next packet leaves on the next live one. */
+	set_dead(e, 1U << k | 1U << (k + 1) % NPATHS);
+	p = send_one(e, &o);
+	assert_int_equal(p, (k + 2) % NPATHS);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before + 1);
+	assert_int_equal(send_one(e, &o), p);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before + 1);
+	/* Back to life: the flow stays where it is now. */
+	set_dead(e, 0);
+	assert_int_equal(send_one(e, &o), p);
+	/* All dead: nowhere better to go, so it stays and is not counted. */
+	set_dead(e, (1U << NPATHS) - 1);
+	assert_int_equal(send_one(e, &o), p);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before + 1);
+	set_dead(e, 0);
+	forget(e, &o);
+}
+
+/* A userspace move tells the program the new path's index, or that none. */
+static void test_repath_after_move(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .proto = IPPROTO_TCP,
+			     .sport = 6666,
+			     .dport = 80,
+			     .payload = 8};
+	struct dard_flow_key key = key_of(&o);
+	struct dard_alias_pair to;
+	struct dard_flow f;
+	uint64_t before = stat(e, DARD_STAT_REPATH_DEAD);
+	int k, m;
+
+	set_dead(e, 0);
+	k = send_one(e, &o);
+	assert_true(k >= 0);
+	m = (k + 2) % NPATHS;
+	to.saddr = A(paths[m][0]);
+	to.daddr = A(paths[m][1]);
+	assert_int_equal(dard_dp_bpf.move(e->dp, &key, &to), 0);
+	flow_of(e, &key, &f);
+	assert_int_equal(f.path_idx, m);
+	/* The old path dying means nothing to it now; its own path does. */
+	set_dead(e, 1U << k);
+	assert_int_equal(send_one(e, &o), m);
+	set_dead(e, 1U << m);
+	assert_int_equal(send_one(e, &o), (m + 1) % NPATHS);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before + 1);
+	/* A pair not among the destination's paths: the index is unknown
+	 * and the program leaves the flow to userspace, dead or not. */
+	to.saddr = A("10.99.16.66");
+	to.daddr = A("10.99.32.66");
+	set_dead(e, 0);
+	assert_int_equal(dard_dp_bpf.move(e->dp, &key, &to), 0);
+	flow_of(e, &key, &f);
+	assert_int_equal(f.path_idx, DARD_PATHS_MAX);
+	set_dead(e, (1U << (NPATHS - 1)) - 1); /* path 0 too: idx 0 */
+	assert_int_equal(send_one(e, &o), -1);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before + 1);
+	set_dead(e, 0);
+	forget(e, &o);
+}
+
+/*
+ * A new path list (set_dest) may put another pair at a flow's index: that
+ * index dying says nothing about the flow's own pair, which stays.
+ */
+static void test_repath_stale_index(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .sport = 7777,
+			     .dport = 53,
+			     .payload = 8};
+	uint64_t before = stat(e, DARD_STAT_REPATH_DEAD);
+	struct dard_alias_pair p[NPATHS];
+	int i, k;
+
+	set_dead(e, 0);
+	k = send_one(e, &o);
+	assert_true(k >= 0);
+	/* The same pairs, rotated by one: index k now names path k + 1. */
+	for (i = 0; i < NPATHS; i++) {
+		p[i].saddr = A(paths[(i + 1) % NPATHS][0]);
+		p[i].daddr = A(paths[(i + 1) % NPATHS][1]);
+	}
+	assert_int_equal(
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+	set_dead(e, 1U << k);
+	assert_int_equal(send_one(e, &o), k);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before);
+	for (i = 0; i < NPATHS; i++) {
+		p[i].saddr = A(paths[i][0]);
+		p[i].daddr = A(paths[i][1]);
+	}
+	assert_int_equal(
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+	forget(e, &o);
+}
+
+static uint64_t dead_dests(struct env *e)
+{
+	uint32_t zero = 0;
+	uint64_t n;
+
+	assert_int_equal(
+		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_dead_dests),
+				    &zero, &n),
+		0);
+	return n;
+}
+
+/*
+ * The count that spares known flows the liveness check: raised once per
+ * destination that gains dead paths, lowered when it has none, whether
+ * through set_dead or a new path list; an unknown destination is refused
+ * and changes nothing.
+ */
+static void test_dead_dests_count(void **state)
+{
+	struct env *e = *state;
+	uint64_t none[DARD_PATHS_MAX / 64] = {0}, last[DARD_PATHS_MAX / 64] = {
+							  0, 0, 0, 1ULL << 63};
+	struct dard_alias_pair p[NPATHS];
+	int i;
+
+	for (i = 0; i < NPATHS; i++) {
+		p[i].saddr = A(paths[i][0]);
+		p[i].daddr = A(paths[i][1]);
+	}
+	set_dead(e, 0);
+	assert_int_equal(dead_dests(e), 0);
+	set_dead(e, 0x1);
+	assert_int_equal(dead_dests(e), 1);
+	set_dead(e, 0x3);
+	assert_int_equal(dead_dests(e), 1);
+	/* A bit in the last word counts as much as one in the first. */
+	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), last),
+			 0);
+	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(
+		dard_dp_bpf.set_dead(e->dp, ntohl(A("172.16.0.9")), last),
+		-ENOENT);
+	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), none),
+			 0);
+	assert_int_equal(dead_dests(e), 0);
+	/* A new path list over dead paths: all live, nothing counted. */
+	set_dead(e, 0x4);
+	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+	assert_int_equal(dead_dests(e), 0);
+	set_dead(e, 0);
+	assert_int_equal(dead_dests(e), 0);
+}
+
 static void test_fragments(void **state)
 {
 	struct env *e = *state;
@@ -648,6 +936,11 @@ int main(void)
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_move),
 		cmocka_unit_test(test_hash_spreads),
+		cmocka_unit_test(test_new_flow_dead),
+		cmocka_unit_test(test_repath_dead),
+		cmocka_unit_test(test_repath_after_move),
+		cmocka_unit_test(test_repath_stale_index),
+		cmocka_unit_test(test_dead_dests_count),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_elephant_once),
 		cmocka_unit_test(test_syn_resets),

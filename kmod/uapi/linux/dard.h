@@ -18,6 +18,9 @@
  *   dard_events   ringbuf of struct dard_event
  *   dard_stats    percpu array of __u64, indexed by enum dard_stat
  *   dard_meta     array of one struct dard_meta: how it was attached
+ *   dard_dead_dests array of one __u64: how many destinations have a
+ *                        dead path; while 0, known flows skip the
+ *                        liveness check
  *
  * dard-switchd's maps (bpf/dard_switch.bpf.c), not pinned:
  *   dard_sw_flows LRU    struct dard_sw_key -> __u64, last seen
@@ -95,6 +98,9 @@ struct dard_flow {
 	__u64 elephant_ns;	     /* when it became an elephant, or 0 */
 	__u32 moves;		     /* path changes made by userspace */
 	__u32 flags;		     /* enum dard_flow_flag */
+	__u32 path_idx; /* path's index in its dard_dest, or DARD_PATHS_MAX:
+			 * unknown, and then never repathed for liveness */
+	__u32 pad2;
 };
 
 enum dard_event_type {
@@ -115,7 +121,8 @@ struct dard_event {
 /*
  * Indices of dard_stats: every packet the datapath looks at is counted
  * once under what it did with it (encap, pass, decap or a drop); new_flow,
- * ip_options and event_retry count alongside. One list gives the enum and
+ * ip_options, event_retry and the liveness counters (new_flow_dead_avoided,
+ * all_paths_dead, repath_dead) count alongside. One list gives the enum and
  * the names dardctl prints (X-macro, as <linux/bpf.h>'s __BPF_FUNC_MAPPER),
  * so the two cannot drift; append only.
  */
@@ -138,7 +145,10 @@ struct dard_event {
 	FN(EVENT_RETRY, "event_retry")	   /* ring full: tried again later */  \
 	FN(FLOW_FULL, "flow_full")	   /* flow table update failed */      \
 	FN(DROP_OUTER_FRAGMENT, "drop_outer_fragment") /* to our alias */      \
-	FN(DROP_CE_NOT_ECT, "drop_ce_not_ect") /* RFC 6040: CE, not ECT */
+	FN(DROP_CE_NOT_ECT, "drop_ce_not_ect") /* RFC 6040: CE, not ECT */     \
+	FN(NEW_FLOW_DEAD_AVOIDED, "new_flow_dead_avoided") /* hash: dead */    \
+	FN(ALL_PATHS_DEAD, "all_paths_dead") /* a new flow, none live */       \
+	FN(REPATH_DEAD, "repath_dead")	     /* moved off a dead path */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
