@@ -315,7 +315,7 @@ int dard_dp_bpf_adopt(struct dard_dp **out, struct bpf_object *obj)
 	return 0;
 }
 
-static int any_dead(const uint64_t *dead)
+static int any_dead(const __u64 *dead)
 {
 	unsigned i;
 
