@@ -189,6 +189,8 @@ double schedule_delta(const struct dardd *d, const struct mon *mon);
 void dead_update(struct dardd *d, uint64_t now);
 /* mon is released: the datapath forgets its dead bits. */
 void dead_forget(struct dardd *d, struct mon *mon);
+/* At start over a datapath already there: every dead bit cleared. */
+void dead_clear_all(struct dardd *d);
 
 /* flows.c: the datapath, its events and its flow table. */
 int flows_open(struct dardd *d);

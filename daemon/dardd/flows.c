@@ -23,8 +23,11 @@ int flows_open(struct dardd *d)
 	o.elephant_age_ns = d->o.age_ns;
 
 	ret = d->ops->open(&d->dp, ifname, pin_root);
-	if (!ret)
+	if (!ret) {
+		/* Dead bits a dardd before us left behind. */
+		dead_clear_all(d);
 		return 0;
+	}
 	if (ret != -ENOENT) {
 		log_err("Unable to open the datapath on %s: %s", ifname,
 			strerror(-ret));
