@@ -52,12 +52,12 @@ struct elephant {
 	struct mon *mon;	     /* its ToR pair's monitor */
 	struct dard_alias_pair pair; /* where the datapath sends it */
 	int path;		     /* index among mon's paths, or -1 */
-	uint64_t since_ns;	     /* when we heard of it */
-	unsigned moves;		     /* made by this daemon */
+	uint64_t since_ns;	     /* when it became an elephant */
+	unsigned moves;		     /* ours, + earlier ones if adopted */
 	struct {
 		uint64_t ns;
 		int path;
-	} hist[HIST_MAX]; /* paths taken, oldest dropped */
+	} hist[HIST_MAX]; /* paths taken, oldest dropped; from adoption on */
 	unsigned nhist;
 	int seen;			/* in the last walk of the table */
 	struct elephant *next, **pprev; /* all, unlinked in O(1) */
@@ -142,8 +142,9 @@ void dardd_opts_defaults(struct dardd_opts *o);
 void elephants_init(struct dardd *d);
 void elephants_fini(struct dardd *d);
 struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k);
-void el_add(struct dardd *d, const struct dard_flow_key *k,
-	    const struct dard_alias_pair *pair, uint64_t now);
+/* The new elephant, or NULL: known already, ignored or out of memory. */
+struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
+			const struct dard_alias_pair *pair, uint64_t now);
 void el_del(struct dardd *d, struct elephant *e, const char *why);
 void el_hist_add(struct elephant *e, uint64_t now, int path);
 /* Our elephants of one monitor, for dard_monitor_round. */
@@ -188,6 +189,8 @@ double schedule_delta(const struct dardd *d, const struct mon *mon);
 void dead_update(struct dardd *d, uint64_t now);
 /* mon is released: the datapath forgets its dead bits. */
 void dead_forget(struct dardd *d, struct mon *mon);
+/* At start over a datapath already there: every dead bit cleared. */
+void dead_clear_all(struct dardd *d);
 
 /* flows.c: the datapath, its events and its flow table. */
 int flows_open(struct dardd *d);

@@ -8,6 +8,7 @@
  * bit it set earlier is cleared then (its agent may have died while the
  * switch forwards fine; the datapath's own evidence decides).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "dardd_priv.h"
@@ -117,4 +118,39 @@ void dead_forget(struct dardd *d, struct mon *mon)
 	/* With no monitor left to clear them, bits would stay forever. */
 	if (i < DARD_PATHS_MAX / 64 && !push(d, mon, none))
 		memset(mon->dead, 0, sizeof(mon->dead));
+}
+
+/*
+ * The bits survive in the pinned maps, but the monitors that set them
+ * did not: kept, a path that came back while we were away would stay
+ * avoided, since only a monitor's change clears a bit, and a destination
+ * without elephants gets no monitor at all. So they start clear, as on a
+ * fresh attach; a path still dead is dead again within a query interval
+ * of its monitor's first replies, and the datapath moves its flows then.
+ * Hosts under our ToR have one path and never a bit; a destination the
+ * datapath does not have (-ENOENT) has none either.
+ */
+void dead_clear_all(struct dardd *d)
+{
+	static const uint64_t none[DARD_PATHS_MAX / 64];
+	const struct dard_topo *t = d->t;
+	unsigned failed = 0;
+	uint32_t i;
+	int ret, first = 0;
+
+	if (!d->ops->set_dead)
+		return;
+	for (i = 0; i < t->nhosts; i++) {
+		uint32_t h = t->hosts[i];
+
+		if (dard_topo_tor(t, h) == d->my_tor)
+			continue;
+		ret = d->ops->set_dead(d->dp, t->node[h].id, none);
+		if (ret && ret != -ENOENT && !failed++)
+			first = ret;
+	}
+	/* One line: a datapath that refuses one refuses them all. */
+	if (failed)
+		log_warn("clearing dead paths: %u destinations failed: %s",
+			 failed, strerror(-first));
 }

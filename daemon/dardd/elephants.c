@@ -58,28 +58,28 @@ struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k)
 	return NULL;
 }
 
-void el_add(struct dardd *d, const struct dard_flow_key *k,
-	    const struct dard_alias_pair *pair, uint64_t now)
+struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
+			const struct dard_alias_pair *pair, uint64_t now)
 {
 	uint32_t dst = dard_topo_find_id(d->t, ntohl(k->daddr));
 	struct elephant *e;
 	char b[96];
 
 	if (el_find(d, k))
-		return;
+		return NULL;
 	if (dst == DARD_NONE || dard_topo_tor(d->t, dst) == d->my_tor) {
 		log_debug("elephant %s: %s", flow_str(k, b, sizeof(b)),
 			  dst == DARD_NONE ? "not to a known ID"
 					   : "under our own ToR, one path");
-		return;
+		return NULL;
 	}
 	e = calloc(1, sizeof(*e));
 	if (!e)
-		return;
+		return NULL;
 	e->mon = mon_get(d, dard_topo_tor(d->t, dst), now);
 	if (!e->mon) {
 		free(e);
-		return;
+		return NULL;
 	}
 	e->mon->nflows++;
 	e->key = *k;
@@ -99,6 +99,7 @@ void el_add(struct dardd *d, const struct dard_flow_key *k,
 	d->st.elephants++;
 	log_info("elephant %s on path %d of %s", flow_str(k, b, sizeof(b)),
 		 e->path + 1, d->t->node[e->mon->m->dst_tor].name);
+	return e;
 }
 
 static void el_unlink(struct dardd *d, struct elephant *e)

@@ -23,8 +23,11 @@ int flows_open(struct dardd *d)
 	o.elephant_age_ns = d->o.age_ns;
 
 	ret = d->ops->open(&d->dp, ifname, pin_root);
-	if (!ret)
+	if (!ret) {
+		/* Dead bits a dardd before us left behind. */
+		dead_clear_all(d);
 		return 0;
+	}
 	if (ret != -ENOENT) {
 		log_err("Unable to open the datapath on %s: %s", ifname,
 			strerror(-ret));
@@ -72,6 +75,30 @@ static int on_idle(const struct dard_event *ev, void *arg)
 	return 0;
 }
 
+/*
+ * An elephant reported before a restart, or while we were away: it keeps
+ * what the datapath knows of it, its age and the moves userspace made
+ * (ours before the restart, an operator's), so that the rounds' "move
+ * the one that moved least" carries on. Its path is the pair it has now.
+ * The times of its past moves were ours alone: its history starts here.
+ */
+static void adopt(struct dardd *d, const struct dard_flow_key *k,
+		  const struct dard_flow *f, uint64_t now)
+{
+	struct elephant *e = el_add(d, k, &f->path, now);
+	char b[96];
+
+	if (!e)
+		return;
+	/* The datapath's clock is CLOCK_MONOTONIC too (coarse). */
+	if (f->elephant_ns && f->elephant_ns <= now)
+		e->since_ns = f->elephant_ns;
+	e->moves = f->moves;
+	log_info("elephant %s adopted: an elephant for %.1f s, %u moves",
+		 flow_str(k, b, sizeof(b)), (now - e->since_ns) / 1e9,
+		 e->moves);
+}
+
 /* One walk of the flow table: what we track against what is there. */
 struct walk {
 	struct dardd *d;
@@ -94,10 +121,9 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		}
 		return 0;
 	}
-	/* Reported before a restart, or while we were away. */
 	if ((f->flags & DARD_FLOW_F_ELEPHANT) &&
 	    !(f->flags & DARD_FLOW_F_ENDED))
-		el_add(w->d, k, &f->path, w->now);
+		adopt(w->d, k, f, w->now);
 	return 0;
 }
 

@@ -28,6 +28,7 @@ struct fake_dp {
 	struct dard_flow_key idle[FAKE_FLOWS_MAX];
 	unsigned nidle;
 	uint64_t idle_ns; /* what the last sweep was asked for */
+	int open_ret;	  /* open: 0, the datapath is there; < 0 as it fails */
 	int move_ret;
 	unsigned nmoves;
 	struct dard_flow_key moved;
@@ -54,6 +55,15 @@ struct fix {
 static inline struct fake_dp *fake(struct dard_dp *dp)
 {
 	return (struct fake_dp *)dp;
+}
+
+/* dardd's open of a datapath already there: the fixture's fake. */
+static int fake_open(struct dard_dp **dp, const char *ifname,
+		     const char *pin_root)
+{
+	(void)ifname;
+	(void)pin_root;
+	return fake(*dp)->open_ret;
 }
 
 static int fake_flows(struct dard_dp *dp, dard_dp_flow_cb cb, void *arg)
@@ -115,6 +125,7 @@ static int fake_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 
 static const struct dard_dp_ops fake_ops = {
 	.name = "fake",
+	.open = fake_open,
 	.flows = fake_flows,
 	.sweep = fake_sweep,
 	.move = fake_move,
@@ -149,20 +160,12 @@ static inline uint32_t fix_mgmt(uint32_t n)
 	return 0x0a640001 + n;
 }
 
-static inline struct fix *fix_new(void)
+/* dardd's state over the fixture's network and fake datapath. */
+static inline void fix_start(struct fix *f)
 {
-	struct fix *f = calloc(1, sizeof(*f));
-	struct dardd *d;
-	uint32_t n;
+	struct dardd *d = &f->d;
 
-	assert_non_null(f);
-	/* Quiet: what the tests look at is the state, not the log. */
-	dard_log_init("dardd", DARD_LOG_ERR);
-	unit_build("fattree:4", NULL, DARD_MODE_AUTO, &f->t, &f->p);
-	for (n = 0; n < f->t->nnodes; n++)
-		if (!f->t->node[n].is_host)
-			f->t->node[n].mgmt = fix_mgmt(n);
-	d = &f->d;
+	memset(d, 0, sizeof(*d));
 	d->t = f->t;
 	d->pc = dard_pathctx_new(f->t, f->p);
 	assert_non_null(d->pc);
@@ -176,10 +179,10 @@ static inline struct fix *fix_new(void)
 	d->xmit = fake_xmit;
 	elephants_init(d);
 	monitors_init(d, 1);
-	return f;
 }
 
-static inline void fix_free(struct fix *f)
+/* dardd exits as it does: the datapath's state stays. */
+static inline void fix_stop(struct fix *f)
 {
 	elephants_fini(&f->d);
 	assert_null(f->d.els);
@@ -187,6 +190,27 @@ static inline void fix_free(struct fix *f)
 	assert_null(f->d.mons);
 	query_fini(&f->d);
 	dard_pathctx_free(f->d.pc);
+}
+
+static inline struct fix *fix_new(void)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	uint32_t n;
+
+	assert_non_null(f);
+	/* Quiet: what the tests look at is the state, not the log. */
+	dard_log_init("dardd", DARD_LOG_ERR);
+	unit_build("fattree:4", NULL, DARD_MODE_AUTO, &f->t, &f->p);
+	for (n = 0; n < f->t->nnodes; n++)
+		if (!f->t->node[n].is_host)
+			f->t->node[n].mgmt = fix_mgmt(n);
+	fix_start(f);
+	return f;
+}
+
+static inline void fix_free(struct fix *f)
+{
+	fix_stop(f);
 	dard_plan_free(f->p);
 	dard_topo_free(f->t);
 	free(f);
