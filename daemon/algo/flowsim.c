@@ -650,7 +650,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 			break;
 		when = next_stop(&s, next < n ? flows[next].start : HUGE_VAL);
 		if (isinf(when) && o->nfail)
-			break;
+			when = flowsim_fail_end(&s);
 		if (isinf(when)) {
 			ret = dard_fail(err, -EIO, "flows left with no rate");
 			goto out;

@@ -83,6 +83,7 @@ int flowsim_fail_init(struct sim *s)
 	}
 	qsort(s->ev, s->nev, sizeof(*s->ev), ev_cmp);
 	s->fail_due = s->nev ? s->ev[0].at : HUGE_VAL;
+	s->stuck_since = -1;
 	return 0;
 }
 
@@ -250,8 +251,15 @@ int flowsim_fail_stuck(struct sim *s, int arrivals)
 	for (i = 0; !moving && i < s->nact; i++)
 		moving = s->act[i]->rate > 0;
 	if (moving) {
-		s->stuck_since = s->now;
+		s->stuck_since = -1;
 		return 0;
 	}
+	if (s->stuck_since < 0)
+		s->stuck_since = s->now;
 	return s->now - s->stuck_since >= STUCK_END;
+}
+
+double flowsim_fail_end(const struct sim *s)
+{
+	return (s->stuck_since < 0 ? s->now : s->stuck_since) + STUCK_END;
 }

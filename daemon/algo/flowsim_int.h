@@ -90,7 +90,7 @@ struct sim {
 	uint32_t *ndown;    /* per link: failures holding it down */
 	double *down_at;    /* per link: s, its last failure */
 	double fail_due;    /* s: the next failure event or repair */
-	double stuck_since; /* s: every active flow at rate 0 since */
+	double stuck_since; /* s: every active flow at rate 0 since; or -1 */
 };
 
 /*
@@ -141,7 +141,8 @@ void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
  * -errno, s->err set. scan: the events due, then each scheduler's
  * repairs, after arrivals. dp: DARD's datapath after a query, moving a
  * flow off a path its host's monitors saw dead; arrive: the same for a
- * new flow. stuck: the run is to end (nothing will move again).
+ * new flow. stuck: the run is to end: every flow has been stalled for
+ * 30 s with no arrival or failure event to come.
  */
 int flowsim_fail_init(struct sim *s);
 void flowsim_fail_fini(struct sim *s);
@@ -149,5 +150,7 @@ void flowsim_fail_scan(struct sim *s, struct dard_sim_flow *out);
 void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out);
 void flowsim_fail_arrive(struct sim *s, struct flow *f);
 int flowsim_fail_stuck(struct sim *s, int arrivals);
+/* When a run whose flows all stalled with nothing to come ends. */
+double flowsim_fail_end(const struct sim *s);
 
 #endif /* _DARD_FLOWSIM_INT_H */
