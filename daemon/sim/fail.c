@@ -101,10 +101,9 @@ static int is_core(const struct dard_topo *t, uint32_t l)
 }
 
 /* random:N: appends N distinct core links, down as fl says. */
-static int parse_random(const struct dard_topo *t, const char *item,
-			const char *n_s, const struct dard_sim_fail *fl,
-			uint64_t *rng, struct dard_sim_fail *out, size_t *n,
-			char *err)
+static int parse_random(const struct dard_topo *t, const char *n_s,
+			const struct dard_sim_fail *fl, uint64_t *rng,
+			struct dard_sim_fail *out, size_t *n, char *err)
 {
 	uint32_t ncore = 0, want, l, *pick;
 	uint32_t i;
@@ -136,7 +135,6 @@ static int parse_random(const struct dard_topo *t, const char *item,
 		out[(*n)++].link = pick[i];
 	}
 	free(pick);
-	(void)item;
 	return 0;
 }
 
@@ -158,7 +156,7 @@ static int parse_item(const struct dard_topo *t, char *item, uint64_t *rng,
 	if (ret)
 		return ret;
 	if (!strncmp(item, "random:", 7))
-		return parse_random(t, whole, item + 7, &fl, rng, out, n, err);
+		return parse_random(t, item + 7, &fl, rng, out, n, err);
 	ret = parse_pair(t, whole, item, &fl.link, err);
 	if (ret)
 		return ret;
