@@ -42,6 +42,10 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->large = 0.1;
 	o->step = 0;
 	o->seed = 1;
+	o->fail = NULL;
+	o->nfail = 0;
+	o->converge = 0.2;
+	o->rto = 0;
 }
 
 static void pset_free(struct pset *p)
@@ -224,8 +228,10 @@ static void query(struct sim *s)
 
 	for (l = 0; l < 2 * s->t->nlinks; l++) {
 		s->ls[l].flows = 0;
-		s->ls[l].mbps = s->cap[l];
+		/* A failed port: answered without DARD_PORT_F_UP. */
+		s->ls[l].mbps = s->t->link[l / 2].mbps;
 		s->ls[l].known = 1;
+		s->ls[l].dead = !(s->cap[l] > 0);
 	}
 	for (i = 0; i < s->nact; i++)
 		if (s->act[i]->elephant)
@@ -411,6 +417,8 @@ static int dard_tick(struct sim *s, struct dard_sim_flow *out)
 	if (s->now >= s->next_query) {
 		s->next_query += s->o->query;
 		query(s);
+		if (s->o->nfail)
+			flowsim_fail_dp(s, out);
 	}
 	for (m = s->mons; m; m = m->next)
 		if (m->next_round <= s->now)
@@ -466,6 +474,8 @@ static double next_event(struct sim *s, double when)
 		if (!f->elephant)
 			when = fmin(when, f->start + s->o->elephant_age);
 	}
+	if (s->o->nfail)
+		when = fmin(when, s->fail_due);
 	return s->sched->next ? s->sched->next(s, when) : when;
 }
 
@@ -485,6 +495,8 @@ static size_t advance(struct sim *s, double when, struct dard_sim_flow *out)
 		 */
 		if (!(f->rate > 0) || s->now + f->left / f->rate > when) {
 			f->left -= f->rate * dt;
+			if (!(f->rate > 0))
+				s->st->stalled += dt;
 			i++;
 			continue;
 		}
@@ -523,6 +535,8 @@ static int arrive(struct sim *s, const struct dard_tflow *tf, size_t id)
 	/* ECMP's hash: the seed and the flow only, so every scheduler
 	 * starts from the same placement. */
 	set_row(s, f, flow_hash(s->o->seed, id) % f->ps->npaths);
+	if (s->o->nfail)
+		flowsim_fail_arrive(s, f);
 	s->act[s->nact++] = f;
 	return 0;
 }
@@ -546,6 +560,7 @@ static void sim_fini(struct sim *s)
 	free(s->hmon);
 	free(s->asked);
 	free(s->all);
+	flowsim_fail_fini(s);
 }
 
 static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
@@ -577,7 +592,7 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 		s->cap[l] = t->link[l / 2].mbps;
 		s->when[l] = 1;
 	}
-	return 0;
+	return s->o->nfail ? flowsim_fail_init(s) : 0;
 }
 
 /* Written to refuse NaN: a zero interval would never move on. */
@@ -630,7 +645,12 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		double when;
 
 		rates(&s);
+		/* Failures may stall flows for good: the run ends. */
+		if (o->nfail && flowsim_fail_stuck(&s, next < n))
+			break;
 		when = next_stop(&s, next < n ? flows[next].start : HUGE_VAL);
+		if (isinf(when) && o->nfail)
+			when = flowsim_fail_end(&s);
 		if (isinf(when)) {
 			ret = dard_fail(err, -EIO, "flows left with no rate");
 			goto out;
@@ -650,6 +670,8 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 				goto out;
 			}
 		}
+		if (o->nfail)
+			flowsim_fail_scan(&s, out);
 		ret = s.sched->tick ? s.sched->tick(&s, out) : 0;
 		if (ret)
 			goto out;
@@ -657,6 +679,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		if (!s.nact && s.sched->idle)
 			s.sched->idle(&s);
 	}
+	s.st->unfinished = s.nact;
 	ret = 0;
 out:
 	sim_fini(&s);

@@ -26,7 +26,19 @@ enum dard_sim_sched {
 	DARD_SIM_HEDERA,  /* demand estimation and simulated annealing */
 	DARD_SIM_GREEDY,  /* SDN-greedy over the elephants, every round */
 	DARD_SIM_OPTIMAL, /* SDN-optimal over the elephants, every round */
+	/*
+	 * A reference for failures: ECMP in the switches, whose routing
+	 * protocol withdraws a dead link and re-hashes its flows onto live
+	 * paths after a convergence delay. Without failures it is ECMP.
+	 */
+	DARD_SIM_SWITCH_ECMP,
 	DARD_SIM_NSCHED,
+};
+
+/* A switch-to-switch link (topology index) down from down to up (s). */
+struct dard_sim_fail {
+	uint32_t link;
+	double down, up; /* up: HUGE_VAL when it stays down */
 };
 
 struct dard_sim_opts {
@@ -50,6 +62,15 @@ struct dard_sim_opts {
 	 */
 	double step;
 	uint64_t seed;
+	/*
+	 * Link failures (flowsim_fail.c): a failed link carries nothing.
+	 * None: the run is as it always was.
+	 */
+	const struct dard_sim_fail *fail;
+	size_t nfail;
+	double converge; /* s: switch-ecmp's routing convergence; 0.2 */
+	double rto;	 /* s: DARD's repath of a flow stalled on a dead
+			    path it was not told of; 0: none */
 };
 
 struct dard_sim_flow {
@@ -69,6 +90,9 @@ struct dard_sim_stats {
 	double ctl_bytes; /* control messages, both directions */
 	size_t elephants; /* flows that lived to the elephant age */
 	double end;	  /* s: the last completion */
+	/* With failures: */
+	double stalled;	   /* flow-seconds active at rate 0 */
+	size_t unfinished; /* flows stalled for good: their end is -1 */
 };
 
 void dard_sim_opts_init(struct dard_sim_opts *o);

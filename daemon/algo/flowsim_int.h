@@ -44,6 +44,7 @@ struct flow {
 	int elephant;
 	struct mon *mon;
 	struct flow *mnext; /* the monitor's elephants */
+	double dead_since;  /* s: on a failed link since; < 0: not */
 };
 
 struct mon {
@@ -83,6 +84,13 @@ struct sim {
 	double next_central; /* a controller's rounds */
 	int dirty;	     /* rates must be recomputed */
 	char *err;
+	/* Link failures (flowsim_fail.c), when o->nfail. */
+	struct fail_ev *ev; /* downs and ups, by time */
+	size_t nev, next_ev;
+	uint32_t *ndown;    /* per link: failures holding it down */
+	double *down_at;    /* per link: s, its last failure */
+	double fail_due;    /* s: the next failure event or repair */
+	double stuck_since; /* s: every active flow at rate 0 since; or -1 */
 };
 
 /*
@@ -118,6 +126,7 @@ extern const struct sim_sched flowsim_dard;   /* flowsim.c */
 extern const struct sim_sched flowsim_hedera; /* flowsim_ctl.c */
 extern const struct sim_sched flowsim_greedy;
 extern const struct sim_sched flowsim_optimal;
+extern const struct sim_sched flowsim_switch_ecmp; /* flowsim_fail.c */
 
 uint64_t flowsim_rnd(struct sim *s);
 /* Moves a flow to another row, counting the switch. */
@@ -126,5 +135,22 @@ void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 /* The controller writes a new path into its switches, and the flow moves. */
 void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
 		   struct dard_sim_flow *out);
+
+/*
+ * Link failures (flowsim_fail.c), called only when o->nfail. init: 0 or
+ * -errno, s->err set. scan: the events due, then each scheduler's
+ * repairs, after arrivals. dp: DARD's datapath after a query, moving a
+ * flow off a path its host's monitors saw dead; arrive: the same for a
+ * new flow. stuck: the run is to end: every flow has been stalled for
+ * 30 s with no arrival or failure event to come.
+ */
+int flowsim_fail_init(struct sim *s);
+void flowsim_fail_fini(struct sim *s);
+void flowsim_fail_scan(struct sim *s, struct dard_sim_flow *out);
+void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out);
+void flowsim_fail_arrive(struct sim *s, struct flow *f);
+int flowsim_fail_stuck(struct sim *s, int arrivals);
+/* When a run whose flows all stalled with nothing to come ends. */
+double flowsim_fail_end(const struct sim *s);
 
 #endif /* _DARD_FLOWSIM_INT_H */

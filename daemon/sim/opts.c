@@ -143,8 +143,9 @@ static int opt_sched(const struct sim_opt *o, const char *arg,
 	int s, ret = 0;
 
 	a->sched = arg;
+	/* switch-ecmp is ecmp without failures: all adds it with --fail. */
 	for (s = 0; s < DARD_SIM_NSCHED; s++)
-		a->want[s] = !strcmp(arg, "all");
+		a->want[s] = !strcmp(arg, "all") && s != DARD_SIM_SWITCH_ECMP;
 	if (!strcmp(arg, "all"))
 		return 0;
 	buf = strdup(arg);
@@ -166,6 +167,19 @@ static int opt_sched(const struct sim_opt *o, const char *arg,
 		ret = dard_fail(err, -EINVAL, "no scheduler in --sched `%s'",
 				arg);
 	return ret;
+}
+
+/* --fail: repeatable; fail.c reads the specs once the tree is known. */
+static int opt_fail_spec(const struct sim_opt *o, const char *arg,
+			 struct sim_args *a, char *err)
+{
+	if (a->nfail == SIM_FAIL_MAX)
+		return dard_fail(err, -E2BIG, "more than %d --fail options",
+				 SIM_FAIL_MAX);
+	if (!*arg)
+		return dard_fail(err, -EINVAL, "empty --fail");
+	a->fail[a->nfail++] = arg;
+	return 0;
 }
 
 #define OFF(field) offsetof(struct sim_args, field)
@@ -282,6 +296,41 @@ static const struct sim_opt opts[] = {
 	 .help_in = SIM_RUN,
 	 .help = "  --csv FILE     every flow of every scheduler: sched, flow, src,\n"
 		 "                 dst, start, end, time, moves\n"},
+	{.name = "fail",
+	 .val = 'F',
+	 .modes = SIM_RUN,
+	 .parse = opt_fail_spec,
+	 .help_in = SIM_RUN,
+	 .help = "  --fail SPEC    links down: A-B@T (the link between switches A\n"
+		 "                 and B, down at T s), A-B@T1-T2 (back up at T2)\n"
+		 "                 or random:N@T (N random core links, by the seed);\n"
+		 "                 comma-separated, repeatable. Adds switch-ecmp to\n"
+		 "                 all and, per scheduler, the flow-seconds stalled\n"
+		 "                 and the flows never finished (Documentation/\n"
+		 "                 experiments.md, \"Failures\")\n"},
+	{.name = "converge",
+	 .val = 'G',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.converge),
+	 .min = 0,
+	 .max = 1e7,
+	 .domain = "seconds from 0 to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --converge S   switch-ecmp's routing convergence after a\n"
+		 "                 failure (default 0.2)\n"},
+	{.name = "rto",
+	 .val = 'O',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.rto),
+	 .min = 0,
+	 .max = 1e7,
+	 .domain = "seconds from 0 to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --rto S        dard: a flow stalled S seconds on a failed path\n"
+		 "                 no monitor told its host of moves to the next\n"
+		 "                 path (TCP timeout repair; default 0: never)\n"},
 	{.name = "topo",
 	 .val = 't',
 	 .modes = SIM_PLACE | SIM_RUN,
@@ -352,6 +401,7 @@ static void usage(FILE *f)
 	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
+	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
 	      "\n"
 	      "--run:\n"
 	      "Simulates elephant flows at the flow level (the DARD paper, section\n"
@@ -372,7 +422,9 @@ static void usage(FILE *f)
 	      "  sdn-optimal  every 5 s, SDN-optimal over the same flows (fat-\n"
 	      "               trees whose aggregation switches have full\n"
 	      "               bisection, tapered ToRs allowed; under `all' it is\n"
-	      "               skipped on other trees, with a note).\n"
+	      "               skipped on other trees, with a note);\n"
+	      "  switch-ecmp  ECMP in the switches, re-hashing the flows of a\n"
+	      "               failed link onto live paths (with --fail only).\n"
 	      "It prints, per scheduler, the average transfer time, the 90th\n"
 	      "percentile and largest path switches per flow, how many flows became\n"
 	      "elephants, the control traffic by the paper's message sizes (48 and\n"

@@ -21,6 +21,8 @@ struct runner {
 	double *moves;
 	double avg[DARD_SIM_NSCHED];
 	FILE *csv;
+	struct dard_sim_fail *fail; /* --fail, resolved */
+	size_t nfail;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -76,17 +78,22 @@ static int run_one(struct runner *r, int s)
 	struct dard_sim_opts so;
 	struct dard_sim_stats st;
 	char err[DARD_ERR_MAX];
-	long i, n = r->n;
+	long i, n = r->n, nfin;
 
 	so = a->sim;
 	so.sched = s;
+	so.fail = r->fail;
+	so.nfail = r->nfail;
 	if (dard_sim_run(t, r->p, r->f, n, &so, out, &st, err)) {
 		fprintf(stderr, "dard-sim: %s: %s\n", dard_sim_sched_name(s),
 			err);
 		return -1;
 	}
+	/* Flows stalled for good (--fail) have no time: left out. */
+	nfin = n - (long)st.unfinished;
 	for (i = 0; i < n; i++) {
-		r->avg[s] += (out[i].end - out[i].start) / n;
+		if (out[i].end >= 0)
+			r->avg[s] += (out[i].end - out[i].start) / nfin;
 		r->moves[i] = out[i].moves;
 		if (r->csv)
 			fprintf(r->csv, "%s,%ld,%s,%s,%.6f,%.6f,%.6f,%u\n",
@@ -97,10 +104,13 @@ static int run_one(struct runner *r, int s)
 				out[i].moves);
 	}
 	qsort(r->moves, n, sizeof(*r->moves), cmp_double);
-	printf("%-11s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f\n",
+	printf("%-11s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f",
 	       dard_sim_sched_name(s), r->avg[s],
 	       n ? r->moves[(n * 9 + 9) / 10 - 1] : 0, n ? r->moves[n - 1] : 0,
 	       st.elephants, st.end > 0 ? st.ctl_bytes / st.end : 0, st.end);
+	if (r->nfail)
+		printf(" %12.1f %10zu", st.stalled, st.unfinished);
+	printf("\n");
 	fflush(stdout);
 	return 0;
 }
@@ -148,18 +158,30 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	struct runner r = {.t = t, .p = p, .a = a};
 	int want[DARD_SIM_NSCHED], s, ret;
 
+	char err[DARD_ERR_MAX];
+
 	memcpy(want, a->want, sizeof(want));
+	if (sim_fail_resolve(t, a, &r.fail, &r.nfail, err)) {
+		fprintf(stderr, "dard-sim: %s\n", err);
+		return 2;
+	}
+	if (r.nfail && !strcmp(a->sched, "all"))
+		want[DARD_SIM_SWITCH_ECMP] = 1;
 	ret = run_check(t, a, want);
 	if (ret)
-		return ret;
+		goto out;
 	ret = 1;
 	if (run_open(&r))
 		goto out;
 	printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
 	       dard_topo_label(t), a->pattern_name, r.n, a->size, a->rate,
 	       a->duration, (unsigned long long)a->sim.seed);
-	printf("%-11s %10s %8s %8s %9s %12s %9s\n", "sched", "avg time s",
+	if (r.nfail)
+		printf("%zu link failures, switch-ecmp converging in %g s, rto %g s\n",
+		       r.nfail, a->sim.converge, a->sim.rto);
+	printf("%-11s %10s %8s %8s %9s %12s %9s", "sched", "avg time s",
 	       "p90 sw", "max sw", "elephants", "control B/s", "last end");
+	printf(r.nfail ? " %12s %10s\n" : "\n", "stalled f-s", "unfinished");
 	for (s = 0; s < DARD_SIM_NSCHED; s++)
 		if (want[s] && run_one(&r, s))
 			goto out;
@@ -176,5 +198,6 @@ out:
 	free(r.f);
 	free(r.out);
 	free(r.moves);
+	free(r.fail);
 	return ret;
 }

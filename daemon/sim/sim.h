@@ -15,6 +15,8 @@ enum sim_mode {
 	SIM_RUN = 1U << 1,
 };
 
+enum { SIM_FAIL_MAX = 64 }; /* --fail options */
+
 /* Everything the options choose; sim_opts_parse gives the defaults. */
 struct sim_args {
 	unsigned mode; /* SIM_PLACE or SIM_RUN once parsed */
@@ -29,6 +31,8 @@ struct sim_args {
 	int want[DARD_SIM_NSCHED]; /* the schedulers --sched names */
 	int pattern;
 	double rate, size, duration;
+	const char *fail[SIM_FAIL_MAX]; /* --fail specs, fail.c */
+	size_t nfail;
 };
 
 /*
@@ -48,6 +52,13 @@ int sim_algo_find(const char *s);
  */
 long sim_demand(const struct dard_topo *t, const char *spec, uint64_t seed,
 		struct dard_demand **out, char *err, size_t errlen);
+
+/*
+ * The --fail specs resolved on t into *out (*n of them; NULL, 0 when
+ * none): 0, or a negative errno with what was wrong in err.
+ */
+int sim_fail_resolve(const struct dard_topo *t, const struct sim_args *a,
+		     struct dard_sim_fail **out, size_t *n, char *err);
 
 /* The modes: the exit status (0, 1, or 2 for bad usage), errors said. */
 int sim_place(const struct dard_topo *t, const struct dard_plan *p,

@@ -295,7 +295,30 @@ ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
 ok "dard-sim refuses an empty --sched" 2 "$sim" --run --sched , &&
 	has "none named" "$err" "^dard-sim: no scheduler in --sched \`,'\$"
 ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
-	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal or all$"
+	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal, switch-ecmp or all$"
+# dard-sim --fail: links between switches, named or random, at times.
+ok "dard-sim --fail a host link" 2 "$sim" --run --fail aggr1_1-e1_1@3 &&
+	has "host named" "$err" "^dard-sim: --fail .aggr1_1-e1_1@3.: e1_1 is a host"
+ok "dard-sim --fail not linked" 2 "$sim" --run --fail core1-core2@3 &&
+	has "pair named" "$err" "core1 and core2 are not linked$"
+ok "dard-sim --fail unknown node" 2 "$sim" --run --fail aggr1_1-core99@3 &&
+	has "two switches wanted" "$err" "expected two switches of fattree:4 as A-B, or random:N$"
+ok "dard-sim --fail no time" 2 "$sim" --run --fail aggr1_1-core1 &&
+	has "time wanted" "$err" "expected LINK@SECONDS\\[-SECONDS\\]$"
+ok "dard-sim --fail bad time" 2 "$sim" --run --fail aggr1_1-core1@inf &&
+	has "time named" "$err" "^dard-sim: Invalid --fail time .inf."
+ok "dard-sim --fail up before down" 2 "$sim" --run --fail aggr1_1-core1@5-2 &&
+	has "order named" "$err" "back up at 2, not after 5$"
+ok "dard-sim --fail too many random" 2 "$sim" --run --fail random:17@1 &&
+	has "count named" "$err" "expected 1 to 16 core links$"
+ok "dard-sim --fail on --place" 2 "$sim" --place --fail random:1@1 &&
+	has "mode named" "$err" "fail is for --run only"
+ok "dard-sim --fail bad --converge" 2 "$sim" --run --converge nan
+ok "dard-sim --fail runs" 0 "$sim" --run --duration 20 \
+	--fail aggr1_1-core1@5,random:2@8-12 --sched ecmp,switch-ecmp,dard &&
+	has "failures said" "$out" "^3 link failures, switch-ecmp converging in 0.2 s" &&
+	has "unfinished column" "$out" "stalled f-s unfinished$" &&
+	has "switch-ecmp line" "$out" "^switch-ecmp "
 ok "dard-sim stride, d-mod-k" 0 "$sim" --place --topo fattree:4 &&
 	is "a flow per host" "$(jq '.flows | length' <<<"$out")" 16 &&
 	is "contention-free" "$(jq -c '[.L_D, .NL_D]' <<<"$out")" "[1,1]" &&

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Link failures in the flow-level simulation (dard-sim --fail): a failed
+ * link has capacity 0 both ways, so max-min gives its flows rate 0 and
+ * they stall. What each scheduler does about it:
+ *   ecmp         nothing: the host's hash never moves a flow (the black
+ *                hole issue 12 describes);
+ *   switch-ecmp  the switches' routing withdraws the link: converge
+ *                seconds after it failed, every flow on it is re-hashed
+ *                onto a live path; new flows then hash onto live paths;
+ *   dard         the switch agents answer a failed port as down, so at
+ *                the next query the monitors see its paths dead; dardd
+ *                pushes the dead bits and the datapath moves every flow
+ *                to a destination under the monitor's ToR pair onto the
+ *                next live path (a new one starts there); rounds then
+ *                balance the elephants. A flow with no monitor for its
+ *                ToR pair stalls, or with rto > 0 moves to the next path
+ *                every rto seconds it is stalled (TCP's timeout repair);
+ *   pvlb, hedera, sdn-*: nothing more than they do anyway (pVLB's
+ *                random re-picks and the controllers' rounds do not
+ *                look at liveness).
+ * A link back up carries again; no flow moves back for it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "flowsim_int.h"
+#include "rng.h"
+
+/* With nothing to come, all flows stalled this long end the run. */
+#define STUCK_END 30.0
+
+struct fail_ev {
+	double at;
+	uint32_t link;
+	int down;
+};
+
+const struct sim_sched flowsim_switch_ecmp = {
+	.name = "switch-ecmp",
+};
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct fail_ev *x = a, *y = b;
+
+	if (x->at != y->at)
+		return (x->at > y->at) - (x->at < y->at);
+	return y->down - x->down; /* a down before an up at one time */
+}
+
+int flowsim_fail_init(struct sim *s)
+{
+	const struct dard_sim_opts *o = s->o;
+	size_t i;
+
+	for (i = 0; i < o->nfail; i++) {
+		const struct dard_sim_fail *fl = &o->fail[i];
+
+		if (fl->link >= s->t->nlinks || !(fl->down >= 0) ||
+		    !(fl->up > fl->down) || isinf(fl->down))
+			return dard_fail(s->err, -EINVAL,
+					 "bad failure %zu: link %u, %g to %g",
+					 i, fl->link, fl->down, fl->up);
+	}
+	if (!(o->converge >= 0) || !(o->rto >= 0) || isinf(o->converge) ||
+	    isinf(o->rto))
+		return dard_fail(s->err, -EINVAL, "bad failure timings");
+	s->ev = calloc(2 * o->nfail, sizeof(*s->ev));
+	s->ndown = calloc(s->t->nlinks, sizeof(*s->ndown));
+	s->down_at = calloc(s->t->nlinks, sizeof(*s->down_at));
+	if (!s->ev || !s->ndown || !s->down_at)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	for (i = 0; i < o->nfail; i++) {
+		s->ev[s->nev++] =
+			(struct fail_ev){o->fail[i].down, o->fail[i].link, 1};
+		if (!isinf(o->fail[i].up))
+			s->ev[s->nev++] = (struct fail_ev){o->fail[i].up,
+							   o->fail[i].link, 0};
+	}
+	qsort(s->ev, s->nev, sizeof(*s->ev), ev_cmp);
+	s->fail_due = s->nev ? s->ev[0].at : HUGE_VAL;
+	s->stuck_since = -1;
+	return 0;
+}
+
+void flowsim_fail_fini(struct sim *s)
+{
+	free(s->ev);
+	free(s->ndown);
+	free(s->down_at);
+}
+
+/* Row of f's pair dead: truly (links at capacity 0), or as last queried. */
+static int row_dead(const struct sim *s, const struct pset *p, uint32_t row,
+		    int queried)
+{
+	const uint32_t *dl = &p->dl[(size_t)row * p->ndl];
+	unsigned k;
+
+	for (k = 0; k < p->ndl; k++)
+		if (queried ? s->ls[dl[k]].dead : !(s->cap[dl[k]] > 0))
+			return 1;
+	return 0;
+}
+
+/* The datapath's rule: the next live row after f's, or f's if none. */
+static uint32_t next_live(const struct sim *s, const struct flow *f,
+			  int queried)
+{
+	uint32_t k, row;
+
+	for (k = 1; k < f->ps->npaths; k++) {
+		row = (f->row + k) % f->ps->npaths;
+		if (!row_dead(s, f->ps, row, queried))
+			return row;
+	}
+	return f->row;
+}
+
+/* When routing has converged around f's dead links. */
+static double converged(const struct sim *s, const struct flow *f)
+{
+	const uint32_t *dl = &f->ps->dl[(size_t)f->row * f->ps->ndl];
+	double at = 0;
+	unsigned k;
+
+	for (k = 0; k < f->ps->ndl; k++)
+		if (!(s->cap[dl[k]] > 0))
+			at = fmax(at, s->down_at[dl[k] / 2]);
+	return at + s->o->converge;
+}
+
+/* Switch ECMP re-hashes f over the live rows (none: it stays). */
+static void rehash(struct sim *s, struct flow *f, struct dard_sim_flow *out)
+{
+	uint32_t row, nlive = 0, k;
+
+	for (row = 0; row < f->ps->npaths; row++)
+		nlive += !row_dead(s, f->ps, row, 0);
+	if (!nlive)
+		return;
+	k = dard_mix64(s->o->seed ^ (0xfa11ULL << 32 | f->id)) % nlive;
+	for (row = 0;; row++)
+		if (!row_dead(s, f->ps, row, 0) && !k--)
+			break;
+	flowsim_move(s, f, row, out);
+}
+
+static void apply_events(struct sim *s)
+{
+	while (s->next_ev < s->nev && s->ev[s->next_ev].at <= s->now) {
+		const struct fail_ev *e = &s->ev[s->next_ev++];
+		uint32_t l = e->link;
+
+		if (e->down && !s->ndown[l]++)
+			s->down_at[l] = e->at;
+		else if (!e->down && s->ndown[l])
+			s->ndown[l]--;
+		s->cap[2 * l] = s->cap[2 * l + 1] =
+			s->ndown[l] ? 0 : s->t->link[l].mbps;
+		s->dirty = 1;
+	}
+}
+
+/* One flow's repair, if its scheduler has one; the next due time. */
+static double repair(struct sim *s, struct flow *f, struct dard_sim_flow *out)
+{
+	double at;
+
+	if (!row_dead(s, f->ps, f->row, 0)) {
+		f->dead_since = -1;
+		return HUGE_VAL;
+	}
+	if (f->dead_since < 0)
+		f->dead_since = s->now;
+	if (s->o->sched == DARD_SIM_SWITCH_ECMP) {
+		at = converged(s, f);
+		if (at > s->now)
+			return at;
+		rehash(s, f, out);
+	} else if (s->o->sched == DARD_SIM_DARD && s->o->rto > 0) {
+		at = f->dead_since + s->o->rto;
+		if (at > s->now)
+			return at;
+		/* A timeout knows no liveness: the next path, blindly. */
+		flowsim_move(s, f, (f->row + 1) % f->ps->npaths, out);
+		f->dead_since = s->now;
+		return s->now + s->o->rto;
+	}
+	if (!row_dead(s, f->ps, f->row, 0))
+		f->dead_since = -1;
+	return HUGE_VAL;
+}
+
+void flowsim_fail_scan(struct sim *s, struct dard_sim_flow *out)
+{
+	size_t i;
+
+	apply_events(s);
+	s->fail_due = s->next_ev < s->nev ? s->ev[s->next_ev].at : HUGE_VAL;
+	for (i = 0; i < s->nact; i++)
+		s->fail_due = fmin(s->fail_due, repair(s, s->act[i], out));
+}
+
+/* Whether f's host has a monitor of f's ToR pair: dead bits pushed. */
+static int monitored(const struct sim *s, const struct flow *f)
+{
+	const struct mon *m;
+
+	for (m = s->hmon[f->src]; m; m = m->hnext)
+		if (m->m->dst_tor == f->ps->dtor)
+			return 1;
+	return 0;
+}
+
+static void dp_move(struct sim *s, struct flow *f, struct dard_sim_flow *out)
+{
+	if (f->ps->ndl && row_dead(s, f->ps, f->row, 1) && monitored(s, f))
+		flowsim_move(s, f, next_live(s, f, 1), out);
+}
+
+void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out)
+{
+	size_t i;
+
+	for (i = 0; i < s->nact; i++)
+		dp_move(s, s->act[i], out);
+}
+
+void flowsim_fail_arrive(struct sim *s, struct flow *f)
+{
+	f->dead_since = -1;
+	/* A new flow: placed, not moved. */
+	if (s->o->sched == DARD_SIM_DARD && f->ps->ndl &&
+	    row_dead(s, f->ps, f->row, 1) && monitored(s, f)) {
+		f->row = next_live(s, f, 1);
+		memcpy(&f->links[1], &f->ps->dl[(size_t)f->row * f->ps->ndl],
+		       f->ps->ndl * sizeof(f->links[0]));
+	}
+}
+
+int flowsim_fail_stuck(struct sim *s, int arrivals)
+{
+	int moving = arrivals || s->next_ev < s->nev || !s->nact;
+	size_t i;
+
+	for (i = 0; !moving && i < s->nact; i++)
+		moving = s->act[i]->rate > 0;
+	if (moving) {
+		s->stuck_since = -1;
+		return 0;
+	}
+	if (s->stuck_since < 0)
+		s->stuck_since = s->now;
+	return s->now - s->stuck_since >= STUCK_END;
+}
+
+double flowsim_fail_end(const struct sim *s)
+{
+	return (s->stuck_since < 0 ? s->now : s->stuck_since) + STUCK_END;
+}
