@@ -148,7 +148,8 @@ struct dard_event {
 	FN(DROP_CE_NOT_ECT, "drop_ce_not_ect") /* RFC 6040: CE, not ECT */     \
 	FN(NEW_FLOW_DEAD_AVOIDED, "new_flow_dead_avoided") /* hash: dead */    \
 	FN(ALL_PATHS_DEAD, "all_paths_dead") /* a new flow, none live */       \
-	FN(REPATH_DEAD, "repath_dead")	     /* moved off a dead path */
+	FN(REPATH_DEAD, "repath_dead")	     /* moved off a dead path */       \
+	FN(REPATH_RTO, "repath_rto") /* TCP timed out: moved on (sock_ops) */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
