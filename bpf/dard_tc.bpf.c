@@ -73,7 +73,7 @@ static __always_inline void report(struct dard_flow *f,
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
-	 int *is_id)
+	 __u32 txhash, int *is_id)
 {
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
@@ -105,6 +105,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	}
 	nf.path = dest->path[i];
 	nf.path_idx = i;
+	nf.txhash = txhash;
 	nf.first_ns = now;
 	/* Another CPU may have placed it first: then its choice stands. */
 	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
@@ -147,6 +148,62 @@ static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f)
 	f->path = dest->path[j];
 	f->path_idx = j;
 	count(DARD_STAT_REPATH_DEAD);
+}
+
+/*
+ * Moves f to the next live path after its own among dest's, or, if none
+ * is live, to the next path all the same: the caller has evidence about
+ * this path, and a dead bit may be stale. A flow whose index is unknown
+ * (userspace moved it to a pair outside the list) is tried from path 0.
+ * Returns 0 if it moved.
+ */
+static __always_inline int move_on(const struct dard_dest *dest,
+				   struct dard_flow *f)
+{
+	__u32 i, j, n = dest->npaths;
+
+	if (n < 2 || n > DARD_PATHS_MAX)
+		return -1;
+	i = f->path_idx;
+	if (i >= n ||
+	    dest->path[i & (DARD_PATHS_MAX - 1)].saddr != f->path.saddr ||
+	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr)
+		i = n - 1;
+	j = next_live(dest, i, n);
+	if (j >= n)
+		j = i + 1 < n ? i + 1 : 0;
+	barrier_var(j);
+	if (j >= DARD_PATHS_MAX)
+		return -1;
+	f->path = dest->path[j];
+	f->path_idx = j;
+	return 0;
+}
+
+/*
+ * Linux re-draws a TCP socket's transmit hash, which skb->hash carries,
+ * when it believes the socket's path is failing, and in particular when
+ * it answers a repeated SYN with its SYN-ACK again: the first SYN-ACK
+ * was lost. A passive socket has no sock_ops RTO callback before it is
+ * established, so this is how a mouse's server repairs its side: a SYN
+ * or SYN-ACK leaving with a new hash moves its flow on. Established
+ * flows move on the RTO callback only (the sender's RTO re-draws the
+ * hash too; dard_sockops zeroes the noted hash so that it is only
+ * noted). A hash of 0, or none noted, is only noted.
+ */
+static __always_inline void repath_syn(struct iphdr *ip, struct dard_flow *f,
+				       __u32 hash, __u8 tcp_flags)
+{
+	const struct dard_dest *dest;
+	__u32 old = f->txhash;
+
+	f->txhash = hash;
+	if (!old || !hash || ip->protocol != IPPROTO_TCP ||
+	    !(tcp_flags & TCPHDR_SYN))
+		return;
+	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
+	if (dest && !move_on(dest, f))
+		count(DARD_STAT_REPATH_SYN);
 }
 
 /* A malformed packet: dropped if it is to an ID, else the kernel's. */
@@ -196,7 +253,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 	now = bpf_ktime_get_coarse_ns();
 	f = bpf_map_lookup_elem(&dard_flows, &key);
 	if (!f) {
-		f = new_flow(ip, &key, now, &is_id);
+		f = new_flow(ip, &key, now, skb->hash, &is_id);
 		if (!f) {
 			/* No path and a full table were counted already. */
 			if (!is_id) {
@@ -208,6 +265,8 @@ static __always_inline int egress(struct __sk_buff *skb)
 	} else {
 		/* With a path dead somewhere: one more lookup, one test. */
 		repath_dead(ip, f);
+		if (f->txhash != skb->hash)
+			repath_syn(ip, f, skb->hash, tcp_flags);
 	}
 	if (ip->ihl > 5)
 		count(DARD_STAT_IP_OPTIONS);
@@ -418,19 +477,14 @@ static __always_inline int sock_key(const struct bpf_sock_ops *skops,
 
 /*
  * A retransmission timeout: the flow's path lost a whole window or its
- * SYN, so it moves to the next live path after its own, before the
- * retransmission leaves. If none is live it moves to the next path all
- * the same: the timeout is evidence about this path, and a dead bit may
- * be stale. A flow whose index is unknown (userspace moved it to a pair
- * outside the list) is tried from path 0. A flow that keeps timing out
- * keeps going round its paths.
+ * SYN, so it moves on (move_on) before the retransmission leaves. A flow
+ * that keeps timing out keeps going round its paths.
  */
 static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 {
 	struct dard_flow_key key = {};
 	const struct dard_dest *dest;
 	struct dard_flow *f;
-	__u32 i, j, n;
 
 	if (sock_key(skops, &key))
 		return;
@@ -438,24 +492,11 @@ static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 	if (!f)
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &key.daddr);
-	if (!dest)
+	if (!dest || move_on(dest, f))
 		return;
-	n = dest->npaths;
-	if (n < 2 || n > DARD_PATHS_MAX)
-		return;
-	i = f->path_idx;
-	if (i >= n ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].saddr != f->path.saddr ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr)
-		i = n - 1;
-	j = next_live(dest, i, n);
-	if (j >= n)
-		j = i + 1 < n ? i + 1 : 0;
-	barrier_var(j);
-	if (j >= DARD_PATHS_MAX)
-		return;
-	f->path = dest->path[j];
-	f->path_idx = j;
+	/* The kernel re-draws the socket's hash on this timeout too: the
+	 * TC program notes the new one rather than moving a SYN again. */
+	f->txhash = 0;
 	count(DARD_STAT_REPATH_RTO);
 }
 
