@@ -198,8 +198,9 @@ static __always_inline void repath_syn(struct iphdr *ip, struct dard_flow *f,
 	__u32 old = f->txhash;
 
 	f->txhash = hash;
+	/* An ended flow's SYN is a new connection on its 5-tuple. */
 	if (!old || !hash || ip->protocol != IPPROTO_TCP ||
-	    !(tcp_flags & TCPHDR_SYN))
+	    !(tcp_flags & TCPHDR_SYN) || (f->flags & DARD_FLOW_F_ENDED))
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (dest && !move_on(dest, f))
