@@ -6,8 +6,13 @@
  * Documentation/datapath.md has the policies.
  */
 #include "encap.h"
+#include "live.h"
 #include "maps.h"
 #include "parse.h"
+
+/* <sys/socket.h>'s, which a BPF object cannot include. */
+#define AF_INET 2
+#define AF_INET6 10
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
@@ -58,47 +63,6 @@ static __always_inline void report(struct dard_flow *f,
 	__sync_fetch_and_or(&f->flags, done_flag);
 }
 
-/* Whether path i (< DARD_PATHS_MAX) of d is known dead. */
-static __always_inline int is_dead(const struct dard_dest *d, __u32 i)
-{
-	return d->dead[(i / 64) & (DARD_PATHS_MAX / 64 - 1)] >> (i % 64) & 1;
-}
-
-/* What next_live's loop reads and finds: no pointers, one frame. */
-struct live_scan {
-	__u64 dead[DARD_PATHS_MAX / 64];
-	__u32 i, n, found;
-};
-
-static long scan_step(__u32 k, void *ctx)
-{
-	struct live_scan *s = ctx;
-	__u32 j = s->i + k + 1;
-
-	if (j >= s->n)
-		j -= s->n;
-	if (s->dead[(j / 64) & (DARD_PATHS_MAX / 64 - 1)] >> (j % 64) & 1)
-		return 0;
-	s->found = j;
-	return 1;
-}
-
-/*
- * The first live path after i, going round d's n paths; DARD_PATHS_MAX if
- * none is. Only called once path i is known dead, so the common case
- * never loops. bpf_loop, not a bounded loop: the verifier checks its body
- * once, where 255 unrolled iterations exhausted its budget.
- */
-static __always_inline __u32 next_live(const struct dard_dest *d, __u32 i,
-				       __u32 n)
-{
-	struct live_scan s = {.i = i, .n = n, .found = DARD_PATHS_MAX};
-
-	__builtin_memcpy(s.dead, d->dead, sizeof(s.dead));
-	bpf_loop(n - 1, scan_step, &s, 0);
-	return s.found;
-}
-
 /*
  * A flow the table has not seen: placed on a path by hash if its
  * destination is an ID, or on the next live path if that one is dead.
@@ -109,7 +73,7 @@ static __always_inline __u32 next_live(const struct dard_dest *d, __u32 i,
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
-	 int *is_id)
+	 __u32 txhash, int *is_id)
 {
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
@@ -141,6 +105,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	}
 	nf.path = dest->path[i];
 	nf.path_idx = i;
+	nf.txhash = txhash;
 	nf.first_ns = now;
 	/* Another CPU may have placed it first: then its choice stands. */
 	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
@@ -183,6 +148,63 @@ static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f)
 	f->path = dest->path[j];
 	f->path_idx = j;
 	count(DARD_STAT_REPATH_DEAD);
+}
+
+/*
+ * Moves f to the next live path after its own among dest's, or, if none
+ * is live, to the next path all the same: the caller has evidence about
+ * this path, and a dead bit may be stale. A flow whose index is unknown
+ * (userspace moved it to a pair outside the list) is tried from path 0.
+ * Returns 0 if it moved.
+ */
+static __always_inline int move_on(const struct dard_dest *dest,
+				   struct dard_flow *f)
+{
+	__u32 i, j, n = dest->npaths;
+
+	if (n < 2 || n > DARD_PATHS_MAX)
+		return -1;
+	i = f->path_idx;
+	if (i >= n ||
+	    dest->path[i & (DARD_PATHS_MAX - 1)].saddr != f->path.saddr ||
+	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr)
+		i = n - 1;
+	j = next_live(dest, i, n);
+	if (j >= n)
+		j = i + 1 < n ? i + 1 : 0;
+	barrier_var(j);
+	if (j >= DARD_PATHS_MAX)
+		return -1;
+	f->path = dest->path[j];
+	f->path_idx = j;
+	return 0;
+}
+
+/*
+ * Linux re-draws a TCP socket's transmit hash, which skb->hash carries,
+ * when it believes the socket's path is failing, and in particular when
+ * it answers a repeated SYN with its SYN-ACK again: the first SYN-ACK
+ * was lost. A passive socket has no sock_ops RTO callback before it is
+ * established, so this is how a mouse's server repairs its side: a SYN
+ * or SYN-ACK leaving with a new hash moves its flow on. Established
+ * flows move on the RTO callback only (the sender's RTO re-draws the
+ * hash too; dard_sockops zeroes the noted hash so that it is only
+ * noted). A hash of 0, or none noted, is only noted.
+ */
+static __always_inline void repath_syn(struct iphdr *ip, struct dard_flow *f,
+				       __u32 hash, __u8 tcp_flags)
+{
+	const struct dard_dest *dest;
+	__u32 old = f->txhash;
+
+	f->txhash = hash;
+	/* An ended flow's SYN is a new connection on its 5-tuple. */
+	if (!old || !hash || ip->protocol != IPPROTO_TCP ||
+	    !(tcp_flags & TCPHDR_SYN) || (f->flags & DARD_FLOW_F_ENDED))
+		return;
+	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
+	if (dest && !move_on(dest, f))
+		count(DARD_STAT_REPATH_SYN);
 }
 
 /* A malformed packet: dropped if it is to an ID, else the kernel's. */
@@ -232,7 +254,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 	now = bpf_ktime_get_coarse_ns();
 	f = bpf_map_lookup_elem(&dard_flows, &key);
 	if (!f) {
-		f = new_flow(ip, &key, now, &is_id);
+		f = new_flow(ip, &key, now, skb->hash, &is_id);
 		if (!f) {
 			/* No path and a full table were counted already. */
 			if (!is_id) {
@@ -244,6 +266,8 @@ static __always_inline int egress(struct __sk_buff *skb)
 	} else {
 		/* With a path dead somewhere: one more lookup, one test. */
 		repath_dead(ip, f);
+		if (f->txhash != skb->hash)
+			repath_syn(ip, f, skb->hash, tcp_flags);
 	}
 	if (ip->ihl > 5)
 		count(DARD_STAT_IP_OPTIONS);
@@ -415,4 +439,91 @@ SEC("tc")
 int dard_tc_ingress(struct __sk_buff *skb)
 {
 	return ingress(skb);
+}
+
+/*
+ * The flow a TCP socket sends on, as egress keys it: the socket's own
+ * addresses are the inner IDs. Returns 0 if it is IPv4 (or v4-mapped).
+ * remote_port is in network order, shifted into the upper 16 bits on
+ * some kernels; local_port is in host order.
+ */
+static __always_inline int sock_key(const struct bpf_sock_ops *skops,
+				    struct dard_flow_key *key)
+{
+	/* Volatile reads, at their fields' own offsets: the verifier refuses
+	 * a context pointer the compiler offset to share a load. */
+#define SK_READ(f) (*(volatile const __u32 *)&skops->f)
+	__u32 family = SK_READ(family), rport = SK_READ(remote_port);
+	__u32 lport = SK_READ(local_port), l4 = SK_READ(local_ip4);
+	__u32 r4 = SK_READ(remote_ip4), l6 = SK_READ(local_ip6[3]);
+	__u32 r6a = SK_READ(remote_ip6[0]), r6b = SK_READ(remote_ip6[1]);
+	__u32 r6c = SK_READ(remote_ip6[2]), r6d = SK_READ(remote_ip6[3]);
+#undef SK_READ
+
+	if (family == AF_INET) {
+		key->saddr = l4;
+		key->daddr = r4;
+	} else if (family == AF_INET6 && !r6a && !r6b &&
+		   r6c == bpf_htonl(0xffff)) {
+		key->saddr = l6;
+		key->daddr = r6d;
+	} else {
+		return -1;
+	}
+	key->sport = bpf_htons(lport);
+	key->dport = rport > 0xffff ? rport >> 16 : rport;
+	key->proto = IPPROTO_TCP;
+	return 0;
+}
+
+/*
+ * A retransmission timeout: the flow's path lost a whole window or its
+ * SYN, so it moves on (move_on) before the retransmission leaves. A flow
+ * that keeps timing out keeps going round its paths.
+ */
+static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
+{
+	struct dard_flow_key key = {};
+	const struct dard_dest *dest;
+	struct dard_flow *f;
+
+	if (sock_key(skops, &key))
+		return;
+	f = bpf_map_lookup_elem(&dard_flows, &key);
+	if (!f)
+		return;
+	dest = bpf_map_lookup_elem(&dard_dests, &key.daddr);
+	if (!dest || move_on(dest, f))
+		return;
+	/* The kernel re-draws the socket's hash on this timeout too: the
+	 * TC program notes the new one rather than moving a SYN again. */
+	f->txhash = 0;
+	count(DARD_STAT_REPATH_RTO);
+}
+
+/*
+ * On every socket of the cgroup, whatever host's: a socket to one of our
+ * destinations asks for RTO callbacks, and an RTO on one of our flows
+ * repaths it. Other hosts' sockets find nothing in our maps.
+ */
+SEC("sockops")
+int dard_sockops(struct bpf_sock_ops *skops)
+{
+	struct dard_flow_key key = {};
+
+	switch (skops->op) {
+	case BPF_SOCK_OPS_TCP_CONNECT_CB:
+	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
+	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
+		if (!sock_key(skops, &key) &&
+		    bpf_map_lookup_elem(&dard_dests, &key.daddr))
+			bpf_sock_ops_cb_flags_set(
+				skops, skops->bpf_sock_ops_cb_flags |
+					       BPF_SOCK_OPS_RTO_CB_FLAG);
+		break;
+	case BPF_SOCK_OPS_RTO_CB:
+		repath_rto(skops);
+		break;
+	}
+	return 1;
 }

@@ -17,7 +17,7 @@ static int usage(FILE *f)
 	fprintf(f,
 		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] dp attach IF [ host NAME ]\n"
 		"               [ elephant-age SECONDS ] [ elephant-bytes BYTES ]\n"
-		"               [ elephant-dscp { DSCP | copy } ]\n"
+		"               [ elephant-dscp { DSCP | copy } ] [ cgroup DIR ]\n"
 		"       dardctl [ --pin DIR ] dp detach IF\n"
 		"       dardctl [ --pin DIR ] dp stats IF\n"
 		"       dardctl [ --pin DIR ] dp events IF [ wait MS ]\n"
@@ -29,7 +29,9 @@ static int usage(FILE *f)
 		"        paper's) and carried BYTES (default 0); its outer packets then\n"
 		"        carry DSCP (default 8). Maps are pinned in DIR/IF (default\n"
 		"        " DARD_PIN_ROOT
-		"/IF), so forwarding outlives dardctl.\n"
+		"/IF), so forwarding outlives dardctl. A TCP flow of a socket in\n"
+		"        cgroup v2 DIR (default: cgroup2's root) moves to another path\n"
+		"        on a retransmission timeout.\n"
 		"detach  remove the programs, the clsact qdisc if attach made it, and\n"
 		"        the pins.\n"
 		"stats   what the datapath did with the packets it saw.\n"
@@ -80,6 +82,8 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 		i++;
 		if (!strcmp(kw, "host")) {
 			host = val;
+		} else if (!strcmp(kw, "cgroup")) {
+			o.cgroup = val;
 		} else if (!strcmp(kw, "elephant-age")) {
 			/* A day at most: longer is no elephant test at all. */
 			if (ctl_parse_seconds(kw, val, 0, 86400,

@@ -31,6 +31,9 @@ struct dard_dp_opts {
 	uint64_t elephant_bytes;
 	int elephant_dscp;  /* < 0: outer DSCP copies the inner */
 	uint32_t max_dests; /* 0: DARD_DESTS_MAX */
+	/* The cgroup v2 whose TCP sockets are repaired on RTO; NULL: the
+	 * root of the cgroup2 mount (none mounted: no RTO repair). */
+	const char *cgroup;
 };
 
 typedef int (*dard_dp_flow_cb)(const struct dard_flow_key *key,

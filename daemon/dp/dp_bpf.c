@@ -2,8 +2,9 @@
 /*
  * The BPF/TC datapath behind struct dard_dp_ops: loads bpf/dard_tc.bpf.c
  * through its skeleton, pins its maps under PIN_ROOT/<ifname>/ and attaches
- * both programs to the interface's clsact hooks, so forwarding outlives
- * the process; later processes open the pinned maps.
+ * both programs to the interface's clsact hooks, and the sock_ops
+ * program to a cgroup (dp_rto.c), so forwarding outlives the process;
+ * later processes open the pinned maps.
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,6 +26,7 @@
 
 #include "dard_tc.skel.h"
 #include "dp.h"
+#include "dp_rto.h"
 #include "tc.h"
 
 #ifndef BPF_FS_MAGIC
@@ -273,6 +275,10 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 		goto err_hook;
 	ret = dard_tc_attach(&tc, BPF_TC_INGRESS,
 			     bpf_program__fd(skel->progs.dard_tc_ingress), 0);
+	if (ret)
+		goto err_hook;
+	/* Last: its pin is the one thing err_hook would not remove. */
+	ret = dard_dp_rto_attach(skel->progs.dard_sockops, o->cgroup, dp->dir);
 	if (ret)
 		goto err_hook;
 	dard_tc__destroy(skel);
@@ -649,6 +655,7 @@ static int bpf_detach(struct dard_dp *dp)
 	tc.ifindex = meta.ifindex;
 	tc.hook_created = !!(meta.flags & DARD_META_F_HOOK_CREATED);
 	dard_tc_release(&tc);
+	ret = dard_dp_rto_detach(dp->dir);
 	for (i = 0; i < M_NR; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dp->dir, map_names[i]);
 		if (unlink(path) && errno != ENOENT)

@@ -169,18 +169,6 @@ t "e1_1 has one monitor, tor1_1 -> tor2_1, its paths known" ctl_jq e1_1 \
 # A core-aggregation link fails under e1_1's elephant: the core reports
 # its port down, e1_1's dardd marks the path dead (in the datapath too)
 # and moves the elephant off it; up again, the path is live again.
-# The port of switch $1 on its link to switch $2: the /31 whose other
-# address is $2's (the testbed's batch files).
-port_to() {
-	awk -v peer="$dir/node/$2.batch" '
-		BEGIN { while ((getline l < peer) > 0) {
-			split(l, w, " "); if (w[1] == "addr") { split(w[3], a, "/"); mine[a[1]] = 1 } } }
-		$1 == "addr" && $3 ~ /\/31$/ {
-			split($3, a, "/"); n = split(a[1], o, ".")
-			o[4] = o[4] % 2 ? o[4] - 1 : o[4] + 1
-			if ((o[1] "." o[2] "." o[3] "." o[4]) in mine) print $5
-		}' "$dir/node/$1.batch"
-}
 # Whether e1_1's monitor has exactly one path through $1 then $2, dead
 # (or, with $3 = live, known and not dead).
 path_is() {

@@ -57,6 +57,18 @@ ctl_jq() {
 }
 # listening NODE PORT: whether a TCP socket listens on PORT in NODE.
 listening() { [[ -n $(on "$1" ss -Hltn "sport = :$2") ]]; }
+# The port of switch $1 on its link to switch $2: the /31 whose other
+# address is $2's (the testbed's batch files in $dir).
+port_to() {
+	awk -v peer="$dir/node/$2.batch" '
+		BEGIN { while ((getline l < peer) > 0) {
+			split(l, w, " "); if (w[1] == "addr") { split(w[3], a, "/"); mine[a[1]] = 1 } } }
+		$1 == "addr" && $3 ~ /\/31$/ {
+			split($3, a, "/"); n = split(a[1], o, ".")
+			o[4] = o[4] % 2 ? o[4] - 1 : o[4] + 1
+			if ((o[1] "." o[2] "." o[3] "." o[4]) in mine) print $5
+		}' "$dir/node/$1.batch"
+}
 summary() {
 	echo "$suite: $passed passed, $failed failed"
 	[[ $failed -eq 0 ]]

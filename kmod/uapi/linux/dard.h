@@ -100,7 +100,8 @@ struct dard_flow {
 	__u32 flags;		     /* enum dard_flow_flag */
 	__u32 path_idx; /* path's index in its dard_dest, or DARD_PATHS_MAX:
 			 * unknown, and then never repathed for liveness */
-	__u32 pad2;
+	__u32 txhash;	/* the socket's transmit hash (skb->hash) its last
+			 * packet left with; 0: take the next packet's */
 };
 
 enum dard_event_type {
@@ -148,7 +149,9 @@ struct dard_event {
 	FN(DROP_CE_NOT_ECT, "drop_ce_not_ect") /* RFC 6040: CE, not ECT */     \
 	FN(NEW_FLOW_DEAD_AVOIDED, "new_flow_dead_avoided") /* hash: dead */    \
 	FN(ALL_PATHS_DEAD, "all_paths_dead") /* a new flow, none live */       \
-	FN(REPATH_DEAD, "repath_dead")	     /* moved off a dead path */
+	FN(REPATH_DEAD, "repath_dead")	     /* moved off a dead path */       \
+	FN(REPATH_RTO, "repath_rto") /* TCP timed out: moved on (sock_ops) */  \
+	FN(REPATH_SYN, "repath_syn") /* a SYN(-ACK) sent again, new hash */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
