@@ -129,7 +129,9 @@ $(TC_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
 $(B)/bench/bench_dp.o: $(B)/bench/bench_dp.skel.h
 $(B)/bench/bench_dp.o: DARD_CFLAGS += -I$(B)/bench
 
-$(B)/%.o: %.c
+# -MMD leaves out -isystem headers, so the uapi header is named here: a
+# change to it rebuilds every object that could see it.
+$(B)/%.o: %.c kmod/uapi/linux/dard.h
 	$(quiet) CC $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(DARD_CFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
