@@ -104,8 +104,16 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median over ROUNDS of the kernel's ns per iteration. */
-static double time_prog(struct bpf_program *prog, int wrap)
+static void set_dead(struct bench_dp *s, const char *id, uint64_t bits);
+
+/*
+ * The median over ROUNDS of the kernel's ns per iteration, repeat
+ * iterations a round. With kill, round r first marks path r % 4 of peer
+ * dead: the one the previous round moved every flow to, so that a round
+ * of one pass over the table times only first packets after a death.
+ */
+static double time_prog(struct bench_dp *s, struct bpf_program *prog, int wrap,
+			uint32_t repeat, int kill)
 {
 	static uint8_t in[PKT], out[PKT + 64];
 	double t[ROUNDS];
@@ -116,8 +124,10 @@ static double time_prog(struct bpf_program *prog, int wrap)
 			packet(in, wrap ? peer : me, wrap ? me : peer, wrap);
 		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in,
 			    .data_size_in = len, .data_out = out,
-			    .data_size_out = sizeof(out), .repeat = REPEAT);
+			    .data_size_out = sizeof(out), .repeat = repeat);
 
+		if (kill)
+			set_dead(s, peer, 1ULL << (r % 4));
 		if (bpf_prog_test_run_opts(bpf_program__fd(prog), &o)) {
 			perror("BPF_PROG_TEST_RUN");
 			exit(1);
@@ -161,15 +171,65 @@ static void fill(struct bench_dp *s, uint32_t n, int elephant)
 	}
 }
 
-enum bench_case { KNOWN, NEW, ELEPHANT };
+/*
+ * The cases: the first three are the datapath's costs, the others its
+ * liveness check's. OTHER_DEAD: a destination that no flow goes to has a
+ * dead path, so dard_dead_dests is 1 and every known flow looks its
+ * destination up. NEW_DEAD: paths 1 to 3 of peer are dead, so new flows
+ * hashed to them go to path 0. JUST_DEAD: every flow's path dies before
+ * each pass over the table (see time_prog).
+ */
+enum bench_case { KNOWN, NEW, ELEPHANT, OTHER_DEAD, NEW_DEAD, JUST_DEAD };
+
+static const char *other = "172.16.0.9";
+
+static struct dard_dp *adopt(struct bench_dp *s)
+{
+	struct dard_dp *dp;
+
+	if (dard_dp_bpf_adopt(&dp, s->obj)) {
+		fprintf(stderr, "Failed to adopt the benchmark's maps\n");
+		exit(1);
+	}
+	return dp;
+}
+
+/* Marks id's paths dead as bits says, the way dardd does. */
+static void set_dead(struct bench_dp *s, const char *id, uint64_t bits)
+{
+	uint64_t dead[DARD_PATHS_MAX / 64] = {bits};
+	struct dard_dp *dp = adopt(s);
+	int ret = dard_dp_bpf.set_dead(dp, ntohl(ip4(id)), dead);
+
+	dard_dp_bpf.close(dp);
+	if (ret) {
+		fprintf(stderr, "set_dead %s: %s\n", id, strerror(-ret));
+		exit(1);
+	}
+}
+
+/* Four paths to id, all live. */
+static void set_dest(struct dard_dp *dp, const char *id)
+{
+	struct dard_alias_pair p[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		p[i].saddr = htonl(ntohl(ip4(alias_me)) + (i << 18));
+		p[i].daddr = htonl(ntohl(ip4(alias_peer)) + (i << 18));
+	}
+	if (dard_dp_bpf.set_dest(dp, ntohl(ip4(id)), p, 4)) {
+		fprintf(stderr, "Failed to fill the benchmark's maps\n");
+		exit(1);
+	}
+}
 
 /* The loops over a table of n flows, set up for one case. */
 static struct bench_dp *load(uint32_t n, enum bench_case c)
 {
 	struct bench_dp *s = bench_dp__open();
-	struct dard_alias_pair p[4];
+	int fresh = c == NEW || c == NEW_DEAD;
 	struct dard_dp *dp;
-	int i;
 
 	if (!s)
 		exit(1);
@@ -177,56 +237,124 @@ static struct bench_dp *load(uint32_t n, enum bench_case c)
 	s->rodata->elephant_age_ns = c == ELEPHANT ? 0 : ~0ULL;
 	s->rodata->elephant_dscp = 8;
 	/* New flows: numbers the table has never seen, each once. */
-	s->rodata->nflows = c == NEW ? 0 : n;
-	s->rodata->first_flow = c == NEW ? n : 0;
+	s->rodata->nflows = fresh ? 0 : n;
+	s->rodata->first_flow = fresh ? n : 0;
 	bpf_map__set_max_entries(s->maps.dard_flows, n + n / 4 + 1024);
-	if (bench_dp__load(s) || dard_dp_bpf_adopt(&dp, s->obj)) {
+	if (bench_dp__load(s)) {
 		fprintf(stderr, "Failed to load the benchmark's BPF object\n");
 		exit(1);
 	}
-	for (i = 0; i < 4; i++) {
-		p[i].saddr = htonl(ntohl(ip4(alias_me)) + (i << 18));
-		p[i].daddr = htonl(ntohl(ip4(alias_peer)) + (i << 18));
-	}
-	if (dard_dp_bpf.set_dest(dp, ntohl(ip4(peer)), p, 4) ||
-	    dard_dp_bpf.add_alias(dp, ntohl(ip4(alias_me)))) {
+	dp = adopt(s);
+	set_dest(dp, peer);
+	if (c == OTHER_DEAD)
+		set_dest(dp, other);
+	if (dard_dp_bpf.add_alias(dp, ntohl(ip4(alias_me)))) {
 		fprintf(stderr, "Failed to fill the benchmark's maps\n");
 		exit(1);
 	}
 	dard_dp_bpf.close(dp);
+	if (c == OTHER_DEAD)
+		set_dead(s, other, 1);
+	if (c == NEW_DEAD)
+		set_dead(s, peer, 0xe);
 	outer(&s->bss->outer_hdr);
 	fill(s, n, c == ELEPHANT);
 	return s;
 }
 
-/* Every iteration of every loop must have taken the path it claims. */
-static void check_stats(struct bench_dp *s, unsigned stat, uint64_t want)
+static uint64_t read_stat(struct bench_dp *s, unsigned st)
 {
-	struct dard_dp *dp;
+	struct dard_dp *dp = adopt(s);
 	uint64_t v[__DARD_STAT_MAX];
 
-	if (dard_dp_bpf_adopt(&dp, s->obj) || dard_dp_bpf.stats(dp, v)) {
+	if (dard_dp_bpf.stats(dp, v)) {
 		fprintf(stderr, "Failed to read dard_stats\n");
 		exit(1);
 	}
 	dard_dp_bpf.close(dp);
-	if (v[stat] < want) {
+	return v[st];
+}
+
+/* Every iteration of every loop must have taken the path it claims. */
+static void check_stats(struct bench_dp *s, unsigned st, uint64_t want)
+{
+	uint64_t v = read_stat(s, st);
+
+	if (v < want) {
 		fprintf(stderr,
 			"%s: %llu, not %llu: the loop timed another path\n",
-			dard_stat_name(stat), (unsigned long long)v[stat],
+			dard_stat_name(st), (unsigned long long)v,
 			(unsigned long long)want);
 		exit(1);
 	}
 }
 
+/* Timings of the known-flow egress loop, ns per packet, in one table. */
+struct costs {
+	double noop, strip, known, known_pass, new_flow;
+};
+
+/* The egress loop for case c on n flows, checked, as ns per packet. */
+static double egress(uint32_t n, enum bench_case c, const struct costs *k,
+		     struct bench_dp **keep)
+{
+	struct bench_dp *s = load(n, c);
+	double t = time_prog(s, s->progs.bench_egress, 0, REPEAT, 0) - k->strip;
+
+	check_stats(s, DARD_STAT_ENCAP, (uint64_t)REPEAT * ROUNDS);
+	if (keep)
+		*keep = s;
+	else
+		bench_dp__destroy(s);
+	return t;
+}
+
+static void row(const char *name, uint32_t n, double t, const struct costs *k)
+{
+	printf("| %s | %u | %.1f | %.1f | %.2f |\n", name, n, t, t - k->noop,
+	       (t - k->noop) / (k->known - k->noop));
+}
+
+/*
+ * The liveness check's cost beside today's known flow, all on one table
+ * of n flows: ratios of the added ns over the no-op.
+ */
+static void liveness(uint32_t n, struct costs *k)
+{
+	struct bench_dp *s;
+	double t, frac, pass;
+
+	row("(a) known flow, nothing dead", n, k->known, k);
+	t = egress(n, OTHER_DEAD, k, NULL);
+	row("(b) known flow, another destination has a dead path", n, t, k);
+	row("new flow, nothing dead", n, k->new_flow, k);
+	t = egress(n, NEW_DEAD, k, &s);
+	frac = (double)read_stat(s, DARD_STAT_NEW_FLOW_DEAD_AVOIDED) /
+	       ((double)REPEAT * ROUNDS);
+	bench_dp__destroy(s);
+	row("(c) new flow, paths 1-3 of 4 dead", n, t, k);
+	printf("| (c) per new flow whose hashed path is dead (%.0f%% of them), over a new flow | %u | - | %.1f | - |\n",
+	       100 * frac, n, (t - k->new_flow) / frac);
+	/* One pass over the table a round: each flow's first packet. */
+	s = load(n, JUST_DEAD);
+	pass = time_prog(s, s->progs.bench_egress, 0, n, 0) - k->strip;
+	t = time_prog(s, s->progs.bench_egress, 0, n, 1) - k->strip;
+	check_stats(s, DARD_STAT_REPATH_DEAD, (uint64_t)n * ROUNDS);
+	bench_dp__destroy(s);
+	row("known flow, one pass over the table, nothing dead", n, pass, k);
+	row("(d) known flow, first packet after its path died, one pass", n, t,
+	    k);
+	printf("| (d) per repath, over a known flow in one pass | %u | - | %.1f | - |\n",
+	       n, t - pass);
+}
+
 int main(void)
 {
 	static const uint32_t sizes[] = {1000, 1000000};
-	static const char *const names[] = {
-		"encap, known flow", "encap, new flow", "encap, elephant"};
+	struct costs k[2];
 	struct bench_dp *s;
-	double noop, pair, strip, push, b, t;
-	int k, c;
+	double pair, push, b, t;
+	int i;
 
 	if (geteuid()) {
 		printf("dard-bench-dp: SKIP: BPF_PROG_TEST_RUN needs root\n");
@@ -234,47 +362,50 @@ int main(void)
 	}
 	dard_bpf_log(0);
 	s = load(1000, KNOWN);
-	noop = time_prog(s->progs.bench_noop, 0);
-	pair = time_prog(s->progs.bench_pair, 0);
+	k[0].noop = time_prog(s, s->progs.bench_noop, 0, REPEAT, 0);
+	pair = time_prog(s, s->progs.bench_pair, 0, REPEAT, 0);
 	/*
 	 * The strip loop pushes once per batch of b: strip - noop = S + P / b
 	 * and pair - noop = P + S, so S = (strip - noop - (pair - noop) / b)
 	 * / (1 - 1 / b).
 	 */
-	strip = time_prog(s->progs.bench_strip, 0);
+	t = time_prog(s, s->progs.bench_strip, 0, REPEAT, 0);
 	b = s->rodata->strip_batch;
-	strip = (strip - noop - (pair - noop) / b) / (1 - 1 / b);
-	push = pair - noop - strip;
+	k[0].strip = (t - k[0].noop - (pair - k[0].noop) / b) / (1 - 1 / b);
+	push = pair - k[0].noop - k[0].strip;
 	bench_dp__destroy(s);
+	k[1] = k[0];
 
 	printf("\nCommand: make bench (build/bin/dard-bench-dp): repeat = %d, median of %d\n\n",
 	       REPEAT, ROUNDS);
 	printf("| case | flows in table | ns per packet | added ns over no-op (%.1f ns) |\n",
-	       noop);
+	       k[0].noop);
 	printf("|---|--:|--:|--:|\n");
 	printf("| push 20 bytes (bpf_skb_adjust_room) | - | %.1f | %.1f |\n",
-	       noop + push, push);
+	       k[0].noop + push, push);
 	printf("| strip 20 bytes (bpf_skb_adjust_room) | - | %.1f | %.1f |\n",
-	       noop + strip, strip);
-	for (k = 0; k < 2; k++) {
-		uint32_t n = sizes[k];
+	       k[0].noop + k[0].strip, k[0].strip);
+	for (i = 0; i < 2; i++) {
+		uint32_t n = sizes[i];
 
-		for (c = KNOWN; c <= ELEPHANT; c++) {
-			s = load(n, c);
-			t = time_prog(s->progs.bench_egress, 0) - strip;
-			check_stats(s, DARD_STAT_ENCAP,
-				    (uint64_t)REPEAT * ROUNDS);
-			printf("| %s | %u | %.1f | %.1f |\n", names[c], n, t,
-			       t - noop);
-			if (c == KNOWN) {
-				t = time_prog(s->progs.bench_ingress, 1) - push;
-				check_stats(s, DARD_STAT_DECAP,
-					    (uint64_t)REPEAT * ROUNDS);
-				printf("| decap | %u | %.1f | %.1f |\n", n, t,
-				       t - noop);
-			}
-			bench_dp__destroy(s);
-		}
+		k[i].known = egress(n, KNOWN, &k[i], &s);
+		printf("| encap, known flow | %u | %.1f | %.1f |\n", n,
+		       k[i].known, k[i].known - k[i].noop);
+		t = time_prog(s, s->progs.bench_ingress, 1, REPEAT, 0) - push;
+		check_stats(s, DARD_STAT_DECAP, (uint64_t)REPEAT * ROUNDS);
+		bench_dp__destroy(s);
+		printf("| decap | %u | %.1f | %.1f |\n", n, t, t - k[i].noop);
+		k[i].new_flow = egress(n, NEW, &k[i], NULL);
+		printf("| encap, new flow | %u | %.1f | %.1f |\n", n,
+		       k[i].new_flow, k[i].new_flow - k[i].noop);
+		t = egress(n, ELEPHANT, &k[i], NULL);
+		printf("| encap, elephant | %u | %.1f | %.1f |\n", n, t,
+		       t - k[i].noop);
 	}
+	printf("\nPath liveness: ratio = added ns over the known flow's added ns\n\n");
+	printf("| case | flows in table | ns per packet | added ns over no-op | ratio to known flow |\n");
+	printf("|---|--:|--:|--:|--:|\n");
+	for (i = 0; i < 2; i++)
+		liveness(sizes[i], &k[i]);
 	return 0;
 }
