@@ -104,43 +104,42 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void set_dead(struct bench_dp *s, const char *id, uint64_t bits);
+static double median(double *t, int n)
+{
+	qsort(t, n, sizeof(t[0]), cmp);
+	return t[n / 2];
+}
 
-/*
- * The median over ROUNDS of the kernel's ns per iteration, repeat
- * iterations a round. With kill, round r first marks path r % 4 of peer
- * dead: the one the previous round moved every flow to, so that a round
- * of one pass over the table times only first packets after a death.
- */
-static double time_prog(struct bench_dp *s, struct bpf_program *prog, int wrap,
-			uint32_t repeat, int kill)
+/* One BPF_PROG_TEST_RUN of repeat iterations: the kernel's ns per one. */
+static double run(struct bpf_program *prog, int wrap, uint32_t repeat)
 {
 	static uint8_t in[PKT], out[PKT + 64];
+	size_t len = packet(in, wrap ? peer : me, wrap ? me : peer, wrap);
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len,
+		    .data_out = out, .data_size_out = sizeof(out),
+		    .repeat = repeat);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &o)) {
+		perror("BPF_PROG_TEST_RUN");
+		exit(1);
+	}
+	if (o.retval != TC_ACT_OK) {
+		fprintf(stderr, "%s: returned %u, not TC_ACT_OK\n",
+			bpf_program__name(prog), o.retval);
+		exit(1);
+	}
+	return o.duration;
+}
+
+/* The median over ROUNDS of the kernel's ns per iteration. */
+static double time_prog(struct bpf_program *prog, int wrap)
+{
 	double t[ROUNDS];
 	int r;
 
-	for (r = 0; r < ROUNDS; r++) {
-		size_t len =
-			packet(in, wrap ? peer : me, wrap ? me : peer, wrap);
-		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in,
-			    .data_size_in = len, .data_out = out,
-			    .data_size_out = sizeof(out), .repeat = repeat);
-
-		if (kill)
-			set_dead(s, peer, 1ULL << (r % 4));
-		if (bpf_prog_test_run_opts(bpf_program__fd(prog), &o)) {
-			perror("BPF_PROG_TEST_RUN");
-			exit(1);
-		}
-		if (o.retval != TC_ACT_OK) {
-			fprintf(stderr, "%s: returned %u, not TC_ACT_OK\n",
-				bpf_program__name(prog), o.retval);
-			exit(1);
-		}
-		t[r] = o.duration;
-	}
-	qsort(t, ROUNDS, sizeof(t[0]), cmp);
-	return t[ROUNDS / 2];
+	for (r = 0; r < ROUNDS; r++)
+		t[r] = run(prog, wrap, REPEAT);
+	return median(t, ROUNDS);
 }
 
 /* Fills the flow table the way set_flow() numbers flows. */
@@ -172,14 +171,12 @@ static void fill(struct bench_dp *s, uint32_t n, int elephant)
 }
 
 /*
- * The cases: the first three are the datapath's costs, the others its
- * liveness check's. OTHER_DEAD: a destination that no flow goes to has a
- * dead path, so dard_dead_dests is 1 and every known flow looks its
- * destination up. NEW_DEAD: paths 1 to 3 of peer are dead, so new flows
- * hashed to them go to path 0. JUST_DEAD: every flow's path dies before
- * each pass over the table (see time_prog).
+ * The cases: the first three are the datapath's costs. LIVE_KNOWN and
+ * LIVE_NEW are known and new flows to peer, with a second destination,
+ * other, that no flow goes to; paired() then sets dead bits between
+ * rounds as the liveness case wants.
  */
-enum bench_case { KNOWN, NEW, ELEPHANT, OTHER_DEAD, NEW_DEAD, JUST_DEAD };
+enum bench_case { KNOWN, NEW, ELEPHANT, LIVE_KNOWN, LIVE_NEW };
 
 static const char *other = "172.16.0.9";
 
@@ -228,7 +225,7 @@ static void set_dest(struct dard_dp *dp, const char *id)
 static struct bench_dp *load(uint32_t n, enum bench_case c)
 {
 	struct bench_dp *s = bench_dp__open();
-	int fresh = c == NEW || c == NEW_DEAD;
+	int fresh = c == NEW || c == LIVE_NEW;
 	struct dard_dp *dp;
 
 	if (!s)
@@ -246,17 +243,12 @@ static struct bench_dp *load(uint32_t n, enum bench_case c)
 	}
 	dp = adopt(s);
 	set_dest(dp, peer);
-	if (c == OTHER_DEAD)
-		set_dest(dp, other);
+	set_dest(dp, other);
 	if (dard_dp_bpf.add_alias(dp, ntohl(ip4(alias_me)))) {
 		fprintf(stderr, "Failed to fill the benchmark's maps\n");
 		exit(1);
 	}
 	dard_dp_bpf.close(dp);
-	if (c == OTHER_DEAD)
-		set_dead(s, other, 1);
-	if (c == NEW_DEAD)
-		set_dead(s, peer, 0xe);
 	outer(&s->bss->outer_hdr);
 	fill(s, n, c == ELEPHANT);
 	return s;
@@ -289,9 +281,9 @@ static void check_stats(struct bench_dp *s, unsigned st, uint64_t want)
 	}
 }
 
-/* Timings of the known-flow egress loop, ns per packet, in one table. */
+/* What every row is taken off: the no-op loop and the strip, ns. */
 struct costs {
-	double noop, strip, known, known_pass, new_flow;
+	double noop, strip;
 };
 
 /* The egress loop for case c on n flows, checked, as ns per packet. */
@@ -299,7 +291,7 @@ static double egress(uint32_t n, enum bench_case c, const struct costs *k,
 		     struct bench_dp **keep)
 {
 	struct bench_dp *s = load(n, c);
-	double t = time_prog(s, s->progs.bench_egress, 0, REPEAT, 0) - k->strip;
+	double t = time_prog(s->progs.bench_egress, 0) - k->strip;
 
 	check_stats(s, DARD_STAT_ENCAP, (uint64_t)REPEAT * ROUNDS);
 	if (keep)
@@ -309,49 +301,99 @@ static double egress(uint32_t n, enum bench_case c, const struct costs *k,
 	return t;
 }
 
-static void row(const char *name, uint32_t n, double t, const struct costs *k)
+/* Medians of paired rounds: A, B, and B's added ns over A's. */
+struct pair {
+	double a, b, ratio;
+};
+
+/*
+ * Rounds of two states of one table alternated, so that both see the
+ * same machine (it is shared, and drifts by tens of ns from one minute to
+ * the next): before each round of A, id's dead bits are set to dead_a;
+ * before each of B, to dead_b, or with kill to the path every flow is on
+ * now (path r % 4: round r - 1 moved them there), so that B's round of
+ * one pass over the table times each flow's first packet after a death.
+ */
+static struct pair paired(struct bench_dp *s, const char *id, uint64_t dead_a,
+			  uint64_t dead_b, int kill, uint32_t repeat,
+			  const struct costs *k)
 {
-	printf("| %s | %u | %.1f | %.1f | %.2f |\n", name, n, t, t - k->noop,
-	       (t - k->noop) / (k->known - k->noop));
+	double a[ROUNDS], b[ROUNDS], q[ROUNDS];
+	struct pair p;
+	int r;
+
+	for (r = 0; r < ROUNDS; r++) {
+		set_dead(s, id, dead_a);
+		a[r] = run(s->progs.bench_egress, 0, repeat) - k->strip;
+		set_dead(s, id, kill ? 1ULL << (r % 4) : dead_b);
+		b[r] = run(s->progs.bench_egress, 0, repeat) - k->strip;
+		q[r] = (b[r] - k->noop) / (a[r] - k->noop);
+	}
+	check_stats(s, DARD_STAT_ENCAP, 2ULL * repeat * ROUNDS);
+	p.a = median(a, ROUNDS);
+	p.b = median(b, ROUNDS);
+	p.ratio = median(q, ROUNDS);
+	return p;
+}
+
+static void row(const char *name, uint32_t n, double t, double known,
+		const char *ref, double ratio, const struct costs *k)
+{
+	printf("| %s | %u | %.1f | %.1f | %.2f | %s | ", name, n, t,
+	       t - k->noop, (t - k->noop) / (known - k->noop), ref);
+	if (ratio > 0)
+		printf("%.2f |\n", ratio);
+	else
+		printf("- |\n");
 }
 
 /*
- * The liveness check's cost beside today's known flow, all on one table
- * of n flows: ratios of the added ns over the no-op.
+ * The liveness check's cost beside today's known flow, on one table of n
+ * flows: (a) nothing dead, (b) another destination has a dead path, (c)
+ * new flows with paths 1-3 of peer's 4 dead, (d) each known flow's first
+ * packet after its path died. Ratios of added ns over the no-op.
  */
-static void liveness(uint32_t n, struct costs *k)
+static void liveness(uint32_t n, const struct costs *k)
 {
-	struct bench_dp *s;
-	double t, frac, pass;
+	struct bench_dp *s = load(n, LIVE_KNOWN);
+	struct pair ab, d, c;
+	double frac;
 
-	row("(a) known flow, nothing dead", n, k->known, k);
-	t = egress(n, OTHER_DEAD, k, NULL);
-	row("(b) known flow, another destination has a dead path", n, t, k);
-	row("new flow, nothing dead", n, k->new_flow, k);
-	t = egress(n, NEW_DEAD, k, &s);
+	ab = paired(s, other, 0, 1, 0, REPEAT, k);
+	/* (b)'s flows are on a live path: none may have moved. */
+	if (read_stat(s, DARD_STAT_REPATH_DEAD)) {
+		fprintf(stderr, "(b): a flow on a live path was moved\n");
+		exit(1);
+	}
+	d = paired(s, peer, 0, 0, 1, n, k);
+	check_stats(s, DARD_STAT_REPATH_DEAD, (uint64_t)n * ROUNDS);
+	bench_dp__destroy(s);
+	s = load(n, LIVE_NEW);
+	c = paired(s, peer, 0, 0xe, 0, REPEAT, k);
 	frac = (double)read_stat(s, DARD_STAT_NEW_FLOW_DEAD_AVOIDED) /
 	       ((double)REPEAT * ROUNDS);
 	bench_dp__destroy(s);
-	row("(c) new flow, paths 1-3 of 4 dead", n, t, k);
-	printf("| (c) per new flow whose hashed path is dead (%.0f%% of them), over a new flow | %u | - | %.1f | - |\n",
-	       100 * frac, n, (t - k->new_flow) / frac);
-	/* One pass over the table a round: each flow's first packet. */
-	s = load(n, JUST_DEAD);
-	pass = time_prog(s, s->progs.bench_egress, 0, n, 0) - k->strip;
-	t = time_prog(s, s->progs.bench_egress, 0, n, 1) - k->strip;
-	check_stats(s, DARD_STAT_REPATH_DEAD, (uint64_t)n * ROUNDS);
-	bench_dp__destroy(s);
-	row("known flow, one pass over the table, nothing dead", n, pass, k);
-	row("(d) known flow, first packet after its path died, one pass", n, t,
-	    k);
-	printf("| (d) per repath, over a known flow in one pass | %u | - | %.1f | - |\n",
-	       n, t - pass);
+
+	row("(a) known flow, nothing dead", n, ab.a, ab.a, "-", 0, k);
+	row("(b) known flow, another destination has a dead path", n, ab.b,
+	    ab.a, "(a)", ab.ratio, k);
+	row("new flow, nothing dead", n, c.a, ab.a, "-", 0, k);
+	row("(c) new flow, paths 1-3 of 4 dead", n, c.b, ab.a, "new flow",
+	    c.ratio, k);
+	row("known flow, one pass over the table, nothing dead", n, d.a, ab.a,
+	    "-", 0, k);
+	row("(d) known flow, first packet after its path died, one pass", n,
+	    d.b, ab.a, "one pass", d.ratio, k);
+	printf("| (c) per new flow placed off a dead hashed path (%.0f%% of them) | %u | - | %.1f more | - | new flow | - |\n",
+	       100 * frac, n, (c.b - c.a) / frac);
+	printf("| (d) per repath | %u | - | %.1f more | - | one pass | - |\n",
+	       n, d.b - d.a);
 }
 
 int main(void)
 {
 	static const uint32_t sizes[] = {1000, 1000000};
-	struct costs k[2];
+	struct costs k;
 	struct bench_dp *s;
 	double pair, push, b, t;
 	int i;
@@ -362,50 +404,49 @@ int main(void)
 	}
 	dard_bpf_log(0);
 	s = load(1000, KNOWN);
-	k[0].noop = time_prog(s, s->progs.bench_noop, 0, REPEAT, 0);
-	pair = time_prog(s, s->progs.bench_pair, 0, REPEAT, 0);
+	k.noop = time_prog(s->progs.bench_noop, 0);
+	pair = time_prog(s->progs.bench_pair, 0);
 	/*
 	 * The strip loop pushes once per batch of b: strip - noop = S + P / b
 	 * and pair - noop = P + S, so S = (strip - noop - (pair - noop) / b)
 	 * / (1 - 1 / b).
 	 */
-	t = time_prog(s, s->progs.bench_strip, 0, REPEAT, 0);
+	t = time_prog(s->progs.bench_strip, 0);
 	b = s->rodata->strip_batch;
-	k[0].strip = (t - k[0].noop - (pair - k[0].noop) / b) / (1 - 1 / b);
-	push = pair - k[0].noop - k[0].strip;
+	k.strip = (t - k.noop - (pair - k.noop) / b) / (1 - 1 / b);
+	push = pair - k.noop - k.strip;
 	bench_dp__destroy(s);
-	k[1] = k[0];
 
 	printf("\nCommand: make bench (build/bin/dard-bench-dp): repeat = %d, median of %d\n\n",
 	       REPEAT, ROUNDS);
 	printf("| case | flows in table | ns per packet | added ns over no-op (%.1f ns) |\n",
-	       k[0].noop);
+	       k.noop);
 	printf("|---|--:|--:|--:|\n");
 	printf("| push 20 bytes (bpf_skb_adjust_room) | - | %.1f | %.1f |\n",
-	       k[0].noop + push, push);
+	       k.noop + push, push);
 	printf("| strip 20 bytes (bpf_skb_adjust_room) | - | %.1f | %.1f |\n",
-	       k[0].noop + k[0].strip, k[0].strip);
+	       k.noop + k.strip, k.strip);
 	for (i = 0; i < 2; i++) {
 		uint32_t n = sizes[i];
 
-		k[i].known = egress(n, KNOWN, &k[i], &s);
-		printf("| encap, known flow | %u | %.1f | %.1f |\n", n,
-		       k[i].known, k[i].known - k[i].noop);
-		t = time_prog(s, s->progs.bench_ingress, 1, REPEAT, 0) - push;
+		t = egress(n, KNOWN, &k, &s);
+		printf("| encap, known flow | %u | %.1f | %.1f |\n", n, t,
+		       t - k.noop);
+		t = time_prog(s->progs.bench_ingress, 1) - push;
 		check_stats(s, DARD_STAT_DECAP, (uint64_t)REPEAT * ROUNDS);
 		bench_dp__destroy(s);
-		printf("| decap | %u | %.1f | %.1f |\n", n, t, t - k[i].noop);
-		k[i].new_flow = egress(n, NEW, &k[i], NULL);
-		printf("| encap, new flow | %u | %.1f | %.1f |\n", n,
-		       k[i].new_flow, k[i].new_flow - k[i].noop);
-		t = egress(n, ELEPHANT, &k[i], NULL);
+		printf("| decap | %u | %.1f | %.1f |\n", n, t, t - k.noop);
+		t = egress(n, NEW, &k, NULL);
+		printf("| encap, new flow | %u | %.1f | %.1f |\n", n, t,
+		       t - k.noop);
+		t = egress(n, ELEPHANT, &k, NULL);
 		printf("| encap, elephant | %u | %.1f | %.1f |\n", n, t,
-		       t - k[i].noop);
+		       t - k.noop);
 	}
-	printf("\nPath liveness: ratio = added ns over the known flow's added ns\n\n");
-	printf("| case | flows in table | ns per packet | added ns over no-op | ratio to known flow |\n");
-	printf("|---|--:|--:|--:|--:|\n");
+	printf("\nPath liveness: rounds of a case and its reference alternated on one table; medians; ratios of added ns over the no-op\n\n");
+	printf("| case | flows in table | ns per packet | added ns over no-op | ratio to (a) | reference | ratio to it, median of rounds |\n");
+	printf("|---|--:|--:|--:|--:|---|--:|\n");
 	for (i = 0; i < 2; i++)
-		liveness(sizes[i], &k[i]);
+		liveness(sizes[i], &k);
 	return 0;
 }
