@@ -19,6 +19,7 @@
  * flow of the table, so lookups touch the whole table.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +396,7 @@ int main(void)
 	static const uint32_t sizes[] = {1000, 1000000};
 	struct costs k;
 	struct bench_dp *s;
+	cpu_set_t cpus;
 	double pair, push, b, t;
 	int i;
 
@@ -403,6 +405,14 @@ int main(void)
 		return 0;
 	}
 	dard_bpf_log(0);
+	/*
+	 * One CPU for every run: the loops number flows by a per-CPU count,
+	 * so a run on another CPU would replay flows, not make new ones.
+	 */
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu(), &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		perror("sched_setaffinity");
 	s = load(1000, KNOWN);
 	k.noop = time_prog(s->progs.bench_noop, 0);
 	pair = time_prog(s->progs.bench_pair, 0);
