@@ -17,6 +17,10 @@
  * packets are full size for the fabric: 1480 bytes inside, as the ID
  * route's MTU makes them, 1500 once wrapped. Each iteration is the next
  * flow of the table, so lookups touch the whole table.
+ *
+ * The path-liveness cases (liveness()) run each case alternated with its
+ * reference on one table, setting dead bits through the datapath's own
+ * set_dead between rounds, and report ratios of added time.
  */
 #include <errno.h>
 #include <sched.h>
