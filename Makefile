@@ -301,6 +301,7 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin 
 	$(Q)$(B)/bin/dard-bench-route
 	$(Q)DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
 	$(Q)scripts/bench-testbed
+	$(Q)scripts/bench-failover
 	$(Q)$(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-datapath
 

@@ -17,8 +17,13 @@
  * packets are full size for the fabric: 1480 bytes inside, as the ID
  * route's MTU makes them, 1500 once wrapped. Each iteration is the next
  * flow of the table, so lookups touch the whole table.
+ *
+ * The path-liveness cases (liveness()) run each case alternated with its
+ * reference on one table, setting dead bits through the datapath's own
+ * set_dead between rounds, and report ratios of added time.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,33 +109,42 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median(double *t, int n)
+{
+	qsort(t, n, sizeof(t[0]), cmp);
+	return t[n / 2];
+}
+
+/* One BPF_PROG_TEST_RUN of repeat iterations: the kernel's ns per one. */
+static double run(struct bpf_program *prog, int wrap, uint32_t repeat)
+{
+	static uint8_t in[PKT], out[PKT + 64];
+	size_t len = packet(in, wrap ? peer : me, wrap ? me : peer, wrap);
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len,
+		    .data_out = out, .data_size_out = sizeof(out),
+		    .repeat = repeat);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &o)) {
+		perror("BPF_PROG_TEST_RUN");
+		exit(1);
+	}
+	if (o.retval != TC_ACT_OK) {
+		fprintf(stderr, "%s: returned %u, not TC_ACT_OK\n",
+			bpf_program__name(prog), o.retval);
+		exit(1);
+	}
+	return o.duration;
+}
+
 /* The median over ROUNDS of the kernel's ns per iteration. */
 static double time_prog(struct bpf_program *prog, int wrap)
 {
-	static uint8_t in[PKT], out[PKT + 64];
 	double t[ROUNDS];
 	int r;
 
-	for (r = 0; r < ROUNDS; r++) {
-		size_t len =
-			packet(in, wrap ? peer : me, wrap ? me : peer, wrap);
-		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in,
-			    .data_size_in = len, .data_out = out,
-			    .data_size_out = sizeof(out), .repeat = REPEAT);
-
-		if (bpf_prog_test_run_opts(bpf_program__fd(prog), &o)) {
-			perror("BPF_PROG_TEST_RUN");
-			exit(1);
-		}
-		if (o.retval != TC_ACT_OK) {
-			fprintf(stderr, "%s: returned %u, not TC_ACT_OK\n",
-				bpf_program__name(prog), o.retval);
-			exit(1);
-		}
-		t[r] = o.duration;
-	}
-	qsort(t, ROUNDS, sizeof(t[0]), cmp);
-	return t[ROUNDS / 2];
+	for (r = 0; r < ROUNDS; r++)
+		t[r] = run(prog, wrap, REPEAT);
+	return median(t, ROUNDS);
 }
 
 /* Fills the flow table the way set_flow() numbers flows. */
@@ -161,15 +175,63 @@ static void fill(struct bench_dp *s, uint32_t n, int elephant)
 	}
 }
 
-enum bench_case { KNOWN, NEW, ELEPHANT };
+/*
+ * The cases: the first three are the datapath's costs. LIVE_KNOWN and
+ * LIVE_NEW are known and new flows to peer, with a second destination,
+ * other, that no flow goes to; paired() then sets dead bits between
+ * rounds as the liveness case wants.
+ */
+enum bench_case { KNOWN, NEW, ELEPHANT, LIVE_KNOWN, LIVE_NEW };
+
+static const char *other = "172.16.0.9";
+
+static struct dard_dp *adopt(struct bench_dp *s)
+{
+	struct dard_dp *dp;
+
+	if (dard_dp_bpf_adopt(&dp, s->obj)) {
+		fprintf(stderr, "Failed to adopt the benchmark's maps\n");
+		exit(1);
+	}
+	return dp;
+}
+
+/* Marks id's paths dead as bits says, the way dardd does. */
+static void set_dead(struct bench_dp *s, const char *id, uint64_t bits)
+{
+	uint64_t dead[DARD_PATHS_MAX / 64] = {bits};
+	struct dard_dp *dp = adopt(s);
+	int ret = dard_dp_bpf.set_dead(dp, ntohl(ip4(id)), dead);
+
+	dard_dp_bpf.close(dp);
+	if (ret) {
+		fprintf(stderr, "set_dead %s: %s\n", id, strerror(-ret));
+		exit(1);
+	}
+}
+
+/* Four paths to id, all live. */
+static void set_dest(struct dard_dp *dp, const char *id)
+{
+	struct dard_alias_pair p[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		p[i].saddr = htonl(ntohl(ip4(alias_me)) + (i << 18));
+		p[i].daddr = htonl(ntohl(ip4(alias_peer)) + (i << 18));
+	}
+	if (dard_dp_bpf.set_dest(dp, ntohl(ip4(id)), p, 4)) {
+		fprintf(stderr, "Failed to fill the benchmark's maps\n");
+		exit(1);
+	}
+}
 
 /* The loops over a table of n flows, set up for one case. */
 static struct bench_dp *load(uint32_t n, enum bench_case c)
 {
 	struct bench_dp *s = bench_dp__open();
-	struct dard_alias_pair p[4];
+	int fresh = c == NEW || c == LIVE_NEW;
 	struct dard_dp *dp;
-	int i;
 
 	if (!s)
 		exit(1);
@@ -177,19 +239,17 @@ static struct bench_dp *load(uint32_t n, enum bench_case c)
 	s->rodata->elephant_age_ns = c == ELEPHANT ? 0 : ~0ULL;
 	s->rodata->elephant_dscp = 8;
 	/* New flows: numbers the table has never seen, each once. */
-	s->rodata->nflows = c == NEW ? 0 : n;
-	s->rodata->first_flow = c == NEW ? n : 0;
+	s->rodata->nflows = fresh ? 0 : n;
+	s->rodata->first_flow = fresh ? n : 0;
 	bpf_map__set_max_entries(s->maps.dard_flows, n + n / 4 + 1024);
-	if (bench_dp__load(s) || dard_dp_bpf_adopt(&dp, s->obj)) {
+	if (bench_dp__load(s)) {
 		fprintf(stderr, "Failed to load the benchmark's BPF object\n");
 		exit(1);
 	}
-	for (i = 0; i < 4; i++) {
-		p[i].saddr = htonl(ntohl(ip4(alias_me)) + (i << 18));
-		p[i].daddr = htonl(ntohl(ip4(alias_peer)) + (i << 18));
-	}
-	if (dard_dp_bpf.set_dest(dp, ntohl(ip4(peer)), p, 4) ||
-	    dard_dp_bpf.add_alias(dp, ntohl(ip4(alias_me)))) {
+	dp = adopt(s);
+	set_dest(dp, peer);
+	set_dest(dp, other);
+	if (dard_dp_bpf.add_alias(dp, ntohl(ip4(alias_me)))) {
 		fprintf(stderr, "Failed to fill the benchmark's maps\n");
 		exit(1);
 	}
@@ -199,82 +259,208 @@ static struct bench_dp *load(uint32_t n, enum bench_case c)
 	return s;
 }
 
-/* Every iteration of every loop must have taken the path it claims. */
-static void check_stats(struct bench_dp *s, unsigned stat, uint64_t want)
+static uint64_t read_stat(struct bench_dp *s, unsigned st)
 {
-	struct dard_dp *dp;
+	struct dard_dp *dp = adopt(s);
 	uint64_t v[__DARD_STAT_MAX];
 
-	if (dard_dp_bpf_adopt(&dp, s->obj) || dard_dp_bpf.stats(dp, v)) {
+	if (dard_dp_bpf.stats(dp, v)) {
 		fprintf(stderr, "Failed to read dard_stats\n");
 		exit(1);
 	}
 	dard_dp_bpf.close(dp);
-	if (v[stat] < want) {
+	return v[st];
+}
+
+/* Every iteration of every loop must have taken the path it claims. */
+static void check_stats(struct bench_dp *s, unsigned st, uint64_t want)
+{
+	uint64_t v = read_stat(s, st);
+
+	if (v < want) {
 		fprintf(stderr,
 			"%s: %llu, not %llu: the loop timed another path\n",
-			dard_stat_name(stat), (unsigned long long)v[stat],
+			dard_stat_name(st), (unsigned long long)v,
 			(unsigned long long)want);
 		exit(1);
 	}
 }
 
+/* What every row is taken off: the no-op loop and the strip, ns. */
+struct costs {
+	double noop, strip;
+};
+
+/* The egress loop for case c on n flows, checked, as ns per packet. */
+static double egress(uint32_t n, enum bench_case c, const struct costs *k,
+		     struct bench_dp **keep)
+{
+	struct bench_dp *s = load(n, c);
+	double t = time_prog(s->progs.bench_egress, 0) - k->strip;
+
+	check_stats(s, DARD_STAT_ENCAP, (uint64_t)REPEAT * ROUNDS);
+	if (keep)
+		*keep = s;
+	else
+		bench_dp__destroy(s);
+	return t;
+}
+
+/* Medians of paired rounds: A, B, and B's added ns over A's. */
+struct pair {
+	double a, b, ratio;
+};
+
+/*
+ * Rounds of two states of one table alternated, so that both see the
+ * same machine (it is shared, and drifts by tens of ns from one minute to
+ * the next): before each round of A, id's dead bits are set to dead_a;
+ * before each of B, to dead_b, or with kill to the path every flow is on
+ * now (path r % 4: round r - 1 moved them there), so that B's round of
+ * one pass over the table times each flow's first packet after a death.
+ */
+static struct pair paired(struct bench_dp *s, const char *id, uint64_t dead_a,
+			  uint64_t dead_b, int kill, uint32_t repeat,
+			  const struct costs *k)
+{
+	double a[ROUNDS], b[ROUNDS], q[ROUNDS];
+	struct pair p;
+	int r;
+
+	for (r = 0; r < ROUNDS; r++) {
+		set_dead(s, id, dead_a);
+		a[r] = run(s->progs.bench_egress, 0, repeat) - k->strip;
+		set_dead(s, id, kill ? 1ULL << (r % 4) : dead_b);
+		b[r] = run(s->progs.bench_egress, 0, repeat) - k->strip;
+		q[r] = (b[r] - k->noop) / (a[r] - k->noop);
+	}
+	check_stats(s, DARD_STAT_ENCAP, 2ULL * repeat * ROUNDS);
+	p.a = median(a, ROUNDS);
+	p.b = median(b, ROUNDS);
+	p.ratio = median(q, ROUNDS);
+	return p;
+}
+
+static void row(const char *name, uint32_t n, double t, double known,
+		const char *ref, double ratio, const struct costs *k)
+{
+	printf("| %s | %u | %.1f | %.1f | %.2f | %s | ", name, n, t,
+	       t - k->noop, (t - k->noop) / (known - k->noop), ref);
+	if (ratio > 0)
+		printf("%.2f |\n", ratio);
+	else
+		printf("- |\n");
+}
+
+/*
+ * The liveness check's cost beside today's known flow, on one table of n
+ * flows: (a) nothing dead, (b) another destination has a dead path, (c)
+ * new flows with paths 1-3 of peer's 4 dead, (d) each known flow's first
+ * packet after its path died. Ratios of added ns over the no-op.
+ */
+static void liveness(uint32_t n, const struct costs *k)
+{
+	struct bench_dp *s = load(n, LIVE_KNOWN);
+	struct pair ab, d, c;
+	double frac;
+
+	ab = paired(s, other, 0, 1, 0, REPEAT, k);
+	/* (b)'s flows are on a live path: none may have moved. */
+	if (read_stat(s, DARD_STAT_REPATH_DEAD)) {
+		fprintf(stderr, "(b): a flow on a live path was moved\n");
+		exit(1);
+	}
+	d = paired(s, peer, 0, 0, 1, n, k);
+	check_stats(s, DARD_STAT_REPATH_DEAD, (uint64_t)n * ROUNDS);
+	bench_dp__destroy(s);
+	s = load(n, LIVE_NEW);
+	c = paired(s, peer, 0, 0xe, 0, REPEAT, k);
+	frac = (double)read_stat(s, DARD_STAT_NEW_FLOW_DEAD_AVOIDED) /
+	       ((double)REPEAT * ROUNDS);
+	bench_dp__destroy(s);
+
+	row("(a) known flow, nothing dead", n, ab.a, ab.a, "-", 0, k);
+	row("(b) known flow, another destination has a dead path", n, ab.b,
+	    ab.a, "(a)", ab.ratio, k);
+	row("new flow, nothing dead", n, c.a, ab.a, "-", 0, k);
+	row("(c) new flow, paths 1-3 of 4 dead", n, c.b, ab.a, "new flow",
+	    c.ratio, k);
+	row("known flow, one pass over the table, nothing dead", n, d.a, ab.a,
+	    "-", 0, k);
+	row("(d) known flow, first packet after its path died, one pass", n,
+	    d.b, ab.a, "one pass", d.ratio, k);
+	printf("| (c) per new flow placed off a dead hashed path (%.0f%% of them) | %u | - | %.1f more | - | new flow | - |\n",
+	       100 * frac, n, (c.b - c.a) / frac);
+	printf("| (d) per repath | %u | - | %.1f more | - | one pass | - |\n",
+	       n, d.b - d.a);
+}
+
 int main(void)
 {
 	static const uint32_t sizes[] = {1000, 1000000};
-	static const char *const names[] = {
-		"encap, known flow", "encap, new flow", "encap, elephant"};
+	struct costs k;
 	struct bench_dp *s;
-	double noop, pair, strip, push, b, t;
-	int k, c;
+	cpu_set_t cpus;
+	double pair, push, b, t;
+	int i;
 
 	if (geteuid()) {
 		printf("dard-bench-dp: SKIP: BPF_PROG_TEST_RUN needs root\n");
 		return 0;
 	}
 	dard_bpf_log(0);
+	/*
+	 * One CPU for every run: the loops number flows by a per-CPU count,
+	 * so a run on another CPU would replay flows, not make new ones.
+	 */
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu(), &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		perror("sched_setaffinity");
 	s = load(1000, KNOWN);
-	noop = time_prog(s->progs.bench_noop, 0);
+	k.noop = time_prog(s->progs.bench_noop, 0);
 	pair = time_prog(s->progs.bench_pair, 0);
 	/*
 	 * The strip loop pushes once per batch of b: strip - noop = S + P / b
 	 * and pair - noop = P + S, so S = (strip - noop - (pair - noop) / b)
 	 * / (1 - 1 / b).
 	 */
-	strip = time_prog(s->progs.bench_strip, 0);
+	t = time_prog(s->progs.bench_strip, 0);
 	b = s->rodata->strip_batch;
-	strip = (strip - noop - (pair - noop) / b) / (1 - 1 / b);
-	push = pair - noop - strip;
+	k.strip = (t - k.noop - (pair - k.noop) / b) / (1 - 1 / b);
+	push = pair - k.noop - k.strip;
 	bench_dp__destroy(s);
 
 	printf("\nCommand: make bench (build/bin/dard-bench-dp): repeat = %d, median of %d\n\n",
 	       REPEAT, ROUNDS);
 	printf("| case | flows in table | ns per packet | added ns over no-op (%.1f ns) |\n",
-	       noop);
+	       k.noop);
 	printf("|---|--:|--:|--:|\n");
 	printf("| push 20 bytes (bpf_skb_adjust_room) | - | %.1f | %.1f |\n",
-	       noop + push, push);
+	       k.noop + push, push);
 	printf("| strip 20 bytes (bpf_skb_adjust_room) | - | %.1f | %.1f |\n",
-	       noop + strip, strip);
-	for (k = 0; k < 2; k++) {
-		uint32_t n = sizes[k];
+	       k.noop + k.strip, k.strip);
+	for (i = 0; i < 2; i++) {
+		uint32_t n = sizes[i];
 
-		for (c = KNOWN; c <= ELEPHANT; c++) {
-			s = load(n, c);
-			t = time_prog(s->progs.bench_egress, 0) - strip;
-			check_stats(s, DARD_STAT_ENCAP,
-				    (uint64_t)REPEAT * ROUNDS);
-			printf("| %s | %u | %.1f | %.1f |\n", names[c], n, t,
-			       t - noop);
-			if (c == KNOWN) {
-				t = time_prog(s->progs.bench_ingress, 1) - push;
-				check_stats(s, DARD_STAT_DECAP,
-					    (uint64_t)REPEAT * ROUNDS);
-				printf("| decap | %u | %.1f | %.1f |\n", n, t,
-				       t - noop);
-			}
-			bench_dp__destroy(s);
-		}
+		t = egress(n, KNOWN, &k, &s);
+		printf("| encap, known flow | %u | %.1f | %.1f |\n", n, t,
+		       t - k.noop);
+		t = time_prog(s->progs.bench_ingress, 1) - push;
+		check_stats(s, DARD_STAT_DECAP, (uint64_t)REPEAT * ROUNDS);
+		bench_dp__destroy(s);
+		printf("| decap | %u | %.1f | %.1f |\n", n, t, t - k.noop);
+		t = egress(n, NEW, &k, NULL);
+		printf("| encap, new flow | %u | %.1f | %.1f |\n", n, t,
+		       t - k.noop);
+		t = egress(n, ELEPHANT, &k, NULL);
+		printf("| encap, elephant | %u | %.1f | %.1f |\n", n, t,
+		       t - k.noop);
 	}
+	printf("\nPath liveness: rounds of a case and its reference alternated on one table; medians; ratios of added ns over the no-op\n\n");
+	printf("| case | flows in table | ns per packet | added ns over no-op | ratio to (a) | reference | ratio to it, median of rounds |\n");
+	printf("|---|--:|--:|--:|--:|---|--:|\n");
+	for (i = 0; i < 2; i++)
+		liveness(sizes[i], &k);
 	return 0;
 }
