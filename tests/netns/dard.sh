@@ -6,8 +6,10 @@
 # while their hosts run no dardd; with dardd on the hosts and dard-switchd
 # on every switch they spread until no switch-switch link carries two, and
 # their throughput rises. Then a core port under e1_1's elephant goes
-# down (the path is seen dead, the elephant leaves it; up again, the
-# path is live again and the flows spread again), a switch agent stops
+# down (the path is seen dead, the elephant leaves it; up again,
+# dard-switchd puts the switch's routes back, the path is live again and
+# the flows spread again), a downhill route deleted by hand comes back,
+# a switch agent stops
 # (its links become unknown and no flow moves onto them) and a dardd
 # restarts mid-run (no flow is lost).
 #
@@ -194,14 +196,26 @@ t "its elephant moves off the dead path" within 10 off_link "$fcore" "$faggr"
 moved_off=$(awk -v a="$t_fail" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
 echo "  elephant off the dead path after $moved_off s"
 t "bring $fcore's $fport up again" on "$fcore" ip link set dev "$fport" up
-# Linux removed the routes through the port when it went down: put them
-# back as the testbed made them (dard-switchd owning them is to come).
-grep "^route add .* dev $fport " "$dir/node/$fcore.batch" |
-	sed 's/^route add/route replace/' >"$tmp/routes.batch"
-t "put $fcore's routes through $fport back" ip -n "$prefix-$fcore" -batch "$tmp/routes.batch"
+# Linux removed the routes through the port when it went down:
+# dard-switchd puts them back when the link comes up.
+want=$(grep -c "^route add .* dev $fport " "$dir/node/$fcore.batch")
+t_up=$EPOCHREALTIME
+t "dard-switchd puts $fcore's $want routes through $fport back" \
+	within 5 bash -c "[[ \$(ip -n $prefix-$fcore route show table all dev $fport proto static | wc -l) -ge $want ]]"
+echo "  routes back after $(awk -v a="$t_up" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
 t "e1_1 sees the path live again" within 5 path_is "$fcore" "$faggr" live
 # Rebalanced before the next checks look at the flows.
 t "the four spread again" within 20 max_is 1
+
+# A downhill route removed by hand on a running switch comes back.
+read -r dst via dev < <(awk '/^route add .* table 100 / && $4 == "via" { print $3, $5, $7; exit }' \
+	"$dir/node/$faggr.batch")
+t "delete $faggr's downhill route to $dst" ip -n "$prefix-$faggr" route del "$dst" table 100
+t_del=$EPOCHREALTIME
+t "dard-switchd restores it" within 5 bash -c \
+	"ip -n $prefix-$faggr route show table 100 $dst | grep -q 'via $via dev $dev'"
+echo "  route restored after $(awk -v a="$t_del" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
+t "and logs it" grep -q "restored route $dst" "$dir/log/$faggr.log"
 
 # A switch agent stops: its links become unknown, and nothing moves there.
 victim=$(routes | awk '{ print $3 }' | sort | uniq -c | sort -n | awk 'NR == 1 { print $2 }')
