@@ -148,8 +148,11 @@ static int request(int fd, struct nlreq *q)
 		struct nlmsghdr *h = (struct nlmsghdr *)buf;
 
 		len = recv(fd, buf, sizeof(buf), 0);
+		/* SIGUSR1 has no SA_RESTART: the ack is still to come. */
+		if (len < 0 && errno == EINTR)
+			continue;
 		if (len < 0)
-			return errno == EINTR ? -EINTR : -errno;
+			return -errno;
 		for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len))
 			if (h->nlmsg_seq == q->h.nlmsg_seq &&
 			    h->nlmsg_type == NLMSG_ERROR)

@@ -10,8 +10,9 @@
 # dard-switchd puts the switch's routes back, the path is live again and
 # the flows spread again), a downhill route deleted by hand comes back,
 # a switch agent stops
-# (its links become unknown and no flow moves onto them) and a dardd
-# restarts mid-run (no flow is lost).
+# (its links become unknown and no flow moves onto them), a dardd
+# restarts mid-run (no flow is lost) and the stopped switch agent,
+# started again, restores a route deleted while it was away.
 #
 #   e1_1 e1_2 (tor1_1) --> e2_1 e2_2 (tor2_1)     flow i: e1_i -> e2_i,
 #   e1_3 e1_4 (tor1_2) --> e2_3 e2_4 (tor2_2)     client port 4000i
@@ -216,6 +217,10 @@ t "dard-switchd restores it" within 5 bash -c \
 	"ip -n $prefix-$faggr route show table 100 $dst | grep -q 'via $via dev $dev'"
 echo "  route restored after $(awk -v a="$t_del" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
 t "and logs it" grep -q "restored route $dst" "$dir/log/$faggr.log"
+rule=$(awk '/^rule add pref 200 from / { print $6; exit }' "$dir/node/$faggr.batch")
+t "delete $faggr's uphill rule from $rule" ip -n "$prefix-$faggr" rule del pref 200 from "$rule"
+t "dard-switchd restores it too" within 5 bash -c \
+	"ip -n $prefix-$faggr rule show pref 200 | grep -q 'from $rule'"
 
 # A switch agent stops: its links become unknown, and nothing moves there.
 victim=$(routes | awk '{ print $3 }' | sort | uniq -c | sort -n | awk 'NR == 1 { print $2 }')
@@ -269,6 +274,17 @@ for i in 1 2 3 4; do
 	t "flow $i lost nothing" jq -e \
 		'.end.sum_received.bytes >= 0.99 * .end.sum_sent.bytes' "$tmp/iperf$i.json"
 done
+
+# A switch agent started again puts back what went missing while it was
+# away (the flows have ended: nothing depends on the route meanwhile).
+vdst=$(ip -n "$prefix-$victim" route show table 100 proto static | awk '$2 == "via" { print $1; exit }')
+t "delete $victim's route to $vdst while its agent is down" \
+	ip -n "$prefix-$victim" route del "$vdst" table 100
+setsid nsenter --net="/run/netns/$prefix-$victim" "$top/build/bin/dard-switchd" \
+	-c "$dir/dard.conf" --window 0.2 "$victim" </dev/null >>"$dir/log/$victim.log" 2>&1 &
+t "the restarted dard-switchd restores it" within 5 bash -c \
+	"ip -n $prefix-$victim route show table 100 $vdst | grep -q via"
+t "and answers again" within 5 on e3_1 "$dardctl" switch query "$victim"
 on e1_1 "$dardctl" stats
 if [[ -n $converged ]]; then
 	a=$(printf '%.0f' "$t_dardd")
