@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	char err[DARD_ERR_MAX + PATH_MAX], addr[INET_ADDRSTRLEN];
 	struct sigaction sig = {.sa_handler = on_signal};
 	struct sw_agent a = {.sock = -1, .ioctl_sock = -1};
-	struct sw_routes r = {.req = -1, .ev = -1};
+	struct sw_routes r = {.req = -1, .ev = -1, .ioctl_sock = -1};
 	struct switchd_opts o;
 	struct in_addr listen;
 	int ret = 1;

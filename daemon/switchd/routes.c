@@ -18,6 +18,8 @@
 #include <linux/fib_rules.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "addr.h"
@@ -51,17 +53,21 @@ int sw_routes_open(struct sw_routes *r, const struct dard_topo *t,
 	unsigned k;
 
 	memset(r, 0, sizeof(*r));
-	r->req = r->ev = -1;
+	r->req = r->ev = r->ioctl_sock = -1;
 	if (dard_table_switch(t, p, sw, &r->e, &r->n, err))
 		return -ENOMEM;
-	r->ifindex = calloc(r->n + 1, sizeof(*r->ifindex));
-	if (!r->ifindex)
+	r->port = calloc(r->n + 1, sizeof(*r->port));
+	if (!r->port)
 		return dard_fail(err, -ENOMEM, "out of memory");
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < nports; k++)
 			if (r->e[i].kind == DARD_SW_ROUTE &&
 			    port[k].num == r->e[i].port)
-				r->ifindex[i] = port[k].ifindex;
+				r->port[i] = &port[k];
+	r->ioctl_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (r->ioctl_sock < 0)
+		return dard_fail(err, -errno, "Unable to open a socket: %s",
+				 strerror(errno));
 	r->req = nl_open(0, err);
 	if (r->req < 0)
 		return r->req;
@@ -178,6 +184,18 @@ static const char *describe(const struct dard_sw_entry *e, char *buf)
 	return buf;
 }
 
+/* Whether port (NULL: none) is administratively down here. */
+static int port_down(const struct sw_routes *r, const struct sw_port *port)
+{
+	struct ifreq ifr = {0};
+
+	if (!port)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", port->ifname);
+	return !ioctl(r->ioctl_sock, SIOCGIFFLAGS, &ifr) &&
+	       !(ifr.ifr_flags & IFF_UP);
+}
+
 void sw_routes_reconcile(struct sw_routes *r, uint64_t now)
 {
 	struct nlreq q;
@@ -189,7 +207,8 @@ void sw_routes_reconcile(struct sw_routes *r, uint64_t now)
 	r->pending = 0;
 	r->last_ns = now;
 	for (i = 0; i < r->n; i++) {
-		build(&q, &r->e[i], r->ifindex[i], ++r->seq);
+		build(&q, &r->e[i], r->port[i] ? r->port[i]->ifindex : 0,
+		      ++r->seq);
 		ret = request(r->req, &q);
 		if (ret == -EEXIST)
 			continue;
@@ -199,8 +218,11 @@ void sw_routes_reconcile(struct sw_routes *r, uint64_t now)
 			dard_log_ratelimited(&r->restore_rl, now, DARD_LOG_INFO,
 					     "restored %s",
 					     describe(&r->e[i], what));
-		} else if (ret == -ENETDOWN) {
-			/* The port's link is down: its up event brings us back.
+		} else if (port_down(r, r->port[i])) {
+			/*
+			 * Linux refuses a nexthop out of a down port (ENETDOWN,
+			 * or ENETUNREACH: its /31 went with it); the port's up
+			 * event brings us back.
 			 */
 			r->skipped_down++;
 		} else {
@@ -241,9 +263,11 @@ void sw_routes_close(struct sw_routes *r)
 		close(r->req);
 	if (r->ev >= 0)
 		close(r->ev);
+	if (r->ioctl_sock >= 0)
+		close(r->ioctl_sock);
 	free(r->e);
-	free(r->ifindex);
-	r->req = r->ev = -1;
+	free(r->port);
+	r->req = r->ev = r->ioctl_sock = -1;
 	r->e = NULL;
-	r->ifindex = NULL;
+	r->port = NULL;
 }

@@ -17,13 +17,14 @@
 struct sw_port;
 
 struct sw_routes {
-	int req, ev; /* rtnetlink: requests and acks; events */
+	int req, ev;	/* rtnetlink: requests and acks; events */
+	int ioctl_sock; /* a port's link state */
 	uint32_t seq;
 	struct dard_sw_entry *e;
 	uint32_t n;
-	uint32_t *ifindex; /* of each entry's port; 0 for none */
-	int pending;	   /* an event came: reconcile */
-	uint64_t last_ns;  /* of the last reconcile */
+	const struct sw_port **port; /* each entry's port; NULL for none */
+	int pending;		     /* an event came: reconcile */
+	uint64_t last_ns;	     /* of the last reconcile */
 	/* What it did, logged at exit and on SIGUSR1. */
 	uint64_t reconciles, restored, skipped_down, failed, events;
 	struct dard_ratelimit restore_rl, fail_rl;
