@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "table.h"
 #include "render.h"
 
@@ -47,68 +48,52 @@ void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	}
 }
 
+/* One route or rule of dard_table_switch() as an ip command. */
+static void render_entry(FILE *f, const struct dard_topo *t, uint32_t sw,
+			 const struct dard_sw_entry *e, const char *ip)
+{
+	char b[24], c[24], ifn[16];
+
+	dard_prefix_str(e->prefix, e->len, b);
+	switch (e->kind) {
+	case DARD_SW_ROUTE:
+		fprintf(f,
+			"%sroute add %s via %s dev %s table %u proto static\n",
+			ip, e->len ? b : "default", dard_addr_str(e->via, c),
+			render_ifname(t, sw, e->port, ifn), e->table);
+		break;
+	case DARD_SW_UNREACHABLE:
+		fprintf(f, "%sroute add unreachable %s table %u proto static\n",
+			ip, b, e->table);
+		break;
+	case DARD_SW_RULE:
+		fprintf(f, "%srule add pref %u%s%s lookup %u\n", ip, e->pref,
+			e->len ? " from " : "", e->len ? b : "", e->table);
+		break;
+	}
+}
+
 void render_switch(FILE *f, const struct dard_topo *t,
 		   const struct dard_plan *p, uint32_t sw, const char *ip)
 {
 	const struct dard_node *n = &t->node[sw];
-	struct dard_route *r;
-	uint32_t i, cnt, mine, peer;
-	char b[24], c[24], ifn[16];
+	char err[DARD_ERR_MAX];
+	struct dard_sw_entry *e;
+	uint32_t i, cnt;
 
 	fprintf(f,
 		"# %s (%s): downhill table %d on the destination first,\n"
 		"# then uphill tables %d+PORT chosen by source prefix\n",
-		n->name, t->level_name[n->level], RENDER_DOWNHILL_TABLE,
-		RENDER_UPHILL_TABLE);
+		n->name, t->level_name[n->level], DARD_TABLE_DOWNHILL,
+		DARD_TABLE_UPHILL);
 	render_links(f, t, p, sw, ip);
-	cnt = dard_table_downhill_size(t, sw);
-	i = dard_table_uphill_size(t, sw);
-	r = calloc((cnt > i ? cnt : i) + 1, sizeof(*r));
-	if (!r) {
-		fprintf(f, "# out of memory\n");
+	if (dard_table_switch(t, p, sw, &e, &cnt, err)) {
+		fprintf(f, "# %s\n", err);
 		return;
 	}
-	cnt = dard_table_downhill(t, p, sw, r);
-	for (i = 0; i < cnt; i++) {
-		render_link_ends(t, p, sw, r[i].port, &mine, &peer);
-		fprintf(f,
-			"%sroute add %s via %s dev %s table %d proto static\n",
-			ip, dard_prefix_str(r[i].prefix, r[i].len, b),
-			dard_addr_str(peer, c),
-			render_ifname(t, sw, r[i].port, ifn),
-			RENDER_DOWNHILL_TABLE);
-	}
-	/*
-	 * An address inside one of our prefixes that no subtree below owns
-	 * (the ToR's reserved host field 1, an unused port) is dropped here
-	 * with an ICMP error. Without this it would miss the downhill table,
-	 * go up by source and come straight back down until its TTL ran out.
-	 */
-	if (p->plen[n->level] != p->plen[n->level + 1])
-		for (i = 0; i < n->nalloc; i++)
-			fprintf(f,
-				"%sroute add unreachable %s table %d proto static\n",
-				ip,
-				dard_prefix_str(p->alloc[n->alloc + i].prefix,
-						p->plen[n->level], b),
-				RENDER_DOWNHILL_TABLE);
-	fprintf(f, "%srule add pref %d lookup %d\n", ip, RENDER_DOWNHILL_TABLE,
-		RENDER_DOWNHILL_TABLE);
-	cnt = dard_table_uphill(t, p, sw, r);
-	for (i = 0; i < n->nup; i++) {
-		render_link_ends(t, p, sw, n->up[i], &mine, &peer);
-		fprintf(f,
-			"%sroute add default via %s dev %s table %d proto static\n",
-			ip, dard_addr_str(peer, b),
-			render_ifname(t, sw, n->up[i], ifn),
-			RENDER_UPHILL_TABLE + n->up[i]);
-	}
 	for (i = 0; i < cnt; i++)
-		fprintf(f, "%srule add pref %d from %s lookup %d\n", ip,
-			RENDER_UPHILL_PREF,
-			dard_prefix_str(r[i].prefix, r[i].len, b),
-			RENDER_UPHILL_TABLE + r[i].port);
-	free(r);
+		render_entry(f, t, sw, &e[i], ip);
+	free(e);
 }
 
 /*

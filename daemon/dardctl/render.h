@@ -15,9 +15,6 @@
 #include "topo.h"
 
 enum {
-	RENDER_DOWNHILL_TABLE = 100, /* and its rule's preference */
-	RENDER_UPHILL_PREF = 200,
-	RENDER_UPHILL_TABLE = 1000, /* + up port */
 	RENDER_FABRIC_MTU = 1500,
 	RENDER_OUTER_HLEN = 20, /* the IP-in-IP outer header */
 };

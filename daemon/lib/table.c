@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Downhill and uphill tables, in the paper's order: by prefix, then port. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "err.h"
 #include "table.h"
 
 uint32_t dard_table_downhill_size(const struct dard_topo *t, uint32_t sw)
@@ -65,4 +69,87 @@ uint32_t dard_table_uphill(const struct dard_topo *t, const struct dard_plan *p,
 		out[i].port = a->up_port;
 	}
 	return n->nalloc;
+}
+
+static uint32_t peer_addr(const struct dard_topo *t, const struct dard_plan *p,
+			  uint32_t sw, unsigned port)
+{
+	uint32_t li = t->node[sw].port[port - 1];
+
+	return dard_plan_link_addr(p, li, t->link[li].up != sw);
+}
+
+static void add(struct dard_sw_entry *e, uint32_t *cnt, enum dard_sw_kind kind,
+		uint32_t table, uint32_t prefix, uint8_t len)
+{
+	struct dard_sw_entry *x = &e[(*cnt)++];
+
+	x->kind = kind;
+	x->table = table;
+	x->prefix = prefix;
+	x->len = len;
+}
+
+/* Uphill entries after the downhill ones, reusing the same buffer. */
+static void add_uphill(const struct dard_topo *t, const struct dard_plan *p,
+		       uint32_t sw, struct dard_sw_entry *e, uint32_t *cnt,
+		       struct dard_route *r)
+{
+	const struct dard_node *n = &t->node[sw];
+	uint32_t i, nup = dard_table_uphill(t, p, sw, r);
+
+	for (i = 0; i < n->nup; i++) {
+		add(e, cnt, DARD_SW_ROUTE, DARD_TABLE_UPHILL + n->up[i], 0, 0);
+		e[*cnt - 1].port = n->up[i];
+		e[*cnt - 1].via = peer_addr(t, p, sw, n->up[i]);
+	}
+	for (i = 0; i < nup; i++) {
+		add(e, cnt, DARD_SW_RULE, DARD_TABLE_UPHILL + r[i].port,
+		    r[i].prefix, r[i].len);
+		e[*cnt - 1].pref = DARD_TABLE_UPHILL_PREF;
+	}
+}
+
+int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
+		      uint32_t sw, struct dard_sw_entry **out, uint32_t *n,
+		      char *err)
+{
+	const struct dard_node *nd = &t->node[sw];
+	uint32_t down = dard_table_downhill_size(t, sw);
+	uint32_t up = dard_table_uphill_size(t, sw), i, cnt = 0, max;
+	struct dard_sw_entry *e;
+	struct dard_route *r;
+
+	max = down + nd->nalloc + 1 + nd->nup + up;
+	e = calloc(max, sizeof(*e));
+	r = calloc((down > up ? down : up) + 1, sizeof(*r));
+	if (!e || !r) {
+		free(e);
+		free(r);
+		return dard_fail(err, -ENOMEM, "out of memory");
+	}
+	down = dard_table_downhill(t, p, sw, r);
+	for (i = 0; i < down; i++) {
+		add(e, &cnt, DARD_SW_ROUTE, DARD_TABLE_DOWNHILL, r[i].prefix,
+		    r[i].len);
+		e[cnt - 1].port = r[i].port;
+		e[cnt - 1].via = peer_addr(t, p, sw, r[i].port);
+	}
+	/*
+	 * An address inside one of our prefixes that no subtree below owns
+	 * (the ToR's reserved host field 1, an unused port) is dropped here
+	 * with an ICMP error. Without this it would miss the downhill table,
+	 * go up by source and come straight back down until its TTL ran out.
+	 */
+	if (!nd->is_host && p->plen[nd->level] != p->plen[nd->level + 1])
+		for (i = 0; i < nd->nalloc; i++)
+			add(e, &cnt, DARD_SW_UNREACHABLE, DARD_TABLE_DOWNHILL,
+			    p->alloc[nd->alloc + i].prefix, p->plen[nd->level]);
+	add(e, &cnt, DARD_SW_RULE, DARD_TABLE_DOWNHILL, 0, 0);
+	e[cnt - 1].pref = DARD_TABLE_DOWNHILL;
+	add_uphill(t, p, sw, e, &cnt, r);
+	free(r);
+	*out = e;
+	*n = cnt;
+	return 0;
 }

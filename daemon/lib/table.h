@@ -31,4 +31,40 @@ uint32_t dard_table_uphill_size(const struct dard_topo *t, uint32_t sw);
 uint32_t dard_table_uphill(const struct dard_topo *t, const struct dard_plan *p,
 			   uint32_t sw, struct dard_route *out);
 
+/*
+ * How a Linux switch holds those tables: the downhill table DOWNHILL,
+ * looked up first (rule preference DOWNHILL); then one table per up port
+ * (UPHILL + port, a default route through it), chosen by `from PREFIX'
+ * rules at preference UPHILL_PREF. dardctl renders them as commands and
+ * dard-switchd installs them; both from dard_table_switch().
+ */
+enum {
+	DARD_TABLE_DOWNHILL = 100, /* and its rule's preference */
+	DARD_TABLE_UPHILL_PREF = 200,
+	DARD_TABLE_UPHILL = 1000, /* + up port */
+};
+
+enum dard_sw_kind {
+	DARD_SW_ROUTE,	     /* prefix/len via via out of port, in table */
+	DARD_SW_UNREACHABLE, /* prefix/len unreachable, in table */
+	DARD_SW_RULE,	     /* pref: from prefix/len (all if len 0) -> table */
+};
+
+struct dard_sw_entry {
+	enum dard_sw_kind kind;
+	uint32_t table, pref;
+	uint32_t prefix, via; /* host order */
+	uint8_t len;
+	uint16_t port;
+};
+
+/*
+ * Every route and rule switch sw needs, in the order they are installed
+ * (routes of a table before the rule that selects it): *out (free it) and
+ * *n. Returns 0 or -ENOMEM with err (DARD_ERR_MAX).
+ */
+int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
+		      uint32_t sw, struct dard_sw_entry **out, uint32_t *n,
+		      char *err);
+
 #endif /* _DARD_TABLE_H */

@@ -5,7 +5,8 @@
  * port's TC egress hook (counter.c, bpf/dard_switch.bpf.c) and answers
  * monitors' queries (answer.c, reply.c; Documentation/protocol.md) over
  * UDP on the management network with each port's bandwidth and elephant
- * count. It never touches the switch's forwarding. main only wires.
+ * count. It also keeps the switch's downhill and uphill tables installed
+ * (routes.c). main only wires.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,10 +20,12 @@
 #include "answer.h"
 #include "bpflog.h"
 #include "cfgfile.h"
+#include "clock.h"
 #include "config.h"
 #include "err.h"
 #include "log.h"
 #include "opts.h"
+#include "routes.h"
 #include "stdopts.h"
 
 static volatile sig_atomic_t stop, dump;
@@ -65,9 +68,10 @@ static int ports_init(struct sw_agent *a, const struct dard_topo *t,
 	return 0;
 }
 
-/* The switch's name, ports and address, from the configuration file. */
-static int setup(struct sw_agent *a, struct dard_config *cfg,
-		 const struct switchd_opts *o, struct in_addr *addr, char *err)
+/* The switch's name, ports, tables and address, from the configuration file. */
+static int setup(struct sw_agent *a, struct sw_routes *r,
+		 struct dard_config *cfg, const struct switchd_opts *o,
+		 struct in_addr *addr, char *err)
 {
 	const char *config = dard_config_path(o->config);
 	uint32_t sw;
@@ -81,6 +85,9 @@ static int setup(struct sw_agent *a, struct dard_config *cfg,
 				 config, o->sw, dard_topo_label(cfg->topo));
 	if (ports_init(a, cfg->topo, sw, o, err))
 		return -ENODEV;
+	if (!o->no_tables && sw_routes_open(r, cfg->topo, cfg->plan, sw,
+					    a->port, a->nports, err))
+		return -EIO;
 	addr->s_addr = o->has_listen ? o->listen.s_addr
 				     : htonl(cfg->topo->node[sw].mgmt);
 	if (!o->has_listen && !addr->s_addr)
@@ -91,12 +98,47 @@ static int setup(struct sw_agent *a, struct dard_config *cfg,
 	return 0;
 }
 
+/*
+ * Answers queries; reconciles the tables on an event (after draining
+ * them all) and every reconcile_ns at least.
+ */
+static void run(struct sw_agent *a, struct sw_routes *r,
+		const struct switchd_opts *o)
+{
+	while (!stop) {
+		struct pollfd pfd[2] = {{.fd = a->sock, .events = POLLIN},
+					{.fd = r->ev, .events = POLLIN}};
+		uint64_t now = dard_clock_ns(CLOCK_MONOTONIC);
+		int wait = -1;
+
+		if (dump) {
+			dump = 0;
+			sw_answer_log(a);
+			if (!o->no_tables)
+				sw_routes_log(r);
+		}
+		if (!o->no_tables) {
+			if (r->pending || now - r->last_ns >= o->reconcile_ns)
+				sw_routes_reconcile(r, now);
+			wait = (r->last_ns + o->reconcile_ns - now) / 1000000 +
+			       1;
+		}
+		if (poll(pfd, o->no_tables ? 1 : 2, wait) <= 0)
+			continue;
+		if (pfd[0].revents & POLLIN)
+			sw_answer(a);
+		if (pfd[1].revents & POLLIN)
+			sw_routes_event(r);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct dard_config cfg;
 	char err[DARD_ERR_MAX + PATH_MAX], addr[INET_ADDRSTRLEN];
 	struct sigaction sig = {.sa_handler = on_signal};
 	struct sw_agent a = {.sock = -1, .ioctl_sock = -1};
+	struct sw_routes r = {.req = -1, .ev = -1, .ioctl_sock = -1};
 	struct switchd_opts o;
 	struct in_addr listen;
 	int ret = 1;
@@ -111,7 +153,7 @@ int main(int argc, char **argv)
 	dard_log_init("dard-switchd", o.level);
 	dard_bpf_log(o.level == DARD_LOG_DEBUG);
 	a.window_ns = o.window_ns;
-	if (setup(&a, &cfg, &o, &listen, err) ||
+	if (setup(&a, &r, &cfg, &o, &listen, err) ||
 	    sw_answer_open(&a, listen, o.port, err))
 		goto out;
 	sigaction(SIGINT, &sig, NULL);
@@ -123,16 +165,13 @@ int main(int argc, char **argv)
 	log_info(
 		"%s: %u ports, answering on %s:%u, window %.3g s, elephant DSCP %u",
 		o.sw, a.nports, addr, o.port, o.window_ns / 1e9, o.dscp);
-	while (!stop) {
-		struct pollfd pfd = {.fd = a.sock, .events = POLLIN};
-
-		if (dump) {
-			dump = 0;
-			sw_answer_log(&a);
-		}
-		if (poll(&pfd, 1, -1) > 0 && (pfd.revents & POLLIN))
-			sw_answer(&a);
-	}
+	if (!o.no_tables)
+		log_info(
+			"%s: keeping %u routes and rules, checked every %.3g s",
+			o.sw, r.n, o.reconcile_ns / 1e9);
+	run(&a, &r, &o);
+	if (!o.no_tables)
+		sw_routes_log(&r);
 	sw_answer_log(&a);
 	ret = 0;
 out:
@@ -140,6 +179,7 @@ out:
 		log_err("%s", err);
 	sw_counter_detach(a.counter);
 	sw_answer_close(&a);
+	sw_routes_close(&r);
 	free(a.port);
 	dard_config_free(&cfg);
 	return ret;

@@ -28,7 +28,13 @@ void switchd_usage(FILE *f)
 		"in the configuration file) and elephant count. It runs in the\n"
 		"switch's network namespace, in the foreground, and logs to\n"
 		"stderr; SIGUSR1 logs its counters, SIGINT and SIGTERM detach\n"
-		"the programs and stop it. Forwarding is never touched.\n"
+		"the programs and stop it.\n"
+		"\n"
+		"It also owns the switch's downhill and uphill tables (table\n"
+		"100 and its rule, tables 1000+PORT and their `from' rules):\n"
+		"it adds what is missing at start, when a link or route\n"
+		"changes (a port back up, a route removed) and every\n"
+		"--reconcile seconds, and never deletes or changes a route.\n"
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE     the host configuration file (default\n"
@@ -42,6 +48,10 @@ void switchd_usage(FILE *f)
 		"  -d, --elephant-dscp N the hosts' elephant mark, 0-63 (default 8)\n"
 		"  -i, --ifname FORMAT   the name of port N's interface, a printf\n"
 		"                        format of the number (default p%%u)\n"
+		"  -r, --reconcile SECONDS\n"
+		"                        check the tables this often (default\n"
+		"                        5; up to 3600)\n"
+		"  -n, --no-tables       leave the switch's tables alone\n"
 		"  -v, --verbose         log every query, and libbpf's debug\n"
 		"  -q, --quiet           log errors only\n"
 		"  -V, --version         print the version\n"
@@ -105,6 +115,17 @@ static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 				   "one %u for the port number");
 		o->ifname_fmt = arg;
 		break;
+	case 'r':
+		ret = dard_parse_seconds(arg, 0, 3600, &o->reconcile_ns);
+		if (!ret && o->reconcile_ns < 1000000)
+			ret = -ERANGE;
+		if (ret)
+			dard_num_fail(err, ret, "--reconcile", arg,
+				      "seconds from 0.001 up to 3600");
+		break;
+	case 'n':
+		o->no_tables = 1;
+		break;
 	default:
 		return dard_common_opt(opt, "dard-switchd", &o->level,
 				       switchd_usage);
@@ -121,6 +142,8 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 		{"window", required_argument, NULL, 'w'},
 		{"elephant-dscp", required_argument, NULL, 'd'},
 		{"ifname", required_argument, NULL, 'i'},
+		{"reconcile", required_argument, NULL, 'r'},
+		{"no-tables", no_argument, NULL, 'n'},
 		DARD_OPTS_COMMON,
 		{},
 	};
@@ -132,8 +155,9 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 	o->dscp = 8;
 	o->ifname_fmt = "p%u";
 	o->level = DARD_LOG_INFO;
+	o->reconcile_ns = 5000000000ULL;
 	err[0] = '\0';
-	while ((opt = getopt_long(argc, argv, "c:l:p:w:d:i:vqVh", longopts,
+	while ((opt = getopt_long(argc, argv, "c:l:p:w:d:i:r:nvqVh", longopts,
 				  NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)

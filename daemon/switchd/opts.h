@@ -17,6 +17,8 @@ struct switchd_opts {
 	uint32_t dscp;		/* the hosts' elephant mark */
 	const char *ifname_fmt; /* port N's interface: one %u */
 	int level;		/* enum dard_log_level */
+	uint64_t reconcile_ns;	/* check the tables this often */
+	int no_tables;		/* leave forwarding alone */
 };
 
 /*

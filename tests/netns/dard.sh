@@ -6,10 +6,13 @@
 # while their hosts run no dardd; with dardd on the hosts and dard-switchd
 # on every switch they spread until no switch-switch link carries two, and
 # their throughput rises. Then a core port under e1_1's elephant goes
-# down (the path is seen dead, the elephant leaves it; up again, the
-# path is live again and the flows spread again), a switch agent stops
-# (its links become unknown and no flow moves onto them) and a dardd
-# restarts mid-run (no flow is lost).
+# down (the path is seen dead, the elephant leaves it; up again,
+# dard-switchd puts the switch's routes back, the path is live again and
+# the flows spread again), a downhill route deleted by hand comes back,
+# a switch agent stops
+# (its links become unknown and no flow moves onto them), a dardd
+# restarts mid-run (no flow is lost) and the stopped switch agent,
+# started again, restores a route deleted while it was away.
 #
 #   e1_1 e1_2 (tor1_1) --> e2_1 e2_2 (tor2_1)     flow i: e1_i -> e2_i,
 #   e1_3 e1_4 (tor1_2) --> e2_3 e2_4 (tor2_2)     client port 4000i
@@ -194,14 +197,30 @@ t "its elephant moves off the dead path" within 10 off_link "$fcore" "$faggr"
 moved_off=$(awk -v a="$t_fail" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
 echo "  elephant off the dead path after $moved_off s"
 t "bring $fcore's $fport up again" on "$fcore" ip link set dev "$fport" up
-# Linux removed the routes through the port when it went down: put them
-# back as the testbed made them (dard-switchd owning them is to come).
-grep "^route add .* dev $fport " "$dir/node/$fcore.batch" |
-	sed 's/^route add/route replace/' >"$tmp/routes.batch"
-t "put $fcore's routes through $fport back" ip -n "$prefix-$fcore" -batch "$tmp/routes.batch"
+# Linux removed the routes through the port when it went down:
+# dard-switchd puts them back when the link comes up.
+want=$(grep -c "^route add .* dev $fport " "$dir/node/$fcore.batch")
+t_up=$EPOCHREALTIME
+t "dard-switchd puts $fcore's $want routes through $fport back" \
+	within 5 bash -c "[[ \$(ip -n $prefix-$fcore route show table all dev $fport proto static | wc -l) -ge $want ]]"
+echo "  routes back after $(awk -v a="$t_up" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
 t "e1_1 sees the path live again" within 5 path_is "$fcore" "$faggr" live
 # Rebalanced before the next checks look at the flows.
 t "the four spread again" within 20 max_is 1
+
+# A downhill route removed by hand on a running switch comes back.
+read -r dst via dev < <(awk '/^route add .* table 100 / && $4 == "via" { print $3, $5, $7; exit }' \
+	"$dir/node/$faggr.batch")
+t "delete $faggr's downhill route to $dst" ip -n "$prefix-$faggr" route del "$dst" table 100
+t_del=$EPOCHREALTIME
+t "dard-switchd restores it" within 5 bash -c \
+	"ip -n $prefix-$faggr route show table 100 $dst | grep -q 'via $via dev $dev'"
+echo "  route restored after $(awk -v a="$t_del" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
+t "and logs it" grep -q "restored route $dst" "$dir/log/$faggr.log"
+rule=$(awk '/^rule add pref 200 from / { print $6; exit }' "$dir/node/$faggr.batch")
+t "delete $faggr's uphill rule from $rule" ip -n "$prefix-$faggr" rule del pref 200 from "$rule"
+t "dard-switchd restores it too" within 5 bash -c \
+	"ip -n $prefix-$faggr rule show pref 200 | grep -q 'from $rule'"
 
 # A switch agent stops: its links become unknown, and nothing moves there.
 victim=$(routes | awk '{ print $3 }' | sort | uniq -c | sort -n | awk 'NR == 1 { print $2 }')
@@ -255,6 +274,17 @@ for i in 1 2 3 4; do
 	t "flow $i lost nothing" jq -e \
 		'.end.sum_received.bytes >= 0.99 * .end.sum_sent.bytes' "$tmp/iperf$i.json"
 done
+
+# A switch agent started again puts back what went missing while it was
+# away (the flows have ended: nothing depends on the route meanwhile).
+vdst=$(ip -n "$prefix-$victim" route show table 100 proto static | awk '$2 == "via" { print $1; exit }')
+t "delete $victim's route to $vdst while its agent is down" \
+	ip -n "$prefix-$victim" route del "$vdst" table 100
+setsid nsenter --net="/run/netns/$prefix-$victim" "$top/build/bin/dard-switchd" \
+	-c "$dir/dard.conf" --window 0.2 "$victim" </dev/null >>"$dir/log/$victim.log" 2>&1 &
+t "the restarted dard-switchd restores it" within 5 bash -c \
+	"ip -n $prefix-$victim route show table 100 $vdst | grep -q via"
+t "and answers again" within 5 on e3_1 "$dardctl" switch query "$victim"
 on e1_1 "$dardctl" stats
 if [[ -n $converged ]]; then
 	a=$(printf '%.0f' "$t_dardd")

@@ -174,6 +174,12 @@ static void test_opts(void **state)
 	assert_int_equal(o.dscp, 8);
 	assert_string_equal(o.ifname_fmt, "p%u");
 	assert_int_equal(o.has_listen, 0);
+	assert_int_equal(o.reconcile_ns, 5000000000ULL);
+	assert_int_equal(o.no_tables, 0);
+	assert_int_equal(parse(&o, err, "-r", "0.5", "--no-tables", "c1", NULL),
+			 DARD_OPTS_RUN);
+	assert_int_equal(o.reconcile_ns, S / 2);
+	assert_int_equal(o.no_tables, 1);
 	assert_int_equal(parse(&o, err, "-w", "0.25", "-p", "9", "-d", "0",
 			       "-l", "10.0.0.1", "-i", "sw%u", "-v", "agg1",
 			       NULL),
@@ -189,14 +195,26 @@ static void test_opts(void **state)
 static void test_opts_reject(void **state)
 {
 	static const char *const bad[][3] = {
-		{"-p", "0", "--port"},		 {"-p", "65536", "--port"},
-		{"-p", "4294967297", "--port"},	 {"-p", "-1", "--port"},
-		{"-p", "1x", "--port"},		 {"-w", "0", "--window"},
-		{"-w", "3601", "--window"},	 {"-w", "inf", "--window"},
-		{"-w", "nan", "--window"},	 {"-w", "1e-12", "--window"},
-		{"-d", "64", "--elephant-dscp"}, {"-d", "", "--elephant-dscp"},
-		{"-l", "1.2.3", "--listen"},	 {"-i", "p%s", "--ifname"},
-		{"-i", "p%u%u", "--ifname"},	 {"-i", "p", "--ifname"},
+		{"-p", "0", "--port"},
+		{"-p", "65536", "--port"},
+		{"-p", "4294967297", "--port"},
+		{"-p", "-1", "--port"},
+		{"-p", "1x", "--port"},
+		{"-w", "0", "--window"},
+		{"-w", "3601", "--window"},
+		{"-w", "inf", "--window"},
+		{"-w", "nan", "--window"},
+		{"-w", "1e-12", "--window"},
+		{"-d", "64", "--elephant-dscp"},
+		{"-d", "", "--elephant-dscp"},
+		{"-l", "1.2.3", "--listen"},
+		{"-i", "p%s", "--ifname"},
+		{"-i", "p%u%u", "--ifname"},
+		{"-i", "p", "--ifname"},
+		{"-r", "0", "--reconcile"},
+		{"-r", "3601", "--reconcile"},
+		{"-r", "inf", "--reconcile"},
+		{"-r", "0.0001", "--reconcile"},
 	};
 	struct switchd_opts o;
 	char err[DARD_ERR_MAX], want[DARD_ERR_MAX];
