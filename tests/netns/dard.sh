@@ -139,9 +139,28 @@ done
 declare -A placed
 for i in 1 2 3 4; do placed[$i]=$(flow "$i" | jq .moves); done
 sleep 2
-t "all four cross core1" all_on_core1
-t "core1's link to aggr2_1 carries four" four_on core1 aggr2_1
-t "and they stay collided without dardd" max_is 4
+# Four flows on one 50 Mbit/s link can time out, and the datapath then
+# repairs them in-band (datapath.md, "Repair on timeouts"): a flow that
+# left core1 must have been moved by that, never by anyone else.
+rto=0
+for i in 1 2 3 4; do
+	n=$(on "e1_$i" "$dardctl" -j dp stats eth0 | jq '.[0].repath_rto')
+	rto=$((rto + ${n:-0}))
+done
+if ((rto == 0)); then
+	t "all four cross core1" all_on_core1
+	t "core1's link to aggr2_1 carries four" four_on core1 aggr2_1
+	t "and they stay collided without dardd" max_is 4
+else
+	echo "  $rto in-band repairs on timeouts moved flows off core1"
+	unmoved() {
+		local i
+		for i in 1 2 3 4; do
+			[[ $(flow "$i" | jq .moves) == "${placed[$i]}" ]] || return 1
+		done
+	}
+	t "without dardd no flow was moved but by the datapath's own repair" unmoved
+fi
 
 # With dardd on the senders, they spread.
 t_dardd=$(since)
