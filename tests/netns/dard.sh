@@ -243,9 +243,10 @@ t "dard-switchd restores it too" within 5 bash -c \
 
 # A switch agent stops: its links become unknown, and nothing moves there.
 victim=$(routes | awk '{ print $3 }' | sort | uniq -c | sort -n | awk 'NR == 1 { print $2 }')
-declare -A onvictim
+declare -A onvictim movesb
 for i in 1 2 3 4; do
 	onvictim[$i]=$(flow "$i" | jq -r --arg v "$victim" '.switches | index($v) != null')
+	movesb[$i]=$(flow "$i" | jq .moves)
 done
 timeouts=$(on e1_1 "$dardctl" -j stats | jq '.[0].timeouts')
 t "stop $victim's dard-switchd" stop "$victim" dard-switchd
@@ -259,9 +260,13 @@ t "the others stay known" ctl_jq e1_1 \
 	'[.[0].paths[] | select(.switches | index($v) | not) | .known] | all' \
 	--arg v "$victim" -- monitor show
 sleep 3
+# dardd never moves a flow onto an unknown path; the datapath's in-band
+# repair on a timeout may (an unknown path is not a dead one), and does
+# not count as a move.
 for i in 1 2 3 4; do
 	now=$(flow "$i" | jq -r --arg v "$victim" '.switches | index($v) != null')
-	[[ ${onvictim[$i]} == false && $now == true ]] &&
+	[[ ${onvictim[$i]} == false && $now == true &&
+		$(flow "$i" | jq .moves) != "${movesb[$i]}" ]] &&
 		fail "flow $i moved onto $victim while its agent was down"
 done
 pass "no flow moved onto $victim while its agent was down"
