@@ -286,4 +286,19 @@ static inline unsigned fix_nels(struct fix *f)
 	return n;
 }
 
+/* Every link known at now, 1000 Mbit/s, n elephants on path's links. */
+static inline void fix_links(struct fix *f, unsigned path, uint32_t n,
+			     uint64_t now)
+{
+	const struct dard_path_links *pl = &f->d.mons->m->links[path];
+	uint32_t i;
+
+	for (i = 0; i < 2 * f->t->nlinks; i++) {
+		f->d.ls[i] = (struct dard_lstate){.mbps = 1000, .known = 1};
+		f->d.ls_when[i] = now;
+	}
+	for (i = 0; i < pl->n; i++)
+		f->d.ls[pl->dl[i]].flows = n;
+}
+
 #endif /* _DARD_TEST_DARDD_FIX_H */

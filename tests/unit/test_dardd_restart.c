@@ -51,20 +51,6 @@ static void restart(struct fix *f)
 	assert_int_equal(f->d.st.elephants, 0);
 }
 
-/* Every link known at now, 1000 Mbit/s, n elephants on path's links. */
-static void links(struct fix *f, unsigned path, uint32_t n, uint64_t now)
-{
-	const struct dard_path_links *pl = &f->d.mons->m->links[path];
-	uint32_t i;
-
-	for (i = 0; i < 2 * f->t->nlinks; i++) {
-		f->d.ls[i] = (struct dard_lstate){.mbps = 1000, .known = 1};
-		f->d.ls_when[i] = now;
-	}
-	for (i = 0; i < pl->n; i++)
-		f->d.ls[pl->dl[i]].flows = n;
-}
-
 /* The `flows' answer's entry for the elephant from source port sport. */
 static json_object *flow_json(json_object *a, uint16_t sport)
 {
@@ -159,7 +145,7 @@ static void test_keeps_elephants(void **state)
 	/* The round: a is the first on path 0, b the one that moved least. */
 	assert_ptr_equal(d->els, c);
 	assert_ptr_equal(c->next, a);
-	links(f, 0, 2, now);
+	fix_links(f, 0, 2, now);
 	schedule(d, a->mon, now);
 	assert_int_equal(f->dp.nmoves, 1);
 	assert_memory_equal(&f->dp.moved, &b->key, sizeof(b->key));

@@ -46,20 +46,6 @@ static void test_delta(void **state)
 	fix_free(f);
 }
 
-/* Every link known at now, 1000 Mbit/s, n elephants on the path's links. */
-static void links(struct fix *f, unsigned path, uint32_t n, uint64_t now)
-{
-	const struct dard_path_links *pl = &f->d.mons->m->links[path];
-	uint32_t i;
-
-	for (i = 0; i < 2 * f->t->nlinks; i++) {
-		f->d.ls[i] = (struct dard_lstate){.mbps = 1000, .known = 1};
-		f->d.ls_when[i] = now;
-	}
-	for (i = 0; i < pl->n; i++)
-		f->d.ls[pl->dl[i]].flows = n;
-}
-
 static struct elephant *el(struct fix *f, const char *dst, uint16_t sport)
 {
 	struct dard_flow_key k = fix_key(f, dst, sport);
@@ -85,7 +71,7 @@ static void test_round_moves(void **state)
 	/* b is the newer, so the first the round sees: it moved before. */
 	assert_ptr_equal(d->els, b);
 	b->moves = 1;
-	links(f, 0, 2, 10 * S);
+	fix_links(f, 0, 2, 10 * S);
 	schedule(d, mon, 10 * S);
 	assert_int_equal(mon->rounds, 1);
 	assert_int_equal(d->st.rounds, 1);
@@ -127,14 +113,14 @@ static void test_round_stays(void **state)
 	/* The gain, 500 Mbit/s, is below 60% of 1000 but above 40%. */
 	d->o.delta_is_frac = 1;
 	d->o.delta = 0.6;
-	links(f, 0, 2, 10 * S);
+	fix_links(f, 0, 2, 10 * S);
 	schedule(d, mon, 10 * S);
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_int_equal(d->st.moves, 0);
 	/* The datapath refuses: nothing changes but the count of rounds. */
 	d->o.delta = 0.4;
 	f->dp.move_ret = -EPERM;
-	links(f, 0, 2, 20 * S);
+	fix_links(f, 0, 2, 20 * S);
 	schedule(d, mon, 20 * S);
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_int_equal(d->st.moves, 0);
@@ -144,12 +130,12 @@ static void test_round_stays(void **state)
 	assert_int_equal(d->ls[mon->m->links[0].dl[1]].flows, 2);
 	/* It lets the move through. */
 	f->dp.move_ret = 0;
-	links(f, 0, 2, 30 * S);
+	fix_links(f, 0, 2, 30 * S);
 	schedule(d, mon, 30 * S);
 	assert_int_equal(f->dp.nmoves, 1);
 	assert_int_equal(d->st.moves, 1);
 	/* Link states older than max_age: unknown, no decision at all. */
-	links(f, 0, 2, 40 * S);
+	fix_links(f, 0, 2, 40 * S);
 	schedule(d, mon, 40 * S + d->o.max_age_ns + 1);
 	assert_int_equal(f->dp.nmoves, 1);
 	fix_free(f);
