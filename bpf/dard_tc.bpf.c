@@ -5,6 +5,7 @@
  * ingress unwraps packets to one of our aliases that carry our ID inside.
  * Documentation/datapath.md has the policies.
  */
+#include "dsack.h"
 #include "encap.h"
 #include "live.h"
 #include "maps.h"
@@ -182,17 +183,18 @@ static __always_inline int move_on(const struct dard_dest *dest,
 
 /*
  * Linux re-draws a TCP socket's transmit hash, which skb->hash carries,
- * when it believes the socket's path is failing, and in particular when
- * it answers a repeated SYN with its SYN-ACK again: the first SYN-ACK
- * was lost. A passive socket has no sock_ops RTO callback before it is
- * established, so this is how a mouse's server repairs its side: a SYN
- * or SYN-ACK leaving with a new hash moves its flow on. Established
- * flows move on the RTO callback only (the sender's RTO re-draws the
- * hash too; dard_sockops zeroes the noted hash so that it is only
- * noted). A hash of 0, or none noted, is only noted.
+ * when it believes the socket's path is failing: on a retransmission
+ * timeout, and when it answers a repeated SYN with its SYN-ACK again (the
+ * first SYN-ACK was lost). A passive socket has no sock_ops RTO callback
+ * before it is established, so the SYN-ACK is how a mouse's server
+ * repairs its side (repath_syn); an established flow's new hash is a
+ * timeout the callback did not see, as on a host without a cgroup v2
+ * (repath_rehash). dard_sockops zeroes the noted hash when it moves a
+ * flow itself, so that a timeout moves it once. A hash of 0, or none
+ * noted, is only noted; so is a FIN's or RST's, which ends the flow.
  */
-static __always_inline void repath_syn(struct iphdr *ip, struct dard_flow *f,
-				       __u32 hash, __u8 tcp_flags)
+static __always_inline void repath_rehash(struct iphdr *ip, struct dard_flow *f,
+					  __u32 hash, __u8 tcp_flags)
 {
 	const struct dard_dest *dest;
 	__u32 old = f->txhash;
@@ -200,11 +202,42 @@ static __always_inline void repath_syn(struct iphdr *ip, struct dard_flow *f,
 	f->txhash = hash;
 	/* An ended flow's SYN is a new connection on its 5-tuple. */
 	if (!old || !hash || ip->protocol != IPPROTO_TCP ||
-	    !(tcp_flags & TCPHDR_SYN) || (f->flags & DARD_FLOW_F_ENDED))
+	    (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
+	    (f->flags & DARD_FLOW_F_ENDED))
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
+	if (!dest || move_on(dest, f))
+		return;
+	count(tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
+				     : DARD_STAT_REPATH_REHASH);
+}
+
+/*
+ * A TCP flow whose packets reach its peer but whose ACKs do not: the peer
+ * times out and sends again what we already have, which we answer with a
+ * D-SACK, and those answers are lost too. Linux would re-draw our hash
+ * on the second copy of the same segment for IPv6 only (keyed on the flow
+ * label), so we do it here for our paths: a D-SACK for the same sequence
+ * number as the last one this flow sent means the peer timed out on it at
+ * least twice, and the flow moves on. A flow that keeps failing keeps
+ * moving, one path per further copy.
+ */
+static __always_inline void repath_dsack(struct __sk_buff *skb,
+					 struct iphdr *ip, struct dard_flow *f,
+					 __u8 l4_hlen)
+{
+	const struct dard_dest *dest;
+	__u32 start;
+
+	if (!tcp_dsack(skb, ip, l4_hlen, &start))
+		return;
+	if (f->dsack != start) {
+		f->dsack = start;
+		return;
+	}
+	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (dest && !move_on(dest, f))
-		count(DARD_STAT_REPATH_SYN);
+		count(DARD_STAT_REPATH_DSACK);
 }
 
 /* A malformed packet: dropped if it is to an ID, else the kernel's. */
@@ -267,7 +300,11 @@ static __always_inline int egress(struct __sk_buff *skb)
 		/* With a path dead somewhere: one more lookup, one test. */
 		repath_dead(ip, f);
 		if (f->txhash != skb->hash)
-			repath_syn(ip, f, skb->hash, tcp_flags);
+			repath_rehash(ip, f, skb->hash, tcp_flags);
+		/* Options beyond the header: a SACK, perhaps a D-SACK. */
+		if (l4_hlen > sizeof(struct tcphdr) &&
+		    key.proto == IPPROTO_TCP && !(tcp_flags & TCPHDR_SYN))
+			repath_dsack(skb, ip, f, l4_hlen);
 	}
 	if (ip->ihl > 5)
 		count(DARD_STAT_IP_OPTIONS);
@@ -496,7 +533,7 @@ static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 	if (!dest || move_on(dest, f))
 		return;
 	/* The kernel re-draws the socket's hash on this timeout too: the
-	 * TC program notes the new one rather than moving a SYN again. */
+	 * TC program notes the new one rather than moving the flow again. */
 	f->txhash = 0;
 	count(DARD_STAT_REPATH_RTO);
 }

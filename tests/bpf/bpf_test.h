@@ -60,6 +60,9 @@ struct pkt_opts {
 	int tot_len_delta;
 	uint16_t payload;
 	uint8_t tcp_flags;
+	uint32_t seq, ack;	       /* TCP, host order */
+	const uint8_t *tcp_opts;       /* TCP options, tcp_optlen bytes */
+	uint8_t tcp_optlen;	       /* a multiple of 4, up to 40 */
 	const struct pkt_outer *outer; /* NULL: none */
 };
 
@@ -88,7 +91,7 @@ static inline size_t build(uint8_t *buf, const struct pkt_opts *o)
 	struct iphdr *ip = (void *)((uint8_t *)outer + (o->outer ? 20 : 0));
 	unsigned ihl = o->ihl ? o->ihl : 5;
 	uint8_t *l4 = (uint8_t *)ip + ihl * 4;
-	size_t l4hdr = o->proto == IPPROTO_TCP ? 20 : 8;
+	size_t l4hdr = o->proto == IPPROTO_TCP ? 20 + o->tcp_optlen : 8;
 	size_t l4len = l4hdr + o->payload;
 	size_t i;
 
@@ -114,8 +117,14 @@ static inline size_t build(uint8_t *buf, const struct pkt_opts *o)
 	l4[2] = o->dport >> 8;
 	l4[3] = o->dport;
 	if (o->proto == IPPROTO_TCP) {
-		l4[12] = 5 << 4;
+		uint32_t seq = htonl(o->seq), ack = htonl(o->ack);
+
+		memcpy(l4 + 4, &seq, 4);
+		memcpy(l4 + 8, &ack, 4);
+		l4[12] = l4hdr / 4 << 4;
 		l4[13] = o->tcp_flags;
+		if (o->tcp_optlen)
+			memcpy(l4 + 20, o->tcp_opts, o->tcp_optlen);
 	} else {
 		l4[4] = l4len >> 8;
 		l4[5] = l4len;

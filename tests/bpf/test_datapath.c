@@ -640,6 +640,98 @@ static void test_dead_dests_count(void **state)
 	assert_int_equal(dead_dests(e), 0);
 }
 
+/* TCP options as Linux lays them out: NOP NOP TS, then NOP NOP SACK. */
+enum { TS_LEN = 12, SACK1_LEN = 12 };
+
+static uint8_t *opt_ts(uint8_t *p)
+{
+	static const uint8_t ts[TS_LEN] = {1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2};
+
+	memcpy(p, ts, sizeof(ts));
+	return p + sizeof(ts);
+}
+
+static uint8_t *opt_sack(uint8_t *p, uint32_t start, uint32_t end)
+{
+	uint32_t s = htonl(start), e = htonl(end);
+
+	p[0] = 1;
+	p[1] = 1;
+	p[2] = 5;
+	p[3] = 10;
+	memcpy(p + 4, &s, 4);
+	memcpy(p + 8, &e, 4);
+	return p + SACK1_LEN;
+}
+
+/* An ACK of o's flow for ack, options opts; returns its path. */
+static int send_ack(struct env *e, struct pkt_opts o, uint32_t ack,
+		    const uint8_t *opts, size_t optlen)
+{
+	o.tcp_flags = 0x10;
+	o.seq = 7000;
+	o.ack = ack;
+	o.tcp_opts = opts;
+	o.tcp_optlen = optlen;
+	return send_one(e, &o);
+}
+
+/*
+ * Our ACKs lost: a D-SACK for the same segment sent twice moves the flow
+ * on, and a third time again; a SACK above the ACK number, a D-SACK for
+ * another segment, timestamps alone or a SYN's options move nothing.
+ */
+static void test_repath_dsack(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .proto = IPPROTO_TCP,
+			     .sport = 5201,
+			     .dport = 40001};
+	uint64_t before = stat(e, DARD_STAT_REPATH_DSACK);
+	uint8_t ts[TS_LEN], sack[TS_LEN + SACK1_LEN], dsack[TS_LEN + SACK1_LEN],
+		bare[SACK1_LEN], syn[20] = {2, 4, 5, 180, 4, 2, 8, 10};
+	int k, i;
+
+	set_dead(e, 0);
+	opt_ts(ts);
+	opt_sack(opt_ts(sack), 90000, 91000); /* above the ACK: plain SACK */
+	opt_sack(opt_ts(dsack), 40000, 41000);
+	k = send_ack(e, o, 50000, NULL, 0);
+	assert_true(k >= 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(send_ack(e, o, 50000, ts, sizeof(ts)), k);
+		assert_int_equal(send_ack(e, o, 50000, sack, sizeof(sack)), k);
+	}
+	o.tcp_flags = 0x02;
+	o.tcp_opts = syn;
+	o.tcp_optlen = sizeof(syn);
+	assert_int_equal(send_one(e, &o), k);
+	o.tcp_optlen = 0;
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DSACK), before);
+	/* The first D-SACK for 40000 is noted; the second moves the flow. */
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)), k);
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)),
+			 (k + 1) % NPATHS);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DSACK), before + 1);
+	/* Still not through: on again, past a dead path, without timestamps. */
+	set_dead(e, 1U << (k + 2) % NPATHS);
+	opt_sack(bare, 40000, 41000);
+	assert_int_equal(send_ack(e, o, 50000, bare, sizeof(bare)),
+			 (k + 3) % NPATHS);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DSACK), before + 2);
+	/* Another segment's D-SACK is only noted; an ACK past it is normal. */
+	opt_sack(opt_ts(dsack), 45000, 46000);
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)),
+			 (k + 3) % NPATHS);
+	assert_int_equal(send_ack(e, o, 60000, ts, sizeof(ts)),
+			 (k + 3) % NPATHS);
+	assert_int_equal(stat(e, DARD_STAT_REPATH_DSACK), before + 2);
+	set_dead(e, 0);
+	forget(e, &o);
+}
+
 static void test_fragments(void **state)
 {
 	struct env *e = *state;
@@ -941,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_repath_after_move),
 		cmocka_unit_test(test_repath_stale_index),
 		cmocka_unit_test(test_dead_dests_count),
+		cmocka_unit_test(test_repath_dsack),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_elephant_once),
 		cmocka_unit_test(test_syn_resets),
