@@ -84,14 +84,14 @@ static __always_inline int tcp_dsack(struct __sk_buff *skb,
 		return 0;
 	if (len == TCPOLEN_TS_ONLY) {
 		/* Straight from the packet when it can be: the common case. */
-		const __be32 *first = (const void *)(ip + 1) +
-				      sizeof(struct tcphdr);
+		const __be32 *first =
+			(const void *)(ip + 1) + sizeof(struct tcphdr);
 		__be32 w;
 
 		if (ip->ihl == 5 && (void *)(first + 1) <= pkt_end(skb))
 			w = *first;
-		else if (bpf_skb_load_bytes(skb, l4 + sizeof(struct tcphdr),
-					    &w, sizeof(w)))
+		else if (bpf_skb_load_bytes(skb, l4 + sizeof(struct tcphdr), &w,
+					    sizeof(w)))
 			return 0;
 		if (w == bpf_htonl(TCPOPT_TS_ONLY))
 			return 0;

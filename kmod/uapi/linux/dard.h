@@ -153,8 +153,8 @@ struct dard_event {
 	FN(ALL_PATHS_DEAD, "all_paths_dead") /* a new flow, none live */       \
 	FN(REPATH_DEAD, "repath_dead")	     /* moved off a dead path */       \
 	FN(REPATH_RTO, "repath_rto") /* TCP timed out: moved on (sock_ops) */  \
-	FN(REPATH_SYN, "repath_syn") /* a SYN(-ACK) sent again, new hash */  \
-	FN(REPATH_DSACK, "repath_dsack") /* our ACKs lost: D-SACK repeated */ \
+	FN(REPATH_SYN, "repath_syn") /* a SYN(-ACK) sent again, new hash */    \
+	FN(REPATH_DSACK, "repath_dsack") /* our ACKs lost: D-SACK repeated */  \
 	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
