@@ -49,8 +49,9 @@ prefix=dard_flt_$$
 dir=$DARD_TESTBED_DIR/$prefix
 tmp=$(mktemp -d)
 rate=100
-# About 3.5 s at the link's rate: time for a failure 1 s in and a repair.
-bytes=40000000
+# About 6 s at the link's rate: the failure comes 2.5 s in (time to
+# set the case up), leaving time for the repair.
+bytes=72000000
 mice=40
 conns=200
 
@@ -278,7 +279,16 @@ xfer_start() {
 	on "$1" python3 "$tmp/xfer.py" send "$(id_of "$1")" "$3" "$(id_of "$2")" \
 		$(($3 + 1000)) "$bytes" >"$tmp/$3.send" &
 	xpid=$!
+	xt0=$EPOCHREALTIME
 	within 10 has_flow "$1" "$3" || fail "the transfer from $1 port $3 in its datapath"
+}
+# xfer_at SECONDS: waits until SECONDS after the transfer started, and
+# checks that it still runs: a failure after its end would test nothing.
+xfer_at() {
+	local end
+	end=$(awk -v a="$xt0" -v s="$1" 'BEGIN { printf "%.6f", a + s }')
+	while [[ $(since "$end") == -* ]]; do sleep 0.02; done
+	t "the transfer still runs, $1 s in" kill -0 "$xpid"
 }
 # xfer_end NAME CPORT: waits for the transfer, checks that every byte
 # sent was received, and prints the stall: the 0.1 s samples below
@@ -369,7 +379,7 @@ t "the transfer crosses $fcore -> $faggr ($fcore's $fport)" test -n "$fport"
 # (datapath.md, "Repair on timeouts").
 t "its ACKs cross $fcore too" acks_through e3_1 e1_1 40001 "$fcore"
 echo "  the ACKs: $(switches e3_1 41001)"
-sleep 1
+xfer_at 2.5
 t "take $fcore's $fport down, telling no one" on "$fcore" ip link set dev "$fport" down
 xfer_end "in-band, core link down" 40001
 rto=$(stat_of e1_1 repath_rto)
@@ -413,7 +423,7 @@ t_fail=$EPOCHREALTIME
 # at SECONDS: waits until SECONDS after the failure.
 at() {
 	local end
-	end=$(awk -v a="$t_fail" -v s="$1" 'BEGIN { print a + s }')
+	end=$(awk -v a="$t_fail" -v s="$1" 'BEGIN { printf "%.6f", a + s }')
 	while [[ $(since "$end") == -* ]]; do sleep 0.02; done
 }
 # Each batch starts on time, whether or not the last has ended.
@@ -456,7 +466,7 @@ read -r -a sw < <(switches e1_3 40002)
 port=$(port_to "${sw[0]}" "${sw[1]}")
 t "the transfer crosses ${sw[0]} -> ${sw[1]} (${sw[0]}'s $port)" test -n "$port"
 t "its ACKs cross ${sw[1]} -> ${sw[0]}" acks_through e2_3 e1_3 40002 "${sw[1]}"
-sleep 1
+xfer_at 2.5
 t "take ${sw[0]}'s $port down" on "${sw[0]}" ip link set dev "$port" down
 xfer_end "ToR-aggregation link down" 40002
 gone() { ! crosses "$1" "$2" "$3"; }
@@ -472,7 +482,7 @@ victim=${sw[3]}
 ports=$(awk '$1 == "link" && $4 ~ /^p[0-9]/ { print $4 }' "$dir/node/$victim.batch" | sort -u | xargs)
 t "the transfer crosses $victim (ports $ports)" test -n "$ports"
 t "its ACKs cross $victim" acks_through e4_2 e2_2 40003 "$victim"
-sleep 1
+xfer_at 2.5
 for p in $ports; do ip -n "$prefix-$victim" link set dev "$p" down; done
 pass "take all of $victim's links down"
 xfer_end "aggregation switch down" 40003
@@ -486,7 +496,7 @@ t "and every route is back" within 5 all_routes_back
 # switch forwards on; its paths become unknown, never dead.
 xfer_start e4_1 e1_4 40004
 read -r -a sw < <(switches e4_1 40004)
-sleep 1
+xfer_at 2.5
 t "kill ${sw[2]}'s dard-switchd (on the transfer's path)" kill_in "${sw[2]}" dard-switchd KILL
 xfer_end "core agent killed" 40004
 start_switchd "${sw[2]}"
@@ -494,7 +504,7 @@ t "${sw[2]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch 
 
 xfer_start e2_4 e3_4 40005
 read -r -a sw < <(switches e2_4 40005)
-sleep 1
+xfer_at 2.5
 t "kill ${sw[0]}'s dard-switchd (the sender's ToR)" kill_in "${sw[0]}" dard-switchd KILL
 xfer_end "ToR agent killed" 40005
 start_switchd "${sw[0]}"
@@ -503,7 +513,7 @@ t "${sw[0]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch 
 # dardd killed mid-transfer and started again: the flow goes on through
 # the pinned maps, and the new dardd picks it up.
 xfer_start e1_1 e4_4 40006
-sleep 1
+xfer_at 2.5
 t "kill e1_1's dardd" kill_in e1_1 dardd KILL
 start_dardd e1_1
 t "the new dardd picks the transfer up from the pinned maps" within 10 \
