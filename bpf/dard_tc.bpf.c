@@ -74,7 +74,7 @@ static __always_inline void report(struct dard_flow *f,
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
-	 __u32 txhash, int *is_id)
+	 __u32 txhash, __u32 gen, int *is_id)
 {
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
@@ -107,6 +107,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	nf.path = dest->path[i];
 	nf.path_idx = i;
 	nf.txhash = txhash;
+	nf.live_gen = gen;
 	nf.first_ns = now;
 	/* Another CPU may have placed it first: then its choice stands. */
 	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
@@ -119,22 +120,23 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 
 /*
  * A known flow whose path dardd marked dead moves to the next live one,
- * now, whatever its protocol. Only when the index still names the flow's
- * pair: a move from userspace or a new path list may have changed either,
- * and a flow whose index is unknown is left to dardd. With no live path
- * it stays: as for a new flow, sending beats dropping.
+ * now, whatever its protocol. Checked once per liveness generation (gen):
+ * a flow that noted this one already has nothing to learn. Only when the
+ * index still names the flow's pair: a move from userspace or a new path
+ * list may have changed either, and a flow whose index is unknown is left
+ * to dardd. With no live path it stays: as for a new flow, sending beats
+ * dropping.
  */
-static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f)
+static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
+					__u32 gen)
 {
 	const struct dard_dest *dest;
-	__u32 i = f->path_idx, j, zero = 0;
-	__u64 *ndead;
+	__u32 i = f->path_idx, j;
 
-	if (i >= DARD_PATHS_MAX)
+	if (f->live_gen == gen)
 		return;
-	/* An array lookup, inlined: nothing dead anywhere costs no more. */
-	ndead = bpf_map_lookup_elem(&dard_dead_dests, &zero);
-	if (!ndead || !*ndead)
+	f->live_gen = gen;
+	if (i >= DARD_PATHS_MAX)
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || !is_dead(dest, i))
@@ -258,6 +260,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 	struct iphdr *ip;
 	__u8 tos, tcp_flags, l4_hlen;
 	__be16 frag, ipid;
+	__u32 zero = 0, *genp, gen;
 	__u16 len;
 	__u64 now;
 	int truncated, dscp, is_id;
@@ -285,9 +288,12 @@ static __always_inline int egress(struct __sk_buff *skb)
 	 * resolution is plenty for ages of seconds.
 	 */
 	now = bpf_ktime_get_coarse_ns();
+	/* Read before any destination is: an array lookup, inlined. */
+	genp = bpf_map_lookup_elem(&dard_live_gen, &zero);
+	gen = genp ? *genp : 0;
 	f = bpf_map_lookup_elem(&dard_flows, &key);
 	if (!f) {
-		f = new_flow(ip, &key, now, skb->hash, &is_id);
+		f = new_flow(ip, &key, now, skb->hash, gen, &is_id);
 		if (!f) {
 			/* No path and a full table were counted already. */
 			if (!is_id) {
@@ -297,8 +303,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 			return TC_ACT_SHOT;
 		}
 	} else {
-		/* With a path dead somewhere: one more lookup, one test. */
-		repath_dead(ip, f);
+		repath_dead(ip, f, gen);
 		if (f->txhash != skb->hash)
 			repath_rehash(ip, f, skb->hash, tcp_flags);
 		/* Options beyond the header: a SACK, perhaps a D-SACK. */

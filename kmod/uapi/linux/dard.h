@@ -103,8 +103,13 @@ struct dard_flow {
 	__u32 txhash;	/* the socket's transmit hash (skb->hash) its last
 			 * packet left with; 0: take the next packet's */
 	__u32 dsack;	/* TCP: the start of the last D-SACK block it sent */
-	__u32 pad;
+	__u32 live_gen; /* dard_live_gen when its path was last checked
+			 * against the dead bits; DARD_LIVE_GEN_UNCHECKED:
+			 * at its next packet */
 };
+
+/* A flow's live_gen that no generation equals: userspace moved it. */
+#define DARD_LIVE_GEN_UNCHECKED 0xffffffffU
 
 enum dard_event_type {
 	DARD_EVENT_ELEPHANT = 1,
