@@ -193,25 +193,37 @@ static __always_inline int move_on(const struct dard_dest *dest,
  * timeout the callback did not see, as on a host without a cgroup v2
  * (repath_rehash). dard_sockops zeroes the noted hash when it moves a
  * flow itself, so that a timeout moves it once. A hash of 0, or none
- * noted, is only noted; so is a FIN's or RST's, which ends the flow.
+ * noted, is only noted; so is a FIN's or RST's, which ends the flow, and
+ * the first after a SYN's: a server's socket may take another hash than
+ * its SYN-ACK's (a SYN cookie's request is made anew, a Fast Open child
+ * keeps the first). Returns 1 if the flow moved.
  */
-static __always_inline void repath_rehash(struct iphdr *ip, struct dard_flow *f,
-					  __u32 hash, __u8 tcp_flags)
+static __always_inline int repath_rehash(struct iphdr *ip, struct dard_flow *f,
+					 __u32 hash, __u8 tcp_flags)
 {
 	const struct dard_dest *dest;
-	__u32 old = f->txhash;
+	__u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
 
 	f->txhash = hash;
+	if (ip->protocol != IPPROTO_TCP)
+		return 0;
+	if (tcp_flags & TCPHDR_SYN) {
+		if (!after_syn)
+			__sync_fetch_and_or(&f->flags, DARD_FLOW_F_SYN_HASH);
+	} else if (after_syn) {
+		__sync_fetch_and_and(&f->flags, ~DARD_FLOW_F_SYN_HASH);
+		return 0;
+	}
 	/* An ended flow's SYN is a new connection on its 5-tuple. */
-	if (!old || !hash || ip->protocol != IPPROTO_TCP ||
-	    (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
+	if (!old || !hash || (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
 	    (f->flags & DARD_FLOW_F_ENDED))
-		return;
+		return 0;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || move_on(dest, f))
-		return;
+		return 0;
 	count(tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
 				     : DARD_STAT_REPATH_REHASH);
+	return 1;
 }
 
 /*
@@ -304,10 +316,15 @@ static __always_inline int egress(struct __sk_buff *skb)
 		}
 	} else {
 		repath_dead(ip, f, gen);
-		if (f->txhash != skb->hash)
-			repath_rehash(ip, f, skb->hash, tcp_flags);
-		/* Options beyond the header: a SACK, perhaps a D-SACK. */
-		if (l4_hlen > sizeof(struct tcphdr) &&
+		/*
+		 * Options beyond the header: a SACK, perhaps a D-SACK. Not
+		 * after a move for a new hash: a kernel before 6.7 re-draws
+		 * an IPv4 receiver's hash on the very packet that repeats
+		 * the D-SACK, and one loss is one move.
+		 */
+		if ((f->txhash == skb->hash ||
+		     !repath_rehash(ip, f, skb->hash, tcp_flags)) &&
+		    l4_hlen > sizeof(struct tcphdr) &&
 		    key.proto == IPPROTO_TCP && !(tcp_flags & TCPHDR_SYN))
 			repath_dsack(skb, ip, f, l4_hlen);
 	}
@@ -326,14 +343,14 @@ static __always_inline int egress(struct __sk_buff *skb)
 		count(DARD_STAT_DROP_OVERSIZE);
 		return TC_ACT_SHOT;
 	}
-	/* A new connection on an ended flow's 5-tuple starts afresh. */
-	if ((tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN &&
-	    (f->flags & DARD_FLOW_F_ENDED)) {
+	/* A new connection on an ended flow's 5-tuple starts afresh: its
+	 * client's SYN, or its server's SYN-ACK. */
+	if ((tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
 		f->first_ns = now;
 		f->bytes = 0;
 		f->packets = 0;
 		f->elephant_ns = 0;
-		f->flags = 0;
+		f->flags = f->flags & DARD_FLOW_F_SYN_HASH;
 	}
 	/*
 	 * Plain adds: a flow's packets leave through one queue, so one CPU

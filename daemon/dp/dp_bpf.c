@@ -58,6 +58,9 @@ struct dard_dp {
 	dard_dp_event_cb cb;
 	void *cb_arg;
 	int ncpus;
+	/* A destination was written but the generation's bump failed: the
+	 * next set_dead bumps it, even with its bits unchanged. */
+	int live_gen_owed;
 };
 
 /* From the same list as enum dard_stat: one name for every index. */
@@ -332,12 +335,15 @@ static int live_gen_bump(struct dard_dp *dp)
 {
 	__u32 zero = 0, gen;
 
+	dp->live_gen_owed = 1;
 	if (bpf_map_lookup_elem(dp->fd[M_LIVE_GEN], &zero, &gen))
 		return -errno;
 	if (++gen == DARD_LIVE_GEN_UNCHECKED)
 		gen = 0;
-	return bpf_map_update_elem(dp->fd[M_LIVE_GEN], &zero, &gen, 0) ? -errno
-								       : 0;
+	if (bpf_map_update_elem(dp->fd[M_LIVE_GEN], &zero, &gen, 0))
+		return -errno;
+	dp->live_gen_owed = 0;
+	return 0;
 }
 
 /* A new path list: every path live until set_dead says otherwise. */
@@ -375,9 +381,15 @@ static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 		ret = -errno;
 		goto out;
 	}
-	/* Unchanged: no flow has anything to check again. */
-	if (!memcmp(d->dead, dead, sizeof(d->dead)))
+	/*
+	 * Unchanged: no flow has anything to check again, unless a bump
+	 * failed after an earlier write (dardd tries the same bits again).
+	 */
+	if (!memcmp(d->dead, dead, sizeof(d->dead))) {
+		if (dp->live_gen_owed)
+			ret = live_gen_bump(dp);
 		goto out;
+	}
 	memcpy(d->dead, dead, sizeof(d->dead));
 	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, BPF_EXIST))
 		ret = -errno;
@@ -448,6 +460,9 @@ static int bpf_move(struct dard_dp *dp, const struct dard_flow_key *key,
 	f.path = *path;
 	f.path_idx = idx;
 	f.live_gen = DARD_LIVE_GEN_UNCHECKED; /* the new path may be dead */
+	/* What we read may be older than the program's last note: a stale
+	 * hash written back would look re-drawn and move the flow again. */
+	f.txhash = 0;
 	f.moves++;
 	return bpf_map_update_elem(dp->fd[M_FLOWS], key, &f, BPF_EXIST) ? -errno
 									: 0;

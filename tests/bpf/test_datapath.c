@@ -854,6 +854,17 @@ static void test_syn_resets(void **state)
 	flow_of(e, &key, &f);
 	assert_int_equal(f.flags, 0);
 	assert_int_equal(f.packets, 1);
+
+	/* Ended again; a server's SYN-ACK on the 5-tuple starts afresh too. */
+	o.tcp_flags = 0x11; /* FIN, ACK */
+	send_one(e, &o);
+	flow_of(e, &key, &f);
+	assert_true(f.flags & DARD_FLOW_F_ENDED);
+	o.tcp_flags = 0x12; /* SYN, ACK */
+	send_one(e, &o);
+	flow_of(e, &key, &f);
+	assert_false(f.flags & DARD_FLOW_F_ENDED);
+	assert_int_equal(f.packets, 1);
 }
 
 static int drain(const struct dard_event *ev, void *arg)
