@@ -74,7 +74,7 @@ static __always_inline void report(struct dard_flow *f,
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
-	 __u32 txhash, int *is_id)
+	 __u32 txhash, __u32 gen, int *is_id)
 {
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
@@ -107,6 +107,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	nf.path = dest->path[i];
 	nf.path_idx = i;
 	nf.txhash = txhash;
+	nf.live_gen = gen;
 	nf.first_ns = now;
 	/* Another CPU may have placed it first: then its choice stands. */
 	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
@@ -119,22 +120,23 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 
 /*
  * A known flow whose path dardd marked dead moves to the next live one,
- * now, whatever its protocol. Only when the index still names the flow's
- * pair: a move from userspace or a new path list may have changed either,
- * and a flow whose index is unknown is left to dardd. With no live path
- * it stays: as for a new flow, sending beats dropping.
+ * now, whatever its protocol. Checked once per liveness generation (gen):
+ * a flow that noted this one already has nothing to learn. Only when the
+ * index still names the flow's pair: a move from userspace or a new path
+ * list may have changed either, and a flow whose index is unknown is left
+ * to dardd. With no live path it stays: as for a new flow, sending beats
+ * dropping.
  */
-static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f)
+static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
+					__u32 gen)
 {
 	const struct dard_dest *dest;
-	__u32 i = f->path_idx, j, zero = 0;
-	__u64 *ndead;
+	__u32 i = f->path_idx, j;
 
-	if (i >= DARD_PATHS_MAX)
+	if (f->live_gen == gen)
 		return;
-	/* An array lookup, inlined: nothing dead anywhere costs no more. */
-	ndead = bpf_map_lookup_elem(&dard_dead_dests, &zero);
-	if (!ndead || !*ndead)
+	f->live_gen = gen;
+	if (i >= DARD_PATHS_MAX)
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || !is_dead(dest, i))
@@ -191,25 +193,37 @@ static __always_inline int move_on(const struct dard_dest *dest,
  * timeout the callback did not see, as on a host without a cgroup v2
  * (repath_rehash). dard_sockops zeroes the noted hash when it moves a
  * flow itself, so that a timeout moves it once. A hash of 0, or none
- * noted, is only noted; so is a FIN's or RST's, which ends the flow.
+ * noted, is only noted; so is a FIN's or RST's, which ends the flow, and
+ * the first after a SYN's: a server's socket may take another hash than
+ * its SYN-ACK's (a SYN cookie's request is made anew, a Fast Open child
+ * keeps the first). Returns 1 if the flow moved.
  */
-static __always_inline void repath_rehash(struct iphdr *ip, struct dard_flow *f,
-					  __u32 hash, __u8 tcp_flags)
+static __always_inline int repath_rehash(struct iphdr *ip, struct dard_flow *f,
+					 __u32 hash, __u8 tcp_flags)
 {
 	const struct dard_dest *dest;
-	__u32 old = f->txhash;
+	__u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
 
 	f->txhash = hash;
+	if (ip->protocol != IPPROTO_TCP)
+		return 0;
+	if (tcp_flags & TCPHDR_SYN) {
+		if (!after_syn)
+			__sync_fetch_and_or(&f->flags, DARD_FLOW_F_SYN_HASH);
+	} else if (after_syn) {
+		__sync_fetch_and_and(&f->flags, ~DARD_FLOW_F_SYN_HASH);
+		return 0;
+	}
 	/* An ended flow's SYN is a new connection on its 5-tuple. */
-	if (!old || !hash || ip->protocol != IPPROTO_TCP ||
-	    (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
+	if (!old || !hash || (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
 	    (f->flags & DARD_FLOW_F_ENDED))
-		return;
+		return 0;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || move_on(dest, f))
-		return;
+		return 0;
 	count(tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
 				     : DARD_STAT_REPATH_REHASH);
+	return 1;
 }
 
 /*
@@ -258,6 +272,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 	struct iphdr *ip;
 	__u8 tos, tcp_flags, l4_hlen;
 	__be16 frag, ipid;
+	__u32 zero = 0, *genp, gen;
 	__u16 len;
 	__u64 now;
 	int truncated, dscp, is_id;
@@ -285,9 +300,12 @@ static __always_inline int egress(struct __sk_buff *skb)
 	 * resolution is plenty for ages of seconds.
 	 */
 	now = bpf_ktime_get_coarse_ns();
+	/* Read before any destination is: an array lookup, inlined. */
+	genp = bpf_map_lookup_elem(&dard_live_gen, &zero);
+	gen = genp ? *genp : 0;
 	f = bpf_map_lookup_elem(&dard_flows, &key);
 	if (!f) {
-		f = new_flow(ip, &key, now, skb->hash, &is_id);
+		f = new_flow(ip, &key, now, skb->hash, gen, &is_id);
 		if (!f) {
 			/* No path and a full table were counted already. */
 			if (!is_id) {
@@ -297,12 +315,16 @@ static __always_inline int egress(struct __sk_buff *skb)
 			return TC_ACT_SHOT;
 		}
 	} else {
-		/* With a path dead somewhere: one more lookup, one test. */
-		repath_dead(ip, f);
-		if (f->txhash != skb->hash)
-			repath_rehash(ip, f, skb->hash, tcp_flags);
-		/* Options beyond the header: a SACK, perhaps a D-SACK. */
-		if (l4_hlen > sizeof(struct tcphdr) &&
+		repath_dead(ip, f, gen);
+		/*
+		 * Options beyond the header: a SACK, perhaps a D-SACK. Not
+		 * after a move for a new hash: a kernel before 6.7 re-draws
+		 * an IPv4 receiver's hash on the very packet that repeats
+		 * the D-SACK, and one loss is one move.
+		 */
+		if ((f->txhash == skb->hash ||
+		     !repath_rehash(ip, f, skb->hash, tcp_flags)) &&
+		    l4_hlen > sizeof(struct tcphdr) &&
 		    key.proto == IPPROTO_TCP && !(tcp_flags & TCPHDR_SYN))
 			repath_dsack(skb, ip, f, l4_hlen);
 	}
@@ -321,14 +343,14 @@ static __always_inline int egress(struct __sk_buff *skb)
 		count(DARD_STAT_DROP_OVERSIZE);
 		return TC_ACT_SHOT;
 	}
-	/* A new connection on an ended flow's 5-tuple starts afresh. */
-	if ((tcp_flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN &&
-	    (f->flags & DARD_FLOW_F_ENDED)) {
+	/* A new connection on an ended flow's 5-tuple starts afresh: its
+	 * client's SYN, or its server's SYN-ACK. */
+	if ((tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
 		f->first_ns = now;
 		f->bytes = 0;
 		f->packets = 0;
 		f->elephant_ns = 0;
-		f->flags = 0;
+		f->flags = f->flags & DARD_FLOW_F_SYN_HASH;
 	}
 	/*
 	 * Plain adds: a flow's packets leave through one queue, so one CPU

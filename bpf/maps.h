@@ -54,16 +54,18 @@ struct {
 } dard_meta SEC(".maps");
 
 /*
- * How many destinations have a dead path, kept by userspace beside their
- * dead bitmaps (never below the truth): while 0, a known flow's packet
- * skips the destination lookup of the liveness check.
+ * The liveness generation: userspace bumps it after it changes any
+ * destination's dead bits or paths. A known flow checks its path against
+ * the dead bits only when the generation it noted is not this one, so a
+ * packet pays one array read and a compare whether or not anything is
+ * dead.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
-} dard_dead_dests SEC(".maps");
+	__type(value, __u32);
+} dard_live_gen SEC(".maps");
 
 static __always_inline void count(__u32 stat)
 {

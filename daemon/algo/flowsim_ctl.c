@@ -112,7 +112,8 @@ static int hedera_place(struct sim *s, struct flow **e, size_t n,
 						: "demand estimation failed");
 	}
 	for (i = 0; i < n; i++)
-		flowsim_place(s, e[i], hf[i].row, out);
+		flowsim_place(s, e[i],
+			      flowsim_fail_live_row(s, e[i], hf[i].row), out);
 	free(hf);
 	return 0;
 }
@@ -134,9 +135,14 @@ static int greedy_place(struct sim *s, struct flow **e, size_t n,
 	for (i = 0; i < n; i++)
 		c[i] = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
 					   e[i]->ps->ndl};
+	/* A failed link, as the controller's poll sees it: full. */
+	for (i = 0; s->o->nfail && i < 2 * (size_t)s->t->nlinks; i++)
+		if (!(s->cap[i] > 0))
+			load[i] = UINT32_MAX / 2;
 	dard_route_greedy_rows(c, n, load, row);
 	for (i = 0; i < n; i++)
-		flowsim_place(s, e[i], row[i], out);
+		flowsim_place(s, e[i], flowsim_fail_live_row(s, e[i], row[i]),
+			      out);
 out:
 	free(c);
 	free(row);
@@ -186,7 +192,8 @@ static int optimal_place(struct sim *s, struct flow **e, size_t n,
 				s->err, -EIO,
 				"sdn-optimal placed a flow off its paths");
 		else
-			flowsim_place(s, e[i], row, out);
+			flowsim_place(s, e[i],
+				      flowsim_fail_live_row(s, e[i], row), out);
 	}
 out:
 	free(d);

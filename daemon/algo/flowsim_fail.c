@@ -16,9 +16,13 @@
  *                balance the elephants. A flow with no monitor for its
  *                ToR pair stalls, or with rto > 0 moves to the next path
  *                every rto seconds it is stalled (TCP's timeout repair);
- *   pvlb, hedera, sdn-*: nothing more than they do anyway (pVLB's
- *                random re-picks and the controllers' rounds do not
- *                look at liveness).
+ *   hedera, sdn-*: a controller polls every switch at its round, so
+ *                it places no elephant on a failed link if a live path
+ *                is left (sdn-greedy counts failed links as full; the
+ *                others' choice, if dead, gives way to the next live
+ *                row); between rounds, as ecmp;
+ *   pvlb         nothing more than it does anyway: its random re-picks
+ *                are the host's, blind to liveness.
  * A link back up carries again; no flow moves back for it.
  */
 #include <errno.h>
@@ -107,18 +111,32 @@ static int row_dead(const struct sim *s, const struct pset *p, uint32_t row,
 	return 0;
 }
 
-/* The datapath's rule: the next live row after f's, or f's if none. */
-static uint32_t next_live(const struct sim *s, const struct flow *f,
-			  int queried)
+/* The datapath's rule: the next live row after from, or from if none. */
+static uint32_t next_live_from(const struct sim *s, const struct flow *f,
+			       uint32_t from, int queried)
 {
 	uint32_t k, row;
 
 	for (k = 1; k < f->ps->npaths; k++) {
-		row = (f->row + k) % f->ps->npaths;
+		row = (from + k) % f->ps->npaths;
 		if (!row_dead(s, f->ps, row, queried))
 			return row;
 	}
-	return f->row;
+	return from;
+}
+
+static uint32_t next_live(const struct sim *s, const struct flow *f,
+			  int queried)
+{
+	return next_live_from(s, f, f->row, queried);
+}
+
+uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
+			       uint32_t row)
+{
+	if (!s->o->nfail || !f->ps->ndl || !row_dead(s, f->ps, row, 0))
+		return row;
+	return next_live_from(s, f, row, 0);
 }
 
 /* When routing has converged around f's dead links. */

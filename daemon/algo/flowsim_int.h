@@ -149,6 +149,10 @@ void flowsim_fail_fini(struct sim *s);
 void flowsim_fail_scan(struct sim *s, struct dard_sim_flow *out);
 void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out);
 void flowsim_fail_arrive(struct sim *s, struct flow *f);
+/* What a controller places f on instead of row: row unless it crosses a
+ * failed link and a live row is left, then the next live one. */
+uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
+			       uint32_t row);
 int flowsim_fail_stuck(struct sim *s, int arrivals);
 /* When a run whose flows all stalled with nothing to come ends. */
 double flowsim_fail_end(const struct sim *s);

@@ -36,8 +36,8 @@
 enum { TC_HANDLE = 1, TC_PRIORITY = 0xdad };
 
 static const char *const map_names[] = {
-	"dard_dests", "dard_aliases", "dard_flows",	 "dard_events",
-	"dard_stats", "dard_meta",    "dard_dead_dests",
+	"dard_dests", "dard_aliases", "dard_flows",    "dard_events",
+	"dard_stats", "dard_meta",    "dard_live_gen",
 };
 
 enum {
@@ -47,7 +47,7 @@ enum {
 	M_EVENTS,
 	M_STATS,
 	M_META,
-	M_DEAD_DESTS,
+	M_LIVE_GEN,
 	M_NR
 };
 
@@ -58,6 +58,9 @@ struct dard_dp {
 	dard_dp_event_cb cb;
 	void *cb_arg;
 	int ncpus;
+	/* A destination was written but the generation's bump failed: the
+	 * next set_dead bumps it, even with its bits unchanged. */
+	int live_gen_owed;
 };
 
 /* From the same list as enum dard_stat: one name for every index. */
@@ -321,49 +324,26 @@ int dard_dp_bpf_adopt(struct dard_dp **out, struct bpf_object *obj)
 	return 0;
 }
 
-static int any_dead(const __u64 *dead)
-{
-	unsigned i;
-
-	for (i = 0; i < DARD_PATHS_MAX / 64; i++)
-		if (dead[i])
-			return 1;
-	return 0;
-}
-
-/* Adds delta to the number of destinations with a dead path. */
-static int dead_dests_add(struct dard_dp *dp, int delta)
-{
-	__u32 zero = 0;
-	__u64 n;
-
-	if (bpf_map_lookup_elem(dp->fd[M_DEAD_DESTS], &zero, &n))
-		return -errno;
-	n = delta < 0 && n < (__u64)-delta ? 0 : n + delta;
-	return bpf_map_update_elem(dp->fd[M_DEAD_DESTS], &zero, &n, 0) ? -errno
-								       : 0;
-}
-
 /*
- * Writes d for id, keeping dard_dead_dests never below the truth, which
- * the program relies on to skip its liveness check: raised before a
- * destination gains dead paths, lowered after it loses them, so a failure
- * between the two writes leaves it high (a little slower), never low
- * (a dead path ignored). Only dardd writes destinations after attach.
+ * Bumps dard_live_gen: every known flow checks its path against the dead
+ * bits again at its next packet. Called after the destination is written,
+ * so that a program reading the new generation finds the new destination;
+ * a failure in between leaves flows unaware of the change until the next
+ * bump, and is returned. Never DARD_LIVE_GEN_UNCHECKED.
  */
-static int write_dest(struct dard_dp *dp, __be32 key, const struct dard_dest *d,
-		      int was_dead, __u64 flags)
+static int live_gen_bump(struct dard_dp *dp)
 {
-	int now_dead = any_dead(d->dead), ret;
+	__u32 zero = 0, gen;
 
-	if (now_dead && !was_dead) {
-		ret = dead_dests_add(dp, 1);
-		if (ret)
-			return ret;
-	}
-	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, flags))
+	dp->live_gen_owed = 1;
+	if (bpf_map_lookup_elem(dp->fd[M_LIVE_GEN], &zero, &gen))
 		return -errno;
-	return was_dead && !now_dead ? dead_dests_add(dp, -1) : 0;
+	if (++gen == DARD_LIVE_GEN_UNCHECKED)
+		gen = 0;
+	if (bpf_map_update_elem(dp->fd[M_LIVE_GEN], &zero, &gen, 0))
+		return -errno;
+	dp->live_gen_owed = 0;
+	return 0;
 }
 
 /* A new path list: every path live until set_dead says otherwise. */
@@ -372,19 +352,18 @@ static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
 {
 	struct dard_dest *d;
 	__be32 key = htonl(id);
-	int ret, was_dead = 0;
+	int ret;
 
 	if (!n || n > DARD_PATHS_MAX)
 		return -ERANGE;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	if (!bpf_map_lookup_elem(dp->fd[M_DESTS], &key, d))
-		was_dead = any_dead(d->dead);
-	memset(d, 0, sizeof(*d));
 	d->npaths = n;
 	memcpy(d->path, paths, n * sizeof(*paths));
-	ret = write_dest(dp, key, d, was_dead, 0);
+	ret = bpf_map_update_elem(dp->fd[M_DESTS], &key, d, 0)
+		      ? -errno
+		      : live_gen_bump(dp);
 	free(d);
 	return ret;
 }
@@ -394,7 +373,7 @@ static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 {
 	struct dard_dest *d = malloc(sizeof(*d));
 	__be32 key = htonl(id);
-	int ret, was_dead;
+	int ret = 0;
 
 	if (!d)
 		return -ENOMEM;
@@ -402,9 +381,20 @@ static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 		ret = -errno;
 		goto out;
 	}
-	was_dead = any_dead(d->dead);
+	/*
+	 * Unchanged: no flow has anything to check again, unless a bump
+	 * failed after an earlier write (dardd tries the same bits again).
+	 */
+	if (!memcmp(d->dead, dead, sizeof(d->dead))) {
+		if (dp->live_gen_owed)
+			ret = live_gen_bump(dp);
+		goto out;
+	}
 	memcpy(d->dead, dead, sizeof(d->dead));
-	ret = write_dest(dp, key, d, was_dead, BPF_EXIST);
+	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, BPF_EXIST))
+		ret = -errno;
+	else
+		ret = live_gen_bump(dp);
 out:
 	free(d);
 	return ret;
@@ -469,6 +459,10 @@ static int bpf_move(struct dard_dp *dp, const struct dard_flow_key *key,
 		return ret;
 	f.path = *path;
 	f.path_idx = idx;
+	f.live_gen = DARD_LIVE_GEN_UNCHECKED; /* the new path may be dead */
+	/* What we read may be older than the program's last note: a stale
+	 * hash written back would look re-drawn and move the flow again. */
+	f.txhash = 0;
 	f.moves++;
 	return bpf_map_update_elem(dp->fd[M_FLOWS], key, &f, BPF_EXIST) ? -errno
 									: 0;

@@ -109,6 +109,18 @@ void sw_answer(struct sw_agent *a)
 		return;
 	}
 	a->queries++;
+	/*
+	 * A started (or restarted) agent's counter has seen less than a
+	 * window of traffic: its counts would be low, and a low count draws
+	 * flows. Silence is what monitors already read as "unknown".
+	 */
+	if (now < a->ready_ns) {
+		a->early++;
+		log_debug(
+			"query %u from %s unanswered: counting for %.3g s more",
+			msg.seq, from, (a->ready_ns - now) / 1e9);
+		return;
+	}
 	ret = refresh(a, now);
 	if (ret) {
 		/* Partial counts would mislead: the querier hears nothing. */
@@ -139,11 +151,12 @@ void sw_answer_log(const struct sw_agent *a)
 	int off = 0, ret;
 
 	log_info(
-		"queries %llu, replies %llu, rejected %llu, send errors %llu, count errors %llu",
+		"queries %llu, replies %llu, rejected %llu, send errors %llu, count errors %llu, before the first window %llu",
 		(unsigned long long)a->queries, (unsigned long long)a->replies,
 		(unsigned long long)a->rejected,
 		(unsigned long long)a->send_errors,
-		(unsigned long long)a->count_errors);
+		(unsigned long long)a->count_errors,
+		(unsigned long long)a->early);
 	if (!a->counter)
 		return;
 	ret = sw_counter_stats(a->counter, v);

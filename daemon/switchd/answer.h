@@ -20,8 +20,11 @@ struct sw_agent {
 	uint64_t window_ns;
 	int sock, ioctl_sock;
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */
+	/* CLOCK_MONOTONIC_COARSE before which queries go unanswered: a
+	 * counter started afresh has seen a window of traffic only then. */
+	uint64_t ready_ns;
 	/* What it did, logged at exit and on SIGUSR1. */
-	uint64_t queries, replies, rejected, send_errors, count_errors;
+	uint64_t queries, replies, rejected, send_errors, count_errors, early;
 	/* Their warnings, one a second: datagrams come from anyone. */
 	struct dard_ratelimit rejects, unanswered, send_failed;
 };

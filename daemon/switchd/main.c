@@ -161,6 +161,7 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sig, NULL);
 	if (sw_counter_attach(&a.counter, a.port, a.nports, o.dscp, err))
 		goto out;
+	a.ready_ns = dard_clock_ns(CLOCK_MONOTONIC_COARSE) + a.window_ns;
 	inet_ntop(AF_INET, &listen, addr, sizeof(addr));
 	log_info(
 		"%s: %u ports, answering on %s:%u, window %.3g s, elephant DSCP %u",

@@ -583,30 +583,30 @@ static void test_repath_stale_index(void **state)
 	forget(e, &o);
 }
 
-static uint64_t dead_dests(struct env *e)
+static uint32_t live_gen(struct env *e)
 {
-	uint32_t zero = 0;
-	uint64_t n;
+	uint32_t zero = 0, gen;
 
 	assert_int_equal(
-		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_dead_dests),
-				    &zero, &n),
+		bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_live_gen),
+				    &zero, &gen),
 		0);
-	return n;
+	return gen;
 }
 
 /*
- * The count that spares known flows the liveness check: raised once per
- * destination that gains dead paths, lowered when it has none, whether
- * through set_dead or a new path list; an unknown destination is refused
- * and changes nothing.
+ * The generation that spares known flows the liveness check moves on
+ * every change of a destination's dead bits, in any word, and on every
+ * new path list; not when the bits written are the ones there, nor for
+ * an unknown destination, which is refused.
  */
-static void test_dead_dests_count(void **state)
+static void test_live_gen(void **state)
 {
 	struct env *e = *state;
 	uint64_t none[DARD_PATHS_MAX / 64] = {0}, last[DARD_PATHS_MAX / 64] = {
 							  0, 0, 0, 1ULL << 63};
 	struct dard_alias_pair p[NPATHS];
+	uint32_t g;
 	int i;
 
 	for (i = 0; i < NPATHS; i++) {
@@ -614,30 +614,59 @@ static void test_dead_dests_count(void **state)
 		p[i].daddr = A(paths[i][1]);
 	}
 	set_dead(e, 0);
-	assert_int_equal(dead_dests(e), 0);
+	g = live_gen(e);
+	set_dead(e, 0);
+	assert_int_equal(live_gen(e), g);
 	set_dead(e, 0x1);
-	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(live_gen(e), g + 1);
+	set_dead(e, 0x1);
+	assert_int_equal(live_gen(e), g + 1);
 	set_dead(e, 0x3);
-	assert_int_equal(dead_dests(e), 1);
-	/* A bit in the last word counts as much as one in the first. */
+	assert_int_equal(live_gen(e), g + 2);
 	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), last),
 			 0);
-	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(live_gen(e), g + 3);
 	assert_int_equal(
-		dard_dp_bpf.set_dead(e->dp, ntohl(A("172.16.0.9")), last),
+		dard_dp_bpf.set_dead(e->dp, ntohl(A("172.16.0.9")), none),
 		-ENOENT);
-	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(live_gen(e), g + 3);
 	assert_int_equal(dard_dp_bpf.set_dead(e->dp, ntohl(A(PEER_ID)), none),
 			 0);
-	assert_int_equal(dead_dests(e), 0);
-	/* A new path list over dead paths: all live, nothing counted. */
-	set_dead(e, 0x4);
-	assert_int_equal(dead_dests(e), 1);
+	assert_int_equal(live_gen(e), g + 4);
 	assert_int_equal(
 		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
-	assert_int_equal(dead_dests(e), 0);
+	assert_int_equal(live_gen(e), g + 5);
+}
+
+/*
+ * A known flow looks at the dead bits once per generation: a bit set
+ * under the generation it noted (as a writer other than set_dead would)
+ * goes unseen until the generation moves, and then moves it.
+ */
+static void test_live_gen_checked_once(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .sport = 7777,
+			     .dport = 53,
+			     .payload = 8};
+	int fd = bpf_map__fd(e->skel->maps.dard_dests);
+	uint32_t key = A(PEER_ID);
+	struct dard_dest d;
+	int k;
+
 	set_dead(e, 0);
-	assert_int_equal(dead_dests(e), 0);
+	k = send_one(e, &o);
+	assert_true(k >= 0);
+	assert_int_equal(bpf_map_lookup_elem(fd, &key, &d), 0);
+	d.dead[0] = 1ULL << k;
+	assert_int_equal(bpf_map_update_elem(fd, &key, &d, BPF_EXIST), 0);
+	assert_int_equal(send_one(e, &o), k);
+	set_dead(e, 1ULL << k | 1ULL << (k + 2) % NPATHS);
+	assert_int_equal(send_one(e, &o), (k + 1) % NPATHS);
+	set_dead(e, 0);
+	forget(e, &o);
 }
 
 /* TCP options as Linux lays them out: NOP NOP TS, then NOP NOP SACK. */
@@ -824,6 +853,17 @@ static void test_syn_resets(void **state)
 	assert_int_equal(check_encap(in, len, out, n, 0) >= 0, 1);
 	flow_of(e, &key, &f);
 	assert_int_equal(f.flags, 0);
+	assert_int_equal(f.packets, 1);
+
+	/* Ended again; a server's SYN-ACK on the 5-tuple starts afresh too. */
+	o.tcp_flags = 0x11; /* FIN, ACK */
+	send_one(e, &o);
+	flow_of(e, &key, &f);
+	assert_true(f.flags & DARD_FLOW_F_ENDED);
+	o.tcp_flags = 0x12; /* SYN, ACK */
+	send_one(e, &o);
+	flow_of(e, &key, &f);
+	assert_false(f.flags & DARD_FLOW_F_ENDED);
 	assert_int_equal(f.packets, 1);
 }
 
@@ -1032,7 +1072,8 @@ int main(void)
 		cmocka_unit_test(test_repath_dead),
 		cmocka_unit_test(test_repath_after_move),
 		cmocka_unit_test(test_repath_stale_index),
-		cmocka_unit_test(test_dead_dests_count),
+		cmocka_unit_test(test_live_gen),
+		cmocka_unit_test(test_live_gen_checked_once),
 		cmocka_unit_test(test_repath_dsack),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_elephant_once),

@@ -459,6 +459,30 @@ static void test_fail(void **state)
 	assert_true(stats.stalled >= k * 1.0 - 1e-6);
 }
 
+/*
+ * The controllers poll every switch at their round (every 5 s): the
+ * flows stalled at 0.5 s wait for the round at 5 s, which places every
+ * elephant on a live path though half the paths are dead.
+ */
+static void test_fail_controllers(void **state)
+{
+	static const int sched[] = {DARD_SIM_HEDERA, DARD_SIM_GREEDY,
+				    DARD_SIM_OPTIMAL};
+	struct dard_sim_flow ecmp[NF], out[NF];
+	size_t k, i;
+
+	(void)state;
+	k = run_fail(DARD_SIM_ECMP, HUGE_VAL, 0, 0, ecmp);
+	assert_true(k > 0 && k < NF);
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++) {
+		assert_int_equal(run_fail(sched[i], HUGE_VAL, 0, 0, out), 0);
+		if (fabs(stats.stalled - k * 4.5) > 1e-6)
+			fail_msg("%s: %g flow-seconds stalled, not %g",
+				 dard_sim_sched_name(sched[i]), stats.stalled,
+				 k * 4.5);
+	}
+}
+
 /* A link back up carries again: ECMP's stalled flows finish after it. */
 static void test_fail_up(void **state)
 {
@@ -514,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_optimal_needs_fattree),
 		cmocka_unit_test(test_sched_names),
 		cmocka_unit_test(test_fail),
+		cmocka_unit_test(test_fail_controllers),
 		cmocka_unit_test(test_fail_up),
 		cmocka_unit_test(test_fail_bad),
 	};

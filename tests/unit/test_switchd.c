@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "clock.h"
 #include "log.h"
 #include "opts.h"
 #include "reply.h"
@@ -365,6 +366,20 @@ static void test_answer(void **state)
 	assert_int_equal(a.rejected, 1);
 	assert_int_equal(a.queries, 4);
 	assert_int_equal(a.replies, 3);
+
+	/* A counter younger than a window: unanswered, counted, not counted
+	 * from; a query after it is answered. */
+	a.ready_ns = dard_clock_ns(CLOCK_MONOTONIC_COARSE) + 3600000000000ULL;
+	a.counted_ns = 0;
+	query_agent(&a, c, 11, NULL, 0);
+	assert_int_equal(answer(c, &r), -1);
+	assert_int_equal(a.early, 1);
+	assert_int_equal(counts, 3);
+	a.ready_ns = 0;
+	query_agent(&a, c, 12, NULL, 0);
+	assert_int_equal(answer(c, &r), 0);
+	assert_int_equal(r.seq, 12);
+	assert_int_equal(a.replies, 4);
 	close(c);
 	sw_answer_close(&a);
 }

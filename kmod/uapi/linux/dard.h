@@ -18,9 +18,10 @@
  *   dard_events   ringbuf of struct dard_event
  *   dard_stats    percpu array of __u64, indexed by enum dard_stat
  *   dard_meta     array of one struct dard_meta: how it was attached
- *   dard_dead_dests array of one __u64: how many destinations have a
- *                        dead path; while 0, known flows skip the
- *                        liveness check
+ *   dard_live_gen array of one __u32: the liveness generation, bumped
+ *                        by userspace after a change of dead bits or
+ *                        paths; a known flow checks its path only when
+ *                        the generation it noted is not this one
  *
  * dard-switchd's maps (bpf/dard_switch.bpf.c), not pinned:
  *   dard_sw_flows LRU    struct dard_sw_key -> __u64, last seen
@@ -87,7 +88,8 @@ enum dard_flow_flag {
 	DARD_FLOW_F_REPORTED = 1U << 1, /* the elephant event was delivered */
 	DARD_FLOW_F_ENDED = 1U << 2,	/* FIN or RST seen */
 	DARD_FLOW_F_END_REPORTED = 1U << 3,
-	__DARD_FLOW_F_ALL = (1U << 4) - 1
+	DARD_FLOW_F_SYN_HASH = 1U << 4, /* txhash was noted from a SYN(-ACK) */
+	__DARD_FLOW_F_ALL = (1U << 5) - 1
 };
 
 /* Value of dard_flows. Counters are updated without locks by every CPU. */
@@ -103,8 +105,13 @@ struct dard_flow {
 	__u32 txhash;	/* the socket's transmit hash (skb->hash) its last
 			 * packet left with; 0: take the next packet's */
 	__u32 dsack;	/* TCP: the start of the last D-SACK block it sent */
-	__u32 pad;
+	__u32 live_gen; /* dard_live_gen when its path was last checked
+			 * against the dead bits; DARD_LIVE_GEN_UNCHECKED:
+			 * at its next packet */
 };
+
+/* A flow's live_gen that no generation equals: userspace moved it. */
+#define DARD_LIVE_GEN_UNCHECKED 0xffffffffU
 
 enum dard_event_type {
 	DARD_EVENT_ELEPHANT = 1,
