@@ -505,12 +505,23 @@ t "bring them up again" links_set "$victim" up $ports
 t "and every route is back" within 5 all_routes_back
 
 # Switch agents killed under a transfer: a core's, then a ToR's. The
-# switch forwards on; its paths become unknown, never dead.
+# switch forwards on; its paths become unknown, never dead, and the
+# transfer keeps its path.
+# unknown_not_dead HOST [SWITCH]: whether HOST's monitors hold every
+# path through SWITCH (every path: a monitor's paths name no ToR)
+# unknown, and none dead.
+unknown_not_dead() {
+	ctl_jq "$1" '[.[].paths[] | select($v == "" or (.switches | index($v)))] |
+		length > 0 and all(.known == false and (.dead | not))' \
+		--arg v "${2:-}" -- monitor show
+}
 xfer_start e4_1 e1_4 40004
 read -r -a sw < <(switches e4_1 40004)
 xfer_at 2.5
 t "kill ${sw[2]}'s dard-switchd (on the transfer's path)" kill_in "${sw[2]}" dard-switchd KILL
+t "e4_1 holds the paths through ${sw[2]} unknown, not dead" within 3 unknown_not_dead e4_1 "${sw[2]}"
 xfer_end "core agent killed" 40004
+t "the transfer kept its path through ${sw[2]}" crosses e4_1 40004 "${sw[2]}"
 start_switchd "${sw[2]}"
 t "${sw[2]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch query "${sw[2]}"
 
@@ -518,7 +529,9 @@ xfer_start e2_4 e3_4 40005
 read -r -a sw < <(switches e2_4 40005)
 xfer_at 2.5
 t "kill ${sw[0]}'s dard-switchd (the sender's ToR)" kill_in "${sw[0]}" dard-switchd KILL
+t "e2_4 holds all its paths, from ${sw[0]}, unknown, not dead" within 3 unknown_not_dead e2_4
 xfer_end "ToR agent killed" 40005
+t "the transfer kept its path" test "$(switches e2_4 40005)" == "${sw[*]}"
 start_switchd "${sw[0]}"
 t "${sw[0]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch query "${sw[0]}"
 
