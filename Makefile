@@ -278,11 +278,10 @@ test-netns: daemon
 		tests/netns/datapath.sh || rc=1; \
 		tests/netns/dard.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
-		tests/netns/deterlab.sh || rc=1; exit $$rc
+		tests/netns/deterlab.sh || rc=1; \
+		tests/netns/faults.sh || rc=1; exit $$rc
 
-# The fault-injection test, apart until it passes every run: its elephant
-# stalls for good when the receiver's ACK path is the one that dies (no
-# in-band repair of lost ACKs yet; Documentation/design.md, "Failures").
+# The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
 
