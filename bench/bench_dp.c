@@ -220,7 +220,7 @@ static void set_dest(struct dard_dp *dp, const char *id)
 		p[i].saddr = htonl(ntohl(ip4(alias_me)) + (i << 18));
 		p[i].daddr = htonl(ntohl(ip4(alias_peer)) + (i << 18));
 	}
-	if (dard_dp_bpf.set_dest(dp, ntohl(ip4(id)), p, 4)) {
+	if (dard_dp_bpf.set_dest(dp, ntohl(ip4(id)), p, 4, NULL)) {
 		fprintf(stderr, "Failed to fill the benchmark's maps\n");
 		exit(1);
 	}

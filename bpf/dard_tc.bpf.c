@@ -154,27 +154,37 @@ static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
 }
 
 /*
- * Moves f to the next live path after its own among dest's, or, if none
- * is live, to the next path all the same: the caller has evidence about
- * this path, and a dead bit may be stale. A flow whose index is unknown
- * (userspace moved it to a pair outside the list) is tried from path 0.
- * Returns 0 if it moved.
+ * Moves f on after TCP said its path failed, to the path userspace's
+ * repair order names after its own (dest->next: one that shares few
+ * switches with it, as the paths through a failed link fail together),
+ * or, if that one is known dead, to the next live path after it. If none
+ * is live it goes all the same: the caller has evidence about this path,
+ * and a dead bit may be stale. A flow whose index is unknown (userspace
+ * moved it to a pair outside the list) is tried from path 0. Returns 0 if
+ * it moved.
  */
 static __always_inline int move_on(const struct dard_dest *dest,
 				   struct dard_flow *f)
 {
-	__u32 i, j, n = dest->npaths;
+	__u32 i, j, k, n = dest->npaths;
 
 	if (n < 2 || n > DARD_PATHS_MAX)
 		return -1;
 	i = f->path_idx;
 	if (i >= n ||
 	    dest->path[i & (DARD_PATHS_MAX - 1)].saddr != f->path.saddr ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr)
-		i = n - 1;
-	j = next_live(dest, i, n);
-	if (j >= n)
-		j = i + 1 < n ? i + 1 : 0;
+	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr) {
+		j = 0;
+	} else {
+		j = dest->next[i & (DARD_PATHS_MAX - 1)];
+		if (j >= n || j == i)
+			j = i + 1 < n ? i + 1 : 0;
+	}
+	if (is_dead(dest, j & (DARD_PATHS_MAX - 1))) {
+		k = next_live(dest, j, n);
+		if (k < n)
+			j = k;
+	}
 	barrier_var(j);
 	if (j >= DARD_PATHS_MAX)
 		return -1;

@@ -47,9 +47,14 @@ struct dard_dp_ops {
 	/* Opens the datapath attached to ifname. */
 	int (*open)(struct dard_dp **dp, const char *ifname,
 		    const char *pin_root);
-	/* Sets the paths to a destination ID (host byte order). */
+	/*
+	 * Sets the paths to a destination ID (host byte order), and the
+	 * order in which in-band repair tries them (next[i]: the path after
+	 * path i, dard_repair_order()'s; NULL: index order).
+	 */
 	int (*set_dest)(struct dard_dp *dp, uint32_t id,
-			const struct dard_alias_pair *paths, unsigned n);
+			const struct dard_alias_pair *paths, unsigned n,
+			const uint8_t *next);
 	/*
 	 * Marks which of a destination's paths are dead (bit i of
 	 * dead[i / 64]: path i, DARD_PATHS_MAX bits), keeping its paths.

@@ -348,10 +348,12 @@ static int live_gen_bump(struct dard_dp *dp)
 
 /* A new path list: every path live until set_dead says otherwise. */
 static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
-			const struct dard_alias_pair *paths, unsigned n)
+			const struct dard_alias_pair *paths, unsigned n,
+			const uint8_t *next)
 {
 	struct dard_dest *d;
 	__be32 key = htonl(id);
+	unsigned i;
 	int ret;
 
 	if (!n || n > DARD_PATHS_MAX)
@@ -361,6 +363,9 @@ static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
 		return -ENOMEM;
 	d->npaths = n;
 	memcpy(d->path, paths, n * sizeof(*paths));
+	/* An order that leaves the paths is no order: index order then. */
+	for (i = 0; i < n; i++)
+		d->next[i] = next && next[i] < n ? next[i] : (i + 1) % n;
 	ret = bpf_map_update_elem(dp->fd[M_DESTS], &key, d, 0)
 		      ? -errno
 		      : live_gen_bump(dp);

@@ -8,10 +8,14 @@
 #include "dp.h"
 #include "err.h"
 #include "path.h"
+#include "repair.h"
 
 struct collect {
 	struct dard_alias_pair path[DARD_PATHS_MAX];
-	unsigned n;
+	struct dard_path full[DARD_PATHS_MAX];
+	uint8_t next[DARD_PATHS_MAX];
+	uint32_t next_tor; /* the ToR next[] is for; UINT32_MAX: none */
+	unsigned next_n, n;
 };
 
 static int collect_cb(const struct dard_path *p, void *arg)
@@ -22,8 +26,23 @@ static int collect_cb(const struct dard_path *p, void *arg)
 		return -E2BIG;
 	c->path[c->n].saddr = htonl(p->saddr);
 	c->path[c->n].daddr = htonl(p->daddr);
+	c->full[c->n] = *p;
 	c->n++;
 	return 0;
+}
+
+/*
+ * The repair order depends only on the switches, which the hosts under
+ * one ToR share: computed once per ToR, for the hosts in a row under it.
+ */
+static const uint8_t *repair_order(struct collect *c, uint32_t tor)
+{
+	if (c->next_tor != tor || c->next_n != c->n) {
+		dard_repair_order(c->full, c->n, c->next);
+		c->next_tor = tor;
+		c->next_n = c->n;
+	}
+	return c->next;
 }
 
 /*
@@ -43,6 +62,7 @@ static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 		ret = dard_fail(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	col->next_tor = UINT32_MAX;
 	for (i = 0; i < dard_plan_naliases(t, me) && !ret; i++) {
 		ret = ops->add_alias(dp, dard_plan_alias(t, p, me, i));
 		if (ret)
@@ -63,8 +83,9 @@ static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 					t->node[me].name, t->node[h].name,
 					DARD_PATHS_MAX);
 		} else if (n > 0) {
-			ret = ops->set_dest(dp, t->node[h].id, col->path,
-					    col->n);
+			ret = ops->set_dest(
+				dp, t->node[h].id, col->path, col->n,
+				repair_order(col, dard_topo_tor(t, h)));
 			if (ret)
 				dard_fail(err, ret, "paths to %s: %s",
 					  t->node[h].name, strerror(-ret));

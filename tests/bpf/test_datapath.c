@@ -91,7 +91,7 @@ static int setup(void **state)
 		p[i].saddr = A(paths[i][0]);
 		p[i].daddr = A(paths[i][1]);
 	}
-	if (dard_dp_bpf.set_dest(e.dp, ntohl(A(PEER_ID)), p, NPATHS) ||
+	if (dard_dp_bpf.set_dest(e.dp, ntohl(A(PEER_ID)), p, NPATHS, NULL) ||
 	    dard_dp_bpf.add_alias(e.dp, ntohl(A(MY_ALIAS))))
 		return -1;
 	*state = &e;
@@ -570,7 +570,8 @@ static void test_repath_stale_index(void **state)
 		p[i].daddr = A(paths[(i + 1) % NPATHS][1]);
 	}
 	assert_int_equal(
-		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS, NULL),
+		0);
 	set_dead(e, 1U << k);
 	assert_int_equal(send_one(e, &o), k);
 	assert_int_equal(stat(e, DARD_STAT_REPATH_DEAD), before);
@@ -579,7 +580,8 @@ static void test_repath_stale_index(void **state)
 		p[i].daddr = A(paths[i][1]);
 	}
 	assert_int_equal(
-		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS, NULL),
+		0);
 	forget(e, &o);
 }
 
@@ -634,7 +636,8 @@ static void test_live_gen(void **state)
 			 0);
 	assert_int_equal(live_gen(e), g + 4);
 	assert_int_equal(
-		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS), 0);
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS, NULL),
+		0);
 	assert_int_equal(live_gen(e), g + 5);
 }
 
@@ -759,6 +762,63 @@ static void test_repath_dsack(void **state)
 	assert_int_equal(stat(e, DARD_STAT_REPATH_DSACK), before + 2);
 	set_dead(e, 0);
 	forget(e, &o);
+}
+
+/*
+ * In-band repair follows the repair order set_dest was given (here 0, 2,
+ * 1, 3, as a fat-tree's), skipping to the next live path when the one it
+ * names is known dead; an order that names no path is index order.
+ */
+static void test_repair_order(void **state)
+{
+	struct env *e = *state;
+	static const uint8_t order[NPATHS] = {2, 3, 1, 0},
+			     bad[NPATHS] = {9, 9, 9, 9};
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .proto = IPPROTO_TCP,
+			     .sport = 5202,
+			     .dport = 40002};
+	struct dard_alias_pair p[NPATHS];
+	uint8_t dsack[TS_LEN + SACK1_LEN];
+	int i, k;
+
+	for (i = 0; i < NPATHS; i++) {
+		p[i].saddr = A(paths[i][0]);
+		p[i].daddr = A(paths[i][1]);
+	}
+	assert_int_equal(dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p,
+					      NPATHS, order),
+			 0);
+	set_dead(e, 0);
+	opt_sack(opt_ts(dsack), 40000, 41000);
+	k = send_ack(e, o, 50000, NULL, 0);
+	assert_true(k >= 0);
+	/* Each D-SACK after the first moves the flow one step of the order. */
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)), k);
+	for (i = 0; i < NPATHS; i++) {
+		int want = order[k];
+
+		k = send_ack(e, o, 50000, dsack, sizeof(dsack));
+		assert_int_equal(k, want);
+	}
+	/* The next in the order known dead: the next live after it. */
+	set_dead(e, 1U << order[k]);
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)),
+			 (order[k] + 1) % NPATHS);
+	set_dead(e, 0);
+	forget(e, &o);
+	assert_int_equal(
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS, bad),
+		0);
+	k = send_ack(e, o, 50000, NULL, 0);
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)), k);
+	assert_int_equal(send_ack(e, o, 50000, dsack, sizeof(dsack)),
+			 (k + 1) % NPATHS);
+	forget(e, &o);
+	assert_int_equal(
+		dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS, NULL),
+		0);
 }
 
 static void test_fragments(void **state)
@@ -1075,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_live_gen),
 		cmocka_unit_test(test_live_gen_checked_once),
 		cmocka_unit_test(test_repath_dsack),
+		cmocka_unit_test(test_repair_order),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_elephant_once),
 		cmocka_unit_test(test_syn_resets),

@@ -64,6 +64,9 @@ struct dard_dest {
 	__u32 pad;
 	struct dard_alias_pair path[DARD_PATHS_MAX];
 	__u64 dead[DARD_PATHS_MAX / 64];
+	/* The path TCP's in-band repair tries after path i (< npaths): one
+	 * cycle whose neighbours share few switches (daemon/lib/repair.h). */
+	__u8 next[DARD_PATHS_MAX];
 };
 
 /* Key of dard_flows: the inner (ID) flow. Ports are 0 for other protocols
