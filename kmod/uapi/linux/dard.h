@@ -165,7 +165,8 @@ struct dard_event {
 	FN(REPATH_RTO, "repath_rto") /* TCP timed out: moved on (sock_ops) */  \
 	FN(REPATH_SYN, "repath_syn") /* a SYN(-ACK) sent again, new hash */    \
 	FN(REPATH_DSACK, "repath_dsack") /* our ACKs lost: D-SACK repeated */  \
-	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */
+	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */     \
+	FN(DROP_BIG_TCP, "drop_big_tcp")   /* GSO over 64 KiB: no length */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
