@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
@@ -28,6 +29,7 @@
 #include "bpflog.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
+#include "dp_link.h"
 
 #define MY_ID "172.16.0.1"
 #define PEER_ID "172.16.0.5"
@@ -1146,6 +1148,47 @@ static void test_big_tcp(void **state)
 	assert_memory_equal(out, in, len);
 }
 
+/*
+ * Attach's step against BIG TCP: sizes above 64 KiB are lowered, others
+ * left, and an interface that is not there is an error. On lo, whose BIG
+ * TCP is raised for the test (lo's TSO limit allows it) and put back.
+ */
+static void test_link_cap_gso(void **state)
+{
+	struct dard_link_sizes was, s, big = {.gso_ipv4_max = 131072};
+	unsigned lo = if_nametoindex("lo");
+
+	(void)state;
+	assert_true(lo > 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &was), 0);
+	if (!was.gso_ipv4_max) {
+		print_message(
+			"no IPv4 BIG TCP before Linux 6.3: cap skipped\n");
+		assert_int_equal(dard_dp_link_cap_gso(lo), 0);
+		return;
+	}
+	assert_int_equal(dard_dp_link_set_sizes(lo, &big), 0);
+	big.gso_ipv4_max = 0;
+	big.gro_ipv4_max = 65536; /* at the cap: left as it is */
+	assert_int_equal(dard_dp_link_set_sizes(lo, &big), 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &s), 0);
+	assert_int_equal(s.gso_ipv4_max, 131072);
+	assert_int_equal(dard_dp_link_cap_gso(lo), 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &s), 0);
+	assert_int_equal(s.gso_ipv4_max, DARD_GSO_IPV4_MAX);
+	assert_int_equal(s.gro_ipv4_max, 65536);
+	/* Below the cap: never raised. */
+	big.gso_ipv4_max = 32768;
+	big.gro_ipv4_max = 0;
+	assert_int_equal(dard_dp_link_set_sizes(lo, &big), 0);
+	assert_int_equal(dard_dp_link_cap_gso(lo), 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &s), 0);
+	assert_int_equal(s.gso_ipv4_max, 32768);
+	assert_int_equal(dard_dp_link_set_sizes(lo, &was), 0);
+	/* No such interface: the kernel's error comes back. */
+	assert_int_equal(dard_dp_link_cap_gso(0x7fffffff), -ENODEV);
+}
+
 static int count_flow(const struct dard_flow_key *key,
 		      const struct dard_flow *flow, void *arg)
 {
@@ -1237,6 +1280,7 @@ int main(void)
 		cmocka_unit_test(test_ring_full),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_big_tcp),
+		cmocka_unit_test(test_link_cap_gso),
 		cmocka_unit_test(test_walk_and_sweep),
 	};
 
