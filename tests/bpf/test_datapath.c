@@ -1149,6 +1149,47 @@ static void test_big_tcp(void **state)
 }
 
 /*
+ * Headers outside the skb's linear part are pulled in (pull_revalidate):
+ * egress with the IPv4 header cut, ingress with the inner one cut. This
+ * needs a test run that builds a non-linear skb, its linear part as long
+ * as the ctx's data_end; a kernel whose test run builds linear ones only
+ * refuses that ctx (EINVAL, as 6.18 does), and the case is skipped.
+ */
+static void test_pulled_headers(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .sport = 6000,
+			     .dport = 6001,
+			     .payload = 1000};
+	struct __sk_buff ctx = {.data_end = ETH_HLEN + 10};
+	uint8_t in[PKT_MAX], wrapped[PKT_MAX], out[PKT_MAX];
+	size_t len = build(in, &o);
+	struct bpf_program *prog = e->skel->progs.dard_tc_egress;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = len,
+		    .data_out = out, .data_size_out = PKT_MAX, .repeat = 1,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx));
+	uint32_t n;
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) == -EINVAL) {
+		print_message("this kernel's test run has no non-linear skb\n");
+		skip();
+	}
+	assert_int_equal(opts.retval, TC_ACT_OK);
+	assert_true(check_encap(in, len, out, opts.data_size_out, 0) >= 0);
+	o.saddr = A(PEER_ID);
+	o.daddr = A(MY_ID);
+	len = build(in, &o);
+	wrap(wrapped, o);
+	ctx.data_end = ETH_HLEN + 20 + 4;
+	assert_int_equal(run_ctx(e, 0, wrapped, len + 20, &ctx, out, &n),
+			 TC_ACT_OK);
+	assert_int_equal(n, len);
+	assert_memory_equal(out, in, len);
+}
+
+/*
  * Attach's step against BIG TCP: sizes above 64 KiB are lowered, others
  * left, and an interface that is not there is an error. On lo, whose BIG
  * TCP is raised for the test (lo's TSO limit allows it) and put back.
@@ -1281,6 +1322,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_big_tcp),
 		cmocka_unit_test(test_link_cap_gso),
+		cmocka_unit_test(test_pulled_headers),
 		cmocka_unit_test(test_walk_and_sweep),
 	};
 
