@@ -352,12 +352,15 @@ static __always_inline int egress(struct __sk_buff *skb)
 	 * The fabric must carry every packet with 20 more bytes: a GSO
 	 * packet's segments (gso_size of payload behind the headers), or the
 	 * packet itself. The ID route's MTU makes this hold; a packet that
-	 * still does not fit is dropped and counted.
+	 * still does not fit is dropped and counted. So is a GSO packet whose
+	 * outer length would pass 16 bits (a UDP GSO send may be 65,535
+	 * bytes): a switch would see a length shorter than its header.
 	 */
-	if (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
-					    sizeof(struct iphdr) >
-				    fabric_mtu
-			  : len + sizeof(struct iphdr) > fabric_mtu) {
+	if (len > 0xffff - sizeof(struct iphdr) ||
+	    (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
+					     sizeof(struct iphdr) >
+				     fabric_mtu
+			   : len + sizeof(struct iphdr) > fabric_mtu)) {
 		count(DARD_STAT_DROP_OVERSIZE);
 		return TC_ACT_SHOT;
 	}
