@@ -6,7 +6,6 @@
  * (drop_big_tcp). One rtnetlink request to read, one to lower, by libmnl.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
