@@ -48,6 +48,8 @@ JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+# Whatever links the datapath (daemon/dp) makes rtnetlink requests by libmnl.
+BPF_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 # libdard needs libm; the algorithms add threads, for the two-thread OPT.
 LIBDARD_LIBS := -lm
 ALGO_LIBS := -lm -pthread

@@ -297,6 +297,14 @@ static __always_inline int egress(struct __sk_buff *skb)
 	if (ip->ihl < 5)
 		return malformed(ip, DARD_STAT_DROP_BAD_IHL);
 	len = bpf_ntohs(ip->tot_len);
+	/*
+	 * BIG TCP: a GSO packet over 64 KiB carries total length 0, and so
+	 * would its outer header, which the fabric's switches and the peer's
+	 * checks cannot take. Attach caps the device's sizes at 64 KiB, so
+	 * this counts only what an operator raised since.
+	 */
+	if (!len && skb->gso_size)
+		return malformed(ip, DARD_STAT_DROP_BIG_TCP);
 	if (len < ip->ihl * 4 || len > skb->len - ETH_HLEN)
 		return malformed(ip, DARD_STAT_DROP_BAD_LEN);
 	tos = ip->tos;
@@ -344,12 +352,15 @@ static __always_inline int egress(struct __sk_buff *skb)
 	 * The fabric must carry every packet with 20 more bytes: a GSO
 	 * packet's segments (gso_size of payload behind the headers), or the
 	 * packet itself. The ID route's MTU makes this hold; a packet that
-	 * still does not fit is dropped and counted.
+	 * still does not fit is dropped and counted. So is a GSO packet whose
+	 * outer length would pass 16 bits (a UDP GSO send may be 65,535
+	 * bytes): a switch would see a length shorter than its header.
 	 */
-	if (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
-					    sizeof(struct iphdr) >
-				    fabric_mtu
-			  : len + sizeof(struct iphdr) > fabric_mtu) {
+	if (len > 0xffff - sizeof(struct iphdr) ||
+	    (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
+					     sizeof(struct iphdr) >
+				     fabric_mtu
+			   : len + sizeof(struct iphdr) > fabric_mtu)) {
 		count(DARD_STAT_DROP_OVERSIZE);
 		return TC_ACT_SHOT;
 	}
@@ -437,6 +448,11 @@ static __always_inline int ingress(struct __sk_buff *skb)
 	 */
 	if (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET)) {
 		count(DARD_STAT_DROP_OUTER_FRAGMENT);
+		return TC_ACT_SHOT;
+	}
+	/* BIG TCP's GRO: over 64 KiB, no length to check (see egress). */
+	if (!ip->tot_len && skb->gso_size) {
+		count(DARD_STAT_DROP_BIG_TCP);
 		return TC_ACT_SHOT;
 	}
 	in = ip + 1;

@@ -185,6 +185,7 @@ static json_object *stats_json(struct dardd *d)
 	STAT(ctl_refused);
 	STAT(dead_paths);
 	STAT(revived_paths);
+	STAT(evicted);
 #undef STAT
 	return o;
 }

@@ -41,6 +41,7 @@ struct dardd_stats {
 	uint64_t timeouts, late, rejected, send_errors;
 	uint64_t rounds, moves, ctl_refused;
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
+	uint64_t evicted; /* elephants gone from the flow table unreported */
 };
 
 enum { HIST_MAX = 8 };

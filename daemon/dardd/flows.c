@@ -111,6 +111,17 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 	struct walk *w = arg;
 	struct elephant *e = el_find(w->d, k);
 
+	/*
+	 * Begun after we took it for an elephant: the LRU evicted ours, which
+	 * reports nothing, and a packet made a new entry for its key. Ours
+	 * ended; the new one is adopted below once it is an elephant itself.
+	 */
+	if (e && f->first_ns > e->since_ns) {
+		w->d->st.evicted++;
+		el_del(w->d, e,
+		       "evicted from the flow table, back as a new flow");
+		e = NULL;
+	}
 	if (e) {
 		e->seen = 1;
 		/* Moved by someone else (an operator, a controller)? */
@@ -141,8 +152,11 @@ void flows_sweep(struct dardd *d, uint64_t now)
 		log_warn("Unable to walk the flow table: %s", strerror(-n));
 	for (e = d->els; n >= 0 && e; e = next) {
 		next = e->next;
-		if (!e->seen)
-			el_del(d, e, "gone from the flow table");
+		if (e->seen)
+			continue;
+		/* The LRU's evictions (or a sweep by dardctl): no event. */
+		d->st.evicted++;
+		el_del(d, e, "gone from the flow table");
 	}
 	n = d->ops->sweep(d->dp, d->o.idle_ns, on_idle, d);
 	if (n > 0)

@@ -26,6 +26,7 @@
 
 #include "dard_tc.skel.h"
 #include "dp.h"
+#include "dp_link.h"
 #include "dp_rto.h"
 #include "tc.h"
 
@@ -220,6 +221,10 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 
 	if (!ifindex)
 		return -ENODEV;
+	/* First, as nothing is made yet: IP-in-IP cannot carry BIG TCP. */
+	ret = dard_dp_link_cap_gso(ifindex);
+	if (ret)
+		return ret;
 	dp = dp_new();
 	if (!dp)
 		return -ENOMEM;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
@@ -28,6 +29,7 @@
 #include "bpflog.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
+#include "dp_link.h"
 
 #define MY_ID "172.16.0.1"
 #define PEER_ID "172.16.0.5"
@@ -46,18 +48,26 @@ struct env {
 	struct dard_dp *dp;
 };
 
-static int run(struct env *e, int egress, const uint8_t *in, size_t len,
-	       uint8_t *out, uint32_t *out_len)
+/* Runs a program on in, with ctx (NULL: none) as its __sk_buff. */
+static int run_ctx(struct env *e, int egress, const uint8_t *in, size_t len,
+		   struct __sk_buff *ctx, uint8_t *out, uint32_t *out_len)
 {
 	struct bpf_program *prog = egress ? e->skel->progs.dard_tc_egress
 					  : e->skel->progs.dard_tc_ingress;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = len,
-		    .data_out = out, .data_size_out = PKT_MAX, .repeat = 1);
+		    .data_out = out, .data_size_out = PKT_MAX, .repeat = 1,
+		    .ctx_in = ctx, .ctx_size_in = ctx ? sizeof(*ctx) : 0);
 	int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
 
 	assert_int_equal(err, 0);
 	*out_len = opts.data_size_out;
 	return opts.retval;
+}
+
+static int run(struct env *e, int egress, const uint8_t *in, size_t len,
+	       uint8_t *out, uint32_t *out_len)
+{
+	return run_ctx(e, egress, in, len, NULL, out, out_len);
 }
 
 static uint64_t stat(struct env *e, unsigned which)
@@ -1051,6 +1061,175 @@ static void test_malformed(void **state)
 	assert_int_equal(stat(e, DARD_STAT_EGRESS_PASS), before + 2);
 }
 
+/*
+ * BIG TCP: a GSO packet over 64 KiB has total length 0 (its length is the
+ * skb's). Such a packet cannot be wrapped, nor unwrapped: both ways it is
+ * dropped and counted, while a packet of length 0 that is not GSO stays a
+ * bad length, and one not to an ID is the kernel's. BPF_PROG_TEST_RUN
+ * builds no 64 KiB packet; the ctx makes a small one GSO.
+ */
+static void test_big_tcp(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .proto = IPPROTO_TCP,
+			     .sport = 5555,
+			     .dport = 80,
+			     .tcp_flags = 0x10,
+			     .payload = 1000};
+	struct __sk_buff gso = {.gso_size = 500, .gso_segs = 2};
+	struct dard_flow_key key = {.saddr = A(MY_ID),
+				    .daddr = A(PEER_ID),
+				    .sport = htons(5555),
+				    .dport = htons(80),
+				    .proto = IPPROTO_TCP};
+	uint8_t in[PKT_MAX], wrapped[PKT_MAX], out[PKT_MAX];
+	struct dard_flow f;
+	struct iphdr *ip, *outer;
+	uint64_t big, bad, pass;
+	size_t len = build(in, &o);
+	uint32_t n;
+
+	/* Known, so that the drop below is seen not to count toward it. */
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	ip = (void *)(in + ETH_HLEN);
+	ip->tot_len = 0;
+	ip->check = 0;
+	ip->check = htons(csum(ip, 20));
+	big = stat(e, DARD_STAT_DROP_BIG_TCP);
+	bad = stat(e, DARD_STAT_DROP_BAD_LEN);
+	assert_int_equal(run_ctx(e, 1, in, len, &gso, out, &n), TC_ACT_SHOT);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BIG_TCP), big + 1);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BAD_LEN), bad);
+	/* Dropped before it counts toward its flow. */
+	flow_of(e, &key, &f);
+	assert_int_equal(f.packets, 1);
+	/* Not GSO: length 0 is a bad length. */
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_SHOT);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BAD_LEN), bad + 1);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BIG_TCP), big + 1);
+	/* Not to an ID: BIG TCP is the kernel's business there. */
+	pass = stat(e, DARD_STAT_EGRESS_PASS);
+	ip->daddr = A("172.16.0.77");
+	ip->check = 0;
+	ip->check = htons(csum(ip, 20));
+	assert_int_equal(run_ctx(e, 1, in, len, &gso, out, &n), TC_ACT_OK);
+	assert_int_equal(n, len);
+	assert_memory_equal(out, in, len);
+	assert_int_equal(stat(e, DARD_STAT_EGRESS_PASS), pass + 1);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BIG_TCP), big + 1);
+
+	/* Ingress: GRO past 64 KiB leaves both lengths 0. */
+	o.saddr = A(PEER_ID);
+	o.daddr = A(MY_ID);
+	len = build(in, &o);
+	outer = wrap(wrapped, o);
+	outer->tot_len = 0;
+	outer->check = 0;
+	outer->check = htons(csum(outer, 20));
+	ip = outer + 1;
+	ip->tot_len = 0;
+	ip->check = 0;
+	ip->check = htons(csum(ip, 20));
+	assert_int_equal(run_ctx(e, 0, wrapped, len + 20, &gso, out, &n),
+			 TC_ACT_SHOT);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BIG_TCP), big + 2);
+	assert_int_equal(run(e, 0, wrapped, len + 20, out, &n), TC_ACT_SHOT);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BAD_LEN), bad + 2);
+	assert_int_equal(stat(e, DARD_STAT_DROP_BIG_TCP), big + 2);
+	/*
+	 * With its lengths it is unwrapped. (Not as GSO: the test run's skb
+	 * has a gso_size but no GSO type, which bpf_skb_adjust_room refuses.)
+	 */
+	wrap(wrapped, o);
+	assert_int_equal(run(e, 0, wrapped, len + 20, out, &n), TC_ACT_OK);
+	assert_int_equal(n, len);
+	assert_memory_equal(out, in, len);
+}
+
+/*
+ * Headers outside the skb's linear part are pulled in (pull_revalidate):
+ * egress with the IPv4 header cut, ingress with the inner one cut. This
+ * needs a test run that builds a non-linear skb, its linear part as long
+ * as the ctx's data_end; a kernel whose test run builds linear ones only
+ * refuses that ctx (EINVAL, as 6.18 does), and the case is skipped.
+ */
+static void test_pulled_headers(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .sport = 6000,
+			     .dport = 6001,
+			     .payload = 1000};
+	struct __sk_buff ctx = {.data_end = ETH_HLEN + 10};
+	uint8_t in[PKT_MAX], wrapped[PKT_MAX], out[PKT_MAX];
+	size_t len = build(in, &o);
+	struct bpf_program *prog = e->skel->progs.dard_tc_egress;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = len,
+		    .data_out = out, .data_size_out = PKT_MAX, .repeat = 1,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx));
+	uint32_t n;
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) == -EINVAL) {
+		print_message("this kernel's test run has no non-linear skb\n");
+		skip();
+	}
+	assert_int_equal(opts.retval, TC_ACT_OK);
+	assert_true(check_encap(in, len, out, opts.data_size_out, 0) >= 0);
+	o.saddr = A(PEER_ID);
+	o.daddr = A(MY_ID);
+	len = build(in, &o);
+	wrap(wrapped, o);
+	ctx.data_end = ETH_HLEN + 20 + 4;
+	assert_int_equal(run_ctx(e, 0, wrapped, len + 20, &ctx, out, &n),
+			 TC_ACT_OK);
+	assert_int_equal(n, len);
+	assert_memory_equal(out, in, len);
+}
+
+/*
+ * Attach's step against BIG TCP: sizes above 64 KiB are lowered, others
+ * left, and an interface that is not there is an error. On lo, whose BIG
+ * TCP is raised for the test (lo's TSO limit allows it) and put back.
+ */
+static void test_link_cap_gso(void **state)
+{
+	struct dard_link_sizes was, s, big = {.gso_ipv4_max = 131072};
+	unsigned lo = if_nametoindex("lo");
+
+	(void)state;
+	assert_true(lo > 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &was), 0);
+	if (!was.gso_ipv4_max) {
+		print_message(
+			"no IPv4 BIG TCP before Linux 6.3: cap skipped\n");
+		assert_int_equal(dard_dp_link_cap_gso(lo), 0);
+		return;
+	}
+	assert_int_equal(dard_dp_link_set_sizes(lo, &big), 0);
+	big.gso_ipv4_max = 0;
+	big.gro_ipv4_max = 65536; /* at the cap: left as it is */
+	assert_int_equal(dard_dp_link_set_sizes(lo, &big), 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &s), 0);
+	assert_int_equal(s.gso_ipv4_max, 131072);
+	assert_int_equal(dard_dp_link_cap_gso(lo), 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &s), 0);
+	assert_int_equal(s.gso_ipv4_max, DARD_GSO_IPV4_MAX);
+	assert_int_equal(s.gro_ipv4_max, 65536);
+	/* Below the cap: never raised. */
+	big.gso_ipv4_max = 32768;
+	big.gro_ipv4_max = 0;
+	assert_int_equal(dard_dp_link_set_sizes(lo, &big), 0);
+	assert_int_equal(dard_dp_link_cap_gso(lo), 0);
+	assert_int_equal(dard_dp_link_sizes(lo, &s), 0);
+	assert_int_equal(s.gso_ipv4_max, 32768);
+	assert_int_equal(dard_dp_link_set_sizes(lo, &was), 0);
+	/* No such interface: the kernel's error comes back. */
+	assert_int_equal(dard_dp_link_cap_gso(0x7fffffff), -ENODEV);
+}
+
 static int count_flow(const struct dard_flow_key *key,
 		      const struct dard_flow *flow, void *arg)
 {
@@ -1141,6 +1320,9 @@ int main(void)
 		cmocka_unit_test(test_syn_resets),
 		cmocka_unit_test(test_ring_full),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_big_tcp),
+		cmocka_unit_test(test_link_cap_gso),
+		cmocka_unit_test(test_pulled_headers),
 		cmocka_unit_test(test_walk_and_sweep),
 	};
 

@@ -148,6 +148,7 @@ static void test_sweep(void **state)
 	assert_null(el_find(&f->d, &k));
 	assert_int_equal(fix_nels(f), 3);
 	assert_int_equal(f->d.st.ended, 2);
+	assert_int_equal(f->d.st.evicted, 1); /* e3_1, gone without an event */
 	/* tor3_1's monitor went with its last elephant; tor4_1's came. */
 	assert_int_equal(mon_count(&f->d), 2);
 	assert_null(mon_of(f, "tor3_1"));
@@ -177,6 +178,69 @@ static void test_sweep_fails(void **state)
 	fix_free(f);
 }
 
+/*
+ * The LRU evicts an elephant without an event: it ends at the next walk,
+ * once, counted as evicted, whether its key is gone or back as a new flow
+ * (begun after we took the old one for an elephant); a new flow that is
+ * an elephant already is adopted in its place.
+ */
+static void test_evicted(void **state)
+{
+	struct fix *f = fix_new();
+	struct dard_event end = {.type = DARD_EVENT_END};
+	struct dard_flow_key k;
+	struct elephant *e;
+	uint64_t since, since3;
+	unsigned i;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0); /* evicted, its key gone */
+	fix_elephant(f, "e3_1", 2, 1); /* evicted, back as a mouse */
+	fix_elephant(f, "e3_2", 3, 1); /* evicted, back as an elephant */
+	fix_elephant(f, "e4_1", 4, 2); /* still there */
+	k = fix_key(f, "e3_1", 2);
+	since = el_find(&f->d, &k)->since_ns;
+	i = add_flow(f, "e3_1", 2, 1, 0);
+	f->dp.flow[i].first_ns = since + 1;
+	k = fix_key(f, "e3_2", 3);
+	since = el_find(&f->d, &k)->since_ns;
+	i = add_flow(f, "e3_2", 3, 2, DARD_FLOW_F_ELEPHANT);
+	f->dp.flow[i].first_ns = since + 1;
+	f->dp.flow[i].elephant_ns = since3 = since + 2;
+	k = fix_key(f, "e4_1", 4);
+	since = el_find(&f->d, &k)->since_ns;
+	i = add_flow(f, "e4_1", 4, 2, DARD_FLOW_F_ELEPHANT);
+	f->dp.flow[i].first_ns = since; /* the same flow */
+
+	flows_sweep(&f->d, since + 1000000000ULL);
+	assert_int_equal(f->d.st.evicted, 3);
+	assert_int_equal(f->d.st.ended, 3);
+	k = fix_key(f, "e2_1", 1);
+	assert_null(el_find(&f->d, &k));
+	k = fix_key(f, "e3_1", 2);
+	assert_null(el_find(&f->d, &k));
+	k = fix_key(f, "e3_2", 3);
+	e = el_find(&f->d, &k);
+	assert_non_null(e);
+	/* Adopted: an elephant since the new flow became one, on its path. */
+	assert_true(e->since_ns == since3);
+	assert_int_equal(e->path, 2);
+	k = fix_key(f, "e4_1", 4);
+	assert_non_null(el_find(&f->d, &k));
+	assert_int_equal(fix_nels(f), 2);
+
+	/* Once: later walks, and a late FIN of the new flow, end no more. */
+	flows_sweep(&f->d, since + 2000000000ULL);
+	end.key = fix_key(f, "e3_1", 2);
+	flows_on_event(&end, &f->d);
+	end.key = fix_key(f, "e2_1", 1);
+	flows_on_event(&end, &f->d);
+	assert_int_equal(f->d.st.evicted, 3);
+	assert_int_equal(f->d.st.ended, 3);
+	assert_int_equal(fix_nels(f), 2);
+	fix_free(f);
+}
+
 /* The history keeps the last HIST_MAX paths, oldest first. */
 static void test_history(void **state)
 {
@@ -203,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_sweep_fails),
+		cmocka_unit_test(test_evicted),
 		cmocka_unit_test(test_history),
 	};
 

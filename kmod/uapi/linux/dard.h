@@ -154,7 +154,7 @@ struct dard_event {
 	FN(DROP_NOT_MINE, "drop_not_mine")   /* to our alias, not our ID */    \
 	FN(DROP_OUTER_OPTIONS, "drop_outer_options") /* outer has options */   \
 	FN(DROP_ADJUST, "drop_adjust")	   /* bpf_skb_adjust_room failed */    \
-	FN(DROP_OVERSIZE, "drop_oversize") /* too big to wrap, not GSO */      \
+	FN(DROP_OVERSIZE, "drop_oversize") /* too big to wrap */               \
 	FN(EVENT_RETRY, "event_retry")	   /* ring full: tried again later */  \
 	FN(FLOW_FULL, "flow_full")	   /* flow table update failed */      \
 	FN(DROP_OUTER_FRAGMENT, "drop_outer_fragment") /* to our alias */      \
@@ -165,7 +165,8 @@ struct dard_event {
 	FN(REPATH_RTO, "repath_rto") /* TCP timed out: moved on (sock_ops) */  \
 	FN(REPATH_SYN, "repath_syn") /* a SYN(-ACK) sent again, new hash */    \
 	FN(REPATH_DSACK, "repath_dsack") /* our ACKs lost: D-SACK repeated */  \
-	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */
+	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */     \
+	FN(DROP_BIG_TCP, "drop_big_tcp")   /* GSO over 64 KiB: no length */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
