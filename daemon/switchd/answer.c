@@ -178,8 +178,10 @@ void sw_answer(struct sw_agent *a)
 			(unsigned long long)msg.seq, from, strerror(-ret));
 		return;
 	}
-	out = sw_reply(a->port, a->nports, &msg, &a->keys->key[0], buf,
-		       sizeof(buf), &n);
+	/* In the query's key: a querier not yet rotated still hears us. */
+	out = sw_reply(a->port, a->nports, &msg,
+		       dard_keys_find(a->keys, msg.key_id), buf, sizeof(buf),
+		       &n);
 	if (!out) {
 		refuse(a, SW_REF_UNPADDED, now, from, ntohs(peer.sin_port),
 		       "its reply would be longer than it plus 48 bytes: pad it "

@@ -31,7 +31,7 @@ struct sw_agent {
 	 * put a fake here). */
 	int (*count)(struct sw_agent *a, uint64_t now);
 	uint64_t window_ns;
-	const struct dard_keys *keys; /* keys[0] signs replies */
+	const struct dard_keys *keys; /* a reply is in its query's key */
 	struct sw_replay *replay;
 	int sock, ioctl_sock;
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */

@@ -33,7 +33,8 @@ static struct sw_port ports[3] = {
 };
 
 /* The deployment's key in the tests. */
-static const struct dard_keys keys = {.n = 1, .key = {{.id = 3, .k = {7}}}};
+static const struct dard_keys keys = {
+	.n = 2, .key = {{.id = 3, .k = {7}}, {.id = 4, .k = {9}}}};
 static const struct dard_key *const K = &keys.key[0];
 static struct sw_replay replay;
 
@@ -451,6 +452,19 @@ static void test_answer(void **state)
 	}
 	assert_int_equal(a.rejected, 3);
 	assert_int_equal(a.queries, 4);
+	/* A query in the second key (a rotation): answered in it. */
+	{
+		uint8_t buf[256];
+		size_t len =
+			dard_proto_query(buf, sizeof(buf), &keys.key[1], 78,
+					 NULL, 0, dard_proto_query_len(2));
+
+		assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
+		sw_answer(&a);
+		assert_int_equal(answer(c, &r), 0);
+		assert_int_equal(r.key_id, 4);
+		assert_true(r.seq == 78);
+	}
 
 	/* A counter younger than a window: unanswered, counted, not counted
 	 * from; a query after it is answered. */
@@ -464,7 +478,7 @@ static void test_answer(void **state)
 	query_agent(&a, c, 12, NULL, 0);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.seq, 12);
-	assert_int_equal(a.replies, 4);
+	assert_int_equal(a.replies, 5);
 	close(c);
 	sw_answer_close(&a);
 }
