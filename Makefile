@@ -279,6 +279,7 @@ test-netns: daemon
 	$(Q)rc=0; tests/netns/testbed.sh || rc=1; \
 		tests/netns/datapath.sh || rc=1; \
 		tests/netns/dard.sh || rc=1; \
+		tests/netns/auth.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
 		tests/netns/faults.sh || rc=1; exit $$rc
