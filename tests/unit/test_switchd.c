@@ -241,6 +241,10 @@ static void test_opts(void **state)
 	assert_int_equal(o.has_listen, 0);
 	assert_int_equal(o.reconcile_ns, 5000000000ULL);
 	assert_int_equal(o.no_tables, 0);
+	assert_null(o.key); /* $DARD_KEY, else /etc/dard/dard.key */
+	assert_int_equal(parse(&o, err, "--key", "/k", "core1", NULL),
+			 DARD_OPTS_RUN);
+	assert_string_equal(o.key, "/k");
 	assert_int_equal(parse(&o, err, "-r", "0.5", "--no-tables", "c1", NULL),
 			 DARD_OPTS_RUN);
 	assert_int_equal(o.reconcile_ns, S / 2);
