@@ -50,9 +50,11 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
 # Whatever links the datapath (daemon/dp) makes rtnetlink requests by libmnl.
 BPF_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
-# libdard needs libm; the algorithms add threads, for the two-thread OPT.
-LIBDARD_LIBS := -lm
-ALGO_LIBS := -lm -pthread
+# libdard needs libm and libsodium (the switch protocol's MACs, the key
+# file's keys); the algorithms add threads, for the two-thread OPT.
+SODIUM_LIBS := $(shell pkg-config --libs libsodium 2>/dev/null || echo -lsodium)
+LIBDARD_LIBS := -lm $(SODIUM_LIBS)
+ALGO_LIBS := -lm -pthread $(SODIUM_LIBS)
 
 # The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
 ARCH := $(shell uname -m)
@@ -216,18 +218,18 @@ $(RENDER_TESTS:$(B)/tests/%=$(B)/tests/unit/%.o): DARD_CFLAGS += -iquote daemon/
 $(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBCOMMON) \
 		$(LIBDARD)
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
 $(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o \
 		$(B)/daemon/switchd/counter.o $(B)/daemon/switchd/reply.o \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
 $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
 
 # The pure benchmarks (bench/bench_NAME.c, the libraries only).
 $(B)/bin/dard-bench-%: $(B)/bench/bench_%.o $(LIBALGO) $(LIBDARD)
@@ -279,6 +281,7 @@ test-netns: daemon
 	$(Q)rc=0; tests/netns/testbed.sh || rc=1; \
 		tests/netns/datapath.sh || rc=1; \
 		tests/netns/dard.sh || rc=1; \
+		tests/netns/auth.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
 		tests/netns/faults.sh || rc=1; exit $$rc

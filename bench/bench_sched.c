@@ -84,8 +84,8 @@ static void traffic(const struct dard_topo *t, struct monitor *m, unsigned *nsw,
 		if (!ports[n])
 			continue;
 		(*nsw)++;
-		*query += UDP_IP + DARD_HDR_LEN + 2 * ports[n];
-		*reply += UDP_IP + DARD_HDR_LEN + DARD_PORT_REC_LEN * ports[n];
+		*query += UDP_IP + dard_proto_query_len(ports[n]);
+		*reply += UDP_IP + dard_proto_reply_len(ports[n]);
 	}
 	free(ports);
 	free(seen);

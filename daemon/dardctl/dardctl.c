@@ -32,6 +32,7 @@ static const struct cmd {
 	{"addr", do_addr, "show a host's ID, management address and aliases"},
 	{"path", do_path,
 	 "list the paths between two hosts, or decode an alias pair"},
+	{"key", do_key, "make or rotate the switch protocol's key file"},
 	{"switch", do_switch,
 	 "show a switch's tables, or query its dard-switchd"},
 	{"deploy", do_deploy, "write the commands that build a testbed"},
@@ -73,7 +74,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
 		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
-		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR | -v |\n"
+		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR |\n"
+		"                    -k[ey] FILE | -v |\n"
 		"                    -V[ersion] | -h[elp] }\n"
 		"       TOPO := { fattree:P | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
@@ -97,6 +99,8 @@ static void usage(FILE *f)
 		"  --pin DIR           where datapaths pin their maps (default\n"
 		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
 		")\n"
+		"  -k, --key FILE      the switch protocol's key file (default $DARD_KEY,\n"
+		"                      else /etc/dard/dard.key)\n"
 		"  -v, --verbose       libbpf's debug messages too (its warnings always)\n"
 		"  -j, --json          print JSON: an array of objects\n"
 		"  -p, --pretty        indent JSON\n"
@@ -251,14 +255,15 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 		{"linknet", required_argument, NULL, 'L'},
 		{"mgmtnet", required_argument, NULL, 'G'},
 		{"pin", required_argument, NULL, 'P'},
+		{"key", required_argument, NULL, 'k'},
 		DARD_OPTS_VERBOSE,
 		DARD_OPTS_INFO,
 		{0}};
 	/* -v: libbpf's debug messages; dardctl has no log of its own. */
 	int opt, ret, level = DARD_LOG_INFO;
 
-	while ((opt = getopt_long(argc, argv, "+jpt:c:vVh", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "+jpt:c:k:vVh", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			c->json = 1;
@@ -268,6 +273,9 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 			break;
 		case 't':
 			c->topo_arg = optarg;
+			break;
+		case 'k':
+			c->key_arg = optarg;
 			break;
 		case 'c':
 			/* Mbit/s; UINT32_MAX is no capacity but a sentinel. */

@@ -13,6 +13,7 @@ struct ctl {
 	int json, pretty, stats, verbose;
 	const char *topo_arg;	    /* --topo: a generator or a file */
 	const char *pin_root;	    /* --pin: where datapaths pin their maps */
+	const char *key_arg;	    /* --key: the switch protocol's key file */
 	uint32_t mbps;		    /* --capacity for generators */
 	struct dard_plan_opts opts; /* --base, --mode, --ids, ... */
 	unsigned opts_mask;	    /* which of those were given */
@@ -55,6 +56,7 @@ int do_topo(struct ctl *c, int argc, char **argv);
 int do_addr(struct ctl *c, int argc, char **argv);
 int do_path(struct ctl *c, int argc, char **argv);
 int do_switch(struct ctl *c, int argc, char **argv);
+int do_key(struct ctl *c, int argc, char **argv);
 int do_deploy(struct ctl *c, int argc, char **argv);
 int do_dp(struct ctl *c, int argc, char **argv);
 int do_flow(struct ctl *c, int argc, char **argv);

@@ -11,7 +11,11 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <limits.h>
+#include <sodium.h>
+
 #include "dardctl.h"
+#include "keyfile.h"
 #include "proto.h"
 #include "table.h"
 #include "print.h"
@@ -35,9 +39,10 @@ static int usage(FILE *f)
 		"query: asks the switch's dard-switchd (Documentation/protocol.md) for\n"
 		"the state of the given exit ports, or of all, and prints each port's\n"
 		"neighbour, whether it is up, its bandwidth and the elephant flows\n"
-		"leaving by it. The query goes to the switch's management address\n"
-		"and UDP port 7471 unless `at' says otherwise; the answer is awaited\n"
-		"for timeout ms (default 1000).\n");
+		"leaving by it; ports the switch does not have are left out. The query\n"
+		"is signed with the key file's first key (-k) and goes to the switch's\n"
+		"management address and UDP port 7471 unless `at' says otherwise; the\n"
+		"answer is awaited for timeout ms (default 1000).\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
@@ -103,8 +108,9 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 	static uint8_t buf[DARD_MSG_MAX];
 	struct sockaddr_in sa = {.sin_family = AF_INET,
 				 .sin_port = htons(DARD_PROTO_PORT)};
-	char err[DARD_ERR_MAX], host[64] = "";
-	uint32_t seq;
+	char err[DARD_ERR_MAX + PATH_MAX], host[64] = "";
+	static struct dard_keys keys;
+	uint64_t seq = 0;
 	unsigned i;
 	ssize_t len;
 	int fd, ret = CTL_ERR;
@@ -135,13 +141,21 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 			t->node[sw].name);
 		return CTL_ERR;
 	}
+	if (dard_crypto_init(err) ||
+	    dard_keys_load(&keys, dard_key_path(c->key_arg), err)) {
+		fprintf(stderr, "%s\n", err);
+		return CTL_ERR;
+	}
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		perror("Unable to reach the switch");
 		goto out;
 	}
-	seq = (uint32_t)time(NULL) ^ (uint32_t)getpid();
-	len = dard_proto_query(buf, sizeof(buf), seq, ports, n);
+	while (!seq)
+		randombytes_buf(&seq, sizeof(seq));
+	len = dard_proto_query(
+		buf, sizeof(buf), &keys.key[0], seq, ports, n,
+		dard_proto_query_len(n ? n : DARD_MSG_PORTS_MAX));
 	if (send(fd, buf, len, 0) < 0) {
 		fprintf(stderr, "Unable to query %s at %s: %s\n",
 			t->node[sw].name, inet_ntoa(sa.sin_addr),
@@ -164,7 +178,7 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 				t->node[sw].name, strerror(errno));
 			goto out;
 		}
-		if (dard_proto_decode(buf, len, &msg, err)) {
+		if (dard_proto_decode(buf, len, &keys, &msg, err)) {
 			fprintf(stderr, "Bad reply from %s: %s\n",
 				t->node[sw].name, err);
 			goto out;

@@ -179,6 +179,13 @@ static json_object *stats_json(struct dardd *d)
 	STAT(timeouts);
 	STAT(late);
 	STAT(rejected);
+	STAT(refused_proto);
+	STAT(refused_key);
+	STAT(refused_mac);
+	STAT(refused_malformed);
+	STAT(refused_source);
+	STAT(refused_seq);
+	STAT(refused_replay);
 	STAT(send_errors);
 	STAT(rounds);
 	STAT(moves);

@@ -14,11 +14,13 @@
 #include "config.h"
 #include "dp.h"
 #include "log.h"
+#include "key.h"
 #include "monitor.h"
 
 /* What the command line asks for (opts.c). */
 struct dardd_opts {
 	const char *config;   /* NULL: $DARD_CONFIG, else the default */
+	const char *key;      /* NULL: $DARD_KEY, else the default */
 	const char *ifname;   /* the fabric interface */
 	const char *pin_root; /* NULL: $DARD_PIN_ROOT, else the default */
 	const char *host;     /* the host we run for */
@@ -39,6 +41,9 @@ struct dardd_stats {
 	uint64_t monitors_created, elephants, ended, events;
 	uint64_t queries, query_bytes, replies, reply_bytes;
 	uint64_t timeouts, late, rejected, send_errors;
+	/* rejected, by reason (query.c, enum query_refusal) */
+	uint64_t refused_proto, refused_key, refused_mac, refused_malformed;
+	uint64_t refused_source, refused_seq, refused_replay;
 	uint64_t rounds, moves, ctl_refused;
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
@@ -86,7 +91,10 @@ struct sw_addr {
 
 /* What we asked a switch and whether it answers (query.c). */
 struct sw {
-	uint32_t pending;	/* seq of the unanswered query, or 0 */
+	uint64_t pending;	/* seq of the unanswered query, or 0 */
+	uint64_t sent_ns;	/* when pending was sent */
+	uint64_t spent;		/* seq of the last reply taken: a replay */
+	uint64_t prev;		/* seq of the query given up on: late */
 	uint64_t unanswered_ns; /* first query since the last reply */
 	uint16_t nports;	/* ports of this tick's query */
 	uint16_t *ports;
@@ -110,7 +118,7 @@ struct dardd {
 	struct sw_addr *swaddr;
 	uint32_t nswaddr;
 	int udp;
-	uint32_t seq;
+	struct dard_keys keys; /* keys[0] signs our queries */
 	uint64_t next_query_ns;
 	struct dard_ratelimit rejects; /* their warnings, one a second */
 	/* Sends a query to a switch's mgmt address: sendto, or a test's. */
@@ -170,9 +178,9 @@ int query_init(struct dardd *d);
 int query_open(struct dardd *d);
 void query_fini(struct dardd *d);
 void query_send(struct dardd *d, uint64_t now);
-/* One datagram from addr (host byte order). */
+/* One datagram from addr:port (host byte order). */
 void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
-		 uint64_t now);
+		 uint16_t port, uint64_t now);
 /* Every datagram waiting on the query socket. */
 void query_receive(struct dardd *d);
 /* The switch with management address addr, or DARD_NONE. */

@@ -10,6 +10,7 @@
 #include "dardd_priv.h"
 #include "dp.h"
 #include "err.h"
+#include "keyfile.h"
 #include "log.h"
 #include "num.h"
 #include "proto.h"
@@ -40,6 +41,9 @@ static void usage(FILE *f)
 		"Options (times in seconds, fractions allowed):\n"
 		"  -c, --config FILE          the host configuration file (default\n"
 		"                             $DARD_CONFIG, else " DARD_CONFIG_DEFAULT
+		")\n"
+		"  -k, --key FILE             the switch protocol's key file (default\n"
+		"                             $DARD_KEY, else " DARD_KEY_DEFAULT
 		")\n"
 		"  -i, --interface IF         the fabric interface (default eth0)\n"
 		"      --pin DIR              where the datapath's maps are pinned\n"
@@ -145,6 +149,9 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 	case 'c':
 		o->config = arg;
 		return DARD_OPTS_RUN;
+	case 'k':
+		o->key = arg;
+		return DARD_OPTS_RUN;
 	case 'i':
 		o->ifname = arg;
 		return DARD_OPTS_RUN;
@@ -184,6 +191,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 {
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
+		{"key", required_argument, NULL, 'k'},
 		{"interface", required_argument, NULL, 'i'},
 		{"pin", required_argument, NULL, 'P'},
 		{"query-interval", required_argument, NULL, 'Q'},
@@ -199,8 +207,8 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 
 	defaults(o);
 	err[0] = '\0';
-	while ((opt = getopt_long(argc, argv, "c:i:Q:S:d:I:e:p:vqVh", longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:k:i:Q:S:d:I:e:p:vqVh",
+				  longopts, NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)
 			return ret;

@@ -8,6 +8,7 @@
  * max_age.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,7 +16,10 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <sodium.h>
+
 #include "dardd_priv.h"
+#include "keyfile.h"
 #include "log.h"
 #include "proto.h"
 
@@ -87,6 +91,13 @@ int query_init(struct dardd *d)
 int query_open(struct dardd *d)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET};
+	char err[DARD_ERR_MAX + PATH_MAX];
+
+	if (dard_crypto_init(err) ||
+	    dard_keys_load(&d->keys, dard_key_path(d->o.key), err)) {
+		log_err("%s", err);
+		return -1;
+	}
 
 	d->udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	sa.sin_addr.s_addr = htonl(d->t->node[d->me].mgmt);
@@ -114,6 +125,7 @@ void query_fini(struct dardd *d)
 	free(d->ls_stamp);
 	d->sw = NULL;
 	d->swaddr = NULL;
+	sodium_memzero(&d->keys, sizeof(d->keys));
 	d->ls = NULL;
 	d->ls_when = d->ls_stamp = NULL;
 	d->nswaddr = 0;
@@ -157,13 +169,16 @@ void query_send(struct dardd *d, uint64_t now)
 	for (n = 0; n < d->t->nnodes; n++) {
 		struct sw *s = &d->sw[n];
 		uint32_t mgmt = d->t->node[n].mgmt;
+		uint64_t seq = 0;
 		size_t len;
 
 		if (!s->nports)
 			continue;
 		/* Unanswered: counted; silent once its states expire. */
-		if (s->pending)
+		if (s->pending) {
 			d->st.timeouts++;
+			s->prev = s->pending;
+		}
 		if (s->pending && !s->silent &&
 		    now - s->unanswered_ns > d->o.max_age_ns) {
 			log_warn(
@@ -171,10 +186,13 @@ void query_send(struct dardd *d, uint64_t now)
 				d->t->node[n].name, d->o.max_age_ns / 1e9);
 			s->silent = 1;
 		}
-		if (!++d->seq)
-			d->seq = 1;
-		len = dard_proto_query(buf, sizeof(buf), d->seq, s->ports,
-				       s->nports);
+		/* Random, so that nobody off the path can guess it. */
+		while (!seq)
+			randombytes_buf(&seq, sizeof(seq));
+		/* Padded to its reply, which the agent never exceeds. */
+		len = dard_proto_query(buf, sizeof(buf), &d->keys.key[0], seq,
+				       s->ports, s->nports,
+				       dard_proto_query_len(s->nports));
 		s->nports = 0;
 		if (!len || !mgmt)
 			continue;
@@ -186,53 +204,137 @@ void query_send(struct dardd *d, uint64_t now)
 		d->st.query_bytes += len;
 		if (!s->unanswered_ns)
 			s->unanswered_ns = now;
-		s->pending = d->seq;
+		s->pending = seq;
+		s->sent_ns = now;
 	}
 }
 
+/* Why a datagram was refused: each counted in its own stat. */
+enum query_refusal {
+	QR_PROTO,     /* not this protocol or version */
+	QR_KEY,	      /* unknown key id */
+	QR_MAC,	      /* bad MAC */
+	QR_MALFORMED, /* authentic, but malformed or not a reply */
+	QR_SOURCE,    /* not from a switch of ours at its agent's port */
+	QR_SEQ,	      /* answers no query of ours */
+	QR_REPLAY,    /* answers a query already answered */
+	QR_LATE,      /* answers the pending query after its timeout */
+};
+
+static uint64_t *refusal_stat(struct dardd *d, enum query_refusal r)
+{
+	uint64_t *const stat[] = {
+		[QR_PROTO] = &d->st.refused_proto,
+		[QR_KEY] = &d->st.refused_key,
+		[QR_MAC] = &d->st.refused_mac,
+		[QR_MALFORMED] = &d->st.refused_malformed,
+		[QR_SOURCE] = &d->st.refused_source,
+		[QR_SEQ] = &d->st.refused_seq,
+		[QR_REPLAY] = &d->st.refused_replay,
+		[QR_LATE] = &d->st.late,
+	};
+
+	return stat[r];
+}
+
 /* Anyone can send us datagrams: each counted, not each logged. */
-static void reject(struct dardd *d, uint32_t addr, const char *what,
-		   const char *why, uint64_t now)
+static void refuse(struct dardd *d, enum query_refusal r, uint32_t addr,
+		   uint16_t port, const char *why, uint64_t now)
 {
 	struct in_addr in = {.s_addr = htonl(addr)};
 	char from[INET_ADDRSTRLEN];
 
-	d->st.rejected++;
+	(*refusal_stat(d, r))++;
 	inet_ntop(AF_INET, &in, from, sizeof(from));
+	/* A slow switch is no attack: counted late, logged for -v. */
+	if (r == QR_LATE) {
+		log_debug("late reply from %s:%u: %s", from, port, why);
+		return;
+	}
+	d->st.rejected++;
 	dard_log_ratelimited(&d->rejects, now, DARD_LOG_WARN,
-			     "rejected a %s from %s: %s", what, from, why);
+			     "refused a reply from %s:%u: %s", from, port, why);
+}
+
+static enum query_refusal decode_refusal(int ret)
+{
+	switch (ret) {
+	case -EPROTONOSUPPORT:
+		return QR_PROTO;
+	case -ENOKEY:
+		return QR_KEY;
+	case -EKEYREJECTED:
+		return QR_MAC;
+	default:
+		return QR_MALFORMED;
+	}
+}
+
+/*
+ * Whether msg, authentic and from switch n, answers n's pending query in
+ * time: its seq, within the query interval. Seq 0 never is (the decoder
+ * refuses it; pending is 0 when nothing is).
+ */
+static int check_answer(struct dardd *d, const struct sw *s,
+			const struct dard_msg *msg, uint64_t now,
+			const char **why)
+{
+	if (msg->type != DARD_MSG_REPLY) {
+		*why = "not a reply";
+		return QR_MALFORMED;
+	}
+	if (s->spent && msg->seq == s->spent) {
+		*why = "a reply already taken (replayed)";
+		return QR_REPLAY;
+	}
+	if (s->prev && msg->seq == s->prev) {
+		*why = "answers a query already given up on";
+		return QR_LATE;
+	}
+	if (!s->pending || msg->seq != s->pending) {
+		*why = "answers no query of ours (wrong seq)";
+		return QR_SEQ;
+	}
+	if (now - s->sent_ns > d->o.query_ns) {
+		*why = "arrived after the query's timeout";
+		return QR_LATE;
+	}
+	return -1;
 }
 
 void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
-		 uint64_t now)
+		 uint16_t port, uint64_t now)
 {
 	static struct dard_msg msg;
 	char err[DARD_ERR_MAX];
 	uint32_t n = query_switch_at(d, addr);
+	const char *why;
 	struct sw *s;
+	int ret;
 
-	if (dard_proto_decode(buf, len, &msg, err)) {
-		reject(d, addr, "reply", err, now);
-		return;
-	}
-	if (n == DARD_NONE || msg.type != DARD_MSG_REPLY) {
-		reject(d, addr, "message",
-		       n == DARD_NONE ? "not a switch of ours" : "not a reply",
+	/* Not from a switch's agent: not even worth a MAC's work. */
+	if (n == DARD_NONE || port != d->o.switch_port) {
+		refuse(d, QR_SOURCE, addr, port,
+		       n == DARD_NONE ? "not a switch of ours"
+				      : "not from the agent's port",
 		       now);
 		return;
 	}
+	ret = dard_proto_decode(buf, len, &d->keys, &msg, err);
+	if (ret) {
+		refuse(d, decode_refusal(ret), addr, port, err, now);
+		return;
+	}
 	s = &d->sw[n];
-	/*
-	 * An answer to a query we have given up on: harmless. With none
-	 * pending (seq is never 0), an unasked one is not taken either.
-	 */
-	if (!s->pending || msg.seq != s->pending) {
-		d->st.late++;
-		log_debug("late reply from %s", d->t->node[n].name);
+	ret = check_answer(d, s, &msg, now, &why);
+	if (ret >= 0) {
+		refuse(d, ret, addr, port, why, now);
 		return;
 	}
 	d->st.replies++;
 	d->st.reply_bytes += len;
+	/* Spent: the same reply again is a replay. */
+	s->spent = s->pending;
 	s->pending = 0;
 	s->unanswered_ns = 0;
 	if (s->silent)
@@ -252,5 +354,5 @@ void query_receive(struct dardd *d)
 	while ((len = recvfrom(d->udp, buf, sizeof(buf), MSG_DONTWAIT,
 			       (struct sockaddr *)&sa, &salen)) >= 0)
 		query_reply(d, buf, len, ntohl(sa.sin_addr.s_addr),
-			    dardd_now_ns());
+			    ntohs(sa.sin_port), dardd_now_ns());
 }

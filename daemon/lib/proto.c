@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Encoding and checking the switch state query protocol. */
+/*
+ * Encoding and checking the switch state query protocol: libsodium's
+ * crypto_auth_hmacsha512256 signs, crypto_verify_32 compares in constant
+ * time (Documentation/protocol.md says why libsodium).
+ */
 #include <errno.h>
 #include <string.h>
+#include <sodium.h>
 
 #include "err.h"
 #include "proto.h"
@@ -31,42 +36,80 @@ static uint32_t get32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, v);
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
 static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
-		   uint32_t seq)
+		   uint32_t key_id, uint64_t seq)
 {
 	put16(p, DARD_PROTO_MAGIC);
 	p[2] = DARD_PROTO_VERSION;
 	p[3] = type;
 	put16(p + 4, len);
 	put16(p + 6, count);
-	put32(p + 8, seq);
+	put32(p + 8, key_id);
+	put64(p + 12, seq);
 }
 
-size_t dard_proto_query(void *buf, size_t cap, uint32_t seq,
-			const uint16_t *ports, unsigned n)
+/* The MAC over the len bytes before it, written after them. */
+static void sign(uint8_t *p, size_t len, const struct dard_key *k)
 {
-	size_t len = DARD_HDR_LEN + 2 * (size_t)n;
+	crypto_auth_hmacsha512256(p + len, p, len, k->k);
+}
+
+size_t dard_proto_reply_len(unsigned n)
+{
+	return DARD_HDR_LEN + DARD_PORT_REC_LEN * (size_t)n + DARD_MAC_LEN;
+}
+
+size_t dard_proto_query_len(unsigned n)
+{
+	size_t bare = DARD_HDR_LEN + 2 * (size_t)n + DARD_MAC_LEN;
+	size_t reply = dard_proto_reply_len(n);
+
+	return reply > bare + DARD_PROTO_SLACK ? reply - DARD_PROTO_SLACK
+					       : bare;
+}
+
+size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
+			uint64_t seq, const uint16_t *ports, unsigned n,
+			size_t padto)
+{
+	size_t body = DARD_HDR_LEN + 2 * (size_t)n, len = body + DARD_MAC_LEN;
 	uint8_t *p = buf;
 	unsigned i;
 
-	if (n > DARD_MSG_PORTS_MAX || len > cap)
+	if (padto > len)
+		len = padto;
+	if (n > DARD_MSG_PORTS_MAX || len > cap || len > DARD_MSG_MAX || !seq)
 		return 0;
-	header(p, DARD_MSG_QUERY, len, n, seq);
+	header(p, DARD_MSG_QUERY, len, n, k->id, seq);
 	for (i = 0; i < n; i++)
 		put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
+	memset(p + body, 0, len - DARD_MAC_LEN - body);
+	sign(p, len - DARD_MAC_LEN, k);
 	return len;
 }
 
-size_t dard_proto_reply(void *buf, size_t cap, uint32_t seq,
-			const struct dard_port_state *st, unsigned n)
+size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
+			uint64_t seq, const struct dard_port_state *st,
+			unsigned n)
 {
-	size_t len = DARD_HDR_LEN + DARD_PORT_REC_LEN * (size_t)n;
+	size_t len = dard_proto_reply_len(n);
 	uint8_t *p = buf;
 	unsigned i;
 
-	if (n > DARD_MSG_PORTS_MAX || len > cap)
+	if (n > DARD_MSG_PORTS_MAX || len > cap || !seq)
 		return 0;
-	header(p, DARD_MSG_REPLY, len, n, seq);
+	header(p, DARD_MSG_REPLY, len, n, k->id, seq);
 	for (i = 0; i < n; i++) {
 		uint8_t *r = p + DARD_HDR_LEN + DARD_PORT_REC_LEN * i;
 
@@ -75,31 +118,56 @@ size_t dard_proto_reply(void *buf, size_t cap, uint32_t seq,
 		put32(r + 4, st[i].mbps);
 		put32(r + 8, st[i].elephants);
 	}
+	sign(p, len - DARD_MAC_LEN, k);
 	return len;
 }
 
-int dard_proto_decode(const void *buf, size_t len, struct dard_msg *msg,
-		      char *err)
+/* Whose message this is and whether it is authentic: before all else. */
+static int authenticate(const uint8_t *p, size_t len,
+			const struct dard_keys *keys, char *err)
+{
+	uint8_t mac[DARD_MAC_LEN];
+	const struct dard_key *k;
+
+	if (len < 3 || get16(p) != DARD_PROTO_MAGIC)
+		return dard_fail(err, -EPROTONOSUPPORT,
+				 "not a dard message (magic 0x%04x at byte 0, "
+				 "want 0x%04x)",
+				 len < 2 ? 0 : get16(p), DARD_PROTO_MAGIC);
+	if (p[2] != DARD_PROTO_VERSION)
+		return dard_fail(
+			err, -EPROTONOSUPPORT,
+			"version %u at byte 2 is not supported (this is version %d, authenticated)",
+			p[2], DARD_PROTO_VERSION);
+	if (len < DARD_HDR_LEN + DARD_MAC_LEN)
+		return dard_fail(
+			err, -EBADMSG,
+			"message of %zu bytes is shorter than the %d-byte header and %d-byte MAC",
+			len, DARD_HDR_LEN, DARD_MAC_LEN);
+	k = dard_keys_find(keys, get32(p + 8));
+	if (!k)
+		return dard_fail(err, -ENOKEY, "unknown key id %u at byte 8",
+				 get32(p + 8));
+	crypto_auth_hmacsha512256(mac, p, len - DARD_MAC_LEN, k->k);
+	if (crypto_verify_32(mac, p + len - DARD_MAC_LEN))
+		return dard_fail(err, -EKEYREJECTED,
+				 "bad MAC at byte %zu (key id %u)",
+				 len - DARD_MAC_LEN, k->id);
+	return 0;
+}
+
+int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
+		      struct dard_msg *msg, char *err)
 {
 	uint8_t seen[65536 / 8] = {0};
 	const uint8_t *p = buf;
-	size_t want, rec;
-	unsigned i, count;
+	size_t want, rec, i;
+	unsigned count;
+	int ret;
 
-	if (len < DARD_HDR_LEN)
-		return dard_fail(
-			err, -EBADMSG,
-			"message of %zu bytes is shorter than the %d-byte header",
-			len, DARD_HDR_LEN);
-	if (get16(p) != DARD_PROTO_MAGIC)
-		return dard_fail(err, -EBADMSG,
-				 "bad magic 0x%04x at byte 0 (want 0x%04x)",
-				 get16(p), DARD_PROTO_MAGIC);
-	if (p[2] != DARD_PROTO_VERSION)
-		return dard_fail(
-			err, -EBADMSG,
-			"version %u at byte 2 is not supported (this is version %d)",
-			p[2], DARD_PROTO_VERSION);
+	ret = authenticate(p, len, keys, err);
+	if (ret)
+		return ret;
 	if (p[3] != DARD_MSG_QUERY && p[3] != DARD_MSG_REPLY)
 		return dard_fail(err, -EBADMSG,
 				 "unknown message type %u at byte 3", p[3]);
@@ -114,17 +182,27 @@ int dard_proto_decode(const void *buf, size_t len, struct dard_msg *msg,
 			err, -EBADMSG,
 			"%u ports at byte 6, more than the %d a message may carry",
 			count, DARD_MSG_PORTS_MAX);
+	if (!get64(p + 12))
+		return dard_fail(err, -EBADMSG,
+				 "seq 0 at byte 12 (never sent)");
 	rec = p[3] == DARD_MSG_QUERY ? 2 : DARD_PORT_REC_LEN;
-	want = DARD_HDR_LEN + rec * count;
-	if (want != len)
+	want = DARD_HDR_LEN + rec * count + DARD_MAC_LEN;
+	/* Only a query is padded. */
+	if (p[3] == DARD_MSG_QUERY ? want > len : want != len)
 		return dard_fail(
 			err, -EBADMSG,
 			"%u %s need %zu bytes, the message has %zu", count,
 			p[3] == DARD_MSG_QUERY ? "ports" : "port records", want,
 			len);
+	for (i = want - DARD_MAC_LEN; i < len - DARD_MAC_LEN; i++)
+		if (p[i])
+			return dard_fail(err, -EBADMSG,
+					 "padding byte %zu is not zero", i);
 	msg->type = p[3];
 	msg->count = count;
-	msg->seq = get32(p + 8);
+	msg->len = len;
+	msg->key_id = get32(p + 8);
+	msg->seq = get64(p + 12);
 	for (i = 0; i < count; i++) {
 		const uint8_t *r = p + DARD_HDR_LEN + rec * i;
 		uint16_t port = get16(r);

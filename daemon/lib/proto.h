@@ -3,14 +3,18 @@
  * The switch state query protocol between a host's monitors (dardd) and
  * the switches' agents (dard-switchd), over UDP on the management network
  * (Documentation/protocol.md). Binary, versioned, big-endian, every
- * length checked. Pure: encoders and a decoder, no I/O.
+ * length checked, every message authenticated. Pure: encoders and a
+ * decoder, no I/O (the MAC is libsodium's, computed in memory).
  *
- *   header, 12 bytes, both directions:
- *     magic u16 (0xda4d)  version u8 (1)  type u8  length u16  count u16
- *     seq u32 (the querier's, echoed by the reply)
- *   query: count port numbers (u16 each), or none for every exit port
+ *   header, 20 bytes, both directions:
+ *     magic u16 (0xda4d)  version u8 (2)  type u8  length u16  count u16
+ *     key id u32  seq u64 (the querier's, random, non-zero; echoed)
+ *   query: count port numbers (u16 each), or none for every exit port,
+ *          then zero bytes of padding (the querier pads to the reply)
  *   reply: count port records of 12 bytes each:
  *     port u16  flags u16  mbps u32  elephants u32
+ *   trailer, 32 bytes: HMAC-SHA-512-256 of every byte before it under
+ *     the key named by key id
  */
 #ifndef _DARD_PROTO_H
 #define _DARD_PROTO_H
@@ -18,8 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "key.h"
+
 #define DARD_PROTO_MAGIC 0xda4d
-#define DARD_PROTO_VERSION 1
+#define DARD_PROTO_VERSION 2
 #define DARD_PROTO_PORT 7471 /* UDP port dard-switchd listens on */
 
 enum dard_msg_type {
@@ -28,10 +34,17 @@ enum dard_msg_type {
 };
 
 enum dard_proto_sizes {
-	DARD_HDR_LEN = 12,
+	DARD_HDR_LEN = 20,
+	DARD_MAC_LEN = 32,
 	DARD_PORT_REC_LEN = 12,
 	DARD_MSG_PORTS_MAX = 1024, /* ports in one message */
-	DARD_MSG_MAX = DARD_HDR_LEN + DARD_MSG_PORTS_MAX * DARD_PORT_REC_LEN,
+	DARD_MSG_MAX = DARD_HDR_LEN + DARD_MSG_PORTS_MAX * DARD_PORT_REC_LEN +
+		       DARD_MAC_LEN,
+	/*
+	 * No reply is longer than its query plus this: an agent cannot be
+	 * made to amplify. Four records fit without padding.
+	 */
+	DARD_PROTO_SLACK = 48,
 };
 
 enum dard_port_flag {
@@ -49,24 +62,41 @@ struct dard_port_state {
 
 struct dard_msg {
 	uint8_t type;
-	uint32_t seq;
+	uint32_t key_id;
+	uint64_t seq;
 	uint16_t count;
+	uint16_t len;					  /* of the datagram */
 	uint16_t ports[DARD_MSG_PORTS_MAX];		  /* a query's */
 	struct dard_port_state state[DARD_MSG_PORTS_MAX]; /* a reply's */
 };
 
-/* Write a message into buf; return its length, or 0 if cap is too small
- * or n too large. */
-size_t dard_proto_query(void *buf, size_t cap, uint32_t seq,
-			const uint16_t *ports, unsigned n);
-size_t dard_proto_reply(void *buf, size_t cap, uint32_t seq,
-			const struct dard_port_state *st, unsigned n);
+/* The length of a reply with n records. */
+size_t dard_proto_reply_len(unsigned n);
+/* The least length of a query whose reply has n records (the padding rule). */
+size_t dard_proto_query_len(unsigned n);
 
 /*
- * Decode and check one datagram of len bytes. Returns 0, or -EBADMSG with
- * err (DARD_ERR_MAX bytes) naming what was wrong and at which byte.
+ * Write a message signed with key k into buf; return its length, or 0 if
+ * cap is too small, n too large or seq 0. A query is padded with zeros to
+ * padto bytes when padto is longer than its ports need.
  */
-int dard_proto_decode(const void *buf, size_t len, struct dard_msg *msg,
-		      char *err);
+size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
+			uint64_t seq, const uint16_t *ports, unsigned n,
+			size_t padto);
+size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
+			uint64_t seq, const struct dard_port_state *st,
+			unsigned n);
+
+/*
+ * Decode and check one datagram of len bytes against keys. Magic and
+ * version are read first, to pick the layout only; then the key id and
+ * the MAC (compared in constant time); nothing else is looked at before
+ * the MAC is good. Returns 0, or with err (DARD_ERR_MAX) naming what was
+ * wrong and at which byte: -EPROTONOSUPPORT (not this protocol or
+ * version), -ENOKEY (no such key id), -EKEYREJECTED (bad MAC), -EBADMSG
+ * (malformed, though authentic).
+ */
+int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
+		      struct dard_msg *msg, char *err);
 
 #endif /* _DARD_PROTO_H */

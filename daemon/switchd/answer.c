@@ -45,6 +45,44 @@ void sw_answer_close(struct sw_agent *a)
 	a->sock = a->ioctl_sock = -1;
 }
 
+static const char *const refusal_names[__SW_REF_MAX] = {
+	[SW_REF_PROTO] = "not_v2",	[SW_REF_KEY] = "unknown_key",
+	[SW_REF_MAC] = "bad_mac",	[SW_REF_MALFORMED] = "malformed",
+	[SW_REF_REPLAY] = "replay",	[SW_REF_BUSY] = "replay_table_full",
+	[SW_REF_UNPADDED] = "unpadded",
+};
+
+const char *sw_refusal_name(enum sw_refusal r)
+{
+	return r < __SW_REF_MAX ? refusal_names[r] : "?";
+}
+
+/* The reason for a decoder's refusal. */
+static enum sw_refusal decode_refusal(int ret)
+{
+	switch (ret) {
+	case -EPROTONOSUPPORT:
+		return SW_REF_PROTO;
+	case -ENOKEY:
+		return SW_REF_KEY;
+	case -EKEYREJECTED:
+		return SW_REF_MAC;
+	default:
+		return SW_REF_MALFORMED;
+	}
+}
+
+/* Anyone can send datagrams: each counted, not each logged. */
+static void refuse(struct sw_agent *a, enum sw_refusal r, uint64_t now,
+		   const char *from, unsigned port, const char *why)
+{
+	a->rejected++;
+	a->refused[r]++;
+	dard_log_ratelimited(&a->rejects, now, DARD_LOG_WARN,
+			     "refused a message from %s:%u (%s): %s", from,
+			     port, sw_refusal_name(r), why);
+}
+
 static int port_up(const struct sw_agent *a, const struct sw_port *p)
 {
 	struct ifreq ifr = {0};
@@ -98,17 +136,25 @@ void sw_answer(struct sw_agent *a)
 		       (struct sockaddr *)&peer, &plen);
 	if (len < 0)
 		return;
-	/* Anyone can send datagrams: each counted, not each logged. */
 	now = dard_clock_ns(CLOCK_MONOTONIC_COARSE);
 	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
-	if (sw_query_decode(buf, len, &msg, err)) {
-		a->rejected++;
-		dard_log_ratelimited(&a->rejects, now, DARD_LOG_WARN,
-				     "rejected a message from %s:%u: %s", from,
-				     ntohs(peer.sin_port), err);
+	ret = sw_query_decode(buf, len, a->keys, &msg, err);
+	if (ret) {
+		refuse(a, decode_refusal(ret), now, from, ntohs(peer.sin_port),
+		       err);
+		return;
+	}
+	ret = sw_replay_check(a->replay, msg.key_id, msg.seq, now);
+	if (ret) {
+		refuse(a, ret == -EBUSY ? SW_REF_BUSY : SW_REF_REPLAY, now,
+		       from, ntohs(peer.sin_port),
+		       ret == -EBUSY
+			       ? "too many queries in 10 s to tell replays"
+			       : "query already answered");
 		return;
 	}
 	a->queries++;
+	a->query_bytes += len;
 	/*
 	 * A started (or restarted) agent's counter has seen less than a
 	 * window of traffic: its counts would be low, and a low count draws
@@ -117,8 +163,9 @@ void sw_answer(struct sw_agent *a)
 	if (now < a->ready_ns) {
 		a->early++;
 		log_debug(
-			"query %u from %s unanswered: counting for %.3g s more",
-			msg.seq, from, (a->ready_ns - now) / 1e9);
+			"query %llu from %s unanswered: counting for %.3g s more",
+			(unsigned long long)msg.seq, from,
+			(a->ready_ns - now) / 1e9);
 		return;
 	}
 	ret = refresh(a, now);
@@ -127,11 +174,20 @@ void sw_answer(struct sw_agent *a)
 		a->count_errors++;
 		dard_log_ratelimited(
 			&a->unanswered, now, DARD_LOG_WARN,
-			"query %u from %s unanswered: counting elephants failed: %s",
-			msg.seq, from, strerror(-ret));
+			"query %llu from %s unanswered: counting elephants failed: %s",
+			(unsigned long long)msg.seq, from, strerror(-ret));
 		return;
 	}
-	out = sw_reply(a->port, a->nports, &msg, buf, sizeof(buf), &n);
+	/* In the query's key: a querier not yet rotated still hears us. */
+	out = sw_reply(a->port, a->nports, &msg,
+		       dard_keys_find(a->keys, msg.key_id), buf, sizeof(buf),
+		       &n);
+	if (!out) {
+		refuse(a, SW_REF_UNPADDED, now, from, ntohs(peer.sin_port),
+		       "its reply would be longer than it plus 48 bytes: pad it "
+		       "(Documentation/protocol.md)");
+		return;
+	}
 	if (sendto(a->sock, buf, out, 0, (struct sockaddr *)&peer, plen) < 0) {
 		a->send_errors++;
 		dard_log_ratelimited(&a->send_failed, now, DARD_LOG_WARN,
@@ -140,7 +196,9 @@ void sw_answer(struct sw_agent *a)
 		return;
 	}
 	a->replies++;
-	log_debug("query %u from %s: %u ports", msg.seq, from, n);
+	a->reply_bytes += out;
+	log_debug("query %llu from %s: %u ports", (unsigned long long)msg.seq,
+		  from, n);
 }
 
 void sw_answer_log(const struct sw_agent *a)
@@ -157,6 +215,14 @@ void sw_answer_log(const struct sw_agent *a)
 		(unsigned long long)a->send_errors,
 		(unsigned long long)a->count_errors,
 		(unsigned long long)a->early);
+	for (i = 0; i < __SW_REF_MAX && off < (int)sizeof(line); i++)
+		off += snprintf(line + off, sizeof(line) - off, "%s%s %llu",
+				i ? ", " : "", sw_refusal_name(i),
+				(unsigned long long)a->refused[i]);
+	log_info("refused: %s; bytes in %llu, out %llu", line,
+		 (unsigned long long)a->query_bytes,
+		 (unsigned long long)a->reply_bytes);
+	off = 0;
 	if (!a->counter)
 		return;
 	ret = sw_counter_stats(a->counter, v);

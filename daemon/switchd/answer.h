@@ -10,6 +10,19 @@
 #include "log.h"
 #include "reply.h"
 
+/* Why a datagram went unanswered: each counted (sw_refusal_name). */
+enum sw_refusal {
+	SW_REF_PROTO,	  /* not this protocol or version (v1 included) */
+	SW_REF_KEY,	  /* unknown key id */
+	SW_REF_MAC,	  /* bad MAC */
+	SW_REF_MALFORMED, /* authentic but malformed, or not a query */
+	SW_REF_REPLAY,	  /* a query already taken */
+	SW_REF_BUSY,	  /* the replay table is full */
+	SW_REF_UNPADDED,  /* its reply would be longer than it plus the slack */
+	__SW_REF_MAX,
+};
+const char *sw_refusal_name(enum sw_refusal r);
+
 struct sw_agent {
 	struct sw_port *port;
 	unsigned nports;
@@ -18,6 +31,8 @@ struct sw_agent {
 	 * put a fake here). */
 	int (*count)(struct sw_agent *a, uint64_t now);
 	uint64_t window_ns;
+	const struct dard_keys *keys; /* a reply is in its query's key */
+	struct sw_replay *replay;
 	int sock, ioctl_sock;
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */
 	/* CLOCK_MONOTONIC_COARSE before which queries go unanswered: a
@@ -25,6 +40,8 @@ struct sw_agent {
 	uint64_t ready_ns;
 	/* What it did, logged at exit and on SIGUSR1. */
 	uint64_t queries, replies, rejected, send_errors, count_errors, early;
+	uint64_t refused[__SW_REF_MAX]; /* rejected, by reason */
+	uint64_t query_bytes, reply_bytes;
 	/* Their warnings, one a second: datagrams come from anyone. */
 	struct dard_ratelimit rejects, unanswered, send_failed;
 };

@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "config.h"
 #include "err.h"
+#include "keyfile.h"
 #include "log.h"
 #include "opts.h"
 #include "routes.h"
@@ -135,6 +136,8 @@ static void run(struct sw_agent *a, struct sw_routes *r,
 int main(int argc, char **argv)
 {
 	static struct dard_config cfg;
+	static struct dard_keys keys;
+	static struct sw_replay replay;
 	char err[DARD_ERR_MAX + PATH_MAX], addr[INET_ADDRSTRLEN];
 	struct sigaction sig = {.sa_handler = on_signal};
 	struct sw_agent a = {.sock = -1, .ioctl_sock = -1};
@@ -153,7 +156,10 @@ int main(int argc, char **argv)
 	dard_log_init("dard-switchd", o.level);
 	dard_bpf_log(o.level == DARD_LOG_DEBUG);
 	a.window_ns = o.window_ns;
-	if (setup(&a, &r, &cfg, &o, &listen, err) ||
+	a.keys = &keys;
+	a.replay = &replay;
+	if (setup(&a, &r, &cfg, &o, &listen, err) || dard_crypto_init(err) ||
+	    dard_keys_load(&keys, dard_key_path(o.key), err) ||
 	    sw_answer_open(&a, listen, o.port, err))
 		goto out;
 	sigaction(SIGINT, &sig, NULL);

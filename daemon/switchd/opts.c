@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cfgfile.h"
+#include "keyfile.h"
 #include "err.h"
 #include "topo.h"
 #include "log.h"
@@ -39,6 +40,9 @@ void switchd_usage(FILE *f)
 		"Options:\n"
 		"  -c, --config FILE     the host configuration file (default\n"
 		"                        $DARD_CONFIG, else " DARD_CONFIG_DEFAULT
+		")\n"
+		"  -k, --key FILE        the switch protocol's key file (default\n"
+		"                        $DARD_KEY, else " DARD_KEY_DEFAULT
 		")\n"
 		"  -l, --listen ADDR     answer on ADDR (default: the switch's\n"
 		"                        management address in the file)\n"
@@ -84,6 +88,9 @@ static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 	switch (opt) {
 	case 'c':
 		o->config = arg;
+		break;
+	case 'k':
+		o->key = arg;
 		break;
 	case 'l':
 		if (inet_pton(AF_INET, arg, &o->listen) != 1)
@@ -137,6 +144,7 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 {
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
+		{"key", required_argument, NULL, 'k'},
 		{"listen", required_argument, NULL, 'l'},
 		{"port", required_argument, NULL, 'p'},
 		{"window", required_argument, NULL, 'w'},
@@ -157,7 +165,7 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 	o->level = DARD_LOG_INFO;
 	o->reconcile_ns = 5000000000ULL;
 	err[0] = '\0';
-	while ((opt = getopt_long(argc, argv, "c:l:p:w:d:i:r:nvqVh", longopts,
+	while ((opt = getopt_long(argc, argv, "c:k:l:p:w:d:i:r:nvqVh", longopts,
 				  NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)

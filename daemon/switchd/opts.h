@@ -9,6 +9,7 @@
 
 struct switchd_opts {
 	const char *config;    /* NULL: $DARD_CONFIG or the default */
+	const char *key;       /* NULL: $DARD_KEY or the default */
 	const char *sw;	       /* the switch's name in the file */
 	struct in_addr listen; /* if has_listen, else the management one */
 	int has_listen;

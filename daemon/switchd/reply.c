@@ -26,10 +26,10 @@ unsigned sw_tally(struct sw_port *port, unsigned nports,
 	return gone;
 }
 
-int sw_query_decode(const void *buf, size_t len, struct dard_msg *msg,
-		    char *err)
+int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
+		    struct dard_msg *msg, char *err)
 {
-	int ret = dard_proto_decode(buf, len, msg, err);
+	int ret = dard_proto_decode(buf, len, keys, msg, err);
 
 	if (ret)
 		return ret;
@@ -60,19 +60,56 @@ static void state(struct dard_port_state *st, unsigned num,
 }
 
 size_t sw_reply(const struct sw_port *port, unsigned nports,
-		const struct dard_msg *q, void *buf, size_t cap,
-		unsigned *nports_out)
+		const struct dard_msg *q, const struct dard_key *k, void *buf,
+		size_t cap, unsigned *nports_out)
 {
-	struct dard_port_state st[DARD_MSG_PORTS_MAX];
-	unsigned i, n = 0;
+	static struct dard_port_state st[DARD_MSG_PORTS_MAX];
+	size_t bound = (size_t)q->len + DARD_PROTO_SLACK;
+	unsigned i, n = 0, fit = 0;
 
-	if (q->count)
-		for (i = 0; i < q->count && i < DARD_MSG_PORTS_MAX; i++)
-			state(&st[n++], q->ports[i],
-			      find_port(port, nports, q->ports[i]));
-	else
-		for (i = 0; i < nports && n < DARD_MSG_PORTS_MAX; i++)
+	while (fit < DARD_MSG_PORTS_MAX &&
+	       dard_proto_reply_len(fit + 1) <= bound)
+		fit++;
+	*nports_out = 0;
+	if (q->count) {
+		for (i = 0; i < q->count && i < DARD_MSG_PORTS_MAX; i++) {
+			const struct sw_port *p =
+				find_port(port, nports, q->ports[i]);
+
+			if (p)
+				state(&st[n++], q->ports[i], p);
+		}
+		if (n > fit)
+			return 0;
+	} else {
+		for (i = 0; i < nports && n < fit; i++)
 			state(&st[n++], port[i].num, &port[i]);
+	}
 	*nports_out = n;
-	return dard_proto_reply(buf, cap, q->seq, st, n);
+	return dard_proto_reply(buf, cap, k, q->seq, st, n);
+}
+
+int sw_replay_check(struct sw_replay *r, uint32_t key_id, uint64_t seq,
+		    uint64_t now)
+{
+	/* The seq is random: its bits spread the entries well enough. */
+	unsigned h = (unsigned)(seq ^ seq >> 32) % SW_REPLAY_SLOTS;
+	struct sw_seen *fresh = NULL;
+	unsigned i;
+
+	for (i = 0; i < SW_REPLAY_PROBES; i++) {
+		struct sw_seen *e = &r->slot[(h + i) % SW_REPLAY_SLOTS];
+
+		if (e->until_ns <= now) {
+			if (!fresh)
+				fresh = e;
+			continue;
+		}
+		if (e->seq == seq && e->key_id == key_id)
+			return -EALREADY;
+	}
+	if (!fresh)
+		return -EBUSY;
+	*fresh = (struct sw_seen){seq, now + SW_REPLAY_NS, key_id};
+	return 0;
 }

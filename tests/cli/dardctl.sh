@@ -63,7 +63,7 @@ ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
 # is one dardctl knows.
 ok "help" 0 d help
 objs=$(sed -n '/^Objects:/,/^$/p' <<<"$out" | awk 'NF && !/^Objects:/ { print $1 }' | xargs)
-is "help lists the ten objects" "$objs" "topo addr path switch deploy dp flow monitor stats traffic"
+is "help lists the ten objects" "$objs" "topo addr path key switch deploy dp flow monitor stats traffic"
 is "OBJECT := names the same" \
 	"$(sed -n '/OBJECT :=/,/}/p' <<<"$out" | tr -d '{}|' | sed 's/where  OBJECT :=//' | xargs)" "$objs"
 for obj in $objs; do
@@ -277,6 +277,18 @@ ok "monitor help" 0 d monitor help && has "monitor usage" "$out" '^Usage: dardct
 ok "monitor bad command" 2 d monitor list
 ok "stats extra argument" 2 d stats now
 ok "flow show without dardd" 1 d flow show && has "no dardd" "$err" '^No dardd in this network namespace'
+# The key file: made mode 0600, not replaced without force, rotated.
+ok "key gen" 0 d key gen "$tmp/k" &&
+	has "key gen mode" "$(stat -c %a "$tmp/k")" '^600$'
+ok "key gen again refused" 1 d key gen "$tmp/k" && has "force named" "$err" "exists: give .force."
+ok "key gen force" 0 d key gen "$tmp/k" force
+ok "key rotate" 0 d key rotate "$tmp/k" && has "rotated" "$out" "key 2 signs, key 1 still accepted"
+ok "key rotate keeps two" 0 d key rotate "$tmp/k" && has "rotated again" "$out" "key 3 signs, key 2"
+chmod 644 "$tmp/k"
+ok "key rotate open file refused" 1 d key rotate "$tmp/k" && has "mode named" "$err" "k: mode 0644"
+ok "key bad command" 2 d key show
+export DARD_KEY=$tmp/k2
+d key gen >/dev/null
 ok "switch query help" 0 d switch help && has "query usage" "$out" 'switch query SWITCH'
 ok "switch query a host" 1 d -t "$tmp/ft4d.conf" switch query e1_1 &&
 	has "a host named" "$err" "e1_1' is a host"
@@ -284,6 +296,9 @@ ok "switch query bad port" 2 d -t "$tmp/ft4d.conf" switch query core1 port 0
 ok "switch query bad address" 2 d -t "$tmp/ft4d.conf" switch query core1 at 1.2.3
 ok "switch query nobody answers" 1 d -t "$tmp/ft4d.conf" switch query core1 \
 	at 127.0.0.1:9 timeout 200 && has "no answer named" "$err" '^No answer from core1'
+ok "switch query without a key" 1 d -k "$tmp/none" -t "$tmp/ft4d.conf" switch query core1 \
+	at 127.0.0.1:9 && has "key file named" "$err" "Unable to open the key file .$tmp/none."
+unset DARD_KEY
 
 # dard-sim --place: JSON a checker can read; errors by line.
 sim=${DARD_BIN:-$top/build/bin}/dard-sim

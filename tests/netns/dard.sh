@@ -74,7 +74,7 @@ stop() {
 start_dardd() {
 	DARD_PIN_ROOT=/sys/fs/bpf/dard/testbed/$prefix/$1 setsid \
 		nsenter --net="/run/netns/$prefix-$1" "$dardd" \
-		-c "$dir/dard.conf" --query-interval 0.1 --schedule-interval 2 \
+		-c "$dir/dard.conf" -k "$dir/dard.key" --query-interval 0.1 --schedule-interval 2 \
 		--idle 3 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &
 }
 
@@ -279,16 +279,17 @@ t "the new dardd picked its elephant up from the pinned maps" within 10 \
 	ctl_jq e1_1 '.[] | select(.sport == 40001)' -- flow show
 on e1_1 "$dardctl" flow show
 
-# A malformed reply from a switch's address: rejected, counted, logged.
+# A version 1 reply from a switch's address but not its agent's port:
+# refused before it is even decoded, counted, logged.
 local_addr=$(on e1_1 ss -Haunp | awk '/"dardd"/ { print $4; exit }')
 core2=$(on core2 ip -4 -o addr show dev mgmt0 | awk '{ split($4, a, "/"); print a[1] }')
 on core2 python3 -c "import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(('$core2', 0))
 s.sendto(bytes.fromhex('da4d0102000c000100000001ff'), ('${local_addr%:*}', ${local_addr##*:}))"
-t "a malformed reply to dardd ($local_addr) is rejected and counted" within 5 \
-	ctl_jq e1_1 '.[0].rejected == 1' -- stats
-t "and logged with the reason" grep -q "rejected a reply from $core2: length field says 12 bytes at byte 4, the datagram has 13" \
+t "a stray reply to dardd ($local_addr) is refused and counted" within 5 \
+	ctl_jq e1_1 '.[0].rejected == 1 and .[0].refused_source == 1' -- stats
+t "and logged with the reason" grep -qE "refused a reply from $core2:[0-9]+: not from the agent's port" \
 	"$dir/log/e1_1.log"
 for i in 1 2 3 4; do
 	eval "wait \$ipid$i"
@@ -306,7 +307,7 @@ vdst=$(ip -n "$prefix-$victim" route show table 100 proto static | awk '$2 == "v
 t "delete $victim's route to $vdst while its agent is down" \
 	ip -n "$prefix-$victim" route del "$vdst" table 100
 setsid nsenter --net="/run/netns/$prefix-$victim" "$top/build/bin/dard-switchd" \
-	-c "$dir/dard.conf" --window 0.2 "$victim" </dev/null >>"$dir/log/$victim.log" 2>&1 &
+	-c "$dir/dard.conf" -k "$dir/dard.key" --window 0.2 "$victim" </dev/null >>"$dir/log/$victim.log" 2>&1 &
 t "the restarted dard-switchd restores it" within 5 bash -c \
 	"ip -n $prefix-$victim route show table 100 $vdst | grep -q via"
 t "and answers again" within 5 on e3_1 "$dardctl" switch query "$victim"

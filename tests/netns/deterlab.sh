@@ -90,6 +90,7 @@ done <"$tmp/ns/nodes"
 bad=0
 while read -r name kind ns; do
 	DARD_BIN=$top/build/bin DARD_START=0 DARD_PIN_ROOT=$pins/$name \
+		DARD_KEY=$tmp/dl/setup/dard.key \
 		nsenter --net="/run/netns/$ns" "$tmp/dl/setup/$name.sh" >"$tmp/$name.log" 2>&1 ||
 		{ bad=1; echo "--- $name.sh:"; tail -n 5 "$tmp/$name.log"; }
 done <"$tmp/ns/nodes"

@@ -135,12 +135,12 @@ kill_in() {
 start_dardd() {
 	(DARD_PIN_ROOT=/sys/fs/bpf/dard/testbed/$prefix/$1 setsid \
 		nsenter --net="/run/netns/$prefix-$1" "$dardd" \
-		-c "$dir/dard.conf" --query-interval 0.1 --schedule-interval 2 \
+		-c "$dir/dard.conf" -k "$dir/dard.key" --query-interval 0.1 --schedule-interval 2 \
 		--idle 3 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &)
 }
 start_switchd() {
 	(setsid nsenter --net="/run/netns/$prefix-$1" "$switchd" \
-		-c "$dir/dard.conf" --window 0.2 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &)
+		-c "$dir/dard.conf" -k "$dir/dard.key" --window 0.2 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &)
 }
 # Whether every route of switch $1's batch file is in its tables again:
 # Linux removes a port's routes when it goes down, dard-switchd puts them

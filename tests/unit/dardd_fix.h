@@ -47,7 +47,7 @@ struct fix {
 	struct fake_dp dp;
 	unsigned nsent;
 	int xmit_ret;		    /* < 0: sendto fails */
-	uint32_t sent_seq[64];	    /* last query's seq, by node */
+	uint64_t sent_seq[64];	    /* last query's seq, by node */
 	unsigned sent_ports[64];    /* and how many ports it asked */
 	uint16_t sent_port[64][16]; /* which */
 };
@@ -142,13 +142,15 @@ static ssize_t fake_xmit(struct dardd *d, const void *buf, size_t len,
 
 	if (f->xmit_ret < 0)
 		return f->xmit_ret;
-	if (dard_proto_decode(buf, len, &msg, err))
+	if (dard_proto_decode(buf, len, &d->keys, &msg, err))
 		fail_msg("dardd sent a bad query: %s", err);
 	assert_int_equal(msg.type, DARD_MSG_QUERY);
 	assert_true(n < 64);
 	f->sent_seq[n] = msg.seq;
 	f->sent_ports[n] = msg.count;
 	assert_true(msg.count <= 16);
+	/* Padded so that the agent may answer every port asked. */
+	assert_true(len + DARD_PROTO_SLACK >= dard_proto_reply_len(msg.count));
 	memcpy(f->sent_port[n], msg.ports, msg.count * sizeof(msg.ports[0]));
 	f->nsent++;
 	return len;
@@ -158,6 +160,24 @@ static ssize_t fake_xmit(struct dardd *d, const void *buf, size_t len,
 static inline uint32_t fix_mgmt(uint32_t n)
 {
 	return 0x0a640001 + n;
+}
+
+/* The deployment's key in the tests: id 7, bytes 0..31. */
+static inline struct dard_key fix_mac_key(void)
+{
+	struct dard_key k = {.id = 7};
+	unsigned i;
+
+	for (i = 0; i < DARD_KEY_LEN; i++)
+		k.k[i] = i;
+	return k;
+}
+
+/* Switch n's agent sends len bytes of buf to dardd, from its port. */
+static inline void fix_from(struct fix *f, uint32_t n, const void *buf,
+			    size_t len, uint64_t now)
+{
+	query_reply(&f->d, buf, len, fix_mgmt(n), f->d.o.switch_port, now);
 }
 
 /* dardd's state over the fixture's network and fake datapath. */
@@ -176,6 +196,7 @@ static inline void fix_start(struct fix *f)
 	d->ops = &fake_ops;
 	d->dp = (struct dard_dp *)&f->dp;
 	assert_int_equal(query_init(d), 0);
+	d->keys = (struct dard_keys){.n = 1, .key = {fix_mac_key()}};
 	d->xmit = fake_xmit;
 	elephants_init(d);
 	monitors_init(d, 1);

@@ -34,10 +34,10 @@ static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
 			f->sent_port[n][i],
 			f->sent_port[n][i] == down ? 0 : DARD_PORT_F_UP, 1000,
 			0};
-	len = dard_proto_reply(buf, sizeof(buf), f->sent_seq[n], st,
-			       f->sent_ports[n]);
+	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
+			       f->sent_seq[n], st, f->sent_ports[n]);
 	assert_true(len > 0);
-	query_reply(&f->d, buf, len, fix_mgmt(n), now);
+	fix_from(f, n, buf, len, now);
 }
 
 /*

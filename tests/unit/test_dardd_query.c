@@ -2,7 +2,8 @@
 /*
  * dardd's queries and replies: one query per switch a monitor needs, a
  * reply taken only when it answers the switch's last query, one to an
- * earlier query counted late, malformed or foreign messages rejected,
+ * earlier query counted late; forged, replayed, malformed or foreign
+ * messages refused and counted by reason,
  * and a switch that stops answering silent, its links unknown once their
  * states are older than max_age.
  */
@@ -11,13 +12,14 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sodium.h>
 
 #include "dardd_fix.h"
 
 #define S 1000000000ULL
 
 /* Switch `name' answers query seq: every port asked, up, 1000 Mbit/s. */
-static void answer(struct fix *f, const char *name, uint32_t seq,
+static void answer(struct fix *f, const char *name, uint64_t seq,
 		   uint32_t elephants, uint64_t now)
 {
 	struct dard_port_state st[16];
@@ -29,9 +31,10 @@ static void answer(struct fix *f, const char *name, uint32_t seq,
 	for (i = 0; i < f->sent_ports[n]; i++)
 		st[i] = (struct dard_port_state){
 			f->sent_port[n][i], DARD_PORT_F_UP, 1000, elephants};
-	len = dard_proto_reply(buf, sizeof(buf), seq, st, f->sent_ports[n]);
+	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0], seq, st,
+			       f->sent_ports[n]);
 	assert_true(len > 0);
-	query_reply(&f->d, buf, len, fix_mgmt(n), now);
+	fix_from(f, n, buf, len, now);
 }
 
 /* Every switch of the monitor answers its last query. */
@@ -90,12 +93,13 @@ static void test_reply_sequence(void **state)
 {
 	struct fix *f = fix_new();
 	uint32_t tor = find(f->t, "tor1_1"), dl;
-	uint32_t first;
+	uint64_t first;
 
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 0);
 	query_send(&f->d, 1 * S);
 	first = f->sent_seq[tor];
+	assert_true(first != 0);
 	dl = asked_dlink(f, "tor1_1");
 
 	/* The answer to the last query is taken. */
@@ -109,61 +113,138 @@ static void test_reply_sequence(void **state)
 	assert_int_equal(f->d.ls[dl].known, 1);
 	assert_true(f->d.ls_when[dl] == 1 * S + 1000);
 
-	/* Answered twice, or unasked: late, not taken. */
+	/* Answered twice: a replay, refused. */
 	answer(f, "tor1_1", first, 7, 1 * S + 2000);
-	answer(f, "tor1_1", 0, 7, 1 * S + 2000);
-	assert_int_equal(f->d.st.late, 2);
+	assert_int_equal(f->d.st.refused_replay, 1);
 	assert_int_equal(f->d.st.replies, 1);
 	assert_int_equal(f->d.ls[dl].flows, 3);
 
-	/* The next query: an answer to the one before is late. */
+	/* The next query, unanswered, then the one after: its answer late. */
 	query_send(&f->d, 2 * S);
-	assert_int_not_equal(f->sent_seq[tor], first);
-	answer(f, "tor1_1", first, 7, 2 * S + 1000);
-	assert_int_equal(f->d.st.late, 3);
+	first = f->sent_seq[tor];
+	query_send(&f->d, 3 * S);
+	assert_true(f->sent_seq[tor] != first);
+	answer(f, "tor1_1", first, 7, 3 * S + 1000);
+	assert_int_equal(f->d.st.late, 1);
 	assert_int_equal(f->d.ls[dl].flows, 3);
-	/* A sequence never sent is not taken either. */
-	answer(f, "tor1_1", f->sent_seq[tor] + 100, 7, 2 * S + 1000);
-	assert_int_equal(f->d.st.late, 4);
+	/* A sequence never sent is refused. */
+	answer(f, "tor1_1", f->sent_seq[tor] + 100, 7, 3 * S + 1000);
+	assert_int_equal(f->d.st.refused_seq, 1);
 	assert_int_equal(f->d.ls[dl].flows, 3);
-	answer(f, "tor1_1", f->sent_seq[tor], 5, 2 * S + 2000);
+	answer(f, "tor1_1", f->sent_seq[tor], 5, 3 * S + 2000);
 	assert_int_equal(f->d.st.replies, 2);
 	assert_int_equal(f->d.ls[dl].flows, 5);
-	assert_int_equal(f->d.st.rejected, 0);
+	/* late is no refusal; the replay and the wrong seq are. */
+	assert_int_equal(f->d.st.rejected, 2);
 	fix_free(f);
 }
 
-static void test_rejected(void **state)
+/* A reply to tor's pending query signed by k, into buf: its length. */
+static size_t forge(struct fix *f, uint32_t tor, const struct dard_key *k,
+		    uint64_t seq, uint8_t *buf)
+{
+	struct dard_port_state st = {f->sent_port[tor][0], DARD_PORT_F_UP, 1000,
+				     99};
+	size_t len =
+		dard_proto_reply(buf, DARD_MSG_MAX, k, seq ? seq : 1, &st, 1);
+
+	assert_true(len > 0);
+	return len;
+}
+
+static void test_forged(void **state)
 {
 	struct fix *f = fix_new();
-	uint32_t tor = find(f->t, "tor1_1"), seq;
-	struct dard_port_state st = {1, DARD_PORT_F_UP, 1000, 9};
+	uint32_t tor = find(f->t, "tor1_1"), dl;
+	struct dard_key k = fix_mac_key(), other = {.id = 8};
 	uint8_t buf[DARD_MSG_MAX];
-	uint16_t port = 1;
+	uint64_t seq;
 	size_t len;
 
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 0);
 	query_send(&f->d, 1 * S);
 	seq = f->sent_seq[tor];
+	dl = asked_dlink(f, "tor1_1");
 
-	/* Not our protocol: too short, and a length that lies. */
-	query_reply(&f->d, (const uint8_t *)"dard", 4, fix_mgmt(tor), 1 * S);
-	len = dard_proto_reply(buf, sizeof(buf), seq, &st, 1);
-	query_reply(&f->d, buf, len + 1, fix_mgmt(tor), 1 * S);
-	assert_int_equal(f->d.st.rejected, 2);
-	/* A right reply from an address no switch of ours has. */
-	query_reply(&f->d, buf, len, 0x0a0a0a0a, 1 * S);
-	query_reply(&f->d, buf, len, f->t->node[f->d.me].mgmt, 1 * S);
-	assert_int_equal(f->d.st.rejected, 4);
-	/* A query, not a reply, from the switch. */
-	len = dard_proto_query(buf, sizeof(buf), seq, &port, 1);
-	query_reply(&f->d, buf, len, fix_mgmt(tor), 1 * S);
-	assert_int_equal(f->d.st.rejected, 5);
-	/* None of them answered the query. */
+	/* Seq 0, signed: the decoder refuses it (malformed). */
+	len = forge(f, tor, &k, 0, buf);
+	memset(buf + 12, 0, 8);
+	/* Re-sign so that only the seq is wrong. */
+	crypto_auth_hmacsha512256(buf + len - DARD_MAC_LEN, buf,
+				  len - DARD_MAC_LEN, k.k);
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.st.refused_malformed, 1);
+	/* Wrong seq. */
+	len = forge(f, tor, &k, seq ^ 1, buf);
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.st.refused_seq, 1);
+	/* Right seq, bad MAC; no MAC at all. */
+	len = forge(f, tor, &k, seq, buf);
+	buf[len - 1] ^= 1;
+	fix_from(f, tor, buf, len, 1 * S);
+	fix_from(f, tor, buf, len - DARD_MAC_LEN, 1 * S);
+	assert_int_equal(f->d.st.refused_mac, 1);
+	assert_int_equal(f->d.st.refused_malformed, 2);
+	/* Right seq under a key id we do not have, or our id, their key. */
+	len = forge(f, tor, &other, seq, buf);
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.st.refused_key, 1);
+	other.id = k.id;
+	len = forge(f, tor, &other, seq, buf);
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.st.refused_mac, 2);
+	/* Right everything, from another address or another port. */
+	len = forge(f, tor, &k, seq, buf);
+	query_reply(&f->d, buf, len, fix_mgmt(tor) + 1000, f->d.o.switch_port,
+		    1 * S);
+	query_reply(&f->d, buf, len, fix_mgmt(tor), f->d.o.switch_port + 1,
+		    1 * S);
+	assert_int_equal(f->d.st.refused_source, 2);
+	/* Right everything, after the query's timeout. */
+	fix_from(f, tor, buf, len, 1 * S + f->d.o.query_ns + 1);
+	assert_int_equal(f->d.st.late, 1);
+	/* A version 1 message. */
+	buf[2] = 1;
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.st.refused_proto, 1);
+	/* Nothing taken. */
 	assert_int_equal(f->d.st.replies, 0);
 	assert_int_equal(f->d.sw[tor].pending, seq);
-	assert_int_equal(f->d.ls[asked_dlink(f, "tor1_1")].known, 0);
+	assert_int_equal(f->d.ls[dl].known, 0);
+	assert_int_equal(f->d.st.rejected, 9);
+
+	/* The right one, then its replay. */
+	len = forge(f, tor, &k, seq, buf);
+	fix_from(f, tor, buf, len, 1 * S + 1);
+	assert_int_equal(f->d.st.replies, 1);
+	assert_int_equal(f->d.ls[dl].flows, 99);
+	fix_from(f, tor, buf, len, 1 * S + 2);
+	assert_int_equal(f->d.st.refused_replay, 1);
+	assert_int_equal(f->d.st.replies, 1);
+	fix_free(f);
+}
+
+/* During a rotation a reply under either key is taken. */
+static void test_rotation(void **state)
+{
+	struct fix *f = fix_new();
+	uint32_t tor = find(f->t, "tor1_1");
+	struct dard_key old = fix_mac_key(), new = {.id = 9, .k = {1}};
+	uint8_t buf[DARD_MSG_MAX];
+	size_t len;
+
+	(void)state;
+	f->d.keys = (struct dard_keys){.n = 2, .key = {new, old}};
+	fix_elephant(f, "e2_1", 1, 0);
+	query_send(&f->d, 1 * S);
+	len = forge(f, tor, &old, f->sent_seq[tor], buf);
+	fix_from(f, tor, buf, len, 1 * S + 1);
+	query_send(&f->d, 2 * S);
+	len = forge(f, tor, &new, f->sent_seq[tor], buf);
+	fix_from(f, tor, buf, len, 2 * S + 1);
+	assert_int_equal(f->d.st.replies, 2);
+	assert_int_equal(f->d.st.rejected, 0);
 	fix_free(f);
 }
 
@@ -218,7 +299,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_reply_sequence),
-		cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_forged),
+		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_silent),
 	};
 

@@ -32,6 +32,12 @@ static struct sw_port ports[3] = {
 	{.num = 4, .ifindex = 14, .mbps = 100, .up = 0},
 };
 
+/* The deployment's key in the tests. */
+static const struct dard_keys keys = {
+	.n = 2, .key = {{.id = 3, .k = {7}}, {.id = 4, .k = {9}}}};
+static const struct dard_key *const K = &keys.key[0];
+static struct sw_replay replay;
+
 static void zero(void)
 {
 	unsigned i;
@@ -77,22 +83,33 @@ static void test_decode_rejects(void **state)
 {
 	static struct dard_msg msg;
 	static const struct dard_port_state st = {.port = 1};
-	uint8_t buf[64];
+	uint8_t buf[128];
 	char err[DARD_ERR_MAX] = "";
 	size_t n;
 
 	(void)state;
-	assert_true(sw_query_decode("junk", 4, &msg, err) < 0);
+	assert_true(sw_query_decode("junk", 4, &keys, &msg, err) < 0);
 	assert_true(err[0] != '\0');
 	/* A well-formed reply is not a query. */
-	n = dard_proto_reply(buf, sizeof(buf), 7, &st, 1);
+	n = dard_proto_reply(buf, sizeof(buf), K, 7, &st, 1);
 	assert_true(n > 0);
 	err[0] = '\0';
-	assert_int_equal(sw_query_decode(buf, n, &msg, err), -EINVAL);
+	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err), -EINVAL);
 	assert_string_equal(err, "not a query");
-	n = dard_proto_query(buf, sizeof(buf), 7, (uint16_t[]){2}, 1);
-	assert_int_equal(sw_query_decode(buf, n, &msg, err), 0);
+	n = dard_proto_query(buf, sizeof(buf), K, 7, (uint16_t[]){2}, 1, 0);
+	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err), 0);
 	assert_int_equal(msg.seq, 7);
+	/* Bad MAC, unknown key, version 1. */
+	buf[n - 1] ^= 1;
+	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err),
+			 -EKEYREJECTED);
+	buf[n - 1] ^= 1;
+	buf[11] ^= 1;
+	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err), -ENOKEY);
+	buf[2] = 1;
+	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err),
+			 -EPROTONOSUPPORT);
+	assert_non_null(strstr(err, "version 1"));
 }
 
 /* Asks for ports in q, answers, and decodes the answer into r. */
@@ -104,11 +121,15 @@ static unsigned ask(const uint16_t *q, unsigned nq, struct dard_msg *r)
 	unsigned n;
 	size_t len;
 
-	len = dard_proto_query(buf, sizeof(buf), 42, q, nq);
-	assert_int_equal(sw_query_decode(buf, len, &query, err), 0);
-	len = sw_reply(ports, 3, &query, buf, sizeof(buf), &n);
+	/* Padded for every port of ours, as dardd pads for those it asks. */
+	len = dard_proto_query(buf, sizeof(buf), K, 42, q, nq,
+			       dard_proto_query_len(3));
+	assert_int_equal(sw_query_decode(buf, len, &keys, &query, err), 0);
+	len = sw_reply(ports, 3, &query, K, buf, sizeof(buf), &n);
 	assert_true(len > 0);
-	assert_int_equal(dard_proto_decode(buf, len, r, err), 0);
+	/* Never more than the query and the slack. */
+	assert_true(len <= (size_t)query.len + DARD_PROTO_SLACK);
+	assert_int_equal(dard_proto_decode(buf, len, &keys, r, err), 0);
 	assert_int_equal(r->type, DARD_MSG_REPLY);
 	assert_int_equal(r->seq, 42);
 	assert_int_equal(r->count, n);
@@ -119,6 +140,7 @@ static void test_reply(void **state)
 {
 	static struct dard_msg r;
 	static struct dard_msg q = {.type = DARD_MSG_QUERY, .seq = 1};
+	static uint8_t big[DARD_MSG_MAX];
 	uint8_t small[16];
 	unsigned n;
 
@@ -126,24 +148,66 @@ static void test_reply(void **state)
 	zero();
 	ports[0].elephants = 3;
 	ports[2].elephants = 5;
-	/* Asked ports in the asked order; port 3 is not ours: down, empty. */
-	assert_int_equal(ask((uint16_t[]){4, 3, 1}, 3, &r), 3);
+	/* Asked ports in the asked order; port 3 is not ours: no record. */
+	assert_int_equal(ask((uint16_t[]){4, 3, 1}, 3, &r), 2);
 	assert_int_equal(r.state[0].port, 4);
 	assert_int_equal(r.state[0].flags, 0); /* ours but down */
 	assert_int_equal(r.state[0].mbps, 100);
 	assert_int_equal(r.state[0].elephants, 5);
-	assert_int_equal(r.state[1].port, 3);
-	assert_int_equal(r.state[1].flags, 0);
-	assert_int_equal(r.state[1].mbps, 0);
-	assert_int_equal(r.state[1].elephants, 0);
-	assert_int_equal(r.state[2].flags, DARD_PORT_F_UP);
-	assert_int_equal(r.state[2].elephants, 3);
+	assert_int_equal(r.state[1].port, 1);
+	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
+	assert_int_equal(r.state[1].elephants, 3);
+	/* Only ports that are not ours: an empty reply. */
+	assert_int_equal(ask((uint16_t[]){3, 5, 600}, 3, &r), 0);
 	/* No ports asked: every port. */
 	assert_int_equal(ask(NULL, 0, &r), 3);
 	assert_int_equal(r.state[1].port, 2);
 	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
 	/* A reply that does not fit is not written. */
-	assert_int_equal(sw_reply(ports, 3, &q, small, sizeof(small), &n), 0);
+	q.len = 200;
+	assert_int_equal(sw_reply(ports, 3, &q, K, small, sizeof(small), &n),
+			 0);
+	/*
+	 * A query too short for its reply plus the slack: unanswered if it
+	 * names the ports, cut to what fits if it asks for all.
+	 */
+	q.len = DARD_HDR_LEN;
+	q.count = 2;
+	q.ports[0] = 1;
+	q.ports[1] = 2;
+	assert_int_equal(sw_reply(ports, 3, &q, K, big, sizeof(big), &n), 0);
+	q.count = 0;
+	assert_int_equal(sw_reply(ports, 3, &q, K, big, sizeof(big), &n),
+			 dard_proto_reply_len(1));
+	assert_int_equal(n, 1);
+}
+
+/* Replays are told apart for 10 s, by key id and seq. */
+static void test_replay(void **state)
+{
+	static struct sw_replay r;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(sw_replay_check(&r, 1, 5, 1 * (uint64_t)S), 0);
+	assert_int_equal(sw_replay_check(&r, 1, 5, 2 * (uint64_t)S), -EALREADY);
+	assert_int_equal(sw_replay_check(&r, 2, 5, 2 * (uint64_t)S), 0);
+	assert_int_equal(sw_replay_check(&r, 1, 6, 2 * (uint64_t)S), 0);
+	/* Forgotten after the window: the slot is free again. */
+	assert_int_equal(sw_replay_check(&r, 1, 5, 11 * (uint64_t)S), 0);
+	/* A probe window full of live entries: refused, not forgotten. */
+	for (i = 0; i < SW_REPLAY_PROBES; i++)
+		assert_int_equal(
+			sw_replay_check(&r, 9,
+					100 + i * (uint64_t)SW_REPLAY_SLOTS,
+					20 * (uint64_t)S),
+			0);
+	assert_int_equal(
+		sw_replay_check(&r, 9,
+				100 + SW_REPLAY_PROBES *
+						(uint64_t)SW_REPLAY_SLOTS,
+				20 * (uint64_t)S),
+		-EBUSY);
 }
 
 static int parse(struct switchd_opts *o, char *err, ...)
@@ -177,6 +241,10 @@ static void test_opts(void **state)
 	assert_int_equal(o.has_listen, 0);
 	assert_int_equal(o.reconcile_ns, 5000000000ULL);
 	assert_int_equal(o.no_tables, 0);
+	assert_null(o.key); /* $DARD_KEY, else /etc/dard/dard.key */
+	assert_int_equal(parse(&o, err, "--key", "/k", "core1", NULL),
+			 DARD_OPTS_RUN);
+	assert_string_equal(o.key, "/k");
 	assert_int_equal(parse(&o, err, "-r", "0.5", "--no-tables", "c1", NULL),
 			 DARD_OPTS_RUN);
 	assert_int_equal(o.reconcile_ns, S / 2);
@@ -259,11 +327,12 @@ static int fake_count(struct sw_agent *a, uint64_t now)
 }
 
 /* Sends a query for ports from c to the agent, which answers it. */
-static void query_agent(struct sw_agent *a, int c, uint32_t seq,
+static void query_agent(struct sw_agent *a, int c, uint64_t seq,
 			const uint16_t *want, unsigned n)
 {
-	uint8_t buf[64];
-	size_t len = dard_proto_query(buf, sizeof(buf), seq, want, n);
+	uint8_t buf[256];
+	size_t len = dard_proto_query(buf, sizeof(buf), K, seq, want, n,
+				      dard_proto_query_len(a->nports));
 
 	assert_true(len > 0);
 	assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
@@ -279,7 +348,7 @@ static int answer(int c, struct dard_msg *r)
 
 	if (len < 0)
 		return -1;
-	assert_int_equal(dard_proto_decode(buf, len, r, err), 0);
+	assert_int_equal(dard_proto_decode(buf, len, &keys, r, err), 0);
 	return 0;
 }
 
@@ -301,6 +370,8 @@ static void test_answer(void **state)
 			     .nports = 2,
 			     .count = fake_count,
 			     .window_ns = 3600000000000ULL,
+			     .keys = &keys,
+			     .replay = &replay,
 			     .sock = -1,
 			     .ioctl_sock = -1};
 	struct sockaddr_in sa;
@@ -364,8 +435,40 @@ static void test_answer(void **state)
 	sw_answer(&a);
 	assert_int_equal(answer(c, &r), -1);
 	assert_int_equal(a.rejected, 1);
+	assert_int_equal(a.refused[SW_REF_PROTO], 1);
 	assert_int_equal(a.queries, 4);
 	assert_int_equal(a.replies, 3);
+	/* A replayed query: refused, unanswered. */
+	query_agent(&a, c, 10, NULL, 0);
+	assert_int_equal(answer(c, &r), -1);
+	assert_int_equal(a.refused[SW_REF_REPLAY], 1);
+	/* A query under another key: refused, unanswered. */
+	{
+		struct dard_key other = {.id = 3, .k = {8}};
+		uint8_t buf[128];
+		size_t len = dard_proto_query(buf, sizeof(buf), &other, 77,
+					      NULL, 0, 0);
+
+		assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
+		sw_answer(&a);
+		assert_int_equal(answer(c, &r), -1);
+		assert_int_equal(a.refused[SW_REF_MAC], 1);
+	}
+	assert_int_equal(a.rejected, 3);
+	assert_int_equal(a.queries, 4);
+	/* A query in the second key (a rotation): answered in it. */
+	{
+		uint8_t buf[256];
+		size_t len =
+			dard_proto_query(buf, sizeof(buf), &keys.key[1], 78,
+					 NULL, 0, dard_proto_query_len(2));
+
+		assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
+		sw_answer(&a);
+		assert_int_equal(answer(c, &r), 0);
+		assert_int_equal(r.key_id, 4);
+		assert_true(r.seq == 78);
+	}
 
 	/* A counter younger than a window: unanswered, counted, not counted
 	 * from; a query after it is answered. */
@@ -379,7 +482,7 @@ static void test_answer(void **state)
 	query_agent(&a, c, 12, NULL, 0);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.seq, 12);
-	assert_int_equal(a.replies, 4);
+	assert_int_equal(a.replies, 5);
 	close(c);
 	sw_answer_close(&a);
 }
@@ -390,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_decode_rejects),
 		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_answer),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_opts_reject),

@@ -3,10 +3,14 @@
  * dardctl deploy: write what builds a deployment. This file reads the
  * arguments of each back-end; netns.c and deterlab.c write the files.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
 
 #include "dardctl.h"
+#include "keyfile.h"
 #include "print.h"
 #include "deterlab.h"
 #include "netns.h"
@@ -32,6 +36,8 @@ static int usage(FILE *f)
 		"  node/NODE.tc      tc -batch file limiting every port to MBIT Mbit/s\n"
 		"                    (only with rate)\n"
 		"  teardown.batch ip -batch deleting every namespace\n"
+		"  dard.key       the switch protocol's key, mode 0600: a copy of -k's\n"
+		"                 or $DARD_KEY's file, else a fresh one\n"
 		"  routing ecmp builds what operators run without dard instead:\n"
 		"  switches route host IDs with Linux multipath next hops hashed on\n"
 		"  the 5-tuple (fib_multipath_hash_policy=3, fields 0x0037), each\n"
@@ -44,6 +50,8 @@ static int usage(FILE *f)
 		"                   capacity), a management LAN, and each PC's start\n"
 		"                   command, setup-dir/NODE.sh (default DIR/setup)\n"
 		"  setup/dard.conf  the host configuration file every node reads\n"
+		"  setup/dard.key   the switch protocol's key, mode 0600, as for netns;\n"
+		"                   each node installs it as /etc/dard/dard.key\n"
 		"  setup/NODE.sh    renames the interfaces found by their addresses\n"
 		"                   to pN, dard0 and mgmt0, applies the node's tables,\n"
 		"                   addresses and limits as the namespace testbed\n"
@@ -102,9 +110,43 @@ static int netns_parse(int argc, char **argv, struct deploy_args *a)
 	return CTL_OK;
 }
 
+/*
+ * The deployment's key, DIR/dard.key, mode 0600: a copy of -k's or
+ * $DARD_KEY's file when one is named (checked as the daemons check it),
+ * else a fresh one. Every node of the deployment gets this one.
+ */
+static int write_key(struct ctl *c, const char *dir)
+{
+	const char *from = c->key_arg ? c->key_arg : getenv("DARD_KEY");
+	char err[DARD_ERR_MAX + PATH_MAX], path[PATH_MAX];
+	struct dard_keys keys = {.n = 1};
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/dard.key", dir) >=
+	    (int)sizeof(path)) {
+		fprintf(stderr, "%s: name too long\n", dir);
+		return CTL_ERR;
+	}
+	ret = dard_crypto_init(err);
+	if (!ret && from && *from)
+		ret = dard_keys_load(&keys, from, err);
+	else if (!ret)
+		dard_key_new(&keys.key[0], NULL);
+	if (!ret)
+		ret = dard_keys_save(&keys, path, 1, err);
+	sodium_memzero(&keys, sizeof(keys));
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return CTL_ERR;
+	}
+	return CTL_OK;
+}
+
 static int netns_write(struct ctl *c, const struct deploy_args *a)
 {
-	return deploy_netns(c, a->dir, a->prefix, a->rate, a->ecmp);
+	int ret = deploy_netns(c, a->dir, a->prefix, a->rate, a->ecmp);
+
+	return ret == CTL_OK ? write_key(c, a->dir) : ret;
 }
 
 /* [ rate MBIT ] [ os IMAGE ] [ setup-dir PATH ] */
@@ -146,7 +188,11 @@ static int deterlab_parse(int argc, char **argv, struct deploy_args *a)
 
 static int deterlab_write(struct ctl *c, const struct deploy_args *a)
 {
-	return deploy_deterlab(c, a->dir, a->rate, a->os, a->setup_dir);
+	char sub[PATH_MAX];
+	int ret = deploy_deterlab(c, a->dir, a->rate, a->os, a->setup_dir);
+
+	snprintf(sub, sizeof(sub), "%s/setup", a->dir);
+	return ret == CTL_OK ? write_key(c, sub) : ret;
 }
 
 /* The back-ends: each reads what follows DIR, then writes into DIR. */

@@ -83,11 +83,15 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 		"# dard set-up of %s (%s), written by dardctl deploy deterlab.\n"
 		"# Environment: DARD_BIN (dardd, dard-switchd, dardctl; default\n"
 		"# /usr/local/sbin), DARD_CONFIG (default: dard.conf next to this\n"
-		"# script), DARD_START=0 to leave the daemon stopped.\n"
+		"# script), DARD_KEY (default /etc/dard/dard.key, installed root-only\n"
+		"# from dard.key next to this script when missing), DARD_START=0 to\n"
+		"# leave the daemon stopped.\n"
 		"set -eu\n"
 		"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
 		"bin=${DARD_BIN:-/usr/local/sbin}\n"
 		"conf=${DARD_CONFIG:-$here/dard.conf}\n"
+		"key=${DARD_KEY:-/etc/dard/dard.key}\n"
+		"[[ -e $key ]] || install -D -m 0600 -o root -g root \"$here/dard.key\" \"$key\"\n"
 		"\n"
 		"# The interface holding ADDR, renamed to NAME.\n"
 		"claim() {\n"
@@ -139,11 +143,11 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 	fprintf(f, "\n[[ ${DARD_START:-1} == 1 ]] || exit 0\n");
 	if (nd->is_host)
 		fprintf(f,
-			"setsid \"$bin/dardd\" -c \"$conf\" -i dard0 %s </dev/null >>/var/log/dardd.log 2>&1 &\n",
+			"setsid \"$bin/dardd\" -c \"$conf\" -k \"$key\" -i dard0 %s </dev/null >>/var/log/dardd.log 2>&1 &\n",
 			nd->name);
 	else
 		fprintf(f,
-			"setsid \"$bin/dard-switchd\" -c \"$conf\" %s </dev/null >>/var/log/dard-switchd.log 2>&1 &\n",
+			"setsid \"$bin/dard-switchd\" -c \"$conf\" -k \"$key\" %s </dev/null >>/var/log/dard-switchd.log 2>&1 &\n",
 			nd->name);
 }
 

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The key file on disk: a secret, so it is read only when nobody but its
+ * owner can read or change it, and written mode 0600 from the start.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sodium.h>
+#include <sys/stat.h>
+
+#include "err.h"
+#include "keyfile.h"
+#include "readall.h"
+
+const char *dard_key_path(const char *arg)
+{
+	if (!arg)
+		arg = getenv("DARD_KEY");
+	return arg && *arg ? arg : DARD_KEY_DEFAULT;
+}
+
+int dard_crypto_init(char *err)
+{
+	if (sodium_init() < 0)
+		return dard_fail(err, -EIO, "Unable to start libsodium");
+	return 0;
+}
+
+/* Whether st may hold a secret for us. */
+static int check_mode(const struct stat *st, const char *path, char *err)
+{
+	if (!S_ISREG(st->st_mode))
+		return dard_fail(err, -EINVAL, "%s: not a regular file", path);
+	if (st->st_mode & 077)
+		return dard_fail(
+			err, -EPERM,
+			"%s: mode %04o lets group or others at the key: chmod 600 it",
+			path, (unsigned)(st->st_mode & 07777));
+	if (geteuid() == 0 && st->st_uid != 0)
+		return dard_fail(
+			err, -EPERM,
+			"%s: owned by uid %u, not root: chown root it or use another key file",
+			path, (unsigned)st->st_uid);
+	return 0;
+}
+
+int dard_keys_load(struct dard_keys *keys, const char *path, char *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	char *text;
+	size_t len;
+	int ret;
+
+	if (fd < 0)
+		return dard_fail(err, -errno,
+				 "Unable to open the key file `%s': %s", path,
+				 strerror(errno));
+	if (fstat(fd, &st)) {
+		ret = dard_fail(err, -errno, "Unable to stat `%s': %s", path,
+				strerror(errno));
+		close(fd);
+		return ret;
+	}
+	ret = check_mode(&st, path, err);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	ret = dard_read_all(fd, DARD_KEY_FILE_MAX, &text, &len);
+	close(fd);
+	if (ret == -EFBIG)
+		return dard_fail(err, ret, "%s: longer than %d bytes", path,
+				 DARD_KEY_FILE_MAX);
+	if (ret)
+		return dard_fail(err, ret, "Unable to read `%s': %s", path,
+				 strerror(-ret));
+	ret = dard_keys_parse(keys, text, len, path, err);
+	sodium_memzero(text, len);
+	free(text);
+	return ret;
+}
+
+void dard_key_new(struct dard_key *k, const struct dard_keys *old)
+{
+	unsigned i;
+
+	k->id = 1;
+	for (i = 0; old && i < old->n; i++)
+		if (old->key[i].id >= k->id)
+			k->id = old->key[i].id + 1;
+	if (!k->id) /* past 4294967295: start again */
+		k->id = 1;
+	randombytes_buf(k->k, sizeof(k->k));
+}
+
+int dard_keys_save(const struct dard_keys *keys, const char *path, int force,
+		   char *err)
+{
+	char text[DARD_KEY_FILE_MAX], tmp[4096];
+	size_t len = dard_keys_format(keys, text, sizeof(text));
+	int fd, ret = 0;
+
+	if (!force && !access(path, F_OK))
+		return dard_fail(err, -EEXIST,
+				 "%s exists: give `force' to replace it", path);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
+	    (int)sizeof(tmp))
+		return dard_fail(err, -ENAMETOOLONG, "%s: name too long", path);
+	fd = mkstemp(tmp); /* mode 0600 */
+	if (fd < 0)
+		return dard_fail(err, -errno, "Unable to create `%s': %s", tmp,
+				 strerror(errno));
+	if (fchmod(fd, 0600) || write(fd, text, len) != (ssize_t)len ||
+	    fsync(fd))
+		ret = dard_fail(err, -errno, "Unable to write `%s': %s", tmp,
+				strerror(errno));
+	if (close(fd) && !ret)
+		ret = dard_fail(err, -errno, "Unable to write `%s': %s", tmp,
+				strerror(errno));
+	/* Without force, link fails if path appeared since access. */
+	if (!ret && (force ? rename(tmp, path) : link(tmp, path)))
+		ret = dard_fail(err, -errno, "Unable to write `%s': %s", path,
+				strerror(errno));
+	if (ret || !force)
+		unlink(tmp);
+	sodium_memzero(text, sizeof(text));
+	return ret;
+}

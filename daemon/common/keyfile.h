@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* Reading and writing the key file (key.h) on disk; keys from the OS RNG. */
+#ifndef _DARD_KEYFILE_H
+#define _DARD_KEYFILE_H
+
+#include "key.h"
+
+#define DARD_KEY_DEFAULT "/etc/dard/dard.key"
+
+/* The key file to use: arg if given, else $DARD_KEY, else the default. */
+const char *dard_key_path(const char *arg);
+
+/*
+ * Starts libsodium (its RNG and primitives) once; -EIO if it cannot.
+ * Every program calls it before it makes or checks a MAC.
+ */
+int dard_crypto_init(char *err);
+
+/*
+ * Reads path into keys. Refuses, with err (DARD_ERR_MAX + PATH_MAX)
+ * naming the file and why: a file group or others may read or write, one
+ * not owned by root when we run as root, not a regular file, longer than
+ * DARD_KEY_FILE_MAX, or anything dard_keys_parse refuses.
+ */
+int dard_keys_load(struct dard_keys *keys, const char *path, char *err);
+
+/* A fresh key from the OS RNG, its id one past every id in old (or 1). */
+void dard_key_new(struct dard_key *k, const struct dard_keys *old);
+
+/*
+ * Writes keys to path, mode 0600, through a temporary file renamed over
+ * it; an existing path is replaced only with force. err as above.
+ */
+int dard_keys_save(const struct dard_keys *keys, const char *path, int force,
+		   char *err);
+
+#endif /* _DARD_KEYFILE_H */

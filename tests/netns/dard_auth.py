@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Datagrams of the switch protocol (Documentation/protocol.md, version 2)
+# for tests/netns/auth.sh: forged replies sent from a switch's address and
+# agent port through a raw socket (no bind, so the agent keeps its port),
+# a reply replayed the moment it leaves, and queries an agent must not
+# answer. HMAC-SHA-512-256 is HMAC-SHA-512's first 32 bytes.
+import hashlib
+import hmac
+import os
+import select
+import socket
+import struct
+import sys
+import time
+
+MAGIC, VERSION, QUERY, REPLY, PORT = 0xDA4D, 2, 1, 2, 7471
+
+
+def load_key(path):
+    for line in open(path):
+        line = line.strip()
+        if line and not line.startswith('#'):
+            kid, hexkey = line.split()
+            return int(kid), bytes.fromhex(hexkey)
+    raise SystemExit(f'{path}: no key')
+
+
+def mac(key, msg):
+    return hmac.new(key, msg, hashlib.sha512).digest()[:32]
+
+
+def message(kind, kid, key, seq, body, count, pad=0, sign=True):
+    length = 20 + len(body) + pad + 32
+    msg = struct.pack('>HBBHHIQ', MAGIC, VERSION, kind, length, count, kid,
+                      seq) + body + bytes(pad)
+    return msg + (mac(key, msg) if sign else os.urandom(32))
+
+
+def reply(kid, key, seq, ports, sign=True):
+    body = b''.join(struct.pack('>HHII', p, 0, 1000, 777) for p in ports)
+    return message(REPLY, kid, key, seq, body, len(ports), sign=sign)
+
+
+def raw_send(src, sport, dst, dport, payload):
+    """A UDP datagram from src:sport, whoever has that port bound."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    udp = struct.pack('>HHHH', sport, dport, 8 + len(payload), 0)
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + len(udp) + len(payload),
+                     0, 0x4000, 64, socket.IPPROTO_UDP, 0,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    s.sendto(ip + udp + payload, (dst, 0))
+
+
+def forge(keyfile, src, dst, dport, case, ports):
+    """One forged reply of `case' to dardd at dst:dport, from src:7471."""
+    kid, key = load_key(keyfile)
+    seq = int.from_bytes(os.urandom(8), 'big') | 1
+    if case == 'zero-seq':          # signed: only the seq is wrong
+        msg = reply(kid, key, 0, ports)
+    elif case == 'wrong-seq':       # signed, a seq nobody asked
+        msg = reply(kid, key, seq, ports)
+    elif case == 'bad-mac':         # what an attacker without the key sends
+        msg = reply(kid, key, 0, ports, sign=False)
+    elif case == 'no-mac':
+        msg = reply(kid, key, seq, ports)[:-32]
+    else:
+        raise SystemExit(f'unknown case {case}')
+    raw_send(src, PORT, dst, dport, msg)
+
+
+def replay(iface, src, dst, dport, wait):
+    """Replays the first reply src:7471 sends dst:dport, as it leaves."""
+    # ETH_P_ALL: a socket bound to ETH_P_IP sees only what comes in.
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((iface, 0))
+    end = time.time() + wait
+    while time.time() < end:
+        if not select.select([s], [], [], 0.2)[0]:
+            continue
+        pkt = s.recv(65535)
+        if pkt[12:14] != b'\x08\x00':
+            continue
+        pkt = pkt[14:]
+        ihl = (pkt[0] & 15) * 4
+        if pkt[9] != socket.IPPROTO_UDP or socket.inet_ntoa(pkt[12:16]) != src:
+            continue
+        sport, dp = struct.unpack('>HH', pkt[ihl:ihl + 4])
+        if sport != PORT or dp != dport or socket.inet_ntoa(pkt[16:20]) != dst:
+            continue
+        raw_send(src, PORT, dst, dport, pkt[ihl + 8:])
+        print(len(pkt) - ihl - 8)
+        return
+    raise SystemExit('no reply seen to replay')
+
+
+def query(keyfile, dst, case, ports, wait=1.0):
+    """Sends an agent a query; prints `QUERY_BYTES REPLY_BYTES RECORDS'
+    (REPLY_BYTES and RECORDS 0: no answer)."""
+    kid, key = load_key(keyfile)
+    seq = int.from_bytes(os.urandom(8), 'big') | 1
+    body = b''.join(struct.pack('>H', p) for p in ports)
+    pad = max(0, 12 * len(ports) - 48 - 2 * len(ports))
+    if case == 'good':
+        msg = message(QUERY, kid, key, seq, body, len(ports), pad)
+    elif case == 'wrong-key':       # our id, someone else's key
+        msg = message(QUERY, kid, os.urandom(32), seq, body, len(ports), pad)
+    elif case == 'unknown-key':
+        msg = message(QUERY, kid + 1000, key, seq, body, len(ports), pad)
+    elif case == 'v1':              # what version 1 answered anyone
+        msg = struct.pack('>HBBHHI', MAGIC, 1, QUERY, 12 + 2 * len(ports),
+                          len(ports), 1) + body
+    else:
+        raise SystemExit(f'unknown case {case}')
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.sendto(msg, (dst, PORT))
+    if not select.select([s], [], [], wait)[0]:
+        print(len(msg), 0, 0)
+        return
+    ans = s.recv(65535)
+    assert ans[:2] == struct.pack('>H', MAGIC), ans[:4].hex()
+    assert ans[-32:] == mac(key, ans[:-32]), 'the answer does not authenticate'
+    assert struct.unpack('>Q', ans[12:20])[0] == seq, 'the answer has another seq'
+    print(len(msg), len(ans), struct.unpack('>H', ans[6:8])[0])
+
+
+if __name__ == '__main__':
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == 'forge':
+        forge(args[0], args[1], args[2], int(args[3]), args[4],
+              [int(p) for p in args[5:]])
+    elif cmd == 'replay':
+        replay(args[0], args[1], args[2], int(args[3]), float(args[4]))
+    elif cmd == 'query':
+        query(args[0], args[1], args[2], [int(p) for p in args[3:]])
+    else:
+        raise SystemExit(f'usage: {sys.argv[0]} forge|replay|query ...')

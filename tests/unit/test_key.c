@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The key file: its parser (every refusal with the file and line), and
+ * on disk: modes and owners refused, gen and rotate round trips.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+
+#include "err.h"
+#include "key.h"
+#include "keyfile.h"
+#include "topo.h"
+
+#define HEX0 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+#define HEX1 "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF"
+
+static int parse(struct dard_keys *k, const char *text, char *err)
+{
+	err[0] = '\0';
+	return dard_keys_parse(k, text, strlen(text), "f.key", err);
+}
+
+static void test_parse(void **state)
+{
+	struct dard_keys k;
+	char err[DARD_ERR_MAX], out[512];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(
+		parse(&k, "# c\n\n  2 " HEX0 "  \r\n4294967295\t" HEX1 "\n",
+		      err),
+		0);
+	assert_int_equal(k.n, 2);
+	assert_int_equal(k.key[0].id, 2);
+	assert_int_equal(k.key[0].k[31], 0x1f);
+	assert_int_equal(k.key[1].id, 4294967295U);
+	assert_int_equal(k.key[1].k[0], 0xff);
+	assert_ptr_equal(dard_keys_find(&k, 2), &k.key[0]);
+	assert_null(dard_keys_find(&k, 3));
+	/* Written and read back: the same keys. */
+	n = dard_keys_format(&k, out, sizeof(out));
+	assert_true(n > 0);
+	{
+		struct dard_keys back;
+
+		assert_int_equal(dard_keys_parse(&back, out, n, "x", err), 0);
+		assert_memory_equal(&back, &k, sizeof(k));
+	}
+	assert_int_equal(dard_keys_format(&k, out, 100), 0);
+}
+
+static void test_parse_refused(void **state)
+{
+	static const char *const bad[][2] = {
+		{"", "f.key: no key in the file"},
+		{"# only\n", "f.key: no key in the file"},
+		{"1\n", "f.key:1: `1' is not `ID HEX'"},
+		{"\n0 " HEX0, "f.key:2: key id `0': out of range"},
+		{"x " HEX0, "f.key:1: key id `x': not a number"},
+		{"4294967296 " HEX0, "key id `4294967296': out of range"},
+		{"1 " HEX0 "00", "f.key:1: key 1 has 66 hex digits, want 64"},
+		{"1 abc", "key 1 has 3 hex digits"},
+		{"1 " HEX0 " x", "f.key:1: unexpected `x' after the key"},
+		{"1 0g" HEX0, "has 66"},
+		{"1 0g0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		 "f.key:1: key 1: `g' at digit 2 is not hex"},
+		{"1 " HEX0 "\n1 " HEX1, "f.key:2: key id 1 appears twice"},
+		{"1 " HEX0 "\n2 " HEX1 "\n3 " HEX0,
+		 "f.key:3: more than 2 keys"},
+	};
+	struct dard_keys k;
+	char err[DARD_ERR_MAX], line[400];
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&k, bad[i][0], err), -EINVAL);
+		if (!strstr(err, bad[i][1]))
+			fail_msg("`%s': `%s' does not say `%s'", bad[i][0], err,
+				 bad[i][1]);
+	}
+	memset(line, 'a', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	assert_int_equal(parse(&k, line, err), -EINVAL);
+	assert_non_null(strstr(err, "f.key:1: line longer than 255 bytes"));
+	assert_int_equal(dard_keys_parse(&k, "1 \0", 3, "f.key", err), -EINVAL);
+	assert_non_null(strstr(err, "NUL"));
+}
+
+static void test_file(void **state)
+{
+	char dir[] = "/tmp/dard-key-XXXXXX", path[64], err[DARD_ERR_MAX + 64];
+	struct dard_keys a, b;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(dard_crypto_init(err), 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dard.key", dir);
+	/* Missing. */
+	assert_int_equal(dard_keys_load(&a, path, err), -ENOENT);
+	assert_non_null(strstr(err, path));
+	/* gen: mode 0600, one key; not twice without force. */
+	a = (struct dard_keys){.n = 1};
+	dard_key_new(&a.key[0], NULL);
+	assert_int_equal(a.key[0].id, 1);
+	assert_int_equal(dard_keys_save(&a, path, 0, err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(dard_keys_save(&a, path, 0, err), -EEXIST);
+	assert_non_null(strstr(err, "force"));
+	assert_int_equal(dard_keys_load(&b, path, err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Rotate: a new first key, the old one second. */
+	b.n = 2;
+	b.key[1] = a.key[0];
+	dard_key_new(&b.key[0], &a);
+	assert_int_equal(b.key[0].id, 2);
+	assert_memory_not_equal(b.key[0].k, a.key[0].k, DARD_KEY_LEN);
+	assert_int_equal(dard_keys_save(&b, path, 1, err), 0);
+	assert_int_equal(dard_keys_load(&a, path, err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Readable by others: refused, naming the file and the mode. */
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(dard_keys_load(&a, path, err), -EPERM);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "mode 0644"));
+	assert_int_equal(chmod(path, 0600), 0);
+	/* Owned by someone else, when we are root. */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 1000, 1000), 0);
+		assert_int_equal(dard_keys_load(&a, path, err), -EPERM);
+		assert_non_null(strstr(err, "owned by uid 1000"));
+	}
+	/* Not a regular file. */
+	assert_int_equal(dard_keys_load(&a, dir, err), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_path(void **state)
+{
+	(void)state;
+	unsetenv("DARD_KEY");
+	assert_string_equal(dard_key_path(NULL), DARD_KEY_DEFAULT);
+	setenv("DARD_KEY", "/x/k", 1);
+	assert_string_equal(dard_key_path(NULL), "/x/k");
+	assert_string_equal(dard_key_path("/y"), "/y");
+	unsetenv("DARD_KEY");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_refused),
+		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
