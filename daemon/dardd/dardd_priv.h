@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "ctlsock.h"
 #include "dp.h"
 #include "log.h"
 #include "monitor.h"
@@ -40,6 +41,7 @@ struct dardd_stats {
 	uint64_t queries, query_bytes, replies, reply_bytes;
 	uint64_t timeouts, late, rejected, send_errors;
 	uint64_t rounds, moves, ctl_refused;
+	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 };
 
@@ -121,6 +123,7 @@ struct dardd {
 	struct elephant *els, *elh[EL_BUCKETS];
 	/* The control socket (ctl.c) and the event loop (loop.c). */
 	int ctl;
+	struct dard_ratelimit ctl_rl[__DARD_CTL_REFUSALS]; /* their warnings */
 	int epfd, tfd;
 	/* The options (opts.c), and the counters every part adds to. */
 	struct dardd_opts o;
