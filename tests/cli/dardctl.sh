@@ -342,7 +342,23 @@ ok "dard-sim sdn-adaptive, a permutation" 0 "$sim" --place --topo fattree:8 \
 ok "dard-sim sdn-adaptive, two into one" 0 "$sim" --place --algo sdn-adaptive --demand "$tmp/demand" &&
 	is "multipath" "$(jq -r .choice <<<"$out")" multipath
 ok "dard-sim bad demand" 1 "$sim" --place --demand "$tmp/bad.demand" &&
-	has "line named" "$err" "bad.demand:2: .e1_1. or .nosuch. is no host"
+	has "line named" "$err" "bad.demand:2: .nosuch. is no host of fattree:4"
+# A demand file is read whole, bounded, each line checked (demandfile.h):
+# no endless read, no line cut into two, no word cut short.
+ok "dard-sim endless demand" 1 "$sim" --place --demand /dev/zero &&
+	is "endless demand named" "$err" "dard-sim: Unable to read \`/dev/zero': larger than 64 MiB"
+{ printf 'e1_1 '; printf 'x%.0s' $(seq 4200); echo; } >"$tmp/long.demand"
+ok "dard-sim long demand line" 1 "$sim" --place --demand "$tmp/long.demand" &&
+	is "long line named" "$err" "dard-sim: $tmp/long.demand:1: longer than 4096 bytes"
+printf 'e1_1 e2_1\n%b' 'e1_1\0 e2_1\n' >"$tmp/nul.demand"
+ok "dard-sim NUL in demand" 1 "$sim" --place --demand "$tmp/nul.demand" &&
+	is "NUL named" "$err" "dard-sim: $tmp/nul.demand:2: a NUL byte"
+printf 'e1_1 e2_1 e3_1\n' >"$tmp/three.demand"
+ok "dard-sim three words" 1 "$sim" --place --demand "$tmp/three.demand" &&
+	is "three words named" "$err" "dard-sim: $tmp/three.demand:1: expected \`SRC DST'"
+printf 'e1_1 %s\n' "$(printf 'e%.0s' $(seq 70))" >"$tmp/name.demand"
+ok "dard-sim long name" 1 "$sim" --place --demand "$tmp/name.demand" &&
+	has "long name not cut" "$err" "name.demand:1: .e{70}. is no host"
 printf 'e1_1 e1_1\n' >"$tmp/self.demand"
 ok "dard-sim self demand" 1 "$sim" --place --demand "$tmp/self.demand" &&
 	has "self named" "$err" 'sends to itself'
