@@ -99,11 +99,11 @@ int main(int argc, char **argv)
 	dard_log_init("dardd", d.o.log_level);
 	/* libbpf's warnings always, even under -q; its debug with -v. */
 	dard_bpf_log(d.o.log_level == DARD_LOG_DEBUG);
-	/* The name first: an impostor on it stops us before we change a thing.
-	 */
-	if (ctl_init(&d))
-		return 1;
+	d.ctl = -1;
 	if (host_init(&d))
+		goto err_host;
+	/* Before the datapath: an impostor on the name stops us unchanged. */
+	if (ctl_init(&d))
 		goto err_host;
 	if (query_init(&d)) {
 		log_err("out of memory");

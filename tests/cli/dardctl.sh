@@ -95,6 +95,12 @@ ok "missing file" 1 d -t "$tmp/none.conf" topo show &&
 # A stream without end is refused at the bound, not read until OOM.
 ok "endless file" 1 d -t /dev/zero topo show &&
 	has "endless file named" "$err" "^Unable to read ./dev/zero.: larger than 256 MiB"
+{ echo "topology x"; printf 'a%.0s' $(seq 65537); echo; } >"$tmp/long.conf"
+ok "line too long" 1 d -t "$tmp/long.conf" topo show &&
+	is "long line: file and line named" "$err" "$tmp/long.conf:2: line longer than 65536 bytes"
+printf 'levels a b\n%b' 'x\0y\n' >"$tmp/nul.conf"
+ok "NUL in file" 1 d -t "$tmp/nul.conf" topo show &&
+	is "NUL: file and line named" "$err" "$tmp/nul.conf:2: NUL byte in line"
 ok "directory as file" 1 d -t / topo show &&
 	has "directory named" "$err" "^Unable to read ./.: Is a directory"
 
@@ -271,6 +277,10 @@ ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1 &&
 ok "dardd bad interval" 2 "$dardd" --query-interval -1 e1_1 &&
 	has "interval named" "$err" \
 	"^dardd: Invalid --query-interval .-1.: out of range, expected seconds from 0.001 to 86400"
+ok "dardd endless file" 1 "$dardd" -c /dev/zero e1_1 &&
+	is "dardd: endless file named" "$err" "dardd: error: Unable to read \`/dev/zero': larger than 256 MiB"
+ok "dard-switchd endless file" 1 "$switchd" -c /dev/zero core1 &&
+	is "switchd: endless file named" "$err" "dard-switchd: error: Unable to read \`/dev/zero': larger than 256 MiB"
 ok "dardd no such host" 1 "$dardd" -c "$tmp/ft4d.conf" core1 &&
 	has "no such host named" "$err" "no host .core1."
 ok "monitor help" 0 d monitor help && has "monitor usage" "$out" '^Usage: dardctl monitor show'
