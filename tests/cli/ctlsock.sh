@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# dardd's control socket against an unprivileged impostor (issue 13), and
-# its refusals counted and rate-limited. Root only: it runs itself in a
+# dardd's control socket against an unprivileged impostor (issue 13), its
+# refusals counted and rate-limited, and bad numbers against a live flow. Root only: it runs itself in a
 # private network namespace (unshare -n), where the abstract name
 # @dard/dardd is its own and no dardd of this machine is disturbed; the
 # impostor and the refused client run as nobody (setpriv).
@@ -12,6 +12,8 @@
 #   | lo 127.0.0.1, 172.24.0.21 (e1_1's management address)        |
 #   | dardd e1_1 -i lo   maps in /sys/fs/bpf/dard-ctltest-PID      |
 #   | @dard/dardd  <-  ctlpeer as nobody: an impostor, or a client |
+#   | then lo 172.16.0.1 (e1_1's ID), a UDP flow to e2_1's ID on   |
+#   | the datapath dardd left on lo, for flow move and flow sweep  |
 #   +--------------------------------------------------------------+
 
 set -u
@@ -191,6 +193,36 @@ else
 	echo "FAIL 52 unknown commands logged $lines times: $log"
 fi
 has "the suppressed ones counted" "$log" "unknown command.*\(\`frob'\) \([0-9]+ more like it suppressed\)"
+
+# Strict input against a live flow (issue 13 moved one to path 2 with
+# `path 4294967298' and swept one with `idle 1e20'): dardd's datapath
+# stays on lo after it stops; one UDP datagram from e1_1's ID to e2_1's
+# makes a flow. Every bad number exits 2 and leaves it as it was.
+ip addr add 172.16.0.1/32 dev lo
+ip route add 172.16.0.0/16 dev lo src 172.16.0.1
+echo x >/dev/udp/172.16.0.5/5001
+dc() { d -t "$tmp/f4.conf" --pin "$pin" "$@"; }
+# The flow without its clock: what a move or a sweep would change.
+flows() { dc -j flow show dev lo | jq -c '[.[] | del(.age_ms, .idle_ms)]'; }
+before=$(flows)
+is "a live flow" "$(jq length <<<"$before")" 1
+sport=$(jq '.[0].sport' <<<"$before")
+flow=(udp "172.16.0.1:$sport" 172.16.0.5:5001)
+ok "move to path 2^32 + 2" 2 dc flow move dev lo "${flow[@]}" path 4294967298 &&
+	is "2^32 + 2 named" "$err" \
+		"Invalid path number \`4294967298': out of range, expected 1-4294967295"
+for v in 1e20 inf nan; do
+	ok "sweep idle $v" 2 dc flow sweep dev lo idle "$v" &&
+		has "idle $v named" "$err" "^Invalid idle time .$v.: (out of range|not a number)"
+done
+is "nothing moved or swept" "$(flows)" "$before"
+# The same flow does move and get swept when asked rightly.
+ok "move to path 1" 0 dc flow move dev lo "${flow[@]}" path 1 &&
+	is "moved once" "$(flows | jq '.[0].moves')" 1
+ok "sweep idle 3600" 0 dc flow sweep dev lo idle 3600 &&
+	is "not idle an hour: kept" "$(flows | jq length)" 1
+ok "sweep idle 0" 0 dc flow sweep dev lo idle 0 &&
+	is "idle now: swept" "$(flows | jq length)" 0
 
 echo "ctlsock.sh: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
