@@ -152,7 +152,11 @@ ok "path decode no path" 1 d -t fattree:4 path decode 10.4.16.66 10.8.32.66 &&
 	has "no path message" "$err" 'names no path'
 ok "path decode not an alias" 1 d -t fattree:4 path decode 10.4.16.65 10.4.32.66 &&
 	has "not an alias message" "$err" 'not a host alias'
-ok "path decode bad address" 2 d -t fattree:4 path decode 10.4.16 10.4.32.66
+ok "path decode bad address" 2 d -t fattree:4 path decode 10.4.16 10.4.32.66 &&
+	is "bad source alias named" "$err" "Invalid source alias \`10.4.16': expected an IPv4 address A.B.C.D"
+ok "path decode bad destination" 2 d -t fattree:4 path decode 10.4.16.66 10.4.32.666 &&
+	is "bad destination alias named" "$err" \
+		"Invalid destination alias \`10.4.32.666': expected an IPv4 address A.B.C.D"
 ok "path decode longer path" 0 d -j -t clos:4,4 path decode 10.4.16.66 10.4.32.130 &&
 	is "clos pair through two aggr switches is not shortest" \
 		"$(jq '.[0].shortest' <<<"$out")" false
