@@ -242,13 +242,22 @@ $(B)/bin/dard-bench: $(B)/bench/bench.o $(LIBDARD)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
-# libFuzzer targets are built with clang and the sanitizers, from source.
+# libFuzzer targets are built with clang and the sanitizers, from source:
+# libdard's, and the one file each target below adds.
 $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -iquote daemon/lib \
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE $(DAEMON_INC) \
+		-iquote daemon/algo -iquote daemon/dardctl $(FUZZ_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $^ $(LIBDARD_LIBS)
+		-o $@ $(filter %.c,$^) $(LIBDARD_LIBS) $(FUZZ_LIBS)
+# dardd's control line; dardctl's reading of dardd's answers (json-c);
+# dard-sim's demand file. config_fuzz, proto_fuzz, num_fuzz: libdard's.
+$(B)/fuzz/ctl_fuzz: daemon/common/ctlsock.c
+$(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
+$(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
+$(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
+$(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
 
 fuzz: $(FUZZ_BINS)
 
@@ -270,8 +279,16 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 	$(Q)$(B)/tests/test_datapath
 	$(Q)$(B)/tests/test_switch
 
-test-cli: daemon
-	$(Q)DARD_BIN=$(B)/bin tests/cli/dardctl.sh
+# ctlsock.sh needs root (it skips without) and its own network namespace
+# (unshare -n, not the testbed): the control socket against an impostor.
+test-cli: daemon $(B)/tests/ctlpeer
+	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
+		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
+		tests/cli/ctlsock.sh || rc=1; exit $$rc
+
+$(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
 
 # The unit and CLI tests again, built with ASan and UBSan in build/san.
 test-san:

@@ -13,10 +13,12 @@
 
 /*
  * The control socket: an abstract UNIX socket, so one per network
- * namespace (one per testbed host); root only (SO_PEERCRED). A client
- * writes one command line, one of the commands below, and reads one JSON
- * document back on one line (the keys: Documentation/operations.md), or
- * {"error": "why"} for an unknown command or a client that is not root.
+ * namespace (one per testbed host) and never stale, but with no file
+ * mode: each end checks the other is root by SO_PEERCRED (ctlsock.h). A
+ * client writes one command line, one of the commands below and a
+ * newline (DARD_CTL_LINE_MAX bytes at most), and reads one JSON document
+ * back on one line (the keys: Documentation/operations.md), or
+ * {"error": "why"} for a line refused or a client that is not root.
  */
 #define DARDD_CTL_NAME "dard/dardd"
 

@@ -129,11 +129,15 @@ static int path_decode(struct ctl *c, const char *sa, const char *da)
 	int ret;
 
 	if (dard_addr_parse(sa, &s)) {
-		fprintf(stderr, "Invalid address `%s'\n", sa);
+		fprintf(stderr,
+			"Invalid source alias `%s': expected an IPv4 address A.B.C.D\n",
+			sa);
 		return CTL_USAGE;
 	}
 	if (dard_addr_parse(da, &d)) {
-		fprintf(stderr, "Invalid address `%s'\n", da);
+		fprintf(stderr,
+			"Invalid destination alias `%s': expected an IPv4 address A.B.C.D\n",
+			da);
 		return CTL_USAGE;
 	}
 	pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -15,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "ctlsock.h"
 #include "dardd.h"
 #include "dardd_priv.h"
 #include "log.h"
@@ -162,6 +164,7 @@ static json_object *stats_json(struct dardd *d)
 {
 	json_object *o = json_object_new_object();
 	const struct dardd_stats *s = &d->st;
+	int i;
 
 	json_object_object_add(o, "host",
 			       json_object_new_string(d->t->node[d->me].name));
@@ -190,6 +193,15 @@ static json_object *stats_json(struct dardd *d)
 	STAT(rounds);
 	STAT(moves);
 	STAT(ctl_refused);
+#undef STAT
+	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "ctl_%s", dard_ctl_refusal_name(i));
+		json_object_object_add(o, key,
+				       json_object_new_int64(s->ctl_why[i]));
+	}
+#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
 	STAT(dead_paths);
 	STAT(revived_paths);
 	STAT(evicted);
@@ -217,24 +229,52 @@ json_object *ctl_answer(struct dardd *d, const char *cmd)
 	return NULL;
 }
 
-/* Root only: the abstract socket has no file mode to say so. */
-static int refuse_non_root(struct dardd *d, int fd)
+/*
+ * A refusal, counted by reason and logged at most once a second per
+ * reason: anyone in the namespace can cause one per connection.
+ */
+static void refuse(struct dardd *d, int fd, int why, const char *what)
 {
-	static const char no[] = "{\"error\":\"root only\"}\n";
+	static const char *const answers[__DARD_CTL_REFUSALS] = {
+		[DARD_CTL_NOT_ROOT] = "root only",
+		[DARD_CTL_MALFORMED] = "malformed command: expected one word "
+				       "and a newline",
+		[DARD_CTL_OVERSIZED] = "command too long",
+		[DARD_CTL_UNKNOWN] = "unknown command: expected monitors, "
+				     "flows or stats",
+	};
+	char who[DARD_PEER_STRLEN] = "an unknown peer", text[128];
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 
-	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) &&
-	    cred.uid == 0)
-		return 0;
 	d->st.ctl_refused++;
-	if (send(fd, no, sizeof(no) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-		log_debug("control client went away");
-	return -1;
+	d->st.ctl_why[why]++;
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen))
+		dard_peer_describe(cred.pid, cred.uid, who, sizeof(who));
+	dard_log_ratelimited(&d->ctl_rl[why], dardd_now_ns(), DARD_LOG_WARN,
+			     "control socket: refused %s: %s%s%s%s", who,
+			     answers[why], what ? " (`" : "", what ? what : "",
+			     what ? "')" : "");
+	snprintf(text, sizeof(text), "{\"error\":\"%s\"}\n", answers[why]);
+	if (send(fd, text, strlen(text), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_debug("control client went away: %s", strerror(errno));
 }
 
-/* One line, however it arrives; a stalled client costs a second at most. */
-static void read_line(int fd, char *cmd, size_t size)
+/* Root only: the abstract socket has no file mode to say so. */
+static int is_root(int fd)
+{
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) &&
+	       cred.uid == 0;
+}
+
+/*
+ * One line, however it arrives, and not a byte past DARD_CTL_LINE_MAX; a
+ * stalled client costs a second at most. Returns the bytes read.
+ */
+static size_t read_line(int fd, char *buf)
 {
 	struct timeval tv = {.tv_sec = 1};
 	ssize_t n = 0;
@@ -242,63 +282,75 @@ static void read_line(int fd, char *cmd, size_t size)
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	for (len = 0; len < size - 1 && !memchr(cmd, '\n', len); len += n) {
-		n = read(fd, cmd + len, size - 1 - len);
+	for (len = 0; len < DARD_CTL_LINE_MAX && !memchr(buf, '\n', len);
+	     len += n) {
+		n = read(fd, buf + len, DARD_CTL_LINE_MAX - len);
 		if (n <= 0)
 			break;
 	}
-	cmd[len] = 0;
-	cmd[strcspn(cmd, "\n")] = 0;
+	return len;
+}
+
+/*
+ * What a refused client sent and we did not read, dropped: closing on
+ * unread bytes would reset the connection before it reads why.
+ */
+static void drain(int fd)
+{
+	char buf[512];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+			break;
 }
 
 void ctl_accept(struct dardd *d)
 {
-	char cmd[64] = "";
+	char buf[DARD_CTL_LINE_MAX], cmd[DARD_CTL_LINE_MAX], seen[48];
 	json_object *doc;
 	const char *text;
-	int fd;
+	size_t len;
+	int fd, why;
 
 	fd = accept4(d->ctl, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (refuse_non_root(d, fd)) {
-		close(fd);
-		return;
+	if (!is_root(fd)) {
+		refuse(d, fd, DARD_CTL_NOT_ROOT, NULL);
+		goto out;
 	}
-	read_line(fd, cmd, sizeof(cmd));
+	len = read_line(fd, buf);
+	why = dard_ctl_line(buf, len, cmd);
+	if (why) {
+		dard_ctl_printable(buf, len, seen, sizeof(seen));
+		refuse(d, fd, why, seen);
+		goto out;
+	}
 	doc = ctl_answer(d, cmd);
 	if (!doc) {
-		d->st.ctl_refused++;
-		text = "{\"error\":\"unknown command: expected monitors, flows or stats\"}";
-	} else {
-		text = json_object_to_json_string_ext(doc,
-						      JSON_C_TO_STRING_PLAIN);
+		refuse(d, fd, DARD_CTL_UNKNOWN, cmd);
+		goto out;
 	}
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
 	if (send(fd, text, strlen(text), MSG_NOSIGNAL) < 0 ||
 	    send(fd, "\n", 1, MSG_NOSIGNAL) < 0)
 		log_debug("control client went away: %s", strerror(errno));
 	json_object_put(doc);
+out:
+	drain(fd);
 	close(fd);
 }
 
 int ctl_init(struct dardd *d)
 {
-	struct sockaddr_un sun;
-	socklen_t len = dardd_ctl_addr(&sun);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char err[DARD_ERR_MAX];
+	int fd = dard_ctl_listen(err);
 
 	d->ctl = -1;
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) || listen(fd, 8)) {
-		int ret = -errno;
-
-		if (fd >= 0)
-			close(fd);
-		log_err("Unable to open the control socket: %s%s",
-			strerror(-ret),
-			ret == -EADDRINUSE
-				? " (another dardd runs in this network namespace)"
-				: "");
-		return ret;
+	if (fd < 0) {
+		log_err("%s", err);
+		return fd;
 	}
 	d->ctl = fd;
 	return 0;

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "ctlsock.h"
 #include "dp.h"
 #include "log.h"
 #include "key.h"
@@ -45,6 +46,7 @@ struct dardd_stats {
 	uint64_t refused_proto, refused_key, refused_mac, refused_malformed;
 	uint64_t refused_source, refused_seq, refused_replay;
 	uint64_t rounds, moves, ctl_refused;
+	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
 };
@@ -130,6 +132,7 @@ struct dardd {
 	struct elephant *els, *elh[EL_BUCKETS];
 	/* The control socket (ctl.c) and the event loop (loop.c). */
 	int ctl;
+	struct dard_ratelimit ctl_rl[__DARD_CTL_REFUSALS]; /* their warnings */
 	int epfd, tfd;
 	/* The options (opts.c), and the counters every part adds to. */
 	struct dardd_opts o;

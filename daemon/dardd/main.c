@@ -99,7 +99,11 @@ int main(int argc, char **argv)
 	dard_log_init("dardd", d.o.log_level);
 	/* libbpf's warnings always, even under -q; its debug with -v. */
 	dard_bpf_log(d.o.log_level == DARD_LOG_DEBUG);
+	d.ctl = -1;
 	if (host_init(&d))
+		goto err_host;
+	/* Before the datapath: an impostor on the name stops us unchanged. */
+	if (ctl_init(&d))
 		goto err_host;
 	if (query_init(&d)) {
 		log_err("out of memory");
@@ -112,8 +116,6 @@ int main(int argc, char **argv)
 		goto err_query;
 	if (query_open(&d))
 		goto err_flows;
-	if (ctl_init(&d))
-		goto err_flows;
 	if (loop_init(&d))
 		goto err_loop;
 	/* Elephants reported before we started. */
@@ -124,7 +126,6 @@ int main(int argc, char **argv)
 	ret = 0;
 err_loop:
 	loop_fini(&d);
-	ctl_fini(&d);
 err_flows:
 	flows_fini(&d);
 	elephants_fini(&d);
@@ -133,5 +134,6 @@ err_query:
 	query_fini(&d);
 err_host:
 	host_fini(&d);
+	ctl_fini(&d);
 	return ret;
 }

@@ -1,74 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* --place's demand: a traffic pattern's first flows, or a file. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "demandfile.h"
+#include "readall.h"
 #include "sim.h"
 #include "traffic.h"
 
-/* A demand file: `SRC DST' per line; errors name the line. */
+/* A demand file (demandfile.h), read whole; errors name the file and line. */
 static long read_demand(const struct dard_topo *t, const char *path,
 			struct dard_demand **out, char *err, size_t errlen)
 {
-	struct dard_demand *d = NULL;
-	size_t n = 0, cap = 0;
-	char line[256];
-	unsigned lineno = 0;
-	FILE *f = fopen(path, "r");
+	char e[DARD_ERR_MAX], *text;
+	unsigned line;
+	size_t len;
+	long n;
+	int fd;
 
-	if (!f) {
-		snprintf(err, errlen, "unable to open `%s': %s", path,
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "Unable to open `%s': %s", path,
 			 strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char a[64], b[64], extra[2];
-		int k;
-
-		lineno++;
-		line[strcspn(line, "#\n")] = 0;
-		k = sscanf(line, "%63s %63s %1s", a, b, extra);
-		if (k <= 0)
-			continue;
-		if (k != 2) {
-			snprintf(err, errlen, "%s:%u: expected `SRC DST'", path,
-				 lineno);
-			goto bad;
-		}
-		if (n == cap) {
-			void *p = realloc(d, (cap = cap ? 2 * cap : 64) *
-						     sizeof(*d));
-
-			if (!p) {
-				snprintf(err, errlen, "out of memory");
-				goto bad;
-			}
-			d = p;
-		}
-		d[n].src = dard_topo_find(t, a);
-		d[n].dst = dard_topo_find(t, b);
-		if (d[n].src == DARD_NONE || !t->node[d[n].src].is_host ||
-		    d[n].dst == DARD_NONE || !t->node[d[n].dst].is_host) {
-			snprintf(err, errlen,
-				 "%s:%u: `%s' or `%s' is no host of %s", path,
-				 lineno, a, b, dard_topo_label(t));
-			goto bad;
-		}
-		if (d[n].src == d[n].dst) {
-			snprintf(err, errlen, "%s:%u: %s sends to itself", path,
-				 lineno, a);
-			goto bad;
-		}
-		n++;
-	}
-	fclose(f);
-	*out = d;
-	return n;
-bad:
-	fclose(f);
-	free(d);
-	return -1;
+	n = dard_read_all(fd, DARD_DEMAND_MAX, &text, &len);
+	close(fd);
+	if (n == -EFBIG)
+		snprintf(err, errlen, "Unable to read `%s': larger than %u MiB",
+			 path, DARD_DEMAND_MAX >> 20);
+	else if (n)
+		snprintf(err, errlen, "Unable to read `%s': %s", path,
+			 strerror((int)-n));
+	if (n)
+		return -1;
+	n = dard_demand_parse(t, text, len, out, &line, e);
+	free(text);
+	if (n < 0 && line)
+		snprintf(err, errlen, "%s:%u: %s", path, line, e);
+	else if (n < 0)
+		snprintf(err, errlen, "%s: %s", path, e);
+	return n < 0 ? -1 : n;
 }
 
 /* One flow per host, the pattern's choice of destination. */

@@ -95,6 +95,12 @@ ok "missing file" 1 d -t "$tmp/none.conf" topo show &&
 # A stream without end is refused at the bound, not read until OOM.
 ok "endless file" 1 d -t /dev/zero topo show &&
 	has "endless file named" "$err" "^Unable to read ./dev/zero.: larger than 256 MiB"
+{ echo "topology x"; printf 'a%.0s' $(seq 65537); echo; } >"$tmp/long.conf"
+ok "line too long" 1 d -t "$tmp/long.conf" topo show &&
+	is "long line: file and line named" "$err" "$tmp/long.conf:2: line longer than 65536 bytes"
+printf 'levels a b\n%b' 'x\0y\n' >"$tmp/nul.conf"
+ok "NUL in file" 1 d -t "$tmp/nul.conf" topo show &&
+	is "NUL: file and line named" "$err" "$tmp/nul.conf:2: NUL byte in line"
 ok "directory as file" 1 d -t / topo show &&
 	has "directory named" "$err" "^Unable to read ./.: Is a directory"
 
@@ -146,7 +152,11 @@ ok "path decode no path" 1 d -t fattree:4 path decode 10.4.16.66 10.8.32.66 &&
 	has "no path message" "$err" 'names no path'
 ok "path decode not an alias" 1 d -t fattree:4 path decode 10.4.16.65 10.4.32.66 &&
 	has "not an alias message" "$err" 'not a host alias'
-ok "path decode bad address" 2 d -t fattree:4 path decode 10.4.16 10.4.32.66
+ok "path decode bad address" 2 d -t fattree:4 path decode 10.4.16 10.4.32.66 &&
+	is "bad source alias named" "$err" "Invalid source alias \`10.4.16': expected an IPv4 address A.B.C.D"
+ok "path decode bad destination" 2 d -t fattree:4 path decode 10.4.16.66 10.4.32.666 &&
+	is "bad destination alias named" "$err" \
+		"Invalid destination alias \`10.4.32.666': expected an IPv4 address A.B.C.D"
 ok "path decode longer path" 0 d -j -t clos:4,4 path decode 10.4.16.66 10.4.32.130 &&
 	is "clos pair through two aggr switches is not shortest" \
 		"$(jq '.[0].shortest' <<<"$out")" false
@@ -271,6 +281,10 @@ ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1 &&
 ok "dardd bad interval" 2 "$dardd" --query-interval -1 e1_1 &&
 	has "interval named" "$err" \
 	"^dardd: Invalid --query-interval .-1.: out of range, expected seconds from 0.001 to 86400"
+ok "dardd endless file" 1 "$dardd" -c /dev/zero e1_1 &&
+	is "dardd: endless file named" "$err" "dardd: error: Unable to read \`/dev/zero': larger than 256 MiB"
+ok "dard-switchd endless file" 1 "$switchd" -c /dev/zero core1 &&
+	is "switchd: endless file named" "$err" "dard-switchd: error: Unable to read \`/dev/zero': larger than 256 MiB"
 ok "dardd no such host" 1 "$dardd" -c "$tmp/ft4d.conf" core1 &&
 	has "no such host named" "$err" "no host .core1."
 ok "monitor help" 0 d monitor help && has "monitor usage" "$out" '^Usage: dardctl monitor show'
@@ -357,7 +371,23 @@ ok "dard-sim sdn-adaptive, a permutation" 0 "$sim" --place --topo fattree:8 \
 ok "dard-sim sdn-adaptive, two into one" 0 "$sim" --place --algo sdn-adaptive --demand "$tmp/demand" &&
 	is "multipath" "$(jq -r .choice <<<"$out")" multipath
 ok "dard-sim bad demand" 1 "$sim" --place --demand "$tmp/bad.demand" &&
-	has "line named" "$err" "bad.demand:2: .e1_1. or .nosuch. is no host"
+	has "line named" "$err" "bad.demand:2: .nosuch. is no host of fattree:4"
+# A demand file is read whole, bounded, each line checked (demandfile.h):
+# no endless read, no line cut into two, no word cut short.
+ok "dard-sim endless demand" 1 "$sim" --place --demand /dev/zero &&
+	is "endless demand named" "$err" "dard-sim: Unable to read \`/dev/zero': larger than 64 MiB"
+{ printf 'e1_1 '; printf 'x%.0s' $(seq 4200); echo; } >"$tmp/long.demand"
+ok "dard-sim long demand line" 1 "$sim" --place --demand "$tmp/long.demand" &&
+	is "long line named" "$err" "dard-sim: $tmp/long.demand:1: longer than 4096 bytes"
+printf 'e1_1 e2_1\n%b' 'e1_1\0 e2_1\n' >"$tmp/nul.demand"
+ok "dard-sim NUL in demand" 1 "$sim" --place --demand "$tmp/nul.demand" &&
+	is "NUL named" "$err" "dard-sim: $tmp/nul.demand:2: a NUL byte"
+printf 'e1_1 e2_1 e3_1\n' >"$tmp/three.demand"
+ok "dard-sim three words" 1 "$sim" --place --demand "$tmp/three.demand" &&
+	is "three words named" "$err" "dard-sim: $tmp/three.demand:1: expected \`SRC DST'"
+printf 'e1_1 %s\n' "$(printf 'e%.0s' $(seq 70))" >"$tmp/name.demand"
+ok "dard-sim long name" 1 "$sim" --place --demand "$tmp/name.demand" &&
+	has "long name not cut" "$err" "name.demand:1: .e{70}. is no host"
 printf 'e1_1 e1_1\n' >"$tmp/self.demand"
 ok "dard-sim self demand" 1 "$sim" --place --demand "$tmp/self.demand" &&
 	has "self named" "$err" 'sends to itself'

@@ -41,6 +41,18 @@ static void test_ctl(void **state)
 	assert_int_equal(json_object_get_int(key(doc, "rejected")), 0);
 	json_object_put(doc);
 
+	/* Refusals by reason, each under its own key beside the sum. */
+	f->d.st.ctl_refused = 3;
+	f->d.st.ctl_why[DARD_CTL_NOT_ROOT] = 1;
+	f->d.st.ctl_why[DARD_CTL_OVERSIZED] = 2;
+	doc = ctl_answer(&f->d, "stats");
+	assert_int_equal(json_object_get_int(key(doc, "ctl_refused")), 3);
+	assert_int_equal(json_object_get_int(key(doc, "ctl_not_root")), 1);
+	assert_int_equal(json_object_get_int(key(doc, "ctl_malformed")), 0);
+	assert_int_equal(json_object_get_int(key(doc, "ctl_oversized")), 2);
+	assert_int_equal(json_object_get_int(key(doc, "ctl_unknown")), 0);
+	json_object_put(doc);
+
 	doc = ctl_answer(&f->d, "flows");
 	assert_int_equal(json_object_array_length(doc), 1);
 	o = json_object_array_get_idx(doc, 0);

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Both ends of dardd's control socket (dardd.h). The name is abstract,
+ * so it has no file mode and anyone in the network namespace may bind
+ * it: each end checks who holds the other by SO_PEERCRED before
+ * trusting a byte, and says whose it is when it is not root's.
+ */
+#ifndef _DARD_CTLSOCK_H
+#define _DARD_CTLSOCK_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* "pid 123, uid 65534, `python3 squat.py'": who a peer is, for messages. */
+enum { DARD_PEER_STRLEN = 160 };
+void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size);
+
+/*
+ * Connects to dardd's control socket; returns the fd, or a negative errno
+ * with the reason in err (DARD_ERR_MAX): -ENOENT-like errors when no dardd
+ * listens, -EPERM when the holder of the name is not root (an impostor,
+ * named by pid, uid and command).
+ */
+int dard_ctl_connect(char *err);
+
+/*
+ * Binds and listens on the control socket; returns the fd, or a negative
+ * errno with the reason in err: for a name already taken, whose it is
+ * (pid, uid and command of the process listening on it).
+ */
+int dard_ctl_listen(char *err);
+
+/*
+ * A command line as dardd reads it: at most DARD_CTL_LINE_MAX bytes, the
+ * newline included; a client sending more is refused unread.
+ */
+enum { DARD_CTL_LINE_MAX = 64 };
+
+/* Why a control client was refused: the counters `dardctl stats' shows. */
+enum dard_ctl_refusal {
+	DARD_CTL_NOT_ROOT,  /* SO_PEERCRED: not uid 0 */
+	DARD_CTL_MALFORMED, /* no newline, a second line, a byte not a word's */
+	DARD_CTL_OVERSIZED, /* DARD_CTL_LINE_MAX bytes and no newline yet */
+	DARD_CTL_UNKNOWN,   /* a word, but no command of dardd.h */
+	__DARD_CTL_REFUSALS
+};
+
+/*
+ * Checks the len bytes a client sent (len <= DARD_CTL_LINE_MAX) for one
+ * line of printable ASCII without blanks and copies it without its
+ * newline into cmd (DARD_CTL_LINE_MAX bytes); returns 0, or why not:
+ * DARD_CTL_MALFORMED or DARD_CTL_OVERSIZED. Pure: the fuzz target's.
+ */
+int dard_ctl_line(const char *buf, size_t len, char *cmd);
+
+/* The refusal's name, as its counter in stats ("not_root", ...). */
+const char *dard_ctl_refusal_name(int why);
+
+/*
+ * buf's first bytes made printable into s (size bytes): non-printable
+ * bytes become `?', so that a log line shows what a client sent.
+ */
+void dard_ctl_printable(const char *buf, size_t len, char *s, size_t size);
+
+#endif /* _DARD_CTLSOCK_H */

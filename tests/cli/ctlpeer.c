@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The other end of dardd's control socket, for tests/cli/ctlsock.sh, as
+ * whoever runs it:
+ *   ctlpeer listen   an impostor: binds the name, says "ready", answers
+ *                    every client with a forged stats document
+ *   ctlpeer bind     an impostor that only holds the name
+ *   ctlpeer send T   a client sending the bytes T as they are (no
+ *                    newline added), printing the answer
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "dardd.h"
+
+static const char forged[] = "{\"host\":\"impostor\",\"moves\":99}\n";
+
+static int client(const char *text)
+{
+	struct sockaddr_un sun;
+	socklen_t len = dardd_ctl_addr(&sun);
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, len)) {
+		perror("ctlpeer: connect");
+		return 1;
+	}
+	if (send(fd, text, strlen(text), MSG_NOSIGNAL) < 0)
+		perror("ctlpeer: send");
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	close(fd);
+	return 0;
+}
+
+static int impostor(int listening)
+{
+	struct sockaddr_un sun;
+	socklen_t len = dardd_ctl_addr(&sun);
+	char buf[64];
+	int fd, c;
+
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
+	    (listening && listen(fd, 8))) {
+		perror("ctlpeer: bind");
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		if (!listening) {
+			pause();
+			continue;
+		}
+		c = accept(fd, NULL, NULL);
+		if (c < 0)
+			continue;
+		/* Its line read, as dardd would; a hang-up is no SIGPIPE. */
+		if (read(c, buf, sizeof(buf)) >= 0)
+			send(c, forged, sizeof(forged) - 1, MSG_NOSIGNAL);
+		close(c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "listen"))
+		return impostor(1);
+	if (argc == 2 && !strcmp(argv[1], "bind"))
+		return impostor(0);
+	if (argc == 3 && !strcmp(argv[1], "send"))
+		return client(argv[2]);
+	fprintf(stderr, "Usage: ctlpeer { listen | bind | send TEXT }\n");
+	return 2;
+}

@@ -1,0 +1,228 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# dardd's control socket against an unprivileged impostor (issue 13), its
+# refusals counted and rate-limited, and bad numbers against a live flow. Root only: it runs itself in a
+# private network namespace (unshare -n), where the abstract name
+# @dard/dardd is its own and no dardd of this machine is disturbed; the
+# impostor and the refused client run as nobody (setpriv).
+#
+#   private netns (unshare -n)
+#   +--------------------------------------------------------------+
+#   | lo 127.0.0.1, 172.24.0.21 (e1_1's management address)        |
+#   | dardd e1_1 -i lo   maps in /sys/fs/bpf/dard-ctltest-PID      |
+#   | @dard/dardd  <-  ctlpeer as nobody: an impostor, or a client |
+#   | then lo 172.16.0.1 (e1_1's ID), a UDP flow to e2_1's ID on   |
+#   | the datapath dardd left on lo, for flow move and flow sweep  |
+#   +--------------------------------------------------------------+
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bin=${DARD_BIN:-$top/build/bin}
+ctlpeer=${DARD_CTLPEER:-$top/build/tests/ctlpeer}
+if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null; then
+	echo "skip ctlsock.sh: needs root and setpriv"
+	exit 0
+fi
+if [[ -z ${DARD_CTLSOCK_NETNS:-} ]]; then
+	DARD_CTLSOCK_NETNS=1 exec unshare -n "$0" "$@"
+fi
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+pin=/sys/fs/bpf/dard-ctltest-$$
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	rm -rf "$tmp" "$pin"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+
+# ok NAME WANT_STATUS CMD...: runs CMD, keeps its output in $out/$err.
+ok() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	if [[ $rc -eq $want ]]; then
+		passed=$((passed + 1))
+		echo "ok   $name"
+		return 0
+	fi
+	failed=$((failed + 1))
+	echo "FAIL $name: exit $rc, wanted $want: $err"
+	return 1
+}
+
+# is NAME GOT WANT
+is() {
+	if [[ $2 == "$3" ]]; then
+		passed=$((passed + 1))
+		echo "ok   $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1: got \`$2', wanted \`$3'"
+	fi
+}
+
+# has NAME TEXT PATTERN (grep -E)
+has() {
+	if grep -qE -- "$3" <<<"$2"; then
+		passed=$((passed + 1))
+		echo "ok   $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1: no /$3/ in: $2"
+	fi
+}
+
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+d() { "$bin/dardctl" "$@"; }
+# A dardd that should refuse to start is stopped if it does not.
+dardd() { timeout 10 "$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" e1_1; }
+
+# impostor USER MODE: starts ctlpeer MODE as USER (nobody or root) and
+# waits until it holds the name; its pid in $imp.
+impostor() {
+	local run=()
+	[[ $1 == nobody ]] && run=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	"${run[@]}" "$ctlpeer" "$2" >"$tmp/imp" 2>&1 &
+	imp=$!
+	pids+=("$imp")
+	for _ in $(seq 50); do
+		grep -q ready "$tmp/imp" && return 0
+		sleep 0.1
+	done
+	echo "FAIL impostor $*: never ready: $(cat "$tmp/imp")"
+	exit 1
+}
+stop_impostor() { kill "$imp" && wait "$imp" 2>/dev/null; }
+
+ip link set lo up
+ip addr add 172.24.0.21/32 dev lo
+d -t fattree:4 topo gen >"$tmp/f4.conf" || exit 1
+
+# An unprivileged impostor that listens: dardctl refuses to talk to it,
+# naming it, and prints nothing it sent; dardd refuses to start, naming
+# it, before it touches the datapath.
+impostor nobody listen
+for cmd in "stats" "-j stats" "monitor show" "flow show"; do
+	# shellcheck disable=SC2086 # word splitting intended
+	ok "impostor: dardctl $cmd refuses" 1 d $cmd &&
+		is "impostor: dardctl $cmd names pid and uid" "$err" \
+			"Refusing to talk to @dard/dardd: its holder (pid $imp, uid 65534, \`$ctlpeer listen') is not root, so not dardd" &&
+		is "impostor: dardctl $cmd prints nothing of it" "$out" ""
+done
+ok "impostor: dardd refuses to start" 1 dardd &&
+	has "impostor: dardd names pid, uid and command" "$err" \
+		"Unable to open the control socket @dard/dardd: held by pid $imp, uid 65534, \`$ctlpeer listen' \(not root: an impostor\)"
+is "impostor: dardd attached nothing" "$(ls "$pin" 2>&1 >/dev/null | wc -l)" 1
+stop_impostor
+
+# One that binds without listening: SO_PEERCRED cannot name it, the
+# socket's inode among its open files does.
+impostor nobody bind
+ok "bound impostor: dardd refuses to start" 1 dardd &&
+	has "bound impostor: dardd names pid, uid and command" "$err" \
+		"held by pid $imp, uid 65534, \`$ctlpeer bind' \(not root: an impostor\)"
+ok "bound impostor: dardctl finds no dardd" 1 d stats &&
+	has "bound impostor: said so" "$err" "^No dardd in this network namespace: Connection refused"
+stop_impostor
+
+# The check is the holder's uid: a root process is trusted (root can
+# replace dardd anyway), and dardd says a root holder may be a dardd.
+impostor root listen
+ok "root holder: dardctl talks to it" 0 d stats &&
+	has "root holder: its answer printed" "$out" "^host +impostor"
+ok "root holder: dardd refuses to start" 1 dardd &&
+	has "root holder: named as another dardd" "$err" \
+		"held by pid $imp, uid 0, \`$ctlpeer listen' \(root: another dardd\?\)"
+stop_impostor
+
+# The real dardd: refusals answered, counted by reason and logged at most
+# once a second per reason.
+"$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" e1_1 2>"$tmp/dardd.log" &
+dpid=$!
+pids+=("$dpid")
+for _ in $(seq 50); do
+	d stats >/dev/null 2>&1 && break
+	sleep 0.1
+done
+ok "dardd: root's dardctl stats" 0 d -j stats &&
+	is "dardd: its host" "$(jq -r .[0].host <<<"$out")" e1_1
+ok "dardd: nobody's dardctl refused" 1 nobody "$bin/dardctl" stats &&
+	is "dardd: nobody told why" "$err" "dardd: root only"
+ok "unknown command" 0 "$ctlpeer" send $'frob\n' &&
+	is "unknown command: answered" "$out" '{"error":"unknown command: expected monitors, flows or stats"}'
+ok "no newline" 0 "$ctlpeer" send 'stats' &&
+	has "no newline: malformed" "$out" '"malformed command'
+ok "control byte" 0 "$ctlpeer" send $'st\001ats\n' &&
+	has "control byte: malformed" "$out" '"malformed command'
+ok "two lines" 0 "$ctlpeer" send $'stats\nstats\n' &&
+	has "two lines: malformed" "$out" '"malformed command'
+ok "oversized line" 0 "$ctlpeer" send "$(printf 'x%.0s' $(seq 100))" &&
+	is "oversized: answered" "$out" '{"error":"command too long"}'
+ok "stats after refusals" 0 d -j stats
+for k in ctl_not_root:1 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_refused:6; do
+	is "counted: ${k%:*}" "$(jq ".[0].${k%:*}" <<<"$out")" "${k#*:}"
+done
+# A flood of 50 in well under a second: counted, and logged once.
+for _ in $(seq 50); do "$ctlpeer" send $'frob\n' >/dev/null; done
+ok "stats after a flood" 0 d -j stats &&
+	is "flood counted" "$(jq .[0].ctl_unknown <<<"$out")" 51
+sleep 1.1
+"$ctlpeer" send $'frob\n' >/dev/null
+ok "stats after the flood" 0 d -j stats
+kill "$dpid" && wait "$dpid"
+log=$(cat "$tmp/dardd.log")
+has "log names the refused client" "$log" \
+	"warning: control socket: refused pid [0-9]+, uid 65534, \`$bin/dardctl stats': root only"
+has "log shows what was sent" "$log" "refused pid [0-9]+, uid 0, .*: malformed command.*\(\`stats'\)"
+lines=$(grep -c "unknown command" <<<"$log")
+if [[ $lines -ge 2 && $lines -le 4 ]]; then
+	passed=$((passed + 1))
+	echo "ok   52 unknown commands, $lines log lines"
+else
+	failed=$((failed + 1))
+	echo "FAIL 52 unknown commands logged $lines times: $log"
+fi
+has "the suppressed ones counted" "$log" "unknown command.*\(\`frob'\) \([0-9]+ more like it suppressed\)"
+
+# Strict input against a live flow (issue 13 moved one to path 2 with
+# `path 4294967298' and swept one with `idle 1e20'): dardd's datapath
+# stays on lo after it stops; one UDP datagram from e1_1's ID to e2_1's
+# makes a flow. Every bad number exits 2 and leaves it as it was.
+ip addr add 172.16.0.1/32 dev lo
+ip route add 172.16.0.0/16 dev lo src 172.16.0.1
+echo x >/dev/udp/172.16.0.5/5001
+dc() { d -t "$tmp/f4.conf" --pin "$pin" "$@"; }
+# The flow without its clock: what a move or a sweep would change.
+flows() { dc -j flow show dev lo | jq -c '[.[] | del(.age_ms, .idle_ms)]'; }
+before=$(flows)
+is "a live flow" "$(jq length <<<"$before")" 1
+sport=$(jq '.[0].sport' <<<"$before")
+flow=(udp "172.16.0.1:$sport" 172.16.0.5:5001)
+ok "move to path 2^32 + 2" 2 dc flow move dev lo "${flow[@]}" path 4294967298 &&
+	is "2^32 + 2 named" "$err" \
+		"Invalid path number \`4294967298': out of range, expected 1-4294967295"
+for v in 1e20 inf nan; do
+	ok "sweep idle $v" 2 dc flow sweep dev lo idle "$v" &&
+		has "idle $v named" "$err" "^Invalid idle time .$v.: (out of range|not a number)"
+done
+is "nothing moved or swept" "$(flows)" "$before"
+# The same flow does move and get swept when asked rightly.
+ok "move to path 1" 0 dc flow move dev lo "${flow[@]}" path 1 &&
+	is "moved once" "$(flows | jq '.[0].moves')" 1
+ok "sweep idle 3600" 0 dc flow sweep dev lo idle 3600 &&
+	is "not idle an hour: kept" "$(flows | jq length)" 1
+ok "sweep idle 0" 0 dc flow sweep dev lo idle 0 &&
+	is "idle now: swept" "$(flows | jq length)" 0
+
+echo "ctlsock.sh: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The control line as dardd checks it (ctlsock.h): one word and a
+ * newline, or the reason it is refused; and what a log line shows of it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ctlsock.h"
+
+static int line(const char *s, size_t len, char *cmd)
+{
+	return dard_ctl_line(s, len, cmd);
+}
+
+static void test_line(void **state)
+{
+	char cmd[DARD_CTL_LINE_MAX], big[DARD_CTL_LINE_MAX];
+
+	(void)state;
+	assert_int_equal(line("stats\n", 6, cmd), 0);
+	assert_string_equal(cmd, "stats");
+	assert_int_equal(line("frob\n", 5, cmd), 0);
+	assert_string_equal(cmd, "frob");
+	/* No newline (a client that stalled or hung up), or an empty line. */
+	assert_int_equal(line("stats", 5, cmd), DARD_CTL_MALFORMED);
+	assert_string_equal(cmd, "");
+	assert_int_equal(line("", 0, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("\n", 1, cmd), DARD_CTL_MALFORMED);
+	/* A second line, blanks, control bytes, a NUL, bytes past ASCII. */
+	assert_int_equal(line("stats\nflows\n", 12, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("stats \n", 7, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("stats\r\n", 7, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("st\001ts\n", 6, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("st\0ts\n", 6, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("st\xc3\xa9\n", 5, cmd), DARD_CTL_MALFORMED);
+	/* The longest word fits; a full buffer without a newline is too long.
+	 */
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\n';
+	assert_int_equal(line(big, sizeof(big), cmd), 0);
+	assert_int_equal(strlen(cmd), DARD_CTL_LINE_MAX - 1);
+	big[sizeof(big) - 1] = 'x';
+	assert_int_equal(line(big, sizeof(big), cmd), DARD_CTL_OVERSIZED);
+	assert_int_equal(line(big, sizeof(big) - 1, cmd), DARD_CTL_MALFORMED);
+}
+
+static void test_names(void **state)
+{
+	char s[8];
+
+	(void)state;
+	assert_string_equal(dard_ctl_refusal_name(DARD_CTL_NOT_ROOT),
+			    "not_root");
+	assert_string_equal(dard_ctl_refusal_name(DARD_CTL_UNKNOWN), "unknown");
+	assert_string_equal(dard_ctl_refusal_name(__DARD_CTL_REFUSALS), "?");
+	assert_string_equal(dard_ctl_refusal_name(-1), "?");
+	dard_ctl_printable("a\001b\n\0z", 6, s, sizeof(s));
+	assert_string_equal(s, "a?b??z");
+	dard_ctl_printable("abcdefghij", 10, s, sizeof(s));
+	assert_string_equal(s, "abcdefg");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_line),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
