@@ -82,6 +82,10 @@ has() {
 	fi
 }
 
+# dardd needs the deployment's key (protocol.md), root's and 0600.
+export DARD_KEY=$tmp/dard.key
+"$bin/dardctl" key gen "$DARD_KEY" >/dev/null || exit 1
+
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 d() { "$bin/dardctl" "$@"; }
 # A dardd that should refuse to start is stopped if it does not.
