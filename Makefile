@@ -252,7 +252,8 @@ $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^) $(LIBDARD_LIBS) $(FUZZ_LIBS)
 # dardd's control line; dardctl's reading of dardd's answers (json-c);
-# dard-sim's demand file. config_fuzz, proto_fuzz, num_fuzz: libdard's.
+# dard-sim's demand file. config_fuzz, proto_fuzz, num_fuzz, key_fuzz:
+# libdard's.
 $(B)/fuzz/ctl_fuzz: daemon/common/ctlsock.c
 $(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
 $(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
