@@ -57,13 +57,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The pids of a program in a node's namespace.
-pids_of() {
-	local p
-	for p in $(ip netns pids "$prefix-$1" 2>/dev/null); do
-		[[ $(cat /proc/$p/comm 2>/dev/null) == "$2" ]] && echo "$p"
-	done
-}
 stop() {
 	local p
 	p=$(pids_of "$1" "$2")

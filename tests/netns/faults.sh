@@ -79,14 +79,6 @@ trap cleanup EXIT
 
 # Seconds since $1 (an $EPOCHREALTIME).
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
-# A host's ID, as the testbed's configuration has it.
-id_of() { on "$1" "$dardctl" -j addr show "$1" | jq -r '.[0].id'; }
-# The TCP flow in node $1's datapath whose source port is $2 (JSON).
-flow() {
-	on "$1" "$dardctl" -j flow show dev eth0 |
-		jq -c --argjson p "$2" '.[] | select(.proto == "tcp" and .sport == $p)'
-}
-has_flow() { [[ -n $(flow "$1" "$2") ]]; }
 # acks_through RECEIVER SENDER CPORT SWITCH: puts the ACKs of the
 # transfer from SENDER's port CPORT (xfer_start) on a path through
 # SWITCH, on purpose: whether the receiver learns that they are lost is
@@ -101,9 +93,8 @@ acks_through() {
 	done
 	crosses "$1" "$rport" "$4"
 }
-crosses() { flow "$1" "$2" | jq -e --arg s "$3" '.switches | index($s) != null' >/dev/null; }
 # The switches of node $1's flow from port $2, one line.
-switches() { flow "$1" "$2" | jq -r '.switches | join(" ")'; }
+switches() { tcp_flow "$1" "$2" | jq -r '.switches | join(" ")'; }
 stat_of() { on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2"; }
 # Node $1's repair counters (JSON), and what they gained since $2 (such
 # JSON), as one line.
@@ -114,13 +105,6 @@ repairs() {
 gained() {
 	repairs "$1" | jq -r --argjson a "$2" \
 		'to_entries | map(select(.value > ($a[.key] // 0)) | "\(.key) +\(.value - ($a[.key] // 0))") | join(", ") | if . == "" then "none" else . end'
-}
-# The pids of a program in a node's namespace.
-pids_of() {
-	local p
-	for p in $(ip netns pids "$prefix-$1" 2>/dev/null); do
-		[[ $(cat /proc/$p/comm 2>/dev/null) == "$2" ]] && echo "$p"
-	done
 }
 # kill_in NODE PROG [SIGNAL]: ends PROG in NODE, waiting until it is gone.
 kill_in() {

@@ -3,7 +3,9 @@
 # What the namespace tests share: the root check (a failure under CI, a
 # skip elsewhere), pass/fail/t, which keep the counts the summary line
 # `NAME: N passed, N failed' reports, waits bounded in time instead of
-# fixed sleeps, and on() to run a command in a node. Source it with
+# fixed sleeps, on() to run a command in a node, and the look-ups the
+# fault tests and bench-failover make (a host's ID, a TCP flow by source
+# port, the switches it crosses, a program's pids). Source it with
 # $suite set.
 
 passed=0
@@ -68,6 +70,23 @@ port_to() {
 			o[4] = o[4] % 2 ? o[4] - 1 : o[4] + 1
 			if ((o[1] "." o[2] "." o[3] "." o[4]) in mine) print $5
 		}' "$dir/node/$1.batch"
+}
+# A host's ID, as the testbed's configuration has it. Needs $dardctl.
+id_of() { on "$1" "$dardctl" -j addr show "$1" | jq -r '.[0].id'; }
+# The TCP flow in node $1's datapath whose source port is $2 (JSON).
+tcp_flow() {
+	on "$1" "$dardctl" -j flow show dev eth0 |
+		jq -c --argjson p "$2" '.[] | select(.proto == "tcp" and .sport == $p)'
+}
+has_flow() { [[ -n $(tcp_flow "$1" "$2") ]]; }
+# crosses NODE SPORT SWITCH: whether that flow's path crosses SWITCH.
+crosses() { tcp_flow "$1" "$2" | jq -e --arg s "$3" '.switches | index($s) != null' >/dev/null; }
+# The pids of program $2 in node $1's namespace.
+pids_of() {
+	local p
+	for p in $(ip netns pids "$prefix-$1" 2>/dev/null); do
+		[[ $(cat /proc/$p/comm 2>/dev/null) == "$2" ]] && echo "$p"
+	done
 }
 summary() {
 	echo "$suite: $passed passed, $failed failed"
