@@ -210,4 +210,140 @@ struct dard_meta {
 	__u64 netns_cookie; /* SO_NETNS_COOKIE of the namespace of ifindex */
 };
 
+/*
+ * The kernel module (kmod/, Documentation/kmod.md): an rtnl link kind
+ * DARD_LINK_KIND whose device carries ID traffic (routes to IDs point at
+ * it) and a generic netlink family DARD_GENL_NAME that configures it.
+ * Addresses travel in network byte order (NLA_BE32), times in ns of
+ * CLOCK_MONOTONIC_COARSE (as the BPF datapath's bpf_ktime_get_coarse_ns),
+ * so that userspace reads one struct dard_flow from either datapath.
+ */
+#define DARD_LINK_KIND "dard"
+#define DARD_GENL_MCGRP "events" /* elephant and flow-end notifications */
+
+/* IFLA_INFO_DATA of a dard link, for `ip -d link show`: read only but
+ * for the elephant settings, which `ip link add/set ... type dard` may
+ * also give. */
+enum {
+	IFLA_DARD_UNSPEC,
+	IFLA_DARD_ID,		   /* __be32: this host's ID, 0 until set */
+	IFLA_DARD_FLOWS,	   /* u32: flows in the table */
+	IFLA_DARD_FLOWS_MAX,	   /* u32: the table's bound */
+	IFLA_DARD_DESTS,	   /* u32: destinations with paths */
+	IFLA_DARD_ALIASES,	   /* u32: this host's aliases */
+	IFLA_DARD_ELEPHANT_AGE_NS, /* u64 */
+	IFLA_DARD_ELEPHANT_BYTES,  /* u64 */
+	IFLA_DARD_ELEPHANT_DSCP,   /* u8: 0-63, or DARD_DSCP_INHERIT */
+	__IFLA_DARD_MAX
+};
+#define IFLA_DARD_MAX (__IFLA_DARD_MAX - 1)
+
+/* Elephant DSCP "none": the outer DSCP copies the inner one. */
+#define DARD_DSCP_INHERIT 0xff
+
+/*
+ * Commands. Every one names its device by DARD_A_IFINDEX or DARD_A_IFNAME
+ * (in the caller's network namespace) and needs CAP_NET_ADMIN there but
+ * GET_DEVICE and GET_FLOW (dump), which anyone may read.
+ */
+enum dard_cmd {
+	DARD_CMD_UNSPEC,
+	/* do: the device's settings (as SET_DEVICE), DARD_A_FLOWS/_MAX,
+	 * DARD_A_DESTS, DARD_A_STATS, DARD_A_LIVE_GEN. */
+	DARD_CMD_GET_DEVICE,
+	/* Any of DARD_A_ID, DARD_A_ELEPHANT_*, DARD_A_FLOWS_MAX; DARD_A_ALIAS
+	 * (repeated) adds aliases, DARD_A_FLAGS & DARD_DEV_F_REPLACE_ALIASES
+	 * first forgets the old ones. */
+	DARD_CMD_SET_DEVICE,
+	/* DARD_A_DEST (the destination's ID) and DARD_A_PATHS: replaces its
+	 * paths (every flow to it is re-hashed at its next packet); no
+	 * DARD_A_PATHS: forgets the destination. */
+	DARD_CMD_SET_DEST,
+	/* DARD_A_DEST and DARD_A_DEAD: only the dead bits change. */
+	DARD_CMD_SET_DEAD,
+	/* dump: one message per flow, DARD_A_FLOW. */
+	DARD_CMD_GET_FLOW,
+	/* DARD_A_FLOW with its key and DARD_FLOW_A_PATH_SADDR/_DADDR: moves
+	 * it from its next packet on; -ENOENT: no such flow, -EINVAL: not
+	 * one of its destination's paths. */
+	DARD_CMD_MOVE_FLOW,
+	/* DARD_A_FLOW with its key: forgets it (no event). */
+	DARD_CMD_DEL_FLOW,
+	/* Multicast on DARD_GENL_MCGRP: DARD_A_EVENT (enum dard_event_type),
+	 * DARD_A_IFINDEX, DARD_A_TIME_NS, DARD_A_FLOW. */
+	DARD_CMD_EVENT,
+	__DARD_CMD_MAX
+};
+#define DARD_CMD_MAX (__DARD_CMD_MAX - 1)
+
+enum dard_dev_flag {
+	DARD_DEV_F_REPLACE_ALIASES = 1U << 0,
+	__DARD_DEV_F_ALL = (1U << 1) - 1
+};
+
+enum dard_attr {
+	DARD_A_UNSPEC,
+	DARD_A_IFINDEX,		/* u32 */
+	DARD_A_IFNAME,		/* string, < IFNAMSIZ */
+	DARD_A_ID,		/* __be32: this host's ID */
+	DARD_A_ALIAS,		/* __be32, repeated: one of this host's */
+	DARD_A_FLAGS,		/* u32: enum dard_dev_flag */
+	DARD_A_ELEPHANT_AGE_NS, /* u64 */
+	DARD_A_ELEPHANT_BYTES,	/* u64 */
+	DARD_A_ELEPHANT_DSCP,	/* u8: 0-63 or DARD_DSCP_INHERIT */
+	DARD_A_FLOWS,		/* u32: flows in the table (read only) */
+	DARD_A_FLOWS_MAX, /* u32: the table's bound, 1-DARD_FLOWS_MAX*16 */
+	DARD_A_DESTS,	  /* u32: destinations with paths (read only) */
+	DARD_A_STATS,	  /* nested: attribute type i + 1 is u64
+			   * counter i of enum dard_stat */
+	DARD_A_LIVE_GEN,  /* u32 (read only) */
+	DARD_A_DEST,	  /* __be32: a destination's ID */
+	DARD_A_PATHS,	  /* nested: DARD_A_PATH, 1-DARD_PATHS_MAX of
+			   * them in index order */
+	DARD_A_PATH,	  /* nested: enum dard_path_attr */
+	DARD_A_DEAD,	  /* binary: __u64[DARD_PATHS_MAX / 64] */
+	DARD_A_FLOW,	  /* nested: enum dard_flow_attr */
+	DARD_A_EVENT,	  /* u32: enum dard_event_type */
+	DARD_A_TIME_NS,	  /* u64: when the event happened */
+	DARD_A_PAD,
+	__DARD_A_MAX
+};
+#define DARD_A_MAX (__DARD_A_MAX - 1)
+
+/* One path of DARD_A_PATHS. */
+enum dard_path_attr {
+	DARD_PATH_A_UNSPEC,
+	DARD_PATH_A_SADDR, /* __be32: the source alias */
+	DARD_PATH_A_DADDR, /* __be32: the destination alias */
+	DARD_PATH_A_NEXT,  /* u8: the path in-band repair tries after this
+			    * one (struct dard_dest's next[]); default i + 1 */
+	DARD_PATH_A_DEAD,  /* flag: known dead */
+	__DARD_PATH_A_MAX
+};
+#define DARD_PATH_A_MAX (__DARD_PATH_A_MAX - 1)
+
+/* DARD_A_FLOW: the key (struct dard_flow_key) and, in dumps and events,
+ * the value (struct dard_flow). */
+enum dard_flow_attr {
+	DARD_FLOW_A_UNSPEC,
+	DARD_FLOW_A_SADDR,	 /* __be32: the inner (ID) source */
+	DARD_FLOW_A_DADDR,	 /* __be32 */
+	DARD_FLOW_A_SPORT,	 /* __be16, 0 for protocols without ports */
+	DARD_FLOW_A_DPORT,	 /* __be16 */
+	DARD_FLOW_A_PROTO,	 /* u8 */
+	DARD_FLOW_A_PATH_SADDR,	 /* __be32: the outer pair */
+	DARD_FLOW_A_PATH_DADDR,	 /* __be32 */
+	DARD_FLOW_A_PATH_IDX,	 /* u32: as struct dard_flow's path_idx */
+	DARD_FLOW_A_FIRST_NS,	 /* u64 */
+	DARD_FLOW_A_LAST_NS,	 /* u64 */
+	DARD_FLOW_A_BYTES,	 /* u64: inner bytes */
+	DARD_FLOW_A_PACKETS,	 /* u64 */
+	DARD_FLOW_A_ELEPHANT_NS, /* u64, 0: not an elephant */
+	DARD_FLOW_A_MOVES,	 /* u32 */
+	DARD_FLOW_A_FLAGS,	 /* u32: enum dard_flow_flag */
+	DARD_FLOW_A_PAD,
+	__DARD_FLOW_A_MAX
+};
+#define DARD_FLOW_A_MAX (__DARD_FLOW_A_MAX - 1)
+
 #endif /* _UAPI_LINUX_DARD_H */
