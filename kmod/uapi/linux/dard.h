@@ -217,6 +217,12 @@ struct dard_meta {
  * Addresses travel in network byte order (NLA_BE32), times in ns of
  * CLOCK_MONOTONIC_COARSE (as the BPF datapath's bpf_ktime_get_coarse_ns),
  * so that userspace reads one struct dard_flow from either datapath.
+ *
+ * `ip link add dard0 link eth0 type dard` records eth0 as the device's
+ * lower link (IFLA_LINK, shown as dard0@eth0): userspace finds the dard
+ * device of an uplink by it, so `dev eth0` names a host's datapath with
+ * either backend. Outer packets leave by the route to their outer
+ * destination, which is normally that link.
  */
 #define DARD_LINK_KIND "dard"
 #define DARD_GENL_MCGRP "events" /* elephant and flow-end notifications */
