@@ -208,6 +208,13 @@ $(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
 		$(BPF_LIBS) $(LIBDARD_LIBS)
 
+# The kernel module's backend without the module: its messages, the
+# choice of backend (which links both), the "not loaded" error.
+$(B)/tests/test_dp_kmod: $(B)/tests/unit/test_dp_kmod.o $(LIBDP) $(LIBCOMMON) \
+		$(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+
 # The renderers' tests also link dardctl's renderers (daemon/dardctl); the
 # rule above puts objects before the libraries they call.
 RENDER_TESTS := $(filter $(B)/tests/test_render%,$(UNIT_BINS))

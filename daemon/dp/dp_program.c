@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dp.h"
+#include "addr.h"
 #include "err.h"
 #include "path.h"
 #include "repair.h"
@@ -116,11 +117,13 @@ int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
 
 	o->my_id = t->node[me].id;
 	o->max_dests = t->nhosts;
+	o->id_net = p->opts.ids.addr;
+	o->id_plen = p->opts.ids.len;
 	ret = ops->attach(dp, o);
 	if (ret)
 		return dard_fail(err, ret,
 				 "Unable to attach the datapath to %s: %s",
-				 o->ifname, strerror(-ret));
+				 o->ifname, dard_dp_strerror(ret));
 	ret = dard_dp_program(ops, *dp, t, p, me, why);
 	if (ret) {
 		ops->detach(*dp);
