@@ -259,13 +259,17 @@ $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^) $(LIBDARD_LIBS) $(FUZZ_LIBS)
 # dardd's control line; dardctl's reading of dardd's answers (json-c);
-# dard-sim's demand file. config_fuzz, proto_fuzz, num_fuzz, key_fuzz:
+# dard-sim's demand file; the kmod backend's reading of netlink replies. config_fuzz, proto_fuzz, num_fuzz, key_fuzz:
 # libdard's.
 $(B)/fuzz/ctl_fuzz: daemon/common/ctlsock.c
 $(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
 $(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
 $(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
+# The kmod backend's reading of the module's replies (libmnl).
+$(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
+$(B)/fuzz/kmsg_fuzz: FUZZ_CFLAGS := -isystem kmod/uapi
+$(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 fuzz: $(FUZZ_BINS)
 

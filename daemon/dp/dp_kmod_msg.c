@@ -151,7 +151,8 @@ int dard_kmsg_family(const struct nlmsghdr *nlh, uint16_t *family,
 {
 	struct attrs at = {.types = ctrl_types, .max = CTRL_ATTR_MAX};
 	const struct nlattr *g;
-	int ret = parse_msg(nlh, &at);
+	int ret =
+		nlh->nlmsg_type == GENL_ID_CTRL ? parse_msg(nlh, &at) : -EINVAL;
 
 	if (ret)
 		return ret;
