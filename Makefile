@@ -85,7 +85,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults \
-	test-san fuzz fuzz-smoke style bench demo install clean
+	test-san fuzz fuzz-smoke style bench demo install clean kmod-tools
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -171,6 +171,15 @@ $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
+
+# The netlink policy fuzzer the qemu guest runs against dard.ko
+# (tests/kmod/nlfuzz.c, libmnl only); `make kmod-tools' builds it for the
+# guest's image.
+$(B)/tests/nlfuzz: $(B)/tests/kmod/nlfuzz.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+
+kmod-tools: $(B)/tests/nlfuzz
 
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
