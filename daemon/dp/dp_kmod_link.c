@@ -58,7 +58,8 @@ static int rt_talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 
 	if (!nl)
 		return -errno;
-	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
+	/* Both bits: NLM_F_EXCL and NLM_F_REPLACE share them. */
+	if ((nlh->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
 		nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
 	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {

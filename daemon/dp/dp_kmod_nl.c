@@ -41,7 +41,8 @@ int dard_knl_talk(struct dard_knl *k, struct nlmsghdr *nlh, mnl_cb_t cb,
 	int ret;
 
 	/* A dump ends with NLMSG_DONE and no ack after it. */
-	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
+	/* Both bits: NLM_F_EXCL and NLM_F_REPLACE share them. */
+	if ((nlh->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
 		nlh->nlmsg_flags |= NLM_F_ACK;
 	nlh->nlmsg_seq = ++k->seq;
 	if (mnl_socket_sendto(k->nl, nlh, nlh->nlmsg_len) < 0)

@@ -76,7 +76,7 @@ static struct nlmsghdr *msg(struct fuzz *f, char *buf, uint16_t type,
 static int ask(struct fuzz *f, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 {
 	static char buf[BUF * 2];
-	int dump = nlh->nlmsg_flags & NLM_F_DUMP;
+	int dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	ssize_t n;
 
 	if (!dump)
