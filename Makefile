@@ -77,6 +77,7 @@ LIBCOMMON := $(B)/lib/libdard-common.a
 # libdard-dp: the host datapath interface and its BPF backend.
 LIBDP := $(B)/lib/libdard-dp.a
 
+IPPLUG := $(B)/lib/ip/link_dard.so
 PROGS := $(B)/bin/dardctl $(B)/bin/dardd $(B)/bin/dard-switchd \
 	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -91,7 +92,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 all: daemon
 
-daemon: $(PROGS) $(LIBDARD) $(LIBALGO)
+daemon: $(PROGS) $(LIBDARD) $(LIBALGO) $(IPPLUG)
 
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
 
@@ -171,6 +172,17 @@ $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
+
+# The iproute2 link plugin (daemon/ipplug/link_dard.c): `ip' dlopens it
+# from $IP_LIB_DIR (default /usr/lib/ip), so it is position-independent
+# and carries the libdard number parsing it uses.
+$(IPPLUG): daemon/ipplug/link_dard.c daemon/lib/num.c daemon/lib/err.c \
+		kmod/uapi/linux/dard.h
+	$(quiet) SO $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+		-isystem kmod/uapi $(DAEMON_INC) $(CFLAGS) -fPIC -shared \
+		-o $@ $(filter %.c,$^) -lm
 
 # The netlink policy fuzzer the qemu guest runs against dard.ko
 # (tests/kmod/nlfuzz.c, libmnl only); `make kmod-tools' builds it for the
@@ -359,11 +371,14 @@ demo:
 	$(Q)scripts/demo
 
 PREFIX ?= /usr/local
+# Where iproute2's ip looks for link plugins (its LIBDIR/ip).
+IPLIBDIR ?= /usr/lib/ip
 install: daemon
 	install -D -m 0755 $(B)/bin/dardctl $(DESTDIR)$(PREFIX)/sbin/dardctl
 	install -D -m 0755 $(B)/bin/dardd $(DESTDIR)$(PREFIX)/sbin/dardd
 	install -D -m 0755 $(B)/bin/dard-switchd $(DESTDIR)$(PREFIX)/sbin/dard-switchd
 	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
+	install -D -m 0644 $(IPPLUG) $(DESTDIR)$(IPLIBDIR)/link_dard.so
 
 clean:
 	rm -rf build

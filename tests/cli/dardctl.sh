@@ -222,6 +222,25 @@ ok "kmod without the module" 1 d -t fattree:4 --datapath kmod flow show dev lo &
 ok "DARD_DATAPATH=kmod, dp stats" 1 env DARD_DATAPATH=kmod "$dardctl" \
 	dp stats lo &&
 	has "not loaded, from the environment" "$err" "dard.ko is not loaded"
+# The iproute2 plugin's parser, in a network namespace of its own: a
+# refusal sends nothing, but a bug that let one through must not reach
+# this host's links.
+plugdir=${DARD_BIN:-$top/build/bin}/../lib/ip
+if [[ -f $plugdir/link_dard.so ]] && command -v ip >/dev/null &&
+	unshare -n true 2>/dev/null; then
+	ipd() { IP_LIB_DIR=$plugdir unshare -n ip "$@"; }
+	ok "ip plugin: help" 0 ipd link help dard &&
+		has "ip plugin: usage" "$out$err" "elephant-dscp \{ DSCP \| inherit \}"
+	ok "ip plugin: bad age" 1 ipd link add x type dard elephant-age 1e99 &&
+		is "ip plugin: age named" "$err" \
+			"Invalid elephant-age \`1e99': out of range, expected seconds from 0 to 86400"
+	ok "ip plugin: dscp 64" 1 ipd link add x type dard elephant-dscp 64 &&
+		has "ip plugin: dscp named" "$err" "^Invalid elephant-dscp .64.: out of range"
+	ok "ip plugin: unknown option" 1 ipd link add x type dard frob 1 &&
+		has "ip plugin: option named" "$err" "^dard: unknown option .frob."
+else
+	echo "skip ip plugin: no plugin, ip or unshare -n"
+fi
 ok "traffic gen, good numbers" 0 d -t fattree:4 traffic gen step 4 seed 7 rate 0.5 \
 	duration 2.5 size 1 format csv &&
 	has "a flow" "$out" '^0,[0-9.]+,e'
