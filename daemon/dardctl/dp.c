@@ -208,7 +208,8 @@ static int dp_events(struct ctl *c, int argc, char **argv)
 		ret = c->ops->poll(dp, event_cb, NULL, wait);
 	c->ops->close(dp);
 	if (ret < 0) {
-		fprintf(stderr, "Unable to read events: %s\n", strerror(-ret));
+		fprintf(stderr, "Unable to read events: %s\n",
+			dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -247,7 +248,7 @@ int do_dp(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "Unable to detach from %s: %s\n", argv[1],
 			ret == -EXDEV
 				? "it was attached in another network namespace"
-				: strerror(-ret));
+				: dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;

@@ -218,7 +218,8 @@ static int flow_move(struct ctl *c, struct dard_dp *dp, const char *ifname,
 	ret = c->ops->move(dp, &a->key, &nth.pair);
 	if (ret) {
 		fprintf(stderr, "Unable to move the flow: %s\n",
-			ret == -ENOENT ? "no such flow" : strerror(-ret));
+			ret == -ENOENT ? "no such flow"
+				       : dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -257,7 +258,7 @@ static int flow_sweep(struct ctl *c, struct dard_dp *dp, const char *ifname,
 
 	if (ret < 0) {
 		fprintf(stderr, "Unable to sweep the flows on %s: %s\n", ifname,
-			strerror(-ret));
+			dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -288,7 +289,7 @@ static int flow_show(struct ctl *c, struct dard_dp *dp, const char *ifname,
 	dard_pathctx_free(s.pc);
 	if (ret < 0) {
 		fprintf(stderr, "Unable to read the flows: %s\n",
-			strerror(-ret));
+			dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -31,11 +32,19 @@ struct dard_dp {
 	int handled, cb_ret;
 };
 
+/* The module's reason where it gave one: `Invalid argument (not one of
+ * the destination's paths)'. */
 const char *dard_dp_strerror(int err)
 {
+	static char buf[256];
+	const char *why = dard_knl_reason(err);
+
 	if (err == -ENOPKG)
 		return "dard.ko is not loaded (modprobe dard)";
-	return strerror(-err);
+	if (!why)
+		return strerror(-err);
+	snprintf(buf, sizeof(buf), "%s (%s)", strerror(-err), why);
+	return buf;
 }
 
 static void kmod_close(struct dard_dp *dp)

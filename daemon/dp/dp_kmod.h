@@ -9,6 +9,7 @@
 #ifndef _DARD_DP_KMOD_H
 #define _DARD_DP_KMOD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/dard.h>
 #include <libmnl/libmnl.h>
@@ -59,6 +60,11 @@ int dard_kmsg_flow(const struct nlmsghdr *nlh, struct dard_flow_key *key,
 int dard_kmsg_event(const struct nlmsghdr *nlh, struct dard_event *ev,
 		    uint32_t *ifindex);
 int dard_kmsg_device(const struct nlmsghdr *nlh, struct dard_kdev *dev);
+/*
+ * NLMSG_ERROR: 0 for an ack, else the kernel's -errno with its reason
+ * (extack's NLMSGERR_ATTR_MSG) in msg, or "" (-EBADMSG: malformed).
+ */
+int dard_kmsg_error(const struct nlmsghdr *nlh, char *msg, size_t len);
 
 /* dp_kmod_nl.c: a genl socket to the family. */
 struct dard_knl {
@@ -78,6 +84,8 @@ void dard_knl_close(struct dard_knl *k);
  */
 int dard_knl_talk(struct dard_knl *k, struct nlmsghdr *nlh, mnl_cb_t cb,
 		  void *arg);
+/* The module's words for err, the last refusal, if it said any; or NULL. */
+const char *dard_knl_reason(int err);
 /* A socket joined to the family's multicast group, non-blocking. */
 int dard_knl_events(const struct dard_knl *k, struct mnl_socket **out);
 

@@ -7,6 +7,7 @@
  * them (nla_put_be32) and as struct dard_flow_key holds them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/genetlink.h>
@@ -338,4 +339,49 @@ int dard_kmsg_device(const struct nlmsghdr *nlh, struct dard_kdev *dev)
 	    mnl_attr_parse_nested(tb[DARD_A_STATS], stats_cb, dev->stats) < 0)
 		return -EINVAL;
 	return 0;
+}
+
+static int ext_cb(const struct nlattr *a, void *arg)
+{
+	struct {
+		char *msg;
+		size_t len;
+	} *out = arg;
+
+	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
+	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+		snprintf(out->msg, out->len, "%s", mnl_attr_get_str(a));
+	return MNL_CB_OK;
+}
+
+/*
+ * The reason (NL_SET_ERR_MSG) comes as TLVs after the request echoed
+ * back, or after its header alone when the kernel capped it.
+ */
+int dard_kmsg_error(const struct nlmsghdr *nlh, char *msg, size_t len)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct {
+		char *msg;
+		size_t len;
+	} out = {msg, len};
+	size_t off = sizeof(*e);
+
+	if (len)
+		msg[0] = '\0';
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*e))
+		return -EBADMSG;
+	if (e->error > 0 || e->error < -4095)
+		return -EBADMSG;
+	if (!e->error)
+		return 0;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		if (e->msg.nlmsg_len < sizeof(e->msg))
+			return e->error;
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	}
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && len &&
+	    MNL_NLMSG_HDRLEN + off < nlh->nlmsg_len)
+		mnl_attr_parse(nlh, off, ext_cb, &out);
+	return e->error;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <time.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
@@ -17,13 +18,43 @@
 #define SOL_NETLINK 270
 #endif
 
+/* The module's reason (extack) for the last request it refused. */
+static struct {
+	int err;
+	char msg[160];
+} refusal;
+
+const char *dard_knl_reason(int err)
+{
+	return err && err == refusal.err && refusal.msg[0] ? refusal.msg : NULL;
+}
+
+/* NLMSG_ERROR: an ack (stop), or a refusal, its reason kept. */
+static int error_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	int err = dard_kmsg_error(nlh, refusal.msg, sizeof(refusal.msg));
+
+	if (!err)
+		return MNL_CB_STOP;
+	refusal.err = err;
+	errno = -err;
+	return MNL_CB_ERROR;
+}
+
+static mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = {
+	[NLMSG_ERROR] = error_cb,
+};
+
 static int sock_open(struct mnl_socket **out)
 {
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
-	int ret;
+	int ret, one = 1;
 
 	if (!nl)
 		return -errno;
+	/* The reasons with the refusals; a kernel without them refuses
+	 * all the same. */
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		ret = -errno;
 		mnl_socket_close(nl);
@@ -52,7 +83,8 @@ int dard_knl_talk(struct dard_knl *k, struct nlmsghdr *nlh, mnl_cb_t cb,
 		if (n < 0)
 			return -errno;
 		errno = 0;
-		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, k->portid, cb, arg);
+		ret = mnl_cb_run2(buf, n, nlh->nlmsg_seq, k->portid, cb, arg,
+				  ctl_cb, NLMSG_MIN_TYPE);
 	} while (ret > 0);
 	/* mnl_cb_run sets errno to the kernel's error; our cb's is EINVAL. */
 	if (ret < 0)

@@ -68,7 +68,7 @@ static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 		ret = ops->add_alias(dp, dard_plan_alias(t, p, me, i));
 		if (ret)
 			dard_fail(err, ret, "adding alias %u of %s: %s", i,
-				  t->node[me].name, strerror(-ret));
+				  t->node[me].name, dard_dp_strerror(ret));
 	}
 	for (i = 0; i < t->nhosts && !ret; i++) {
 		uint32_t h = t->hosts[i];
@@ -89,7 +89,8 @@ static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 				repair_order(col, dard_topo_tor(t, h)));
 			if (ret)
 				dard_fail(err, ret, "paths to %s: %s",
-					  t->node[h].name, strerror(-ret));
+					  t->node[h].name,
+					  dard_dp_strerror(ret));
 		}
 	}
 out:

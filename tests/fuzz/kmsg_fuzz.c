@@ -3,9 +3,10 @@
  * libFuzzer target for the kmod backend's reading of the module's
  * generic netlink replies (daemon/dp/dp_kmod_msg.c): what one recv()
  * hands it, a run of messages, each given to every reader (flow dump,
- * event, device, the controller's family reply). Beyond not crashing: a
- * flow taken has only known flag bits, an event a known type, and the
- * key and path written back as a request read back the same.
+ * event, device, the controller's family reply, an error's reason).
+ * Beyond not crashing: a flow taken has only known flag bits, an event a
+ * known type, the key and path written back as a request read back the
+ * same, and an error is an errno with a terminated reason.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dard_kdev kd;
 	uint32_t ifindex, grp;
 	uint16_t family;
+	char why[64];
+	int ret;
 
 	if (size > sizeof(in))
 		return 0;
@@ -60,6 +63,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    ev.type != DARD_EVENT_ELEPHANT && ev.type != DARD_EVENT_END)
 			abort();
 		dard_kmsg_device(nlh, &kd);
+		/* An errno or -EBADMSG, and a string. */
+		ret = dard_kmsg_error(nlh, why, sizeof(why));
+		if (ret > 0 || ret < -4095 || !memchr(why, 0, sizeof(why)))
+			abort();
 		dard_kmsg_family(nlh, &family, &grp);
 	}
 	return 0;

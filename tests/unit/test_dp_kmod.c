@@ -430,6 +430,69 @@ static void test_family(void **state)
 	assert_int_equal(dard_kmsg_family(nlh, &family, &grp), -EINVAL);
 }
 
+/* An NLMSG_ERROR as the kernel sends it: the request echoed whole or
+ * capped to its header, then the reason. */
+static struct nlmsghdr *nl_error(int error, int capped, const char *why)
+{
+	static char req_buf[512];
+	struct nlmsghdr *req, *nlh;
+	struct nlmsgerr *e;
+
+	req = dard_kmsg_new(req_buf, 0x1234, DARD_CMD_SET_DEVICE, 0, 5);
+	mnl_attr_put_u32(req, DARD_A_IFINDEX, 3);
+	mnl_attr_put_u8(req, DARD_A_ELEPHANT_DSCP, 99);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_seq = 5;
+	e = mnl_nlmsg_put_extra_header(
+		nlh, sizeof(*e) + (capped ? 0 : req->nlmsg_len - sizeof(*req)));
+	e->error = error;
+	memcpy(&e->msg, req, capped ? sizeof(*req) : req->nlmsg_len);
+	if (capped)
+		nlh->nlmsg_flags |= NLM_F_CAPPED;
+	if (why) {
+		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, why);
+		mnl_attr_put_u32(nlh, NLMSGERR_ATTR_OFFS, 28);
+	}
+	return nlh;
+}
+
+static void test_error(void **state)
+{
+	char msg[64];
+
+	(void)state;
+	assert_int_equal(dard_kmsg_error(nl_error(0, 1, NULL), msg, 64), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(dard_kmsg_error(nl_error(-EINVAL, 1, "bad dscp"), msg,
+					 sizeof(msg)),
+			 -EINVAL);
+	assert_string_equal(msg, "bad dscp");
+	/* The request echoed whole: the reason is after it. */
+	assert_int_equal(dard_kmsg_error(nl_error(-ERANGE, 0, "too big"), msg,
+					 sizeof(msg)),
+			 -ERANGE);
+	assert_string_equal(msg, "too big");
+	/* Cut to the buffer, terminated. */
+	assert_int_equal(
+		dard_kmsg_error(nl_error(-EINVAL, 1, "bad dscp"), msg, 4),
+		-EINVAL);
+	assert_string_equal(msg, "bad");
+	/* No reason given. */
+	assert_int_equal(
+		dard_kmsg_error(nl_error(-ENODEV, 0, NULL), msg, sizeof(msg)),
+		-ENODEV);
+	assert_string_equal(msg, "");
+	/* Not an errno, or too short to hold one. */
+	assert_int_equal(dard_kmsg_error(nl_error(5, 1, NULL), msg, 64),
+			 -EBADMSG);
+	nl_error(-EINVAL, 1, NULL)->nlmsg_len = MNL_NLMSG_HDRLEN + 2;
+	assert_int_equal(dard_kmsg_error((void *)buf, msg, 64), -EBADMSG);
+	/* What dardctl prints: the module's words after the errno's. */
+	assert_string_equal(dard_dp_strerror(-EINVAL), strerror(EINVAL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_event),
 		cmocka_unit_test(test_device),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
