@@ -84,6 +84,12 @@ void dard_knl_close(struct dard_knl *k);
  */
 int dard_knl_talk(struct dard_knl *k, struct nlmsghdr *nlh, mnl_cb_t cb,
 		  void *arg);
+/*
+ * mnl_cb_run with our NLMSG_ERROR handler (the refusal's reason kept):
+ * MNL_CB_STOP at the ack or NLMSG_DONE, MNL_CB_ERROR with errno set.
+ */
+int dard_knl_run(const void *buf, size_t n, uint32_t seq, unsigned portid,
+		 mnl_cb_t cb, void *arg);
 /* The module's words for err, the last refusal, if it said any; or NULL. */
 const char *dard_knl_reason(int err);
 /* A socket joined to the family's multicast group, non-blocking. */

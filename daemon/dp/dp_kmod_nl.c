@@ -41,9 +41,21 @@ static int error_cb(const struct nlmsghdr *nlh, void *arg)
 	return MNL_CB_ERROR;
 }
 
-static mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = {
+/*
+ * Control messages below the table's length are ours alone: libmnl's
+ * defaults (NLMSG_DONE stops a dump, NLMSG_OVERRUN fails) serve the
+ * types above NLMSG_ERROR only if the table ends there.
+ */
+static mnl_cb_t ctl_cb[NLMSG_ERROR + 1] = {
 	[NLMSG_ERROR] = error_cb,
 };
+
+int dard_knl_run(const void *buf, size_t n, uint32_t seq, unsigned portid,
+		 mnl_cb_t cb, void *arg)
+{
+	return mnl_cb_run2(buf, n, seq, portid, cb, arg, ctl_cb,
+			   NLMSG_ERROR + 1);
+}
 
 static int sock_open(struct mnl_socket **out)
 {
@@ -83,8 +95,7 @@ int dard_knl_talk(struct dard_knl *k, struct nlmsghdr *nlh, mnl_cb_t cb,
 		if (n < 0)
 			return -errno;
 		errno = 0;
-		ret = mnl_cb_run2(buf, n, nlh->nlmsg_seq, k->portid, cb, arg,
-				  ctl_cb, NLMSG_MIN_TYPE);
+		ret = dard_knl_run(buf, n, nlh->nlmsg_seq, k->portid, cb, arg);
 	} while (ret > 0);
 	/* mnl_cb_run sets errno to the kernel's error; our cb's is EINVAL. */
 	if (ret < 0)

@@ -493,6 +493,63 @@ static void test_error(void **state)
 	assert_string_equal(dard_dp_strerror(-EINVAL), strerror(EINVAL));
 }
 
+static int count_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	++*(int *)arg;
+	return MNL_CB_OK;
+}
+
+/*
+ * What a recv() of a dump hands the transport: the flows, then
+ * NLMSG_DONE, which must end it (a dump that never ends hangs dardctl).
+ */
+static void test_run(void **state)
+{
+	static char dump[4096];
+	struct nlmsghdr *nlh;
+	size_t len = 0;
+	int i, n = 0;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		nlh = reply(DARD_CMD_GET_FLOW);
+		put_flow(nlh, 1, 0);
+		memcpy(dump + len, nlh, nlh->nlmsg_len);
+		len += MNL_ALIGN(nlh->nlmsg_len);
+	}
+	nlh = mnl_nlmsg_put_header(dump + len);
+	nlh->nlmsg_type = NLMSG_DONE;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	nlh->nlmsg_seq = 1;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(int));
+	len += nlh->nlmsg_len;
+	assert_int_equal(dard_knl_run(dump, len, 1, 0, count_cb, &n),
+			 MNL_CB_STOP);
+	assert_int_equal(n, 2);
+	/* Without its NLMSG_DONE: more to read. */
+	n = 0;
+	assert_int_equal(
+		dard_knl_run(dump, len - nlh->nlmsg_len, 1, 0, count_cb, &n),
+		MNL_CB_OK);
+	assert_int_equal(n, 2);
+
+	/* An ack ends a request; a refusal fails it with its reason. */
+	nlh = nl_error(0, 1, NULL);
+	nlh->nlmsg_seq = 1;
+	assert_int_equal(dard_knl_run(buf, nlh->nlmsg_len, 1, 0, NULL, NULL),
+			 MNL_CB_STOP);
+	nlh = nl_error(-EINVAL, 1, "not one of its paths");
+	nlh->nlmsg_seq = 1;
+	errno = 0;
+	assert_int_equal(dard_knl_run(buf, nlh->nlmsg_len, 1, 0, NULL, NULL),
+			 MNL_CB_ERROR);
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(dard_dp_strerror(-EINVAL),
+			    "Invalid argument (not one of its paths)");
+	/* Another errno: not the reason of this one. */
+	assert_string_equal(dard_dp_strerror(-ENOENT), strerror(ENOENT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_device),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_error),
+		cmocka_unit_test(test_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
