@@ -77,6 +77,7 @@ LIBCOMMON := $(B)/lib/libdard-common.a
 # libdard-dp: the host datapath interface and its BPF backend.
 LIBDP := $(B)/lib/libdard-dp.a
 
+IPPLUG := $(B)/lib/ip/link_dard.so
 PROGS := $(B)/bin/dardctl $(B)/bin/dardd $(B)/bin/dard-switchd \
 	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -85,13 +86,13 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults \
-	test-san fuzz fuzz-smoke style bench demo install clean
+	test-san fuzz fuzz-smoke style bench demo install clean kmod-tools
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: daemon
 
-daemon: $(PROGS) $(LIBDARD) $(LIBALGO)
+daemon: $(PROGS) $(LIBDARD) $(LIBALGO) $(IPPLUG)
 
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
 
@@ -172,6 +173,26 @@ $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
 
+# The iproute2 link plugin (daemon/ipplug/link_dard.c): `ip' dlopens it
+# from $IP_LIB_DIR (default /usr/lib/ip), so it is position-independent
+# and carries the libdard number parsing it uses.
+$(IPPLUG): daemon/ipplug/link_dard.c daemon/lib/num.c daemon/lib/err.c \
+		kmod/uapi/linux/dard.h
+	$(quiet) SO $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+		-isystem kmod/uapi $(DAEMON_INC) $(CFLAGS) -fPIC -shared \
+		-o $@ $(filter %.c,$^) -lm
+
+# The netlink policy fuzzer the qemu guest runs against dard.ko
+# (tests/kmod/nlfuzz.c, libmnl only); `make kmod-tools' builds it for the
+# guest's image.
+$(B)/tests/nlfuzz: $(B)/tests/kmod/nlfuzz.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+
+kmod-tools: $(B)/tests/nlfuzz
+
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
@@ -207,6 +228,13 @@ $(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
 		$(BPF_LIBS) $(LIBDARD_LIBS)
+
+# The kernel module's backend without the module: its messages, the
+# choice of backend (which links both), the "not loaded" error.
+$(B)/tests/test_dp_kmod: $(B)/tests/unit/test_dp_kmod.o $(LIBDP) $(LIBCOMMON) \
+		$(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
 # The renderers' tests also link dardctl's renderers (daemon/dardctl); the
 # rule above puts objects before the libraries they call.
@@ -252,13 +280,17 @@ $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^) $(LIBDARD_LIBS) $(FUZZ_LIBS)
 # dardd's control line; dardctl's reading of dardd's answers (json-c);
-# dard-sim's demand file. config_fuzz, proto_fuzz, num_fuzz, key_fuzz:
+# dard-sim's demand file; the kmod backend's reading of netlink replies. config_fuzz, proto_fuzz, num_fuzz, key_fuzz:
 # libdard's.
 $(B)/fuzz/ctl_fuzz: daemon/common/ctlsock.c
 $(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
 $(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
 $(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
+# The kmod backend's reading of the module's replies (libmnl).
+$(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
+$(B)/fuzz/kmsg_fuzz: FUZZ_CFLAGS := -isystem kmod/uapi
+$(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 fuzz: $(FUZZ_BINS)
 
@@ -339,11 +371,14 @@ demo:
 	$(Q)scripts/demo
 
 PREFIX ?= /usr/local
+# Where iproute2's ip looks for link plugins (its LIBDIR/ip).
+IPLIBDIR ?= /usr/lib/ip
 install: daemon
 	install -D -m 0755 $(B)/bin/dardctl $(DESTDIR)$(PREFIX)/sbin/dardctl
 	install -D -m 0755 $(B)/bin/dardd $(DESTDIR)$(PREFIX)/sbin/dardd
 	install -D -m 0755 $(B)/bin/dard-switchd $(DESTDIR)$(PREFIX)/sbin/dard-switchd
 	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
+	install -D -m 0644 $(IPPLUG) $(DESTDIR)$(IPLIBDIR)/link_dard.so
 
 clean:
 	rm -rf build

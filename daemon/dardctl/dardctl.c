@@ -75,6 +75,7 @@ static void usage(FILE *f)
 		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
 		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
 		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR |\n"
+		"                    --datapath { auto | bpf | kmod } |\n"
 		"                    -k[ey] FILE | -v |\n"
 		"                    -V[ersion] | -h[elp] }\n"
 		"       TOPO := { fattree:P | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
@@ -99,6 +100,10 @@ static void usage(FILE *f)
 		"  --pin DIR           where datapaths pin their maps (default\n"
 		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
 		")\n"
+		"  --datapath KIND     the host datapath dp and flow use: bpf (TC programs),\n"
+		"                      kmod (the dard.ko device) or auto (default\n"
+		"                      $DARD_DATAPATH, else auto: the one already on the\n"
+		"                      interface, else kmod when dard.ko is loaded, else bpf)\n"
 		"  -k, --key FILE      the switch protocol's key file (default $DARD_KEY,\n"
 		"                      else /etc/dard/dard.key)\n"
 		"  -v, --verbose       libbpf's debug messages too (its warnings always)\n"
@@ -241,6 +246,19 @@ int ctl_parse_seconds(const char *what, const char *s, double min, double max,
 	return num_fail(what, s, ret, range);
 }
 
+static int dp_kind(struct ctl *c, const char *what, const char *arg)
+{
+	int kind = dard_dp_kind_parse(arg);
+
+	if (kind < 0) {
+		fprintf(stderr, "Invalid %s `%s': expected auto, bpf or kmod\n",
+			what, arg);
+		return -1;
+	}
+	c->dp_kind = kind;
+	return 0;
+}
+
 /* OPTIONS into c: DARD_OPTS_RUN, else the exit status (-h, -V, bad usage). */
 static int parse_opts(struct ctl *c, int argc, char **argv)
 {
@@ -256,11 +274,17 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 		{"mgmtnet", required_argument, NULL, 'G'},
 		{"pin", required_argument, NULL, 'P'},
 		{"key", required_argument, NULL, 'k'},
+		{"datapath", required_argument, NULL, 'D'},
 		DARD_OPTS_VERBOSE,
 		DARD_OPTS_INFO,
 		{0}};
 	/* -v: libbpf's debug messages; dardctl has no log of its own. */
 	int opt, ret, level = DARD_LOG_INFO;
+
+	/* The environment first: --datapath overrides it. */
+	if (getenv("DARD_DATAPATH") &&
+	    dp_kind(c, "DARD_DATAPATH", getenv("DARD_DATAPATH")))
+		return CTL_USAGE;
 
 	while ((opt = getopt_long(argc, argv, "+jpt:c:k:vVh", longopts,
 				  NULL)) != -1) {
@@ -316,6 +340,10 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 			break;
 		case 'P':
 			c->pin_root = optarg;
+			break;
+		case 'D':
+			if (dp_kind(c, "datapath", optarg))
+				return CTL_USAGE;
 			break;
 		default:
 			ret = dard_common_opt(opt, "dardctl", &level, usage);
@@ -380,11 +408,13 @@ int ctl_format(struct ctl *c, const char *format, const char *text_only)
 
 int ctl_dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp)
 {
-	int ret = dard_dp_bpf.open(dp, ifname, c->pin_root);
+	int ret;
 
+	c->ops = dard_dp_choose(c->dp_kind, ifname, c->pin_root);
+	ret = c->ops->open(dp, ifname, c->pin_root);
 	if (ret)
-		fprintf(stderr, "No datapath on %s: %s\n", ifname,
-			strerror(-ret));
+		fprintf(stderr, "No %s datapath on %s: %s\n", c->ops->name,
+			ifname, dard_dp_strerror(ret));
 	return ret;
 }
 

@@ -11,13 +11,15 @@
 
 struct ctl {
 	int json, pretty, stats, verbose;
-	const char *topo_arg;	    /* --topo: a generator or a file */
-	const char *pin_root;	    /* --pin: where datapaths pin their maps */
-	const char *key_arg;	    /* --key: the switch protocol's key file */
-	uint32_t mbps;		    /* --capacity for generators */
-	struct dard_plan_opts opts; /* --base, --mode, --ids, ... */
-	unsigned opts_mask;	    /* which of those were given */
-	struct dard_config cfg;	    /* loaded on first use */
+	const char *topo_arg; /* --topo: a generator or a file */
+	const char *pin_root; /* --pin: where datapaths pin their maps */
+	const char *key_arg;  /* --key: the switch protocol's key file */
+	int dp_kind;	      /* --datapath: enum dard_dp_kind */
+	const struct dard_dp_ops *ops; /* the backend ctl_dp_open chose */
+	uint32_t mbps;		       /* --capacity for generators */
+	struct dard_plan_opts opts;    /* --base, --mode, --ids, ... */
+	unsigned opts_mask;	       /* which of those were given */
+	struct dard_config cfg;	       /* loaded on first use */
 	int loaded;
 };
 
@@ -49,7 +51,10 @@ int ctl_unknown(const char *obj, const char *cmd);
  */
 int ctl_format(struct ctl *c, const char *format, const char *text_only);
 struct dard_dp;
-/* The datapath on ifname, pinned under --pin; prints why not, -errno. */
+/*
+ * The datapath on ifname (pinned under --pin, or a dard device), through
+ * the backend --datapath chooses, kept in c->ops; prints why not, -errno.
+ */
 int ctl_dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp);
 
 int do_topo(struct ctl *c, int argc, char **argv);

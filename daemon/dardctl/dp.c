@@ -15,28 +15,40 @@
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] dp attach IF [ host NAME ]\n"
-		"               [ elephant-age SECONDS ] [ elephant-bytes BYTES ]\n"
-		"               [ elephant-dscp { DSCP | copy } ] [ cgroup DIR ]\n"
-		"       dardctl [ --pin DIR ] dp detach IF\n"
-		"       dardctl [ --pin DIR ] dp stats IF\n"
-		"       dardctl [ --pin DIR ] dp events IF [ wait MS ]\n"
+		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] [ --datapath KIND ] dp attach IF\n"
+		"               [ host NAME ] [ elephant-age SECONDS ]\n"
+		"               [ elephant-bytes BYTES ] [ elephant-dscp { DSCP | copy } ]\n"
+		"               [ cgroup DIR ] [ device DEV ]\n"
+		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp detach IF\n"
+		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp stats IF\n"
+		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp events IF [ wait MS ]\n"
+		"Where: KIND := { auto | bpf | kmod }\n"
 		"\n"
-		"attach  load the BPF datapath on IF's TC hooks for host NAME (default:\n"
-		"        the host whose ID is configured here), with this host's aliases\n"
-		"        and its alias pairs to every other host from the configuration.\n"
-		"        A flow is an elephant once it has lived SECONDS (default 10, the\n"
-		"        paper's) and carried BYTES (default 0); its outer packets then\n"
-		"        carry DSCP (default 8). Maps are pinned in DIR/IF (default\n"
+		"attach  attach the host datapath to fabric interface IF for host NAME\n"
+		"        (default: the host whose ID is configured here), with this\n"
+		"        host's aliases and its alias pairs to every other host from the\n"
+		"        configuration. A flow is an elephant once it has lived SECONDS\n"
+		"        (default 10, the paper's) and carried BYTES (default 0); its\n"
+		"        outer packets then carry DSCP (default 8).\n"
+		"        bpf: programs on IF's TC hooks, maps pinned in DIR/IF (default\n"
 		"        " DARD_PIN_ROOT
-		"/IF), so forwarding outlives dardctl. A TCP flow of a socket in\n"
-		"        cgroup v2 DIR (default: cgroup2's root) moves to another path\n"
-		"        on a retransmission timeout.\n"
-		"detach  remove the programs, the clsact qdisc if attach made it, and\n"
-		"        the pins.\n"
+		"/IF), so forwarding outlives dardctl; a TCP flow of a\n"
+		"        socket in cgroup v2 DIR (default: cgroup2's root) moves to\n"
+		"        another path on a retransmission timeout.\n"
+		"        kmod: the dard device DEV (default dard0, the first free\n"
+		"        dardN) over IF, made unless IF has one, with the ID route\n"
+		"        pointed at it (--pin and cgroup do not apply).\n"
+		"        auto (default $DARD_DATAPATH, else auto): what IF has, else\n"
+		"        kmod when dard.ko is loaded, else bpf.\n"
+		"        IF may also name the dard device itself, from detach on.\n"
+		"detach  bpf: remove the programs, the clsact qdisc if attach made it,\n"
+		"        and the pins. kmod: delete the dard device; the ID route goes\n"
+		"        back to IF.\n"
 		"stats   what the datapath did with the packets it saw.\n"
-		"events  the elephant and flow-end events waiting in the ring buffer,\n"
-		"        then any that arrive within MS milliseconds (default 0).\n");
+		"events  the elephant and flow-end events waiting (bpf: in the ring\n"
+		"        buffer; kmod: none, as they are not queued for a process that\n"
+		"        did not listen), then any that arrive within MS milliseconds\n"
+		"        (default 0).\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
@@ -82,6 +94,8 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 		i++;
 		if (!strcmp(kw, "host")) {
 			host = val;
+		} else if (!strcmp(kw, "device")) {
+			o.kmod_dev = val;
 		} else if (!strcmp(kw, "cgroup")) {
 			o.cgroup = val;
 		} else if (!strcmp(kw, "elephant-age")) {
@@ -118,8 +132,9 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 				c->cfg.topo->name);
 		return CTL_ERR;
 	}
-	ret = dard_dp_attach_host(&dard_dp_bpf, &dp, &o, c->cfg.topo,
-				  c->cfg.plan, me, err);
+	c->ops = dard_dp_choose(c->dp_kind, o.ifname, c->pin_root);
+	ret = dard_dp_attach_host(c->ops, &dp, &o, c->cfg.topo, c->cfg.plan, me,
+				  err);
 	if (ret) {
 		fprintf(stderr, "%s%s\n", err,
 			ret == -EEXIST ? " (already attached; detach first)"
@@ -128,7 +143,7 @@ static int dp_attach(struct ctl *c, int argc, char **argv)
 				: "");
 		return CTL_ERR;
 	}
-	dard_dp_bpf.close(dp);
+	c->ops->close(dp);
 	return CTL_OK;
 }
 
@@ -140,8 +155,8 @@ static int dp_stats(struct ctl *c, const char *ifname)
 
 	if (ctl_dp_open(c, ifname, &dp))
 		return CTL_ERR;
-	dard_dp_bpf.stats(dp, v);
-	dard_dp_bpf.close(dp);
+	c->ops->stats(dp, v);
+	c->ops->close(dp);
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "dev", "%s\n", ifname);
 	for (i = 0; i < __DARD_STAT_MAX; i++) {
@@ -188,12 +203,13 @@ static int dp_events(struct ctl *c, int argc, char **argv)
 	if (ctl_dp_open(c, argv[0], &dp))
 		return CTL_ERR;
 	/* Drain what is there, then wait for more. */
-	ret = dard_dp_bpf.poll(dp, event_cb, NULL, 0);
+	ret = c->ops->poll(dp, event_cb, NULL, 0);
 	if (ret >= 0 && wait)
-		ret = dard_dp_bpf.poll(dp, event_cb, NULL, wait);
-	dard_dp_bpf.close(dp);
+		ret = c->ops->poll(dp, event_cb, NULL, wait);
+	c->ops->close(dp);
 	if (ret < 0) {
-		fprintf(stderr, "Unable to read events: %s\n", strerror(-ret));
+		fprintf(stderr, "Unable to read events: %s\n",
+			dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -226,13 +242,13 @@ int do_dp(struct ctl *c, int argc, char **argv)
 		return ctl_unknown("dp", argv[0]);
 	if (ctl_dp_open(c, argv[1], &dp))
 		return CTL_ERR;
-	ret = dard_dp_bpf.detach(dp);
-	dard_dp_bpf.close(dp);
+	ret = c->ops->detach(dp);
+	c->ops->close(dp);
 	if (ret) {
 		fprintf(stderr, "Unable to detach from %s: %s\n", argv[1],
 			ret == -EXDEV
 				? "it was attached in another network namespace"
-				: strerror(-ret));
+				: dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;

@@ -215,10 +215,11 @@ static int flow_move(struct ctl *c, struct dard_dp *dp, const char *ifname,
 			c->cfg.topo->node[d].name, nth.want);
 		return CTL_ERR;
 	}
-	ret = dard_dp_bpf.move(dp, &a->key, &nth.pair);
+	ret = c->ops->move(dp, &a->key, &nth.pair);
 	if (ret) {
 		fprintf(stderr, "Unable to move the flow: %s\n",
-			ret == -ENOENT ? "no such flow" : strerror(-ret));
+			ret == -ENOENT ? "no such flow"
+				       : dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -253,11 +254,11 @@ static int sweep_parse(int argc, char **argv, struct flow_args *a)
 static int flow_sweep(struct ctl *c, struct dard_dp *dp, const char *ifname,
 		      const struct flow_args *a)
 {
-	int ret = dard_dp_bpf.sweep(dp, a->idle_ns, ended_cb, NULL);
+	int ret = c->ops->sweep(dp, a->idle_ns, ended_cb, NULL);
 
 	if (ret < 0) {
 		fprintf(stderr, "Unable to sweep the flows on %s: %s\n", ifname,
-			strerror(-ret));
+			dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -284,11 +285,11 @@ static int flow_show(struct ctl *c, struct dard_dp *dp, const char *ifname,
 		fprintf(stderr, "Unable to show flows: %s\n", strerror(ENOMEM));
 		return CTL_ERR;
 	}
-	ret = dard_dp_bpf.flows(dp, show_cb, &s);
+	ret = c->ops->flows(dp, show_cb, &s);
 	dard_pathctx_free(s.pc);
 	if (ret < 0) {
 		fprintf(stderr, "Unable to read the flows: %s\n",
-			strerror(-ret));
+			dard_dp_strerror(ret));
 		return CTL_ERR;
 	}
 	return CTL_OK;
@@ -341,6 +342,6 @@ int do_flow(struct ctl *c, int argc, char **argv)
 	if (ctl_dp_open(c, argv[2], &dp))
 		return CTL_ERR;
 	ret = cmd->run(c, dp, argv[2], &a);
-	dard_dp_bpf.close(dp);
+	c->ops->close(dp);
 	return ret;
 }

@@ -24,6 +24,7 @@ struct dardd_opts {
 	const char *key;      /* NULL: $DARD_KEY, else the default */
 	const char *ifname;   /* the fabric interface */
 	const char *pin_root; /* NULL: $DARD_PIN_ROOT, else the default */
+	int dp_kind;	      /* --datapath: enum dard_dp_kind */
 	const char *host;     /* the host we run for */
 	int log_level;
 	uint64_t age_ns;      /* elephant age, when we attach the datapath */

@@ -62,7 +62,7 @@ static int push(struct dardd *d, const struct mon *mon, const uint64_t *dead)
 		ret = d->ops->set_dead(d->dp, t->node[h].id, mp.dead);
 		if (ret) {
 			log_warn("marking dead paths to %s: %s",
-				 t->node[h].name, strerror(-ret));
+				 t->node[h].name, dard_dp_strerror(ret));
 			err = ret;
 		}
 	}

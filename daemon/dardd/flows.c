@@ -29,8 +29,8 @@ int flows_open(struct dardd *d)
 		return 0;
 	}
 	if (ret != -ENOENT) {
-		log_err("Unable to open the datapath on %s: %s", ifname,
-			strerror(-ret));
+		log_err("Unable to open the %s datapath on %s: %s",
+			d->ops->name, ifname, dard_dp_strerror(ret));
 		return -1;
 	}
 	if (dard_dp_attach_host(d->ops, &d->dp, &o, d->t, d->cfg.plan, d->me,
@@ -38,7 +38,7 @@ int flows_open(struct dardd *d)
 		log_err("%s", err);
 		return -1;
 	}
-	log_info("attached the datapath to %s", ifname);
+	log_info("attached the %s datapath to %s", d->ops->name, ifname);
 	return 0;
 }
 

@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	}
 	elephants_init(&d);
 	monitors_init(&d, dardd_now_ns() ^ ((uint64_t)getpid() << 32) ^ d.me);
-	d.ops = &dard_dp_bpf;
+	d.ops = dard_dp_choose(d.o.dp_kind, d.o.ifname, d.o.pin_root);
 	if (flows_open(&d))
 		goto err_query;
 	if (query_open(&d))

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 		"Usage: dardd [OPTIONS] HOST\n"
 		"\n"
 		"The DARD daemon of host HOST (paper, sections 2.4 and 2.5). It hears\n"
-		"of elephant flows from the host's BPF datapath, keeps a monitor for\n"
+		"of elephant flows from the host's datapath, keeps a monitor for\n"
 		"every destination ToR its elephants go to, assembles each monitor's\n"
 		"path states by querying the switches' dard-switchd over the\n"
 		"management network, and moves one elephant at a time to a path with\n"
@@ -49,6 +49,11 @@ static void usage(FILE *f)
 		"      --pin DIR              where the datapath's maps are pinned\n"
 		"                             (default $DARD_PIN_ROOT, else " DARD_PIN_ROOT
 		")\n"
+		"  -D, --datapath KIND        bpf (TC programs), kmod (the dard.ko\n"
+		"                             device on IF) or auto (default\n"
+		"                             $DARD_DATAPATH, else auto: the one on\n"
+		"                             IF, else kmod when dard.ko is loaded,\n"
+		"                             else bpf)\n"
 		"  -Q, --query-interval S     query the switches every S (default 1)\n"
 		"  -S, --schedule-interval S  a monitor's round every S plus a random\n"
 		"                             time up to S (default 5)\n"
@@ -109,11 +114,28 @@ static int delta(struct dardd_opts *o, const char *arg, char *err)
 	return 0;
 }
 
+/* auto, bpf or kmod, from --datapath or $DARD_DATAPATH. */
+static int datapath(struct dardd_opts *o, const char *what, const char *arg,
+		    char *err)
+{
+	int kind = dard_dp_kind_parse(arg);
+
+	if (kind < 0) {
+		dard_fail(err, kind,
+			  "Invalid %s `%s': expected auto, bpf or kmod", what,
+			  arg);
+		return 2;
+	}
+	o->dp_kind = kind;
+	return DARD_OPTS_RUN;
+}
+
 static void defaults(struct dardd_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->ifname = "eth0";
 	o->pin_root = getenv("DARD_PIN_ROOT");
+	o->dp_kind = DARD_DP_AUTO;
 	o->log_level = DARD_LOG_INFO;
 	o->age_ns = 10ULL * 1000000000;
 	o->query_ns = 1000000000ULL;
@@ -158,6 +180,8 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 	case 'P':
 		o->pin_root = arg;
 		return DARD_OPTS_RUN;
+	case 'D':
+		return datapath(o, "--datapath", arg, err);
 	case 'Q':
 		ret = seconds("--query-interval", arg, &o->query_ns, err);
 		break;
@@ -194,6 +218,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"key", required_argument, NULL, 'k'},
 		{"interface", required_argument, NULL, 'i'},
 		{"pin", required_argument, NULL, 'P'},
+		{"datapath", required_argument, NULL, 'D'},
 		{"query-interval", required_argument, NULL, 'Q'},
 		{"schedule-interval", required_argument, NULL, 'S'},
 		{"delta", required_argument, NULL, 'd'},
@@ -207,7 +232,14 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 
 	defaults(o);
 	err[0] = '\0';
-	while ((opt = getopt_long(argc, argv, "c:k:i:Q:S:d:I:e:p:vqVh",
+	/* The environment first: --datapath overrides it. */
+	if (getenv("DARD_DATAPATH")) {
+		ret = datapath(o, "DARD_DATAPATH", getenv("DARD_DATAPATH"),
+			       err);
+		if (ret != DARD_OPTS_RUN)
+			return ret;
+	}
+	while ((opt = getopt_long(argc, argv, "c:k:i:D:Q:S:d:I:e:p:vqVh",
 				  longopts, NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)

@@ -43,7 +43,8 @@ static int move(struct dardd *d, struct mon *mon, struct elephant *e,
 	ret = d->ops->move(d->dp, &e->key, pair);
 	if (ret) {
 		log_warn("moving %s failed: %s",
-			 flow_str(&e->key, b, sizeof(b)), strerror(-ret));
+			 flow_str(&e->key, b, sizeof(b)),
+			 dard_dp_strerror(ret));
 		return -1;
 	}
 	return 0;

@@ -34,6 +34,13 @@ struct dard_dp_opts {
 	/* The cgroup v2 whose TCP sockets are repaired on RTO; NULL: the
 	 * root of the cgroup2 mount (none mounted: no RTO repair). */
 	const char *cgroup;
+	/* The kernel module's device, made if not there; NULL: dard%d, the
+	 * first free (dard0). */
+	const char *kmod_dev;
+	/* The IDs' prefix (host order; plen 0: none), whose route the kernel
+	 * module points at its device; dard_dp_attach_host sets it. */
+	uint32_t id_net;
+	unsigned id_plen;
 };
 
 typedef int (*dard_dp_flow_cb)(const struct dard_flow_key *key,
@@ -83,6 +90,36 @@ struct dard_dp_ops {
 };
 
 extern const struct dard_dp_ops dard_dp_bpf;
+extern const struct dard_dp_ops dard_dp_kmod;
+
+/* What a backend's -errno means to an operator (-ENOPKG: no dard.ko). */
+const char *dard_dp_strerror(int err);
+
+/* --datapath / $DARD_DATAPATH: which backend (dp_choose.c). */
+enum dard_dp_kind { DARD_DP_AUTO, DARD_DP_BPF, DARD_DP_KMOD };
+
+/* "auto", "bpf" or "kmod"; -EINVAL for anything else (NULL: auto). */
+int dard_dp_kind_parse(const char *s);
+
+/* What auto looks at, for an interface. */
+struct dard_dp_seen {
+	int dard_link; /* it is a dard device, or the uplink of one */
+	int pinned;    /* it has the BPF datapath's pinned maps */
+	int module;    /* the module's genl family exists */
+};
+
+/*
+ * The backend for kind: auto takes the one already on the interface (a
+ * dard device: kmod; pinned maps: bpf), else kmod when the module is
+ * loaded, else bpf. Pure: the tests drive it with made-up sightings.
+ */
+const struct dard_dp_ops *dard_dp_pick(enum dard_dp_kind kind,
+				       const struct dard_dp_seen *seen);
+
+/* dard_dp_pick over what this host shows for ifname. */
+const struct dard_dp_ops *dard_dp_choose(enum dard_dp_kind kind,
+					 const char *ifname,
+					 const char *pin_root);
 
 /* The defaults: the paper's 10 s elephants, marked with DSCP 8. */
 void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,

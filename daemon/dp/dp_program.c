@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dp.h"
+#include "addr.h"
 #include "err.h"
 #include "path.h"
 #include "repair.h"
@@ -67,7 +68,7 @@ static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 		ret = ops->add_alias(dp, dard_plan_alias(t, p, me, i));
 		if (ret)
 			dard_fail(err, ret, "adding alias %u of %s: %s", i,
-				  t->node[me].name, strerror(-ret));
+				  t->node[me].name, dard_dp_strerror(ret));
 	}
 	for (i = 0; i < t->nhosts && !ret; i++) {
 		uint32_t h = t->hosts[i];
@@ -88,7 +89,8 @@ static int dard_dp_program(const struct dard_dp_ops *ops, struct dard_dp *dp,
 				repair_order(col, dard_topo_tor(t, h)));
 			if (ret)
 				dard_fail(err, ret, "paths to %s: %s",
-					  t->node[h].name, strerror(-ret));
+					  t->node[h].name,
+					  dard_dp_strerror(ret));
 		}
 	}
 out:
@@ -116,11 +118,13 @@ int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
 
 	o->my_id = t->node[me].id;
 	o->max_dests = t->nhosts;
+	o->id_net = p->opts.ids.addr;
+	o->id_plen = p->opts.ids.len;
 	ret = ops->attach(dp, o);
 	if (ret)
 		return dard_fail(err, ret,
 				 "Unable to attach the datapath to %s: %s",
-				 o->ifname, strerror(-ret));
+				 o->ifname, dard_dp_strerror(ret));
 	ret = dard_dp_program(ops, *dp, t, p, me, why);
 	if (ret) {
 		ops->detach(*dp);

@@ -212,6 +212,35 @@ bad "traffic step 0" "^Invalid step .0.: out of range" traffic gen step 0
 bad "traffic rate nan" "^Invalid rate .nan.: not a number" traffic gen rate nan
 bad "traffic duration inf" "^Invalid duration .inf.: not a number" traffic gen duration inf
 bad "traffic size 1e20" "^Invalid size .1e20.: out of range" traffic gen size 1e20
+bad "datapath ebpf" "^Invalid datapath .ebpf.: expected auto, bpf or kmod" \
+	--datapath ebpf dp stats lo
+ok "DARD_DATAPATH named" 2 env DARD_DATAPATH=bfp "$dardctl" \
+	dp stats lo && has "DARD_DATAPATH refused" "$err" "^Invalid DARD_DATAPATH .bfp."
+# No host here loads dard.ko (tests/kmod/ boots one that does): kmod says so.
+ok "kmod without the module" 1 d -t fattree:4 --datapath kmod flow show dev lo &&
+	is "not loaded, named" "$err" "No kmod datapath on lo: dard.ko is not loaded (modprobe dard)"
+ok "DARD_DATAPATH=kmod, dp stats" 1 env DARD_DATAPATH=kmod "$dardctl" \
+	dp stats lo &&
+	has "not loaded, from the environment" "$err" "dard.ko is not loaded"
+# The iproute2 plugin's parser, in a network namespace of its own: a
+# refusal sends nothing, but a bug that let one through must not reach
+# this host's links.
+plugdir=${DARD_BIN:-$top/build/bin}/../lib/ip
+if [[ -f $plugdir/link_dard.so ]] && command -v ip >/dev/null &&
+	unshare -n true 2>/dev/null; then
+	ipd() { IP_LIB_DIR=$plugdir unshare -n ip "$@"; }
+	ok "ip plugin: help" 0 ipd link help dard &&
+		has "ip plugin: usage" "$out$err" "elephant-dscp \{ DSCP \| inherit \}"
+	ok "ip plugin: bad age" 1 ipd link add x type dard elephant-age 1e99 &&
+		is "ip plugin: age named" "$err" \
+			"Invalid elephant-age \`1e99': out of range, expected seconds from 0 to 86400"
+	ok "ip plugin: dscp 64" 1 ipd link add x type dard elephant-dscp 64 &&
+		has "ip plugin: dscp named" "$err" "^Invalid elephant-dscp .64.: out of range"
+	ok "ip plugin: unknown option" 1 ipd link add x type dard frob 1 &&
+		has "ip plugin: option named" "$err" "^dard: unknown option .frob."
+else
+	echo "skip ip plugin: no plugin, ip or unshare -n"
+fi
 ok "traffic gen, good numbers" 0 d -t fattree:4 traffic gen step 4 seed 7 rate 0.5 \
 	duration 2.5 size 1 format csv &&
 	has "a flow" "$out" '^0,[0-9.]+,e'
@@ -241,6 +270,8 @@ ok "dardd bad percentage" 2 "$dardd" --delta 150% e1_1 &&
 ok "dardd bad interval" 2 "$dardd" --query-interval -1 e1_1 &&
 	has "interval named" "$err" \
 	"^dardd: Invalid --query-interval .-1.: out of range, expected seconds from 0.001 to 86400"
+ok "dardd bad datapath" 2 "$dardd" --datapath x e1_1 &&
+	is "datapath named" "$err" "dardd: Invalid --datapath \`x': expected auto, bpf or kmod"
 ok "dardd endless file" 1 "$dardd" -c /dev/zero e1_1 &&
 	is "dardd: endless file named" "$err" "dardd: error: Unable to read \`/dev/zero': larger than 256 MiB"
 ok "dard-switchd endless file" 1 "$switchd" -c /dev/zero core1 &&

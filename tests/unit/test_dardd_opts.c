@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "dardd_priv.h"
+#include "dp.h"
 #include "log.h"
 #include "proto.h"
 #include "stdopts.h"
@@ -173,6 +175,36 @@ static void test_usage(void **state)
 	assert_int_equal(o.log_level, DARD_LOG_ERR);
 }
 
+/* --datapath and $DARD_DATAPATH: the option wins, a bad one is named. */
+static void test_datapath(void **state)
+{
+	struct dardd_opts o;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	unsetenv("DARD_DATAPATH");
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.dp_kind, DARD_DP_AUTO);
+	assert_int_equal(PARSE(&o, err, "--datapath", "kmod", "h"),
+			 DARD_OPTS_RUN);
+	assert_int_equal(o.dp_kind, DARD_DP_KMOD);
+	assert_int_equal(PARSE(&o, err, "-D", "bpf", "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.dp_kind, DARD_DP_BPF);
+	assert_int_equal(PARSE(&o, err, "-D", "ebpf", "h"), 2);
+	assert_string_equal(
+		err, "Invalid --datapath `ebpf': expected auto, bpf or kmod");
+	setenv("DARD_DATAPATH", "kmod", 1);
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.dp_kind, DARD_DP_KMOD);
+	assert_int_equal(PARSE(&o, err, "-D", "auto", "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.dp_kind, DARD_DP_AUTO);
+	setenv("DARD_DATAPATH", "", 1);
+	assert_int_equal(PARSE(&o, err, "h"), 2);
+	assert_string_equal(
+		err, "Invalid DARD_DATAPATH `': expected auto, bpf or kmod");
+	unsetenv("DARD_DATAPATH");
+}
+
 /* The fixture's dardd is the one without options. */
 static void test_defaults_shared(void **state)
 {
@@ -196,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_defaults_shared),
+		cmocka_unit_test(test_datapath),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
