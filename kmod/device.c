@@ -262,6 +262,8 @@ static void dard_setup(struct net_device *dev)
 	dev->features |= NETIF_F_LLTX | NETIF_F_NETNS_LOCAL | DARD_FEATURES;
 	dev->hw_features |= DARD_FEATURES;
 	dev->hw_enc_features |= DARD_FEATURES;
+	/* Transmit needs the inner route: PMTU and ICMP, as ipip's. */
+	netif_keep_dst(dev);
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = dard_destruct;
 
