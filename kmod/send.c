@@ -12,6 +12,7 @@
 #include <linux/ip.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <asm/unaligned.h>
 #include <net/icmp.h>
 #include <net/inet_ecn.h>
 #include <net/ip_tunnels.h>
@@ -27,10 +28,17 @@ struct pkt {
 	u32 hash;
 	u16 len;
 	u8 tos, ihl, tcp_flags;
+	bool dsack; /* TCP: it carries a D-SACK starting at dsack_start */
+	u32 dsack_start;
 	__be16 frag;
 };
 
-enum { PARSE_OK = __DARD_STAT_MAX };
+enum {
+	PARSE_OK = __DARD_STAT_MAX,
+	TCP_HDR_MAX = 60, /* doff is 4 bits of 32-bit words */
+	/* NOP, NOP, timestamp: every Linux segment but a SYN has these. */
+	TCP_TS_ONLY = 0x0101080a,
+};
 
 /* The BPF datapath's: murmur3's finaliser over the key. */
 static u32 flow_hash(u32 seed, const struct dard_flow_key *k)
@@ -49,12 +57,78 @@ static u32 flow_hash(u32 seed, const struct dard_flow_key *k)
 	return h;
 }
 
+/*
+ * Whether the TCP header th (hlen bytes, options included) carries a
+ * D-SACK (RFC 2883): a first SACK block below its own ACK number says the
+ * peer sent again what we had acknowledged, as a sender does whose ACKs
+ * from us do not reach it. As the BPF datapath's tcp_dsack.
+ */
+static bool tcp_dsack(const struct tcphdr *th, u32 hlen, u32 *start)
+{
+	const u8 *opt = (const u8 *)(th + 1);
+	u32 len = hlen - sizeof(*th), i = 0, olen;
+
+	while (i < len && opt[i] != TCPOPT_EOL) {
+		if (opt[i] == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			return false;
+		olen = opt[i + 1];
+		if (olen < 2 || i + olen > len)
+			return false;
+		if (opt[i] == TCPOPT_SACK) {
+			if (olen < 10)
+				return false;
+			*start = get_unaligned_be32(opt + i + 2);
+			return (s32)(*start - ntohl(th->ack_seq)) < 0;
+		}
+		i += olen;
+	}
+	return false;
+}
+
+/* Ports, flags and a D-SACK from the TCP or UDP header at off. */
+static int parse_l4(struct sk_buff *skb, u32 off, struct pkt *p)
+{
+	u8 buf[TCP_HDR_MAX];
+	const struct tcphdr *th;
+	const __be16 *ports;
+	u32 hlen;
+
+	if (p->key.proto == IPPROTO_UDP) {
+		ports = skb_header_pointer(skb, off, 4, buf);
+		if (!ports)
+			return DARD_STAT_DROP_TRUNCATED;
+		p->key.sport = ports[0];
+		p->key.dport = ports[1];
+		return PARSE_OK;
+	}
+	th = skb_header_pointer(skb, off, sizeof(*th), buf);
+	if (!th)
+		return DARD_STAT_DROP_TRUNCATED;
+	p->key.sport = th->source;
+	p->key.dport = th->dest;
+	p->tcp_flags = tcp_flag_byte(th);
+	hlen = th->doff * 4;
+	if (hlen <= sizeof(*th) || (p->tcp_flags & TCPHDR_SYN))
+		return PARSE_OK;
+	th = skb_header_pointer(skb, off, hlen, buf);
+	if (!th)
+		return PARSE_OK;
+	/* Linux's usual segment: timestamps alone, no SACK to look for. */
+	if (hlen == sizeof(*th) + TCPOLEN_TSTAMP_ALIGNED &&
+	    get_unaligned((const __be32 *)(th + 1)) == htonl(TCP_TS_ONLY))
+		return PARSE_OK;
+	p->dsack = tcp_dsack(th, hlen, &p->dsack_start);
+	return PARSE_OK;
+}
+
 /* Returns PARSE_OK or the stat of the drop. */
 static int parse(struct sk_buff *skb, struct pkt *p)
 {
 	const struct iphdr *ip;
-	u8 buf[14];
-	const u8 *l4;
 
 	if (!pskb_may_pull(skb, sizeof(*ip)))
 		return DARD_STAT_DROP_TRUNCATED;
@@ -80,21 +154,14 @@ static int parse(struct sk_buff *skb, struct pkt *p)
 	p->ihl = ip->ihl;
 	p->frag = ip->frag_off;
 	p->tcp_flags = 0;
+	p->dsack = false;
 	/* The socket's transmit hash, as TC's skb->hash sees it. */
 	p->hash = skb->hash;
 	if (ip->frag_off & htons(IP_MF | IP_OFFSET))
 		return PARSE_OK;
 	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
 		return PARSE_OK;
-	l4 = skb_header_pointer(skb, ip->ihl * 4,
-				ip->protocol == IPPROTO_TCP ? 14 : 4, buf);
-	if (!l4)
-		return DARD_STAT_DROP_TRUNCATED;
-	memcpy(&p->key.sport, l4, 2);
-	memcpy(&p->key.dport, l4 + 2, 2);
-	if (ip->protocol == IPPROTO_TCP)
-		p->tcp_flags = l4[13];
-	return PARSE_OK;
+	return parse_l4(skb, ip->ihl * 4, p);
 }
 
 static bool is_dead(const struct dard_dest *d, u32 i)
@@ -221,27 +288,44 @@ static int move_on(const struct dard_dest *d, struct dard_flow *f)
  * a repeated SYN-ACK): a new skb->hash moves the flow on, as in the BPF
  * datapath's repath_rehash, whose comment has the cases.
  */
-static void repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
+static bool repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
 			  struct dard_flow *f, const struct pkt *p)
 {
 	u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
 
 	f->txhash = p->hash;
 	if (p->key.proto != IPPROTO_TCP)
-		return;
+		return false;
 	if (p->tcp_flags & TCPHDR_SYN) {
 		f->flags |= DARD_FLOW_F_SYN_HASH;
 	} else if (after_syn) {
 		f->flags &= ~DARD_FLOW_F_SYN_HASH;
-		return;
+		return false;
 	}
 	if (!old || !p->hash || (p->tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
 	    (f->flags & DARD_FLOW_F_ENDED))
-		return;
+		return false;
 	if (move_on(d, f))
-		return;
+		return false;
 	dard_count(dd, p->tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
 						 : DARD_STAT_REPATH_REHASH);
+	return true;
+}
+
+/*
+ * Our ACKs lost: the peer times out and sends again what we have, which we
+ * answer with a D-SACK. The same D-SACK twice means it timed out at least
+ * twice, and the flow moves on, one path per further copy.
+ */
+static void repath_dsack(struct dard_dev *dd, const struct dard_dest *d,
+			 struct dard_flow *f, const struct pkt *p)
+{
+	if (f->dsack != p->dsack_start) {
+		f->dsack = p->dsack_start;
+		return;
+	}
+	if (!move_on(d, f))
+		dard_count(dd, DARD_STAT_REPATH_DSACK);
 }
 
 /* Counts the packet into f; true if an event became due. */
@@ -371,8 +455,11 @@ static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
 		place(dd, kd, f, gen);
 	} else {
 		repath_dead(dd, &kd->d, &f->f, gen);
-		if (f->f.txhash != p->hash)
-			repath_rehash(dd, &kd->d, &f->f, p);
+		/* Not after a move for a new hash: one loss, one move. */
+		if ((f->f.txhash == p->hash ||
+		     !repath_rehash(dd, &kd->d, &f->f, p)) &&
+		    p->dsack)
+			repath_dsack(dd, &kd->d, &f->f, p);
 	}
 	due = account(dd, &f->f, p, now);
 	*path = f->f.path;
