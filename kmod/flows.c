@@ -203,14 +203,13 @@ static void gc_evict(struct dard_dev *dd, struct dard_kflow *f, void *arg)
 		w->at_cut--;
 	if (!unlink_flow(dd, f))
 		return;
-	/* An evicted flow ends; best effort, as it is gone after this. */
+	/* An evicted flow ends: one try, as it is gone after this. */
 	spin_lock_bh(&f->lock);
 	if (!(f->f.flags & DARD_FLOW_F_END_REPORTED))
 		f->f.flags |= DARD_FLOW_F_ENDED;
 	spin_unlock_bh(&f->lock);
-	if (!report(dd, f, w->now))
-		pr_debug("%s: an evicted flow's event was lost\n",
-			 dd->dev->name);
+	/* Counted as event_retry if it failed; there is no later. */
+	report(dd, f, w->now);
 	kfree_rcu(f, rcu);
 }
 
