@@ -439,21 +439,27 @@ static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
 
 	rcu_read_lock();
 	kd = dard_dest_find(dd, p->key.daddr);
-	if (!kd || !kd->d.npaths) {
-		rcu_read_unlock();
-		icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
-		return DARD_STAT_DROP_NO_PATH;
-	}
+	if (kd && !kd->d.npaths)
+		kd = NULL;
 	now = ktime_get_coarse_ns();
 	gen = READ_ONCE(dd->live_gen);
 	f = dard_flow_lookup(dd, &p->key);
-	if (!f)
+	if (!f) {
+		if (!kd) {
+			rcu_read_unlock();
+			icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH,
+				      0);
+			return DARD_STAT_DROP_NO_PATH;
+		}
 		f = new_flow(dd, kd, p, now, gen, &tmp);
+	}
 	spin_lock(&f->lock);
-	if (f->dest_gen != kd->gen) {
+	/* As in the BPF datapath, a known flow whose destination was
+	 * forgotten (kd NULL) keeps its path until it is deleted. */
+	if (kd && f->dest_gen != kd->gen) {
 		/* Its destination's paths were replaced: placed anew. */
 		place(dd, kd, f, gen);
-	} else {
+	} else if (kd) {
 		repath_dead(dd, &kd->d, &f->f, gen);
 		/* Not after a move for a new hash: one loss, one move. */
 		if ((f->f.txhash == p->hash ||
