@@ -50,8 +50,9 @@ struct dard_dev *dard_device_by_alias(struct net *net, __be32 a)
 	struct dard_net *dn = net_generic(net, dard_net_id);
 	struct dard_dev *dd;
 
-	list_for_each_entry_rcu(dd, &dn->devs,
-				list) if (dard_is_alias(dd, a)) return dd;
+	list_for_each_entry_rcu(dd, &dn->devs, list)
+		if (dard_is_alias(dd, a))
+			return dd;
 	return NULL;
 }
 
@@ -59,8 +60,9 @@ const struct dard_kdest *dard_dest_find(struct dard_dev *dd, __be32 id)
 {
 	struct dard_kdest *kd;
 
-	hash_for_each_possible_rcu(dd->dests, kd, node,
-				   (__force u32)id) if (kd->id == id) return kd;
+	hash_for_each_possible_rcu(dd->dests, kd, node, (__force u32)id)
+		if (kd->id == id)
+			return kd;
 	return NULL;
 }
 
@@ -109,8 +111,9 @@ static struct dard_kdest *dest_get(struct dard_dev *dd, __be32 id)
 {
 	struct dard_kdest *kd;
 
-	hash_for_each_possible(dd->dests, kd, node,
-			       (__force u32)id) if (kd->id == id) return kd;
+	hash_for_each_possible(dd->dests, kd, node, (__force u32)id)
+		if (kd->id == id)
+			return kd;
 	return NULL;
 }
 
@@ -166,8 +169,7 @@ static void dests_free(struct dard_dev *dd)
 	struct dard_kdest *kd;
 	int b;
 
-	hash_for_each_safe(dd->dests, b, tmp, kd, node)
-	{
+	hash_for_each_safe(dd->dests, b, tmp, kd, node) {
 		hash_del(&kd->node);
 		kfree(kd);
 	}

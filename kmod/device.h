@@ -57,6 +57,8 @@ struct dard_dev {
 	atomic_t nflows;
 	u32 flows_max;
 	struct delayed_work event_work; /* elephant and end notifications */
+	spinlock_t ev_lock;		/* ev_list and every flow's ev */
+	struct list_head ev_list;	/* flows that owe an event */
 	struct work_struct gc_work;	/* evicts the idlest flows */
 	struct dard_stats __percpu *stats;
 	struct gro_cells gro_cells;

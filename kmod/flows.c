@@ -5,8 +5,9 @@
  * finds it full is sent on its hashed path all the same, and the GC work
  * makes room by evicting the idlest flows (an LRU by last_ns, in two
  * passes: a histogram of idle times picks the cut, the second evicts).
- * The event work reports elephants and ends; a flow's flag is set only
- * once its event was delivered, so none is lost while the flow lives.
+ * The event work reports elephants and ends of the flows queued on
+ * ev_list; a flow's flag is set only once its event was delivered, and it
+ * stays queued until then, so none is lost while the flow lives.
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -17,6 +18,7 @@
 enum {
 	GC_BUCKETS = 65,       /* fls64() of an idle time in ns: 0-64 */
 	EVENT_RETRY_MS = 1000, /* no listener or no memory: try again */
+	EVENT_BATCH = 256,     /* events per run: ev_lock is held meanwhile */
 };
 
 static const struct rhashtable_params flow_params = {
@@ -53,12 +55,17 @@ struct dard_kflow *dard_flow_insert(struct dard_dev *dd, struct dard_kflow *nf)
 	return old;
 }
 
-/* Takes f out of the table; the caller ends it. False if already gone. */
+/* Takes f out of the table and the event queue; the caller frees it
+ * after a grace period. False if it was gone already. */
 static bool unlink_flow(struct dard_dev *dd, struct dard_kflow *f)
 {
 	if (rhashtable_remove_fast(&dd->flows, &f->node, flow_params))
 		return false;
 	atomic_dec(&dd->nflows);
+	spin_lock_bh(&dd->ev_lock);
+	f->unlinked = true;
+	list_del_init(&f->ev);
+	spin_unlock_bh(&dd->ev_lock);
 	return true;
 }
 
@@ -77,8 +84,13 @@ int dard_flow_del(struct dard_dev *dd, const struct dard_flow_key *key)
 	return ret;
 }
 
-void dard_flows_kick_events(struct dard_dev *dd)
+void dard_flow_owes_event(struct dard_dev *dd, struct dard_kflow *f)
 {
+	spin_lock_bh(&dd->ev_lock);
+	/* A flow unlinked meanwhile is freed after this grace period. */
+	if (!f->unlinked && list_empty(&f->ev))
+		list_add_tail(&f->ev, &dd->ev_list);
+	spin_unlock_bh(&dd->ev_lock);
 	if (!READ_ONCE(dd->dying))
 		mod_delayed_work(system_wq, &dd->event_work, 0);
 }
@@ -146,29 +158,31 @@ static void walk(struct dard_dev *dd,
 	rhashtable_walk_exit(&it);
 }
 
-struct event_walk {
-	u64 now;
-	bool retry;
-};
-
-static void event_one(struct dard_dev *dd, struct dard_kflow *f, void *arg)
-{
-	struct event_walk *w = arg;
-
-	if (!report(dd, f, w->now))
-		w->retry = true;
-}
-
 static void event_work(struct work_struct *work)
 {
 	struct dard_dev *dd = container_of(to_delayed_work(work),
 					   struct dard_dev, event_work);
-	struct event_walk w = {.now = ktime_get_coarse_ns()};
+	u64 now = ktime_get_coarse_ns();
+	struct dard_kflow *f, *tmp;
+	unsigned long delay = 0;
+	int n = 0;
 
-	walk(dd, event_one, &w);
-	if (w.retry && !READ_ONCE(dd->dying))
-		queue_delayed_work(system_wq, &dd->event_work,
-				   msecs_to_jiffies(EVENT_RETRY_MS));
+	spin_lock_bh(&dd->ev_lock);
+	list_for_each_entry_safe(f, tmp, &dd->ev_list, ev) {
+		if (++n > EVENT_BATCH)
+			break;
+		if (report(dd, f, now)) {
+			list_del_init(&f->ev);
+		} else {
+			/* Likely no listener: the rest would fail too. */
+			delay = msecs_to_jiffies(EVENT_RETRY_MS);
+			break;
+		}
+	}
+	n = !list_empty(&dd->ev_list);
+	spin_unlock_bh(&dd->ev_lock);
+	if (n && !READ_ONCE(dd->dying))
+		queue_delayed_work(system_wq, &dd->event_work, delay);
 }
 
 struct gc_walk {
@@ -246,6 +260,8 @@ int dard_flows_init(struct dard_dev *dd)
 	atomic_set(&dd->nflows, 0);
 	dd->flows_max = DARD_FLOWS_MAX;
 	INIT_DELAYED_WORK(&dd->event_work, event_work);
+	spin_lock_init(&dd->ev_lock);
+	INIT_LIST_HEAD(&dd->ev_list);
 	INIT_WORK(&dd->gc_work, gc_work);
 	return rhashtable_init(&dd->flows, &flow_params);
 }

@@ -11,8 +11,10 @@
 struct dard_kflow {
 	struct rhash_head node;
 	struct dard_flow_key key;
-	spinlock_t lock; /* f's path and flags against netlink and events */
-	u32 dest_gen;	 /* the path list it was placed on */
+	spinlock_t lock;     /* f's path and flags against netlink and events */
+	u32 dest_gen;	     /* the path list it was placed on */
+	struct list_head ev; /* in dd->ev_list while it owes an event */
+	bool unlinked;	     /* out of the table: never queued again */
 	struct dard_flow f;
 	struct rcu_head rcu;
 };
@@ -25,7 +27,7 @@ struct dard_kflow *dard_flow_lookup(struct dard_dev *dd,
  * table is full (nf is then the caller's to free). */
 struct dard_kflow *dard_flow_insert(struct dard_dev *dd, struct dard_kflow *nf);
 int dard_flow_del(struct dard_dev *dd, const struct dard_flow_key *key);
-/* Asks the event work to report what is due, now. */
-void dard_flows_kick_events(struct dard_dev *dd);
+/* Queues f, which owes an event, for the event work. */
+void dard_flow_owes_event(struct dard_dev *dd, struct dard_kflow *f);
 
 #endif /* _DARD_FLOWS_H */

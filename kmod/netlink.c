@@ -105,8 +105,8 @@ static int put_stats(struct sk_buff *skb, struct dard_dev *dd)
 		return -EMSGSIZE;
 	for (i = 0; i < __DARD_STAT_MAX; i++) {
 		sum = 0;
-		for_each_possible_cpu(cpu) sum +=
-			READ_ONCE(per_cpu_ptr(dd->stats, cpu)->v[i]);
+		for_each_possible_cpu(cpu)
+			sum += READ_ONCE(per_cpu_ptr(dd->stats, cpu)->v[i]);
 		if (nla_put_u64_64bit(skb, i + 1, sum, 0))
 			return -EMSGSIZE;
 	}
@@ -179,8 +179,9 @@ static int get_aliases(struct genl_info *info, __be32 **out, u32 *n)
 
 	*n = 0;
 	*out = NULL;
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN,
-			    rem) if (nla_type(a) == DARD_A_ALIAS)++ *n;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == DARD_A_ALIAS)
+			++*n;
 	if (!*n)
 		return 0;
 	if (*n > DARD_ALIASES_MAX) {
@@ -191,9 +192,9 @@ static int get_aliases(struct genl_info *info, __be32 **out, u32 *n)
 	if (!*out)
 		return -ENOMEM;
 	*n = 0;
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) if (nla_type(a) ==
-								  DARD_A_ALIAS)(
-		*out)[(*n)++] = nla_get_in_addr(a);
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == DARD_A_ALIAS)
+			(*out)[(*n)++] = nla_get_in_addr(a);
 	return 0;
 }
 

@@ -216,6 +216,7 @@ static struct dard_kflow *new_flow(struct dard_dev *dd,
 	f = nf ? nf : tmp;
 	f->key = p->key;
 	spin_lock_init(&f->lock);
+	INIT_LIST_HEAD(&f->ev);
 	place(dd, kd, f, gen);
 	f->f.txhash = p->hash;
 	f->f.first_ns = now;
@@ -228,6 +229,7 @@ static struct dard_kflow *new_flow(struct dard_dev *dd,
 		return f;
 	*tmp = *nf;
 	spin_lock_init(&tmp->lock);
+	INIT_LIST_HEAD(&tmp->ev);
 	kfree(nf);
 full:
 	/* Sent on its hashed path all the same, and forgotten. */
@@ -473,7 +475,7 @@ static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
 	spin_unlock(&f->lock);
 	rcu_read_unlock();
 	if (due && f != &tmp)
-		dard_flows_kick_events(dd);
+		dard_flow_owes_event(dd, f);
 	return PARSE_OK;
 }
 
