@@ -86,7 +86,8 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults \
-	test-san fuzz fuzz-smoke style bench demo install clean kmod-tools
+	test-san fuzz fuzz-smoke style bench demo install clean kmod-tools \
+	kmod kmod-path kmod-clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -382,5 +383,23 @@ install: daemon
 
 clean:
 	rm -rf build
+
+# The kernel module (kmod/, Documentation/kmod.md), built out of tree by the
+# top-level Kbuild against Debian's linux-headers-amd64, whose version this
+# machine's running kernel (uname -r) need not share. It leaves $(KMOD).
+KMOD := dard.ko
+KERNELRELEASE ?= $(shell dpkg-query -W -f='$${Depends}' linux-headers-amd64 \
+	2>/dev/null | sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
+KDIR ?= $(if $(KERNELRELEASE),/lib/modules/$(KERNELRELEASE)/build,$(lastword \
+	$(sort $(wildcard /lib/modules/*/build))))
+kmod:
+	$(Q)test -d "$(KDIR)" || { echo "no kernel headers: set KDIR" >&2; exit 1; }
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+kmod-path:
+	@echo $(KMOD)
+
+kmod-clean:
+	$(Q)test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

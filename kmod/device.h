@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The dard netdevice: its state, shared by every part of the module. */
+#ifndef _DARD_DEVICE_H
+#define _DARD_DEVICE_H
+
+#include <linux/hashtable.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rhashtable-types.h>
+#include <linux/workqueue.h>
+#include <net/gro_cells.h>
+#include <linux/dard.h>
+
+enum dard_defaults {
+	DARD_DESTS_BITS = 10,		/* hash buckets of the destinations */
+	DARD_ELEPHANT_DSCP_DEFAULT = 8, /* as the BPF loader's */
+};
+
+#define DARD_ELEPHANT_AGE_DEFAULT (10ULL * NSEC_PER_SEC) /* the paper's */
+
+/* One destination ID's paths; replaced whole under RCU, never edited. */
+struct dard_kdest {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	__be32 id;
+	u32 gen; /* the path list's generation: flows re-hash on a change */
+	struct dard_dest d;
+};
+
+/* This host's aliases, sorted for a binary search on receive. */
+struct dard_aliases {
+	struct rcu_head rcu;
+	u32 n;
+	__be32 a[];
+};
+
+struct dard_stats {
+	u64 v[__DARD_STAT_MAX];
+};
+
+/* netdev_priv() of a dard device. Configuration changes hold the RTNL. */
+struct dard_dev {
+	struct net_device *dev;
+	struct list_head list; /* in struct dard_net's devs, RCU */
+	int link;	       /* IFLA_LINK: the uplink's ifindex, or 0 */
+	__be32 id;
+	u32 hash_seed;
+	u64 elephant_age_ns, elephant_bytes;
+	u8 elephant_dscp;
+	bool dying; /* no more work is queued once set */
+	u32 live_gen;
+	u32 dest_gen;
+	u32 ndests;
+	struct dard_aliases __rcu *aliases;
+	DECLARE_HASHTABLE(dests, DARD_DESTS_BITS);
+	struct rhashtable flows;
+	atomic_t nflows;
+	u32 flows_max;
+	struct delayed_work event_work; /* elephant and end notifications */
+	spinlock_t ev_lock;		/* ev_list and every flow's ev */
+	struct list_head ev_list;	/* flows that owe an event */
+	struct work_struct gc_work;	/* evicts the idlest flows */
+	struct dard_stats __percpu *stats;
+	struct gro_cells gro_cells;
+};
+
+static inline void dard_count(struct dard_dev *dd, enum dard_stat s)
+{
+	this_cpu_inc(dd->stats->v[s]);
+}
+
+extern struct rtnl_link_ops dard_link_ops;
+
+int dard_device_init(void);
+void dard_device_uninit(void);
+/* The dard device owning alias a in net, or NULL; under RCU. */
+struct dard_dev *dard_device_by_alias(struct net *net, __be32 a);
+bool dard_is_alias(struct dard_dev *dd, __be32 a);
+const struct dard_kdest *dard_dest_find(struct dard_dev *dd, __be32 id);
+
+/* Writers, under the RTNL. */
+int dard_aliases_set(struct dard_dev *dd, const __be32 *a, u32 n, bool replace);
+u32 dard_aliases_count(struct dard_dev *dd);
+/* d NULL forgets the destination. */
+int dard_dest_set(struct dard_dev *dd, __be32 id, const struct dard_dest *d);
+int dard_dest_set_dead(struct dard_dev *dd, __be32 id, const u64 *dead);
+
+static inline bool dard_dscp_valid(u8 dscp)
+{
+	return dscp < 64 || dscp == DARD_DSCP_INHERIT;
+}
+
+#endif /* _DARD_DEVICE_H */

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dard.ko: a multipath IP-in-IP netdevice configured over generic netlink,
+ * the kernel's alternative to the BPF datapath (Documentation/kmod.md).
+ * This file only wires the parts up, in order, and down in reverse.
+ */
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <net/genetlink.h>
+#include <net/rtnetlink.h>
+#include "device.h"
+#include "netlink.h"
+#include "receive.h"
+
+static int __init dard_mod_init(void)
+{
+	int ret;
+
+	/* The family first: a device's events go out through it. */
+	ret = dard_netlink_init();
+	if (ret < 0)
+		return ret;
+	ret = dard_device_init();
+	if (ret < 0)
+		goto err_netlink;
+	ret = dard_receive_init();
+	if (ret < 0)
+		goto err_device;
+	pr_info("DARD multipath IP-in-IP datapath loaded\n");
+	return 0;
+
+err_device:
+	dard_device_uninit();
+err_netlink:
+	dard_netlink_uninit();
+	return ret;
+}
+
+static void __exit dard_mod_exit(void)
+{
+	dard_receive_uninit();
+	dard_device_uninit();
+	dard_netlink_uninit();
+	/* Every kfree_rcu of a flow, path list or alias set has run. */
+	rcu_barrier();
+}
+
+module_init(dard_mod_init);
+module_exit(dard_mod_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("DARD multipath IP-in-IP datapath");
+MODULE_AUTHOR("the dard project");
+MODULE_ALIAS_RTNL_LINK(DARD_LINK_KIND);
+MODULE_ALIAS_GENL_FAMILY(DARD_GENL_NAME);

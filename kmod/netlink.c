@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family DARD_GENL_NAME (kmod/uapi/linux/dard.h has
+ * the commands and attributes). Every command names its device in the
+ * caller's network namespace; those that change it need CAP_NET_ADMIN
+ * there (GENL_UNS_ADMIN_PERM) and run under the RTNL, as device changes
+ * do. Policies are strict: an attribute a command does not take, or a
+ * read-only one, is refused with a message naming it.
+ */
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+#include "device.h"
+#include "flows.h"
+#include "netlink.h"
+
+static struct genl_family dard_family;
+
+enum { DARD_MCGRP_EVENTS };
+
+static const struct genl_multicast_group dard_mcgrps[] = {
+	[DARD_MCGRP_EVENTS] = {.name = DARD_GENL_MCGRP},
+};
+
+static const struct nla_policy path_policy[DARD_PATH_A_MAX + 1] = {
+	[DARD_PATH_A_SADDR] = {.type = NLA_BE32},
+	[DARD_PATH_A_DADDR] = {.type = NLA_BE32},
+	[DARD_PATH_A_NEXT] = {.type = NLA_U8},
+	[DARD_PATH_A_DEAD] = {.type = NLA_FLAG},
+};
+
+/* DARD_A_PATHS holds DARD_A_PATH nests only. */
+static const struct nla_policy paths_policy[DARD_A_PATH + 1] = {
+	[DARD_A_PATH] = NLA_POLICY_NESTED(path_policy),
+};
+
+/* A flow as userspace names it: its key, and for a move, the pair. */
+static const struct nla_policy flow_policy[DARD_FLOW_A_PATH_DADDR + 1] = {
+	[DARD_FLOW_A_SADDR] = {.type = NLA_BE32},
+	[DARD_FLOW_A_DADDR] = {.type = NLA_BE32},
+	[DARD_FLOW_A_SPORT] = {.type = NLA_BE16},
+	[DARD_FLOW_A_DPORT] = {.type = NLA_BE16},
+	[DARD_FLOW_A_PROTO] = {.type = NLA_U8},
+	[DARD_FLOW_A_PATH_SADDR] = {.type = NLA_BE32},
+	[DARD_FLOW_A_PATH_DADDR] = {.type = NLA_BE32},
+};
+
+static struct netlink_range_validation flows_max_range = {
+	.min = 1,
+	.max = DARD_FLOWS_MAX * 16,
+};
+
+/* Read-only attributes have no entry: strict validation refuses them. */
+static const struct nla_policy dard_policy[DARD_A_MAX + 1] = {
+	[DARD_A_IFINDEX] = {.type = NLA_U32},
+	[DARD_A_IFNAME] = {.type = NLA_NUL_STRING, .len = IFNAMSIZ - 1},
+	[DARD_A_ID] = {.type = NLA_BE32},
+	[DARD_A_ALIAS] = {.type = NLA_BE32},
+	[DARD_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DARD_DEV_F_ALL),
+	[DARD_A_ELEPHANT_AGE_NS] = {.type = NLA_U64},
+	[DARD_A_ELEPHANT_BYTES] = {.type = NLA_U64},
+	[DARD_A_ELEPHANT_DSCP] = {.type = NLA_U8},
+	[DARD_A_FLOWS_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &flows_max_range),
+	[DARD_A_DEST] = {.type = NLA_BE32},
+	[DARD_A_PATHS] = NLA_POLICY_NESTED(paths_policy),
+	[DARD_A_DEAD] = NLA_POLICY_EXACT_LEN(sizeof(u64) * DARD_PATHS_MAX / 64),
+	[DARD_A_FLOW] = NLA_POLICY_NESTED(flow_policy),
+};
+
+/* The dard device attrs name in net; the caller holds the RTNL. */
+static struct dard_dev *lookup(struct net *net, struct nlattr **attrs,
+			       struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = NULL;
+
+	if (attrs[DARD_A_IFINDEX])
+		dev = __dev_get_by_index(net,
+					 nla_get_u32(attrs[DARD_A_IFINDEX]));
+	else if (attrs[DARD_A_IFNAME])
+		dev = __dev_get_by_name(net, nla_data(attrs[DARD_A_IFNAME]));
+	else {
+		NL_SET_ERR_MSG(extack,
+			       "DARD_A_IFINDEX or DARD_A_IFNAME needed");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!dev) {
+		NL_SET_ERR_MSG(extack, "no such device");
+		return ERR_PTR(-ENODEV);
+	}
+	if (dev->rtnl_link_ops != &dard_link_ops) {
+		NL_SET_ERR_MSG(extack, "not a dard device");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return netdev_priv(dev);
+}
+
+static int put_stats(struct sk_buff *skb, struct dard_dev *dd)
+{
+	struct nlattr *nest = nla_nest_start(skb, DARD_A_STATS);
+	int cpu, i;
+	u64 sum;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < __DARD_STAT_MAX; i++) {
+		sum = 0;
+		for_each_possible_cpu(cpu)
+			sum += READ_ONCE(per_cpu_ptr(dd->stats, cpu)->v[i]);
+		if (nla_put_u64_64bit(skb, i + 1, sum, 0))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fill_device(struct sk_buff *skb, struct dard_dev *dd)
+{
+	const struct dard_aliases *al = rtnl_dereference(dd->aliases);
+	u32 i;
+
+	if (nla_put_u32(skb, DARD_A_IFINDEX, dd->dev->ifindex) ||
+	    nla_put_string(skb, DARD_A_IFNAME, dd->dev->name) ||
+	    nla_put_in_addr(skb, DARD_A_ID, dd->id))
+		return -EMSGSIZE;
+	for (i = 0; al && i < al->n; i++)
+		if (nla_put_in_addr(skb, DARD_A_ALIAS, al->a[i]))
+			return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, DARD_A_ELEPHANT_AGE_NS, dd->elephant_age_ns,
+			      DARD_A_PAD) ||
+	    nla_put_u64_64bit(skb, DARD_A_ELEPHANT_BYTES, dd->elephant_bytes,
+			      DARD_A_PAD) ||
+	    nla_put_u8(skb, DARD_A_ELEPHANT_DSCP, dd->elephant_dscp) ||
+	    nla_put_u32(skb, DARD_A_FLOWS, atomic_read(&dd->nflows)) ||
+	    nla_put_u32(skb, DARD_A_FLOWS_MAX, dd->flows_max) ||
+	    nla_put_u32(skb, DARD_A_DESTS, dd->ndests) ||
+	    nla_put_u32(skb, DARD_A_LIVE_GEN, READ_ONCE(dd->live_gen)))
+		return -EMSGSIZE;
+	return put_stats(skb, dd);
+}
+
+static int do_get_device(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dard_dev *dd;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (ret)
+		goto out;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE +
+				  dard_aliases_count(dd) * nla_total_size(4),
+			  GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &dard_family, 0,
+				DARD_CMD_GET_DEVICE);
+	ret = -EMSGSIZE;
+	if (!hdr || fill_device(msg, dd)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	ret = genlmsg_reply(msg, info);
+out:
+	rtnl_unlock();
+	return ret;
+}
+
+/* The DARD_A_ALIAS attributes of the request, in a new array. */
+static int get_aliases(struct genl_info *info, __be32 **out, u32 *n)
+{
+	const struct nlattr *a;
+	int rem;
+
+	*n = 0;
+	*out = NULL;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == DARD_A_ALIAS)
+			++*n;
+	if (!*n)
+		return 0;
+	if (*n > DARD_ALIASES_MAX) {
+		NL_SET_ERR_MSG(info->extack, "too many DARD_A_ALIAS");
+		return -ENOSPC;
+	}
+	*out = kmalloc_array(*n, sizeof(**out), GFP_KERNEL);
+	if (!*out)
+		return -ENOMEM;
+	*n = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == DARD_A_ALIAS)
+			(*out)[(*n)++] = nla_get_in_addr(a);
+	return 0;
+}
+
+static int set_device(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	u32 flags = 0, n;
+	struct dard_dev *dd;
+	__be32 *aliases;
+	int ret;
+
+	if (attrs[DARD_A_ELEPHANT_DSCP] &&
+	    !dard_dscp_valid(nla_get_u8(attrs[DARD_A_ELEPHANT_DSCP]))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[DARD_A_ELEPHANT_DSCP],
+				    "elephant DSCP is 0-63 or 255 (inherit)");
+		return -EINVAL;
+	}
+	if (attrs[DARD_A_FLAGS])
+		flags = nla_get_u32(attrs[DARD_A_FLAGS]);
+	ret = get_aliases(info, &aliases, &n);
+	if (ret)
+		return ret;
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (ret)
+		goto out;
+	/* The one change that can fail goes first: all or nothing. */
+	if (n || (flags & DARD_DEV_F_REPLACE_ALIASES)) {
+		ret = dard_aliases_set(dd, aliases, n,
+				       flags & DARD_DEV_F_REPLACE_ALIASES);
+		if (ret) {
+			NL_SET_ERR_MSG(info->extack, "cannot set the aliases");
+			goto out;
+		}
+	}
+	if (attrs[DARD_A_ID])
+		WRITE_ONCE(dd->id, nla_get_in_addr(attrs[DARD_A_ID]));
+	if (attrs[DARD_A_ELEPHANT_AGE_NS])
+		WRITE_ONCE(dd->elephant_age_ns,
+			   nla_get_u64(attrs[DARD_A_ELEPHANT_AGE_NS]));
+	if (attrs[DARD_A_ELEPHANT_BYTES])
+		WRITE_ONCE(dd->elephant_bytes,
+			   nla_get_u64(attrs[DARD_A_ELEPHANT_BYTES]));
+	if (attrs[DARD_A_ELEPHANT_DSCP])
+		WRITE_ONCE(dd->elephant_dscp,
+			   nla_get_u8(attrs[DARD_A_ELEPHANT_DSCP]));
+	if (attrs[DARD_A_FLOWS_MAX]) {
+		WRITE_ONCE(dd->flows_max, nla_get_u32(attrs[DARD_A_FLOWS_MAX]));
+		if (atomic_read(&dd->nflows) > dd->flows_max)
+			queue_work(system_unbound_wq, &dd->gc_work);
+	}
+out:
+	rtnl_unlock();
+	kfree(aliases);
+	return ret;
+}
+
+/* One DARD_A_PATH into path i of d; whether it named its next. */
+static int get_path(const struct nlattr *nest, struct dard_dest *d, u32 i,
+		    bool *next, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[DARD_PATH_A_MAX + 1];
+	int ret;
+
+	ret = nla_parse_nested(tb, DARD_PATH_A_MAX, nest, path_policy, extack);
+	if (ret)
+		return ret;
+	if (!tb[DARD_PATH_A_SADDR] || !tb[DARD_PATH_A_DADDR]) {
+		NL_SET_ERR_MSG_ATTR(
+			extack, nest,
+			"a path needs DARD_PATH_A_SADDR and _DADDR");
+		return -EINVAL;
+	}
+	d->path[i].saddr = nla_get_in_addr(tb[DARD_PATH_A_SADDR]);
+	d->path[i].daddr = nla_get_in_addr(tb[DARD_PATH_A_DADDR]);
+	*next = tb[DARD_PATH_A_NEXT];
+	if (*next)
+		d->next[i] = nla_get_u8(tb[DARD_PATH_A_NEXT]);
+	if (tb[DARD_PATH_A_DEAD])
+		d->dead[i / 64] |= 1ULL << (i % 64);
+	return 0;
+}
+
+/* DARD_A_PATHS into a zeroed struct dard_dest, in index order. */
+static int get_paths(const struct nlattr *paths, struct dard_dest *d,
+		     struct netlink_ext_ack *extack)
+{
+	DECLARE_BITMAP(given, DARD_PATHS_MAX) = {};
+	const struct nlattr *a;
+	bool next;
+	int rem, ret;
+	u32 i;
+
+	nla_for_each_nested(a, paths, rem) {
+		if (d->npaths == DARD_PATHS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "over DARD_PATHS_MAX paths");
+			return -E2BIG;
+		}
+		ret = get_path(a, d, d->npaths, &next, extack);
+		if (ret)
+			return ret;
+		if (next)
+			__set_bit(d->npaths, given);
+		d->npaths++;
+	}
+	if (!d->npaths) {
+		NL_SET_ERR_MSG_ATTR(extack, paths, "no DARD_A_PATH in it");
+		return -EINVAL;
+	}
+	for (i = 0; i < d->npaths; i++) {
+		if (!test_bit(i, given)) {
+			/* The next in order, round to the first. */
+			d->next[i] = i + 1 < d->npaths ? i + 1 : 0;
+		} else if (d->next[i] >= d->npaths) {
+			NL_SET_ERR_MSG_ATTR(extack, paths,
+					    "DARD_PATH_A_NEXT past the paths");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* -EINVAL, the attribute's type and a message if the request lacks it. */
+#define need(info, attr)                                                       \
+	({                                                                     \
+		int __r = 0;                                                   \
+		if (GENL_REQ_ATTR_CHECK(info, attr)) {                         \
+			NL_SET_ERR_MSG((info)->extack, #attr " needed");       \
+			__r = -EINVAL;                                         \
+		}                                                              \
+		__r;                                                           \
+	})
+
+static int set_dest(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dard_dest *d = NULL;
+	struct dard_dev *dd;
+	__be32 id;
+	int ret;
+
+	ret = need(info, DARD_A_DEST);
+	if (ret)
+		return ret;
+	id = nla_get_in_addr(info->attrs[DARD_A_DEST]);
+	if (info->attrs[DARD_A_PATHS]) {
+		d = kzalloc(sizeof(*d), GFP_KERNEL);
+		if (!d)
+			return -ENOMEM;
+		ret = get_paths(info->attrs[DARD_A_PATHS], d, info->extack);
+		if (ret)
+			goto out_free;
+	}
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (!ret)
+		ret = dard_dest_set(dd, id, d);
+	rtnl_unlock();
+out_free:
+	kfree(d);
+	return ret;
+}
+
+static int set_dead(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 dead[DARD_PATHS_MAX / 64];
+	struct dard_dev *dd;
+	int ret;
+
+	ret = need(info, DARD_A_DEST) ?: need(info, DARD_A_DEAD);
+	if (ret)
+		return ret;
+	memcpy(dead, nla_data(info->attrs[DARD_A_DEAD]), sizeof(dead));
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (!ret) {
+		ret = dard_dest_set_dead(
+			dd, nla_get_in_addr(info->attrs[DARD_A_DEST]), dead);
+		if (ret)
+			NL_SET_ERR_MSG(info->extack, "no such destination");
+	}
+	rtnl_unlock();
+	return ret;
+}
+
+/* DARD_A_FLOW's key, and its pair if pair is not NULL. */
+static int get_flow(struct genl_info *info, struct dard_flow_key *key,
+		    struct dard_alias_pair *pair)
+{
+	struct nlattr *tb[DARD_FLOW_A_PATH_DADDR + 1];
+	int ret;
+
+	ret = need(info, DARD_A_FLOW);
+	if (ret)
+		return ret;
+	ret = nla_parse_nested(tb, DARD_FLOW_A_PATH_DADDR,
+			       info->attrs[DARD_A_FLOW], flow_policy,
+			       info->extack);
+	if (ret)
+		return ret;
+	if (!tb[DARD_FLOW_A_SADDR] || !tb[DARD_FLOW_A_DADDR] ||
+	    !tb[DARD_FLOW_A_PROTO]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DARD_A_FLOW],
+				    "a flow key needs SADDR, DADDR and PROTO");
+		return -EINVAL;
+	}
+	memset(key, 0, sizeof(*key));
+	key->saddr = nla_get_in_addr(tb[DARD_FLOW_A_SADDR]);
+	key->daddr = nla_get_in_addr(tb[DARD_FLOW_A_DADDR]);
+	key->proto = nla_get_u8(tb[DARD_FLOW_A_PROTO]);
+	if (tb[DARD_FLOW_A_SPORT])
+		key->sport = nla_get_be16(tb[DARD_FLOW_A_SPORT]);
+	if (tb[DARD_FLOW_A_DPORT])
+		key->dport = nla_get_be16(tb[DARD_FLOW_A_DPORT]);
+	if (!pair)
+		return 0;
+	if (!tb[DARD_FLOW_A_PATH_SADDR] || !tb[DARD_FLOW_A_PATH_DADDR]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DARD_A_FLOW],
+				    "a move needs PATH_SADDR and PATH_DADDR");
+		return -EINVAL;
+	}
+	pair->saddr = nla_get_in_addr(tb[DARD_FLOW_A_PATH_SADDR]);
+	pair->daddr = nla_get_in_addr(tb[DARD_FLOW_A_PATH_DADDR]);
+	return 0;
+}
+
+/* Moves the flow to pair, one of its destination's paths. */
+static int move(struct dard_dev *dd, const struct dard_flow_key *key,
+		struct dard_alias_pair pair, struct netlink_ext_ack *extack)
+{
+	const struct dard_kdest *kd;
+	struct dard_kflow *f;
+	int ret = 0;
+	u32 i;
+
+	rcu_read_lock();
+	f = dard_flow_lookup(dd, key);
+	kd = dard_dest_find(dd, key->daddr);
+	if (!f) {
+		NL_SET_ERR_MSG(extack, "no such flow");
+		ret = -ENOENT;
+		goto out;
+	}
+	for (i = 0; kd && i < kd->d.npaths; i++)
+		if (kd->d.path[i].saddr == pair.saddr &&
+		    kd->d.path[i].daddr == pair.daddr)
+			break;
+	if (!kd || i == kd->d.npaths) {
+		NL_SET_ERR_MSG(extack, "not one of its destination's paths");
+		ret = -EINVAL;
+		goto out;
+	}
+	spin_lock_bh(&f->lock);
+	if (f->f.path.saddr != pair.saddr || f->f.path.daddr != pair.daddr) {
+		f->f.path = pair;
+		f->f.path_idx = i;
+		f->dest_gen = kd->gen;
+		/* The new path may be dead; its next packet checks. */
+		f->f.live_gen = DARD_LIVE_GEN_UNCHECKED;
+		f->f.txhash = 0;
+		f->f.moves++;
+	}
+	spin_unlock_bh(&f->lock);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+static int move_flow(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dard_alias_pair pair;
+	struct dard_flow_key key;
+	struct dard_dev *dd;
+	int ret;
+
+	ret = get_flow(info, &key, &pair);
+	if (ret)
+		return ret;
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (!ret)
+		ret = move(dd, &key, pair, info->extack);
+	rtnl_unlock();
+	return ret;
+}
+
+static int del_flow(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dard_flow_key key;
+	struct dard_dev *dd;
+	int ret;
+
+	ret = get_flow(info, &key, NULL);
+	if (ret)
+		return ret;
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (!ret) {
+		ret = dard_flow_del(dd, &key);
+		if (ret)
+			NL_SET_ERR_MSG(info->extack, "no such flow");
+	}
+	rtnl_unlock();
+	return ret;
+}
+
+static int put_flow(struct sk_buff *skb, const struct dard_flow_key *k,
+		    const struct dard_flow *f)
+{
+	struct nlattr *nest = nla_nest_start(skb, DARD_A_FLOW);
+
+	if (!nest || nla_put_in_addr(skb, DARD_FLOW_A_SADDR, k->saddr) ||
+	    nla_put_in_addr(skb, DARD_FLOW_A_DADDR, k->daddr) ||
+	    nla_put_be16(skb, DARD_FLOW_A_SPORT, k->sport) ||
+	    nla_put_be16(skb, DARD_FLOW_A_DPORT, k->dport) ||
+	    nla_put_u8(skb, DARD_FLOW_A_PROTO, k->proto) ||
+	    nla_put_in_addr(skb, DARD_FLOW_A_PATH_SADDR, f->path.saddr) ||
+	    nla_put_in_addr(skb, DARD_FLOW_A_PATH_DADDR, f->path.daddr) ||
+	    nla_put_u32(skb, DARD_FLOW_A_PATH_IDX, f->path_idx) ||
+	    nla_put_u64_64bit(skb, DARD_FLOW_A_FIRST_NS, f->first_ns,
+			      DARD_FLOW_A_PAD) ||
+	    nla_put_u64_64bit(skb, DARD_FLOW_A_LAST_NS, f->last_ns,
+			      DARD_FLOW_A_PAD) ||
+	    nla_put_u64_64bit(skb, DARD_FLOW_A_BYTES, f->bytes,
+			      DARD_FLOW_A_PAD) ||
+	    nla_put_u64_64bit(skb, DARD_FLOW_A_PACKETS, f->packets,
+			      DARD_FLOW_A_PAD) ||
+	    nla_put_u64_64bit(skb, DARD_FLOW_A_ELEPHANT_NS, f->elephant_ns,
+			      DARD_FLOW_A_PAD) ||
+	    nla_put_u32(skb, DARD_FLOW_A_MOVES, f->moves) ||
+	    nla_put_u32(skb, DARD_FLOW_A_FLAGS, f->flags))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * The dump resumes by count (cb->args[0] flows sent): flows that come or
+ * go between two parts may be missed or repeated, as with any table that
+ * changes while it is read.
+ */
+static int get_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct net *net = sock_net(cb->skb->sk);
+	struct dard_flow_key key;
+	struct rhashtable_iter it;
+	struct net_device *dev;
+	struct dard_kflow *f;
+	struct dard_flow snap;
+	struct dard_dev *dd;
+	long skip = cb->args[0], sent = 0;
+	void *hdr;
+	int ret = 0;
+
+	rcu_read_lock();
+	if (di->attrs[DARD_A_IFINDEX])
+		dev = dev_get_by_index_rcu(
+			net, nla_get_u32(di->attrs[DARD_A_IFINDEX]));
+	else if (di->attrs[DARD_A_IFNAME])
+		dev = dev_get_by_name_rcu(net,
+					  nla_data(di->attrs[DARD_A_IFNAME]));
+	else
+		dev = NULL;
+	if (!dev || dev->rtnl_link_ops != &dard_link_ops) {
+		rcu_read_unlock();
+		NL_SET_ERR_MSG(cb->extack, "no such dard device");
+		return -ENODEV;
+	}
+	dd = netdev_priv(dev);
+	rhashtable_walk_enter(&dd->flows, &it);
+	rhashtable_walk_start(&it);
+	while ((f = rhashtable_walk_next(&it))) {
+		if (IS_ERR(f)) {
+			if (PTR_ERR(f) == -EAGAIN)
+				continue;
+			break;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		spin_lock_bh(&f->lock);
+		key = f->key;
+		snap = f->f;
+		spin_unlock_bh(&f->lock);
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &dard_family, NLM_F_MULTI,
+				  DARD_CMD_GET_FLOW);
+		if (!hdr)
+			break;
+		if (put_flow(skb, &key, &snap)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		sent++;
+	}
+	rhashtable_walk_stop(&it);
+	rhashtable_walk_exit(&it);
+	rcu_read_unlock();
+	cb->args[0] += sent;
+	/* Empty: the dump is done. */
+	return sent ? skb->len : ret;
+}
+
+int dard_netlink_event(struct dard_dev *dd, const struct dard_kflow *f,
+		       u32 type, u64 now, gfp_t gfp)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, 0, 0, &dard_family, 0, DARD_CMD_EVENT);
+	if (!hdr || nla_put_u32(msg, DARD_A_EVENT, type) ||
+	    nla_put_u32(msg, DARD_A_IFINDEX, dd->dev->ifindex) ||
+	    nla_put_u64_64bit(msg, DARD_A_TIME_NS, now, DARD_A_PAD) ||
+	    put_flow(msg, &f->key, &f->f)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	/* -ESRCH, no listener, is a failure too: dardd would miss it. */
+	return genlmsg_multicast_netns(&dard_family, dev_net(dd->dev), msg, 0,
+				       DARD_MCGRP_EVENTS, gfp);
+}
+
+static const struct genl_ops dard_ops[] = {
+	{
+		.cmd = DARD_CMD_GET_DEVICE,
+		.doit = do_get_device,
+	},
+	{
+		.cmd = DARD_CMD_SET_DEVICE,
+		.doit = set_device,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = DARD_CMD_SET_DEST,
+		.doit = set_dest,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = DARD_CMD_SET_DEAD,
+		.doit = set_dead,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = DARD_CMD_GET_FLOW,
+		.dumpit = get_flow_dump,
+	},
+	{
+		.cmd = DARD_CMD_MOVE_FLOW,
+		.doit = move_flow,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = DARD_CMD_DEL_FLOW,
+		.doit = del_flow,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static struct genl_family dard_family __ro_after_init = {
+	.name = DARD_GENL_NAME,
+	.version = DARD_GENL_VERSION,
+	.maxattr = DARD_A_MAX,
+	.policy = dard_policy,
+	.netnsok = true,
+	.parallel_ops = true,
+	.resv_start_op = DARD_CMD_GET_DEVICE,
+	.ops = dard_ops,
+	.n_ops = ARRAY_SIZE(dard_ops),
+	.mcgrps = dard_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(dard_mcgrps),
+	.module = THIS_MODULE,
+};
+
+int dard_netlink_init(void)
+{
+	return genl_register_family(&dard_family);
+}
+
+void dard_netlink_uninit(void)
+{
+	genl_unregister_family(&dard_family);
+}

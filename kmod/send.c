@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit, as the BPF datapath's egress (bpf/dard_tc.bpf.c) does it: the
+ * inner IPv4 packet's flow is looked up or placed by hash on a live path
+ * of its destination, moved off a dead path or after TCP re-drew its
+ * hash, counted for the elephant test, and sent in IP-in-IP with the
+ * flow's alias pair through the kernel's tunnel helpers, so that GSO and
+ * checksum offload happen below us. Everything that reaches this device
+ * is to an ID (routes point here), so what has no path is dropped.
+ */
+#include <linux/icmp.h>
+#include <linux/ip.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <asm/unaligned.h>
+#include <net/icmp.h>
+#include <net/inet_ecn.h>
+#include <net/ip_tunnels.h>
+#include <net/route.h>
+#include <net/tcp.h>
+#include "device.h"
+#include "flows.h"
+#include "send.h"
+
+/* What the headers of one packet say. */
+struct pkt {
+	struct dard_flow_key key;
+	u32 hash;
+	u16 len;
+	u8 tos, ihl, tcp_flags;
+	bool dsack; /* TCP: it carries a D-SACK starting at dsack_start */
+	u32 dsack_start;
+	__be16 frag;
+};
+
+enum {
+	PARSE_OK = __DARD_STAT_MAX,
+	TCP_HDR_MAX = 60, /* doff is 4 bits of 32-bit words */
+	/* NOP, NOP, timestamp: every Linux segment but a SYN has these. */
+	TCP_TS_ONLY = 0x0101080a,
+};
+
+/* The BPF datapath's: murmur3's finaliser over the key. */
+static u32 flow_hash(u32 seed, const struct dard_flow_key *k)
+{
+	u32 h = seed ^ (__force u32)k->saddr;
+
+	h = h * 0xcc9e2d51 ^ (__force u32)k->daddr;
+	h = h * 0x1b873593 ^
+	    ((__force u32)k->sport << 16 | (__force u16)k->dport);
+	h = h * 0xcc9e2d51 ^ k->proto;
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+/*
+ * Whether the TCP header th (hlen bytes, options included) carries a
+ * D-SACK (RFC 2883): a first SACK block below its own ACK number says the
+ * peer sent again what we had acknowledged, as a sender does whose ACKs
+ * from us do not reach it. As the BPF datapath's tcp_dsack.
+ */
+static bool tcp_dsack(const struct tcphdr *th, u32 hlen, u32 *start)
+{
+	const u8 *opt = (const u8 *)(th + 1);
+	u32 len = hlen - sizeof(*th), i = 0, olen;
+
+	while (i < len && opt[i] != TCPOPT_EOL) {
+		if (opt[i] == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			return false;
+		olen = opt[i + 1];
+		if (olen < 2 || i + olen > len)
+			return false;
+		if (opt[i] == TCPOPT_SACK) {
+			if (olen < 10)
+				return false;
+			*start = get_unaligned_be32(opt + i + 2);
+			return (s32)(*start - ntohl(th->ack_seq)) < 0;
+		}
+		i += olen;
+	}
+	return false;
+}
+
+/* Ports, flags and a D-SACK from the TCP or UDP header at off. */
+static int parse_l4(struct sk_buff *skb, u32 off, struct pkt *p)
+{
+	u8 buf[TCP_HDR_MAX];
+	const struct tcphdr *th;
+	const __be16 *ports;
+	u32 hlen;
+
+	if (p->key.proto == IPPROTO_UDP) {
+		ports = skb_header_pointer(skb, off, 4, buf);
+		if (!ports)
+			return DARD_STAT_DROP_TRUNCATED;
+		p->key.sport = ports[0];
+		p->key.dport = ports[1];
+		return PARSE_OK;
+	}
+	th = skb_header_pointer(skb, off, sizeof(*th), buf);
+	if (!th)
+		return DARD_STAT_DROP_TRUNCATED;
+	p->key.sport = th->source;
+	p->key.dport = th->dest;
+	p->tcp_flags = tcp_flag_byte(th);
+	hlen = th->doff * 4;
+	if (hlen <= sizeof(*th) || (p->tcp_flags & TCPHDR_SYN))
+		return PARSE_OK;
+	th = skb_header_pointer(skb, off, hlen, buf);
+	if (!th)
+		return PARSE_OK;
+	/* Linux's usual segment: timestamps alone, no SACK to look for. */
+	if (hlen == sizeof(*th) + TCPOLEN_TSTAMP_ALIGNED &&
+	    get_unaligned((const __be32 *)(th + 1)) == htonl(TCP_TS_ONLY))
+		return PARSE_OK;
+	p->dsack = tcp_dsack(th, hlen, &p->dsack_start);
+	return PARSE_OK;
+}
+
+/* Returns PARSE_OK or the stat of the drop. */
+static int parse(struct sk_buff *skb, struct pkt *p)
+{
+	const struct iphdr *ip;
+
+	if (!pskb_may_pull(skb, sizeof(*ip)))
+		return DARD_STAT_DROP_TRUNCATED;
+	ip = ip_hdr(skb);
+	if (ip->version != 4)
+		return DARD_STAT_NON_IPV4;
+	if (ip->ihl < 5)
+		return DARD_STAT_DROP_BAD_IHL;
+	p->len = ntohs(ip->tot_len);
+	/* BIG TCP: over 64 KiB, no length for the outer header. */
+	if (!p->len && skb_is_gso(skb))
+		return DARD_STAT_DROP_BIG_TCP;
+	if (p->len < ip->ihl * 4 || p->len > skb->len)
+		return DARD_STAT_DROP_BAD_LEN;
+	if (!pskb_may_pull(skb, ip->ihl * 4))
+		return DARD_STAT_DROP_TRUNCATED;
+	ip = ip_hdr(skb);
+	memset(&p->key, 0, sizeof(p->key));
+	p->key.saddr = ip->saddr;
+	p->key.daddr = ip->daddr;
+	p->key.proto = ip->protocol;
+	p->tos = ip->tos;
+	p->ihl = ip->ihl;
+	p->frag = ip->frag_off;
+	p->tcp_flags = 0;
+	p->dsack = false;
+	/* The socket's transmit hash, as TC's skb->hash sees it. */
+	p->hash = skb->hash;
+	if (ip->frag_off & htons(IP_MF | IP_OFFSET))
+		return PARSE_OK;
+	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
+		return PARSE_OK;
+	return parse_l4(skb, ip->ihl * 4, p);
+}
+
+static bool is_dead(const struct dard_dest *d, u32 i)
+{
+	return d->dead[i / 64] >> (i % 64) & 1;
+}
+
+/* The first live path after i, going round; DARD_PATHS_MAX if none. */
+static u32 next_live(const struct dard_dest *d, u32 i)
+{
+	u32 k, j;
+
+	for (k = 1; k < d->npaths; k++) {
+		j = (i + k) % d->npaths;
+		if (!is_dead(d, j))
+			return j;
+	}
+	return DARD_PATHS_MAX;
+}
+
+/* A new flow's path: by hash, or the next live one if that is dead. */
+static void place(struct dard_dev *dd, const struct dard_kdest *kd,
+		  struct dard_kflow *f, u32 gen)
+{
+	const struct dard_dest *d = &kd->d;
+	u32 i = flow_hash(dd->hash_seed, &f->key) % d->npaths, j;
+
+	if (is_dead(d, i)) {
+		j = next_live(d, i);
+		if (j < DARD_PATHS_MAX) {
+			i = j;
+			dard_count(dd, DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
+		} else {
+			/* Sending beats dropping: our view may be stale. */
+			dard_count(dd, DARD_STAT_ALL_PATHS_DEAD);
+		}
+	}
+	f->f.path = d->path[i];
+	f->f.path_idx = i;
+	f->f.live_gen = gen;
+	f->dest_gen = kd->gen;
+}
+
+static struct dard_kflow *new_flow(struct dard_dev *dd,
+				   const struct dard_kdest *kd,
+				   const struct pkt *p, u64 now, u32 gen,
+				   struct dard_kflow *tmp)
+{
+	struct dard_kflow *nf, *f;
+
+	nf = kzalloc(sizeof(*nf), GFP_ATOMIC);
+	f = nf ? nf : tmp;
+	f->key = p->key;
+	spin_lock_init(&f->lock);
+	INIT_LIST_HEAD(&f->ev);
+	place(dd, kd, f, gen);
+	f->f.txhash = p->hash;
+	f->f.first_ns = now;
+	if (!nf)
+		goto full;
+	f = dard_flow_insert(dd, nf);
+	if (f == nf)
+		dard_count(dd, DARD_STAT_NEW_FLOW);
+	if (f)
+		return f;
+	*tmp = *nf;
+	spin_lock_init(&tmp->lock);
+	INIT_LIST_HEAD(&tmp->ev);
+	kfree(nf);
+full:
+	/* Sent on its hashed path all the same, and forgotten. */
+	dard_count(dd, DARD_STAT_FLOW_FULL);
+	return tmp;
+}
+
+/* A known flow on a path dardd marked dead moves to the next live one,
+ * once per liveness generation, if its index still names its pair. */
+static void repath_dead(struct dard_dev *dd, const struct dard_dest *d,
+			struct dard_flow *f, u32 gen)
+{
+	u32 i = f->path_idx, j;
+
+	if (f->live_gen == gen)
+		return;
+	f->live_gen = gen;
+	if (i >= d->npaths || !is_dead(d, i) ||
+	    d->path[i].saddr != f->path.saddr ||
+	    d->path[i].daddr != f->path.daddr)
+		return;
+	j = next_live(d, i);
+	if (j >= DARD_PATHS_MAX)
+		return;
+	f->path = d->path[j];
+	f->path_idx = j;
+	dard_count(dd, DARD_STAT_REPATH_DEAD);
+}
+
+/* After a TCP failure: the path the repair order names next, or the next
+ * live one after it; from path 0 if the flow's index is unknown. */
+static int move_on(const struct dard_dest *d, struct dard_flow *f)
+{
+	u32 i = f->path_idx, j, k, n = d->npaths;
+
+	if (n < 2)
+		return -1;
+	if (i >= n || d->path[i].saddr != f->path.saddr ||
+	    d->path[i].daddr != f->path.daddr) {
+		j = 0;
+	} else {
+		j = d->next[i];
+		if (j >= n || j == i)
+			j = i + 1 < n ? i + 1 : 0;
+	}
+	if (is_dead(d, j)) {
+		k = next_live(d, j);
+		if (k < n)
+			j = k;
+	}
+	f->path = d->path[j];
+	f->path_idx = j;
+	return 0;
+}
+
+/*
+ * Linux re-draws a TCP socket's hash when its path seems to fail (an RTO,
+ * a repeated SYN-ACK): a new skb->hash moves the flow on, as in the BPF
+ * datapath's repath_rehash, whose comment has the cases.
+ */
+static bool repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
+			  struct dard_flow *f, const struct pkt *p)
+{
+	u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
+
+	f->txhash = p->hash;
+	if (p->key.proto != IPPROTO_TCP)
+		return false;
+	if (p->tcp_flags & TCPHDR_SYN) {
+		f->flags |= DARD_FLOW_F_SYN_HASH;
+	} else if (after_syn) {
+		f->flags &= ~DARD_FLOW_F_SYN_HASH;
+		return false;
+	}
+	if (!old || !p->hash || (p->tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
+	    (f->flags & DARD_FLOW_F_ENDED))
+		return false;
+	if (move_on(d, f))
+		return false;
+	dard_count(dd, p->tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
+						 : DARD_STAT_REPATH_REHASH);
+	return true;
+}
+
+/*
+ * Our ACKs lost: the peer times out and sends again what we have, which we
+ * answer with a D-SACK. The same D-SACK twice means it timed out at least
+ * twice, and the flow moves on, one path per further copy.
+ */
+static void repath_dsack(struct dard_dev *dd, const struct dard_dest *d,
+			 struct dard_flow *f, const struct pkt *p)
+{
+	if (f->dsack != p->dsack_start) {
+		f->dsack = p->dsack_start;
+		return;
+	}
+	if (!move_on(d, f))
+		dard_count(dd, DARD_STAT_REPATH_DSACK);
+}
+
+/* Counts the packet into f; true if an event became due. */
+static bool account(struct dard_dev *dd, struct dard_flow *f,
+		    const struct pkt *p, u64 now)
+{
+	u32 before = f->flags;
+
+	/* A new connection on an ended flow's 5-tuple starts afresh. */
+	if ((p->tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
+		f->first_ns = now;
+		f->bytes = 0;
+		f->packets = 0;
+		f->elephant_ns = 0;
+		f->flags &= DARD_FLOW_F_SYN_HASH;
+		before = f->flags;
+	}
+	f->bytes += p->len;
+	f->packets++;
+	f->last_ns = now;
+	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
+	    now - f->first_ns >= READ_ONCE(dd->elephant_age_ns) &&
+	    f->bytes >= READ_ONCE(dd->elephant_bytes)) {
+		f->elephant_ns = now;
+		f->flags |= DARD_FLOW_F_ELEPHANT;
+	}
+	if (p->tcp_flags & (TCPHDR_FIN | TCPHDR_RST))
+		f->flags |= DARD_FLOW_F_ENDED;
+	return f->flags != before &&
+	       (f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_ENDED));
+}
+
+/* Elephants carry the mark; mice their own DSCP unless it is the mark. */
+static u8 outer_tos(struct dard_dev *dd, const struct pkt *p, bool elephant)
+{
+	u8 mark = READ_ONCE(dd->elephant_dscp), dscp = p->tos >> 2;
+
+	if (mark != DARD_DSCP_INHERIT) {
+		if (elephant)
+			dscp = mark;
+		else if (dscp == mark)
+			dscp = 0;
+	}
+	/* RFC 6040 normal mode: the inner ECN field, CE included. */
+	return dscp << 2 | (p->tos & INET_ECN_MASK);
+}
+
+/* Wraps skb as ipip's ip_tunnel_xmit does; returns the stat of a drop. */
+static int encap(struct dard_dev *dd, struct sk_buff *skb,
+		 struct dard_alias_pair path, const struct pkt *p, u8 tos)
+{
+	struct net_device *dev = dd->dev;
+	struct flowi4 fl4 = {
+		.daddr = path.daddr,
+		.saddr = path.saddr,
+		.flowi4_proto = IPPROTO_IPIP,
+		.flowi4_tos = RT_TOS(tos),
+	};
+	struct rtable *rt;
+	u32 mtu;
+
+	rt = ip_route_output_key(dev_net(dev), &fl4);
+	if (IS_ERR(rt)) {
+		DEV_STATS_INC(dev, tx_carrier_errors);
+		return DARD_STAT_DROP_NO_PATH;
+	}
+	if (unlikely(rt->dst.dev == dev)) {
+		/* The outer pair routes back into us: a loop. */
+		DEV_STATS_INC(dev, collisions);
+		goto err_rt;
+	}
+	mtu = dst_mtu(&rt->dst) - sizeof(struct iphdr);
+	skb_dst_update_pmtu_no_confirm(skb, mtu);
+	if (skb_is_gso(skb) ? !skb_gso_validate_network_len(skb, mtu)
+			    : p->len > mtu) {
+		/* Never outer fragments: a BPF host drops them. */
+		if (p->frag & htons(IP_DF))
+			icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
+				      htonl(mtu));
+		ip_rt_put(rt);
+		return DARD_STAT_DROP_OVERSIZE;
+	}
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
+				      sizeof(struct iphdr) +
+				      rt->dst.header_len) ||
+	    iptunnel_handle_offloads(skb, SKB_GSO_IPXIP4))
+		goto err_rt;
+	skb_set_inner_ipproto(skb, IPPROTO_IPIP);
+	dard_count(dd, DARD_STAT_ENCAP);
+	iptunnel_xmit(NULL, rt, skb, fl4.saddr, fl4.daddr, IPPROTO_IPIP, tos,
+		      DARD_OUTER_TTL, p->frag & htons(IP_DF), false);
+	return PARSE_OK;
+
+err_rt:
+	ip_rt_put(rt);
+	return DARD_STAT_DROP_ADJUST;
+}
+
+/*
+ * The flow of p and its path, placed or moved as needed, and whether it is
+ * an elephant. Returns PARSE_OK or the stat of a drop.
+ */
+static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
+		  struct dard_alias_pair *path, bool *elephant)
+{
+	const struct dard_kdest *kd;
+	struct dard_kflow *f, tmp;
+	bool due;
+	u32 gen;
+	u64 now;
+
+	rcu_read_lock();
+	kd = dard_dest_find(dd, p->key.daddr);
+	if (kd && !kd->d.npaths)
+		kd = NULL;
+	now = ktime_get_coarse_ns();
+	gen = READ_ONCE(dd->live_gen);
+	f = dard_flow_lookup(dd, &p->key);
+	if (!f) {
+		if (!kd) {
+			rcu_read_unlock();
+			icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH,
+				      0);
+			return DARD_STAT_DROP_NO_PATH;
+		}
+		f = new_flow(dd, kd, p, now, gen, &tmp);
+	}
+	spin_lock(&f->lock);
+	/* As in the BPF datapath, a known flow whose destination was
+	 * forgotten (kd NULL) keeps its path until it is deleted. */
+	if (kd && f->dest_gen != kd->gen) {
+		/* Its destination's paths were replaced: placed anew. */
+		place(dd, kd, f, gen);
+	} else if (kd) {
+		repath_dead(dd, &kd->d, &f->f, gen);
+		/* Not after a move for a new hash: one loss, one move. */
+		if ((f->f.txhash == p->hash ||
+		     !repath_rehash(dd, &kd->d, &f->f, p)) &&
+		    p->dsack)
+			repath_dsack(dd, &kd->d, &f->f, p);
+	}
+	due = account(dd, &f->f, p, now);
+	*path = f->f.path;
+	*elephant = f->f.flags & DARD_FLOW_F_ELEPHANT;
+	spin_unlock(&f->lock);
+	rcu_read_unlock();
+	if (due && f != &tmp)
+		dard_flow_owes_event(dd, f);
+	return PARSE_OK;
+}
+
+netdev_tx_t dard_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct dard_dev *dd = netdev_priv(dev);
+	struct dard_alias_pair path;
+	bool elephant;
+	struct pkt p;
+	int stat;
+
+	if (skb->protocol != htons(ETH_P_IP)) {
+		stat = DARD_STAT_NON_IPV4;
+		goto drop;
+	}
+	skb_reset_network_header(skb);
+	stat = parse(skb, &p);
+	if (stat != PARSE_OK)
+		goto drop;
+	stat = choose(dd, skb, &p, &path, &elephant);
+	if (stat != PARSE_OK)
+		goto drop;
+	if (p.ihl > 5)
+		dard_count(dd, DARD_STAT_IP_OPTIONS);
+	stat = encap(dd, skb, path, &p, outer_tos(dd, &p, elephant));
+	if (stat == PARSE_OK)
+		return NETDEV_TX_OK;
+drop:
+	dard_count(dd, stat);
+	DEV_STATS_INC(dev, tx_dropped);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
