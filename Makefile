@@ -173,17 +173,15 @@ $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
 
-# The kmod tests' guest helpers (tests/kmod/): the relay probe's packet
-# crafter, and the netlink policy fuzzer once tests/kmod/nlfuzz.c is there
-# (without it the guest's nlfuzz test fails: the image leaves it out).
-KMOD_HELPERS := $(B)/tests/kmod/rawip \
-	$(if $(wildcard tests/kmod/nlfuzz.c),$(B)/tests/kmod/nlfuzz)
-$(B)/tests/kmod/rawip: $(B)/tests/kmod/rawip.o
+# The kmod tests' guest helpers: the relay probe's packet crafter
+# (tests/kmod/rawip.c), and tests/kmod/nlfuzz.c's netlink policy fuzzer
+# ($(B)/tests/nlfuzz, its own rule) once it is there; without it the
+# guest's nlfuzz test fails.
+KMOD_HELPERS := $(B)/tests/rawip \
+	$(if $(wildcard tests/kmod/nlfuzz.c),$(B)/tests/nlfuzz)
+$(B)/tests/rawip: $(B)/tests/kmod/rawip.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
-$(B)/tests/kmod/nlfuzz: $(B)/tests/kmod/nlfuzz.o
-	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
@@ -323,9 +321,11 @@ test-faults: daemon
 
 # The kernel module under qemu (tests/kmod/run): Debian's linux-image-amd64
 # boots an initramfs of our programs, DARD_KO and the host's tools, and
-# runs tests/kmod/test.sh in it. No root; a missing DARD_KO fails.
-DARD_KO ?= dard.ko
-KMOD_RUN = tests/kmod/run -m $(DARD_KO) -b $(B)/bin -t $(B)/tests/kmod
+# runs tests/kmod/test.sh in it. No root; a missing DARD_KO fails. The
+# module's own rule (make kmod, KMOD) builds it first where it exists.
+DARD_KO ?= $(if $(KMOD),$(KMOD),dard.ko)
+KMOD_RUN = $(if $(KMOD),$(MAKE) --no-print-directory kmod &&) \
+	   tests/kmod/run -m $(DARD_KO) -b $(B)/bin -t $(B)/tests
 test-kmod: daemon $(KMOD_HELPERS)
 	$(Q)$(KMOD_RUN) -q
 

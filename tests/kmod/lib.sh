@@ -31,6 +31,10 @@ h1=e1_1 h2=e1_2
 
 source "$top/tests/netns/lib.sh"
 
+# on NODE CMD...: as tests/netns/lib.sh's, bounded: a hung command fails
+# its test instead of taking the whole guest's time.
+on() { timeout 60 "$testbed" exec --prefix "$prefix" "$@"; }
+
 # The testbed's addressing, without the datapath: the tests attach one.
 testbed_up() {
 	"$testbed" up "$topo" --prefix "$prefix" --no-datapath
@@ -72,3 +76,13 @@ tcp_to() {
 }
 # elephant_to HOST PORT: whether that flow is an elephant yet.
 elephant_to() { tcp_to "$1" "$2" | jq -e '.elephant == true' >/dev/null; }
+# bytes_to HOST PORT BYTES: whether that flow has carried BYTES yet.
+bytes_to() { tcp_to "$1" "$2" | jq -e --argjson b "$3" '.bytes > $b' >/dev/null; }
+# event_for HOST EVENT SPORT FILE: reads HOST's datapath events for half a
+# second, appending them to FILE; whether FILE now has EVENT for SPORT.
+event_for() {
+	on "$1" "$dardctl" -j dp events eth0 wait 500 >>"$4" 2>/dev/null
+	jq -s -e --arg e "$2" --argjson p "$3" \
+		'[.[][] | select(.event == $e and .sport == $p)] | length > 0' \
+		"$4" >/dev/null 2>&1
+}
