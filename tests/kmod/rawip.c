@@ -62,8 +62,8 @@ static int parse_addr(const char *what, const char *s, uint32_t *a)
 	return 0;
 }
 
-static void build(struct probe *p, uint32_t osrc, uint32_t odst,
-		  uint32_t isrc, uint32_t idst)
+static void build(struct probe *p, uint32_t osrc, uint32_t odst, uint32_t isrc,
+		  uint32_t idst)
 {
 	memset(p, 0, sizeof(*p));
 	memset(p->payload, 'd', sizeof(p->payload));
@@ -92,7 +92,7 @@ static void build(struct probe *p, uint32_t osrc, uint32_t odst,
 int main(int argc, char **argv)
 {
 	uint32_t osrc, odst, isrc, idst;
-	struct sockaddr_in to = { .sin_family = AF_INET };
+	struct sockaddr_in to = {.sin_family = AF_INET};
 	struct probe p;
 	long count = 10, i;
 	char *end;

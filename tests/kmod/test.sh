@@ -91,7 +91,7 @@ iperf_paths() {
 relay_probe() {
 	local what=$1 tt=$2 pair before dec
 	[[ $tt == tk && -z $kmod ]] && { tk "$what: the relay probe"; return; }
-	pair=($(pair_of $h2 $h1 1))
+	read -ra pair <<<"$(pair_of $h2 $h1 1)"
 	before=$(dpstat $h1 drop_not_mine)
 	dec=$(dpstat $h1 decap)
 	$tt "$what: rawip sends 20 probes from ${pair[0]} to ${pair[1]}" \
