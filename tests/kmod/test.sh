@@ -131,6 +131,7 @@ move_test() {
 		jq -e --argjson i $((new - 1)) '.moves == 1 and .path_index == $i' \
 		<<<"${moved:-null}"
 	$tt "$what: it became an elephant" jq -e '.elephant == true' <<<"${moved:-null}"
+	echo "$what: the flow: ${moved:-none}"
 	: >"$tmp/events"
 	$tt "$what: its elephant event was delivered" \
 		within 20 event_for $h1 elephant ${sport:-0} "$tmp/events"
