@@ -3,7 +3,8 @@
 # make            build userspace into build/bin/ and the libraries into
 #                 build/lib/
 # make check      build and run every test (style, unit and CLI under
-#                 ASan and UBSan, BPF, fuzz smoke, netns testbed)
+#                 ASan and UBSan, BPF, fuzz smoke, the kernel module
+#                 under qemu, netns testbed)
 # make bench      benchmarks (Documentation/benchmarks.md)
 # make demo       bring up a fat-tree testbed, check every path, tear it down
 # make clean
@@ -86,8 +87,8 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults \
-	test-san fuzz fuzz-smoke style bench demo install clean kmod-tools \
-	kmod kmod-path kmod-clean
+	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
+	clean kmod kmod-path kmod-clean kmod-tools
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -193,6 +194,13 @@ $(B)/tests/nlfuzz: $(B)/tests/kmod/nlfuzz.o
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 kmod-tools: $(B)/tests/nlfuzz
+
+# The kmod tests' guest helpers: the relay probe's packet crafter
+# (tests/kmod/rawip.c) and the netlink policy fuzzer.
+KMOD_HELPERS := $(B)/tests/rawip $(B)/tests/nlfuzz
+$(B)/tests/rawip: $(B)/tests/kmod/rawip.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
 
 # The netns test's packet checker: links libdard for the expected paths.
 $(B)/bin/dard-pathcheck: $(B)/tests/netns/pathcheck.o $(LIBCOMMON) $(LIBDARD)
@@ -341,6 +349,21 @@ test-netns: daemon
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
 
+# The kernel module under qemu (tests/kmod/run): Debian's linux-image-amd64
+# boots an initramfs of our programs, DARD_KO and the host's tools, and
+# runs tests/kmod/test.sh in it. No root; a missing DARD_KO fails. The
+# module is built first (make kmod).
+DARD_KO ?= $(KMOD)
+KMOD_RUN = $(MAKE) --no-print-directory kmod && \
+	   tests/kmod/run -m $(DARD_KO) -b $(B)/bin -t $(B)/tests
+test-kmod: daemon $(KMOD_HELPERS)
+	$(Q)$(KMOD_RUN) -q
+
+# The same guest, tests/kmod/bench.sh: no datapath, BPF and kmod side by
+# side.
+bench-kmod: daemon $(KMOD_HELPERS)
+	$(Q)$(KMOD_RUN) -s bench -q
+
 # Formatting, and the size limits of Documentation/design.md.
 STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 style:
@@ -349,7 +372,7 @@ style:
 	$(quiet) STYLE sizes
 	$(Q)scripts/check-size $(filter daemon/%.c,$(STYLE_SRCS))
 
-check: style test-san test-bpf fuzz-smoke test-netns
+check: style test-san test-bpf fuzz-smoke test-kmod test-netns
 
 test: check
 
@@ -364,6 +387,7 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin 
 	$(Q)scripts/bench-failover
 	$(Q)$(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-datapath
+	$(Q)$(MAKE) --no-print-directory bench-kmod
 
 # Installs what it needs first: the one command on a fresh machine.
 demo:
