@@ -473,9 +473,11 @@ static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
 	*path = f->f.path;
 	*elephant = f->f.flags & DARD_FLOW_F_ELEPHANT;
 	spin_unlock(&f->lock);
-	rcu_read_unlock();
+	/* Inside the read section: a concurrent delete or eviction frees f
+	 * only after it, and owes_event reads f. */
 	if (due && f != &tmp)
 		dard_flow_owes_event(dd, f);
+	rcu_read_unlock();
 	return PARSE_OK;
 }
 
