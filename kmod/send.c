@@ -214,6 +214,9 @@ static struct dard_kflow *new_flow(struct dard_dev *dd,
 
 	nf = kzalloc(sizeof(*nf), GFP_ATOMIC);
 	f = nf ? nf : tmp;
+	/* account() reads the flags and counters: no stack garbage. */
+	if (!nf)
+		memset(tmp, 0, sizeof(*tmp));
 	f->key = p->key;
 	spin_lock_init(&f->lock);
 	INIT_LIST_HEAD(&f->ev);
