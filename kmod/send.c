@@ -350,7 +350,8 @@ static bool account(struct dard_dev *dd, struct dard_flow *f,
 	}
 	f->bytes += p->len;
 	f->packets++;
-	f->last_ns = now;
+	/* The GC reads it without the flow's lock. */
+	WRITE_ONCE(f->last_ns, now);
 	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
 	    now - f->first_ns >= READ_ONCE(dd->elephant_age_ns) &&
 	    f->bytes >= READ_ONCE(dd->elephant_bytes)) {
