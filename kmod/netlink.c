@@ -19,8 +19,21 @@ static struct genl_family dard_family;
 
 enum { DARD_MCGRP_EVENTS };
 
+/*
+ * Only CAP_NET_ADMIN (in the socket's namespace) may listen. An event is
+ * retried until multicast reports it delivered, and a listener with
+ * NETLINK_BROADCAST_ERROR that never reads makes every try fail with
+ * -ENOBUFS: anyone could otherwise stall dardd's events for good.
+ * Kernels whose genetlink lacks the flag let anyone listen.
+ */
 static const struct genl_multicast_group dard_mcgrps[] = {
-	[DARD_MCGRP_EVENTS] = {.name = DARD_GENL_MCGRP},
+	[DARD_MCGRP_EVENTS] =
+		{
+			.name = DARD_GENL_MCGRP,
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+			.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+		},
 };
 
 static const struct nla_policy path_policy[DARD_PATH_A_MAX + 1] = {
