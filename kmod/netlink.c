@@ -550,24 +550,83 @@ static int put_flow(struct sk_buff *skb, const struct dard_flow_key *k,
 }
 
 /*
- * The dump resumes by count (cb->args[0] flows sent): flows that come or
- * go between two parts may be missed or repeated, as with any table that
- * changes while it is read.
+ * A flow dump resumes after the last flow it sent, found again by its key:
+ * the walk goes through the buckets in order and a flow placed in a
+ * bucket goes first in it, so flows that come or go between two parts
+ * move none of the others, and none is missed or repeated for it (those
+ * that come may or may not be in the dump). Two cases remain, as with any
+ * table that changes while it is read: the last flow sent went away, and
+ * the dump resumes by count; or the table was resized, which reorders it.
+ * Flagging those with NLM_F_DUMP_INTR would make libmnl fail the dump.
  */
+struct flow_dump {
+	struct dard_flow_key last; /* the last flow sent */
+	long sent;		   /* how many were */
+};
+
+/* One walk of part of a dump: from after ctx->last if by_key, else after
+ * skip flows. The number sent, or -ENOENT if by_key found no ctx->last. */
+static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct dard_dev *dd, bool by_key, long skip)
+{
+	struct flow_dump *ctx = (struct flow_dump *)cb->ctx;
+	bool seek = by_key;
+	struct rhashtable_iter it;
+	struct dard_flow snap;
+	struct dard_kflow *f;
+	int sent = 0;
+	void *hdr;
+
+	rhashtable_walk_enter(&dd->flows, &it);
+	rhashtable_walk_start(&it);
+	while ((f = rhashtable_walk_next(&it))) {
+		if (IS_ERR(f)) {
+			/* Resized: the walk starts over; skip what was sent. */
+			if (PTR_ERR(f) != -EAGAIN)
+				break;
+			seek = ctx->sent > 0;
+			skip = 0;
+			continue;
+		}
+		if (seek) {
+			seek = memcmp(&f->key, &ctx->last, sizeof(f->key)) != 0;
+			continue;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		spin_lock_bh(&f->lock);
+		snap = f->f;
+		spin_unlock_bh(&f->lock);
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &dard_family, NLM_F_MULTI,
+				  DARD_CMD_GET_FLOW);
+		if (!hdr)
+			break;
+		if (put_flow(skb, &f->key, &snap)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->last = f->key;
+		ctx->sent++;
+		sent++;
+	}
+	rhashtable_walk_stop(&it);
+	rhashtable_walk_exit(&it);
+	return seek && !sent ? -ENOENT : sent;
+}
+
 static int get_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct flow_dump *ctx = (struct flow_dump *)cb->ctx;
 	struct net *net = sock_net(cb->skb->sk);
-	struct dard_flow_key key;
-	struct rhashtable_iter it;
 	struct net_device *dev;
-	struct dard_kflow *f;
-	struct dard_flow snap;
-	struct dard_dev *dd;
-	long skip = cb->args[0], sent = 0;
-	void *hdr;
-	int ret = 0;
+	int sent;
 
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	rcu_read_lock();
 	if (di->attrs[DARD_A_IFINDEX])
 		dev = dev_get_by_index_rcu(
@@ -582,41 +641,13 @@ static int get_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		NL_SET_ERR_MSG(cb->extack, "no such dard device");
 		return -ENODEV;
 	}
-	dd = netdev_priv(dev);
-	rhashtable_walk_enter(&dd->flows, &it);
-	rhashtable_walk_start(&it);
-	while ((f = rhashtable_walk_next(&it))) {
-		if (IS_ERR(f)) {
-			if (PTR_ERR(f) == -EAGAIN)
-				continue;
-			break;
-		}
-		if (skip) {
-			skip--;
-			continue;
-		}
-		spin_lock_bh(&f->lock);
-		key = f->key;
-		snap = f->f;
-		spin_unlock_bh(&f->lock);
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &dard_family, NLM_F_MULTI,
-				  DARD_CMD_GET_FLOW);
-		if (!hdr)
-			break;
-		if (put_flow(skb, &key, &snap)) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		sent++;
-	}
-	rhashtable_walk_stop(&it);
-	rhashtable_walk_exit(&it);
+	/* The key is a flow's only stable name; by count if it is gone. */
+	sent = dump_walk(skb, cb, netdev_priv(dev), ctx->sent > 0, 0);
+	if (sent == -ENOENT)
+		sent = dump_walk(skb, cb, netdev_priv(dev), false, ctx->sent);
 	rcu_read_unlock();
-	cb->args[0] += sent;
 	/* Empty: the dump is done. */
-	return sent ? skb->len : ret;
+	return sent ? skb->len : 0;
 }
 
 int dard_netlink_event(struct dard_dev *dd, const struct dard_kflow *f,
