@@ -19,6 +19,7 @@ enum {
 	GC_BUCKETS = 65,       /* fls64() of an idle time in ns: 0-64 */
 	EVENT_RETRY_MS = 1000, /* no listener or no memory: try again */
 	EVENT_BATCH = 256,     /* events per run: ev_lock is held meanwhile */
+	WALK_BATCH = 1024,     /* flows per RCU read section of a GC walk */
 };
 
 static const struct rhashtable_params flow_params = {
@@ -135,7 +136,12 @@ static bool report(struct dard_dev *dd, struct dard_kflow *f, u64 now)
 	}
 }
 
-/* Calls fn on every flow, under RCU; fn may unlink the flow. */
+/*
+ * Calls fn on every flow, under RCU; fn may unlink the flow. The table may
+ * hold DARD_FLOWS_MAX * 16 flows and eviction multicasts an event for each
+ * flow it takes: the walk leaves the read section now and then to
+ * reschedule.
+ */
 static void walk(struct dard_dev *dd,
 		 void (*fn)(struct dard_dev *dd, struct dard_kflow *f,
 			    void *arg),
@@ -143,6 +149,7 @@ static void walk(struct dard_dev *dd,
 {
 	struct rhashtable_iter it;
 	struct dard_kflow *f;
+	u32 n = 0;
 
 	rhashtable_walk_enter(&dd->flows, &it);
 	rhashtable_walk_start(&it);
@@ -153,6 +160,11 @@ static void walk(struct dard_dev *dd,
 			break;
 		}
 		fn(dd, f, arg);
+		if (++n % WALK_BATCH)
+			continue;
+		rhashtable_walk_stop(&it);
+		cond_resched();
+		rhashtable_walk_start(&it);
 	}
 	rhashtable_walk_stop(&it);
 	rhashtable_walk_exit(&it);
