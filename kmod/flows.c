@@ -131,7 +131,13 @@ static bool report(struct dard_dev *dd, struct dard_kflow *f, u64 now)
 			return false;
 		}
 		spin_lock_bh(&f->lock);
-		f->f.flags |= done;
+		/* Unless a SYN restarted the flow meanwhile (account()): the
+		 * new connection's events are still owed. */
+		if (f->f.first_ns == snap.f.first_ns &&
+		    (f->f.flags &
+		     (type == DARD_EVENT_ELEPHANT ? DARD_FLOW_F_ELEPHANT
+						  : DARD_FLOW_F_ENDED)))
+			f->f.flags |= done;
 		spin_unlock_bh(&f->lock);
 	}
 }
