@@ -23,6 +23,7 @@
 static int check(struct dard_dev *dd, struct sk_buff *skb)
 {
 	const struct iphdr *outer, *in;
+	__be32 id;
 
 	if (ip_hdr(skb)->ihl != 5)
 		return DARD_STAT_DROP_OUTER_OPTIONS;
@@ -39,7 +40,9 @@ static int check(struct dard_dev *dd, struct sk_buff *skb)
 	if (ntohs(in->tot_len) != skb->len ||
 	    ntohs(outer->tot_len) != skb->len + sizeof(*outer))
 		return DARD_STAT_DROP_BAD_LEN;
-	if (in->daddr != READ_ONCE(dd->id))
+	/* No ID yet: nothing is ours, 0.0.0.0 included. */
+	id = READ_ONCE(dd->id);
+	if (!id || in->daddr != id)
 		return DARD_STAT_DROP_NOT_MINE;
 	return -1;
 }
