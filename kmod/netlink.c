@@ -64,10 +64,24 @@ static struct netlink_range_validation flows_max_range = {
 	.max = DARD_FLOWS_MAX * 16,
 };
 
-/* Read-only attributes have no entry: strict validation refuses them. */
-static const struct nla_policy dard_policy[DARD_A_MAX + 1] = {
-	[DARD_A_IFINDEX] = {.type = NLA_U32},
-	[DARD_A_IFNAME] = {.type = NLA_NUL_STRING, .len = IFNAMSIZ - 1},
+/*
+ * One policy per command, each as long as the last attribute its handler
+ * reads (genl sizes info->attrs by it): strict validation then refuses
+ * what the command does not take as well as the read-only attributes,
+ * which have no entry anywhere.
+ */
+#define DEV_NAME_POLICY                                                        \
+	[DARD_A_IFINDEX] = {.type = NLA_U32}, [DARD_A_IFNAME] = {              \
+						      .type = NLA_NUL_STRING,  \
+						      .len = IFNAMSIZ - 1}
+
+/* GET_DEVICE and the GET_FLOW dump. */
+static const struct nla_policy dev_policy[DARD_A_IFNAME + 1] = {
+	DEV_NAME_POLICY,
+};
+
+static const struct nla_policy set_device_policy[DARD_A_FLOWS_MAX + 1] = {
+	DEV_NAME_POLICY,
 	[DARD_A_ID] = {.type = NLA_BE32},
 	[DARD_A_ALIAS] = {.type = NLA_BE32},
 	[DARD_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DARD_DEV_F_ALL),
@@ -75,9 +89,23 @@ static const struct nla_policy dard_policy[DARD_A_MAX + 1] = {
 	[DARD_A_ELEPHANT_BYTES] = {.type = NLA_U64},
 	[DARD_A_ELEPHANT_DSCP] = {.type = NLA_U8},
 	[DARD_A_FLOWS_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &flows_max_range),
+};
+
+static const struct nla_policy set_dest_policy[DARD_A_PATHS + 1] = {
+	DEV_NAME_POLICY,
 	[DARD_A_DEST] = {.type = NLA_BE32},
 	[DARD_A_PATHS] = NLA_POLICY_NESTED(paths_policy),
+};
+
+static const struct nla_policy set_dead_policy[DARD_A_DEAD + 1] = {
+	DEV_NAME_POLICY,
+	[DARD_A_DEST] = {.type = NLA_BE32},
 	[DARD_A_DEAD] = NLA_POLICY_EXACT_LEN(sizeof(u64) * DARD_PATHS_MAX / 64),
+};
+
+/* MOVE_FLOW and DEL_FLOW. */
+static const struct nla_policy flow_op_policy[DARD_A_FLOW + 1] = {
+	DEV_NAME_POLICY,
 	[DARD_A_FLOW] = NLA_POLICY_NESTED(flow_policy),
 };
 
@@ -673,47 +701,31 @@ int dard_netlink_event(struct dard_dev *dd, const struct dard_kflow *f,
 				       DARD_MCGRP_EVENTS, gfp);
 }
 
+#define DARD_OP(c, fn, pol, fl)                                                \
+	{                                                                      \
+		.cmd = (c), fn, .policy = (pol),                               \
+		.maxattr = ARRAY_SIZE(pol) - 1, .flags = (fl),                 \
+	}
+
 static const struct genl_ops dard_ops[] = {
-	{
-		.cmd = DARD_CMD_GET_DEVICE,
-		.doit = do_get_device,
-	},
-	{
-		.cmd = DARD_CMD_SET_DEVICE,
-		.doit = set_device,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_SET_DEST,
-		.doit = set_dest,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_SET_DEAD,
-		.doit = set_dead,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_GET_FLOW,
-		.dumpit = get_flow_dump,
-	},
-	{
-		.cmd = DARD_CMD_MOVE_FLOW,
-		.doit = move_flow,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_DEL_FLOW,
-		.doit = del_flow,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	DARD_OP(DARD_CMD_GET_DEVICE, .doit = do_get_device, dev_policy, 0),
+	DARD_OP(DARD_CMD_SET_DEVICE, .doit = set_device, set_device_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_SET_DEST, .doit = set_dest, set_dest_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_SET_DEAD, .doit = set_dead, set_dead_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_GET_FLOW, .dumpit = get_flow_dump, dev_policy, 0),
+	DARD_OP(DARD_CMD_MOVE_FLOW, .doit = move_flow, flow_op_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_DEL_FLOW, .doit = del_flow, flow_op_policy,
+		GENL_UNS_ADMIN_PERM),
 };
 
 static struct genl_family dard_family __ro_after_init = {
 	.name = DARD_GENL_NAME,
 	.version = DARD_GENL_VERSION,
-	.maxattr = DARD_A_MAX,
-	.policy = dard_policy,
+	.maxattr = DARD_A_MAX, /* each command has its own policy */
 	.netnsok = true,
 	.parallel_ops = true,
 	.resv_start_op = DARD_CMD_GET_DEVICE,
