@@ -59,6 +59,14 @@ static int dard_rcv(struct sk_buff *skb)
 		rcu_read_unlock();
 		return -EINVAL; /* not ours: the next handler's */
 	}
+	/* tunnel4 is no_policy: the outer packet's IPsec policy is for its
+	 * handlers to check, as ipip does, or IP-in-IP would bypass it. */
+	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb)) {
+		dev_core_stats_rx_dropped_inc(dd->dev);
+		rcu_read_unlock();
+		kfree_skb(skb);
+		return 0;
+	}
 	stat = check(dd, skb);
 	if (stat >= 0)
 		goto drop;
