@@ -292,9 +292,10 @@ static const struct nla_policy dard_link_policy[IFLA_DARD_MAX + 1] = {
 static int dard_validate(struct nlattr *tb[], struct nlattr *data[],
 			 struct netlink_ext_ack *extack)
 {
-	static const int ro[] = {IFLA_DARD_ID, IFLA_DARD_FLOWS,
-				 IFLA_DARD_FLOWS_MAX, IFLA_DARD_DESTS,
-				 IFLA_DARD_ALIASES};
+	static const int ro[] = {
+		IFLA_DARD_ID,	 IFLA_DARD_FLOWS,   IFLA_DARD_FLOWS_MAX,
+		IFLA_DARD_DESTS, IFLA_DARD_ALIASES, IFLA_DARD_PAD,
+	};
 	int i;
 
 	if (!data)
@@ -382,16 +383,15 @@ static int dard_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	struct dard_dev *dd = netdev_priv(dev);
 
-	/* No pad attribute in the contract: UNSPEC pads, as readers skip it. */
 	if (nla_put_in_addr(skb, IFLA_DARD_ID, dd->id) ||
 	    nla_put_u32(skb, IFLA_DARD_FLOWS, atomic_read(&dd->nflows)) ||
 	    nla_put_u32(skb, IFLA_DARD_FLOWS_MAX, dd->flows_max) ||
 	    nla_put_u32(skb, IFLA_DARD_DESTS, dd->ndests) ||
 	    nla_put_u32(skb, IFLA_DARD_ALIASES, dard_aliases_count(dd)) ||
 	    nla_put_u64_64bit(skb, IFLA_DARD_ELEPHANT_AGE_NS,
-			      dd->elephant_age_ns, IFLA_DARD_UNSPEC) ||
+			      dd->elephant_age_ns, IFLA_DARD_PAD) ||
 	    nla_put_u64_64bit(skb, IFLA_DARD_ELEPHANT_BYTES, dd->elephant_bytes,
-			      IFLA_DARD_UNSPEC) ||
+			      IFLA_DARD_PAD) ||
 	    nla_put_u8(skb, IFLA_DARD_ELEPHANT_DSCP, dd->elephant_dscp))
 		return -EMSGSIZE;
 	return 0;

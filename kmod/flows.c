@@ -19,6 +19,7 @@ enum {
 	GC_BUCKETS = 65,       /* fls64() of an idle time in ns: 0-64 */
 	EVENT_RETRY_MS = 1000, /* no listener or no memory: try again */
 	EVENT_BATCH = 256,     /* events per run: ev_lock is held meanwhile */
+	WALK_BATCH = 1024,     /* flows per RCU read section of a GC walk */
 };
 
 static const struct rhashtable_params flow_params = {
@@ -130,12 +131,23 @@ static bool report(struct dard_dev *dd, struct dard_kflow *f, u64 now)
 			return false;
 		}
 		spin_lock_bh(&f->lock);
-		f->f.flags |= done;
+		/* Unless a SYN restarted the flow meanwhile (account()): the
+		 * new connection's events are still owed. */
+		if (f->f.first_ns == snap.f.first_ns &&
+		    (f->f.flags &
+		     (type == DARD_EVENT_ELEPHANT ? DARD_FLOW_F_ELEPHANT
+						  : DARD_FLOW_F_ENDED)))
+			f->f.flags |= done;
 		spin_unlock_bh(&f->lock);
 	}
 }
 
-/* Calls fn on every flow, under RCU; fn may unlink the flow. */
+/*
+ * Calls fn on every flow, under RCU; fn may unlink the flow. The table may
+ * hold DARD_FLOWS_MAX * 16 flows and eviction multicasts an event for each
+ * flow it takes: the walk leaves the read section now and then to
+ * reschedule.
+ */
 static void walk(struct dard_dev *dd,
 		 void (*fn)(struct dard_dev *dd, struct dard_kflow *f,
 			    void *arg),
@@ -143,6 +155,7 @@ static void walk(struct dard_dev *dd,
 {
 	struct rhashtable_iter it;
 	struct dard_kflow *f;
+	u32 n = 0;
 
 	rhashtable_walk_enter(&dd->flows, &it);
 	rhashtable_walk_start(&it);
@@ -153,6 +166,11 @@ static void walk(struct dard_dev *dd,
 			break;
 		}
 		fn(dd, f, arg);
+		if (++n % WALK_BATCH)
+			continue;
+		rhashtable_walk_stop(&it);
+		cond_resched();
+		rhashtable_walk_start(&it);
 	}
 	rhashtable_walk_stop(&it);
 	rhashtable_walk_exit(&it);

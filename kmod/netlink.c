@@ -19,8 +19,21 @@ static struct genl_family dard_family;
 
 enum { DARD_MCGRP_EVENTS };
 
+/*
+ * Only CAP_NET_ADMIN (in the socket's namespace) may listen. An event is
+ * retried until multicast reports it delivered, and a listener with
+ * NETLINK_BROADCAST_ERROR that never reads makes every try fail with
+ * -ENOBUFS: anyone could otherwise stall dardd's events for good.
+ * Kernels whose genetlink lacks the flag let anyone listen.
+ */
 static const struct genl_multicast_group dard_mcgrps[] = {
-	[DARD_MCGRP_EVENTS] = {.name = DARD_GENL_MCGRP},
+	[DARD_MCGRP_EVENTS] =
+		{
+			.name = DARD_GENL_MCGRP,
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+			.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+		},
 };
 
 static const struct nla_policy path_policy[DARD_PATH_A_MAX + 1] = {
@@ -51,10 +64,24 @@ static struct netlink_range_validation flows_max_range = {
 	.max = DARD_FLOWS_MAX * 16,
 };
 
-/* Read-only attributes have no entry: strict validation refuses them. */
-static const struct nla_policy dard_policy[DARD_A_MAX + 1] = {
-	[DARD_A_IFINDEX] = {.type = NLA_U32},
-	[DARD_A_IFNAME] = {.type = NLA_NUL_STRING, .len = IFNAMSIZ - 1},
+/*
+ * One policy per command, each as long as the last attribute its handler
+ * reads (genl sizes info->attrs by it): strict validation then refuses
+ * what the command does not take as well as the read-only attributes,
+ * which have no entry anywhere.
+ */
+#define DEV_NAME_POLICY                                                        \
+	[DARD_A_IFINDEX] = {.type = NLA_U32}, [DARD_A_IFNAME] = {              \
+						      .type = NLA_NUL_STRING,  \
+						      .len = IFNAMSIZ - 1}
+
+/* GET_DEVICE and the GET_FLOW dump. */
+static const struct nla_policy dev_policy[DARD_A_IFNAME + 1] = {
+	DEV_NAME_POLICY,
+};
+
+static const struct nla_policy set_device_policy[DARD_A_FLOWS_MAX + 1] = {
+	DEV_NAME_POLICY,
 	[DARD_A_ID] = {.type = NLA_BE32},
 	[DARD_A_ALIAS] = {.type = NLA_BE32},
 	[DARD_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DARD_DEV_F_ALL),
@@ -62,9 +89,23 @@ static const struct nla_policy dard_policy[DARD_A_MAX + 1] = {
 	[DARD_A_ELEPHANT_BYTES] = {.type = NLA_U64},
 	[DARD_A_ELEPHANT_DSCP] = {.type = NLA_U8},
 	[DARD_A_FLOWS_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &flows_max_range),
+};
+
+static const struct nla_policy set_dest_policy[DARD_A_PATHS + 1] = {
+	DEV_NAME_POLICY,
 	[DARD_A_DEST] = {.type = NLA_BE32},
 	[DARD_A_PATHS] = NLA_POLICY_NESTED(paths_policy),
+};
+
+static const struct nla_policy set_dead_policy[DARD_A_DEAD + 1] = {
+	DEV_NAME_POLICY,
+	[DARD_A_DEST] = {.type = NLA_BE32},
 	[DARD_A_DEAD] = NLA_POLICY_EXACT_LEN(sizeof(u64) * DARD_PATHS_MAX / 64),
+};
+
+/* MOVE_FLOW and DEL_FLOW. */
+static const struct nla_policy flow_op_policy[DARD_A_FLOW + 1] = {
+	DEV_NAME_POLICY,
 	[DARD_A_FLOW] = NLA_POLICY_NESTED(flow_policy),
 };
 
@@ -537,24 +578,83 @@ static int put_flow(struct sk_buff *skb, const struct dard_flow_key *k,
 }
 
 /*
- * The dump resumes by count (cb->args[0] flows sent): flows that come or
- * go between two parts may be missed or repeated, as with any table that
- * changes while it is read.
+ * A flow dump resumes after the last flow it sent, found again by its key:
+ * the walk goes through the buckets in order and a flow placed in a
+ * bucket goes first in it, so flows that come or go between two parts
+ * move none of the others, and none is missed or repeated for it (those
+ * that come may or may not be in the dump). Two cases remain, as with any
+ * table that changes while it is read: the last flow sent went away, and
+ * the dump resumes by count; or the table was resized, which reorders it.
+ * Flagging those with NLM_F_DUMP_INTR would make libmnl fail the dump.
  */
+struct flow_dump {
+	struct dard_flow_key last; /* the last flow sent */
+	long sent;		   /* how many were */
+};
+
+/* One walk of part of a dump: from after ctx->last if by_key, else after
+ * skip flows. The number sent, or -ENOENT if by_key found no ctx->last. */
+static int dump_walk(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct dard_dev *dd, bool by_key, long skip)
+{
+	struct flow_dump *ctx = (struct flow_dump *)cb->ctx;
+	bool seek = by_key;
+	struct rhashtable_iter it;
+	struct dard_flow snap;
+	struct dard_kflow *f;
+	int sent = 0;
+	void *hdr;
+
+	rhashtable_walk_enter(&dd->flows, &it);
+	rhashtable_walk_start(&it);
+	while ((f = rhashtable_walk_next(&it))) {
+		if (IS_ERR(f)) {
+			/* Resized: the walk starts over; skip what was sent. */
+			if (PTR_ERR(f) != -EAGAIN)
+				break;
+			seek = ctx->sent > 0;
+			skip = 0;
+			continue;
+		}
+		if (seek) {
+			seek = memcmp(&f->key, &ctx->last, sizeof(f->key)) != 0;
+			continue;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		spin_lock_bh(&f->lock);
+		snap = f->f;
+		spin_unlock_bh(&f->lock);
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &dard_family, NLM_F_MULTI,
+				  DARD_CMD_GET_FLOW);
+		if (!hdr)
+			break;
+		if (put_flow(skb, &f->key, &snap)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->last = f->key;
+		ctx->sent++;
+		sent++;
+	}
+	rhashtable_walk_stop(&it);
+	rhashtable_walk_exit(&it);
+	return seek && !sent ? -ENOENT : sent;
+}
+
 static int get_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct flow_dump *ctx = (struct flow_dump *)cb->ctx;
 	struct net *net = sock_net(cb->skb->sk);
-	struct dard_flow_key key;
-	struct rhashtable_iter it;
 	struct net_device *dev;
-	struct dard_kflow *f;
-	struct dard_flow snap;
-	struct dard_dev *dd;
-	long skip = cb->args[0], sent = 0;
-	void *hdr;
-	int ret = 0;
+	int sent;
 
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	rcu_read_lock();
 	if (di->attrs[DARD_A_IFINDEX])
 		dev = dev_get_by_index_rcu(
@@ -569,41 +669,13 @@ static int get_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		NL_SET_ERR_MSG(cb->extack, "no such dard device");
 		return -ENODEV;
 	}
-	dd = netdev_priv(dev);
-	rhashtable_walk_enter(&dd->flows, &it);
-	rhashtable_walk_start(&it);
-	while ((f = rhashtable_walk_next(&it))) {
-		if (IS_ERR(f)) {
-			if (PTR_ERR(f) == -EAGAIN)
-				continue;
-			break;
-		}
-		if (skip) {
-			skip--;
-			continue;
-		}
-		spin_lock_bh(&f->lock);
-		key = f->key;
-		snap = f->f;
-		spin_unlock_bh(&f->lock);
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &dard_family, NLM_F_MULTI,
-				  DARD_CMD_GET_FLOW);
-		if (!hdr)
-			break;
-		if (put_flow(skb, &key, &snap)) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		sent++;
-	}
-	rhashtable_walk_stop(&it);
-	rhashtable_walk_exit(&it);
+	/* The key is a flow's only stable name; by count if it is gone. */
+	sent = dump_walk(skb, cb, netdev_priv(dev), ctx->sent > 0, 0);
+	if (sent == -ENOENT)
+		sent = dump_walk(skb, cb, netdev_priv(dev), false, ctx->sent);
 	rcu_read_unlock();
-	cb->args[0] += sent;
 	/* Empty: the dump is done. */
-	return sent ? skb->len : ret;
+	return sent ? skb->len : 0;
 }
 
 int dard_netlink_event(struct dard_dev *dd, const struct dard_kflow *f,
@@ -629,47 +701,31 @@ int dard_netlink_event(struct dard_dev *dd, const struct dard_kflow *f,
 				       DARD_MCGRP_EVENTS, gfp);
 }
 
+#define DARD_OP(c, fn, pol, fl)                                                \
+	{                                                                      \
+		.cmd = (c), fn, .policy = (pol),                               \
+		.maxattr = ARRAY_SIZE(pol) - 1, .flags = (fl),                 \
+	}
+
 static const struct genl_ops dard_ops[] = {
-	{
-		.cmd = DARD_CMD_GET_DEVICE,
-		.doit = do_get_device,
-	},
-	{
-		.cmd = DARD_CMD_SET_DEVICE,
-		.doit = set_device,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_SET_DEST,
-		.doit = set_dest,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_SET_DEAD,
-		.doit = set_dead,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_GET_FLOW,
-		.dumpit = get_flow_dump,
-	},
-	{
-		.cmd = DARD_CMD_MOVE_FLOW,
-		.doit = move_flow,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = DARD_CMD_DEL_FLOW,
-		.doit = del_flow,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	DARD_OP(DARD_CMD_GET_DEVICE, .doit = do_get_device, dev_policy, 0),
+	DARD_OP(DARD_CMD_SET_DEVICE, .doit = set_device, set_device_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_SET_DEST, .doit = set_dest, set_dest_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_SET_DEAD, .doit = set_dead, set_dead_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_GET_FLOW, .dumpit = get_flow_dump, dev_policy, 0),
+	DARD_OP(DARD_CMD_MOVE_FLOW, .doit = move_flow, flow_op_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_DEL_FLOW, .doit = del_flow, flow_op_policy,
+		GENL_UNS_ADMIN_PERM),
 };
 
 static struct genl_family dard_family __ro_after_init = {
 	.name = DARD_GENL_NAME,
 	.version = DARD_GENL_VERSION,
-	.maxattr = DARD_A_MAX,
-	.policy = dard_policy,
+	.maxattr = DARD_A_MAX, /* each command has its own policy */
 	.netnsok = true,
 	.parallel_ops = true,
 	.resv_start_op = DARD_CMD_GET_DEVICE,

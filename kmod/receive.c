@@ -20,25 +20,29 @@
 #define DARD_TUNNEL_PRIORITY (-1)
 
 /* The stat of why the decapsulated skb must go, or -1 to keep it. */
-static int check(struct dard_dev *dd, struct sk_buff *skb,
-		 const struct iphdr *outer)
+static int check(struct dard_dev *dd, struct sk_buff *skb)
 {
-	const struct iphdr *in;
+	const struct iphdr *outer, *in;
+	__be32 id;
 
-	if (outer->ihl != 5)
+	if (ip_hdr(skb)->ihl != 5)
 		return DARD_STAT_DROP_OUTER_OPTIONS;
 	/* ip_local_deliver reassembled it: a fabric link's MTU is short. */
 	if (IPCB(skb)->flags & IPSKB_FRAG_COMPLETE)
 		return DARD_STAT_DROP_OUTER_FRAGMENT;
 	if (!pskb_may_pull(skb, sizeof(*in)))
 		return DARD_STAT_DROP_TRUNCATED;
+	/* The pull may have moved the head: both headers read after it. */
+	outer = ip_hdr(skb);
 	in = (const struct iphdr *)skb->data;
 	if (in->version != 4 || in->ihl < 5)
 		return DARD_STAT_DROP_BAD_IHL;
 	if (ntohs(in->tot_len) != skb->len ||
 	    ntohs(outer->tot_len) != skb->len + sizeof(*outer))
 		return DARD_STAT_DROP_BAD_LEN;
-	if (in->daddr != READ_ONCE(dd->id))
+	/* No ID yet: nothing is ours, 0.0.0.0 included. */
+	id = READ_ONCE(dd->id);
+	if (!id || in->daddr != id)
 		return DARD_STAT_DROP_NOT_MINE;
 	return -1;
 }
@@ -55,7 +59,15 @@ static int dard_rcv(struct sk_buff *skb)
 		rcu_read_unlock();
 		return -EINVAL; /* not ours: the next handler's */
 	}
-	stat = check(dd, skb, outer);
+	/* tunnel4 is no_policy: the outer packet's IPsec policy is for its
+	 * handlers to check, as ipip does, or IP-in-IP would bypass it. */
+	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb)) {
+		dev_core_stats_rx_dropped_inc(dd->dev);
+		rcu_read_unlock();
+		kfree_skb(skb);
+		return 0;
+	}
+	stat = check(dd, skb);
 	if (stat >= 0)
 		goto drop;
 	/* Outer header pointers are stale once the pull moved things. */

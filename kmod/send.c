@@ -214,6 +214,9 @@ static struct dard_kflow *new_flow(struct dard_dev *dd,
 
 	nf = kzalloc(sizeof(*nf), GFP_ATOMIC);
 	f = nf ? nf : tmp;
+	/* account() reads the flags and counters: no stack garbage. */
+	if (!nf)
+		memset(tmp, 0, sizeof(*tmp));
 	f->key = p->key;
 	spin_lock_init(&f->lock);
 	INIT_LIST_HEAD(&f->ev);
@@ -347,7 +350,8 @@ static bool account(struct dard_dev *dd, struct dard_flow *f,
 	}
 	f->bytes += p->len;
 	f->packets++;
-	f->last_ns = now;
+	/* The GC reads it without the flow's lock. */
+	WRITE_ONCE(f->last_ns, now);
 	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
 	    now - f->first_ns >= READ_ONCE(dd->elephant_age_ns) &&
 	    f->bytes >= READ_ONCE(dd->elephant_bytes)) {
@@ -473,9 +477,11 @@ static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
 	*path = f->f.path;
 	*elephant = f->f.flags & DARD_FLOW_F_ELEPHANT;
 	spin_unlock(&f->lock);
-	rcu_read_unlock();
+	/* Inside the read section: a concurrent delete or eviction frees f
+	 * only after it, and owes_event reads f. */
 	if (due && f != &tmp)
 		dard_flow_owes_event(dd, f);
+	rcu_read_unlock();
 	return PARSE_OK;
 }
 

@@ -240,6 +240,8 @@ enum {
 	IFLA_DARD_ELEPHANT_AGE_NS, /* u64 */
 	IFLA_DARD_ELEPHANT_BYTES,  /* u64 */
 	IFLA_DARD_ELEPHANT_DSCP,   /* u8: 0-63, or DARD_DSCP_INHERIT */
+	IFLA_DARD_PAD,		   /* aligns the u64s (added after the
+				    * contract's first cut: appended) */
 	__IFLA_DARD_MAX
 };
 #define IFLA_DARD_MAX (__IFLA_DARD_MAX - 1)
