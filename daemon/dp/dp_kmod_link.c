@@ -22,66 +22,9 @@
 #include <linux/rtnetlink.h>
 
 #include "dp_kmod.h"
+#include "dp_link.h"
 
-/* Dumps of links are large: libmnl's advice for dumps. */
-enum { RT_BUF = 32768, MAX_PARKED = 16 };
-
-static struct nlmsghdr *rt_msg(char *buf, uint16_t type, uint16_t flags)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = time(NULL);
-	return nlh;
-}
-
-static struct nlmsghdr *link_msg(char *buf, uint16_t type, uint16_t flags,
-				 uint32_t ifindex)
-{
-	struct nlmsghdr *nlh = rt_msg(buf, type, flags);
-	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = ifindex;
-	return nlh;
-}
-
-/* Sends nlh, with an ack but to dumps, and runs cb until the end. */
-static int rt_talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
-{
-	static char buf[RT_BUF];
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
-	unsigned portid;
-	ssize_t n;
-	int ret;
-
-	if (!nl)
-		return -errno;
-	/* Both bits: NLM_F_EXCL and NLM_F_REPLACE share them. */
-	if ((nlh->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
-		nlh->nlmsg_flags |= NLM_F_ACK;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	do {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0) {
-			ret = -errno;
-			goto out;
-		}
-		errno = 0;
-		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, arg);
-	} while (ret > 0);
-	if (ret < 0)
-		ret = errno ? -errno : -EPROTO;
-out:
-	mnl_socket_close(nl);
-	return ret;
-}
+enum { MAX_PARKED = 16 };
 
 struct find {
 	uint32_t want; /* the ifindex of the name asked for */
@@ -161,7 +104,8 @@ int dard_klink_find(const char *ifname, struct dard_klink *dev)
 
 	if (!f.want)
 		return -ENODEV;
-	ret = rt_talk(link_msg(buf, RTM_GETLINK, NLM_F_DUMP, 0), find_cb, &f);
+	ret = dard_rt_talk(dard_rt_link_msg(buf, RTM_GETLINK, NLM_F_DUMP, 0),
+			   find_cb, &f);
 	if (ret)
 		return ret;
 	return f.found ? 0 : -ENOENT;
@@ -174,7 +118,7 @@ int dard_klink_create(const char *name, uint32_t uplink, uint64_t age_ns,
 	struct nlmsghdr *nlh;
 	struct nlattr *info, *data;
 
-	nlh = link_msg(buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	nlh = dard_rt_link_msg(buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
 	mnl_attr_put_u32(nlh, IFLA_LINK, uplink);
 	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
@@ -185,25 +129,26 @@ int dard_klink_create(const char *name, uint32_t uplink, uint64_t age_ns,
 	mnl_attr_put_u8(nlh, IFLA_DARD_ELEPHANT_DSCP, dscp);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
-	return rt_talk(nlh, NULL, NULL);
+	return dard_rt_talk(nlh, NULL, NULL);
 }
 
 int dard_klink_up(uint32_t ifindex)
 {
 	char buf[256];
-	struct nlmsghdr *nlh = link_msg(buf, RTM_NEWLINK, 0, ifindex);
+	struct nlmsghdr *nlh = dard_rt_link_msg(buf, RTM_NEWLINK, 0, ifindex);
 	struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 
 	ifi->ifi_flags = IFF_UP;
 	ifi->ifi_change = IFF_UP;
-	return rt_talk(nlh, NULL, NULL);
+	return dard_rt_talk(nlh, NULL, NULL);
 }
 
 int dard_klink_del(uint32_t ifindex)
 {
 	char buf[256];
 
-	return rt_talk(link_msg(buf, RTM_DELLINK, 0, ifindex), NULL, NULL);
+	return dard_rt_talk(dard_rt_link_msg(buf, RTM_DELLINK, 0, ifindex),
+			    NULL, NULL);
 }
 
 /* An IPv4 unicast route of the main table, as much as we copy of it. */
@@ -273,20 +218,20 @@ static int route_cb(const struct nlmsghdr *nlh, void *arg)
 static int routes_find(struct routes *rs)
 {
 	char buf[256];
-	struct nlmsghdr *nlh = rt_msg(buf, RTM_GETROUTE, NLM_F_DUMP);
+	struct nlmsghdr *nlh = dard_rt_msg(buf, RTM_GETROUTE, NLM_F_DUMP);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 
 	rtm->rtm_family = AF_INET;
-	return rt_talk(nlh, route_cb, rs);
+	return dard_rt_talk(nlh, route_cb, rs);
 }
 
 /* r again at priority (0: none), or deleted; everything else as it was. */
 static int route_put(const struct route *r, uint16_t type, uint32_t priority)
 {
 	char buf[1024];
-	struct nlmsghdr *nlh =
-		rt_msg(buf, type,
-		       type == RTM_NEWROUTE ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	struct nlmsghdr *nlh = dard_rt_msg(
+		buf, type,
+		type == RTM_NEWROUTE ? NLM_F_CREATE | NLM_F_REPLACE : 0);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 
 	*rtm = r->rtm;
@@ -301,7 +246,7 @@ static int route_put(const struct route *r, uint16_t type, uint32_t priority)
 		mnl_attr_put_u32(nlh, RTA_PRIORITY, priority);
 	if (r->metrics_len)
 		mnl_attr_put(nlh, RTA_METRICS, r->metrics_len, r->metrics);
-	return rt_talk(nlh, NULL, NULL);
+	return dard_rt_talk(nlh, NULL, NULL);
 }
 
 int dard_klink_route(const struct dard_klink *dev, uint32_t id_net,

@@ -21,35 +21,40 @@ enum {
 	DARD_IFLA_GRO_IPV4_MAX_SIZE = 64,
 };
 
-static struct nlmsghdr *link_msg(char *buf, uint16_t type, uint16_t flags,
-				 unsigned ifindex, uint32_t seq)
+struct nlmsghdr *dard_rt_msg(char *buf, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifi;
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	nlh->nlmsg_seq = time(NULL);
+	return nlh;
+}
+
+struct nlmsghdr *dard_rt_link_msg(char *buf, uint16_t type, uint16_t flags,
+				  uint32_t ifindex)
+{
+	struct nlmsghdr *nlh = dard_rt_msg(buf, type, flags);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
 	return nlh;
 }
 
-/*
- * Sends nlh, which asks for an ack, and runs cb (NULL: the ack is all) over
- * the answers until the ack. Returns 0 or -errno, the kernel's among them.
- */
-static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
+int dard_rt_talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[DARD_RT_BUF];
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
 	unsigned portid;
-	int ret;
 	ssize_t n;
+	int ret;
 
 	if (!nl)
 		return -errno;
+	/* Both bits: NLM_F_EXCL and NLM_F_REPLACE share them. */
+	if ((nlh->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
+		nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
 	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 		ret = -errno;
@@ -62,6 +67,7 @@ static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 			ret = -errno;
 			goto out;
 		}
+		errno = 0;
 		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, arg);
 	} while (ret > 0);
 	if (ret < 0)
@@ -98,8 +104,8 @@ int dard_dp_link_sizes(unsigned ifindex, struct dard_link_sizes *s)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
 	memset(s, 0, sizeof(*s));
-	return talk(link_msg(buf, RTM_GETLINK, NLM_F_ACK, ifindex, time(NULL)),
-		    link_cb, s);
+	return dard_rt_talk(dard_rt_link_msg(buf, RTM_GETLINK, 0, ifindex),
+			    link_cb, s);
 }
 
 int dard_dp_link_set_sizes(unsigned ifindex, const struct dard_link_sizes *s)
@@ -107,14 +113,14 @@ int dard_dp_link_set_sizes(unsigned ifindex, const struct dard_link_sizes *s)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 
-	nlh = link_msg(buf, RTM_NEWLINK, NLM_F_ACK, ifindex, time(NULL));
+	nlh = dard_rt_link_msg(buf, RTM_NEWLINK, 0, ifindex);
 	if (s->gso_ipv4_max)
 		mnl_attr_put_u32(nlh, DARD_IFLA_GSO_IPV4_MAX_SIZE,
 				 s->gso_ipv4_max);
 	if (s->gro_ipv4_max)
 		mnl_attr_put_u32(nlh, DARD_IFLA_GRO_IPV4_MAX_SIZE,
 				 s->gro_ipv4_max);
-	return talk(nlh, NULL, NULL);
+	return dard_rt_talk(nlh, NULL, NULL);
 }
 
 int dard_dp_link_cap_gso(unsigned ifindex)
