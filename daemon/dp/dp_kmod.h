@@ -16,6 +16,8 @@
 
 /* Room for a SET_DEST of DARD_PATHS_MAX paths (28 bytes each). */
 enum { DARD_KMSG_MAX = 16384 };
+/* What one read of the module's answers may bring (dp_kmod_nl.c). */
+enum { DARD_KRECV_MAX = 65536 };
 
 /* A priority no rendered route uses: the uplink's ID route waits there
  * while the dard device's takes its place (dp_kmod_link.c). */

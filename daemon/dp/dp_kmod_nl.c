@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
@@ -42,19 +43,39 @@ static int error_cb(const struct nlmsghdr *nlh, void *arg)
 }
 
 /*
- * Control messages below the table's length are ours alone: libmnl's
- * defaults (NLMSG_DONE stops a dump, NLMSG_OVERRUN fails) serve the
- * types above NLMSG_ERROR only if the table ends there.
+ * NLMSG_DONE: a dump's end, which carries the dump's error if it failed
+ * (the device went, say): libmnl's default would stop there and take the
+ * half-read table for the whole.
  */
-static mnl_cb_t ctl_cb[NLMSG_ERROR + 1] = {
+static int done_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	int err;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(err))
+		return MNL_CB_STOP;
+	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err >= 0)
+		return MNL_CB_STOP;
+	refusal.err = err;
+	refusal.msg[0] = '\0';
+	errno = -err;
+	return MNL_CB_ERROR;
+}
+
+/*
+ * Control messages below the table's length are ours alone: libmnl's
+ * default (NLMSG_OVERRUN fails) serves the types above it.
+ */
+static mnl_cb_t ctl_cb[NLMSG_DONE + 1] = {
 	[NLMSG_ERROR] = error_cb,
+	[NLMSG_DONE] = done_cb,
 };
 
 int dard_knl_run(const void *buf, size_t n, uint32_t seq, unsigned portid,
 		 mnl_cb_t cb, void *arg)
 {
 	return mnl_cb_run2(buf, n, seq, portid, cb, arg, ctl_cb,
-			   NLMSG_ERROR + 1);
+			   NLMSG_DONE + 1);
 }
 
 static int sock_open(struct mnl_socket **out)
@@ -76,30 +97,49 @@ static int sock_open(struct mnl_socket **out)
 	return 0;
 }
 
+/*
+ * A request that failed half-way may leave the rest of its answer queued
+ * (a dump's further parts, an ack after a reply we refused), which the
+ * next request would read as its own and fail on: a fresh socket starts
+ * clean. Returns the request's error.
+ */
+static int knl_reset(struct dard_knl *k, int err)
+{
+	mnl_socket_close(k->nl);
+	k->nl = NULL;
+	if (!sock_open(&k->nl))
+		k->portid = mnl_socket_get_portid(k->nl);
+	return err;
+}
+
 int dard_knl_talk(struct dard_knl *k, struct nlmsghdr *nlh, mnl_cb_t cb,
 		  void *arg)
 {
-	char buf[DARD_KMSG_MAX];
+	/* A GET_DEVICE reply grows by 8 bytes an alias, up to 4096 of them:
+	 * more than a page of dump. */
+	static char buf[DARD_KRECV_MAX];
 	ssize_t n;
 	int ret;
 
+	if (!k->nl)
+		return -ENOTCONN;
 	/* A dump ends with NLMSG_DONE and no ack after it. */
 	/* Both bits: NLM_F_EXCL and NLM_F_REPLACE share them. */
 	if ((nlh->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
 		nlh->nlmsg_flags |= NLM_F_ACK;
 	nlh->nlmsg_seq = ++k->seq;
 	if (mnl_socket_sendto(k->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
+		return knl_reset(k, -errno);
 	do {
 		n = mnl_socket_recvfrom(k->nl, buf, sizeof(buf));
 		if (n < 0)
-			return -errno;
+			return knl_reset(k, -errno);
 		errno = 0;
 		ret = dard_knl_run(buf, n, nlh->nlmsg_seq, k->portid, cb, arg);
 	} while (ret > 0);
 	/* mnl_cb_run sets errno to the kernel's error; our cb's is EINVAL. */
 	if (ret < 0)
-		return errno ? -errno : -EPROTO;
+		return knl_reset(k, errno ? -errno : -EPROTO);
 	return 0;
 }
 

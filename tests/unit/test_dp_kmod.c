@@ -532,6 +532,15 @@ static void test_run(void **state)
 		dard_knl_run(dump, len - nlh->nlmsg_len, 1, 0, count_cb, &n),
 		MNL_CB_OK);
 	assert_int_equal(n, 2);
+	/* A dump that failed half-way (its device went) says so in its
+	 * NLMSG_DONE: the flows read so far are not the whole table. */
+	*(int *)mnl_nlmsg_get_payload(nlh) = -ENODEV;
+	n = 0;
+	errno = 0;
+	assert_int_equal(dard_knl_run(dump, len, 1, 0, count_cb, &n),
+			 MNL_CB_ERROR);
+	assert_int_equal(errno, ENODEV);
+	assert_int_equal(n, 2);
 
 	/* An ack ends a request; a refusal fails it with its reason. */
 	nlh = nl_error(0, 1, NULL);
