@@ -60,7 +60,9 @@ dard_dp_choose(enum dard_dp_kind kind, const char *ifname, const char *pin_root)
 	snprintf(path, sizeof(path), "%s/%s/dard_meta",
 		 pin_root ? pin_root : DARD_PIN_ROOT, ifname);
 	seen.pinned = !access(path, F_OK);
-	if (!dard_knl_open(&k)) {
+	/* Only a loaded module: asking the controller for the family by
+	 * name would load an installed one (MODULE_ALIAS_GENL_FAMILY). */
+	if (!access("/sys/module/dard", F_OK) && !dard_knl_open(&k)) {
 		seen.module = 1;
 		dard_knl_close(&k);
 		seen.dard_link = !dard_klink_find(ifname, &dev);

@@ -430,7 +430,8 @@ static int kmod_detach(struct dard_dp *dp)
 {
 	int ret = dard_klink_del(dp->dev.ifindex);
 
-	if (!ret && dp->dev.link)
+	/* Deleted by hand already: the uplink's route is still parked. */
+	if ((!ret || ret == -ENODEV) && dp->dev.link)
 		ret = dard_klink_unpark(dp->dev.link);
 	return ret;
 }
