@@ -48,9 +48,14 @@ struct ip_link_util {
 	void *print_ifla_xstats;
 };
 
-/* ip's own printers: text or JSON as `ip -j' says. */
-void print_uint_name_value(const char *name, uint64_t value)
+/* ip's own printers: text or JSON as `ip -j' says. print_uint_name_value
+ * takes an unsigned int; 64-bit values go through print_color_u64, whose
+ * output type PRINT_ANY is 4 and colour COLOR_NONE 6 in iproute2 6.1. */
+void print_uint_name_value(const char *name, unsigned int value)
 	__attribute__((weak));
+void print_color_u64(int type, int color, const char *key, const char *fmt,
+		     uint64_t value) __attribute__((weak));
+enum { IP_PRINT_ANY = 4, IP_COLOR_NONE = 6 };
 void print_string_name_value(const char *name, const char *value)
 	__attribute__((weak));
 /* ip's printers leave the space between pairs to the caller in text. */
@@ -146,12 +151,24 @@ static int parse_opt(struct ip_link_util *lu, int argc, char **argv,
 	return 0;
 }
 
-static void show_uint(FILE *f, const char *name, uint64_t v)
+static void show_uint(FILE *f, const char *name, uint32_t v)
 {
 	if (print_uint_name_value)
 		print_uint_name_value(name, v);
 	else
-		fprintf(f, "%s %llu", name, (unsigned long long)v);
+		fprintf(f, "%s %u", name, v);
+	space(f);
+}
+
+static void show_u64(FILE *f, const char *name, uint64_t v)
+{
+	char fmt[64];
+
+	snprintf(fmt, sizeof(fmt), "%s %%llu", name);
+	if (print_color_u64)
+		print_color_u64(IP_PRINT_ANY, IP_COLOR_NONE, name, fmt, v);
+	else
+		fprintf(f, fmt, (unsigned long long)v);
 	space(f);
 }
 
@@ -201,10 +218,10 @@ static void print_opt(struct ip_link_util *lu, FILE *f, struct rtattr *tb[])
 	}
 	u64 = get(tb, IFLA_DARD_ELEPHANT_AGE_NS, 8);
 	if (u64)
-		show_uint(f, "elephant_age_ns", *u64);
+		show_u64(f, "elephant_age_ns", *u64);
 	u64 = get(tb, IFLA_DARD_ELEPHANT_BYTES, 8);
 	if (u64)
-		show_uint(f, "elephant_bytes", *u64);
+		show_u64(f, "elephant_bytes", *u64);
 	u8 = get(tb, IFLA_DARD_ELEPHANT_DSCP, 1);
 	if (u8) {
 		snprintf(num, sizeof(num), "%u", *u8);
