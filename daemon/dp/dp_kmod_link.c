@@ -36,8 +36,10 @@ static int info_kind_cb(const struct nlattr *a, void *arg)
 {
 	const char **kind = arg;
 
+	/* The kernel puts the kind with its NUL (nla_put_string); one
+	 * without is not a kind we could compare. */
 	if (mnl_attr_get_type(a) == IFLA_INFO_KIND &&
-	    mnl_attr_validate(a, MNL_TYPE_STRING) == 0)
+	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
 		*kind = mnl_attr_get_str(a);
 	return MNL_CB_OK;
 }
@@ -68,10 +70,9 @@ static int link_attr_cb(const struct nlattr *a, void *arg)
 	return MNL_CB_OK;
 }
 
-/* Kind strings come without their NUL from some kernels: compare by len. */
 static int is_dard(const char *kind)
 {
-	return kind && !strncmp(kind, DARD_LINK_KIND, sizeof(DARD_LINK_KIND));
+	return kind && !strcmp(kind, DARD_LINK_KIND);
 }
 
 static int find_cb(const struct nlmsghdr *nlh, void *arg)
