@@ -285,7 +285,8 @@ $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE $(DAEMON_INC) \
-		-iquote daemon/algo -iquote daemon/dardctl $(FUZZ_CFLAGS) \
+		-isystem kmod/uapi -iquote daemon/algo -iquote daemon/dardctl \
+		$(FUZZ_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^) $(LIBDARD_LIBS) $(FUZZ_LIBS)
 # dardd's control line; dardctl's reading of dardd's answers (json-c);
@@ -298,7 +299,6 @@ $(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
-$(B)/fuzz/kmsg_fuzz: FUZZ_CFLAGS := -isystem kmod/uapi
 $(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 fuzz: $(FUZZ_BINS)

@@ -8,55 +8,20 @@
 #include <string.h>
 #include <sodium.h>
 
+#include "be.h"
 #include "err.h"
 #include "proto.h"
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v >> 32);
-	put32(p + 4, v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
 
 static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
 		   uint32_t key_id, uint64_t seq)
 {
-	put16(p, DARD_PROTO_MAGIC);
+	dard_put16(p, DARD_PROTO_MAGIC);
 	p[2] = DARD_PROTO_VERSION;
 	p[3] = type;
-	put16(p + 4, len);
-	put16(p + 6, count);
-	put32(p + 8, key_id);
-	put64(p + 12, seq);
+	dard_put16(p + 4, len);
+	dard_put16(p + 6, count);
+	dard_put32(p + 8, key_id);
+	dard_put64(p + 12, seq);
 }
 
 /* The MAC over the len bytes before it, written after them. */
@@ -93,7 +58,7 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 		return 0;
 	header(p, DARD_MSG_QUERY, len, n, k->id, seq);
 	for (i = 0; i < n; i++)
-		put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
+		dard_put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
 	memset(p + body, 0, len - DARD_MAC_LEN - body);
 	sign(p, len - DARD_MAC_LEN, k);
 	return len;
@@ -113,10 +78,10 @@ size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 	for (i = 0; i < n; i++) {
 		uint8_t *r = p + DARD_HDR_LEN + DARD_PORT_REC_LEN * i;
 
-		put16(r, st[i].port);
-		put16(r + 2, st[i].flags);
-		put32(r + 4, st[i].mbps);
-		put32(r + 8, st[i].elephants);
+		dard_put16(r, st[i].port);
+		dard_put16(r + 2, st[i].flags);
+		dard_put32(r + 4, st[i].mbps);
+		dard_put32(r + 8, st[i].elephants);
 	}
 	sign(p, len - DARD_MAC_LEN, k);
 	return len;
@@ -129,11 +94,11 @@ static int authenticate(const uint8_t *p, size_t len,
 	uint8_t mac[DARD_MAC_LEN];
 	const struct dard_key *k;
 
-	if (len < 3 || get16(p) != DARD_PROTO_MAGIC)
+	if (len < 3 || dard_get16(p) != DARD_PROTO_MAGIC)
 		return dard_fail(err, -EPROTONOSUPPORT,
 				 "not a dard message (magic 0x%04x at byte 0, "
 				 "want 0x%04x)",
-				 len < 2 ? 0 : get16(p), DARD_PROTO_MAGIC);
+				 len < 2 ? 0 : dard_get16(p), DARD_PROTO_MAGIC);
 	if (p[2] != DARD_PROTO_VERSION)
 		return dard_fail(
 			err, -EPROTONOSUPPORT,
@@ -144,10 +109,10 @@ static int authenticate(const uint8_t *p, size_t len,
 			err, -EBADMSG,
 			"message of %zu bytes is shorter than the %d-byte header and %d-byte MAC",
 			len, DARD_HDR_LEN, DARD_MAC_LEN);
-	k = dard_keys_find(keys, get32(p + 8));
+	k = dard_keys_find(keys, dard_get32(p + 8));
 	if (!k)
 		return dard_fail(err, -ENOKEY, "unknown key id %u at byte 8",
-				 get32(p + 8));
+				 dard_get32(p + 8));
 	crypto_auth_hmacsha512256(mac, p, len - DARD_MAC_LEN, k->k);
 	if (crypto_verify_32(mac, p + len - DARD_MAC_LEN))
 		return dard_fail(err, -EKEYREJECTED,
@@ -171,18 +136,18 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	if (p[3] != DARD_MSG_QUERY && p[3] != DARD_MSG_REPLY)
 		return dard_fail(err, -EBADMSG,
 				 "unknown message type %u at byte 3", p[3]);
-	if (get16(p + 4) != len)
+	if (dard_get16(p + 4) != len)
 		return dard_fail(
 			err, -EBADMSG,
 			"length field says %u bytes at byte 4, the datagram has %zu",
-			get16(p + 4), len);
-	count = get16(p + 6);
+			dard_get16(p + 4), len);
+	count = dard_get16(p + 6);
 	if (count > DARD_MSG_PORTS_MAX)
 		return dard_fail(
 			err, -EBADMSG,
 			"%u ports at byte 6, more than the %d a message may carry",
 			count, DARD_MSG_PORTS_MAX);
-	if (!get64(p + 12))
+	if (!dard_get64(p + 12))
 		return dard_fail(err, -EBADMSG,
 				 "seq 0 at byte 12 (never sent)");
 	rec = p[3] == DARD_MSG_QUERY ? 2 : DARD_PORT_REC_LEN;
@@ -201,11 +166,11 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	msg->type = p[3];
 	msg->count = count;
 	msg->len = len;
-	msg->key_id = get32(p + 8);
-	msg->seq = get64(p + 12);
+	msg->key_id = dard_get32(p + 8);
+	msg->seq = dard_get64(p + 12);
 	for (i = 0; i < count; i++) {
 		const uint8_t *r = p + DARD_HDR_LEN + rec * i;
-		uint16_t port = get16(r);
+		uint16_t port = dard_get16(r);
 
 		if (!port)
 			return dard_fail(
@@ -222,14 +187,14 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 			continue;
 		}
 		msg->state[i].port = port;
-		msg->state[i].flags = get16(r + 2);
+		msg->state[i].flags = dard_get16(r + 2);
 		if (msg->state[i].flags & ~__DARD_PORT_F_ALL)
 			return dard_fail(err, -EBADMSG,
 					 "unknown flags 0x%04x at byte %zu",
 					 msg->state[i].flags,
 					 DARD_HDR_LEN + rec * i + 2);
-		msg->state[i].mbps = get32(r + 4);
-		msg->state[i].elephants = get32(r + 8);
+		msg->state[i].mbps = dard_get32(r + 4);
+		msg->state[i].elephants = dard_get32(r + 8);
 	}
 	return 0;
 }

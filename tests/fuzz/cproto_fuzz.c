@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * libFuzzer target for the controller protocol's decoder, which reads
+ * datagrams from the management network in dardd and dard-controller.
+ * Input byte 0 picks how the rest is sent: as it is (what anyone without
+ * the key can send: all refused before the MAC or by it), or signed with
+ * the key first (what a holder of the key could send, so that the fuzzer
+ * reaches the checks after the MAC). A datagram it accepts must encode
+ * back to exactly the same bytes.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+
+#include "cproto.h"
+#include "topo.h"
+
+static const struct dard_keys keys = {.n = 1, .key = {{.id = 1, .k = {42}}}};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct dard_cp_msg msg;
+	static uint8_t in[DARD_CP_MSG_MAX + DARD_CP_MAC_LEN],
+		out[DARD_CP_MSG_MAX];
+	char err[DARD_ERR_MAX];
+	size_t n;
+
+	if (!size || size - 1 > DARD_CP_MSG_MAX)
+		return 0;
+	memcpy(in, data + 1, size - 1);
+	n = size - 1;
+	if (data[0] & 1) {
+		crypto_auth_hmacsha512256(in + n, in, n, keys.key[0].k);
+		n += DARD_CP_MAC_LEN;
+	}
+	if (dard_cp_decode(in, n, &keys, &msg, err)) {
+		if (!err[0])
+			abort(); /* every rejection says why */
+		return 0;
+	}
+	if (!(data[0] & 1))
+		abort(); /* nothing unsigned gets through */
+	if (n != dard_cp_len(&msg))
+		abort();
+	size = n;
+	n = dard_cp_encode(out, sizeof(out), &keys.key[0], &msg);
+	if (n != size || memcmp(out, in, size))
+		abort();
+	return 0;
+}
