@@ -106,6 +106,7 @@ up() {
 		--prefix "$prefix" --rate "$rate" "$@" || return 1
 	read_hosts
 	permutation
+	inter=$(inter_tor)
 }
 
 # ns NODE CMD...: CMD in NODE, as on does but without a script's start:
@@ -130,6 +131,7 @@ each() {
 
 # The hosts in the configuration's order, their IDs and mgmt addresses.
 hosts=()
+route_from=datapath
 declare -A id
 read_hosts() {
 	local n i
@@ -140,6 +142,19 @@ read_hosts() {
 	done < <("$dardctl" -t "$dir/dard.conf" -j addr show |
 		jq -r '.[] | "\(.name) \(.id)"')
 	((${#hosts[@]} > 1))
+}
+# How many flows of the permutation leave their ToR: those the hosts
+# report (a flow under one ToR has one path, nothing to place).
+# Also keeps each flow's paths, one line of switches each, in
+# $tmp/paths.K.
+inter_tor() {
+	local k n=0
+	for k in "${!hosts[@]}"; do
+		"$dardctl" -t "$dir/dard.conf" -j path list "${hosts[k]}" "${dst[k]}" |
+			jq -r '.[] | .switches | join(" ")' >"$tmp/paths.$k"
+		(($(wc -l <"$tmp/paths.$k") > 1)) && n=$((n + 1))
+	done
+	echo "$n"
 }
 mgmt_of() {
 	awk -v n="$1" '$2 == n { for (i = 3; i < NF; i++) if ($i == "mgmt") print $(i + 1) }' \
@@ -195,6 +210,13 @@ rate_of() {
 		for (i = 2; i <= NF; i++) if ($i == "Mbits/sec") { s += $(i - 1); n++ }
 	} END { if (n) printf "%.1f\n", s / n }' "$1"
 }
+# zero_seconds TAG A B: how many of the flows' seconds in (A, B] moved
+# no byte.
+zero_seconds() {
+	cat "$tmp/$1"-*.txt | awk -v a="$2" -v b="$3" '$1 > a && $1 <= b && !/sender|receiver/ {
+		for (i = 2; i <= NF; i++) if ($i == "Mbits/sec" && $(i - 1) + 0 == 0) n++
+	} END { print n + 0 }'
+}
 # Whether every flow of tag has printed a second ending at or after B.
 printed() {
 	local k
@@ -203,19 +225,34 @@ printed() {
 			return 1
 	done
 }
-# The switches flow k crosses, from its source's datapath.
+# The switches flow k crosses: with dardd, its path in dardd's elephant
+# table (the datapath's own table took up to 40 s to list while 16
+# flows updated it, and the listing ended only with them); without,
+# from the datapath, once the flows are over.
 route_of() {
-	ns "${hosts[$1]}" "$dardctl" -j flow show dev eth0 |
-		jq -r --argjson p $((40000 + $1)) \
+	local k=$1 p
+	if [[ $route_from == dardd ]]; then
+		p=$(ns "${hosts[k]}" "$dardctl" -j flow show |
+			jq -r --argjson p $((40000 + k)) 'first(.[] | select(.sport == $p)) | .path')
+		# A flow under one ToR is nobody's to place: its one path.
+		[[ -z $p && $(wc -l <"$tmp/paths.$k") == 1 ]] && p=1
+		[[ -n $p ]] && sed -n "${p}p" "$tmp/paths.$k"
+		return 0
+	fi
+	ns "${hosts[k]}" "$dardctl" -j flow show dev eth0 |
+		jq -r --argjson p $((40000 + k)) \
 			'first(.[] | select(.proto == "tcp" and .sport == $p)) | .switches | join(" ")'
 }
 route_line() { echo "$1 $(route_of "$1")"; }
-routes() { each route_line; }
+# Every flow's route, "K SWITCH...", also kept in $tmp/routes: the
+# checks and the figures below read that, so that the 16 look-ups,
+# slow while the flows keep the machine busy, are made once.
+routes() { each route_line | tee "$tmp/routes"; }
 # The most flows on one directed switch-switch link (host links carry
-# one each: a permutation).
+# one each: a permutation), as $tmp/routes has them.
 max_per_link() {
-	routes | awk '{ for (i = 2; i < NF; i++) n[$i ">" $(i + 1)]++ }
-		END { m = 0; for (l in n) if (n[l] > m) m = n[l]; print m }'
+	awk '{ for (i = 2; i < NF; i++) n[$i ">" $(i + 1)]++ }
+		END { m = 0; for (l in n) if (n[l] > m) m = n[l]; print m }' "$tmp/routes"
 }
 not_seen() {
 	local k
@@ -223,23 +260,24 @@ not_seen() {
 		echo "  flow $k not seen: $(head -c 200 "$tmp/each.$k.err")"
 	done
 }
-max_is() { [[ $(max_per_link) == "$1" ]]; }
+# Whether the most flows on a link is $1, looked up now.
+max_is() { routes >/dev/null && [[ $(max_per_link) == "$1" ]]; }
+# Whether every flow has a route (looked up now).
 all_routed() {
-	routes >"$tmp/routes"
+	routes >/dev/null
 	[[ $(awk 'NF > 1' "$tmp/routes" | wc -l) -eq ${#hosts[@]} ]]
 }
 # The flows that share a link with another, one number.
 sharing() {
-	routes | awk '{ r[$1] = $0; for (i = 2; i < NF; i++) on[$i ">" $(i + 1)] = on[$i ">" $(i + 1)] " " $1 }
+	awk '{ r[$1] = $0; for (i = 2; i < NF; i++) on[$i ">" $(i + 1)] = on[$i ">" $(i + 1)] " " $1 }
 		END { for (l in on) if (split(on[l], f, " ") > 1) for (j in f) s[f[j]] = 1
-		      n = 0; for (k in s) n++; print n }'
+		      n = 0; for (k in s) n++; print n }' "$tmp/routes"
 }
-# report TAG A B: each flow's rate over (A, B] and its path; sets
-# $minrate and $under (flows under the floor).
+# report TAG A B: each flow's rate over (A, B] and its path as last
+# looked up; sets $minrate and $under (flows under the floor).
 report() {
 	local k r path
 	minrate="" under=0
-	routes >"$tmp/routes"
 	for k in "${!hosts[@]}"; do
 		r=$(rate_of "$tmp/$1-$k.txt" "$2" "$3")
 		path=$(awk -v k="$k" '$1 == k { $1 = ""; print substr($0, 2) }' "$tmp/routes")
@@ -284,17 +322,19 @@ case_ecmp() {
 	up 1 --elephant-age 1 || return 1
 	for k in "${!hosts[@]}"; do printf '%s->%s ' "${hosts[k]}" "${dst[k]}"; done
 	echo
+	route_from=datapath
 	t "16 flows start" start_flows 15 ecmp || return 1
 	# Seconds 5 to 9 of the flows: slow start is over everywhere.
 	w0=$(($(date +%s) + 4))
 	w1=$((w0 + 5))
-	t "every flow is in its source's datapath" within 30 all_routed || not_seen
-	within 15 printed ecmp "$w1" || fail "the flows printed their seconds up to $w1"
+	within 20 printed ecmp "$w1" || fail "the flows printed their seconds up to $w1"
+	t "every ECMP transfer completes" flows_ok ecmp
+	# No dardd: the datapath keeps the flows after their end.
+	t "every flow is in its source's datapath" within 10 all_routed || not_seen
 	report ecmp "$w0" "$w1"
 	shared=$(sharing)
 	echo "ECMP: $under of 16 flows under $floor Mbit/s (min $minrate), $shared share a link, at most $(max_per_link) on one link"
 	t "ECMP collides: some link carries two of the flows" test "$shared" -gt 0
-	t "every ECMP transfer completes" flows_ok ecmp
 	ecmp_under=$under
 	down
 }
@@ -305,25 +345,26 @@ case_optimal() {
 	echo "# 2. sdn-optimal: the same flows, placed by dard-controller"
 	t "the controller is running" "$testbed" controller --prefix "$prefix" status
 	t "every host's dardd is in controller mode" within 10 all_mode controller
-	t "16 flows start" start_flows 60 opt || return 1
+	route_from=dardd
+	t "16 flows start" start_flows 100 opt || return 1
 	t0=$EPOCHREALTIME
-	# The controller's word first (one look-up a poll, not 16 while
-	# the flows start and every look-up is slow), then the datapaths'.
-	t "the controller places all 16 with L_D = 1" within 30 placed 16 ||
+	# The controller's word (one look-up a poll, not 16 while the flows
+	# start and every look-up is slow), the window, then the datapaths'.
+	t "the controller places the $inter flows between ToRs with L_D = 1" \
+		within 30 placed "$inter" ||
 		ctl_stats | jq -c '{flows, last_max_load}' | sed 's/^/  /'
 	echo "  placed $(since "$t0") s after the flows started"
-	t "every flow is in its source's datapath" within 30 all_routed || not_seen
-	t "and no link carries two of them" within 10 max_is 1 || routes | sed 's/^/  /'
 	ctl_stats | jq -c '{algo, epoch, hosts, flows, rounds, moves, last_decision_ms, last_msgs, last_bytes, last_max_load}' |
 		sed 's/^/  controller: /'
 	# TCP settles for a second after the moves, then the window.
 	w0=$(($(date +%s) + 1))
 	w1=$((w0 + 5))
 	within 15 printed opt "$w1" || fail "the flows printed their seconds up to $w1"
+	t "every flow is in its source's dardd" within 60 all_routed || not_seen
 	report opt "$w0" "$w1"
 	echo "sdn-optimal: $under of 16 flows under $floor Mbit/s, min $minrate Mbit/s (ECMP: ${ecmp_under:-?} under)"
 	t "every flow at least 90% of $rate Mbit/s" test "$under" -eq 0
-	t "still no link carries two" max_is 1
+	t "and no link carries two of them" test "$(max_per_link)" -eq 1
 }
 
 # 3. The controller killed mid-run, then started again.
@@ -336,18 +377,20 @@ case_kill() {
 	t "every host falls back to dard within $ctl_timeout + $slack s" \
 		within $((ctl_timeout + slack)) all_mode dard
 	fell=$(since "$tk")
-	host_stats | jq -r '"  \(.host): mode \(.mode)"' | head -2
-	w0=$(date +%s)
-	w1=$((w0 + 3))
+	host_stats | jq -r '"  \(.host): mode \(.mode), \(.mode_why)"' | head -2
+	# From the kill to 3 s after the fallback.
+	w0=${tk%.*}
+	w1=$(($(date +%s) + 3))
 	within 10 printed opt "$w1" || fail "the flows printed their seconds up to $w1"
+	routes >/dev/null
 	report opt "$w0" "$w1"
-	echo "fallback: every host in mode dard $fell s after the kill; min $minrate Mbit/s over the next 3 s"
-	t "bytes keep flowing on every flow" awk -v m="$minrate" 'BEGIN { exit !(m > 0) }'
+	echo "fallback: every host in mode dard $fell s after the kill; from the kill to 3 s after, min $minrate Mbit/s, $(zero_seconds opt "$w0" "$w1") seconds at zero"
+	t "bytes keep flowing on every flow, every second" test "$(zero_seconds opt "$w0" "$w1")" -eq 0
 	t "start the controller again" "$testbed" controller --prefix "$prefix" start
 	ts=$EPOCHREALTIME
 	t "every host is back in controller mode" within 10 all_mode controller
 	echo "takeover: every host in controller mode $(since "$ts") s after the start"
-	t "the controller places them again" within 30 placed 16
+	t "the controller places them again" within 30 placed "$inter"
 	t "and no link carries two of them" within 10 max_is 1
 }
 
