@@ -126,6 +126,7 @@ extern const struct sim_sched flowsim_dard;   /* flowsim.c */
 extern const struct sim_sched flowsim_hedera; /* flowsim_ctl.c */
 extern const struct sim_sched flowsim_greedy;
 extern const struct sim_sched flowsim_optimal;
+extern const struct sim_sched flowsim_optimal_thesis;
 extern const struct sim_sched flowsim_switch_ecmp; /* flowsim_fail.c */
 
 uint64_t flowsim_rnd(struct sim *s);
