@@ -46,6 +46,8 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->nfail = 0;
 	o->converge = 0.2;
 	o->rto = 0;
+	o->refine = 4;
+	o->keep = 0;
 }
 
 static void pset_free(struct pset *p)

@@ -78,6 +78,11 @@ struct dard_sim_opts {
 	double converge; /* s: switch-ecmp's routing convergence; 0.2 */
 	double rto;	 /* s: DARD's repath of a flow stalled on a dead
 			    path it was not told of; 0: none */
+	/* sdn-optimal: local search passes (0: none); 4 */
+	uint32_t refine;
+	/* sdn-optimal: a flow keeps its path where the new one is no
+	 * better (fewer moves, the same L_D); 0 */
+	uint32_t keep;
 };
 
 struct dard_sim_flow {

@@ -225,12 +225,6 @@ out:
 }
 
 /*
- * Local search passes after SDN-optimal: on fattree:16 random nearly every
- * round settles within three; each pass costs a greedy placement.
- */
-enum { REFINE_PASSES = 4 };
-
-/*
  * SDN-optimal, then the local search that keeps its L_D and unstacks the
  * switch links its count-only objective leaves loaded (experiments.md).
  * A failed link is full to the search, so flows leave it for the least
@@ -240,17 +234,23 @@ static int optimal_place(struct sim *s, struct flow **e, size_t n,
 			 struct dard_sim_flow *out)
 {
 	uint32_t *row = calloc(n ? n : 1, sizeof(*row)), *load = NULL;
+	uint32_t *cur = calloc(n ? n : 1, sizeof(*cur));
 	struct dard_cands *c = NULL;
-	int ret = row ? ctl_view(s, e, n, &c, &load)
-		      : dard_fail(s->err, -ENOMEM, "out of memory");
+	int ret = row && cur ? ctl_view(s, e, n, &c, &load)
+			     : dard_fail(s->err, -ENOMEM, "out of memory");
+	size_t i;
 
 	if (!ret)
 		ret = optimal_rows(s, e, n, 0, row);
 	if (!ret) {
-		dard_route_refine_rows(c, n, NULL, REFINE_PASSES, load, row);
+		for (i = 0; i < n; i++)
+			cur[i] = e[i]->row;
+		dard_route_refine_rows(c, n, s->o->keep ? cur : NULL,
+				       s->o->refine, load, row);
 		ctl_apply(s, e, n, row, out);
 	}
 	free(c);
+	free(cur);
 	free(row);
 	free(load);
 	return ret;

@@ -406,6 +406,10 @@ ok "dard-sim run all on Clos" 0 "$sim" --run --topo clos:4,4 --duration 30 &&
 	has "sdn-optimal skipped, said" "$out" '^sdn-optimal skipped: .*fat-tree' &&
 	has "sdn-optimal-thesis skipped, said" "$out" '^sdn-optimal-thesis skipped: .*fat-tree' &&
 	is "five schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy) ' <<<"$out")" 5
+ok "dard-sim run refuses --keep 2" 2 "$sim" --run --keep 2 &&
+	has "keep named" "$err" "^dard-sim: Invalid --keep .2.: out of range, expected 0 or 1$"
+ok "dard-sim run --refine 0 --keep 1" 0 "$sim" --run --duration 20 --sched sdn-optimal \
+	--refine 0 --keep 1 && has "sdn-optimal ran" "$out" '^sdn-optimal  *[0-9.]* '
 ok "dard-sim run refuses NaN" 2 "$sim" --run --size nan && has "size named" "$err" '--size'
 ok "dard-sim run refuses --algo" 2 "$sim" --run --algo sdn-greedy &&
 	has "mode named" "$err" '--algo is for --place only'

@@ -361,6 +361,54 @@ static double avg_time(int sched, uint64_t seed, const struct dard_tflow *f,
 	return avg;
 }
 
+/* The moves of every flow of the last run. */
+static unsigned moves(const struct dard_sim_flow *out, long n)
+{
+	unsigned m = 0;
+	long i;
+
+	for (i = 0; i < n; i++)
+		m += out[i].moves;
+	return m;
+}
+
+/*
+ * sdn-optimal with keep: fewer moves than without, and still within 2% of
+ * greedy's g; with no search passes keep changes nothing.
+ */
+static void keep_moves(uint64_t seed, const struct dard_tflow *f, long n,
+		       struct dard_sim_flow *out, double g)
+{
+	struct dard_sim_opts o;
+	char err[DARD_ERR_MAX];
+	unsigned m0, m1;
+	double avg = 0;
+	long i;
+
+	dard_sim_opts_init(&o);
+	o.sched = DARD_SIM_OPTIMAL;
+	o.seed = seed;
+	run(DARD_SIM_OPTIMAL, seed, f, n, out);
+	m0 = moves(out, n);
+	o.keep = 1;
+	if (dard_sim_run(t, p, f, n, &o, out, NULL, err))
+		fail_msg("%s", err);
+	m1 = moves(out, n);
+	for (i = 0; i < n; i++)
+		avg += (out[i].end - out[i].start) / n;
+	if (m1 >= m0 || avg > 1.02 * g)
+		fail_msg("seed %lu: keep: %u moves, %.3f s; not: %u moves",
+			 (unsigned long)seed, m1, avg, m0);
+	o.refine = 0;
+	if (dard_sim_run(t, p, f, n, &o, out, NULL, err))
+		fail_msg("%s", err);
+	m1 = moves(out, n);
+	o.keep = 0;
+	if (dard_sim_run(t, p, f, n, &o, out, NULL, err))
+		fail_msg("%s", err);
+	assert_int_equal(m1, moves(out, n));
+}
+
 /*
  * Random traffic at dard-sim's default load (512 MB at 0.2 per second
  * per source, for 60 s), seeds 1 to 3: the thesis's SDN-optimal, whose
@@ -399,6 +447,7 @@ static void test_optimal_not_slower(void **state)
 			fail_msg(
 				"seed %lu: greedy %.3f s, optimal %.3f s, thesis %.3f s",
 				(unsigned long)seed, g, o, th);
+		keep_moves(seed, f, n, out, g);
 		free(out);
 		free(f);
 	}
