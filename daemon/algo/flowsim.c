@@ -635,6 +635,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		return dard_fail(err, -EINVAL, "bad simulation options");
 	s.sched = flowsim_scheds[o->sched];
 	s.next_central = o->central;
+	s.central_now = HUGE_VAL;
 	ret = sim_init(&s, p, n);
 	if (ret)
 		goto out;

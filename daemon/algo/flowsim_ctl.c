@@ -38,13 +38,17 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	 * What the edge switches report: Hedera's large flows, at least a
 	 * tenth of the host link's rate (its section 4.1), and every flow
 	 * old enough to be an elephant; with large at 1, the elephants only.
+	 * And, with failures, what a switch dropped for a dead port while a
+	 * live path is left: mice too, or they would stall until elephants.
 	 */
 	for (i = 0; i < s->nact; i++) {
 		struct flow *f = s->act[i];
 
 		if (f->elephant ||
 		    (s->o->large < 1 &&
-		     f->rate >= s->o->large * s->cap[f->links[0]]))
+		     f->rate >= s->o->large * s->cap[f->links[0]]) ||
+		    (s->o->nfail &&
+		     flowsim_fail_live_row(s, f, f->row) != f->row))
 			e[n++] = f;
 	}
 	qsort(e, n, sizeof(*e), by_id);
@@ -54,17 +58,24 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	return ret;
 }
 
+/* Its rounds, and one at once when a port went down (flowsim_fail.c). */
 static int central_tick(struct sim *s, struct dard_sim_flow *out)
 {
-	if (s->now < s->next_central)
+	int due = s->now >= s->next_central;
+
+	if (!due && s->now < s->central_now)
 		return 0;
-	s->next_central += s->o->central;
+	if (s->now >= s->central_now)
+		s->central_now = HUGE_VAL;
+	if (due)
+		s->next_central += s->o->central;
 	return central(s, out);
 }
 
 static double central_next(const struct sim *s, double when)
 {
-	return s->nact ? fmin(when, s->next_central) : when;
+	return s->nact ? fmin(when, fmin(s->next_central, s->central_now))
+		       : when;
 }
 
 static void central_idle(struct sim *s)

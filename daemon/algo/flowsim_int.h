@@ -82,6 +82,7 @@ struct sim {
 	double now;
 	double next_query;   /* DARD's switch queries */
 	double next_central; /* a controller's rounds */
+	double central_now;  /* an extra round for a port down; HUGE_VAL */
 	int dirty;	     /* rates must be recomputed */
 	char *err;
 	/* Link failures (flowsim_fail.c), when o->nfail. */

@@ -318,7 +318,8 @@ static const struct sim_opt opts[] = {
 	 .domain = "seconds from 0 to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --converge S   switch-ecmp's routing convergence after a\n"
-		 "                 failure (default 0.2)\n"},
+		 "                 failure, and the controllers' extra round\n"
+		 "                 after it (default 0.2)\n"},
 	{.name = "rto",
 	 .val = 'O',
 	 .modes = SIM_RUN,

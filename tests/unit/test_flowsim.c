@@ -505,6 +505,8 @@ enum { NF = 8 };
  * link tor1_1-aggr1_1 (half the paths) fails at 0.5 s, back up at up.
  * Returns how many flows never finished.
  */
+static double fail_start; /* when run_fail's second half starts */
+
 static size_t run_fail(int sched, double up, double age, double rto,
 		       struct dard_sim_flow *out)
 {
@@ -515,7 +517,8 @@ static size_t run_fail(int sched, double up, double age, double rto,
 	size_t i;
 
 	for (i = 0; i < NF; i++)
-		f[i] = (struct dard_tflow){0, find(t, "e1_1"), find(t, "e2_1"),
+		f[i] = (struct dard_tflow){i >= NF / 2 ? fail_start : 0,
+					   find(t, "e1_1"), find(t, "e2_1"),
 					   125000000ULL};
 	dard_sim_opts_init(&o);
 	o.sched = sched;
@@ -567,8 +570,9 @@ static void test_fail(void **state)
 }
 
 /*
- * The controllers poll every switch at their round (every 5 s): the
- * flows stalled at 0.5 s wait for the round at 5 s, which places every
+ * The controllers hear of the port going down at 0.5 s after the 0.2 s
+ * convergence, as switch ECMP does, and run a round at once (not at 5 s,
+ * their next, which would stall each flow 4.5 s): it places every
  * elephant on a live path though half the paths are dead.
  */
 static void test_fail_controllers(void **state)
@@ -576,18 +580,46 @@ static void test_fail_controllers(void **state)
 	static const int sched[] = {DARD_SIM_HEDERA, DARD_SIM_GREEDY,
 				    DARD_SIM_OPTIMAL, DARD_SIM_OPTIMAL_THESIS};
 	struct dard_sim_flow ecmp[NF], out[NF];
-	size_t k, i;
+	size_t k, i, j;
 
 	(void)state;
 	k = run_fail(DARD_SIM_ECMP, HUGE_VAL, 0, 0, ecmp);
 	assert_true(k > 0 && k < NF);
 	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++) {
 		assert_int_equal(run_fail(sched[i], HUGE_VAL, 0, 0, out), 0);
-		if (fabs(stats.stalled - k * 4.5) > 1e-6)
+		if (fabs(stats.stalled - k * 0.2) > 1e-6)
 			fail_msg("%s: %g flow-seconds stalled, not %g",
 				 dard_sim_sched_name(sched[i]), stats.stalled,
-				 k * 4.5);
+				 k * 0.2);
+		/* Mice (elephants only at 10 s) too: their switch reports
+		 * what it drops for the dead port. */
+		assert_int_equal(run_fail(sched[i], HUGE_VAL, 10, 0, out), 0);
+		if (fabs(stats.stalled - k * 0.2) > 1e-6)
+			fail_msg("%s, mice: %g flow-seconds stalled, not %g",
+				 dard_sim_sched_name(sched[i]), stats.stalled,
+				 k * 0.2);
 	}
+	/*
+	 * The second half starts at 1 s, after the controller's extra round
+	 * at 0.7 s: none of them on the dead link, where ECMP's hash puts
+	 * some for good; only the first half's stall, 0.2 s each.
+	 */
+	fail_start = 1;
+	run_fail(DARD_SIM_ECMP, HUGE_VAL, 10, 0, ecmp);
+	for (k = 0, j = 0, i = 0; i < NF; i++) {
+		k += ecmp[i].end < 0 && i < NF / 2;
+		j += ecmp[i].end < 0 && i >= NF / 2;
+	}
+	assert_true(j > 0);
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++) {
+		assert_int_equal(run_fail(sched[i], HUGE_VAL, 10, 0, out), 0);
+		if (fabs(stats.stalled - k * 0.2) > 1e-6)
+			fail_msg(
+				"%s, new flows: %g flow-seconds stalled, not %g",
+				dard_sim_sched_name(sched[i]), stats.stalled,
+				k * 0.2);
+	}
+	fail_start = 0;
 }
 
 /* A link back up carries again: ECMP's stalled flows finish after it. */
