@@ -280,11 +280,12 @@ $(B)/bin/dard-bench: $(B)/bench/bench.o $(LIBDARD)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # libFuzzer targets are built with clang and the sanitizers, from source:
-# libdard's, and the one file each target below adds.
+# libdard's (whose wcmp.h reads the uapi header's limits), and the one
+# file each target below adds.
 $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE $(DAEMON_INC) \
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -isystem kmod/uapi $(DAEMON_INC) \
 		-iquote daemon/algo -iquote daemon/dardctl $(FUZZ_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^) $(LIBDARD_LIBS) $(FUZZ_LIBS)

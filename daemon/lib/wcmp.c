@@ -38,12 +38,12 @@ int dard_wcmp_apportion(const uint16_t *w, unsigned n, uint16_t *count)
 }
 
 /*
- * Deals the free slots (free[s] set) to the paths short of their count
+ * Deals the free slots (vacant[s] set) to the paths short of their count
  * (want[i] more each, as many as are free), smooth weighted round robin: each
  * step every short path gains its shortfall in credit and the richest takes the
  * slot and pays the total, so a path's slots are spread evenly.
  */
-static void deal(uint8_t *slot, const unsigned char *free, unsigned n,
+static void deal(uint8_t *slot, const unsigned char *vacant, unsigned n,
 		 const uint16_t *want)
 {
 	int32_t credit[DARD_PATHS_MAX] = {0};
@@ -53,7 +53,7 @@ static void deal(uint8_t *slot, const unsigned char *free, unsigned n,
 	for (i = 0; i < n; i++)
 		total += want[i];
 	for (s = 0; s < DARD_WCMP_SLOTS; s++) {
-		if (!free[s])
+		if (!vacant[s])
 			continue;
 		best = n;
 		for (i = 0; i < n; i++) {
@@ -72,7 +72,7 @@ int dard_wcmp_build(const uint16_t *w, unsigned n, const uint8_t *prev,
 		    uint8_t *slot)
 {
 	uint16_t count[DARD_PATHS_MAX], want[DARD_PATHS_MAX];
-	unsigned char free[DARD_WCMP_SLOTS];
+	unsigned char vacant[DARD_WCMP_SLOTS];
 	unsigned s, p;
 	int ret;
 
@@ -82,13 +82,13 @@ int dard_wcmp_build(const uint16_t *w, unsigned n, const uint8_t *prev,
 	memcpy(want, count, n * sizeof(*want));
 	for (s = 0; s < DARD_WCMP_SLOTS; s++) {
 		p = prev ? prev[s] : n;
-		free[s] = p >= n || !want[p];
-		if (!free[s]) {
+		vacant[s] = p >= n || !want[p];
+		if (!vacant[s]) {
 			want[p]--;
 			slot[s] = p;
 		}
 	}
-	deal(slot, free, n, want);
+	deal(slot, vacant, n, want);
 	return 0;
 }
 
