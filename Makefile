@@ -280,7 +280,8 @@ $(B)/bin/dard-bench: $(B)/bench/bench.o $(LIBDARD)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # libFuzzer targets are built with clang and the sanitizers, from source:
-# libdard's, and the one file each target below adds.
+# libdard's (whose wcmp.h reads the uapi header's limits), and the one
+# file each target below adds.
 $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
