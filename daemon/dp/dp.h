@@ -67,6 +67,13 @@ struct dard_dp_ops {
 	 * dead[i / 64]: path i, DARD_PATHS_MAX bits), keeping its paths.
 	 */
 	int (*set_dead)(struct dard_dp *dp, uint32_t id, const uint64_t *dead);
+	/*
+	 * How new flows to a destination ID hash over its paths: w[i] is
+	 * path i's weight; w NULL or n 0: even again. -EINVAL if n differs
+	 * from the destination's paths. NULL in a backend without weights.
+	 */
+	int (*set_weights)(struct dard_dp *dp, uint32_t id, const uint16_t *w,
+			   unsigned n);
 	int (*add_alias)(struct dard_dp *dp, uint32_t alias);
 	/* Moves a flow to another alias pair, from its next packet on. */
 	int (*move)(struct dard_dp *dp, const struct dard_flow_key *key,

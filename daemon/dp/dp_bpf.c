@@ -676,6 +676,7 @@ const struct dard_dp_ops dard_dp_bpf = {
 	.open = bpf_open,
 	.set_dest = bpf_set_dest,
 	.set_dead = bpf_set_dead,
+	.set_weights = NULL, /* weighted hashing: wdp's */
 	.add_alias = bpf_add_alias,
 	.move = bpf_move,
 	.flows = bpf_flows,

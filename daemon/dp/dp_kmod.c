@@ -442,6 +442,7 @@ const struct dard_dp_ops dard_dp_kmod = {
 	.open = kmod_open,
 	.set_dest = kmod_set_dest,
 	.set_dead = kmod_set_dead,
+	.set_weights = NULL, /* weighted hashing: wdp's */
 	.add_alias = kmod_add_alias,
 	.move = kmod_move,
 	.flows = kmod_flows,
