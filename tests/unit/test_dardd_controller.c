@@ -277,6 +277,52 @@ static void test_assign_failed(void **state)
 	cp_free(f);
 }
 
+/* A set over two datagrams, 97 flows not ours: ACKed after LAST, 87 + 10. */
+static void test_assign_set(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct dard_cp_msg *m;
+	unsigned i;
+	int to;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	to = (cp_path_index(d, el(f, "e2_1", 1)) + 1) % 4;
+	m = msg(f, DARD_CP_ASSIGN, 50, DARD_CP_F_FIRST);
+	assign_add(m, fix_key(f, "e2_1", 1), to);
+	for (i = 0; i < 60; i++)
+		assign_add(m, fix_key(f, "e4_1", 2000 + i), 0);
+	push(f, m, 10 * S);
+	/* Applied at once, but the ACK waits for the set's end. */
+	assert_int_equal(f->dp.nmoves, 1);
+	assert_int_equal(nsent, 0);
+	assert_true(controller_places(d));
+	m = msg(f, DARD_CP_ASSIGN, 50, DARD_CP_F_LAST);
+	for (i = 60; i < 97; i++)
+		assign_add(m, fix_key(f, "e4_1", 2000 + i), 0);
+	push(f, m, 10 * S);
+	assert_int_equal(d->st.cp_failed, 97);
+	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(nsent, 2);
+	assert_int_equal(sent[0].type, DARD_CP_ACK);
+	assert_int_equal(sent[0].flags, DARD_CP_F_FIRST);
+	assert_int_equal(sent[0].count, DARD_CP_FLOWS_MAX);
+	assert_int_equal(sent[1].flags, DARD_CP_F_LAST);
+	assert_int_equal(sent[1].count, 97 - DARD_CP_FLOWS_MAX);
+	assert_int_equal(sent[0].epoch, 50);
+	assert_int_equal(sent[1].epoch, 50);
+	assert_int_equal(ntohs(sent[1].flow[9].key.sport), 2096);
+	/* A set whose FIRST was lost: ACKed from what came, FIRST|LAST. */
+	m = msg(f, DARD_CP_ASSIGN, 51, DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e4_1", 9), 0);
+	push(f, m, 11 * S);
+	assert_int_equal(nsent, 3);
+	assert_int_equal(sent[2].flags, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(sent[2].count, 1);
+	cp_free(f);
+}
+
 /* Calls that weighed host `dst' since call `from': the last one's index. */
 static int wcall_of(struct fix *f, const char *dst, unsigned from)
 {
@@ -603,6 +649,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_assign_moves),
 		cmocka_unit_test(test_assign_failed),
+		cmocka_unit_test(test_assign_set),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_mode),
