@@ -179,7 +179,7 @@ void controller_flush(struct dardd *d)
 {
 	struct dard_cp_msg *m = d->cp.out;
 
-	if (!d->o.controller || !m->count)
+	if (!d->o.controller || !m || !m->count)
 		return;
 	m->type = DARD_CP_REPORT;
 	m->flags = 0;

@@ -138,8 +138,12 @@ ok "stats after refusals" 0 d -j stats
 for k in ctl_not_root:1 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_refused:6; do
 	is "counted: ${k%:*}" "$(jq ".[0].${k%:*}" <<<"$out")" "${k#*:}"
 done
-# A flood of 50 in well under a second: counted, and logged once.
+# A flood of 50, well under a second on an idle machine: counted, and
+# logged once a second of it (sanitizer builds on a loaded machine take
+# longer, and the limit is per second, not per flood).
+t0=$(date +%s)
 for _ in $(seq 50); do "$ctlpeer" send $'frob\n' >/dev/null; done
+flood_s=$(($(date +%s) - t0))
 ok "stats after a flood" 0 d -j stats &&
 	is "flood counted" "$(jq .[0].ctl_unknown <<<"$out")" 51
 sleep 1.1
@@ -151,12 +155,12 @@ has "log names the refused client" "$log" \
 	"warning: control socket: refused pid [0-9]+, uid 65534, \`$bin/dardctl stats': root only"
 has "log shows what was sent" "$log" "refused pid [0-9]+, uid 0, .*: malformed command.*\(\`stats'\)"
 lines=$(grep -c "unknown command" <<<"$log")
-if [[ $lines -ge 2 && $lines -le 4 ]]; then
+if [[ $lines -ge 2 && $lines -le $((4 + flood_s)) ]]; then
 	passed=$((passed + 1))
-	echo "ok   52 unknown commands, $lines log lines"
+	echo "ok   52 unknown commands, $lines log lines (flood took ${flood_s}s)"
 else
 	failed=$((failed + 1))
-	echo "FAIL 52 unknown commands logged $lines times: $log"
+	echo "FAIL 52 unknown commands logged $lines times (flood took ${flood_s}s): $log"
 fi
 has "the suppressed ones counted" "$log" "unknown command.*\(\`frob'\) \([0-9]+ more like it suppressed\)"
 
