@@ -12,7 +12,7 @@
 # 32 bytes.
 #
 #   catch IFACE SRC[:PORT] DST[:PORT] TYPE WAIT  prints SPORT DPORT HEX
-#   forge KEYFILE CASE HEX [SEQ_STEP]            prints HEX
+#   forge KEYFILE CASE HEX                       prints HEX
 #   send SRC SPORT DST DPORT HEX
 #   show HEX                                     prints the header, JSON
 import hashlib
@@ -89,16 +89,18 @@ def catch(iface, src, dst, kind, wait):
     raise SystemExit(f'no {kind} from {src} to {dst} seen in {wait} s')
 
 
-def forge(keyfile, case, msg, step):
+def forge(keyfile, case, msg):
     """msg changed as case says; signed again unless case is bad-mac."""
     h = header(msg)
     body = bytearray(msg[HDR.size:-MAC_LEN])
     if case == 'bad-mac':
         return msg[:-1] + bytes([msg[-1] ^ 1])
     kid, key = load_key(keyfile)
-    # The smallest fresh seqs: whoever took msg has seen no higher one
-    # from its sender, and the real sender's next is far above them.
-    h['seq'] += step
+    # Fresh: far above any seq its sender will have reached (they count
+    # up from the nanoseconds of their start). A receiver records a seq
+    # only with a message it takes, and these are refused for their
+    # other fault, so the real sender is not locked out.
+    h['seq'] += 1 << 40
     h['key_id'] = kid
     if case == 'stale':             # an epoch older than any applied
         h['epoch'] = max(1, h['epoch'] - (1 << 21))
@@ -130,9 +132,8 @@ if __name__ == '__main__':
     cmd, args = sys.argv[1] if len(sys.argv) > 1 else '', sys.argv[2:]
     if cmd == 'catch' and len(args) == 5:
         catch(args[0], args[1], args[2], args[3], float(args[4]))
-    elif cmd == 'forge' and len(args) in (3, 4):
-        print(forge(args[0], args[1], bytes.fromhex(args[2]),
-                    int(args[3]) if len(args) == 4 else 1).hex())
+    elif cmd == 'forge' and len(args) == 3:
+        print(forge(args[0], args[1], bytes.fromhex(args[2])).hex())
     elif cmd == 'send' and len(args) == 5:
         send(args[0], int(args[1]), args[2], int(args[3]),
              bytes.fromhex(args[4]))
