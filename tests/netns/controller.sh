@@ -35,7 +35,7 @@
 #    connections from e1_1 to e3_1 spread over the paths as the pushed
 #    weights say.
 #
-# The line rate is $DARD_CTL_RATE Mbit/s (default 100), the permutation's
+# The line rate is $DARD_CTL_RATE Mbit/s (default 20), the permutation's
 # seed $DARD_CTL_SEED (default 1); $DARD_CTL_CASES picks cases (default
 # "1 2 5"; 2 runs 3 and 4 on its flows). Namespaces are named dard_ctl_PID_N-*;
 # everything is removed on exit.
@@ -55,7 +55,12 @@ dardctl=$top/build/bin/dardctl
 py=$top/tests/netns/dard_cp.py
 export DARDCTL=$dardctl
 export DARD_TESTBED_DIR=/run/dard/test-ctl-$$
-rate=${DARD_CTL_RATE:-100}
+# 20, not the issue's 100: sixteen flows through up to six namespaces
+# each (veth, tbf and the datapath at every hop) are forwarded by two cores
+# here, and measured at 450-600 Mbit/s in all (16 x 100 would need
+# 1,600): at 100 every flow got 10-45 Mbit/s, however they were placed.
+# On a machine that forwards more, DARD_CTL_RATE=100.
+rate=${DARD_CTL_RATE:-20}
 seed=${DARD_CTL_SEED:-1}
 # Which cases run: 1, 2 (with 3 and 4, on its flows) and 5.
 cases=" ${DARD_CTL_CASES:-1 2 5} "
@@ -274,12 +279,14 @@ sharing() {
 		      n = 0; for (k in s) n++; print n }' "$tmp/routes"
 }
 # report TAG A B: each flow's rate over (A, B] and its path as last
-# looked up; sets $minrate and $under (flows under the floor).
+# looked up; sets $minrate, $under (flows under the floor) and $silent
+# (flows without a second in the window).
 report() {
 	local k r path
-	minrate="" under=0
+	minrate="" under=0 silent=0
 	for k in "${!hosts[@]}"; do
 		r=$(rate_of "$tmp/$1-$k.txt" "$2" "$3")
+		[[ -n $r ]] || silent=$((silent + 1))
 		path=$(awk -v k="$k" '$1 == k { $1 = ""; print substr($0, 2) }' "$tmp/routes")
 		printf '  flow %2d %-5s -> %-5s %6s Mbit/s  %s\n' "$k" "${hosts[k]}" \
 			"${dst[k]}" "${r:-none}" "$path"
@@ -385,7 +392,8 @@ case_kill() {
 	routes >/dev/null
 	report opt "$w0" "$w1"
 	echo "fallback: every host in mode dard $fell s after the kill; from the kill to 3 s after, min $minrate Mbit/s, $(zero_seconds opt "$w0" "$w1") seconds at zero"
-	t "bytes keep flowing on every flow, every second" test "$(zero_seconds opt "$w0" "$w1")" -eq 0
+	t "bytes keep flowing on every flow, every second" \
+		test "$(zero_seconds opt "$w0" "$w1")" -eq 0 -a "$silent" -eq 0
 	t "start the controller again" "$testbed" controller --prefix "$prefix" start
 	ts=$EPOCHREALTIME
 	t "every host is back in controller mode" within 10 all_mode controller
@@ -546,13 +554,14 @@ case_oblivious() {
 }
 
 [[ " $cases " == *" 1 "* ]] && case_ecmp
-# An elephant has carried what 1.6 s at the line rate carries: a flow's
+# An elephant has carried what 3.2 s at the line rate carries: a flow's
 # ACKs, about 2.5% of its bytes, live as long as it does and, with the
 # age alone, were elephants too. sdn-optimal, which knows no rates, then
 # had 32 flows of equal weight, L_D = 2 at every ToR, and was free to
-# put two transfers on a link and two ACK streams on another.
+# put two transfers on a link and two ACK streams on another. The ACKs
+# would take 128 s to carry as much; the flows run 100 s.
 if [[ " $cases " == *" 2 "* ]] &&
-	up 2 --dard --fast --controller sdn-optimal --elephant-bytes $((rate * 200000)); then
+	up 2 --dard --fast --controller sdn-optimal --elephant-bytes $((rate * 400000)); then
 	case_optimal
 	case_kill
 	case_forge
