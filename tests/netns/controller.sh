@@ -570,4 +570,8 @@ if [[ " $cases " == *" 2 "* ]] &&
 fi
 [[ " $cases " == *" 5 "* ]] && case_oblivious
 
+down
+t "no namespace is left, the controller's neither" \
+	bash -c "! ip netns list | grep -q '^dard_ctl_$$_'"
+t "no pin is left" bash -c "! ls -d /sys/fs/bpf/dard/testbed/dard_ctl_$$_* 2>/dev/null | grep -q ."
 summary
