@@ -80,7 +80,7 @@ LIBDP := $(B)/lib/libdard-dp.a
 
 IPPLUG := $(B)/lib/ip/link_dard.so
 PROGS := $(B)/bin/dardctl $(B)/bin/dardd $(B)/bin/dard-switchd \
-	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck
+	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck $(B)/bin/dard-controller
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
@@ -119,7 +119,8 @@ $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name bench_dp > $@
 
-ALGO_USERS := $(call objs,daemon/algo) $(call objs,daemon/sim)
+ALGO_USERS := $(call objs,daemon/algo) $(call objs,daemon/sim) \
+	      $(call objs,daemon/controller)
 $(ALGO_USERS) $(B)/tests/%.o $(B)/bench/%.o: DARD_CFLAGS += -iquote daemon/algo
 
 # dardctl's deploy/ finds dardctl's own headers the same way.
@@ -169,6 +170,13 @@ $(B)/bin/dard-switchd: $(call objs,daemon/switchd) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+
+# The controller places flows with libdard-algo (route.h).
+$(B)/bin/dard-controller: $(call objs,daemon/controller) $(LIBALGO) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
 
 $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
@@ -237,6 +245,22 @@ $(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
 		$(BPF_LIBS) $(LIBDARD_LIBS)
+
+# The controller's tests and benchmark drive its receive and round
+# functions through its objects but main.o, without sockets.
+CTLR_OBJS := $(filter-out %/main.o,$(call objs,daemon/controller))
+$(B)/tests/unit/test_control%.o $(B)/bench/bench_ctl.o: \
+	DARD_CFLAGS += -iquote daemon/controller
+$(B)/tests/test_control%: $(B)/tests/unit/test_control%.o $(CTLR_OBJS) \
+		$(LIBALGO) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
+		$(ALGO_LIBS)
+$(B)/bin/dard-bench-ctl: $(B)/bench/bench_ctl.o $(CTLR_OBJS) $(LIBALGO) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
 
 # The kernel module's backend without the module: its messages, the
 # choice of backend (which links both), the "not loaded" error.
@@ -402,6 +426,7 @@ install: daemon
 	install -D -m 0755 $(B)/bin/dardctl $(DESTDIR)$(PREFIX)/sbin/dardctl
 	install -D -m 0755 $(B)/bin/dardd $(DESTDIR)$(PREFIX)/sbin/dardd
 	install -D -m 0755 $(B)/bin/dard-switchd $(DESTDIR)$(PREFIX)/sbin/dard-switchd
+	install -D -m 0755 $(B)/bin/dard-controller $(DESTDIR)$(PREFIX)/sbin/dard-controller
 	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
 	install -D -m 0644 $(IPPLUG) $(DESTDIR)$(IPLIBDIR)/link_dard.so
 
