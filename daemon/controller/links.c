@@ -137,9 +137,17 @@ void links_query(struct ctlr *c, uint64_t now)
 		if (!s->pending)
 			s->answered_ns = s->answered_ns ? s->answered_ns : now;
 		s->pending = seq;
-		if (len &&
-		    c->xmit_switch(c, buf, len, s->mgmt, c->o.switch_port) >= 0)
-			c->st.queries++;
+		if (!len)
+			continue;
+		if (c->xmit_switch(c, buf, len, s->mgmt, c->o.switch_port) <
+		    0) {
+			c->st.send_errors++;
+			dard_log_ratelimited(&c->rl_switch, now, DARD_LOG_WARN,
+					     "query to %s failed",
+					     c->t->node[s->node].name);
+			continue;
+		}
+		c->st.queries++;
 	}
 	recount(c, gen);
 }
