@@ -401,11 +401,13 @@ check: style test-san test-bpf fuzz-smoke test-kmod test-netns
 test: check
 
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
-		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-dp daemon
+		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-dp \
+		$(B)/bin/dard-bench-ctl daemon
 	$(Q)$(B)/bin/dard-bench
 	$(Q)$(B)/bin/dard-bench-sched
 	$(Q)$(B)/bin/dard-bench-maxmin
 	$(Q)$(B)/bin/dard-bench-route
+	$(Q)$(B)/bin/dard-bench-ctl
 	$(Q)DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
 	$(Q)scripts/bench-testbed
 	$(Q)scripts/bench-failover

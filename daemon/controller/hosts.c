@@ -289,7 +289,7 @@ void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
 		return;
 	h->seq = m.seq;
 	if (!h->heard_ns)
-		log_info("%s reports", c->t->node[h->node].name);
+		log_debug("%s reports", c->t->node[h->node].name);
 	h->heard_ns = now;
 	h->addr = addr;
 	h->port = port;
