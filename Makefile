@@ -321,6 +321,10 @@ $(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
 $(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
 $(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
+# dard-controller's host table: the datagrams hosts (or anyone) send it.
+$(B)/fuzz/controller_fuzz: daemon/controller/hosts.c daemon/controller/paths.c \
+		daemon/common/log.c
+$(B)/fuzz/controller_fuzz: FUZZ_CFLAGS := -iquote daemon/controller
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
 $(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
