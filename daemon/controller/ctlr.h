@@ -75,6 +75,7 @@ const char *ctlr_refusal_name(int why);
 
 /* The ToR pair's shortest paths in dard_path_foreach order (paths.c). */
 struct cpset {
+	uint64_t used; /* the round that last asked for it */
 	uint32_t stor, dtor, npaths;
 	uint8_t nsw, ndl;
 	uint32_t *sw, *dl; /* npaths rows of nsw switches, ndl dlinks */
@@ -157,6 +158,11 @@ int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 	      const struct cpset **out);
 /* The row of p whose switches are path's, or -1. */
 int paths_row(const struct cpset *p, const struct dard_path *path);
+/*
+ * Frees the path sets no flow asked for since round `since', when they
+ * are many more than the flows: a long run meets most ToR pairs.
+ */
+void paths_trim(struct ctlr *c, size_t nflows, uint64_t since);
 /* Whether row k of p crosses a failed link. */
 int paths_failed(const struct ctlr *c, const struct cpset *p, uint32_t k);
 void paths_fini(struct ctlr *c);

@@ -135,6 +135,7 @@ int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 		return -ENOMEM;
 	i = slot(c, stor, dtor);
 	if (c->ps[i]) {
+		c->ps[i]->used = c->st.rounds;
 		*out = c->ps[i];
 		return 0;
 	}
@@ -143,6 +144,7 @@ int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 		return -ENOMEM;
 	p->stor = stor;
 	p->dtor = dtor;
+	p->used = c->st.rounds;
 	ret = build(c, src, dst, p);
 	if (ret) {
 		pset_free(p);
@@ -152,6 +154,33 @@ int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 	c->nps++;
 	*out = p;
 	return 0;
+}
+
+void paths_trim(struct ctlr *c, size_t nflows, uint64_t since)
+{
+	struct cpset **old = c->ps;
+	size_t oc = c->ps_cap, i;
+
+	/* Amortised: a rebuild of the table per this many new pairs. */
+	if (c->nps <= 2 * nflows + 1024)
+		return;
+	c->ps = calloc(oc, sizeof(*c->ps));
+	if (!c->ps) {
+		c->ps = old;
+		return;
+	}
+	c->nps = 0;
+	for (i = 0; i < oc; i++) {
+		if (!old[i])
+			continue;
+		if (old[i]->used < since) {
+			pset_free(old[i]);
+			continue;
+		}
+		c->ps[slot(c, old[i]->stor, old[i]->dtor)] = old[i];
+		c->nps++;
+	}
+	free(old);
 }
 
 int paths_row(const struct cpset *p, const struct dard_path *path)

@@ -65,6 +65,17 @@ void round_fini(struct ctlr *c)
 	c->load = NULL;
 }
 
+static size_t live_flows(const struct ctlr *c)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (host_live(&c->host[i]))
+			n += c->host[i].nflows;
+	return n;
+}
+
 /* The live hosts' flows, into *out (to free); -ENOMEM. */
 static int gather(struct ctlr *c, struct rflow **out, size_t *n)
 {
@@ -342,6 +353,7 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 	int self, ret;
 
 	hosts_expire(c, now);
+	paths_trim(c, live_flows(c), c->st.rounds);
 	c->epoch++;
 	c->st.rounds++;
 	c->st.last_msgs = c->st.last_bytes = 0;

@@ -6,7 +6,7 @@
  * a silent host is forgotten; a FAILED ack is counted and its flow placed
  * again; sdn-adaptive says SELF past a permutation; sdn-greedy keeps its
  * flows off a link a switch's agent reports down, and a silent agent is
- * not a dead link.
+ * not a dead link; path sets nobody uses go once they are many.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -71,7 +71,7 @@ static ssize_t fake_switch(struct ctlr *cc, const void *buf, size_t len,
 	return len;
 }
 
-static void start(int algo)
+static void start_on(int algo, const char *spec)
 {
 	struct ctlr_opts o = {.algo = algo,
 			      .interval_ns = SEC,
@@ -85,12 +85,16 @@ static void start(int algo)
 	keys.key[0].id = 5;
 	for (i = 0; i < DARD_KEY_LEN; i++)
 		keys.key[0].k[i] = 7 * i + 1;
-	assert_int_equal(
-		dard_topo_load(&cfg, "fattree:4", &lo, err, sizeof(err)), 0);
+	assert_int_equal(dard_topo_load(&cfg, spec, &lo, err, sizeof(err)), 0);
 	assert_int_equal(ctlr_init(&c, &cfg, &keys, &o, err), 0);
 	c.xmit = fake_xmit;
 	c.xmit_switch = fake_switch;
 	nsent = 0;
+}
+
+static void start(int algo)
+{
+	start_on(algo, "fattree:4");
 }
 
 static void stop(void)
@@ -434,6 +438,39 @@ static void test_greedy_failed_link(void **state)
 	stop();
 }
 
+/* Path sets no flow asked for lately go once they are many. */
+static void test_paths_trim(void **state)
+{
+	const struct dard_topo *t;
+	const struct cpset *ps, *kept, *again;
+	uint32_t a, b, n = 0, per_tor;
+
+	(void)state;
+	start_on(DARD_CP_ALGO_GREEDY, "fattree:16");
+	t = cfg.topo;
+	per_tor = 8; /* fattree:16: 8 hosts a ToR, 128 ToRs */
+	for (a = 0; a < 128 && n < 1100; a++)
+		for (b = 0; b < 128 && n < 1100; b++, n++)
+			assert_int_equal(paths_get(&c, t->hosts[a * per_tor],
+						   t->hosts[b * per_tor], &ps),
+					 0);
+	assert_int_equal(c.nps, 1100);
+	/* Few flows, but not many more sets than flows: kept. */
+	paths_trim(&c, 100, 1);
+	assert_int_equal(c.nps, 1100);
+	c.st.rounds = 1;
+	assert_int_equal(
+		paths_get(&c, t->hosts[0], t->hosts[9 * per_tor], &kept), 0);
+	paths_trim(&c, 1, 1);
+	assert_int_equal(c.nps, 1);
+	assert_int_equal(
+		paths_get(&c, t->hosts[1], t->hosts[9 * per_tor + 3], &again),
+		0);
+	assert_ptr_equal(again, kept);
+	assert_int_equal(again->npaths, 64);
+	stop();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_ack_failed),
 		cmocka_unit_test(test_adaptive_self),
 		cmocka_unit_test(test_greedy_failed_link),
+		cmocka_unit_test(test_paths_trim),
 	};
 
 	/* Refusals and silences are what the tests cause: errors only. */
