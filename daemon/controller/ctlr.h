@@ -41,6 +41,7 @@ struct cflow {
 	uint32_t dst;	  /* destination host node */
 	uint16_t path;	  /* the path the host says it is on */
 	int32_t assigned; /* our last choice for it, -1 for none yet */
+	int32_t refused;  /* the path its host could not take, or -1 */
 	uint32_t gen;	  /* the host's full report it was last in */
 };
 

@@ -151,6 +151,7 @@ static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
 		f->key = r->key;
 		f->dst = dst;
 		f->assigned = -1;
+		f->refused = -1;
 	}
 	f->path = r->path;
 	f->gen = h->gen;
@@ -203,7 +204,8 @@ static void on_report(struct ctlr *c, struct chost *h,
 	}
 }
 
-/* The flows the host could not move are placed afresh next round. */
+/* The flows the host could not move are placed afresh next round, on
+ * another path than the one it could not take. */
 static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
 {
 	unsigned i;
@@ -216,8 +218,11 @@ static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
 		if (!(m->flow[i].flags & DARD_CP_FL_FAILED))
 			continue;
 		c->st.ack_failed++;
-		if (f)
-			f->assigned = -1;
+		if (!f)
+			continue;
+		/* Never pushed there again (round.c), placed afresh. */
+		f->refused = m->flow[i].path;
+		f->assigned = -1;
 	}
 }
 

@@ -148,13 +148,75 @@ static uint32_t max_load(struct ctlr *c, const struct rflow *fl, size_t n)
 	return n && !m ? 1 : m;
 }
 
+/* Loads start at 0, and a failed link's beyond any flow count. */
+static void load_reset(struct ctlr *c)
+{
+	size_t i, ndl = 2 * (size_t)c->t->nlinks;
+
+	memset(c->load, 0, ndl * sizeof(*c->load));
+	for (i = 0; c->nfailed && i < ndl; i++)
+		if (c->down[i / 2])
+			c->load[i] = FAILED_LOAD;
+}
+
+/* Whether a flow sits on the path its host could not move it to. */
+static int on_refused(const struct rflow *r)
+{
+	return r->f->refused >= 0 && r->f->assigned == r->f->refused &&
+	       r->ps->npaths > 1;
+}
+
+/*
+ * A flow its host could not move (ACK FAILED: the path dead in its
+ * datapath, most likely) is not pushed onto that path again: SDN-greedy
+ * over its other paths, given every other flow's load.
+ */
+static int avoid_refused(struct ctlr *c, struct rflow *fl, size_t n)
+{
+	uint32_t *dl = NULL, *tmp, k, r;
+	size_t i;
+
+	for (i = 0; i < n && !on_refused(&fl[i]); i++)
+		;
+	if (i == n)
+		return 0;
+	load_reset(c);
+	for (i = 0; i < n; i++)
+		if (fl[i].f->assigned >= 0 && !on_refused(&fl[i]))
+			add_row(c, fl[i].ps, fl[i].f->assigned);
+	for (i = 0; i < n; i++) {
+		const struct cpset *ps = fl[i].ps;
+		uint32_t skip = fl[i].f->refused, nd = ps->ndl;
+		struct dard_cands cd;
+
+		if (!on_refused(&fl[i]))
+			continue;
+		tmp = realloc(dl, ((size_t)ps->npaths * nd + 1) * sizeof(*dl));
+		if (!tmp) {
+			free(dl);
+			return -ENOMEM;
+		}
+		dl = tmp;
+		for (k = 0; k < ps->npaths; k++)
+			if (k != skip)
+				memcpy(&dl[(size_t)(k - (k > skip)) * nd],
+				       &ps->dl[(size_t)k * nd],
+				       nd * sizeof(*dl));
+		cd = (struct dard_cands){dl, ps->npaths - 1, nd};
+		dard_route_greedy_rows(&cd, 1, c->load, &r);
+		assign(c, fl[i].f, r + (r >= skip));
+	}
+	free(dl);
+	return 0;
+}
+
 /* SDN-greedy for the flows without a (live) path, given the others. */
 static int place_greedy(struct ctlr *c, struct rflow *fl, size_t n)
 {
-	size_t i, nnew = 0, ndl = 2 * (size_t)c->t->nlinks;
 	struct dard_cands *cd;
-	uint32_t *row;
 	struct rflow **todo;
+	size_t i, nnew = 0;
+	uint32_t *row;
 
 	cd = calloc(n ? n : 1, sizeof(*cd));
 	row = calloc(n ? n : 1, sizeof(*row));
@@ -165,10 +227,7 @@ static int place_greedy(struct ctlr *c, struct rflow *fl, size_t n)
 		free(todo);
 		return -ENOMEM;
 	}
-	memset(c->load, 0, ndl * sizeof(*c->load));
-	for (i = 0; c->nfailed && i < ndl; i++)
-		if (c->down[i / 2])
-			c->load[i] = FAILED_LOAD;
+	load_reset(c);
 	for (i = 0; i < n; i++) {
 		struct cflow *f = fl[i].f;
 
@@ -267,9 +326,9 @@ out:
 }
 
 /* Places fl by the algorithm; *self when hosts schedule themselves. */
-static int place(struct ctlr *c, struct rflow *fl, size_t n, int *self)
+static int place_algo(struct ctlr *c, struct rflow *fl, size_t n, int *self)
 {
-	int placed;
+	int placed, ret;
 
 	*self = 0;
 	switch (c->o.algo) {
@@ -282,13 +341,19 @@ static int place(struct ctlr *c, struct rflow *fl, size_t n, int *self)
 			*self = 1;
 			return 0;
 		}
-		if (place_optimal(c, fl, n, 1, &placed))
-			return -ENOMEM;
+		ret = place_optimal(c, fl, n, 1, &placed);
 		*self = !placed;
-		return 0;
+		return ret;
 	default:
 		return place_greedy(c, fl, n);
 	}
+}
+
+static int place(struct ctlr *c, struct rflow *fl, size_t n, int *self)
+{
+	int ret = place_algo(c, fl, n, self);
+
+	return ret || *self ? ret : avoid_refused(c, fl, n);
 }
 
 static void xmit(struct ctlr *c, struct chost *h, const void *buf, size_t len,

@@ -327,15 +327,21 @@ static void test_ack_failed(void **state)
 	start(DARD_CP_ALGO_GREEDY);
 	report(0, &dst, 1, SEC);
 	assert_int_equal(ctlr_round(&c, SEC), 0);
-	assert_true(c.host[0].flow[0].assigned >= 0);
+	assert_int_equal(c.host[0].flow[0].assigned, 0);
 	len = host_msg(buf, DARD_CP_ACK, 0, &dst, NULL, 1, 0);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 40000, SEC);
 	assert_int_equal(c.st.acks, 1);
 	assert_int_equal(c.st.ack_failed, 1);
-	/* Placed afresh next round. */
+	/* Placed afresh next round, never on the path it could not take
+	 * (ties would have put it there again). */
 	assert_int_equal(c.host[0].flow[0].assigned, -1);
+	assert_int_equal(c.host[0].flow[0].refused, 0);
 	assert_int_equal(ctlr_round(&c, SEC), 0);
-	assert_true(c.host[0].flow[0].assigned >= 0);
+	assert_true(c.host[0].flow[0].assigned > 0);
+	nsent = 0;
+	assert_int_equal(ctlr_round(&c, SEC), 0);
+	assert_int_equal(nsent, 1);
+	assert_true(sent[0].m.flow[0].path > 0);
 	stop();
 }
 
