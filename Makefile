@@ -351,14 +351,21 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
-test-cli: daemon $(B)/tests/ctlpeer
+test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
-		tests/cli/ctlsock.sh || rc=1; exit $$rc
+		tests/cli/ctlsock.sh || rc=1; \
+		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
+		tests/cli/controller.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
+
+# A host's side of the controller protocol, for controller.sh.
+$(B)/tests/ctlhost: $(B)/tests/cli/ctlhost.o $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # The unit and CLI tests again, built with ASan and UBSan in build/san.
 test-san:
