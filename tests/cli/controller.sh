@@ -81,7 +81,8 @@ ok "sdn-greedy on a Clos is fine" 124 timeout 1 "$bin/dard-controller" \
 	-c "$tmp/clos.conf" -s "$tmp/c.sock" -q
 
 # A live one: a host's report gets an ASSIGN for its flow.
-"$bin/dard-controller" -a sdn-greedy -l 127.0.0.1 -i 0.2 -Q 0.2 \
+# Hosts are kept 30 s: the forged report waits 2.5 s for nothing.
+"$bin/dard-controller" -a sdn-greedy -l 127.0.0.1 -i 0.2 -Q 0.2 -t 30 \
 	-s "$tmp/c.sock" 2>"$tmp/ctl.log" &
 cpid=$!
 pids+=("$cpid")
