@@ -45,6 +45,13 @@ struct cflow {
 	uint32_t gen;	  /* the host's full report it was last in */
 };
 
+/*
+ * The most elephants one host may have reported: a bound on what a
+ * holder of the key can make the controller keep (dardd's own table is
+ * smaller).
+ */
+enum { CTLR_HOST_FLOWS_MAX = 16384 };
+
 /* A host of the tree, by its rank among hosts. */
 struct chost {
 	uint32_t node;

@@ -138,6 +138,8 @@ static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
 	struct cflow *f = find_flow(h, &r->key);
 
 	if (!f) {
+		if (h->nflows >= CTLR_HOST_FLOWS_MAX)
+			return -ENOSPC;
 		if (h->nflows == h->cap) {
 			unsigned cap = h->cap ? 2 * h->cap : 8;
 			struct cflow *n = realloc(h->flow, cap * sizeof(*n));
@@ -190,8 +192,10 @@ static void on_report(struct ctlr *c, struct chost *h,
 			if (f)
 				drop_flow(h, f);
 		} else if (add_flow(h, r, dst)) {
-			log_warn("out of memory for %s's flows",
-				 c->t->node[h->node].name);
+			snprintf(why, sizeof(why),
+				 "%s has %u flows already, or memory ran out",
+				 c->t->node[h->node].name, h->nflows);
+			refuse(c, CR_FLOW, now, h->addr, h->port, why);
 		}
 	}
 	if ((m->flags & DARD_CP_F_LAST) && h->in_set) {

@@ -138,15 +138,21 @@ static size_t host_msg(uint8_t *buf, unsigned type, unsigned src,
 	return dard_cp_encode(buf, DARD_CP_MSG_MAX, &keys.key[0], &m);
 }
 
-/* Host src reports flows to dst[0..n-1], a full report, at now. */
-static void report(unsigned src, const unsigned *dst, unsigned n, uint64_t now)
+/* Host src reports flows to dst[0..n-1] with flags, at now. */
+static void report_flags(unsigned src, const unsigned *dst, unsigned n,
+			 unsigned flags, uint64_t now)
 {
 	uint8_t buf[DARD_CP_MSG_MAX];
-	size_t len = host_msg(buf, DARD_CP_REPORT, src, dst, NULL, n,
-			      DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	size_t len = host_msg(buf, DARD_CP_REPORT, src, dst, NULL, n, flags);
 
 	assert_true(len > 0);
 	ctlr_receive(&c, buf, len, host(src)->mgmt, 40000, now);
+}
+
+/* A full report, in one datagram. */
+static void report(unsigned src, const unsigned *dst, unsigned n, uint64_t now)
+{
+	report_flags(src, dst, n, DARD_CP_F_FIRST | DARD_CP_F_LAST, now);
 }
 
 /* The ASSIGN sent to host rank r this round, or NULL. */
@@ -290,6 +296,90 @@ static void test_refusals(void **state)
 	assert_int_equal(c.host[0].nflows, 1);
 	/* Nothing refused was ever answered. */
 	assert_int_equal(nsent, 0);
+	stop();
+}
+
+/* The destination of host 0's flow i (ports 40000 + i, host_msg). */
+static unsigned flow_dst(unsigned i)
+{
+	return dard_topo_find_id(cfg.topo, ntohl(c.host[0].flow[i].key.daddr));
+}
+
+/*
+ * A full report replaces the host's flows; datagrams without FIRST and
+ * LAST add flows, END ends one; a set over several datagrams drops at
+ * its LAST what it did not name.
+ */
+static void test_report_sets(void **state)
+{
+	uint8_t buf[DARD_CP_MSG_MAX];
+	unsigned two[2] = {5, 9}, one = 13;
+	size_t len;
+
+	(void)state;
+	start(DARD_CP_ALGO_GREEDY);
+	report(0, two, 2, SEC);
+	assert_int_equal(c.host[0].nflows, 2);
+	/* Incremental: a flow to 13 (its port 40000 is the first's too,
+	 * but the destination differs: another flow). */
+	report_flags(0, &one, 1, 0, SEC);
+	assert_int_equal(c.host[0].nflows, 3);
+	/* It ends. */
+	{
+		static struct dard_cp_msg m;
+		char e[DARD_ERR_MAX];
+
+		len = host_msg(buf, DARD_CP_REPORT, 0, &one, NULL, 1, 0);
+		assert_int_equal(dard_cp_decode(buf, len, &keys, &m, e), 0);
+		m.flow[0].flags = DARD_CP_FL_END;
+		m.seq = ++seq;
+		len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
+		ctlr_receive(&c, buf, len, host(0)->mgmt, 40000, SEC);
+	}
+	assert_int_equal(c.host[0].nflows, 2);
+	/* A set over two datagrams naming one new flow (to 9, port 40000):
+	 * kept as it comes, and at the set's LAST the two it did not name
+	 * are gone. */
+	report_flags(0, &two[1], 1, DARD_CP_F_FIRST, SEC);
+	assert_int_equal(c.host[0].nflows, 3);
+	report_flags(0, NULL, 0, DARD_CP_F_LAST, SEC);
+	assert_int_equal(c.host[0].nflows, 1);
+	assert_int_equal(flow_dst(0), cfg.topo->hosts[9]);
+	/* An empty full report: none left. */
+	report(0, NULL, 0, SEC);
+	assert_int_equal(c.host[0].nflows, 0);
+	stop();
+}
+
+/* A host may keep CTLR_HOST_FLOWS_MAX flows, no more. */
+static void test_flows_bounded(void **state)
+{
+	static struct dard_cp_msg m;
+	uint8_t buf[DARD_CP_MSG_MAX];
+	unsigned i, j, sent_flows = 0;
+	size_t len;
+
+	(void)state;
+	start(DARD_CP_ALGO_GREEDY);
+	for (i = 0; sent_flows < CTLR_HOST_FLOWS_MAX + 10; i++) {
+		m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
+					 .sender = host(0)->id,
+					 .topo = c.topo,
+					 .seq = ++seq,
+					 .count = DARD_CP_FLOWS_MAX};
+		for (j = 0; j < DARD_CP_FLOWS_MAX; j++, sent_flows++) {
+			m.flow[j].key.saddr = htonl(host(0)->id);
+			m.flow[j].key.daddr = htonl(host(5)->id);
+			m.flow[j].key.sport = htons(sent_flows & 0xffff);
+			m.flow[j].key.dport = htons(sent_flows >> 16);
+			m.flow[j].key.proto = IPPROTO_UDP;
+		}
+		len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
+		ctlr_receive(&c, buf, len, host(0)->mgmt, 40000, SEC);
+	}
+	assert_int_equal(c.host[0].nflows, CTLR_HOST_FLOWS_MAX);
+	assert_int_equal(c.st.refused[CR_FLOW],
+			 sent_flows - CTLR_HOST_FLOWS_MAX);
 	stop();
 }
 
@@ -482,6 +572,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_optimal_permutation),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_report_sets),
+		cmocka_unit_test(test_flows_bounded),
 		cmocka_unit_test(test_silent_host_forgotten),
 		cmocka_unit_test(test_ack_failed),
 		cmocka_unit_test(test_adaptive_self),
