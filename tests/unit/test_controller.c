@@ -534,6 +534,62 @@ static void test_greedy_failed_link(void **state)
 	stop();
 }
 
+/*
+ * sdn-optimal with a link failed places as sdn-greedy over the surviving
+ * paths; once the link is back, the changed set brings one fresh
+ * colouring, and then it keeps it.
+ */
+static void test_optimal_failed_link(void **state)
+{
+	unsigned perm[16], i;
+	const struct cpset *ps;
+	const struct dard_link *l;
+	uint32_t tor;
+	uint64_t before;
+
+	(void)state;
+	start(DARD_CP_ALGO_OPTIMAL);
+	for (i = 0; i < 16; i++) {
+		perm[i] = (i + 4) % 16;
+		report(i, &perm[i], 1, SEC);
+	}
+	assert_int_equal(ctlr_round(&c, SEC), 0);
+	assert_int_equal(c.st.recomputed, 1);
+	/* The first up link of host 0's flow's path fails at its ToR. */
+	assert_int_equal(
+		paths_get(&c, cfg.topo->hosts[0], cfg.topo->hosts[4], &ps), 0);
+	l = &cfg.topo->link[ps->dl[c.host[0].flow[0].assigned * ps->ndl] / 2];
+	tor = l->down;
+	nswq = 0;
+	links_query(&c, 2 * SEC);
+	switch_reply(tor, l->down_port, 2 * SEC);
+	assert_int_equal(c.nfailed, 1);
+	assert_int_equal(ctlr_round(&c, 2 * SEC), 0);
+	/* No colouring: greedy moved what crossed the link, nothing else. */
+	assert_int_equal(c.st.recomputed, 1);
+	for (i = 0; i < 16; i++) {
+		const struct cpset *p;
+
+		assert_int_equal(paths_get(&c, cfg.topo->hosts[i],
+					   cfg.topo->hosts[perm[i]], &p),
+				 0);
+		assert_false(paths_failed(&c, p, c.host[i].flow[0].assigned));
+	}
+	/* Back up: one fresh colouring, L_D 1 again. */
+	nswq = 0;
+	links_query(&c, 3 * SEC);
+	switch_reply(tor, 0, 3 * SEC);
+	assert_int_equal(c.nfailed, 0);
+	before = c.st.recomputed;
+	nsent = 0;
+	assert_int_equal(ctlr_round(&c, 3 * SEC), 0);
+	assert_int_equal(c.st.recomputed, before + 1);
+	assert_int_equal(pushed_max_load(), 1);
+	assert_int_equal(ctlr_round(&c, 3 * SEC), 0);
+	assert_int_equal(c.st.recomputed, before + 1);
+	stop();
+}
+
 /* Path sets no flow asked for lately go once they are many. */
 static void test_paths_trim(void **state)
 {
@@ -578,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_ack_failed),
 		cmocka_unit_test(test_adaptive_self),
 		cmocka_unit_test(test_greedy_failed_link),
+		cmocka_unit_test(test_optimal_failed_link),
 		cmocka_unit_test(test_paths_trim),
 	};
 
