@@ -46,6 +46,8 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->nfail = 0;
 	o->converge = 0.2;
 	o->rto = 0;
+	o->refine = 4;
+	o->keep = 0;
 }
 
 static void pset_free(struct pset *p)
@@ -633,6 +635,7 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		return dard_fail(err, -EINVAL, "bad simulation options");
 	s.sched = flowsim_scheds[o->sched];
 	s.next_central = o->central;
+	s.central_now = HUGE_VAL;
 	ret = sim_init(&s, p, n);
 	if (ret)
 		goto out;

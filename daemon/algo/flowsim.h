@@ -20,18 +20,25 @@
 #include "traffic.h"
 
 enum dard_sim_sched {
-	DARD_SIM_ECMP,	  /* a path by hash at arrival, never moved */
-	DARD_SIM_PVLB,	  /* a random path every pvlb seconds of a flow */
-	DARD_SIM_DARD,	  /* selfish scheduling, as dardd */
-	DARD_SIM_HEDERA,  /* demand estimation and simulated annealing */
-	DARD_SIM_GREEDY,  /* SDN-greedy over the elephants, every round */
-	DARD_SIM_OPTIMAL, /* SDN-optimal over the elephants, every round */
+	DARD_SIM_ECMP,	 /* a path by hash at arrival, never moved */
+	DARD_SIM_PVLB,	 /* a random path every pvlb seconds of a flow */
+	DARD_SIM_DARD,	 /* selfish scheduling, as dardd */
+	DARD_SIM_HEDERA, /* demand estimation and simulated annealing */
+	DARD_SIM_GREEDY, /* SDN-greedy over the elephants, every round */
+	/*
+	 * SDN-optimal over the elephants, every round, with the ToR
+	 * colouring of the whole demand and a local search that keeps L_D
+	 * (dard_route_optimal_tor, dard_route_refine_rows).
+	 */
+	DARD_SIM_OPTIMAL,
 	/*
 	 * A reference for failures: ECMP in the switches, whose routing
 	 * protocol withdraws a dead link and re-hashes its flows onto live
 	 * paths after a convergence delay. Without failures it is ECMP.
 	 */
 	DARD_SIM_SWITCH_ECMP,
+	/* The thesis's SDN-optimal as it stands (dard_route_optimal). */
+	DARD_SIM_OPTIMAL_THESIS,
 	DARD_SIM_NSCHED,
 };
 
@@ -71,6 +78,11 @@ struct dard_sim_opts {
 	double converge; /* s: switch-ecmp's routing convergence; 0.2 */
 	double rto;	 /* s: DARD's repath of a flow stalled on a dead
 			    path it was not told of; 0: none */
+	/* sdn-optimal: local search passes (0: none); 4 */
+	uint32_t refine;
+	/* sdn-optimal: a flow keeps its path where the new one is no
+	 * better (fewer moves, the same L_D); 0 */
+	uint32_t keep;
 };
 
 struct dard_sim_flow {

@@ -38,13 +38,17 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	 * What the edge switches report: Hedera's large flows, at least a
 	 * tenth of the host link's rate (its section 4.1), and every flow
 	 * old enough to be an elephant; with large at 1, the elephants only.
+	 * And, with failures, what a switch dropped for a dead port while a
+	 * live path is left: mice too, or they would stall until elephants.
 	 */
 	for (i = 0; i < s->nact; i++) {
 		struct flow *f = s->act[i];
 
 		if (f->elephant ||
 		    (s->o->large < 1 &&
-		     f->rate >= s->o->large * s->cap[f->links[0]]))
+		     f->rate >= s->o->large * s->cap[f->links[0]]) ||
+		    (s->o->nfail &&
+		     flowsim_fail_live_row(s, f, f->row) != f->row))
 			e[n++] = f;
 	}
 	qsort(e, n, sizeof(*e), by_id);
@@ -54,17 +58,24 @@ static int central(struct sim *s, struct dard_sim_flow *out)
 	return ret;
 }
 
+/* Its rounds, and one at once when a port went down (flowsim_fail.c). */
 static int central_tick(struct sim *s, struct dard_sim_flow *out)
 {
-	if (s->now < s->next_central)
+	int due = s->now >= s->next_central;
+
+	if (!due && s->now < s->central_now)
 		return 0;
-	s->next_central += s->o->central;
+	if (s->now >= s->central_now)
+		s->central_now = HUGE_VAL;
+	if (due)
+		s->next_central += s->o->central;
 	return central(s, out);
 }
 
 static double central_next(const struct sim *s, double when)
 {
-	return s->nact ? fmin(when, s->next_central) : when;
+	return s->nact ? fmin(when, fmin(s->next_central, s->central_now))
+		       : when;
 }
 
 static void central_idle(struct sim *s)
@@ -118,32 +129,51 @@ static int hedera_place(struct sim *s, struct flow **e, size_t n,
 	return 0;
 }
 
+/*
+ * What a controller sees of the flows: their candidate rows, and the
+ * links' loads with a failed link full, as its poll sees it.
+ */
+static int ctl_view(struct sim *s, struct flow **e, size_t n,
+		    struct dard_cands **c, uint32_t **load)
+{
+	size_t i;
+
+	*c = calloc(n ? n : 1, sizeof(**c));
+	*load = calloc(2 * (size_t)s->t->nlinks, sizeof(**load));
+	if (!*c || !*load)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		(*c)[i] = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
+					      e[i]->ps->ndl};
+	for (i = 0; s->o->nfail && i < 2 * (size_t)s->t->nlinks; i++)
+		if (!(s->cap[i] > 0))
+			(*load)[i] = UINT32_MAX / 2;
+	return 0;
+}
+
+static void ctl_apply(struct sim *s, struct flow **e, size_t n,
+		      const uint32_t *row, struct dard_sim_flow *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		flowsim_place(s, e[i], flowsim_fail_live_row(s, e[i], row[i]),
+			      out);
+}
+
 /* SDN-greedy over the flows' rows. */
 static int greedy_place(struct sim *s, struct flow **e, size_t n,
 			struct dard_sim_flow *out)
 {
-	struct dard_cands *c = calloc(n ? n : 1, sizeof(*c));
-	uint32_t *row = calloc(n ? n : 1, sizeof(*row));
-	uint32_t *load = calloc(2 * (size_t)s->t->nlinks, sizeof(*load));
-	int ret = 0;
-	size_t i;
+	uint32_t *row = calloc(n ? n : 1, sizeof(*row)), *load = NULL;
+	struct dard_cands *c = NULL;
+	int ret = row ? ctl_view(s, e, n, &c, &load)
+		      : dard_fail(s->err, -ENOMEM, "out of memory");
 
-	if (!c || !row || !load) {
-		ret = dard_fail(s->err, -ENOMEM, "out of memory");
-		goto out;
+	if (!ret) {
+		dard_route_greedy_rows(c, n, load, row);
+		ctl_apply(s, e, n, row, out);
 	}
-	for (i = 0; i < n; i++)
-		c[i] = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
-					   e[i]->ps->ndl};
-	/* A failed link, as the controller's poll sees it: full. */
-	for (i = 0; s->o->nfail && i < 2 * (size_t)s->t->nlinks; i++)
-		if (!(s->cap[i] > 0))
-			load[i] = UINT32_MAX / 2;
-	dard_route_greedy_rows(c, n, load, row);
-	for (i = 0; i < n; i++)
-		flowsim_place(s, e[i], flowsim_fail_live_row(s, e[i], row[i]),
-			      out);
-out:
 	free(c);
 	free(row);
 	free(load);
@@ -164,9 +194,12 @@ static int find_row(const struct pset *p, const struct dard_path *path)
 	return -1;
 }
 
-/* SDN-optimal over the flows' hosts, its paths found among their rows. */
-static int optimal_place(struct sim *s, struct flow **e, size_t n,
-			 struct dard_sim_flow *out)
+/*
+ * SDN-optimal's rows for the flows' hosts: the thesis's placement, or the
+ * ToR colouring of the whole demand.
+ */
+static int optimal_rows(struct sim *s, struct flow **e, size_t n, int thesis,
+			uint32_t *row)
 {
 	struct dard_demand *d = calloc(n ? n : 1, sizeof(*d));
 	struct dard_path *paths = calloc(n ? n : 1, sizeof(*paths));
@@ -181,23 +214,70 @@ static int optimal_place(struct sim *s, struct flow **e, size_t n,
 		d[i].src = e[i]->src;
 		d[i].dst = e[i]->dst;
 	}
-	ret = dard_route_optimal_tree(s->pc, s->rtree, d, n, paths, s->err);
+	ret = thesis ? dard_route_optimal_tree(s->pc, s->rtree, d, n, paths,
+					       s->err)
+		     : dard_route_optimal_tor(s->pc, s->rtree, d, n, paths,
+					      s->err);
 	if (ret == -ENOMEM)
 		dard_fail(s->err, ret, "out of memory");
 	for (i = 0; !ret && i < n; i++) {
-		int row = find_row(e[i]->ps, &paths[i]);
+		int r = find_row(e[i]->ps, &paths[i]);
 
-		if (row < 0)
+		if (r < 0)
 			ret = dard_fail(
 				s->err, -EIO,
 				"sdn-optimal placed a flow off its paths");
-		else
-			flowsim_place(s, e[i],
-				      flowsim_fail_live_row(s, e[i], row), out);
+		row[i] = (uint32_t)r;
 	}
 out:
 	free(d);
 	free(paths);
+	return ret;
+}
+
+/*
+ * SDN-optimal, then the local search that keeps its L_D and unstacks the
+ * switch links its count-only objective leaves loaded (experiments.md).
+ * A failed link is full to the search, so flows leave it for the least
+ * loaded live row, not just the next one.
+ */
+static int optimal_place(struct sim *s, struct flow **e, size_t n,
+			 struct dard_sim_flow *out)
+{
+	uint32_t *row = calloc(n ? n : 1, sizeof(*row)), *load = NULL;
+	uint32_t *cur = calloc(n ? n : 1, sizeof(*cur));
+	struct dard_cands *c = NULL;
+	int ret = row && cur ? ctl_view(s, e, n, &c, &load)
+			     : dard_fail(s->err, -ENOMEM, "out of memory");
+	size_t i;
+
+	if (!ret)
+		ret = optimal_rows(s, e, n, 0, row);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			cur[i] = e[i]->row;
+		dard_route_refine_rows(c, n, s->o->keep ? cur : NULL,
+				       s->o->refine, load, row);
+		ctl_apply(s, e, n, row, out);
+	}
+	free(c);
+	free(cur);
+	free(row);
+	free(load);
+	return ret;
+}
+
+/* The thesis's SDN-optimal, placed as it comes. */
+static int optimal_thesis_place(struct sim *s, struct flow **e, size_t n,
+				struct dard_sim_flow *out)
+{
+	uint32_t *row = calloc(n ? n : 1, sizeof(*row));
+	int ret = row ? optimal_rows(s, e, n, 1, row)
+		      : dard_fail(s->err, -ENOMEM, "out of memory");
+
+	if (!ret)
+		ctl_apply(s, e, n, row, out);
+	free(row);
 	return ret;
 }
 
@@ -238,4 +318,14 @@ const struct sim_sched flowsim_optimal = {
 	.next = central_next,
 	.idle = central_idle,
 	.place = optimal_place,
+};
+
+const struct sim_sched flowsim_optimal_thesis = {
+	.name = "sdn-optimal-thesis",
+	.init = optimal_init,
+	.fini = optimal_fini,
+	.tick = central_tick,
+	.next = central_next,
+	.idle = central_idle,
+	.place = optimal_thesis_place,
 };

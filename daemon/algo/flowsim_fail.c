@@ -16,11 +16,14 @@
  *                balance the elephants. A flow with no monitor for its
  *                ToR pair stalls, or with rto > 0 moves to the next path
  *                every rto seconds it is stalled (TCP's timeout repair);
- *   hedera, sdn-*: a controller polls every switch at its round, so
- *                it places no elephant on a failed link if a live path
- *                is left (sdn-greedy counts failed links as full; the
- *                others' choice, if dead, gives way to the next live
- *                row); between rounds, as ecmp;
+ *   hedera, sdn-*: a controller polls every switch at its round, and
+ *                converge seconds after a link goes down it hears of it
+ *                and runs a round at once (its own rounds keep their
+ *                times), so it places no elephant on a failed link if a
+ *                live path is left (sdn-greedy and sdn-optimal's search
+ *                count failed links as full; the others' choice, if
+ *                dead, gives way to the next live row); the switches
+ *                report every flow they drop for a dead port, mice too;
  *   pvlb         nothing more than it does anyway: its random re-picks
  *                are the host's, blind to liveness.
  * A link back up carries again; no flow moves back for it.
@@ -152,20 +155,25 @@ static double converged(const struct sim *s, const struct flow *f)
 	return at + s->o->converge;
 }
 
-/* Switch ECMP re-hashes f over the live rows (none: it stays). */
-static void rehash(struct sim *s, struct flow *f, struct dard_sim_flow *out)
+/* Switch ECMP's hash of f over the live rows (none: its own row). */
+static uint32_t live_hash(const struct sim *s, const struct flow *f)
 {
 	uint32_t row, nlive = 0, k;
 
 	for (row = 0; row < f->ps->npaths; row++)
 		nlive += !row_dead(s, f->ps, row, 0);
 	if (!nlive)
-		return;
+		return f->row;
 	k = dard_mix64(s->o->seed ^ (0xfa11ULL << 32 | f->id)) % nlive;
 	for (row = 0;; row++)
 		if (!row_dead(s, f->ps, row, 0) && !k--)
-			break;
-	flowsim_move(s, f, row, out);
+			return row;
+}
+
+/* Switch ECMP re-hashes f over the live rows (none: it stays). */
+static void rehash(struct sim *s, struct flow *f, struct dard_sim_flow *out)
+{
+	flowsim_move(s, f, live_hash(s, f), out);
 }
 
 static void apply_events(struct sim *s)
@@ -174,9 +182,14 @@ static void apply_events(struct sim *s)
 		const struct fail_ev *e = &s->ev[s->next_ev++];
 		uint32_t l = e->link;
 
-		if (e->down && !s->ndown[l]++)
+		if (e->down && !s->ndown[l]++) {
 			s->down_at[l] = e->at;
-		else if (!e->down && s->ndown[l])
+			/* A controller hears of the port going down (as a
+			 * routing protocol does) and places again. */
+			if (s->sched->place)
+				s->central_now = fmin(s->central_now,
+						      e->at + s->o->converge);
+		} else if (!e->down && s->ndown[l])
 			s->ndown[l]--;
 		s->cap[2 * l] = s->cap[2 * l + 1] =
 			s->ndown[l] ? 0 : s->t->link[l].mbps;
@@ -251,11 +264,21 @@ void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out)
 
 void flowsim_fail_arrive(struct sim *s, struct flow *f)
 {
+	int dard = s->o->sched == DARD_SIM_DARD;
+
 	f->dead_since = -1;
-	/* A new flow: placed, not moved. */
-	if (s->o->sched == DARD_SIM_DARD && f->ps->ndl &&
-	    row_dead(s, f->ps, f->row, 1) && monitored(s, f)) {
-		f->row = next_live(s, f, 1);
+	if (!f->ps->ndl || !row_dead(s, f->ps, f->row, dard))
+		return;
+	/*
+	 * A new flow: placed, not moved. Under DARD on the datapath's next
+	 * live path, where a monitor told its host; under a controller once
+	 * it heard of the failure (converge seconds on) and set the
+	 * switches' default routes around it, hashed over the live paths as
+	 * switch ECMP does.
+	 */
+	if (dard ? monitored(s, f)
+		 : s->sched->place && converged(s, f) <= s->now) {
+		f->row = dard ? next_live(s, f, 1) : live_hash(s, f);
 		memcpy(&f->links[1], &f->ps->dl[(size_t)f->row * f->ps->ndl],
 		       f->ps->ndl * sizeof(f->links[0]));
 	}

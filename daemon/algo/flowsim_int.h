@@ -82,6 +82,7 @@ struct sim {
 	double now;
 	double next_query;   /* DARD's switch queries */
 	double next_central; /* a controller's rounds */
+	double central_now;  /* an extra round for a port down; HUGE_VAL */
 	int dirty;	     /* rates must be recomputed */
 	char *err;
 	/* Link failures (flowsim_fail.c), when o->nfail. */
@@ -126,6 +127,7 @@ extern const struct sim_sched flowsim_dard;   /* flowsim.c */
 extern const struct sim_sched flowsim_hedera; /* flowsim_ctl.c */
 extern const struct sim_sched flowsim_greedy;
 extern const struct sim_sched flowsim_optimal;
+extern const struct sim_sched flowsim_optimal_thesis;
 extern const struct sim_sched flowsim_switch_ecmp; /* flowsim_fail.c */
 
 uint64_t flowsim_rnd(struct sim *s);

@@ -59,6 +59,7 @@ const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED] = {
 	[DARD_SIM_GREEDY] = &flowsim_greedy,
 	[DARD_SIM_OPTIMAL] = &flowsim_optimal,
 	[DARD_SIM_SWITCH_ECMP] = &flowsim_switch_ecmp,
+	[DARD_SIM_OPTIMAL_THESIS] = &flowsim_optimal_thesis,
 };
 
 const char *dard_sim_sched_name(int sched)

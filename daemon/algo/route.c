@@ -217,6 +217,69 @@ void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
 	}
 }
 
+/* A row's links gain or lose a flow. */
+static void row_add(const struct dard_cands *c, uint32_t row, uint32_t *load,
+		    int by)
+{
+	const uint32_t *dl = c->dl + (size_t)row * c->ndl;
+	unsigned j;
+
+	for (j = 0; j < c->ndl; j++)
+		load[dl[j]] += by;
+}
+
+/* The row flow c should take given the others' loads (see route.h). */
+static uint32_t refine_one(const struct dard_cands *c, uint32_t row,
+			   uint32_t pref, const uint32_t *load)
+{
+	uint32_t best = row, k, w;
+	uint32_t best_load =
+		worst_load(load, c->dl + (size_t)row * c->ndl, c->ndl);
+
+	if (pref < c->npaths && pref != row) {
+		w = worst_load(load, c->dl + (size_t)pref * c->ndl, c->ndl);
+		if (w <= best_load) {
+			best = pref;
+			best_load = w;
+		}
+	}
+	for (k = 0; k < c->npaths; k++) {
+		w = worst_load(load, c->dl + (size_t)k * c->ndl, c->ndl);
+		if (w < best_load) {
+			best = k;
+			best_load = w;
+		}
+	}
+	return best;
+}
+
+size_t dard_route_refine_rows(const struct dard_cands *c, size_t n,
+			      const uint32_t *pref, unsigned passes,
+			      uint32_t *load, uint32_t *row)
+{
+	size_t i, moves = 0, moved = 1;
+	unsigned pass;
+
+	for (i = 0; i < n; i++)
+		row_add(&c[i], row[i], load, 1);
+	for (pass = 0; moved && pass < passes; pass++) {
+		for (moved = 0, i = 0; i < n; i++) {
+			uint32_t to;
+
+			/* Without itself: its own row's links look as the
+			 * others' do. */
+			row_add(&c[i], row[i], load, -1);
+			to = refine_one(&c[i], row[i],
+					pref ? pref[i] : UINT32_MAX, load);
+			moved += to != row[i];
+			row[i] = to;
+			row_add(&c[i], row[i], load, 1);
+		}
+		moves += moved;
+	}
+	return moves;
+}
+
 int dard_route_lower_bound(const struct dard_topo *t,
 			   const struct dard_demand *d, size_t n, uint32_t *lb,
 			   char *err)

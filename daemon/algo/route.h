@@ -102,6 +102,35 @@ int dard_route_optimal_tree(struct dard_pathctx *c,
 			    const struct dard_demand *d, size_t n,
 			    struct dard_path *out, char *err);
 
+/*
+ * SDN-optimal with the ToR colouring of the whole demand on full-bisection
+ * trees too (the scheme the thesis's tapered variant uses), not the NL_D
+ * permutations first. L_D is the same lower bound, but switch-to-switch
+ * links carry at most ceil(D / u) flows, D the most non-local flows a ToR
+ * sends or receives: the permutations, each routed free of contention on
+ * its own, can stack up to NL_D flows on one switch link, far above that
+ * when L_D is set by a busy host (Documentation/experiments.md).
+ */
+int dard_route_optimal_tor(struct dard_pathctx *c,
+			   const struct dard_route_tree *rt,
+			   const struct dard_demand *d, size_t n,
+			   struct dard_path *out, char *err);
+
+/*
+ * Local search on a placement given as rows: load (2 * nlinks) is added
+ * the rows' switch-link counts, then each flow in turn moves to the row
+ * whose most loaded link, without the flow, carries the fewest flows, if
+ * that is strictly fewer than on its own row; with pref, to pref[i] when
+ * that is no worse than its own row (a controller's current paths: kept
+ * where the new placement gains nothing). Passes over the flows repeat,
+ * at most passes times, until none moves. A move never raises the largest
+ * load of any link, so L_D never grows. Returns the moves made; row and
+ * load hold the result.
+ */
+size_t dard_route_refine_rows(const struct dard_cands *c, size_t n,
+			      const uint32_t *pref, unsigned passes,
+			      uint32_t *load, uint32_t *row);
+
 /* Whether dard_route_optimal handles t: 0, or -EINVAL with err saying why. */
 int dard_route_optimal_check(const struct dard_topo *t, char *err);
 

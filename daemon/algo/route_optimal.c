@@ -342,15 +342,16 @@ static int route_class(struct dard_pathctx *c, const struct ftree *f,
 }
 
 /*
- * SDN-optimal on a checked fat-tree. Full bisection: the thesis's
- * Algorithm 3 first splits D into NL_D permutations (host colouring), each
- * then one contention-free round. Tapered ToRs: one class, the whole
- * demand, so that the ToR colouring needs only ceil(largest ToR degree /
- * u) rounds (splitting first could cost a round per permutation).
+ * SDN-optimal on a checked fat-tree. Full bisection, unless whole: the
+ * thesis's Algorithm 3 first splits D into NL_D permutations (host
+ * colouring), each then one contention-free round. Tapered ToRs, or
+ * whole: one class, the whole demand, so that the ToR colouring needs only
+ * ceil(largest ToR degree / u) rounds (splitting first could cost a round
+ * per permutation, and the permutations' rounds stack on the same links).
  */
 static int place(struct dard_pathctx *c, const struct dard_topo *t,
 		 const struct ftree *f, const struct dard_demand *d, size_t n,
-		 struct dard_path *out, char *err)
+		 int whole, struct dard_path *out, char *err)
 {
 	uint32_t nl, sw[1];
 	unsigned nclass = 1, k;
@@ -372,7 +373,7 @@ static int place(struct dard_pathctx *c, const struct dard_topo *t,
 		x->sp = f->pod[x->sn];
 		x->dp = f->pod[x->dn];
 	}
-	if (f->hmax <= f->u && nl > 1) {
+	if (!whole && f->hmax <= f->u && nl > 1) {
 		for (i = 0; i < n; i++) {
 			w.e[i].l = t->node[d[i].src].rank;
 			w.e[i].r = t->node[d[i].dst].rank;
@@ -457,7 +458,15 @@ int dard_route_optimal_tree(struct dard_pathctx *c,
 			    const struct dard_demand *d, size_t n,
 			    struct dard_path *out, char *err)
 {
-	return place(c, rt->f.t, &rt->f, d, n, out, err);
+	return place(c, rt->f.t, &rt->f, d, n, 0, out, err);
+}
+
+int dard_route_optimal_tor(struct dard_pathctx *c,
+			   const struct dard_route_tree *rt,
+			   const struct dard_demand *d, size_t n,
+			   struct dard_path *out, char *err)
+{
+	return place(c, rt->f.t, &rt->f, d, n, 1, out, err);
 }
 
 int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
@@ -469,7 +478,7 @@ int dard_route_optimal(struct dard_pathctx *c, const struct dard_topo *t,
 
 	if (ret)
 		return ret;
-	ret = place(c, t, &f, d, n, out, err);
+	ret = place(c, t, &f, d, n, 0, out, err);
 	ftree_free(&f);
 	return ret;
 }
@@ -489,7 +498,7 @@ int dard_route_adaptive(struct dard_pathctx *c, const struct dard_topo *t,
 	if (!ret && lb > 1)
 		ret = DARD_SDN_MULTIPATH;
 	else if (!ret)
-		ret = place(c, t, &f, d, n, out, err);
+		ret = place(c, t, &f, d, n, 0, out, err);
 	ftree_free(&f);
 	return ret;
 }

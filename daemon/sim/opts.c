@@ -318,7 +318,8 @@ static const struct sim_opt opts[] = {
 	 .domain = "seconds from 0 to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --converge S   switch-ecmp's routing convergence after a\n"
-		 "                 failure (default 0.2)\n"},
+		 "                 failure, and the controllers' extra round\n"
+		 "                 after it (default 0.2)\n"},
 	{.name = "rto",
 	 .val = 'O',
 	 .modes = SIM_RUN,
@@ -331,6 +332,31 @@ static const struct sim_opt opts[] = {
 	 .help = "  --rto S        dard: a flow stalled S seconds on a failed path\n"
 		 "                 no monitor told its host of moves to the next\n"
 		 "                 path (TCP timeout repair; default 0: never)\n"},
+	/* Four passes: on fattree:16 random the fourth moves less than a
+	 * flow a round on average. */
+	{.name = "refine",
+	 .val = 'N',
+	 .modes = SIM_RUN,
+	 .parse = opt_u32,
+	 .off = OFF(sim.refine),
+	 .min = 0,
+	 .max = 1000,
+	 .domain = "a number of passes up to 1000",
+	 .help_in = SIM_RUN,
+	 .help = "  --refine N     sdn-optimal's local search passes (default 4;\n"
+		 "                 0: the ToR colouring alone)\n"},
+	{.name = "keep",
+	 .val = 'K',
+	 .modes = SIM_RUN,
+	 .parse = opt_u32,
+	 .off = OFF(sim.keep),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "0 or 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --keep 1       sdn-optimal's search keeps a flow on its path\n"
+		 "                 wherever the new placement gains nothing there\n"
+		 "                 (default 0: every flow takes the new one)\n"},
 	{.name = "topo",
 	 .val = 't',
 	 .modes = SIM_PLACE | SIM_RUN,
@@ -402,6 +428,7 @@ static void usage(FILE *f)
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
+	      "                [ --refine N ] [ --keep 1 ]\n"
 	      "\n"
 	      "--run:\n"
 	      "Simulates elephant flows at the flow level (the DARD paper, section\n"
@@ -422,9 +449,14 @@ static void usage(FILE *f)
 	      "  sdn-optimal  every 5 s, SDN-optimal over the same flows (fat-\n"
 	      "               trees whose aggregation switches have full\n"
 	      "               bisection, tapered ToRs allowed; under `all' it is\n"
-	      "               skipped on other trees, with a note);\n"
+	      "               skipped on other trees, with a note): the ToR\n"
+	      "               colouring of all the flows at once, then a local\n"
+	      "               search that unloads switch links, L_D unchanged;\n"
 	      "  switch-ecmp  ECMP in the switches, re-hashing the flows of a\n"
-	      "               failed link onto live paths (with --fail only).\n"
+	      "               failed link onto live paths (with --fail only);\n"
+	      "  sdn-optimal-thesis  the thesis's SDN-optimal as it is: NL_D\n"
+	      "               permutations, each routed alone (Documentation/\n"
+	      "               experiments.md, \"SDN-optimal and SDN-greedy\").\n"
 	      "It prints, per scheduler, the average transfer time, the 90th\n"
 	      "percentile and largest path switches per flow, how many flows became\n"
 	      "elephants, the control traffic by the paper's message sizes (48 and\n"

@@ -51,13 +51,21 @@ static int run_check(const struct dard_topo *t, const struct sim_args *a,
 	double flows = a->rate * a->duration * t->nhosts;
 	char err[DARD_ERR_MAX];
 
-	if (want[DARD_SIM_OPTIMAL] && dard_route_optimal_check(t, err)) {
+	static const int optimal[] = {DARD_SIM_OPTIMAL,
+				      DARD_SIM_OPTIMAL_THESIS};
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		const char *name = dard_sim_sched_name(optimal[i]);
+
+		if (!want[optimal[i]] || !dard_route_optimal_check(t, err))
+			continue;
 		if (strcmp(a->sched, "all")) {
-			fprintf(stderr, "dard-sim: sdn-optimal: %s\n", err);
+			fprintf(stderr, "dard-sim: %s: %s\n", name, err);
 			return 1;
 		}
-		printf("sdn-optimal skipped: %s\n", err);
-		want[DARD_SIM_OPTIMAL] = 0;
+		printf("%s skipped: %s\n", name, err);
+		want[optimal[i]] = 0;
 	}
 	/* Each flow costs about 200 bytes, and time; keep it to 10 GB. */
 	if (flows > 5e7) {
@@ -104,7 +112,7 @@ static int run_one(struct runner *r, int s)
 				out[i].moves);
 	}
 	qsort(r->moves, n, sizeof(*r->moves), cmp_double);
-	printf("%-11s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f",
+	printf("%-18s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f",
 	       dard_sim_sched_name(s), r->avg[s],
 	       n ? r->moves[(n * 9 + 9) / 10 - 1] : 0, n ? r->moves[n - 1] : 0,
 	       st.elephants, st.end > 0 ? st.ctl_bytes / st.end : 0, st.end);
@@ -179,7 +187,7 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	if (r.nfail)
 		printf("%zu link failures, switch-ecmp converging in %g s, rto %g s\n",
 		       r.nfail, a->sim.converge, a->sim.rto);
-	printf("%-11s %10s %8s %8s %9s %12s %9s", "sched", "avg time s",
+	printf("%-18s %10s %8s %8s %9s %12s %9s", "sched", "avg time s",
 	       "p90 sw", "max sw", "elephants", "control B/s", "last end");
 	printf(r.nfail ? " %12s %10s\n" : "\n", "stalled f-s", "unfinished");
 	for (s = 0; s < DARD_SIM_NSCHED; s++)

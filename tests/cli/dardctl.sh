@@ -315,7 +315,7 @@ ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
 ok "dard-sim refuses an empty --sched" 2 "$sim" --run --sched , &&
 	has "none named" "$err" "^dard-sim: no scheduler in --sched \`,'\$"
 ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
-	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal, switch-ecmp or all$"
+	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal, switch-ecmp, sdn-optimal-thesis or all$"
 # dard-sim --fail: links between switches, named or random, at times.
 ok "dard-sim --fail a host link" 2 "$sim" --run --fail aggr1_1-e1_1@3 &&
 	has "host named" "$err" "^dard-sim: --fail .aggr1_1-e1_1@3.: e1_1 is a host"
@@ -392,9 +392,9 @@ ok "dard-sim run bad csv" 1 "$sim" --run --duration 1 --csv /nonexistent/x.csv &
 	has "csv named" "$err" "/nonexistent/x.csv"
 ok "dard-sim run, every scheduler" 0 "$sim" --run --topo fattree:4 --duration 30 \
 	--seed 3 --csv "$tmp/sim.csv" &&
-	is "six schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy|sdn-optimal) ' <<<"$out")" 6 &&
+	is "seven schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy|sdn-optimal|sdn-optimal-thesis) ' <<<"$out")" 7 &&
 	is "a CSV row per flow and scheduler" "$(($(wc -l <"$tmp/sim.csv") - 1))" \
-		"$((6 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
+		"$((7 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
 	is "ECMP moves nothing" "$(awk -F, '$1 == "ecmp" && $8 > 0' "$tmp/sim.csv" | wc -l)" 0 &&
 	is "every flow ends after it starts" \
 		"$(awk -F, 'NR > 1 && !($6 > $5)' "$tmp/sim.csv" | wc -l)" 0 &&
@@ -404,7 +404,12 @@ ok "dard-sim run sdn-optimal on Clos" 1 "$sim" --run --topo clos:4,4 --sched sdn
 	is "before any run" "$(grep -c avg <<<"$out")" 0
 ok "dard-sim run all on Clos" 0 "$sim" --run --topo clos:4,4 --duration 30 &&
 	has "sdn-optimal skipped, said" "$out" '^sdn-optimal skipped: .*fat-tree' &&
+	has "sdn-optimal-thesis skipped, said" "$out" '^sdn-optimal-thesis skipped: .*fat-tree' &&
 	is "five schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy) ' <<<"$out")" 5
+ok "dard-sim run refuses --keep 2" 2 "$sim" --run --keep 2 &&
+	has "keep named" "$err" "^dard-sim: Invalid --keep .2.: out of range, expected 0 or 1$"
+ok "dard-sim run --refine 0 --keep 1" 0 "$sim" --run --duration 20 --sched sdn-optimal \
+	--refine 0 --keep 1 && has "sdn-optimal ran" "$out" '^sdn-optimal  *[0-9.]* '
 ok "dard-sim run refuses NaN" 2 "$sim" --run --size nan && has "size named" "$err" '--size'
 ok "dard-sim run refuses --algo" 2 "$sim" --run --algo sdn-greedy &&
 	has "mode named" "$err" '--algo is for --place only'
@@ -420,6 +425,7 @@ ok "sim-tables, two trees" 0 env DARD_SIM="$sim" "$top/scripts/sim-tables" --top
 		"$(sed -n '/^## Average/,/^## DARD/p' "$tmp/st/tables.md" |
 			grep -c '^| [a-z-]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |$')" 5 &&
 	has "sdn-optimal skips Clos" "$(cat "$tmp/st/tables.md")" '^| sdn-optimal | [0-9.]* | [0-9.]* | - | - |$' &&
+	has "so does the thesis's" "$(cat "$tmp/st/tables.md")" '^| sdn-optimal-thesis | [0-9.]* | [0-9.]* | - | - |$' &&
 	is "a run file per tree and pattern, and per control rate" "$(ls "$tmp/st/runs" | wc -l)" 10 &&
 	is "control traffic at two workloads" \
 		"$(grep -c '^| 0\.[12] | [0-9]* | [0-9]* | [0-9]* |$' "$tmp/st/tables.md")" 2
