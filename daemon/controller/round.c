@@ -8,8 +8,11 @@
  *   flows it keeps (the thesis's Algorithm 2 run incrementally);
  * - sdn-optimal keeps every path while the demand only shrank and its
  *   L_D is still the lower bound; otherwise it colours the whole demand
- *   afresh. With a failed link the tree is no longer the one its
- *   colouring assumes: it places as sdn-greedy over the surviving paths;
+ *   at the ToRs afresh (dard_route_optimal_tor) and runs the local search
+ *   (dard_route_refine_rows) with each flow's current path preferred:
+ *   a flow moves only where the new placement gains. A failed link is
+ *   full to the search, so flows leave it for the least loaded live path
+ *   (the colouring assumes the intact tree: L_D is then best effort);
  * - sdn-adaptive is sdn-optimal while the demand is at most a
  *   permutation (lower bound 1) and no link has failed, else SELF: hosts
  *   schedule by DARD, which routes around dead paths itself.
@@ -249,7 +252,10 @@ static int place_greedy(struct ctlr *c, struct rflow *fl, size_t n)
 	return 0;
 }
 
-/* Whether the paths kept are still optimal for what is left of them. */
+/*
+ * Whether the paths kept are still optimal for what is left of them: no
+ * flow new and the failed links the same since they were placed.
+ */
 static int keep_optimal(struct ctlr *c, const struct rflow *fl, size_t n,
 			const struct dard_demand *d, int *keep)
 {
@@ -260,7 +266,8 @@ static int keep_optimal(struct ctlr *c, const struct rflow *fl, size_t n,
 	for (i = 0; *keep && i < n; i++)
 		if (fl[i].f->assigned < 0)
 			*keep = 0;
-	if (!*keep)
+	/* With a link failed the bound is out of reach: best effort, kept. */
+	if (!*keep || c->nfailed)
 		return 0;
 	if (dard_route_lower_bound(c->t, d, n, &lb, NULL))
 		return -ENOMEM;
@@ -268,15 +275,61 @@ static int keep_optimal(struct ctlr *c, const struct rflow *fl, size_t n,
 	return 0;
 }
 
+/* Refine passes: dard-sim's default, enough to unstack a colouring. */
+enum { REFINE_PASSES = 4 };
+
 /*
- * SDN-optimal's colouring of the whole demand, or (max_lb) only when its
- * lower bound is at most max_lb: *placed says whether it did.
+ * The colouring's rows, then the local search from them, each flow
+ * preferring where it is now (our last path, else the one it reported).
+ */
+static int colour(struct ctlr *c, struct rflow *fl, size_t n,
+		  const struct dard_demand *d, char *err)
+{
+	struct dard_path *p = calloc(n ? n : 1, sizeof(*p));
+	struct dard_cands *cd = calloc(n ? n : 1, sizeof(*cd));
+	uint32_t *row = calloc(n ? n : 1, sizeof(*row));
+	uint32_t *pref = calloc(n ? n : 1, sizeof(*pref));
+	size_t i;
+	int ret = -ENOMEM;
+
+	if (!p || !cd || !row || !pref)
+		goto out;
+	ret = dard_route_optimal_tor(c->pc, c->rt, d, n, p, err);
+	for (i = 0; !ret && i < n; i++) {
+		int r = paths_row(fl[i].ps, &p[i]);
+
+		/* A path off the pair's rows would be a bug: never pushed. */
+		if (r < 0)
+			ret = dard_fail(err, -EIO, "a path off its rows");
+		row[i] = r;
+		pref[i] = fl[i].f->assigned >= 0 ? (uint32_t)fl[i].f->assigned
+						 : fl[i].f->path;
+		cd[i] = (struct dard_cands){fl[i].ps->dl, fl[i].ps->npaths,
+					    fl[i].ps->ndl};
+	}
+	if (ret)
+		goto out;
+	load_reset(c);
+	dard_route_refine_rows(cd, n, pref, REFINE_PASSES, c->load, row);
+	for (i = 0; i < n; i++)
+		assign(c, fl[i].f, row[i]);
+	c->st.recomputed++;
+out:
+	free(p);
+	free(cd);
+	free(row);
+	free(pref);
+	return ret;
+}
+
+/*
+ * SDN-optimal for the whole demand, or (max_lb) only when its lower
+ * bound is at most max_lb: *placed says whether it did.
  */
 static int place_optimal(struct ctlr *c, struct rflow *fl, size_t n,
 			 uint32_t max_lb, int *placed)
 {
 	struct dard_demand *d = calloc(n ? n : 1, sizeof(*d));
-	struct dard_path *p = NULL;
 	char err[DARD_ERR_MAX];
 	uint32_t lb;
 	size_t i;
@@ -298,30 +351,11 @@ static int place_optimal(struct ctlr *c, struct rflow *fl, size_t n,
 	*placed = 1;
 	if (keep_optimal(c, fl, n, d, &keep))
 		goto out;
-	ret = 0;
-	if (keep)
-		goto out;
-	p = calloc(n ? n : 1, sizeof(*p));
-	if (!p) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = dard_route_optimal_tree(c->pc, c->rt, d, n, p, err);
-	for (i = 0; !ret && i < n; i++) {
-		int row = paths_row(fl[i].ps, &p[i]);
-
-		/* A path off the pair's rows would be a bug: never pushed. */
-		if (row < 0)
-			ret = -EIO;
-		assign(c, fl[i].f, row);
-	}
+	ret = keep ? 0 : colour(c, fl, n, d, err);
 	if (ret)
-		log_err("sdn-optimal failed: %s",
-			ret == -EIO ? "a path off its rows" : err);
-	c->st.recomputed++;
+		log_err("sdn-optimal failed: %s", err);
 out:
 	free(d);
-	free(p);
 	return ret;
 }
 
@@ -333,8 +367,6 @@ static int place_algo(struct ctlr *c, struct rflow *fl, size_t n, int *self)
 	*self = 0;
 	switch (c->o.algo) {
 	case DARD_CP_ALGO_OPTIMAL:
-		if (c->nfailed)
-			return place_greedy(c, fl, n);
 		return place_optimal(c, fl, n, 0, &placed);
 	case DARD_CP_ALGO_ADAPTIVE:
 		if (c->nfailed) {
