@@ -635,6 +635,35 @@ static void test_optimal_keeps_paths(void **state)
 	stop();
 }
 
+/* A ToR-tapered tree (fattree:8,3): L_D is the lower bound. */
+static void test_optimal_tapered(void **state)
+{
+	uint32_t perm[256], i, n, lb;
+	struct dard_demand *d;
+
+	(void)state;
+	start_on(DARD_CP_ALGO_OPTIMAL, "fattree:8,3");
+	n = cfg.topo->nhosts;
+	assert_true(n <= 256);
+	d = calloc(n, sizeof(*d));
+	assert_non_null(d);
+	srand(3);
+	unit_derangement(perm, n);
+	for (i = 0; i < n; i++) {
+		unsigned dst = perm[i];
+
+		report(i, &dst, 1, SEC);
+		d[i] = (struct dard_demand){cfg.topo->hosts[i],
+					    cfg.topo->hosts[perm[i]]};
+	}
+	assert_int_equal(ctlr_round(&c, SEC), 0);
+	assert_int_equal(dard_route_lower_bound(cfg.topo, d, n, &lb, err), 0);
+	assert_true(lb > 1);
+	assert_int_equal(c.st.last_max_load, lb);
+	free(d);
+	stop();
+}
+
 /* Path sets no flow asked for lately go once they are many. */
 static void test_paths_trim(void **state)
 {
@@ -681,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_greedy_failed_link),
 		cmocka_unit_test(test_optimal_failed_link),
 		cmocka_unit_test(test_optimal_keeps_paths),
+		cmocka_unit_test(test_optimal_tapered),
 		cmocka_unit_test(test_paths_trim),
 	};
 
