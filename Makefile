@@ -304,7 +304,8 @@ $(B)/bin/dard-bench: $(B)/bench/bench.o $(LIBDARD)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # libFuzzer targets are built with clang and the sanitizers, from source:
-# libdard's, and the one file each target below adds.
+# libdard's (whose wcmp.h reads the uapi header's limits), and the one
+# file each target below adds.
 $(B)/fuzz/%: tests/fuzz/%.c $(call srcs,daemon/lib)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
@@ -325,6 +326,11 @@ $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
 $(B)/fuzz/controller_fuzz: daemon/controller/hosts.c daemon/controller/paths.c \
 		daemon/common/log.c
 $(B)/fuzz/controller_fuzz: FUZZ_CFLAGS := -iquote daemon/controller
+# dardd's handling of the controller's datagrams, with a fake datapath.
+$(B)/fuzz/cpin_fuzz: daemon/dardd/controller.c daemon/dardd/cpapply.c \
+	daemon/dardd/elephants.c daemon/dardd/monitors.c daemon/dardd/dead.c \
+	daemon/common/log.c
+$(B)/fuzz/cpin_fuzz: FUZZ_CFLAGS := -iquote daemon/dardd
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
 $(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)

@@ -20,7 +20,8 @@
  *
  * The path-liveness cases (liveness()) run each case alternated with its
  * reference on one table, setting dead bits through the datapath's own
- * set_dead between rounds, and report ratios of added time.
+ * set_dead between rounds, and report ratios of added time; weighted()
+ * does the same for new flows placed by weight against evenly.
  */
 #include <errno.h>
 #include <sched.h>
@@ -395,6 +396,49 @@ static void liveness(uint32_t n, const struct costs *k)
 	       n, d.b - d.a);
 }
 
+/* Weights for peer's paths through the datapath's set_weights (NULL:
+ * even), the way dardd applies the controller's. */
+static void set_weights(struct bench_dp *s, const uint16_t *w)
+{
+	struct dard_dp *dp = adopt(s);
+	int ret = dard_dp_bpf.set_weights(dp, ntohl(ip4(peer)), w, w ? 4 : 0);
+
+	dard_dp_bpf.close(dp);
+	if (ret) {
+		fprintf(stderr, "set_weights: %s\n", strerror(-ret));
+		exit(1);
+	}
+}
+
+/*
+ * A new flow placed by weight (the slot table, 1:3:0:4) beside one placed
+ * by hash % npaths, rounds alternated on one table as paired()'s; the
+ * ratio of added ns over the no-op, median of rounds.
+ */
+static void weighted(uint32_t n, const struct costs *k)
+{
+	static const uint16_t w[4] = {1, 3, 0, 4};
+	struct bench_dp *s = load(n, LIVE_NEW);
+	double a[ROUNDS], b[ROUNDS], q[ROUNDS], ma, mb;
+	int r;
+
+	for (r = 0; r < ROUNDS; r++) {
+		set_weights(s, NULL);
+		a[r] = run(s->progs.bench_egress, 0, REPEAT) - k->strip;
+		set_weights(s, w);
+		b[r] = run(s->progs.bench_egress, 0, REPEAT) - k->strip;
+		q[r] = (b[r] - k->noop) / (a[r] - k->noop);
+	}
+	check_stats(s, DARD_STAT_NEW_FLOW_WEIGHTED, (uint64_t)REPEAT * ROUNDS);
+	bench_dp__destroy(s);
+	ma = median(a, ROUNDS);
+	mb = median(b, ROUNDS);
+	printf("| new flow, even (hash %% 4 paths) | %u | %.1f | %.1f | - |\n",
+	       n, ma, ma - k->noop);
+	printf("| new flow, weighted 1:3:0:4 (slot of 256) | %u | %.1f | %.1f | %.3f |\n",
+	       n, mb, mb - k->noop, median(q, ROUNDS));
+}
+
 int main(void)
 {
 	static const uint32_t sizes[] = {1000, 1000000};
@@ -462,5 +506,10 @@ int main(void)
 	printf("|---|--:|--:|--:|--:|---|--:|\n");
 	for (i = 0; i < 2; i++)
 		liveness(sizes[i], &k);
+	printf("\nWeighted new flows: rounds of even and weighted alternated on one table; medians\n\n");
+	printf("| case | flows in table | ns per packet | added ns over no-op | weighted / even, median of rounds |\n");
+	printf("|---|--:|--:|--:|--:|\n");
+	for (i = 0; i < 2; i++)
+		weighted(sizes[i], &k);
 	return 0;
 }

@@ -66,7 +66,8 @@ static __always_inline void report(struct dard_flow *f,
 
 /*
  * A flow the table has not seen: placed on a path by hash if its
- * destination is an ID, or on the next live path if that one is dead.
+ * destination is an ID (hash % npaths, or the hash's slot of a weighted
+ * destination's table), or on the next live path if that one is dead.
  * When all are dead it keeps the hashed one: sending beats dropping, as
  * the fabric may know better than our view of it. Returns NULL, with
  * *is_id telling whether the packet is ours to drop (an ID we cannot
@@ -79,7 +80,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
 	struct dard_flow *f;
-	__u32 i, j;
+	__u32 h, i, j;
 
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	*is_id = !!dest;
@@ -89,7 +90,11 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 		count(DARD_STAT_DROP_NO_PATH);
 		return NULL;
 	}
-	i = flow_hash(key) % dest->npaths;
+	h = flow_hash(key);
+	i = dest->weighted ? dest->slot[h % DARD_WCMP_SLOTS] : DARD_PATHS_MAX;
+	/* A slot past the paths (none of ours writes one): even then. */
+	if (i >= dest->npaths)
+		i = h % dest->npaths;
 	/* The compiler knows i < npaths <= DARD_PATHS_MAX and would drop the
 	 * check the verifier needs; hide what it knows. */
 	barrier_var(i);
@@ -110,8 +115,11 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	nf.live_gen = gen;
 	nf.first_ns = now;
 	/* Another CPU may have placed it first: then its choice stands. */
-	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0)
+	if (bpf_map_update_elem(&dard_flows, key, &nf, BPF_NOEXIST) == 0) {
 		count(DARD_STAT_NEW_FLOW);
+		if (dest->weighted)
+			count(DARD_STAT_NEW_FLOW_WEIGHTED);
+	}
 	f = bpf_map_lookup_elem(&dard_flows, key);
 	if (!f)
 		count(DARD_STAT_FLOW_FULL);

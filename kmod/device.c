@@ -107,7 +107,7 @@ static void bump_live_gen(struct dard_dev *dd)
 	WRITE_ONCE(dd->live_gen, gen);
 }
 
-static struct dard_kdest *dest_get(struct dard_dev *dd, __be32 id)
+struct dard_kdest *dard_dest_get(struct dard_dev *dd, __be32 id)
 {
 	struct dard_kdest *kd;
 
@@ -119,7 +119,7 @@ static struct dard_kdest *dest_get(struct dard_dev *dd, __be32 id)
 
 int dard_dest_set(struct dard_dev *dd, __be32 id, const struct dard_dest *d)
 {
-	struct dard_kdest *old = dest_get(dd, id), *kd = NULL;
+	struct dard_kdest *old = dard_dest_get(dd, id), *kd = NULL;
 
 	if (d) {
 		if (!old && dd->ndests >= DARD_DESTS_MAX)
@@ -147,7 +147,7 @@ int dard_dest_set(struct dard_dev *dd, __be32 id, const struct dard_dest *d)
 
 int dard_dest_set_dead(struct dard_dev *dd, __be32 id, const u64 *dead)
 {
-	struct dard_kdest *old = dest_get(dd, id), *kd;
+	struct dard_kdest *old = dard_dest_get(dd, id), *kd;
 	u32 i;
 
 	if (!old)

@@ -81,7 +81,9 @@ const struct dard_kdest *dard_dest_find(struct dard_dev *dd, __be32 id);
 /* Writers, under the RTNL. */
 int dard_aliases_set(struct dard_dev *dd, const __be32 *a, u32 n, bool replace);
 u32 dard_aliases_count(struct dard_dev *dd);
-/* d NULL forgets the destination. */
+/* A destination to replace (hlist_replace_rcu), or NULL. */
+struct dard_kdest *dard_dest_get(struct dard_dev *dd, __be32 id);
+/* d NULL forgets the destination; its new paths are even. */
 int dard_dest_set(struct dard_dev *dd, __be32 id, const struct dard_dest *d);
 int dard_dest_set_dead(struct dard_dev *dd, __be32 id, const u64 *dead);
 

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "flows.h"
 #include "netlink.h"
+#include "wcmp.h"
 
 static struct genl_family dard_family;
 
@@ -101,6 +102,20 @@ static const struct nla_policy set_dead_policy[DARD_A_DEAD + 1] = {
 	DEV_NAME_POLICY,
 	[DARD_A_DEST] = {.type = NLA_BE32},
 	[DARD_A_DEAD] = NLA_POLICY_EXACT_LEN(sizeof(u64) * DARD_PATHS_MAX / 64),
+};
+
+/* SET_WEIGHTS: DARD_A_WEIGHTS is checked for its length by hand (a whole
+ * number of u16s), as NLA_BINARY has only a maximum here. */
+static const struct nla_policy set_weights_policy[DARD_A_WEIGHTS + 1] = {
+	DEV_NAME_POLICY,
+	[DARD_A_DEST] = {.type = NLA_BE32},
+	[DARD_A_WEIGHTS] = {.type = NLA_BINARY,
+			    .len = sizeof(u16) * DARD_PATHS_MAX},
+};
+
+static const struct nla_policy get_weights_policy[DARD_A_DEST + 1] = {
+	DEV_NAME_POLICY,
+	[DARD_A_DEST] = {.type = NLA_BE32},
 };
 
 /* MOVE_FLOW and DEL_FLOW. */
@@ -424,6 +439,90 @@ static int set_dead(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+static int set_weights(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct nlattr *a = info->attrs[DARD_A_WEIGHTS];
+	u16 *w = NULL;
+	struct dard_dev *dd;
+	u32 n = 0;
+	int ret;
+
+	ret = need(info, DARD_A_DEST);
+	if (ret)
+		return ret;
+	if (a) {
+		n = nla_len(a) / sizeof(u16);
+		if (!n || nla_len(a) % sizeof(u16)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "DARD_A_WEIGHTS: not whole u16s");
+			return -EINVAL;
+		}
+		w = kmemdup(nla_data(a), nla_len(a), GFP_KERNEL);
+		if (!w)
+			return -ENOMEM;
+	}
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (!ret)
+		ret = dard_dest_set_weights(
+			dd, nla_get_in_addr(info->attrs[DARD_A_DEST]), w, n,
+			info->extack);
+	rtnl_unlock();
+	kfree(w);
+	return ret;
+}
+
+static int get_weights(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	struct dard_dev *dd;
+	u16 *count;
+	void *hdr;
+	u32 n = 0;
+	int ret;
+
+	ret = need(info, DARD_A_DEST);
+	if (ret)
+		return ret;
+	count = kmalloc_array(DARD_PATHS_MAX, sizeof(*count), GFP_KERNEL);
+	if (!count)
+		return -ENOMEM;
+	rtnl_lock();
+	dd = lookup(genl_info_net(info), info->attrs, info->extack);
+	ret = PTR_ERR_OR_ZERO(dd);
+	if (!ret)
+		ret = dard_dest_weights(
+			dd, nla_get_in_addr(info->attrs[DARD_A_DEST]), count,
+			&n);
+	rtnl_unlock();
+	if (ret < 0) {
+		if (ret == -ENOENT)
+			NL_SET_ERR_MSG(info->extack, "no such destination");
+		goto out;
+	}
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	hdr = genlmsg_put_reply(msg, info, &dard_family, 0,
+				DARD_CMD_GET_WEIGHTS);
+	if (!hdr ||
+	    nla_put_in_addr(msg, DARD_A_DEST,
+			    nla_get_in_addr(info->attrs[DARD_A_DEST])) ||
+	    (ret && nla_put(msg, DARD_A_WEIGHTS, n * sizeof(u16), count))) {
+		nlmsg_free(msg);
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	ret = genlmsg_reply(msg, info);
+out:
+	kfree(count);
+	return ret;
+}
+
 /* DARD_A_FLOW's key, and its pair if pair is not NULL. */
 static int get_flow(struct genl_info *info, struct dard_flow_key *key,
 		    struct dard_alias_pair *pair)
@@ -720,6 +819,10 @@ static const struct genl_ops dard_ops[] = {
 		GENL_UNS_ADMIN_PERM),
 	DARD_OP(DARD_CMD_DEL_FLOW, .doit = del_flow, flow_op_policy,
 		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_SET_WEIGHTS, .doit = set_weights, set_weights_policy,
+		GENL_UNS_ADMIN_PERM),
+	DARD_OP(DARD_CMD_GET_WEIGHTS, .doit = get_weights, get_weights_policy,
+		0),
 };
 
 static struct genl_family dard_family __ro_after_init = {

@@ -182,12 +182,17 @@ static u32 next_live(const struct dard_dest *d, u32 i)
 	return DARD_PATHS_MAX;
 }
 
-/* A new flow's path: by hash, or the next live one if that is dead. */
+/*
+ * A new flow's path: by hash (% npaths, or its slot of a weighted
+ * destination's table), or the next live one if that is dead.
+ */
 static void place(struct dard_dev *dd, const struct dard_kdest *kd,
 		  struct dard_kflow *f, u32 gen)
 {
 	const struct dard_dest *d = &kd->d;
-	u32 i = flow_hash(dd->hash_seed, &f->key) % d->npaths, j;
+	u32 h = flow_hash(dd->hash_seed, &f->key), i, j;
+
+	i = d->weighted ? d->slot[h % DARD_WCMP_SLOTS] : h % d->npaths;
 
 	if (is_dead(d, i)) {
 		j = next_live(d, i);
@@ -226,8 +231,11 @@ static struct dard_kflow *new_flow(struct dard_dev *dd,
 	if (!nf)
 		goto full;
 	f = dard_flow_insert(dd, nf);
-	if (f == nf)
+	if (f == nf) {
 		dard_count(dd, DARD_STAT_NEW_FLOW);
+		if (kd->d.weighted)
+			dard_count(dd, DARD_STAT_NEW_FLOW_WEIGHTED);
+	}
 	if (f)
 		return f;
 	*tmp = *nf;

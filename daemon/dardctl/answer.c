@@ -186,15 +186,27 @@ static void flows_text(json_object *doc)
 	}
 }
 
+/* One key and value a line, the values in one column; null as `-'. */
 static void stats_text(json_object *doc)
 {
+	int width = 0;
+
 	if (!json_object_is_type(doc, json_type_object))
 		return;
+	json_object_object_foreach(doc, k, v)
+	{
+		(void)v;
+		if ((int)strlen(k) > width)
+			width = strlen(k);
+	}
+	/* Whatever holds the socket wrote the keys: a sane column. */
+	if (width > 40)
+		width = 40;
 	json_object_object_foreach(doc, key, val)
 	{
-		const char *s = json_object_get_string(val);
+		const char *s = val ? json_object_get_string(val) : NULL;
 
-		printf("%-18s %s\n", key, s ? s : "null");
+		printf("%-*s %s\n", width, key, s ? s : "-");
 	}
 }
 

@@ -98,7 +98,11 @@ static int usage(FILE *f, const char *what)
 			"The counters of the dardd in this network namespace: monitors,\n"
 			"elephants, queries and replies (with their bytes), timeouts,\n"
 			"rejected messages, scheduling rounds and moves, and paths that\n"
-			"turned dead or live again.\n");
+			"turned dead or live again; who places its elephants (mode: dard\n"
+			"or controller, and why) and what the controller did: its\n"
+			"address, algorithm, epoch, seconds since heard, reports sent,\n"
+			"assignments, moves and weights applied, fallbacks to DARD and\n"
+			"its messages refused by reason.\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 

@@ -64,6 +64,8 @@ int do_switch(struct ctl *c, int argc, char **argv);
 int do_key(struct ctl *c, int argc, char **argv);
 int do_deploy(struct ctl *c, int argc, char **argv);
 int do_dp(struct ctl *c, int argc, char **argv);
+/* dp weights IF [ DEST [ W... | even ] ] (weights.c). */
+int ctl_dp_weights(struct ctl *c, int argc, char **argv);
 int do_flow(struct ctl *c, int argc, char **argv);
 int do_monitor(struct ctl *c, int argc, char **argv);
 int do_stats(struct ctl *c, int argc, char **argv);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* dardctl dp: attach the host datapath to an interface, or detach it. */
+/*
+ * dardctl dp: attach the host datapath to an interface, or detach it; its
+ * stats, events and weights.
+ */
 #include <errno.h>
 #include <ifaddrs.h>
 #include <stdio.h>
@@ -22,7 +25,10 @@ static int usage(FILE *f)
 		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp detach IF\n"
 		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp stats IF\n"
 		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp events IF [ wait MS ]\n"
+		"       dardctl [ -t TOPO ] [ --pin DIR ] [ --datapath KIND ] dp weights IF\n"
+		"               [ DEST [ { W0 W1 ... | even } ] ]\n"
 		"Where: KIND := { auto | bpf | kmod }\n"
+		"       DEST := { ID | HOST }\n"
 		"\n"
 		"attach  attach the host datapath to fabric interface IF for host NAME\n"
 		"        (default: the host whose ID is configured here), with this\n"
@@ -48,7 +54,15 @@ static int usage(FILE *f)
 		"events  the elephant and flow-end events waiting (bpf: in the ring\n"
 		"        buffer; kmod: none, as they are not queued for a process that\n"
 		"        did not listen), then any that arrive within MS milliseconds\n"
-		"        (default 0).\n");
+		"        (default 0).\n"
+		"weights new flows to DEST take its paths in proportion to W0 W1 ...\n"
+		"        (one per path, in `dardctl path list' order, each\n"
+		"        0-65535, not all 0; 0: never chosen while another path\n"
+		"        is), or evenly again (even, the default). Known flows stay\n"
+		"        where they are; a dead path is still avoided. Without\n"
+		"        weights: DEST's weights as applied, each path's slots of %u,\n"
+		"        or even; without DEST: every host's the datapath has.\n",
+		DARD_WCMP_SLOTS);
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
@@ -232,6 +246,8 @@ int do_dp(struct ctl *c, int argc, char **argv)
 		return dp_attach(c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "events"))
 		return dp_events(c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "weights"))
+		return ctl_dp_weights(c, argc - 1, argv + 1);
 	if (argc > 2) {
 		fprintf(stderr, "dp %s: unexpected `%s'\n", argv[0], argv[2]);
 		return usage(stderr);

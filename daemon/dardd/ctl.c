@@ -160,6 +160,51 @@ static json_object *flows_json(struct dardd *d)
 	return a;
 }
 
+/* Who places our elephants and what the controller did (contract). */
+static void controller_json(struct dardd *d, json_object *o)
+{
+	const struct dardd_stats *s = &d->st;
+	const char *algo = dard_cp_algo_name(d->cp.algo);
+	uint64_t now = dardd_now_ns();
+	int i;
+
+	if (d->o.controller)
+		add_addr(o, "controller", htonl(d->o.controller));
+	else
+		json_object_object_add(o, "controller",
+				       json_object_new_string("none"));
+	json_object_object_add(
+		o, "controller_algo",
+		json_object_new_string(algo && d->cp.heard_ns ? algo : "none"));
+	json_object_object_add(o, "controller_epoch",
+			       json_object_new_int64(d->cp.epoch));
+	/* null: never heard from. */
+	json_object_object_add(
+		o, "controller_heard_s",
+		d->cp.heard_ns
+			? json_object_new_double((now - d->cp.heard_ns) / 1e9)
+			: NULL);
+#define STAT(k, f) json_object_object_add(o, k, json_object_new_int64(s->f))
+	STAT("controller_reports", cp_reports);
+	STAT("controller_report_bytes", cp_report_bytes);
+	STAT("controller_send_errors", cp_send_errors);
+	STAT("controller_assigns", cp_assigns);
+	STAT("controller_moves", cp_moves);
+	STAT("controller_failed", cp_failed);
+	STAT("controller_weights", cp_weights);
+	STAT("controller_fallbacks", cp_fallbacks);
+	STAT("controller_refused", cp_refused);
+#undef STAT
+	for (i = 0; i < __CPR_MAX; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "controller_refused_%s",
+			 controller_refusal_name(i));
+		json_object_object_add(o, key,
+				       json_object_new_int64(s->cp_why[i]));
+	}
+}
+
 static json_object *stats_json(struct dardd *d)
 {
 	json_object *o = json_object_new_object();
@@ -168,6 +213,10 @@ static json_object *stats_json(struct dardd *d)
 
 	json_object_object_add(o, "host",
 			       json_object_new_string(d->t->node[d->me].name));
+	json_object_object_add(o, "mode",
+			       json_object_new_string(controller_mode_name(d)));
+	json_object_object_add(o, "mode_why",
+			       json_object_new_string(controller_mode_why(d)));
 	json_object_object_add(o, "monitors",
 			       json_object_new_int64(mon_count(d)));
 #define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
@@ -206,6 +255,7 @@ static json_object *stats_json(struct dardd *d)
 	STAT(revived_paths);
 	STAT(evicted);
 #undef STAT
+	controller_json(d, o);
 	return o;
 }
 

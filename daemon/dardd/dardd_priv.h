@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "cproto.h"
 #include "ctlsock.h"
 #include "dp.h"
 #include "log.h"
@@ -36,6 +37,23 @@ struct dardd_opts {
 	double delta;	      /* Mbit/s (paper: 10), or when delta_is_frac */
 	int delta_is_frac;    /* a share of the paths' bandwidth, 0 to 1 */
 	uint16_t switch_port;
+	uint32_t controller;	/* its address (host order), 0: none */
+	uint64_t cp_timeout_ns; /* silent this long: back to DARD */
+	uint64_t cp_report_ns;	/* a full report every this */
+};
+
+/* Why a controller's datagram was refused (controller.c), each counted. */
+enum cp_refusal {
+	CPR_PROTO,     /* not this protocol or version */
+	CPR_KEY,       /* unknown key id */
+	CPR_MAC,       /* bad MAC */
+	CPR_MALFORMED, /* authentic, but malformed or not for a host */
+	CPR_SOURCE,    /* not from the controller's address and port */
+	CPR_SENDER,    /* sender is not 0, the controller's */
+	CPR_TOPO,      /* made for another tree: path indices differ */
+	CPR_REPLAY,    /* seq not above the last taken */
+	CPR_STALE,     /* epoch below the last applied */
+	__CPR_MAX,
 };
 
 /* The counters `dardctl stats' shows. */
@@ -50,6 +68,47 @@ struct dardd_stats {
 	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
+	/* The controller (controller.c, cpapply.c). */
+	uint64_t cp_reports, cp_report_bytes, cp_send_errors;
+	uint64_t cp_assigns, cp_moves, cp_failed, cp_weights, cp_fallbacks;
+	uint64_t cp_refused, cp_why[__CPR_MAX]; /* by enum cp_refusal */
+};
+
+struct dardd;
+
+/* Who places our elephants, and why (controller.c). */
+enum cp_mode {
+	CP_NONE,    /* no controller configured: DARD */
+	CP_UNHEARD, /* configured, not heard from yet: DARD */
+	CP_SILENT,  /* silent past the timeout: DARD */
+	CP_SELF,    /* heard, leaves our elephants to us (SELF): DARD */
+	CP_PLACES,  /* heard, places our elephants: no DARD moves */
+};
+
+/* The controller client's state (controller.c, cpapply.c). */
+struct cp {
+	int fd; /* our socket to the controller, or -1 */
+	enum cp_mode mode;
+	uint8_t algo;	   /* of its last ASSIGN or WEIGHTS */
+	uint32_t digest;   /* dard_cp_topo_digest() of our tree */
+	uint64_t seq_out;  /* our last seq: from CLOCK_REALTIME on */
+	uint64_t seq_in;   /* the last seq taken from the controller */
+	uint64_t epoch;	   /* the last epoch applied, 0: none */
+	uint64_t heard_ns; /* when last heard, 0: never */
+	uint64_t next_report_ns;
+	struct dard_cp_msg *in, *out; /* decoded; incremental report */
+	/* The ASSIGN set being applied and its ACK (cpapply.c). */
+	struct dard_cp_msg *ack;
+	uint64_t ack_epoch;
+	int ack_open, ack_sent;
+	/* The WEIGHTS set being applied; per ToR rank, the set that gave
+	 * it weights (0: even). */
+	uint64_t wset, w_epoch, *wgen;
+	uint32_t ntors;
+	int w_open, w_warned;
+	struct dard_ratelimit rl[__CPR_MAX]; /* refusals' warnings */
+	/* Sends a datagram to the controller: sendto, or a test's. */
+	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len);
 };
 
 enum { HIST_MAX = 8 };
@@ -135,6 +194,8 @@ struct dardd {
 	int ctl;
 	struct dard_ratelimit ctl_rl[__DARD_CTL_REFUSALS]; /* their warnings */
 	int epfd, tfd;
+	/* The controller client (controller.c, cpapply.c). */
+	struct cp cp;
 	/* The options (opts.c), and the counters every part adds to. */
 	struct dardd_opts o;
 	struct dardd_stats st;
@@ -218,6 +279,46 @@ void ctl_fini(struct dardd *d);
 void ctl_accept(struct dardd *d);
 /* The answer to one command line, or NULL for an unknown command. */
 struct json_object *ctl_answer(struct dardd *d, const char *cmd);
+
+/*
+ * controller.c: reports to dard-controller, its datagrams checked, and
+ * the mode (dard or controller) with the fallback on silence.
+ */
+int controller_init(struct dardd *d);
+/* The socket to the controller, on this host's management address. */
+int controller_open(struct dardd *d);
+void controller_fini(struct dardd *d);
+/* Reports and the silence check, when due. */
+void controller_tick(struct dardd *d, uint64_t now);
+/* An elephant began (end 0) or ended: into the next incremental report. */
+void controller_note(struct dardd *d, const struct elephant *e, int end);
+/* The incremental report, if it has records: sent now. */
+void controller_flush(struct dardd *d);
+/* One datagram from addr:port (host byte order). */
+void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
+		      uint32_t addr, uint16_t port, uint64_t now);
+void controller_receive(struct dardd *d);
+/* Whether the controller places our elephants: DARD rounds do not move. */
+int controller_places(const struct dardd *d);
+/* "dard" or "controller", and why, for dardctl stats. */
+const char *controller_mode_name(const struct dardd *d);
+const char *controller_mode_why(const struct dardd *d);
+const char *controller_refusal_name(int r);
+/* Signs m (our sender, digest, next seq) and sends it; 0 or -1. */
+int controller_send(struct dardd *d, struct dard_cp_msg *m);
+
+/*
+ * cpapply.c: ASSIGN and WEIGHTS through the datapath. Path indices are
+ * dard_path_foreach()'s from us to the flow's destination host.
+ */
+/* e's path index, or -1 when its pair names none of them. */
+int cp_path_index(struct dardd *d, const struct elephant *e);
+void cp_assign(struct dardd *d, const struct dard_cp_msg *m, uint64_t now);
+void cp_weights(struct dardd *d, const struct dard_cp_msg *m);
+/* A weight record naming no ToR, or -1: checked before applying any. */
+int cp_weights_check(struct dardd *d, const struct dard_cp_msg *m);
+/* Every destination's weights even again: at start, and falling back. */
+void cp_weights_even(struct dardd *d);
 
 /* loop.c: the epoll loop over timer, query, control and event sockets. */
 int loop_init(struct dardd *d);

@@ -99,6 +99,7 @@ struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
 	d->st.elephants++;
 	log_info("elephant %s on path %d of %s", flow_str(k, b, sizeof(b)),
 		 e->path + 1, d->t->node[e->mon->m->dst_tor].name);
+	controller_note(d, e, 0);
 	return e;
 }
 
@@ -121,6 +122,7 @@ void el_del(struct dardd *d, struct elephant *e, const char *why)
 	el_unlink(d, e);
 	log_info("elephant %s ended (%s)", flow_str(&e->key, b, sizeof(b)),
 		 why);
+	controller_note(d, e, 1);
 	d->st.ended++;
 	mon_put(d, e->mon);
 	free(e);

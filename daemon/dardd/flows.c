@@ -24,8 +24,9 @@ int flows_open(struct dardd *d)
 
 	ret = d->ops->open(&d->dp, ifname, pin_root);
 	if (!ret) {
-		/* Dead bits a dardd before us left behind. */
+		/* Dead bits and weights a dardd before us left behind. */
 		dead_clear_all(d);
+		cp_weights_even(d);
 		return 0;
 	}
 	if (ret != -ENOENT) {

@@ -48,6 +48,7 @@ static void loop_tick(struct dardd *d, uint64_t now)
 		d->next_sweep_ns = now + d->o.sweep_ns;
 		flows_sweep(d, now);
 	}
+	controller_tick(d, now);
 }
 
 static void on_timer(struct dardd *d)
@@ -67,6 +68,8 @@ static uint64_t tick_ns(const struct dardd_opts *o)
 
 	if (o->schedule_ns / 4 < tick)
 		tick = o->schedule_ns / 4;
+	if (o->controller && o->cp_report_ns / 4 < tick)
+		tick = o->cp_report_ns / 4;
 	if (tick > 250000000ULL)
 		tick = 250000000ULL;
 	if (tick < 10000000ULL)
@@ -81,7 +84,7 @@ static int add_fd(struct dardd *d, int fd)
 	return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-/* The loop over the sockets query_open and ctl_init opened. */
+/* The loop over the sockets query_open, controller_open, ctl_init opened. */
 int loop_init(struct dardd *d)
 {
 	struct sigaction sig = {.sa_handler = on_signal};
@@ -107,7 +110,7 @@ int loop_init(struct dardd *d)
 	d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (d->tfd < 0 || timerfd_settime(d->tfd, 0, &its, NULL) ||
 	    add_fd(d, d->tfd) || add_fd(d, d->udp) || add_fd(d, d->ctl) ||
-	    add_fd(d, efd)) {
+	    add_fd(d, efd) || (d->cp.fd >= 0 && add_fd(d, d->cp.fd))) {
 		log_err("Unable to set up the event loop: %s", strerror(errno));
 		return -1;
 	}
@@ -139,10 +142,14 @@ void loop_run(struct dardd *d)
 				on_timer(d);
 			else if (fd == d->udp)
 				query_receive(d);
+			else if (fd == d->cp.fd)
+				controller_receive(d);
 			else if (fd == d->ctl)
 				ctl_accept(d);
 			else
 				d->ops->poll(d->dp, flows_on_event, d, 0);
 		}
+		/* Elephants that began or ended: one report for the batch. */
+		controller_flush(d);
 	}
 }

@@ -14,6 +14,9 @@
  *     schedule interval plus a random time up to one more, and moves one
  *     elephant through the datapath when it pays by more than delta
  *     (schedule.c);
+ *   - the optional controller: reports of our elephants to
+ *     dard-controller, its assignments and weights applied, and DARD
+ *     again when it is silent (controller.c, cpapply.c);
  *   - the control socket that dardctl asks (ctl.c).
  *
  * Forwarding never depends on the daemon: the datapath's maps are pinned,
@@ -22,6 +25,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include "bpflog.h"
 #include "cfgfile.h"
@@ -71,6 +76,14 @@ static void log_start(const struct dardd *d)
 		o->schedule_ns / 1e9,
 		o->delta_is_frac ? o->delta * 100 : o->delta,
 		o->delta_is_frac ? "% of the path bandwidth" : " Mbit/s");
+	if (o->controller) {
+		struct in_addr in = {.s_addr = htonl(o->controller)};
+
+		log_info(
+			"controller %s: a full report every %.3g s, DARD again after %.3g s of silence",
+			inet_ntoa(in), o->cp_report_ns / 1e9,
+			o->cp_timeout_ns / 1e9);
+	}
 }
 
 static void log_stop(const struct dardd *d)
@@ -105,7 +118,7 @@ int main(int argc, char **argv)
 	/* Before the datapath: an impostor on the name stops us unchanged. */
 	if (ctl_init(&d))
 		goto err_host;
-	if (query_init(&d)) {
+	if (query_init(&d) || controller_init(&d)) {
 		log_err("out of memory");
 		goto err_query;
 	}
@@ -114,7 +127,7 @@ int main(int argc, char **argv)
 	d.ops = dard_dp_choose(d.o.dp_kind, d.o.ifname, d.o.pin_root);
 	if (flows_open(&d))
 		goto err_query;
-	if (query_open(&d))
+	if (query_open(&d) || controller_open(&d))
 		goto err_flows;
 	if (loop_init(&d))
 		goto err_loop;
@@ -131,6 +144,7 @@ err_flows:
 	elephants_fini(&d);
 	monitors_fini(&d);
 err_query:
+	controller_fini(&d);
 	query_fini(&d);
 err_host:
 	host_fini(&d);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include "cfgfile.h"
 #include "dardd_priv.h"
@@ -13,6 +15,7 @@
 #include "keyfile.h"
 #include "log.h"
 #include "num.h"
+#include "cproto.h"
 #include "proto.h"
 #include "stdopts.h"
 
@@ -64,6 +67,13 @@ static void usage(FILE *f)
 		"  -e, --elephant-age S       when the datapath is not attached yet,\n"
 		"                             attach it with this age (default 10)\n"
 		"  -p, --switch-port N        dard-switchd's UDP port (default %d)\n"
+		"      --controller ADDR      report elephants to dard-controller at\n"
+		"                             ADDR (IPv4, UDP port %d) and take its\n"
+		"                             paths and weights (default\n"
+		"                             $DARD_CONTROLLER, else none: DARD only)\n"
+		"      --controller-timeout S back to DARD when it is silent for S\n"
+		"                             (default 3)\n"
+		"      --controller-report S  a full report every S (default 1)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -72,7 +82,7 @@ static void usage(FILE *f)
 		"`dardctl monitor show', `dardctl flow show' (without dev) and\n"
 		"`dardctl stats' ask a running dardd in the same network namespace.\n"
 		"Exit status: 0 stopped by a signal, 1 error, 2 bad usage.\n",
-		DARD_PROTO_PORT);
+		DARD_PROTO_PORT, DARD_CP_PORT);
 }
 
 /* A duration in [SECONDS_MIN, SECONDS_MAX], or its refusal in err. */
@@ -114,6 +124,27 @@ static int delta(struct dardd_opts *o, const char *arg, char *err)
 	return 0;
 }
 
+/* An IPv4 address, or none (also empty), from --controller or the env. */
+static int controller(struct dardd_opts *o, const char *what, const char *arg,
+		      char *err)
+{
+	struct in_addr in;
+
+	if (!*arg || !strcmp(arg, "none")) {
+		o->controller = 0;
+		return DARD_OPTS_RUN;
+	}
+	if (inet_pton(AF_INET, arg, &in) != 1 || !in.s_addr ||
+	    in.s_addr == INADDR_BROADCAST) {
+		dard_fail(err, -EINVAL,
+			  "Invalid %s `%s': expected an IPv4 address or none",
+			  what, arg);
+		return 2;
+	}
+	o->controller = ntohl(in.s_addr);
+	return DARD_OPTS_RUN;
+}
+
 /* auto, bpf or kmod, from --datapath or $DARD_DATAPATH. */
 static int datapath(struct dardd_opts *o, const char *what, const char *arg,
 		    char *err)
@@ -143,6 +174,8 @@ static void defaults(struct dardd_opts *o)
 	o->delta = 10;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
+	o->cp_timeout_ns = 3000000000ULL;
+	o->cp_report_ns = 1000000000ULL;
 }
 
 /* What follows from the options: link-state age and the sweep interval. */
@@ -160,6 +193,9 @@ void dardd_opts_defaults(struct dardd_opts *o)
 	defaults(o);
 	derive(o);
 }
+
+/* Long options without a short one. */
+enum { OPT_CONTROLLER = 256, OPT_CP_TIMEOUT, OPT_CP_REPORT };
 
 /* One option and its argument: DARD_OPTS_RUN, or the exit status. */
 static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
@@ -205,6 +241,16 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		else
 			o->switch_port = port;
 		break;
+	case OPT_CONTROLLER:
+		return controller(o, "--controller", arg, err);
+	case OPT_CP_TIMEOUT:
+		ret = seconds("--controller-timeout", arg, &o->cp_timeout_ns,
+			      err);
+		break;
+	case OPT_CP_REPORT:
+		ret = seconds("--controller-report", arg, &o->cp_report_ns,
+			      err);
+		break;
 	default:
 		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
@@ -225,6 +271,9 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"idle", required_argument, NULL, 'I'},
 		{"elephant-age", required_argument, NULL, 'e'},
 		{"switch-port", required_argument, NULL, 'p'},
+		{"controller", required_argument, NULL, OPT_CONTROLLER},
+		{"controller-timeout", required_argument, NULL, OPT_CP_TIMEOUT},
+		{"controller-report", required_argument, NULL, OPT_CP_REPORT},
 		DARD_OPTS_COMMON,
 		{},
 	};
@@ -236,6 +285,12 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 	if (getenv("DARD_DATAPATH")) {
 		ret = datapath(o, "DARD_DATAPATH", getenv("DARD_DATAPATH"),
 			       err);
+		if (ret != DARD_OPTS_RUN)
+			return ret;
+	}
+	if (getenv("DARD_CONTROLLER")) {
+		ret = controller(o, "DARD_CONTROLLER",
+				 getenv("DARD_CONTROLLER"), err);
 		if (ret != DARD_OPTS_RUN)
 			return ret;
 	}

@@ -59,6 +59,9 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	char b[96];
 
 	mon->next_round_ns = mon_next_round(d, now);
+	/* The controller places our elephants: the round waits its turn. */
+	if (controller_places(d))
+		return;
 	mon->rounds++;
 	d->st.rounds++;
 	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,

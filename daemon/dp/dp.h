@@ -67,6 +67,21 @@ struct dard_dp_ops {
 	 * dead[i / 64]: path i, DARD_PATHS_MAX bits), keeping its paths.
 	 */
 	int (*set_dead)(struct dard_dp *dp, uint32_t id, const uint64_t *dead);
+	/* Weights of a destination's paths for new flows (w[i]: path i, any
+	 * scale, 0 = never chosen while another has weight), keeping its
+	 * paths, dead bits and repair order; w NULL or n 0: even again.
+	 * -EINVAL if n differs from the destination's paths or all are 0,
+	 * -ENOENT for an unknown destination. */
+	int (*set_weights)(struct dard_dp *dp, uint32_t id, const uint16_t *w,
+			   unsigned n);
+	/*
+	 * The weights as the datapath applies them: if weighted, *n (the
+	 * destination's paths) and slots[i], path i's share of
+	 * DARD_WCMP_SLOTS (slots: DARD_PATHS_MAX). Returns 1 if weighted, 0
+	 * if even, -ENOENT for an unknown destination.
+	 */
+	int (*weights)(struct dard_dp *dp, uint32_t id, uint16_t *slots,
+		       unsigned *n);
 	int (*add_alias)(struct dard_dp *dp, uint32_t alias);
 	/* Moves a flow to another alias pair, from its next packet on. */
 	int (*move)(struct dard_dp *dp, const struct dard_flow_key *key,

@@ -26,6 +26,7 @@
 
 #include "dard_tc.skel.h"
 #include "dp.h"
+#include "dp_bpf.h"
 #include "dp_link.h"
 #include "dp_rto.h"
 #include "tc.h"
@@ -39,29 +40,6 @@ enum { TC_HANDLE = 1, TC_PRIORITY = 0xdad };
 static const char *const map_names[] = {
 	"dard_dests", "dard_aliases", "dard_flows",    "dard_events",
 	"dard_stats", "dard_meta",    "dard_live_gen",
-};
-
-enum {
-	M_DESTS,
-	M_ALIASES,
-	M_FLOWS,
-	M_EVENTS,
-	M_STATS,
-	M_META,
-	M_LIVE_GEN,
-	M_NR
-};
-
-struct dard_dp {
-	char dir[PATH_MAX];
-	int fd[M_NR];
-	struct ring_buffer *rb;
-	dard_dp_event_cb cb;
-	void *cb_arg;
-	int ncpus;
-	/* A destination was written but the generation's bump failed: the
-	 * next set_dead bumps it, even with its bits unchanged. */
-	int live_gen_owed;
 };
 
 /* From the same list as enum dard_stat: one name for every index. */
@@ -329,87 +307,6 @@ int dard_dp_bpf_adopt(struct dard_dp **out, struct bpf_object *obj)
 	return 0;
 }
 
-/*
- * Bumps dard_live_gen: every known flow checks its path against the dead
- * bits again at its next packet. Called after the destination is written,
- * so that a program reading the new generation finds the new destination;
- * a failure in between leaves flows unaware of the change until the next
- * bump, and is returned. Never DARD_LIVE_GEN_UNCHECKED.
- */
-static int live_gen_bump(struct dard_dp *dp)
-{
-	__u32 zero = 0, gen;
-
-	dp->live_gen_owed = 1;
-	if (bpf_map_lookup_elem(dp->fd[M_LIVE_GEN], &zero, &gen))
-		return -errno;
-	if (++gen == DARD_LIVE_GEN_UNCHECKED)
-		gen = 0;
-	if (bpf_map_update_elem(dp->fd[M_LIVE_GEN], &zero, &gen, 0))
-		return -errno;
-	dp->live_gen_owed = 0;
-	return 0;
-}
-
-/* A new path list: every path live until set_dead says otherwise. */
-static int bpf_set_dest(struct dard_dp *dp, uint32_t id,
-			const struct dard_alias_pair *paths, unsigned n,
-			const uint8_t *next)
-{
-	struct dard_dest *d;
-	__be32 key = htonl(id);
-	unsigned i;
-	int ret;
-
-	if (!n || n > DARD_PATHS_MAX)
-		return -ERANGE;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	d->npaths = n;
-	memcpy(d->path, paths, n * sizeof(*paths));
-	/* An order that leaves the paths is no order: index order then. */
-	for (i = 0; i < n; i++)
-		d->next[i] = next && next[i] < n ? next[i] : (i + 1) % n;
-	ret = bpf_map_update_elem(dp->fd[M_DESTS], &key, d, 0)
-		      ? -errno
-		      : live_gen_bump(dp);
-	free(d);
-	return ret;
-}
-
-/* Read, change, write: only dardd writes a destination after attach. */
-static int bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
-{
-	struct dard_dest *d = malloc(sizeof(*d));
-	__be32 key = htonl(id);
-	int ret = 0;
-
-	if (!d)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(dp->fd[M_DESTS], &key, d)) {
-		ret = -errno;
-		goto out;
-	}
-	/*
-	 * Unchanged: no flow has anything to check again, unless a bump
-	 * failed after an earlier write (dardd tries the same bits again).
-	 */
-	if (!memcmp(d->dead, dead, sizeof(d->dead))) {
-		if (dp->live_gen_owed)
-			ret = live_gen_bump(dp);
-		goto out;
-	}
-	memcpy(d->dead, dead, sizeof(d->dead));
-	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, BPF_EXIST))
-		ret = -errno;
-	else
-		ret = live_gen_bump(dp);
-out:
-	free(d);
-	return ret;
-}
-
 static int bpf_add_alias(struct dard_dp *dp, uint32_t alias)
 {
 	__be32 key = htonl(alias);
@@ -674,8 +571,10 @@ const struct dard_dp_ops dard_dp_bpf = {
 	.name = "bpf",
 	.attach = bpf_attach,
 	.open = bpf_open,
-	.set_dest = bpf_set_dest,
-	.set_dead = bpf_set_dead,
+	.set_dest = dp_bpf_set_dest,
+	.set_dead = dp_bpf_set_dead,
+	.set_weights = dp_bpf_set_weights,
+	.weights = dp_bpf_weights,
 	.add_alias = bpf_add_alias,
 	.move = bpf_move,
 	.flows = bpf_flows,

@@ -219,6 +219,52 @@ static int kmod_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 	return dard_knl_talk(&dp->k, nlh, NULL, NULL);
 }
 
+/* The module builds the slot table itself (kmod/wcmp.c). */
+static int kmod_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
+			    unsigned n)
+{
+	char buf[DARD_KMSG_MAX];
+	struct nlmsghdr *nlh = req(dp, buf, DARD_CMD_SET_WEIGHTS, 0);
+
+	if (w && n > DARD_PATHS_MAX)
+		return -EINVAL;
+	mnl_attr_put_u32(nlh, DARD_A_DEST, htonl(id));
+	if (w && n)
+		mnl_attr_put(nlh, DARD_A_WEIGHTS, n * sizeof(*w), w);
+	return dard_knl_talk(&dp->k, nlh, NULL, NULL);
+}
+
+struct weights {
+	uint16_t *slots;
+	unsigned *n;
+	int weighted;
+};
+
+static int weights_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct weights *w = arg;
+
+	w->weighted = dard_kmsg_weights(nlh, w->slots, w->n);
+	if (w->weighted < 0) {
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+static int kmod_weights(struct dard_dp *dp, uint32_t id, uint16_t *slots,
+			unsigned *n)
+{
+	char buf[256];
+	struct nlmsghdr *nlh = req(dp, buf, DARD_CMD_GET_WEIGHTS, 0);
+	struct weights w = {.slots = slots, .n = n, .weighted = -EPROTO};
+	int ret;
+
+	mnl_attr_put_u32(nlh, DARD_A_DEST, htonl(id));
+	ret = dard_knl_talk(&dp->k, nlh, weights_cb, &w);
+	return ret ? ret : w.weighted;
+}
+
 static int kmod_add_alias(struct dard_dp *dp, uint32_t alias)
 {
 	char buf[256];
@@ -442,6 +488,8 @@ const struct dard_dp_ops dard_dp_kmod = {
 	.open = kmod_open,
 	.set_dest = kmod_set_dest,
 	.set_dead = kmod_set_dead,
+	.set_weights = kmod_set_weights,
+	.weights = kmod_weights,
 	.add_alias = kmod_add_alias,
 	.move = kmod_move,
 	.flows = kmod_flows,

@@ -62,6 +62,9 @@ int dard_kmsg_flow(const struct nlmsghdr *nlh, struct dard_flow_key *key,
 int dard_kmsg_event(const struct nlmsghdr *nlh, struct dard_event *ev,
 		    uint32_t *ifindex);
 int dard_kmsg_device(const struct nlmsghdr *nlh, struct dard_kdev *dev);
+/* A GET_WEIGHTS reply: 1 with *n paths' slots (up to DARD_PATHS_MAX)
+ * if it has DARD_A_WEIGHTS, 0 if not (even). */
+int dard_kmsg_weights(const struct nlmsghdr *nlh, uint16_t *slots, unsigned *n);
 /*
  * NLMSG_ERROR: 0 for an ack, else the kernel's -errno with its reason
  * (extack's NLMSGERR_ATTR_MSG) in msg, or "" (-EBADMSG: malformed).

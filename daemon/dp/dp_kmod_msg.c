@@ -255,6 +255,7 @@ static const enum mnl_attr_data_type dev_types[DARD_A_MAX + 1] = {
 	[DARD_A_FLOW] = MNL_TYPE_NESTED,
 	[DARD_A_EVENT] = MNL_TYPE_U32,
 	[DARD_A_TIME_NS] = MNL_TYPE_U64,
+	[DARD_A_WEIGHTS] = MNL_TYPE_BINARY,
 };
 
 int dard_kmsg_flow(const struct nlmsghdr *nlh, struct dard_flow_key *key,
@@ -297,6 +298,27 @@ int dard_kmsg_event(const struct nlmsghdr *nlh, struct dard_event *ev,
 	ev->ts_ns = get_u64(at.tb[DARD_A_TIME_NS]);
 	*ifindex = mnl_attr_get_u32(at.tb[DARD_A_IFINDEX]);
 	return 0;
+}
+
+int dard_kmsg_weights(const struct nlmsghdr *nlh, uint16_t *slots, unsigned *n)
+{
+	struct attrs at = {.types = dev_types, .max = DARD_A_MAX};
+	const struct nlattr *a;
+	unsigned len;
+	int ret = parse_msg(nlh, &at);
+
+	if (ret)
+		return ret;
+	a = at.tb[DARD_A_WEIGHTS];
+	if (!a)
+		return 0;
+	len = mnl_attr_get_payload_len(a);
+	if (!len || len % sizeof(*slots) ||
+	    len > DARD_PATHS_MAX * sizeof(*slots))
+		return -EINVAL;
+	*n = len / sizeof(*slots);
+	memcpy(slots, mnl_attr_get_payload(a), len);
+	return 1;
 }
 
 /* DARD_A_STATS: attribute i + 1 is counter i; newer ones are skipped. */

@@ -119,7 +119,9 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 ok "dardd: root's dardctl stats" 0 d -j stats &&
-	is "dardd: its host" "$(jq -r .[0].host <<<"$out")" e1_1
+	is "dardd: its host" "$(jq -r .[0].host <<<"$out")" e1_1 &&
+	is "dardd: no controller, mode dard" \
+		"$(jq -r '.[0] | [.mode, .controller, .controller_heard_s] | join(" ")' <<<"$out")" "dard none "
 ok "dardd: nobody's dardctl refused" 1 nobody "$bin/dardctl" stats &&
 	is "dardd: nobody told why" "$err" "dardd: root only"
 ok "unknown command" 0 "$ctlpeer" send $'frob\n' &&
@@ -136,8 +138,12 @@ ok "stats after refusals" 0 d -j stats
 for k in ctl_not_root:1 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_refused:6; do
 	is "counted: ${k%:*}" "$(jq ".[0].${k%:*}" <<<"$out")" "${k#*:}"
 done
-# A flood of 50 in well under a second: counted, and logged once.
+# A flood of 50, well under a second on an idle machine: counted, and
+# logged once a second of it (sanitizer builds on a loaded machine take
+# longer, and the limit is per second, not per flood).
+t0=$(date +%s)
 for _ in $(seq 50); do "$ctlpeer" send $'frob\n' >/dev/null; done
+flood_s=$(($(date +%s) - t0))
 ok "stats after a flood" 0 d -j stats &&
 	is "flood counted" "$(jq .[0].ctl_unknown <<<"$out")" 51
 sleep 1.1
@@ -149,12 +155,12 @@ has "log names the refused client" "$log" \
 	"warning: control socket: refused pid [0-9]+, uid 65534, \`$bin/dardctl stats': root only"
 has "log shows what was sent" "$log" "refused pid [0-9]+, uid 0, .*: malformed command.*\(\`stats'\)"
 lines=$(grep -c "unknown command" <<<"$log")
-if [[ $lines -ge 2 && $lines -le 4 ]]; then
+if [[ $lines -ge 2 && $lines -le $((4 + flood_s)) ]]; then
 	passed=$((passed + 1))
-	echo "ok   52 unknown commands, $lines log lines"
+	echo "ok   52 unknown commands, $lines log lines (flood took ${flood_s}s)"
 else
 	failed=$((failed + 1))
-	echo "FAIL 52 unknown commands logged $lines times: $log"
+	echo "FAIL 52 unknown commands logged $lines times (flood took ${flood_s}s): $log"
 fi
 has "the suppressed ones counted" "$log" "unknown command.*\(\`frob'\) \([0-9]+ more like it suppressed\)"
 
@@ -190,6 +196,45 @@ ok "sweep idle 3600" 0 dc flow sweep dev lo idle 3600 &&
 	is "not idle an hour: kept" "$(flows | jq length)" 1
 ok "sweep idle 0" 0 dc flow sweep dev lo idle 0 &&
 	is "idle now: swept" "$(flows | jq length)" 0
+
+# A controller (cpfake.py on 127.0.0.1:7472): dardd reports to it from
+# e1_1's management address, refuses its datagrams from another port or
+# key, takes its ASSIGN (mode controller) and ACKs it, and after
+# --controller-timeout of silence falls back to DARD.
+ok "dardd: bad --controller" 2 "$bin/dardd" --controller 10.0.0.256 e1_1 &&
+	is "bad --controller named" "$err" \
+		"dardd: Invalid --controller \`10.0.0.256': expected an IPv4 address or none"
+python3 "$top/tests/cli/cpfake.py" "$DARD_KEY" 127.0.0.1 77 >"$tmp/cp" 2>&1 &
+cpid=$!
+pids+=("$cpid")
+for _ in $(seq 50); do
+	grep -q ready "$tmp/cp" && break
+	sleep 0.1
+done
+DARD_CONTROLLER=127.0.0.1 "$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" \
+	--controller-timeout 3 --controller-report 0.2 e1_1 2>"$tmp/dardd.log" &
+dpid=$!
+pids+=("$dpid")
+wait "$cpid"
+cp=$(cat "$tmp/cp")
+has "controller: dardd's first report, empty" "$cp" "^report sender [0-9]+ count 0 flags 3$"
+has "controller: ACK of epoch 77, nothing failed" "$cp" "^ack epoch 77 count 0 flags 3$"
+ok "controller: stats" 0 d -j stats
+for k in mode:controller controller:127.0.0.1 controller_algo:sdn-optimal \
+	controller_epoch:77 controller_assigns:1 controller_refused_source:1 \
+	controller_refused_mac:1 controller_refused:2 controller_fallbacks:0; do
+	is "controller: ${k%%:*}" "$(jq -r ".[0].${k%%:*}" <<<"$out")" "${k#*:}"
+done
+ok "controller: stats text" 0 d stats &&
+	has "controller: text shows the mode" "$out" "^mode +controller$"
+sleep 3.5
+ok "controller silent: stats" 0 d -j stats &&
+	is "controller silent: back to dard" \
+		"$(jq -r '.[0] | [.mode, .mode_why, .controller_fallbacks] | join(",")' <<<"$out")" \
+		"dard,controller silent past the timeout,1"
+kill "$dpid" && wait "$dpid"
+has "controller: the fallback logged" "$(cat "$tmp/dardd.log")" \
+	"controller 127.0.0.1 silent for 3 s: DARD schedules our elephants"
 
 echo "ctlsock.sh: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -199,6 +199,19 @@ bad "elephant-bytes 1e6" "^Invalid elephant-bytes .1e6.: not a number" \
 bad "dp attach unknown knob" "unexpected .frob x." dp attach eth0 frob x
 bad "events wait an hour and 1 ms" "^Invalid wait .3600001.: out of range" \
 	dp events eth0 wait 3600001
+bad "weight x" "^Invalid weight .x.: not a number, expected 0-65535" \
+	dp weights lo 172.16.0.5 1 x
+bad "weight 65536" "^Invalid weight .65536.: out of range" \
+	dp weights lo 172.16.0.5 65536
+bad "weights all 0" "^Every weight is 0: give one above 0, or .even." \
+	dp weights lo 172.16.0.5 0 0 0
+# shellcheck disable=SC2046 # one word per weight
+bad "257 weights" "^257 weights: a destination has at most 256 paths" \
+	dp weights lo 172.16.0.5 $(seq 257)
+ok "weights of no host" 1 d -t fattree:4 dp weights lo h9 1 2 &&
+	has "weights: the host named" "$err" "^No node .h9. in fattree:4"
+ok "weights without a datapath" 1 d --datapath kmod dp weights lo 172.16.0.5 even &&
+	has "weights: no datapath, named" "$err" "^No kmod datapath on lo"
 bad "query timeout 0" "^Invalid timeout .0.: out of range" switch query core1 timeout 0
 bad "query timeout 2^32 + 1000" "^Invalid timeout .4294968296.: out of range" \
 	switch query core1 timeout 4294968296

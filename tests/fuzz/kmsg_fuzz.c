@@ -3,7 +3,8 @@
  * libFuzzer target for the kmod backend's reading of the module's
  * generic netlink replies (daemon/dp/dp_kmod_msg.c): what one recv()
  * hands it, a run of messages, each given to every reader (flow dump,
- * event, device, the controller's family reply, an error's reason).
+ * event, device, weights, the controller's family reply, an error's
+ * reason).
  * Beyond not crashing: a flow taken has only known flag bits, an event a
  * known type, the key and path written back as a request read back the
  * same, and an error is an errno with a terminated reason.
@@ -43,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dard_event ev;
 	struct dard_kdev kd;
 	uint32_t ifindex, grp;
-	uint16_t family;
+	uint16_t family, slots[DARD_PATHS_MAX];
+	unsigned n;
 	char why[64];
 	int ret;
 
@@ -63,6 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    ev.type != DARD_EVENT_ELEPHANT && ev.type != DARD_EVENT_END)
 			abort();
 		dard_kmsg_device(nlh, &kd);
+		/* Weights: a whole number of them, one path at least. */
+		ret = dard_kmsg_weights(nlh, slots, &n);
+		if (ret > 1 || (ret == 1 && (!n || n > DARD_PATHS_MAX)))
+			abort();
 		/* An errno or -EBADMSG, and a string. */
 		ret = dard_kmsg_error(nlh, why, sizeof(why));
 		if (ret > 0 || ret < -4095 || !memchr(why, 0, sizeof(why)))

@@ -6,7 +6,8 @@
  * refuse: an attribute of the wrong size, a broken or wrongly flagged
  * nest, an unknown attribute, a value out of range, no device or the
  * wrong one, more than DARD_PATHS_MAX paths, a truncated message, an
- * unknown command, a flow or destination that is not there. The rest
+ * unknown command, a flow or destination that is not there, weights
+ * that are not one u16 per path or all 0. The rest
  * of each request is drawn at random. A request accepted is a failure;
  * so is a device that stops answering GET_DEVICE or whose settings
  * changed. Prints `nlfuzz: N passed, N failed'; exit 0 only if none
@@ -194,9 +195,9 @@ static const struct sized {
 };
 
 static const uint8_t cmds[] = {
-	DARD_CMD_GET_DEVICE, DARD_CMD_SET_DEVICE, DARD_CMD_SET_DEST,
-	DARD_CMD_SET_DEAD,   DARD_CMD_GET_FLOW,	  DARD_CMD_MOVE_FLOW,
-	DARD_CMD_DEL_FLOW,
+	DARD_CMD_GET_DEVICE, DARD_CMD_SET_DEVICE,  DARD_CMD_SET_DEST,
+	DARD_CMD_SET_DEAD,   DARD_CMD_GET_FLOW,	   DARD_CMD_MOVE_FLOW,
+	DARD_CMD_DEL_FLOW,   DARD_CMD_SET_WEIGHTS, DARD_CMD_GET_WEIGHTS,
 };
 
 static uint8_t any_cmd(struct fuzz *f, uint16_t *flags)
@@ -514,9 +515,57 @@ static struct nlmsghdr *not_there(struct fuzz *f, char *buf)
 	return nlh;
 }
 
+/* Weights: not whole u16s, none, too many, all 0, or of no destination. */
+static struct nlmsghdr *bad_weights(struct fuzz *f, char *buf)
+{
+	uint16_t w[DARD_PATHS_MAX + 8] = {0};
+	struct nlmsghdr *nlh = msg(f, buf, f->family, DARD_CMD_SET_WEIGHTS, 0);
+	unsigned n = 1 + rnd(f, 16), i;
+
+	put_dev(f, nlh);
+	mnl_attr_put_u32(nlh, DARD_A_DEST, htonl(0xcb007100 | rnd(f, 256)));
+	switch (rnd(f, 6)) {
+	case 0:
+		mnl_attr_put(nlh, DARD_A_WEIGHTS, 2 * n - 1, w);
+		SAY(f, "weights of %u bytes: not whole u16s", 2 * n - 1);
+		break;
+	case 1:
+		mnl_attr_put(nlh, DARD_A_WEIGHTS, 0, w);
+		SAY(f, "weights of 0 bytes");
+		break;
+	case 2:
+		n = DARD_PATHS_MAX + 1 + rnd(f, 8);
+		mnl_attr_put(nlh, DARD_A_WEIGHTS, 2 * n, w);
+		SAY(f, "%u weights, over DARD_PATHS_MAX", n);
+		break;
+	case 3:
+		mnl_attr_put(nlh, DARD_A_WEIGHTS, 2 * n, w);
+		SAY(f, "%u weights, all 0", n);
+		break;
+	case 4:
+		for (i = 0; i < n; i++)
+			w[i] = rnd(f, 1000);
+		w[0] = 1;
+		mnl_attr_put(nlh, DARD_A_WEIGHTS, 2 * n, w);
+		SAY(f, "weights of a destination that is not there");
+		break;
+	default:
+		nlh = msg(f, buf, f->family, DARD_CMD_GET_WEIGHTS, 0);
+		put_dev(f, nlh);
+		if (rnd(f, 2)) {
+			mnl_attr_put_u32(nlh, DARD_A_DEST,
+					 htonl(0xcb007100 | rnd(f, 256)));
+			SAY(f, "get weights of a destination not there");
+		} else {
+			SAY(f, "get weights without a destination");
+		}
+	}
+	return nlh;
+}
+
 static struct nlmsghdr *(*const faults[])(struct fuzz *, char *) = {
 	bad_size, bad_nest,  unknown, out_of_range, no_dev,
-	too_many, truncated, bad_cmd, not_there,
+	too_many, truncated, bad_cmd, not_there,    bad_weights,
 };
 
 static void result(struct fuzz *f, int ok, const char *fmt, const char *arg)

@@ -15,7 +15,9 @@
 #
 # First the BPF datapath between the two hosts, which proves the harness
 # (boot, modules, namespaces, traffic) whatever the module does; then the
-# module: load, ping and iperf3 over every path, a flow move mid-transfer
+# module: load, ping and iperf3 over every path, new flows split by path
+# weights (the BPF datapath's split is tests/bpf's), a flow move
+# mid-transfer
 # with nothing lost, an elephant event, the netlink policy fuzzer, the
 # relay probe, a kmod host talking to a BPF host, unload while traffic
 # flows, and the kernel log. Without dard.ko every kmod test FAILs.
@@ -89,6 +91,55 @@ iperf_paths() {
 	$tt "$what: every iperf3 transfer sent its 2 MiB" test -n "$ok"
 	$tt "$what: iperf3 flows on all $np paths (indices$seen)" \
 		test "$(wc -w <<<"$seen")" -ge "$np"
+}
+
+# udp_flows HOST DPORT N: N new UDP flows from HOST's ID to $id2's port
+# DPORT (bash's /dev/udp: a new socket, so a new source port, each).
+udp_flows() {
+	on "$1" bash -c "for ((i = 0; i < $3; i++)); do echo x >/dev/udp/$id2/$2; done" 2>/dev/null
+}
+# shares HOST: of HOST's UDP flows to ports 7, 8 and 9, the share on
+# path 1, 2 and 1 (index 0, 1, 0), in percent, each with its count.
+shares() {
+	flows "$1" | jq -r '
+		def share($p; $i): [.[] | select(.proto == "udp" and .dport == $p)] |
+			"\(if length > 0 then ([.[] | select(.path_index == $i)] | length) * 100 / length | floor else -1 end) \(length)";
+		"\(share(7; 0)) \(share(8; 1)) \(share(9; 0))"'
+}
+# weights_test WHAT T: $h1's new flows to $h2 under weights 1:3 (400 of
+# them: 25% on path 1, within 8 points), then 0:1 (50, all on path 2),
+# then even again (300, half each, within 10), read in one dump at the
+# end: the 1:3 flows' share then also says they stayed where they were.
+weights_test() {
+	local what=$1 tt=$2 w0 s7 n7 s8 n8 s9 n9
+	[[ $tt == tk && -z $kmod ]] && { tk "$what: weighted new flows"; return; }
+	[[ $tt == tk && -z $kdp ]] && { fail "$what: weighted new flows (no kmod datapath attached)"; return; }
+	w0=$(dpstat $h1 new_flow_weighted)
+	$tt "$what: weights 1 3 for $h2" \
+		on $h1 "$dardctl" -t "$conf" dp weights eth0 $h2 1 3
+	$tt "$what: shown as 64 and 192 slots of 256" \
+		bash -c "'$testbed' exec --prefix $prefix $h1 '$dardctl' -j dp weights eth0 $id2 |
+			jq -e '.[0].weighted and .[0].slots == [64, 192]'"
+	udp_flows $h1 7 400
+	$tt "$what: weights 0 1" on $h1 "$dardctl" dp weights eth0 $id2 0 1
+	udp_flows $h1 8 50
+	$tt "$what: weights even" on $h1 "$dardctl" dp weights eth0 $id2 even
+	$tt "$what: shown as even" \
+		bash -c "'$testbed' exec --prefix $prefix $h1 '$dardctl' dp weights eth0 $id2 | grep -q ' even$'"
+	udp_flows $h1 9 300
+	read -r s7 n7 s8 n8 s9 n9 <<<"$(shares $h1)"
+	echo "$what: path 1 had ${s7:-?}% of ${n7:-?} flows under 1:3, path 2 ${s8:-?}% of ${n8:-?} under 0:1, path 1 ${s9:-?}% of ${n9:-?} even"
+	$tt "$what: 1 3: 25% of new flows on path 1, and still (${s7:-?}% of ${n7:-?})" \
+		test "${n7:-0}" -ge 300 -a "${s7:--1}" -ge 17 -a "${s7:--1}" -le 33
+	$tt "$what: each counted as placed by weight" \
+		test "$(($(dpstat $h1 new_flow_weighted) - ${w0:-0}))" -ge "$((${n7:-1} + ${n8:-1}))"
+	$tt "$what: 0 1: every new flow on path 2 (${s8:-?}% of ${n8:-?})" \
+		test "${s8:--1}" -eq 100
+	$tt "$what: even: half the new flows on path 1 (${s9:-?}% of ${n9:-?})" \
+		test "${n9:-0}" -ge 200 -a "${s9:--1}" -ge 40 -a "${s9:--1}" -le 60
+	# Gone again: the later tests read the table, slowly under TCG.
+	$tt "$what: sweep the 750 UDP flows" \
+		on $h1 bash -c "'$dardctl' flow sweep dev eth0 idle 1 >/dev/null"
 }
 
 # relay_probe WHAT T HOST: crafted IP-in-IP from $h2's alias to one of
@@ -200,6 +251,7 @@ tk "kmod: the ID route points at dard0" \
 	bash -c "ip -n $prefix-$h1 route get $id2 | grep -q 'dev dard0'"
 ping_paths kmod tk
 iperf_paths kmod tk 41001
+weights_test kmod tk
 
 move_test kmod tk
 relay_probe kmod tk

@@ -205,6 +205,52 @@ static void test_datapath(void **state)
 	unsetenv("DARD_DATAPATH");
 }
 
+/* --controller and $DARD_CONTROLLER, its timeout and report interval. */
+static void test_controller(void **state)
+{
+	struct dardd_opts o;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	unsetenv("DARD_CONTROLLER");
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.controller, 0);
+	assert_true(o.cp_timeout_ns == 3000000000ULL);
+	assert_true(o.cp_report_ns == 1000000000ULL);
+	assert_int_equal(PARSE(&o, err, "--controller", "10.100.0.99",
+			       "--controller-timeout", "0.5",
+			       "--controller-report", "0.25", "h"),
+			 DARD_OPTS_RUN);
+	assert_int_equal(o.controller, 0x0a640063);
+	assert_true(o.cp_timeout_ns == 500000000ULL);
+	assert_true(o.cp_report_ns == 250000000ULL);
+	/* The environment, and the option over it; none or empty: none. */
+	setenv("DARD_CONTROLLER", "10.1.2.3", 1);
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.controller, 0x0a010203);
+	assert_int_equal(PARSE(&o, err, "--controller", "none", "h"),
+			 DARD_OPTS_RUN);
+	assert_int_equal(o.controller, 0);
+	setenv("DARD_CONTROLLER", "", 1);
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_int_equal(o.controller, 0);
+	setenv("DARD_CONTROLLER", "ctl.example", 1);
+	assert_int_equal(PARSE(&o, err, "h"), 2);
+	assert_string_equal(
+		err,
+		"Invalid DARD_CONTROLLER `ctl.example': expected an IPv4 address or none");
+	unsetenv("DARD_CONTROLLER");
+	assert_int_equal(PARSE(&o, err, "--controller", "10.0.0.256", "h"), 2);
+	assert_int_equal(PARSE(&o, err, "--controller", "0.0.0.0", "h"), 2);
+	assert_int_equal(PARSE(&o, err, "--controller", "255.255.255.255", "h"),
+			 2);
+	assert_int_equal(PARSE(&o, err, "--controller-timeout", "0", "h"), 2);
+	assert_string_equal(
+		err,
+		"Invalid --controller-timeout `0': out of range, expected seconds from 0.001 to 86400");
+	assert_int_equal(PARSE(&o, err, "--controller-report", "x", "h"), 2);
+}
+
 /* The fixture's dardd is the one without options. */
 static void test_defaults_shared(void **state)
 {
@@ -229,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_defaults_shared),
 		cmocka_unit_test(test_datapath),
+		cmocka_unit_test(test_controller),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,7 @@
 
 enum dard_limits {
 	DARD_PATHS_MAX = 256,	/* paths per destination: fattree:32 */
+	DARD_WCMP_SLOTS = 256,	/* struct dard_dest's slot table */
 	DARD_FLOWS_MAX = 65536, /* default size of dard_flows */
 	DARD_DESTS_MAX = 65536, /* default size of dard_dests */
 	DARD_ALIASES_MAX = 4096,
@@ -58,15 +59,22 @@ struct dard_alias_pair {
  * and which of them are known dead (bit i of dead[i / 64]: path[i]), as
  * dardd learns from the switches: new flows are not placed on a dead
  * path, and a flow on one moves off it at its next packet.
+ *
+ * A new flow takes path hash % npaths, or, when weighted, path
+ * slot[hash % DARD_WCMP_SLOTS]: a table in which each path holds its
+ * weight's share of the slots (daemon/lib/wcmp.h), 256 bytes of every
+ * entry (16 MiB of a full map of DARD_DESTS_MAX), read only for new
+ * flows. Either way a dead choice goes on to the next live path.
  */
 struct dard_dest {
 	__u32 npaths;
-	__u32 pad;
+	__u32 weighted; /* 0: hash % npaths (even); 1: by slot[] */
 	struct dard_alias_pair path[DARD_PATHS_MAX];
 	__u64 dead[DARD_PATHS_MAX / 64];
 	/* The path TCP's in-band repair tries after path i (< npaths): one
 	 * cycle whose neighbours share few switches (daemon/lib/repair.h). */
 	__u8 next[DARD_PATHS_MAX];
+	__u8 slot[DARD_WCMP_SLOTS]; /* a path index each (< npaths) */
 };
 
 /* Key of dard_flows: the inner (ID) flow. Ports are 0 for other protocols
@@ -166,7 +174,9 @@ struct dard_event {
 	FN(REPATH_SYN, "repath_syn") /* a SYN(-ACK) sent again, new hash */    \
 	FN(REPATH_DSACK, "repath_dsack") /* our ACKs lost: D-SACK repeated */  \
 	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */     \
-	FN(DROP_BIG_TCP, "drop_big_tcp")   /* GSO over 64 KiB: no length */
+	FN(DROP_BIG_TCP, "drop_big_tcp")   /* GSO over 64 KiB: no length */    \
+	FN(NEW_FLOW_WEIGHTED, "new_flow_weighted") /* of new_flow: by weight   \
+						    */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
@@ -252,7 +262,7 @@ enum {
 /*
  * Commands. Every one names its device by DARD_A_IFINDEX or DARD_A_IFNAME
  * (in the caller's network namespace) and needs CAP_NET_ADMIN there but
- * GET_DEVICE and GET_FLOW (dump), which anyone may read.
+ * GET_DEVICE, GET_FLOW (dump) and GET_WEIGHTS, which anyone may read.
  */
 enum dard_cmd {
 	DARD_CMD_UNSPEC,
@@ -280,6 +290,15 @@ enum dard_cmd {
 	/* Multicast on DARD_GENL_MCGRP: DARD_A_EVENT (enum dard_event_type),
 	 * DARD_A_IFINDEX, DARD_A_TIME_NS, DARD_A_FLOW. */
 	DARD_CMD_EVENT,
+	/* DARD_A_DEST and DARD_A_WEIGHTS (one per path, not all 0): new
+	 * flows to it are hashed by the weights from now on; no
+	 * DARD_A_WEIGHTS: evenly again. Its paths, dead bits, repair order
+	 * and flows stay. -ENOENT: no such destination; -EINVAL: not one
+	 * weight per path, or all 0. SET_DEST's new paths are even. */
+	DARD_CMD_SET_WEIGHTS,
+	/* do: DARD_A_DEST; the reply has DARD_A_DEST and, if weighted,
+	 * DARD_A_WEIGHTS: each path's slots of DARD_WCMP_SLOTS. */
+	DARD_CMD_GET_WEIGHTS,
 	__DARD_CMD_MAX
 };
 #define DARD_CMD_MAX (__DARD_CMD_MAX - 1)
@@ -314,6 +333,8 @@ enum dard_attr {
 	DARD_A_EVENT,	  /* u32: enum dard_event_type */
 	DARD_A_TIME_NS,	  /* u64: when the event happened */
 	DARD_A_PAD,
+	DARD_A_WEIGHTS, /* binary: __u16[n], host order, one per path
+			 * in index order (any scale) */
 	__DARD_A_MAX
 };
 #define DARD_A_MAX (__DARD_A_MAX - 1)

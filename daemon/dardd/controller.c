@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The optional controller (Documentation/protocol.md, "Controller
+ * protocol"): dardd reports its elephants to dard-controller, a full
+ * report every report interval (also its keepalive) and an incremental
+ * one as soon as an elephant begins or ends, and takes ASSIGN and
+ * WEIGHTS only from the configured controller's address and port,
+ * authentic, made for our tree, fresh and not stale. While the
+ * controller places our elephants, DARD's rounds do not move them; when
+ * it says SELF, or falls silent for the timeout, DARD schedules them
+ * again and every destination's weights go back to even. The elephants,
+ * their paths and their history stay in our table throughout.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "clock.h"
+#include "dardd_priv.h"
+#include "log.h"
+
+static const char *const refusal_names[__CPR_MAX] = {
+	[CPR_PROTO] = "proto",	 [CPR_KEY] = "key",
+	[CPR_MAC] = "mac",	 [CPR_MALFORMED] = "malformed",
+	[CPR_SOURCE] = "source", [CPR_SENDER] = "sender",
+	[CPR_TOPO] = "topo",	 [CPR_REPLAY] = "replay",
+	[CPR_STALE] = "stale",
+};
+
+const char *controller_refusal_name(int r)
+{
+	return r >= 0 && r < __CPR_MAX ? refusal_names[r] : "?";
+}
+
+int controller_places(const struct dardd *d)
+{
+	return d->cp.mode == CP_PLACES;
+}
+
+const char *controller_mode_name(const struct dardd *d)
+{
+	return controller_places(d) ? "controller" : "dard";
+}
+
+const char *controller_mode_why(const struct dardd *d)
+{
+	static const char *const why[] = {
+		[CP_NONE] = "no controller configured",
+		[CP_UNHEARD] = "controller not heard from yet",
+		[CP_SILENT] = "controller silent past the timeout",
+		[CP_SELF] = "controller leaves elephants to DARD (self)",
+		[CP_PLACES] = "controller places elephants",
+	};
+
+	return why[d->cp.mode];
+}
+
+static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons(DARD_CP_PORT),
+				 .sin_addr.s_addr = htonl(d->o.controller)};
+
+	return sendto(d->cp.fd, buf, len, 0, (struct sockaddr *)&sa,
+		      sizeof(sa));
+}
+
+int controller_init(struct dardd *d)
+{
+	struct cp *c = &d->cp;
+	uint32_t r;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->mode = d->o.controller ? CP_UNHEARD : CP_NONE;
+	c->xmit = xmit_udp;
+	c->digest = dard_cp_topo_digest(d->t);
+	/* Above any seq a dardd before us sent: the controller keeps ours. */
+	c->seq_out = dard_clock_ns(CLOCK_REALTIME);
+	for (r = 0; dard_cp_tor_of_rank(d->t, r) != DARD_NONE; r++)
+		;
+	c->ntors = r;
+	c->in = calloc(1, sizeof(*c->in));
+	c->out = calloc(1, sizeof(*c->out));
+	c->ack = calloc(1, sizeof(*c->ack));
+	c->wgen = calloc(r + 1, sizeof(*c->wgen));
+	if (!c->in || !c->out || !c->ack || !c->wgen)
+		return -ENOMEM;
+	c->out->type = DARD_CP_REPORT;
+	return 0;
+}
+
+int controller_open(struct dardd *d)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+
+	if (!d->o.controller)
+		return 0;
+	d->cp.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	sa.sin_addr.s_addr = htonl(d->t->node[d->me].mgmt);
+	if (d->cp.fd < 0 ||
+	    bind(d->cp.fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		log_err("Unable to open the controller socket on %s: %s",
+			inet_ntoa(sa.sin_addr), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void controller_fini(struct dardd *d)
+{
+	struct cp *c = &d->cp;
+
+	if (!c->in)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->in);
+	free(c->out);
+	free(c->ack);
+	free(c->wgen);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+int controller_send(struct dardd *d, struct dard_cp_msg *m)
+{
+	static uint8_t buf[DARD_CP_MSG_MAX];
+	size_t len;
+
+	m->sender = d->t->node[d->me].id;
+	m->topo = d->cp.digest;
+	m->seq = ++d->cp.seq_out;
+	len = dard_cp_encode(buf, sizeof(buf), &d->keys.key[0], m);
+	if (!len) {
+		log_warn("controller: unable to encode a %s of %u records",
+			 dard_cp_type_name(m->type), m->count);
+		return -1;
+	}
+	if (d->cp.xmit(d, buf, len) < 0) {
+		d->st.cp_send_errors++;
+		return -1;
+	}
+	if (m->type == DARD_CP_REPORT) {
+		d->st.cp_reports++;
+		d->st.cp_report_bytes += len;
+	}
+	return 0;
+}
+
+/*
+ * e as a report's record; 0, or -1 when its path has no index: a pair
+ * naming no shortest path (a hand move) has nothing to say, but its end
+ * is still news (the path of an END means nothing).
+ */
+static int record(struct dardd *d, const struct elephant *e, int end,
+		  struct dard_cp_flow *f)
+{
+	int path = cp_path_index(d, e);
+
+	if (path < 0 && !end)
+		return -1;
+	if (path < 0)
+		path = 0;
+	f->key = e->key;
+	f->path = path;
+	f->flags = end ? DARD_CP_FL_END : 0;
+	return 0;
+}
+
+void controller_flush(struct dardd *d)
+{
+	struct dard_cp_msg *m = d->cp.out;
+
+	if (!d->o.controller || !m || !m->count)
+		return;
+	m->type = DARD_CP_REPORT;
+	m->flags = 0;
+	m->algo = DARD_CP_ALGO_NONE;
+	m->epoch = d->cp.epoch;
+	controller_send(d, m);
+	m->count = 0;
+}
+
+void controller_note(struct dardd *d, const struct elephant *e, int end)
+{
+	struct dard_cp_msg *m = d->cp.out;
+
+	if (!d->o.controller || !m)
+		return;
+	if (m->count == DARD_CP_FLOWS_MAX)
+		controller_flush(d);
+	if (!record(d, e, end, &m->flow[m->count]))
+		m->count++;
+}
+
+/*
+ * Every elephant, FIRST ... LAST over as many datagrams as it takes; a
+ * full datagram goes only once another record is known to follow, so
+ * that the last one carries LAST. None: one empty datagram, the
+ * keepalive.
+ */
+static void report_full(struct dardd *d)
+{
+	struct dard_cp_msg *m = d->cp.in; /* free between datagrams */
+	struct elephant *e;
+	int first = 1;
+
+	controller_flush(d);
+	memset(m, 0, offsetof(struct dard_cp_msg, flow));
+	m->type = DARD_CP_REPORT;
+	m->epoch = d->cp.epoch;
+	for (e = d->els; e; e = e->next) {
+		struct dard_cp_flow f;
+
+		if (record(d, e, 0, &f))
+			continue;
+		if (m->count == DARD_CP_FLOWS_MAX) {
+			m->flags = first ? DARD_CP_F_FIRST : 0;
+			controller_send(d, m);
+			m->count = 0;
+			first = 0;
+		}
+		m->flow[m->count++] = f;
+	}
+	m->flags = (first ? DARD_CP_F_FIRST : 0) | DARD_CP_F_LAST;
+	controller_send(d, m);
+}
+
+/* Silent past the timeout: DARD again, weights even, nothing forgotten. */
+static void fall_back(struct dardd *d, enum cp_mode why)
+{
+	struct in_addr in = {.s_addr = htonl(d->o.controller)};
+
+	d->cp.mode = why;
+	d->st.cp_fallbacks++;
+	cp_weights_even(d);
+	log_warn(
+		"controller %s silent for %.3g s: DARD schedules our elephants",
+		inet_ntoa(in), d->o.cp_timeout_ns / 1e9);
+}
+
+void controller_tick(struct dardd *d, uint64_t now)
+{
+	struct cp *c = &d->cp;
+
+	if (!d->o.controller)
+		return;
+	if ((c->mode == CP_PLACES || c->mode == CP_SELF) &&
+	    now - c->heard_ns > d->o.cp_timeout_ns)
+		fall_back(d, CP_SILENT);
+	if (now >= c->next_report_ns) {
+		c->next_report_ns += d->o.cp_report_ns;
+		if (c->next_report_ns <= now)
+			c->next_report_ns = now + d->o.cp_report_ns;
+		report_full(d);
+	}
+}
+
+/* Anyone can send us datagrams: each counted, not each logged. */
+static void refuse(struct dardd *d, enum cp_refusal r, uint32_t addr,
+		   uint16_t port, const char *why, uint64_t now)
+{
+	struct in_addr in = {.s_addr = htonl(addr)};
+	char from[INET_ADDRSTRLEN];
+
+	d->st.cp_refused++;
+	d->st.cp_why[r]++;
+	inet_ntop(AF_INET, &in, from, sizeof(from));
+	dard_log_ratelimited(&d->cp.rl[r], now, DARD_LOG_WARN,
+			     "refused a controller message from %s:%u: %s",
+			     from, port, why);
+}
+
+static enum cp_refusal decode_refusal(int ret)
+{
+	switch (ret) {
+	case -EPROTONOSUPPORT:
+		return CPR_PROTO;
+	case -ENOKEY:
+		return CPR_KEY;
+	case -EKEYREJECTED:
+		return CPR_MAC;
+	default:
+		return CPR_MALFORMED;
+	}
+}
+
+/* Whether authentic m may be taken: -1, or the refusal with its why. */
+static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
+		 size_t len)
+{
+	int rank;
+
+	if (m->sender) {
+		snprintf(why, len, "sender %u, not 0 (the controller's)",
+			 m->sender);
+		return CPR_SENDER;
+	}
+	if (m->topo != d->cp.digest) {
+		snprintf(why, len,
+			 "topology differs (digest 0x%08x, ours 0x%08x)",
+			 m->topo, d->cp.digest);
+		return CPR_TOPO;
+	}
+	if (m->type != DARD_CP_ASSIGN && m->type != DARD_CP_WEIGHTS) {
+		snprintf(why, len, "a %s, which only hosts send",
+			 dard_cp_type_name(m->type));
+		return CPR_MALFORMED;
+	}
+	if (m->seq <= d->cp.seq_in) {
+		snprintf(why, len, "seq %llu not above %llu (a replay)",
+			 (unsigned long long)m->seq,
+			 (unsigned long long)d->cp.seq_in);
+		return CPR_REPLAY;
+	}
+	if (m->epoch < d->cp.epoch) {
+		snprintf(why, len, "epoch %llu below %llu (stale)",
+			 (unsigned long long)m->epoch,
+			 (unsigned long long)d->cp.epoch);
+		return CPR_STALE;
+	}
+	rank = m->type == DARD_CP_WEIGHTS ? cp_weights_check(d, m) : -1;
+	if (rank >= 0) {
+		snprintf(why, len, "weight record %d names no ToR (rank %u)",
+			 rank, m->wrec[rank].dst_tor);
+		return CPR_MALFORMED;
+	}
+	return -1;
+}
+
+/* Heard: the mode that m asks for, said when it changes. */
+static void heard(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
+{
+	struct cp *c = &d->cp;
+	enum cp_mode was = c->mode, is = was;
+	const char *algo = dard_cp_algo_name(m->algo);
+
+	c->heard_ns = now;
+	c->algo = m->algo;
+	if (m->type == DARD_CP_ASSIGN)
+		is = m->flags & DARD_CP_F_SELF ? CP_SELF : CP_PLACES;
+	else if (was != CP_PLACES)
+		is = CP_SELF; /* weights alone leave elephants to DARD */
+	if (is == was)
+		return;
+	c->mode = is;
+	if (is == CP_PLACES)
+		log_info("controller (%s, epoch %llu) places our elephants",
+			 algo ? algo : "?", (unsigned long long)m->epoch);
+	else
+		log_info("controller (%s) heard: DARD schedules our elephants",
+			 algo ? algo : "?");
+}
+
+void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
+		      uint32_t addr, uint16_t port, uint64_t now)
+{
+	struct dard_cp_msg *m = d->cp.in;
+	char err[DARD_ERR_MAX];
+	int ret;
+
+	/* Not from the controller: not even worth a MAC's work. */
+	if (addr != d->o.controller || port != DARD_CP_PORT) {
+		refuse(d, CPR_SOURCE, addr, port,
+		       addr != d->o.controller
+			       ? "not the controller's address"
+			       : "not from the controller's port",
+		       now);
+		return;
+	}
+	ret = dard_cp_decode(buf, len, &d->keys, m, err);
+	if (ret) {
+		refuse(d, decode_refusal(ret), addr, port, err, now);
+		return;
+	}
+	ret = check(d, m, err, sizeof(err));
+	if (ret >= 0) {
+		refuse(d, ret, addr, port, err, now);
+		return;
+	}
+	d->cp.seq_in = m->seq;
+	d->cp.epoch = m->epoch;
+	heard(d, m, now);
+	if (m->type == DARD_CP_ASSIGN)
+		cp_assign(d, m, now);
+	else
+		cp_weights(d, m);
+}
+
+void controller_receive(struct dardd *d)
+{
+	static uint8_t buf[DARD_CP_MSG_MAX + 1];
+	struct sockaddr_in sa;
+	socklen_t salen = sizeof(sa);
+	ssize_t len;
+
+	while ((len = recvfrom(d->cp.fd, buf, sizeof(buf), MSG_DONTWAIT,
+			       (struct sockaddr *)&sa, &salen)) >= 0) {
+		controller_input(d, buf, len, ntohl(sa.sin_addr.s_addr),
+				 ntohs(sa.sin_port), dardd_now_ns());
+		salen = sizeof(sa);
+	}
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The controller's ASSIGN and WEIGHTS, through the datapath. A path
+ * index is the path's position in dard_path_foreach()'s order from us to
+ * the flow's destination host, the order of the datapath's own paths
+ * (dp_program.c); matched by switches, as dead.c matches a monitor's. An
+ * assignment moves only our own elephants, only onto a path that exists
+ * and that the datapath does not have dead; each one it could not move
+ * goes back in the ACK, FAILED.
+ */
+#include <errno.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "dardd_priv.h"
+#include "log.h"
+
+/* A walk of the paths to a host: by switches, or by index. */
+struct find {
+	const struct dard_path *want; /* NULL: the path at index want_i */
+	struct dard_path *out;
+	unsigned i, want_i;
+	int found;
+};
+
+static int same_switches(const struct dard_path *a, const struct dard_path *b)
+{
+	return a->nsw == b->nsw &&
+	       !memcmp(a->sw, b->sw, a->nsw * sizeof(a->sw[0]));
+}
+
+static int find_cb(const struct dard_path *p, void *arg)
+{
+	struct find *f = arg;
+
+	if (f->want ? same_switches(p, f->want) : f->i == f->want_i) {
+		if (f->out)
+			*f->out = *p;
+		f->found = 1;
+		return 1;
+	}
+	f->i++;
+	return 0;
+}
+
+int cp_path_index(struct dardd *d, const struct elephant *e)
+{
+	char err[DARD_ERR_MAX];
+	struct dard_path p;
+	struct find f = {.want = &p};
+
+	if (dard_path_decode(d->pc, ntohl(e->pair.saddr), ntohl(e->pair.daddr),
+			     &p, err))
+		return -1;
+	dard_path_foreach(d->pc, d->me, e->dst, find_cb, &f);
+	return f.found ? (int)f.i : -1;
+}
+
+/* The path at index i to host dst: 0, or -1 when there is none. */
+static int path_at(struct dardd *d, uint32_t dst, unsigned i,
+		   struct dard_path *out)
+{
+	struct find f = {.out = out, .want_i = i};
+
+	dard_path_foreach(d->pc, d->me, dst, find_cb, &f);
+	return f.found ? 0 : -1;
+}
+
+static int is_dead(const struct mon *mon, int i)
+{
+	return i >= 0 && i < DARD_PATHS_MAX &&
+	       (mon->dead[i / 64] >> (i % 64) & 1);
+}
+
+/* One record of an ASSIGN: 0 when e is where it says, else why not. */
+static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
+			 uint64_t now)
+{
+	struct elephant *e = el_find(d, &r->key);
+	struct dard_alias_pair pair;
+	struct dard_path p;
+	char b[96];
+	int i, ret;
+
+	if (!e)
+		return "not one of our elephants";
+	if (path_at(d, e->dst, r->path, &p))
+		return "path out of range";
+	if (cp_path_index(d, e) == r->path)
+		return NULL;
+	/* The datapath would move it off again at its next packet. */
+	i = dard_monitor_path_index(e->mon->m, &p);
+	if (is_dead(e->mon, i))
+		return "path dead";
+	pair.saddr = htonl(p.saddr);
+	pair.daddr = htonl(p.daddr);
+	ret = d->ops->move(d->dp, &e->key, &pair);
+	if (ret)
+		return dard_dp_strerror(ret);
+	e->pair = pair;
+	e->path = i;
+	e->moves++;
+	el_hist_add(e, now, i);
+	d->st.cp_moves++;
+	log_info("controller moved %s to path %u",
+		 flow_str(&e->key, b, sizeof(b)), r->path + 1);
+	return NULL;
+}
+
+/* The ACK so far: FIRST if the set's first, LAST if its last. */
+static void ack_send(struct dardd *d, int last)
+{
+	struct dard_cp_msg *a = d->cp.ack;
+
+	a->type = DARD_CP_ACK;
+	a->algo = DARD_CP_ALGO_NONE;
+	a->epoch = d->cp.ack_epoch;
+	a->flags = (d->cp.ack_sent ? 0 : DARD_CP_F_FIRST) |
+		   (last ? DARD_CP_F_LAST : 0);
+	controller_send(d, a);
+	a->count = 0;
+	d->cp.ack_sent = 1;
+}
+
+void cp_assign(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
+{
+	struct cp *c = &d->cp;
+	char b[96];
+	unsigned i;
+
+	/* A new set; or its FIRST was lost: the ACK starts with this one. */
+	if ((m->flags & DARD_CP_F_FIRST) || !c->ack_open ||
+	    c->ack_epoch != m->epoch) {
+		c->ack_open = 1;
+		c->ack_epoch = m->epoch;
+		c->ack_sent = 0;
+		c->ack->count = 0;
+	}
+	for (i = 0; i < m->count; i++) {
+		const char *why = apply(d, &m->flow[i], now);
+
+		if (!why)
+			continue;
+		d->st.cp_failed++;
+		log_debug("controller's path %u for %s: %s",
+			  m->flow[i].path + 1,
+			  flow_str(&m->flow[i].key, b, sizeof(b)), why);
+		if (c->ack->count == DARD_CP_FLOWS_MAX)
+			ack_send(d, 0);
+		c->ack->flow[c->ack->count] = m->flow[i];
+		c->ack->flow[c->ack->count++].flags = DARD_CP_FL_FAILED;
+	}
+	if (m->flags & DARD_CP_F_LAST) {
+		ack_send(d, 1);
+		c->ack_open = 0;
+		d->st.cp_assigns++;
+	}
+}
+
+int cp_weights_check(struct dardd *d, const struct dard_cp_msg *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->count; i++)
+		if (m->wrec[i].dst_tor >= d->cp.ntors)
+			return i;
+	return -1;
+}
+
+/*
+ * Weights w (NULL: even) for every destination under ToR tor: how many
+ * the datapath refused, the first's error in *first.
+ */
+static unsigned weigh_tor(struct dardd *d, uint32_t tor, const uint16_t *w,
+			  unsigned n, int *first)
+{
+	const struct dard_topo *t = d->t;
+	unsigned failed = 0;
+	uint32_t i;
+	int ret;
+
+	/* Our own ToR's hosts have one path: nothing to weigh. */
+	if (tor == d->my_tor || !d->ops->set_weights)
+		return 0;
+	for (i = 0; i < t->nhosts; i++) {
+		uint32_t h = t->hosts[i];
+
+		if (dard_topo_tor(t, h) != tor)
+			continue;
+		ret = d->ops->set_weights(d->dp, t->node[h].id, w, n);
+		if (ret && !failed++)
+			*first = ret;
+	}
+	return failed;
+}
+
+/* One line per ToR: a datapath that refuses one refuses them all. */
+static void weigh(struct dardd *d, uint32_t tor, const uint16_t *w, unsigned n)
+{
+	int first = 0;
+	unsigned failed = weigh_tor(d, tor, w, n, &first);
+
+	if (failed)
+		log_warn("weights to %u hosts under %s: %s", failed,
+			 d->t->node[tor].name, dard_dp_strerror(first));
+}
+
+void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
+{
+	struct cp *c = &d->cp;
+	uint32_t i, r;
+
+	if (!d->ops->set_weights && !c->w_warned) {
+		log_warn(
+			"the %s datapath does not weigh paths: the controller's weights are ignored",
+			d->ops->name);
+		c->w_warned = 1;
+	}
+	if ((m->flags & DARD_CP_F_FIRST) || !c->w_open ||
+	    c->w_epoch != m->epoch) {
+		c->wset++;
+		c->w_open = 1;
+		c->w_epoch = m->epoch;
+	}
+	for (i = 0; i < m->count; i++) {
+		const struct dard_cp_wrec *wr = &m->wrec[i];
+
+		r = wr->dst_tor;
+		weigh(d, dard_cp_tor_of_rank(d->t, r), m->w + wr->off,
+		      wr->npaths);
+		c->wgen[r] = c->wset;
+	}
+	if (!(m->flags & DARD_CP_F_LAST))
+		return;
+	/* A set replaces the one before: ToRs it leaves out are even. */
+	for (r = 0; r < c->ntors; r++)
+		if (c->wgen[r] && c->wgen[r] != c->wset) {
+			weigh(d, dard_cp_tor_of_rank(d->t, r), NULL, 0);
+			c->wgen[r] = 0;
+		}
+	c->w_open = 0;
+	d->st.cp_weights++;
+}
+
+/*
+ * Every ToR's, not only those we weighed: a dardd before us may have
+ * left weights in the pinned maps, which nothing else would clear. A
+ * destination the datapath does not have (-ENOENT) has none.
+ */
+void cp_weights_even(struct dardd *d)
+{
+	struct cp *c = &d->cp;
+	unsigned failed = 0;
+	uint32_t r, tor;
+	int first = 0, ret;
+
+	for (r = 0; (tor = dard_cp_tor_of_rank(d->t, r)) != DARD_NONE; r++) {
+		ret = 0;
+		if (weigh_tor(d, tor, NULL, 0, &ret) && ret != -ENOENT &&
+		    !failed++)
+			first = ret;
+		if (c->wgen && r < c->ntors)
+			c->wgen[r] = 0;
+	}
+	c->w_open = 0;
+	if (failed)
+		log_warn("even weights: %u ToRs' destinations failed: %s",
+			 failed, dard_dp_strerror(first));
+}
