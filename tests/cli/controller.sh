@@ -4,7 +4,8 @@
 # dard-controller as a program: its options and refusals to start, then
 # a live controller over UDP against ctlhost (a host's side of the
 # controller protocol), its control socket for dardctl (root only, an
-# unprivileged impostor refused) and a clean stop. Root only: it runs
+# unprivileged impostor refused), the real dardd taken over and handed
+# back to DARD when the controller stops cleanly. Root only: it runs
 # itself in a private network namespace (unshare -n), where the hosts'
 # management addresses can sit on lo and nothing of this machine's is
 # disturbed.
@@ -14,6 +15,7 @@
 #   | lo 127.0.0.1: dard-controller -l 127.0.0.1, UDP 7472        |
 #   |    172.24.0.21 (e1_1), 172.24.0.22 (e1_2): ctlhost, as hosts |
 #   | $tmp/c.sock: its control socket <- dardctl controller stats |
+#   | dardd e1_1 -i lo --controller 127.0.0.1 (BPF datapath on lo) |
 #   +-------------------------------------------------------------+
 
 set -u
@@ -29,13 +31,14 @@ if [[ -z ${DARD_CTLR_NETNS:-} ]]; then
 fi
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
+pin=/sys/fs/bpf/dard-ctlrtest-$$
 pids=()
 cleanup() {
 	local p
 	for p in "${pids[@]}"; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$pin"
 }
 trap cleanup EXIT
 source "$top/tests/cli/lib.sh"
@@ -139,12 +142,42 @@ ok "an impostor's socket" 1 "$bin/dardctl" controller stats socket \
 	"$tmp/nobody/c.sock"
 has "the impostor named" "$err" "is not root, so not dard-controller"
 
-# SIGTERM: a clean stop, the socket gone.
+# The real dardd of e1_1 (engineer cli's side) with the BPF datapath on
+# lo: its keepalive reports draw our heartbeats, and it hands its
+# elephants to us.
+"$bin/dardd" -c "$DARD_CONFIG" -i lo --pin "$pin" --controller 127.0.0.1 \
+	--controller-timeout 1 e1_1 2>"$tmp/dardd.log" &
+pids+=("$!")
+mode=
+for _ in $(seq 100); do
+	mode=$("$bin/dardctl" -j stats 2>/dev/null | jq -r '.[0].mode')
+	[[ $mode == controller ]] && break
+	sleep 0.1
+done
+is "dardd: mode controller" "$mode" controller
+ok "dardd: stats" 0 "$bin/dardctl" -j stats
+is "dardd: our algorithm" "$(jq -r '.[0].controller_algo' <<<"$out")" \
+	sdn-greedy
+has "dardd: our assignments applied" \
+	"$(jq -r '.[0].controller_assigns' <<<"$out")" "^[1-9]"
+is "dardd: nothing refused" "$(jq -r '.[0].controller_refused' <<<"$out")" 0
+ok "controller: dardd's reports" 0 stats
+has "controller: nothing refused since" "$out" "^refused.topology 0$"
+
+# SIGTERM: a clean stop, the socket gone; dardd goes back to DARD.
 kill -TERM "$cpid"
 wait "$cpid"
 is "SIGTERM: exit 0" "$?" 0
 is "SIGTERM: socket removed" "$([[ -e $tmp/c.sock ]] && echo there)" ""
 has "SIGTERM: logged" "$(cat "$tmp/ctl.log")" "stopped after [0-9]+ rounds"
+for _ in $(seq 50); do
+	mode=$("$bin/dardctl" -j stats 2>/dev/null | jq -r '.[0].mode')
+	[[ $mode == dard ]] && break
+	sleep 0.1
+done
+is "dardd: back to DARD" "$mode" dard
+ok "dardd: stats after" 0 "$bin/dardctl" -j stats
+is "dardd: one fallback" "$(jq -r '.[0].controller_fallbacks' <<<"$out")" 1
 
 echo "controller.sh: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
