@@ -169,6 +169,34 @@ static void test_core_link_down(void **state)
 	destroy(&f);
 }
 
+/*
+ * Where the LP beats uniform weights on the live paths: tor1_1 keeps
+ * one up link, to aggr1_1, which keeps one core link, to core2. All
+ * traffic from outside the pod to tor1_1 must take core2-aggr1_1 (2
+ * host links' worth); uniform weights add a third of tor1_2's 2 from
+ * outside, 8/3 in all. The LP sends tor1_2's through aggr1_2 and is
+ * left with tor1_1's own up link, 2 over 1, which no routing avoids.
+ * ECMP as hashed puts the dead core1 path's flows on core2's: 3.
+ */
+static void test_lp_beats_live(void **state)
+{
+	struct dard_obl *o;
+	struct fix f;
+
+	(void)state;
+	build(&f, "fattree:4");
+	fail_link(&f, "core1", "aggr1_1");
+	fail_link(&f, "aggr1_2", "tor1_1");
+	o = solve(&f, 0);
+	assert_int_equal(dard_obl_exact(o), 1);
+	assert_true(fabs(dard_obl_util(o) - 2) < 1e-6);
+	assert_true(fabs(eval(&f, dard_obl_cb, o) - 2) < 1e-6);
+	assert_true(fabs(eval(&f, dard_obl_live_cb, NULL) - 8.0 / 3) < 1e-6);
+	assert_true(fabs(eval(&f, dard_obl_ecmp_cb, NULL) - 3) < 1e-6);
+	dard_obl_free(o);
+	destroy(&f);
+}
+
 /* Beyond the column limit: uniform over the live paths, and it says so. */
 static void test_fallback(void **state)
 {
@@ -375,6 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intact),
 		cmocka_unit_test(test_core_link_down),
+		cmocka_unit_test(test_lp_beats_live),
 		cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_disconnected),
 		cmocka_unit_test(test_tapered),
