@@ -27,8 +27,8 @@
 #include "path.h"
 
 static const char *const default_runs[] = {
-	"fattree:4",  "fattree:6", "fattree:6,2",
-	"clos:4,4,4", "fattree:8", "fattree:16",
+	"fattree:4",  "fattree:6", "fattree:6,2", "clos:4,4,4",
+	"clos:8,8,4", "fattree:8", "fattree:16",  "3tier",
 };
 
 /* The first link between the two top levels: one core-aggregation. */
@@ -81,6 +81,7 @@ static int one(const struct dard_topo *t, struct dard_pathctx *pc,
 	       t->name, down ? "1 core link" : "none", t->nhosts,
 	       dard_obl_exact(o) ? "" : "> ", cols, nrows,
 	       dard_obl_exact(o) ? "LP" : "fallback", ms / 1e3, lp, ecmp, live);
+	fflush(stdout); /* each row when known: fattree:8 takes a while */
 	dard_obl_free(o);
 	return 0;
 }

@@ -25,10 +25,11 @@
 
 enum dard_obl_limits {
 	/*
-	 * LP columns solved by default: fattree:8 (31,000 columns) solves
-	 * in seconds, fattree:16 (1.2 million) does not (benchmarks.md).
+	 * LP columns solved by default: fattree:6 (6,427 columns) and
+	 * clos:8,8,4 (5,217) solve in seconds, fattree:8 (about 31,000)
+	 * takes GLPK minutes (Documentation/benchmarks.md).
 	 */
-	DARD_OBL_VARS_DEFAULT = 200000,
+	DARD_OBL_VARS_DEFAULT = 20000,
 	/* The sum of a pair's quantized weights (dard_obl_quantize). */
 	DARD_OBL_WEIGHT_SUM = 65535,
 };
