@@ -8,7 +8,7 @@
  * the fallback, whose time is the path walk alone. Prints a markdown
  * table.
  *
- *   dard-bench-obl [-m MAX_VARS] [SPEC...]
+ *   dard-bench-obl [-m MAX_VARS] [-t MS] [SPEC...]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -50,8 +50,14 @@ static void fmt_util(char *buf, size_t n, double u)
 		snprintf(buf, n, "%.3f", u);
 }
 
+/* The limits: LP columns, GLPK's milliseconds. */
+struct limits {
+	uint64_t vars;
+	uint32_t ms;
+};
+
 static int one(const struct dard_topo *t, struct dard_pathctx *pc,
-	       const uint8_t *down, size_t max_vars)
+	       const uint8_t *down, const struct limits *lim)
 {
 	char err[DARD_ERR_MAX], lp[16], ecmp[16], live[16], nrows[24];
 	struct dard_obl *o = NULL;
@@ -59,7 +65,8 @@ static int one(const struct dard_topo *t, struct dard_pathctx *pc,
 	size_t rows, cols;
 
 	t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-	if (dard_obl_solve(t, pc, down, max_vars, &o, err)) {
+	if (dard_obl_solve_n(t, pc, down, down ? t->nlinks : 0, lim->vars,
+			     lim->ms, &o, err)) {
 		fprintf(stderr, "%s: %s\n", t->name, err);
 		return -1;
 	}
@@ -79,14 +86,14 @@ static int one(const struct dard_topo *t, struct dard_pathctx *pc,
 	snprintf(nrows, sizeof(nrows), dard_obl_exact(o) ? "%zu" : "-", rows);
 	printf("| %s | %s | %u | %s%zu | %s | %s | %.2f | %s | %s | %s |\n",
 	       t->name, down ? "1 core link" : "none", t->nhosts,
-	       dard_obl_exact(o) ? "" : "> ", cols, nrows,
+	       strstr(dard_obl_why(o), "columns") ? "> " : "", cols, nrows,
 	       dard_obl_exact(o) ? "LP" : "fallback", ms / 1e3, lp, ecmp, live);
 	fflush(stdout); /* each row when known: fattree:8 takes a while */
 	dard_obl_free(o);
 	return 0;
 }
 
-static int run(const char *spec, size_t max_vars)
+static int run(const char *spec, const struct limits *lim)
 {
 	char err[DARD_ERR_MAX];
 	struct dard_plan_opts o;
@@ -114,12 +121,12 @@ static int run(const char *spec, size_t max_vars)
 		fprintf(stderr, "%s: out of memory\n", spec);
 		goto out;
 	}
-	if (one(t, pc, NULL, max_vars))
+	if (one(t, pc, NULL, lim))
 		goto out;
 	l = top_link(t);
 	if (l != DARD_NONE) {
 		down[l] = 1;
-		if (one(t, pc, down, max_vars))
+		if (one(t, pc, down, lim))
 			goto out;
 	}
 	ret = 0;
@@ -134,21 +141,29 @@ out:
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"Usage: %s [-m MAX_VARS] [SPEC...]\n"
-		"Where: MAX_VARS := the most LP columns solved (default %d)\n",
-		prog, DARD_OBL_VARS_DEFAULT);
+		"Usage: %s [-m MAX_VARS] [-t MS] [SPEC...]\n"
+		"Where: MAX_VARS := the most LP columns solved (default %d)\n"
+		"       MS := GLPK's time limit, wall clock (default %d)\n",
+		prog, DARD_OBL_VARS_DEFAULT, DARD_OBL_TIME_DEFAULT);
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t max_vars = DARD_OBL_VARS_DEFAULT;
+	struct limits lim = {DARD_OBL_VARS_DEFAULT, DARD_OBL_TIME_DEFAULT};
 	int c, i, rc = 0;
 
-	while ((c = getopt(argc, argv, "m:h")) != -1) {
+	while ((c = getopt(argc, argv, "m:t:h")) != -1) {
 		switch (c) {
 		case 'm':
-			if (dard_parse_u64(optarg, 1, SIZE_MAX, &max_vars)) {
+			if (dard_parse_u64(optarg, 1, SIZE_MAX, &lim.vars)) {
 				fprintf(stderr, "Invalid column limit: `%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			if (dard_parse_u32(optarg, 1, INT32_MAX, &lim.ms)) {
+				fprintf(stderr, "Invalid time limit: `%s'\n",
 					optarg);
 				return 2;
 			}
@@ -163,12 +178,12 @@ int main(int argc, char **argv)
 	       "|---|---|---|---|---|---|---|---|---|---|\n");
 	if (optind < argc) {
 		for (i = optind; i < argc; i++)
-			rc |= run(argv[i], max_vars) ? 1 : 0;
+			rc |= run(argv[i], &lim) ? 1 : 0;
 	} else {
 		for (i = 0;
 		     i < (int)(sizeof(default_runs) / sizeof(default_runs[0]));
 		     i++)
-			rc |= run(default_runs[i], max_vars) ? 1 : 0;
+			rc |= run(default_runs[i], &lim) ? 1 : 0;
 	}
 	return rc;
 }

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <glpk.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ struct lp {
 	int *wcol;     /* per ToR pair: its first weight's column */
 	struct obl_hop *hop;
 	size_t max_vars;
+	unsigned time_ms;
 	double scale;
 };
 
@@ -277,12 +279,15 @@ static int lp_solve(struct lp *l)
 	glp_init_smcp(&parm);
 	parm.msg_lev = GLP_MSG_OFF;
 	parm.presolve = GLP_ON;
-	/*
-	 * Dual simplex: the primal one took 78 s on fattree:6 where this
-	 * takes 3 (every weight row starts infeasible for the primal).
-	 */
+	/* Dual simplex: the primal took 78 s on fattree:6, this 3 s. */
 	parm.meth = GLP_DUALP;
+	parm.tm_lim = l->time_ms < INT_MAX ? (int)l->time_ms : INT_MAX;
 	ret = glp_simplex(l->lp, &parm);
+	if (ret == GLP_ETMLIM) {
+		snprintf(l->o->why, sizeof(l->o->why),
+			 "GLPK took longer than %u ms", l->time_ms);
+		return -EIO;
+	}
 	if (ret || glp_get_status(l->lp) != GLP_OPT) {
 		snprintf(l->o->why, sizeof(l->o->why),
 			 "GLPK found no optimum (simplex %d, status %d)", ret,
@@ -313,10 +318,14 @@ static void lp_free(struct lp *l)
  */
 static int lp_run(struct dard_obl *o, const struct dard_topo *t,
 		  struct dard_pathctx *pc, const uint8_t *down,
-		  struct obl_pair *pp, size_t max_vars, char *err)
+		  struct obl_pair *pp, size_t max_vars, unsigned time_ms,
+		  char *err)
 {
 	size_t nprice = 2 * (size_t)t->nlinks * o->tr.n;
-	struct lp l = {.o = o, .max_vars = max_vars, .scale = obl_scale(t)};
+	struct lp l = {.o = o,
+		       .max_vars = max_vars,
+		       .time_ms = time_ms,
+		       .scale = obl_scale(t)};
 	int ret;
 
 	o->rows = 0;
@@ -379,7 +388,7 @@ static struct dard_obl *obl_new(const struct dard_topo *t, const uint8_t *down,
 
 int dard_obl_solve_n(const struct dard_topo *t, struct dard_pathctx *pc,
 		     const uint8_t *down, size_t ndown, size_t max_vars,
-		     struct dard_obl **out, char *err)
+		     unsigned time_ms, struct dard_obl **out, char *err)
 {
 	struct obl_pair *pp = NULL;
 	struct dard_obl *o;
@@ -392,6 +401,7 @@ int dard_obl_solve_n(const struct dard_topo *t, struct dard_pathctx *pc,
 	if (ret)
 		return ret;
 	max_vars = max_vars ? max_vars : DARD_OBL_VARS_DEFAULT;
+	time_ms = time_ms ? time_ms : DARD_OBL_TIME_DEFAULT;
 	o = obl_new(t, down, err);
 	pp = malloc(sizeof(*pp));
 	if (!o || !pp) {
@@ -412,7 +422,7 @@ int dard_obl_solve_n(const struct dard_topo *t, struct dard_pathctx *pc,
 			 "the LP needs more than %zu columns (%zu weights)",
 			 max_vars, o->cols - 1);
 	} else {
-		ret = lp_run(o, t, pc, down, pp, max_vars, err);
+		ret = lp_run(o, t, pc, down, pp, max_vars, time_ms, err);
 		if (ret)
 			goto fail;
 	}
@@ -429,8 +439,8 @@ int dard_obl_solve(const struct dard_topo *t, struct dard_pathctx *pc,
 		   const uint8_t *down, size_t max_vars, struct dard_obl **out,
 		   char *err)
 {
-	return dard_obl_solve_n(t, pc, down, t ? t->nlinks : 0, max_vars, out,
-				err);
+	return dard_obl_solve_n(t, pc, down, t ? t->nlinks : 0, max_vars, 0,
+				out, err);
 }
 
 void dard_obl_free(struct dard_obl *o)

@@ -30,6 +30,8 @@ enum dard_obl_limits {
 	 * takes GLPK minutes (Documentation/benchmarks.md).
 	 */
 	DARD_OBL_VARS_DEFAULT = 20000,
+	/* GLPK's time limit by default (ms): past it, the fallback. */
+	DARD_OBL_TIME_DEFAULT = 60000,
 	/* The sum of a pair's quantized weights (dard_obl_quantize). */
 	DARD_OBL_WEIGHT_SUM = 65535,
 };
@@ -44,7 +46,8 @@ struct dard_obl; /* the weights of every ToR pair, and how they came */
  * receives at most its link's capacity. Beyond max_vars LP columns
  * (0: DARD_OBL_VARS_DEFAULT) it does not solve the LP but returns the
  * fallback (uniform over the paths that survive) and says so
- * (dard_obl_exact, dard_obl_why); so it does when GLPK fails.
+ * (dard_obl_exact, dard_obl_why); so it does when GLPK fails or takes
+ * longer than DARD_OBL_TIME_DEFAULT.
  *
  * A host whose link is down sends and receives nothing. A ToR pair with
  * no surviving path is left out: it has no weights, its hosts' demand
@@ -59,11 +62,12 @@ int dard_obl_solve(const struct dard_topo *t, struct dard_pathctx *pc,
 		   char *err);
 /*
  * The same, with down's length: -EINVAL unless ndown is t->nlinks (or
- * down is NULL). dard_obl_solve() cannot tell a short array.
+ * down is NULL), as dard_obl_solve() cannot tell a short array; and with
+ * GLPK's time limit in ms (0: DARD_OBL_TIME_DEFAULT, wall clock).
  */
 int dard_obl_solve_n(const struct dard_topo *t, struct dard_pathctx *pc,
 		     const uint8_t *down, size_t ndown, size_t max_vars,
-		     struct dard_obl **out, char *err);
+		     unsigned time_ms, struct dard_obl **out, char *err);
 void dard_obl_free(struct dard_obl *o);
 
 /* Worst-case switch-link utilisation (1.0 = full); NAN for the fallback. */

@@ -233,6 +233,24 @@ static void test_fallback(void **state)
 	destroy(&f);
 }
 
+/* GLPK out of time: the fallback too (fattree:6,2 takes it seconds). */
+static void test_time_limit(void **state)
+{
+	char err[DARD_ERR_MAX] = "";
+	struct dard_obl *o = NULL;
+	struct fix f;
+
+	(void)state;
+	build(&f, "fattree:6,2");
+	assert_int_equal(dard_obl_solve_n(f.t, f.pc, NULL, 0, 0, 1, &o, err),
+			 0);
+	assert_int_equal(dard_obl_exact(o), 0);
+	assert_string_equal(dard_obl_why(o), "GLPK took longer than 1 ms");
+	assert_true(isnan(dard_obl_util(o)));
+	dard_obl_free(o);
+	destroy(&f);
+}
+
 /*
  * tor1_1 loses both up links: the 14 pairs to and from it have no path
  * and no weights; its hosts' demand is not carried, and the rest is
@@ -327,7 +345,7 @@ static void test_bad_input(void **state)
 	assert_int_equal(dard_obl_solve(f.t, f.pc, NULL, 0, NULL, err),
 			 -EINVAL);
 	assert_int_equal(dard_obl_solve_n(f.t, f.pc, f.down, f.t->nlinks - 1, 0,
-					  &o, err),
+					  0, &o, err),
 			 -EINVAL);
 	assert_string_equal(err,
 			    "down[] has 47 entries, fattree:4 has 48 links");
@@ -405,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_core_link_down),
 		cmocka_unit_test(test_lp_beats_live),
 		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_disconnected),
 		cmocka_unit_test(test_tapered),
 		cmocka_unit_test(test_bad_input),
