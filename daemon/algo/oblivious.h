@@ -55,7 +55,9 @@ struct dard_obl; /* the weights of every ToR pair, and how they came */
  * pairs, and dard_obl_unreachable() counts such pairs. pc must be t's.
  * 0, or -errno with err (DARD_ERR_MAX): -EINVAL for a tree that is not
  * finalized, a down[] entry other than 0 or 1, a NULL argument; -E2BIG
- * for a pair with more paths than the datapath holds (DARD_PATHS_MAX).
+ * for a pair with more paths than the datapath holds (DARD_PATHS_MAX);
+ * -ENOMEM for our own allocations. GLPK's own failing allocation aborts
+ * the process (its documented behaviour): that one is not reported.
  */
 int dard_obl_solve(const struct dard_topo *t, struct dard_pathctx *pc,
 		   const uint8_t *down, size_t max_vars, struct dard_obl **out,
