@@ -27,7 +27,7 @@ enum dard_obl_limits {
 	/*
 	 * LP columns solved by default: fattree:6 (6,427 columns) and
 	 * clos:8,8,4 (5,217) solve in seconds, fattree:8 (about 31,000)
-	 * did not in 14 minutes (Documentation/benchmarks.md).
+	 * did not in 17 minutes (Documentation/benchmarks.md).
 	 */
 	DARD_OBL_VARS_DEFAULT = 20000,
 	/* GLPK's time limit by default (ms): past it, the fallback. */
