@@ -52,10 +52,11 @@ BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz
 # Whatever links the datapath (daemon/dp) makes rtnetlink requests by libmnl.
 BPF_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 # libdard needs libm and libsodium (the switch protocol's MACs, the key
-# file's keys); the algorithms add threads, for the two-thread OPT.
+# file's keys); the algorithms add threads, for the two-thread OPT, and
+# GLPK, for the oblivious-routing LP.
 SODIUM_LIBS := $(shell pkg-config --libs libsodium 2>/dev/null || echo -lsodium)
 LIBDARD_LIBS := -lm $(SODIUM_LIBS)
-ALGO_LIBS := -lm -pthread $(SODIUM_LIBS)
+ALGO_LIBS := -lm -pthread $(SODIUM_LIBS) -lglpk
 
 # The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
 ARCH := $(shell uname -m)
@@ -418,12 +419,13 @@ check: style test-san test-bpf fuzz-smoke test-kmod test-netns
 test: check
 
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
-		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-dp \
-		$(B)/bin/dard-bench-ctl daemon
+		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-obl \
+		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl daemon
 	$(Q)$(B)/bin/dard-bench
 	$(Q)$(B)/bin/dard-bench-sched
 	$(Q)$(B)/bin/dard-bench-maxmin
 	$(Q)$(B)/bin/dard-bench-route
+	$(Q)$(B)/bin/dard-bench-obl
 	$(Q)$(B)/bin/dard-bench-ctl
 	$(Q)DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
 	$(Q)scripts/bench-testbed
