@@ -23,6 +23,7 @@
 #include "ctlr.h"
 #include "ctlsock.h"
 #include "err.h"
+#include "oblivious.h"
 
 int control_open(struct ctlr *c, char *err)
 {
@@ -118,9 +119,22 @@ char *control_stats(struct ctlr *c)
 	add_u64(o, "last_bytes", s->last_bytes);
 	add_u64(o, "last_max_load", s->last_max_load);
 	json_object_object_add(o, "failed_links", failed_json(c));
+	if (c->obl) {
+		json_object_object_add(
+			o, "lp_exact",
+			json_object_new_boolean(dard_obl_exact(c->obl)));
+		json_object_object_add(
+			o, "lp_util",
+			dard_obl_exact(c->obl)
+				? json_object_new_double(dard_obl_util(c->obl))
+				: json_object_new_string("none"));
+	}
 #define STAT(f) add_u64(o, #f, s->f)
 	STAT(rounds);
 	STAT(recomputed);
+	STAT(obl_solves);
+	STAT(weights);
+	STAT(weights_bytes);
 	STAT(self_rounds);
 	STAT(moves);
 	STAT(reports);

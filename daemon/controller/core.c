@@ -20,13 +20,14 @@ int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
 	c->keys = keys;
 	c->topo = dard_cp_topo_digest(c->t);
 	c->pc = dard_pathctx_new(cfg->topo, cfg->plan);
-	if (!c->pc || hosts_init(c) || links_init(c))
+	if (!c->pc || hosts_init(c) || links_init(c) || obl_init(c))
 		return dard_fail(err, -ENOMEM, "out of memory");
 	return round_init(c, err);
 }
 
 void ctlr_fini(struct ctlr *c)
 {
+	obl_fini(c);
 	round_fini(c);
 	links_fini(c);
 	paths_fini(c);

@@ -30,7 +30,8 @@ struct ctlr_opts {
 	uint64_t interval_ns;	  /* a round every this */
 	uint64_t host_timeout_ns; /* forget a silent host's flows */
 	uint64_t query_ns;	  /* ask the switches for their links */
-	int level;		  /* enum dard_log_level */
+	uint32_t lp_columns; /* oblivious: the LP's size limit; 0: default */
+	int level;	     /* enum dard_log_level */
 };
 
 int ctlr_opts_parse(int argc, char **argv, struct ctlr_opts *o, char *err);
@@ -60,6 +61,7 @@ struct chost {
 	uint64_t seq;	    /* the last seq taken from it (kept forever) */
 	uint64_t heard_ns;  /* its last authenticated message; 0: gone */
 	uint64_t applied;   /* the last epoch it says it applied */
+	uint64_t wsent;	    /* epoch of its last WEIGHTS set; 0: none */
 	uint32_t gen;	    /* its full reports so far */
 	int in_set;	    /* a FIRST came, its LAST not yet */
 	struct cflow *flow; /* its elephants */
@@ -92,7 +94,7 @@ struct cpset {
 struct ctlr_stats {
 	uint64_t rounds, reports, report_bytes, acks, ack_failed, forgotten;
 	uint64_t assigns, assign_bytes, weights, weights_bytes, send_errors;
-	uint64_t self_rounds, recomputed, moves;
+	uint64_t self_rounds, recomputed, moves, obl_solves;
 	uint64_t refused[__CR_MAX];
 	/* The last round's. */
 	uint64_t last_ns, last_msgs, last_bytes, last_flows, last_hosts;
@@ -125,6 +127,11 @@ struct ctlr {
 	uint64_t fail_seen;	    /* fail_gen last placed against */
 	int self;		    /* the last round pushed SELF */
 	uint32_t *load;		    /* 2 * nlinks */
+	/* Oblivious mode (oblivious.c). */
+	struct dard_obl *obl;  /* the LP's weights, NULL before the first */
+	uint64_t obl_gen;      /* fail_gen it was solved for */
+	int obl_new;	       /* solved since the last push */
+	uint32_t *tors, ntors; /* ToR nodes by rank (dard_cp_tor_rank) */
 	/* Failed links (links.c). */
 	uint8_t *down;	    /* per link: bit 0 its upper end, bit 1 lower */
 	uint32_t nfailed;   /* links with a bit set */
@@ -182,6 +189,15 @@ void round_fini(struct ctlr *c);
 int ctlr_round(struct ctlr *c, uint64_t now);
 /* The next seq of ours (never 0). */
 uint64_t ctlr_next_seq(struct ctlr *c);
+
+/* oblivious.c: the LP's weights, pushed as WEIGHTS. */
+struct dard_obl;
+int obl_init(struct ctlr *c);
+void obl_fini(struct ctlr *c);
+/* Solves again if the failed links changed since the last solution. */
+int obl_update(struct ctlr *c);
+/* WEIGHTS sets to the hosts due one this round. */
+void obl_push(struct ctlr *c, uint64_t now);
 
 /* links.c: the switches' port states, for failed links. */
 int links_init(struct ctlr *c);

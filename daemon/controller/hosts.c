@@ -97,6 +97,7 @@ static void forget(struct ctlr *c, struct chost *h)
 	h->nflows = 0;
 	h->in_set = 0;
 	h->heard_ns = 0;
+	h->wsent = 0;
 	c->st.forgotten++;
 }
 

@@ -38,8 +38,8 @@ static const struct opt opts[] = {
 	 "the key file (default $DARD_KEY, else " DARD_KEY_DEFAULT
 	 "): key 0 signs, every key verifies"},
 	{"algo", 'a', "ALGO",
-	 "sdn-greedy (default), sdn-optimal or sdn-adaptive; oblivious is not "
-	 "built yet (Documentation/routing.md)"},
+	 "sdn-greedy (default), sdn-optimal, sdn-adaptive or oblivious "
+	 "(Documentation/routing.md)"},
 	{"listen", 'l', "ADDR", "take reports on ADDR (default: any address)"},
 	{"port", 'p', "N", "the controller protocol's UDP port (default 7472)"},
 	{"interval", 'i', "S", "a round every S seconds (default 1)"},
@@ -49,6 +49,10 @@ static const struct opt opts[] = {
 	 "ask the switches' agents for failed links every S seconds "
 	 "(default 1)"},
 	{"switch-port", 'P', "N", "dard-switchd's UDP port (default 7471)"},
+	{"lp-columns", 'L', "N",
+	 "oblivious: solve the LP only up to N columns (default 20000: "
+	 "fattree:6 solves in seconds); beyond, even weights over the "
+	 "surviving paths"},
 	{"socket", 's', "PATH",
 	 "the control socket `dardctl controller stats' asks (default " CTLR_SOCK_DEFAULT
 	 ")"},
@@ -97,6 +101,9 @@ static void usage(FILE *f)
 		"keys); every round it places them with the chosen algorithm\n"
 		"(SDN-greedy, SDN-optimal or SDN-adaptive, libdard-algo) and\n"
 		"pushes every host heard from lately the paths of its own flows.\n"
+		"In oblivious mode it solves the hose-model oblivious-routing LP\n"
+		"(GLPK) for the tree and its failed links instead, and pushes\n"
+		"every host the path weights its datapath hashes new flows by.\n"
 		"It asks the switches' dard-switchd for their ports' states and\n"
 		"keeps flows off failed links. It never answers a datagram: hosts\n"
 		"hear from it once a round. A host whose controller falls silent\n"
@@ -147,7 +154,7 @@ static int port(const char *opt, const char *arg, uint16_t *out, char *err)
 static int algo(const char *arg, int *out, char *err)
 {
 	static const int ok[] = {DARD_CP_ALGO_GREEDY, DARD_CP_ALGO_OPTIMAL,
-				 DARD_CP_ALGO_ADAPTIVE};
+				 DARD_CP_ALGO_ADAPTIVE, DARD_CP_ALGO_OBLIVIOUS};
 	unsigned i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
@@ -155,15 +162,10 @@ static int algo(const char *arg, int *out, char *err)
 			*out = ok[i];
 			return DARD_OPTS_RUN;
 		}
-	if (!strcmp(arg, "oblivious"))
-		dard_fail(err, -EOPNOTSUPP,
-			  "Invalid --algo `oblivious': not built yet (its LP, "
-			  "daemon/algo/oblivious.c, has not landed)");
-	else
-		dard_fail(err, -EINVAL,
-			  "Invalid --algo `%s': expected sdn-greedy, "
-			  "sdn-optimal or sdn-adaptive",
-			  arg);
+	dard_fail(err, -EINVAL,
+		  "Invalid --algo `%s': expected sdn-greedy, sdn-optimal, "
+		  "sdn-adaptive or oblivious",
+		  arg);
 	return 2;
 }
 
@@ -203,6 +205,12 @@ static int option(struct ctlr_opts *o, int opt, const char *arg, char *err)
 		return seconds("--host-timeout", arg, &o->host_timeout_ns, err);
 	case 'Q':
 		return seconds("--query-interval", arg, &o->query_ns, err);
+	case 'L':
+		if (dard_parse_u32(arg, 1, 100000000, &o->lp_columns))
+			return dard_num_fail(err, -ERANGE, "--lp-columns", arg,
+					     "1-100000000"),
+			       2;
+		return DARD_OPTS_RUN;
 	default:
 		return dard_common_opt(opt, "dard-controller", &o->level,
 				       usage);

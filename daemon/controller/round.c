@@ -368,6 +368,10 @@ static int place_algo(struct ctlr *c, struct rflow *fl, size_t n, int *self)
 	switch (c->o.algo) {
 	case DARD_CP_ALGO_OPTIMAL:
 		return place_optimal(c, fl, n, 0, &placed);
+	case DARD_CP_ALGO_OBLIVIOUS:
+		/* Elephants stay DARD's; new flows hash by the weights. */
+		*self = 1;
+		return obl_update(c);
 	case DARD_CP_ALGO_ADAPTIVE:
 		if (c->nfailed) {
 			*self = 1;
@@ -476,6 +480,8 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 	c->st.last_flows = n;
 	c->st.last_max_load = self ? 0 : max_load(c, fl, n);
 	c->st.last_hosts = 0;
+	if (c->o.algo == DARD_CP_ALGO_OBLIVIOUS)
+		obl_push(c, now);
 	for (i = 0; i < c->nhosts; i++)
 		if (host_live(&c->host[i])) {
 			push_host(c, &c->host[i], self, now);

@@ -61,8 +61,8 @@ ok "--help" 0 ctl --help
 has "--help names every algorithm" "$out" "sdn-greedy.*sdn-optimal"
 ok "unknown --algo" 2 ctl --algo ecmp
 has "unknown --algo says what" "$err" "Invalid --algo \`ecmp': expected sdn-greedy"
-ok "--algo oblivious" 2 ctl --algo oblivious
-has "oblivious says why" "$err" "not built yet"
+ok "--lp-columns 0" 2 ctl --algo oblivious --lp-columns 0
+has "--lp-columns 0 names it" "$err" "Invalid --lp-columns \`0'"
 ok "--interval 0" 2 ctl --interval 0
 has "--interval 0 names it" "$err" "Invalid --interval \`0'"
 ok "--listen bad" 2 ctl --listen 300.1.1.1
