@@ -52,10 +52,11 @@ BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz
 # Whatever links the datapath (daemon/dp) makes rtnetlink requests by libmnl.
 BPF_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 # libdard needs libm and libsodium (the switch protocol's MACs, the key
-# file's keys); the algorithms add threads, for the two-thread OPT.
+# file's keys); the algorithms add threads, for the two-thread OPT, and
+# GLPK, for the oblivious-routing LP.
 SODIUM_LIBS := $(shell pkg-config --libs libsodium 2>/dev/null || echo -lsodium)
 LIBDARD_LIBS := -lm $(SODIUM_LIBS)
-ALGO_LIBS := -lm -pthread $(SODIUM_LIBS)
+ALGO_LIBS := -lm -pthread $(SODIUM_LIBS) -lglpk
 
 # The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
 ARCH := $(shell uname -m)
@@ -80,7 +81,7 @@ LIBDP := $(B)/lib/libdard-dp.a
 
 IPPLUG := $(B)/lib/ip/link_dard.so
 PROGS := $(B)/bin/dardctl $(B)/bin/dardd $(B)/bin/dard-switchd \
-	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck
+	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck $(B)/bin/dard-controller
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
@@ -119,7 +120,8 @@ $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 	$(quiet) SKEL $@
 	$(Q)bpftool gen skeleton $< name bench_dp > $@
 
-ALGO_USERS := $(call objs,daemon/algo) $(call objs,daemon/sim)
+ALGO_USERS := $(call objs,daemon/algo) $(call objs,daemon/sim) \
+	      $(call objs,daemon/controller)
 $(ALGO_USERS) $(B)/tests/%.o $(B)/bench/%.o: DARD_CFLAGS += -iquote daemon/algo
 
 # dardctl's deploy/ finds dardctl's own headers the same way.
@@ -169,6 +171,13 @@ $(B)/bin/dard-switchd: $(call objs,daemon/switchd) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+
+# The controller places flows with libdard-algo (route.h).
+$(B)/bin/dard-controller: $(call objs,daemon/controller) $(LIBALGO) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
 
 $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
@@ -238,6 +247,22 @@ $(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
 		$(BPF_LIBS) $(LIBDARD_LIBS)
 
+# The controller's tests and benchmark drive its receive and round
+# functions through its objects but main.o, without sockets.
+CTLR_OBJS := $(filter-out %/main.o,$(call objs,daemon/controller))
+$(B)/tests/unit/test_control%.o $(B)/bench/bench_ctl.o: \
+	DARD_CFLAGS += -iquote daemon/controller
+$(B)/tests/test_control%: $(B)/tests/unit/test_control%.o $(CTLR_OBJS) \
+		$(LIBALGO) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
+		$(ALGO_LIBS)
+$(B)/bin/dard-bench-ctl: $(B)/bench/bench_ctl.o $(CTLR_OBJS) $(LIBALGO) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
+
 # The kernel module's backend without the module: its messages, the
 # choice of backend (which links both), the "not loaded" error.
 $(B)/tests/test_dp_kmod: $(B)/tests/unit/test_dp_kmod.o $(LIBDP) $(LIBCOMMON) \
@@ -298,6 +323,10 @@ $(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
 $(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
 $(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
+# dard-controller's host table: the datagrams hosts (or anyone) send it.
+$(B)/fuzz/controller_fuzz: daemon/controller/hosts.c daemon/controller/paths.c \
+		daemon/common/log.c
+$(B)/fuzz/controller_fuzz: FUZZ_CFLAGS := -iquote daemon/controller
 # dardd's handling of the controller's datagrams, with a fake datapath.
 $(B)/fuzz/cpin_fuzz: daemon/dardd/controller.c daemon/dardd/cpapply.c \
 	daemon/dardd/elephants.c daemon/dardd/monitors.c daemon/dardd/dead.c \
@@ -329,14 +358,21 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
-test-cli: daemon $(B)/tests/ctlpeer
+test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
-		tests/cli/ctlsock.sh || rc=1; exit $$rc
+		tests/cli/ctlsock.sh || rc=1; \
+		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
+		tests/cli/controller.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
+
+# A host's side of the controller protocol, for controller.sh.
+$(B)/tests/ctlhost: $(B)/tests/cli/ctlhost.o $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # The unit and CLI tests again, built with ASan and UBSan in build/san.
 test-san:
@@ -389,11 +425,14 @@ check: style test-san test-bpf fuzz-smoke test-kmod test-netns
 test: check
 
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
-		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-dp daemon
+		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-obl \
+		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl daemon
 	$(Q)$(B)/bin/dard-bench
 	$(Q)$(B)/bin/dard-bench-sched
 	$(Q)$(B)/bin/dard-bench-maxmin
 	$(Q)$(B)/bin/dard-bench-route
+	$(Q)$(B)/bin/dard-bench-obl
+	$(Q)$(B)/bin/dard-bench-ctl
 	$(Q)DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
 	$(Q)scripts/bench-testbed
 	$(Q)scripts/bench-failover
@@ -414,6 +453,7 @@ install: daemon
 	install -D -m 0755 $(B)/bin/dardctl $(DESTDIR)$(PREFIX)/sbin/dardctl
 	install -D -m 0755 $(B)/bin/dardd $(DESTDIR)$(PREFIX)/sbin/dardd
 	install -D -m 0755 $(B)/bin/dard-switchd $(DESTDIR)$(PREFIX)/sbin/dard-switchd
+	install -D -m 0755 $(B)/bin/dard-controller $(DESTDIR)$(PREFIX)/sbin/dard-controller
 	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
 	install -D -m 0644 $(IPPLUG) $(DESTDIR)$(IPLIBDIR)/link_dard.so
 

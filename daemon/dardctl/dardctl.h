@@ -70,6 +70,7 @@ int do_flow(struct ctl *c, int argc, char **argv);
 int do_monitor(struct ctl *c, int argc, char **argv);
 int do_stats(struct ctl *c, int argc, char **argv);
 int do_traffic(struct ctl *c, int argc, char **argv);
+int do_controller(struct ctl *c, int argc, char **argv);
 /* flow show without dev: the elephants of this namespace's dardd. */
 int ctl_daemon_flows(struct ctl *c);
 struct dard_flow_key;

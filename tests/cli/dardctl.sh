@@ -23,7 +23,7 @@ ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
 # is one dardctl knows.
 ok "help" 0 d help
 objs=$(sed -n '/^Objects:/,/^$/p' <<<"$out" | awk 'NF && !/^Objects:/ { print $1 }' | xargs)
-is "help lists the ten objects" "$objs" "topo addr path key switch deploy dp flow monitor stats traffic"
+is "help lists the twelve objects" "$objs" "topo addr path key switch deploy dp flow monitor stats controller traffic"
 is "OBJECT := names the same" \
 	"$(sed -n '/OBJECT :=/,/}/p' <<<"$out" | tr -d '{}|' | sed 's/where  OBJECT :=//' | xargs)" "$objs"
 for obj in $objs; do

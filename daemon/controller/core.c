@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The controller without its sockets: what main, the unit tests and the
+ * benchmark set up alike, each part by its own init.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ctlr.h"
+#include "err.h"
+
+int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
+	      const struct dard_keys *keys, const struct ctlr_opts *o,
+	      char *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->udp = c->swudp = c->ctl = c->tfd = c->epfd = -1;
+	c->t = cfg->topo;
+	c->o = *o;
+	c->keys = keys;
+	c->topo = dard_cp_topo_digest(c->t);
+	c->pc = dard_pathctx_new(cfg->topo, cfg->plan);
+	if (!c->pc || hosts_init(c) || links_init(c) || obl_init(c))
+		return dard_fail(err, -ENOMEM, "out of memory");
+	return round_init(c, err);
+}
+
+void ctlr_fini(struct ctlr *c)
+{
+	obl_fini(c);
+	round_fini(c);
+	links_fini(c);
+	paths_fini(c);
+	hosts_fini(c);
+	dard_pathctx_free(c->pc);
+	c->pc = NULL;
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * dard-controller's own state and the calls between its files. One
+ * section per file: each owns a part of struct ctlr. The receive and
+ * round functions take the time and send through c->xmit, so the unit
+ * tests and the benchmark drive them without sockets.
+ */
+#ifndef _DARD_CTLR_H
+#define _DARD_CTLR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "cproto.h"
+#include "key.h"
+#include "log.h"
+#include "path.h"
+
+/* What the command line asks for (opts.c). */
+struct ctlr_opts {
+	const char *config; /* NULL: $DARD_CONFIG, else the default */
+	const char *key;    /* NULL: $DARD_KEY, else the default */
+	const char *sock;   /* the control socket's path */
+	int algo;	    /* enum dard_cp_algo */
+	uint32_t listen;    /* host order; 0: any */
+	uint16_t port;	    /* UDP, DARD_CP_PORT */
+	uint16_t switch_port;
+	uint64_t interval_ns;	  /* a round every this */
+	uint64_t host_timeout_ns; /* forget a silent host's flows */
+	uint64_t query_ns;	  /* ask the switches for their links */
+	uint32_t lp_columns; /* oblivious: the LP's size limit; 0: default */
+	int level;	     /* enum dard_log_level */
+};
+
+int ctlr_opts_parse(int argc, char **argv, struct ctlr_opts *o, char *err);
+
+/* One reported elephant of a host (hosts.c). */
+struct cflow {
+	struct dard_flow_key key;
+	uint32_t dst;	  /* destination host node */
+	uint16_t path;	  /* the path the host says it is on */
+	int32_t assigned; /* our last choice for it, -1 for none yet */
+	int32_t refused;  /* the path its host could not take, or -1 */
+	uint32_t gen;	  /* the host's full report it was last in */
+};
+
+/*
+ * The most elephants one host may have reported: a bound on what a
+ * holder of the key can make the controller keep (dardd's own table is
+ * smaller).
+ */
+enum { CTLR_HOST_FLOWS_MAX = 16384 };
+
+/* A host of the tree, by its rank among hosts. */
+struct chost {
+	uint32_t node;
+	uint32_t addr;	    /* where its last REPORT came from, host order */
+	uint16_t port;	    /* and its port: pushes go there */
+	uint64_t seq;	    /* the last seq taken from it (kept forever) */
+	uint64_t heard_ns;  /* its last authenticated message; 0: gone */
+	uint64_t applied;   /* the last epoch it says it applied */
+	uint64_t wsent;	    /* epoch of its last WEIGHTS set; 0: none */
+	uint32_t gen;	    /* its full reports so far */
+	int in_set;	    /* a FIRST came, its LAST not yet */
+	struct cflow *flow; /* its elephants */
+	unsigned nflows, cap;
+};
+
+/* Why a datagram (or one record of it) was refused: each counted. */
+enum ctlr_refusal {
+	CR_PROTO,     /* not this protocol or version */
+	CR_KEY,	      /* unknown key id */
+	CR_MAC,	      /* bad MAC */
+	CR_MALFORMED, /* authentic, malformed, or not a host's type */
+	CR_SENDER,    /* sender is no host of our tree */
+	CR_SOURCE,    /* source address is not the sender's mgmt address */
+	CR_REPLAY,    /* seq not above the last taken from that host */
+	CR_TOPO,      /* another topology digest */
+	CR_FLOW,      /* one record: not the host's flow, or no such path */
+	__CR_MAX
+};
+const char *ctlr_refusal_name(int why);
+
+/* The ToR pair's shortest paths in dard_path_foreach order (paths.c). */
+struct cpset {
+	uint64_t used; /* the round that last asked for it */
+	uint32_t stor, dtor, npaths;
+	uint8_t nsw, ndl;
+	uint32_t *sw, *dl; /* npaths rows of nsw switches, ndl dlinks */
+};
+
+struct ctlr_stats {
+	uint64_t rounds, reports, report_bytes, acks, ack_failed, forgotten;
+	uint64_t assigns, assign_bytes, weights, weights_bytes, send_errors;
+	uint64_t self_rounds, recomputed, moves, obl_solves;
+	uint64_t refused[__CR_MAX];
+	/* The last round's. */
+	uint64_t last_ns, last_msgs, last_bytes, last_flows, last_hosts;
+	uint32_t last_max_load; /* L_D over switch links, placed flows */
+	/* The switch queries (links.c). */
+	uint64_t queries, replies, query_refused, silent;
+};
+
+struct ctlr;
+typedef ssize_t (*ctlr_xmit_fn)(struct ctlr *c, const void *buf, size_t len,
+				uint32_t addr, uint16_t port);
+
+struct ctlr {
+	const struct dard_topo *t;
+	struct dard_pathctx *pc;
+	struct ctlr_opts o;
+	const struct dard_keys *keys;
+	uint32_t topo; /* our tree's digest */
+	uint64_t seq;  /* the last we sent */
+	uint64_t epoch_base, epoch;
+	/* Hosts (hosts.c). */
+	struct chost *host; /* by rank */
+	uint32_t nhosts;
+	/* Path sets (paths.c): open addressing on the ToR pair. */
+	struct cpset **ps;
+	size_t ps_cap, nps;
+	/* The round (round.c). */
+	struct dard_route_tree *rt; /* sdn-optimal's view; NULL otherwise */
+	uint64_t sig;		    /* the demand set last placed */
+	uint64_t fail_seen;	    /* fail_gen last placed against */
+	int self;		    /* the last round pushed SELF */
+	uint32_t *load;		    /* 2 * nlinks */
+	/* Oblivious mode (oblivious.c). */
+	struct dard_obl *obl;  /* the LP's weights, NULL before the first */
+	uint64_t obl_gen;      /* fail_gen it was solved for */
+	int obl_new;	       /* solved since the last push */
+	uint32_t *tors, ntors; /* ToR nodes by rank (dard_cp_tor_rank) */
+	/* Failed links (links.c). */
+	uint8_t *down;	    /* per link: bit 0 its upper end, bit 1 lower */
+	uint32_t nfailed;   /* links with a bit set */
+	uint64_t fail_gen;  /* +1 whenever the set changes */
+	struct cswitch *sw; /* the switches with an address, by it */
+	size_t nsw;
+	uint64_t next_query_ns;
+	/* Sending; the sockets (loop.c) */
+	ctlr_xmit_fn xmit;
+	ctlr_xmit_fn xmit_switch;
+	int udp, swudp, ctl, tfd, epfd;
+	uint64_t next_round_ns;
+	struct ctlr_stats st;
+	struct dard_ratelimit rl_refused, rl_send, rl_switch;
+};
+
+/* core.c: everything but the sockets; ctlr_fini after a failure too. */
+int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
+	      const struct dard_keys *keys, const struct ctlr_opts *o,
+	      char *err);
+void ctlr_fini(struct ctlr *c);
+
+/* hosts.c */
+int hosts_init(struct ctlr *c);
+void hosts_fini(struct ctlr *c);
+/* One datagram of len bytes from addr:port (host order), at now. */
+void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
+		  uint16_t port, uint64_t now);
+/* Forgets the flows of hosts silent past the timeout. */
+void hosts_expire(struct ctlr *c, uint64_t now);
+/* Whether a host is heard from within the timeout. */
+static inline int host_live(const struct chost *h)
+{
+	return h->heard_ns != 0;
+}
+
+/* paths.c */
+int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
+	      const struct cpset **out);
+/* The row of p whose switches are path's, or -1. */
+int paths_row(const struct cpset *p, const struct dard_path *path);
+/*
+ * Frees the path sets no flow asked for since round `since', when they
+ * are many more than the flows: a long run meets most ToR pairs.
+ */
+void paths_trim(struct ctlr *c, size_t nflows, uint64_t since);
+/* Whether row k of p crosses a failed link. */
+int paths_failed(const struct ctlr *c, const struct cpset *p, uint32_t k);
+void paths_fini(struct ctlr *c);
+
+/* round.c */
+int round_init(struct ctlr *c, char *err);
+void round_fini(struct ctlr *c);
+/* A round at now: place, push; -ENOMEM when it could not place. */
+int ctlr_round(struct ctlr *c, uint64_t now);
+/* The next seq of ours (never 0). */
+uint64_t ctlr_next_seq(struct ctlr *c);
+
+/* oblivious.c: the LP's weights, pushed as WEIGHTS. */
+struct dard_obl;
+int obl_init(struct ctlr *c);
+void obl_fini(struct ctlr *c);
+/* Solves again if the failed links changed since the last solution. */
+int obl_update(struct ctlr *c);
+/* WEIGHTS sets to the hosts due one this round. */
+void obl_push(struct ctlr *c, uint64_t now);
+
+/* links.c: the switches' port states, for failed links. */
+int links_init(struct ctlr *c);
+void links_fini(struct ctlr *c);
+void links_query(struct ctlr *c, uint64_t now);
+/* A datagram on the switch socket from addr (host order). */
+void links_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
+		   uint64_t now);
+
+/* control.c: the control socket. */
+int control_open(struct ctlr *c, char *err);
+void control_accept(struct ctlr *c);
+void control_close(struct ctlr *c);
+/* The stats answer, a JSON text to free(). */
+char *control_stats(struct ctlr *c);
+
+/* loop.c */
+int loop_open(struct ctlr *c, char *err);
+void loop_run(struct ctlr *c);
+void loop_close(struct ctlr *c);
+uint64_t ctlr_now_ns(void);
+
+#endif /* _DARD_CTLR_H */

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The host table: every host's reported elephants, taken only from an
+ * authenticated message of a host of our tree, sent from that host's
+ * management address, with a fresh seq and our topology digest
+ * (Documentation/protocol.md, "Controller protocol"). Nothing here ever
+ * answers: pushes go out per round (round.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "ctlr.h"
+#include "err.h"
+
+static const char *const refusal_names[__CR_MAX] = {
+	[CR_PROTO] = "proto",	[CR_KEY] = "key",
+	[CR_MAC] = "mac",	[CR_MALFORMED] = "malformed",
+	[CR_SENDER] = "sender", [CR_SOURCE] = "source",
+	[CR_REPLAY] = "replay", [CR_TOPO] = "topology",
+	[CR_FLOW] = "flow",
+};
+
+const char *ctlr_refusal_name(int why)
+{
+	return why >= 0 && why < __CR_MAX ? refusal_names[why] : "?";
+}
+
+int hosts_init(struct ctlr *c)
+{
+	uint32_t i;
+
+	c->nhosts = c->t->nhosts;
+	c->host = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->host));
+	if (!c->host)
+		return -ENOMEM;
+	for (i = 0; i < c->nhosts; i++)
+		c->host[i].node = c->t->hosts[i];
+	return 0;
+}
+
+void hosts_fini(struct ctlr *c)
+{
+	uint32_t i;
+
+	for (i = 0; c->host && i < c->nhosts; i++)
+		free(c->host[i].flow);
+	free(c->host);
+	c->host = NULL;
+}
+
+/* Anyone can send datagrams: each counted, a line a second logged. */
+static void refuse(struct ctlr *c, int why, uint64_t now, uint32_t addr,
+		   uint16_t port, const char *what)
+{
+	struct in_addr in = {.s_addr = htonl(addr)};
+
+	c->st.refused[why]++;
+	dard_log_ratelimited(&c->rl_refused, now, DARD_LOG_WARN,
+			     "refused a datagram from %s:%u (%s): %s",
+			     inet_ntoa(in), port, ctlr_refusal_name(why), what);
+}
+
+static int decode_refusal(int ret)
+{
+	switch (ret) {
+	case -EPROTONOSUPPORT:
+		return CR_PROTO;
+	case -ENOKEY:
+		return CR_KEY;
+	case -EKEYREJECTED:
+		return CR_MAC;
+	default:
+		return CR_MALFORMED;
+	}
+}
+
+static struct cflow *find_flow(struct chost *h, const struct dard_flow_key *k)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nflows; i++)
+		if (!memcmp(&h->flow[i].key, k, sizeof(*k)))
+			return &h->flow[i];
+	return NULL;
+}
+
+static void drop_flow(struct chost *h, struct cflow *f)
+{
+	*f = h->flow[--h->nflows];
+}
+
+static void forget(struct ctlr *c, struct chost *h)
+{
+	h->nflows = 0;
+	h->in_set = 0;
+	h->heard_ns = 0;
+	h->wsent = 0;
+	c->st.forgotten++;
+}
+
+/*
+ * A record's flow must be the sender's (its source address the host's
+ * ID) to another host of the tree, on a path that exists.
+ */
+static int check_flow(struct ctlr *c, const struct chost *h,
+		      const struct dard_cp_flow *r, uint32_t *dst, char *why)
+{
+	const struct dard_node *me = &c->t->node[h->node];
+	const struct cpset *ps;
+	uint32_t d;
+
+	if (ntohl(r->key.saddr) != me->id)
+		return dard_fail(why, -EINVAL, "a flow from %s, not from %s",
+				 inet_ntoa((struct in_addr){r->key.saddr}),
+				 me->name);
+	d = dard_topo_find_id(c->t, ntohl(r->key.daddr));
+	if (d == DARD_NONE || d == h->node)
+		return dard_fail(why, -EINVAL, "a flow to %s, no other host",
+				 inet_ntoa((struct in_addr){r->key.daddr}));
+	if (r->flags & DARD_CP_FL_END) {
+		*dst = d;
+		return 0;
+	}
+	if (paths_get(c, h->node, d, &ps))
+		return dard_fail(why, -ENOMEM, "out of memory");
+	if (r->path >= ps->npaths)
+		return dard_fail(why, -EINVAL,
+				 "path %u of a flow to %s (of %u)", r->path,
+				 c->t->node[d].name, ps->npaths);
+	*dst = d;
+	return 0;
+}
+
+static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
+{
+	struct cflow *f = find_flow(h, &r->key);
+
+	if (!f) {
+		if (h->nflows >= CTLR_HOST_FLOWS_MAX)
+			return -ENOSPC;
+		if (h->nflows == h->cap) {
+			unsigned cap = h->cap ? 2 * h->cap : 8;
+			struct cflow *n = realloc(h->flow, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			h->flow = n;
+			h->cap = cap;
+		}
+		f = &h->flow[h->nflows++];
+		f->key = r->key;
+		f->dst = dst;
+		f->assigned = -1;
+		f->refused = -1;
+	}
+	f->path = r->path;
+	f->gen = h->gen;
+	return 0;
+}
+
+/*
+ * A full report (FIRST ... LAST) replaces the host's flows: those not in
+ * it are gone. Datagrams without either flag, a full report's middle ones
+ * and the incremental reports alike, add and end flows as they come.
+ */
+static void on_report(struct ctlr *c, struct chost *h,
+		      const struct dard_cp_msg *m, uint64_t now)
+{
+	char why[DARD_ERR_MAX];
+	unsigned i;
+
+	c->st.reports++;
+	c->st.report_bytes += m->len;
+	h->applied = m->epoch;
+	if (m->flags & DARD_CP_F_FIRST) {
+		h->gen++;
+		h->in_set = 1;
+	}
+	for (i = 0; i < m->count; i++) {
+		const struct dard_cp_flow *r = &m->flow[i];
+		struct cflow *f;
+		uint32_t dst = DARD_NONE;
+
+		if (check_flow(c, h, r, &dst, why)) {
+			refuse(c, CR_FLOW, now, h->addr, h->port, why);
+			continue;
+		}
+		if (r->flags & DARD_CP_FL_END) {
+			f = find_flow(h, &r->key);
+			if (f)
+				drop_flow(h, f);
+		} else if (add_flow(h, r, dst)) {
+			snprintf(why, sizeof(why),
+				 "%s has %u flows already, or memory ran out",
+				 c->t->node[h->node].name, h->nflows);
+			refuse(c, CR_FLOW, now, h->addr, h->port, why);
+		}
+	}
+	if ((m->flags & DARD_CP_F_LAST) && h->in_set) {
+		for (i = 0; i < h->nflows;)
+			if (h->flow[i].gen != h->gen)
+				drop_flow(h, &h->flow[i]);
+			else
+				i++;
+		h->in_set = 0;
+	}
+}
+
+/* The flows the host could not move are placed afresh next round, on
+ * another path than the one it could not take. */
+static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
+{
+	unsigned i;
+
+	c->st.acks++;
+	h->applied = m->epoch;
+	for (i = 0; i < m->count; i++) {
+		struct cflow *f = find_flow(h, &m->flow[i].key);
+
+		if (!(m->flow[i].flags & DARD_CP_FL_FAILED))
+			continue;
+		c->st.ack_failed++;
+		if (!f)
+			continue;
+		/* Never pushed there again (round.c), placed afresh. */
+		f->refused = m->flow[i].path;
+		f->assigned = -1;
+	}
+}
+
+/* Who may send m from addr: the host it names, from its mgmt address. */
+static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
+			       uint32_t addr, uint16_t port, uint64_t now)
+{
+	uint32_t node = dard_topo_find_id(c->t, m->sender);
+	const struct dard_node *n;
+	char what[DARD_ERR_MAX];
+	struct chost *h;
+
+	if (m->type != DARD_CP_REPORT && m->type != DARD_CP_ACK) {
+		snprintf(what, sizeof(what),
+			 "a %s: hosts send reports and acks",
+			 dard_cp_type_name(m->type));
+		refuse(c, CR_MALFORMED, now, addr, port, what);
+		return NULL;
+	}
+	if (node == DARD_NONE) {
+		snprintf(what, sizeof(what), "sender %s is no host of %s",
+			 inet_ntoa((struct in_addr){htonl(m->sender)}),
+			 dard_topo_label(c->t));
+		refuse(c, CR_SENDER, now, addr, port, what);
+		return NULL;
+	}
+	n = &c->t->node[node];
+	if (n->mgmt != addr) {
+		snprintf(what, sizeof(what),
+			 "sender %s's management address is %s", n->name,
+			 inet_ntoa((struct in_addr){htonl(n->mgmt)}));
+		refuse(c, CR_SOURCE, now, addr, port, what);
+		return NULL;
+	}
+	if (m->topo != c->topo) {
+		snprintf(what, sizeof(what),
+			 "topology differs (%s's digest %08x, ours %08x)",
+			 n->name, m->topo, c->topo);
+		refuse(c, CR_TOPO, now, addr, port, what);
+		return NULL;
+	}
+	h = &c->host[n->rank];
+	if (m->seq <= h->seq) {
+		snprintf(what, sizeof(what),
+			 "a replay: %s's seq %llu, %llu already taken", n->name,
+			 (unsigned long long)m->seq,
+			 (unsigned long long)h->seq);
+		refuse(c, CR_REPLAY, now, addr, port, what);
+		return NULL;
+	}
+	return h;
+}
+
+void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
+		  uint16_t port, uint64_t now)
+{
+	static struct dard_cp_msg m;
+	char err[DARD_ERR_MAX];
+	struct chost *h;
+	int ret;
+
+	ret = dard_cp_decode(buf, len, c->keys, &m, err);
+	if (ret) {
+		refuse(c, decode_refusal(ret), now, addr, port, err);
+		return;
+	}
+	h = sender_of(c, &m, addr, port, now);
+	if (!h)
+		return;
+	h->seq = m.seq;
+	if (!h->heard_ns)
+		log_debug("%s reports", c->t->node[h->node].name);
+	h->heard_ns = now;
+	h->addr = addr;
+	h->port = port;
+	if (m.type == DARD_CP_REPORT)
+		on_report(c, h, &m, now);
+	else
+		on_ack(c, h, &m);
+}
+
+void hosts_expire(struct ctlr *c, uint64_t now)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nhosts; i++) {
+		struct chost *h = &c->host[i];
+
+		if (!host_live(h) || now - h->heard_ns <= c->o.host_timeout_ns)
+			continue;
+		log_info("%s silent for %.3g s: its %u flows forgotten",
+			 c->t->node[h->node].name, (now - h->heard_ns) / 1e9,
+			 h->nflows);
+		forget(c, h);
+	}
+}

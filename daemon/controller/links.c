@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Failed links, from the switches' own agents: every query interval one
+ * switch protocol query (proto.h, same keys as the hosts') to each
+ * switch with a management address, for all its ports. A link is failed
+ * while either end's agent reports its port not up. A silent agent is
+ * not a dead link: what it reported is dropped after three intervals
+ * without an answer, and its links count as up unless the other end says
+ * otherwise (a dead switch's links are reported by its neighbours).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <sodium.h>
+
+#include "ctlr.h"
+#include "proto.h"
+
+enum { SILENT_AFTER = 3 }; /* intervals without an answer */
+
+/* A switch's agent, as we query it. */
+struct cswitch {
+	uint32_t node, mgmt;
+	uint64_t pending; /* seq of the query not yet answered, or 0 */
+	uint64_t answered_ns;
+	int silent;
+};
+
+static int by_mgmt(const void *a, const void *b)
+{
+	uint32_t x = ((const struct cswitch *)a)->mgmt;
+	uint32_t y = ((const struct cswitch *)b)->mgmt;
+
+	return (x > y) - (x < y);
+}
+
+int links_init(struct ctlr *c)
+{
+	size_t n = 0, k = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->t->nnodes; i++)
+		n += !c->t->node[i].is_host && c->t->node[i].mgmt;
+
+	c->down = calloc(c->t->nlinks + 1, 1);
+	c->sw = calloc(n + 1, sizeof(*c->sw));
+	if (!c->down || !c->sw)
+		return -ENOMEM;
+	for (i = 0; i < c->t->nnodes; i++)
+		if (!c->t->node[i].is_host && c->t->node[i].mgmt)
+			c->sw[k++] = (struct cswitch){
+				.node = i, .mgmt = c->t->node[i].mgmt};
+	c->nsw = n;
+	qsort(c->sw, n, sizeof(*c->sw), by_mgmt);
+	return 0;
+}
+
+void links_fini(struct ctlr *c)
+{
+	free(c->down);
+	free(c->sw);
+	c->down = NULL;
+	c->sw = NULL;
+}
+
+/* Recounts the failed links after a change of the set (gen moved on). */
+static void recount(struct ctlr *c, uint64_t gen)
+{
+	uint32_t i, n = 0;
+
+	if (gen == c->fail_gen)
+		return;
+	for (i = 0; i < c->t->nlinks; i++)
+		n += !!c->down[i];
+	log_info("%u switch links failed (were %u)", n, c->nfailed);
+	c->nfailed = n;
+}
+
+/* Sets or clears sw's end of each of its switch-to-switch links. */
+static void set_end(struct ctlr *c, uint32_t sw, unsigned port, int down)
+{
+	const struct dard_link *l = dard_topo_port_link(c->t, sw, port);
+	uint8_t bit, was;
+	uint32_t i;
+
+	if (!l || c->t->node[l->down].is_host)
+		return;
+	i = l - c->t->link;
+	bit = l->up == sw ? 1 : 2;
+	was = !!c->down[i];
+	if (down)
+		c->down[i] |= bit;
+	else
+		c->down[i] &= ~bit;
+	/* Any link failed or back: a new set, whatever the count. */
+	if (was != !!c->down[i])
+		c->fail_gen++;
+}
+
+static void forget_switch(struct ctlr *c, struct cswitch *s)
+{
+	unsigned k;
+
+	for_each_port(c->t, s->node, k)
+		set_end(c, s->node, k, 0);
+}
+
+void links_query(struct ctlr *c, uint64_t now)
+{
+	static uint8_t buf[DARD_MSG_MAX];
+	uint64_t gen = c->fail_gen;
+	size_t i, len;
+
+	for (i = 0; i < c->nsw; i++) {
+		struct cswitch *s = &c->sw[i];
+		unsigned np = c->t->node[s->node].nports;
+		uint64_t seq = 0;
+
+		if (s->pending && !s->silent &&
+		    now - s->answered_ns >= SILENT_AFTER * c->o.query_ns) {
+			log_warn("%s has not answered for %.3g s: its reports "
+				 "are dropped, its links not taken for dead",
+				 c->t->node[s->node].name,
+				 (now - s->answered_ns) / 1e9);
+			s->silent = 1;
+			c->st.silent++;
+			forget_switch(c, s);
+		}
+		/* Random, so that nobody off the path can guess it. */
+		while (!seq)
+			randombytes_buf(&seq, sizeof(seq));
+		/* Every port (count 0), padded to the reply's length. */
+		len = dard_proto_query(buf, sizeof(buf), &c->keys->key[0], seq,
+				       NULL, 0, dard_proto_query_len(np));
+		if (!s->pending)
+			s->answered_ns = s->answered_ns ? s->answered_ns : now;
+		s->pending = seq;
+		if (!len)
+			continue;
+		if (c->xmit_switch(c, buf, len, s->mgmt, c->o.switch_port) <
+		    0) {
+			c->st.send_errors++;
+			dard_log_ratelimited(&c->rl_switch, now, DARD_LOG_WARN,
+					     "query to %s failed",
+					     c->t->node[s->node].name);
+			continue;
+		}
+		c->st.queries++;
+	}
+	recount(c, gen);
+}
+
+void links_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
+		   uint64_t now)
+{
+	static struct dard_msg m;
+	struct cswitch key = {.mgmt = addr}, *s;
+	char err[DARD_ERR_MAX];
+	uint64_t gen = c->fail_gen;
+	unsigned i;
+
+	s = bsearch(&key, c->sw, c->nsw, sizeof(key), by_mgmt);
+	if (!s || dard_proto_decode(buf, len, c->keys, &m, err) ||
+	    m.type != DARD_MSG_REPLY || !s->pending || m.seq != s->pending) {
+		c->st.query_refused++;
+		dard_log_ratelimited(&c->rl_switch, now, DARD_LOG_WARN,
+				     "refused a switch reply from %s",
+				     inet_ntoa((struct in_addr){htonl(addr)}));
+		return;
+	}
+	c->st.replies++;
+	s->pending = 0;
+	s->answered_ns = now;
+	if (s->silent)
+		log_info("%s answers again", c->t->node[s->node].name);
+	s->silent = 0;
+	for (i = 0; i < m.count; i++)
+		set_end(c, s->node, m.state[i].port,
+			!(m.state[i].flags & DARD_PORT_F_UP));
+	recount(c, gen);
+}

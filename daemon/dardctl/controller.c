@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardctl controller stats: what the dard-controller on this machine
+ * knows, asked over its control socket (a file, root's, mode 0600).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <json-c/json.h>
+
+#include "ctlsock.h"
+#include "dardctl.h"
+#include "print.h"
+#include "readall.h"
+
+#define CTLR_SOCK_DEFAULT "/run/dard/controller.sock"
+
+/* The answer: a few hundred bytes, and a line per failed link. */
+enum { ANSWER_MAX = 16 << 20 };
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dardctl controller stats [ socket PATH ]\n"
+		"\n"
+		"The state of the dard-controller whose control socket is PATH\n"
+		"(default " CTLR_SOCK_DEFAULT "): its algorithm, epoch,\n"
+		"rounds, the hosts and flows it knows, the last round's decision\n"
+		"time, datagrams and bytes pushed and L_D, the failed links the\n"
+		"switches report, and the datagrams it refused, by reason.\n");
+	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+/* Connected to path, its holder checked to be root; -1 after saying why. */
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	char who[DARD_PEER_STRLEN];
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int fd;
+
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		fprintf(stderr, "Invalid socket `%s': too long\n", path);
+		return -1;
+	}
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun))) {
+		fprintf(stderr, "No dard-controller at %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		fprintf(stderr, "Unable to tell who holds %s: %s\n", path,
+			strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (cred.uid != 0) {
+		dard_peer_describe(cred.pid, cred.uid, who, sizeof(who));
+		fprintf(stderr,
+			"Refusing to talk to %s: its holder (%s) is not root, "
+			"so not dard-controller\n",
+			path, who);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static json_object *ask(const char *path)
+{
+	json_object *doc, *e;
+	size_t len;
+	char *buf;
+	int fd, ret;
+
+	fd = connect_to(path);
+	if (fd < 0)
+		return NULL;
+	send(fd, "stats\n", 6, MSG_NOSIGNAL);
+	ret = dard_read_all(fd, ANSWER_MAX, &buf, &len);
+	close(fd);
+	if (ret) {
+		fprintf(stderr, "Unable to read dard-controller's answer: %s\n",
+			strerror(-ret));
+		return NULL;
+	}
+	doc = json_tokener_parse(buf);
+	free(buf);
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		fprintf(stderr, "dard-controller's answer is not a JSON "
+				"object\n");
+		json_object_put(doc);
+		return NULL;
+	}
+	if (json_object_object_get_ex(doc, "error", &e)) {
+		fprintf(stderr, "dard-controller refused: %s\n",
+			json_object_get_string(e));
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* One line per key, `key value'; objects and arrays as their members. */
+static void print_plain(const char *prefix, json_object *o)
+{
+	char key[128];
+	size_t i;
+
+	json_object_object_foreach(o, k, v)
+	{
+		snprintf(key, sizeof(key), "%s%s", prefix, k);
+		if (json_object_is_type(v, json_type_object)) {
+			strncat(key, ".", sizeof(key) - strlen(key) - 1);
+			print_plain(key, v);
+		} else if (json_object_is_type(v, json_type_array)) {
+			printf("%s", key);
+			for (i = 0; i < json_object_array_length(v); i++)
+				printf(" %s", json_object_get_string(
+						      json_object_array_get_idx(
+							      v, i)));
+			printf("\n");
+		} else {
+			printf("%s %s\n", key, json_object_get_string(v));
+		}
+	}
+}
+
+int do_controller(struct ctl *c, int argc, char **argv)
+{
+	const char *path = CTLR_SOCK_DEFAULT;
+	json_object *doc;
+
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout);
+	if (argc < 1 || strcmp(argv[0], "stats")) {
+		fprintf(stderr, "controller: expected `stats'\n");
+		return usage(stderr);
+	}
+	if (argc == 3 && !strcmp(argv[1], "socket")) {
+		path = argv[2];
+	} else if (argc != 1) {
+		fprintf(stderr, "controller stats: unexpected `%s'\n", argv[1]);
+		return usage(stderr);
+	}
+	doc = ask(path);
+	if (!doc)
+		return CTL_ERR;
+	if (c->json)
+		print_json_value(NULL, doc);
+	else
+		print_plain("", doc);
+	json_object_put(doc);
+	return CTL_OK;
+}

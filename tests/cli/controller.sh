@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# dard-controller as a program: its options and refusals to start, then
+# a live controller over UDP against ctlhost (a host's side of the
+# controller protocol), its control socket for dardctl (root only, an
+# unprivileged impostor refused), the real dardd taken over and handed
+# back to DARD when the controller stops cleanly. Root only: it runs
+# itself in a private network namespace (unshare -n), where the hosts'
+# management addresses can sit on lo and nothing of this machine's is
+# disturbed.
+#
+#   private netns (unshare -n)
+#   +-------------------------------------------------------------+
+#   | lo 127.0.0.1: dard-controller -l 127.0.0.1, UDP 7472        |
+#   |    172.24.0.21 (e1_1), 172.24.0.22 (e1_2): ctlhost, as hosts |
+#   | $tmp/c.sock: its control socket <- dardctl controller stats |
+#   | dardd e1_1 -i lo --controller 127.0.0.1 (BPF datapath on lo) |
+#   +-------------------------------------------------------------+
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bin=${DARD_BIN:-$top/build/bin}
+ctlhost=${DARD_CTLHOST:-$top/build/tests/ctlhost}
+if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null; then
+	echo "skip controller.sh: needs root and setpriv"
+	exit 0
+fi
+if [[ -z ${DARD_CTLR_NETNS:-} ]]; then
+	DARD_CTLR_NETNS=1 exec unshare -n "$0" "$@"
+fi
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+pin=/sys/fs/bpf/dard-ctlrtest-$$
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	rm -rf "$tmp" "$pin"
+}
+trap cleanup EXIT
+source "$top/tests/cli/lib.sh"
+
+ctl() { timeout 10 "$bin/dard-controller" "$@"; }
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+stats() { "$bin/dardctl" controller stats socket "$tmp/c.sock"; }
+
+ip link set lo up
+ip addr add 172.24.0.21/32 dev lo
+ip addr add 172.24.0.22/32 dev lo
+"$bin/dardctl" -t fattree:4 topo gen >"$tmp/f4.conf" || exit 1
+"$bin/dardctl" -t clos:4,4 topo gen >"$tmp/clos.conf" || exit 1
+export DARD_KEY=$tmp/dard.key
+"$bin/dardctl" key gen "$DARD_KEY" >/dev/null || exit 1
+export DARD_CONFIG=$tmp/f4.conf
+
+# The command line: help, and every bad value named.
+ok "--help" 0 ctl --help
+has "--help names every algorithm" "$out" "sdn-greedy.*sdn-optimal"
+ok "unknown --algo" 2 ctl --algo ecmp
+has "unknown --algo says what" "$err" "Invalid --algo \`ecmp': expected sdn-greedy"
+ok "--lp-columns 0" 2 ctl --algo oblivious --lp-columns 0
+has "--lp-columns 0 names it" "$err" "Invalid --lp-columns \`0'"
+ok "--interval 0" 2 ctl --interval 0
+has "--interval 0 names it" "$err" "Invalid --interval \`0'"
+ok "--listen bad" 2 ctl --listen 300.1.1.1
+ok "--port 0" 2 ctl --port 0
+ok "extra argument" 2 ctl e1_1
+has "extra argument named" "$err" "unexpected argument \`e1_1'"
+
+# What it refuses to start with.
+ok "no config" 1 ctl -c "$tmp/none.conf" -s "$tmp/c.sock"
+has "no config named" "$err" "none.conf"
+cp "$DARD_KEY" "$tmp/open.key"
+chmod 644 "$tmp/open.key"
+ok "key file others read" 1 ctl -k "$tmp/open.key" -s "$tmp/c.sock"
+has "key file refused" "$err" "open.key"
+ok "sdn-optimal on a Clos" 1 ctl -c "$tmp/clos.conf" -a sdn-optimal \
+	-s "$tmp/c.sock"
+has "sdn-optimal on a Clos says why" "$err" "error: SDN-optimal needs a fat-tree"
+ok "sdn-greedy on a Clos is fine" 124 timeout 1 "$bin/dard-controller" \
+	-c "$tmp/clos.conf" -s "$tmp/c.sock" -q
+
+# A live one: a host's report gets an ASSIGN for its flow.
+# Hosts are kept 30 s: the forged report waits 2.5 s for nothing.
+"$bin/dard-controller" -a sdn-greedy -l 127.0.0.1 -i 0.2 -Q 0.2 -t 30 \
+	-s "$tmp/c.sock" 2>"$tmp/ctl.log" &
+cpid=$!
+pids+=("$cpid")
+for _ in $(seq 50); do
+	[[ -S $tmp/c.sock ]] && break
+	sleep 0.1
+done
+is "control socket is root's, 0600" "$(stat -c '%U %a' "$tmp/c.sock")" \
+	"root 600"
+ok "a host's report" 0 "$ctlhost" "$DARD_CONFIG" "$DARD_KEY" e1_1 e2_1 \
+	127.0.0.1 good
+has "it gets its flow's path" "$out" \
+	"^assign algo sdn-greedy epoch [0-9]+ flags 3 count 1 path [0-3]$"
+ok "a forged report" 0 "$ctlhost" "$DARD_CONFIG" "$DARD_KEY" e1_2 e2_1 \
+	127.0.0.1 forged
+is "a forged report draws nothing" "$out" "silent"
+ok "a replayed report" 0 "$ctlhost" "$DARD_CONFIG" "$DARD_KEY" e1_2 e2_2 \
+	127.0.0.1 replay
+sleep 0.3
+
+ok "controller stats" 0 stats
+has "stats: algo" "$out" "^algo sdn-greedy$"
+has "stats: two hosts" "$out" "^hosts 2$"
+has "stats: two flows" "$out" "^flows 2$"
+has "stats: the ack" "$out" "^acks 1$"
+has "stats: the forged one" "$out" "^refused.mac 1$"
+has "stats: the replay" "$out" "^refused.replay 1$"
+has "stats: failed links none" "$out" "^failed_links$"
+ok "controller stats -j" 0 "$bin/dardctl" -j controller stats socket \
+	"$tmp/c.sock"
+has "-j is JSON" "$out" '"algo": "sdn-greedy"'
+ok "controller stats bad argument" 2 "$bin/dardctl" controller stats frob
+ok "controller help" 0 "$bin/dardctl" controller help
+has "controller help: usage" "$out" "controller stats \[ socket PATH \]"
+
+# Only root reaches it; an unprivileged holder of a socket is refused.
+ok "nobody is kept off" 1 nobody "$bin/dardctl" controller stats socket \
+	"$tmp/c.sock"
+has "nobody: why" "$err" "Permission denied"
+mkdir "$tmp/nobody"
+chown 65534 "$tmp/nobody"
+cp "$DARD_KEY" "$tmp/nobody/dard.key"
+chown 65534 "$tmp/nobody/dard.key"
+# setpriv itself, not the function: $! must be the controller's pid.
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$bin/dard-controller" -k "$tmp/nobody/dard.key" -l 127.0.0.1 \
+	-p 7473 -s "$tmp/nobody/c.sock" -q &
+pids+=("$!")
+for _ in $(seq 50); do
+	[[ -S $tmp/nobody/c.sock ]] && break
+	sleep 0.1
+done
+ok "an impostor's socket" 1 "$bin/dardctl" controller stats socket \
+	"$tmp/nobody/c.sock"
+has "the impostor named" "$err" "is not root, so not dard-controller"
+
+# The real dardd of e1_1 (engineer cli's side) with the BPF datapath on
+# lo: its keepalive reports draw our heartbeats, and it hands its
+# elephants to us.
+"$bin/dardd" -c "$DARD_CONFIG" -i lo --pin "$pin" --controller 127.0.0.1 \
+	--controller-timeout 1 e1_1 2>"$tmp/dardd.log" &
+pids+=("$!")
+mode=
+for _ in $(seq 100); do
+	mode=$("$bin/dardctl" -j stats 2>/dev/null | jq -r '.[0].mode')
+	[[ $mode == controller ]] && break
+	sleep 0.1
+done
+is "dardd: mode controller" "$mode" controller
+ok "dardd: stats" 0 "$bin/dardctl" -j stats
+is "dardd: our algorithm" "$(jq -r '.[0].controller_algo' <<<"$out")" \
+	sdn-greedy
+has "dardd: our assignments applied" \
+	"$(jq -r '.[0].controller_assigns' <<<"$out")" "^[1-9]"
+is "dardd: nothing refused" "$(jq -r '.[0].controller_refused' <<<"$out")" 0
+ok "controller: dardd's reports" 0 stats
+has "controller: nothing refused since" "$out" "^refused.topology 0$"
+
+# SIGTERM: a clean stop, the socket gone; dardd goes back to DARD.
+kill -TERM "$cpid"
+wait "$cpid"
+is "SIGTERM: exit 0" "$?" 0
+is "SIGTERM: socket removed" "$([[ -e $tmp/c.sock ]] && echo there)" ""
+has "SIGTERM: logged" "$(cat "$tmp/ctl.log")" "stopped after [0-9]+ rounds"
+for _ in $(seq 50); do
+	mode=$("$bin/dardctl" -j stats 2>/dev/null | jq -r '.[0].mode')
+	[[ $mode == dard ]] && break
+	sleep 0.1
+done
+is "dardd: back to DARD" "$mode" dard
+ok "dardd: stats after" 0 "$bin/dardctl" -j stats
+is "dardd: one fallback" "$(jq -r '.[0].controller_fallbacks' <<<"$out")" 1
+
+echo "controller.sh: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
