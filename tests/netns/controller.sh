@@ -463,8 +463,8 @@ case_forge() {
 }
 
 # Many short connections: a server on $1 keeping every connection open,
-# $3 connections to it from $2 (from the IDs), kept open 30 s so that
-# their flows stay in the datapath's table while they are counted.
+# $3 connections to it from $2 (from the IDs), kept open and busy for 30
+# s so that their flows stay in the datapath's table while counted.
 conns_start() {
 	on "$1" python3 -c "import socket
 s = socket.socket()
@@ -484,7 +484,11 @@ for i in range($3):
     k.send(b'x')
     c.append(k)
 print('open', flush=True)
-time.sleep(30)" >"$tmp/conns" 2>&1 &
+# A byte on each every 0.5 s: dardd forgets flows idle for 3 s.
+for t in range(60):
+    time.sleep(0.5)
+    for k in c:
+        k.send(b'x')" >"$tmp/conns" 2>&1 &
 	within 30 grep -qs open "$tmp/conns"
 }
 # The connections to port 9100 in $1's datapath per path index, one
@@ -535,9 +539,11 @@ split_case() {
 
 # 5. Oblivious routing: the LP's weights in the datapaths. First with
 # weights set by hand (what the datapath does with any weights), then
-# with the controller's.
+# with the controller's: the LP's worst case on the intact tree and with
+# an aggregation-core link down, the weights e1_1 gets for e3_1 (none on
+# the path through that link) and new flows split by them.
 case_oblivious() {
-	local slots
+	local port
 	echo "# 5. weighted hashing of new flows; oblivious routing with an aggregation-core link down"
 	route_from=datapath
 	up 5 --elephant-age 1 || return 1
@@ -550,7 +556,28 @@ case_oblivious() {
 		echo "  SKIP: dard-controller --algo oblivious is not built yet"
 		return 0
 	fi
-	fail "oblivious through the controller: not written yet"
+	up 6 --dard --fast --controller oblivious || return 1
+	t "the controller solves the LP on the intact tree: 1.000" within 20 lp_util 1.000
+	ctl_stats | jq -c '{algo, lp_exact, lp_util, obl_solves, weights, failed_links}' |
+		sed 's/^/  controller: /'
+	port=$(port_to core1 aggr3_1)
+	t "take core1's link to aggr3_1 ($port) down" ip -n "$prefix-core1" link set dev "$port" down
+	t "the controller sees it and its LP's worst case is 1.333" within 20 lp_util 1.333
+	ctl_stats | jq -c '{algo, lp_exact, lp_util, obl_solves, weights, failed_links}' |
+		sed 's/^/  controller: /'
+	# Path 1 of e1_1 -> e3_1 crosses core1 -> aggr3_1; the intact
+	# tree's weights were even.
+	t "e1_1's datapath has the new weights for e3_1, none on path 1" \
+		within 10 weighted e1_1 e3_1
+	split_case e1_1 e3_1 400
+}
+# Whether the controller's LP's worst-case utilisation rounds to $1.
+lp_util() {
+	ctl_stats | jq -e --argjson u "$1" '.lp_exact and (.lp_util - $u | fabs) < 0.0005' >/dev/null
+}
+weighted() {
+	ns "$1" "$dardctl" -j dp weights eth0 "$2" |
+		jq -e '.[0].weighted and .[0].slots[0] == 0' >/dev/null
 }
 
 [[ " $cases " == *" 1 "* ]] && case_ecmp
