@@ -351,7 +351,7 @@ case_ecmp() {
 
 # 2. The same flows placed by dard-controller --algo sdn-optimal.
 case_optimal() {
-	local w0 w1 t0
+	local w0 w1 t0 m0
 	echo "# 2. sdn-optimal: the same flows, placed by dard-controller"
 	t "the controller is running" "$testbed" controller --prefix "$prefix" status
 	t "every host's dardd is in controller mode" within 10 all_mode controller
@@ -369,7 +369,9 @@ case_optimal() {
 	# TCP settles for a second after the moves, then the window.
 	w0=$(($(date +%s) + 1))
 	w1=$((w0 + 5))
+	m0=$(ctl_stats | jq .moves)
 	within 15 printed opt "$w1" || fail "the flows printed their seconds up to $w1"
+	echo "  the controller moved $(($(ctl_stats | jq .moves) - m0)) flows during the window"
 	t "every flow is in its source's dardd" within 60 all_routed || not_seen
 	report opt "$w0" "$w1"
 	echo "sdn-optimal: $under of 16 flows under $floor Mbit/s of goodput (90% of the line rate on the wire), min $minrate Mbit/s (ECMP: ${ecmp_under:-?} under)"
