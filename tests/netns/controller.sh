@@ -29,11 +29,12 @@
 #    host's ID as its sender; a caught REPORT replayed, with a broken
 #    MAC, and signed from core1's address: no flow moves, every host
 #    stays in controller mode, and the refusals are counted.
-# 5. Oblivious routing (when dard-controller has --algo oblivious and
-#    the datapath weights): an aggregation-core link down, the
-#    controller's worst-case utilisation is 1.333, and many short
-#    connections from e1_1 to e3_1 spread over the paths as the pushed
-#    weights say.
+# 5. Weights: 400 new connections from e1_1 to e3_1 split over the
+#    paths as weights set by hand say (and not evenly); then with
+#    dard-controller --algo oblivious, the LP's worst case is 1.000 on
+#    the intact tree and 1.333 with an aggregation-core link down, and
+#    new connections split by the weights it pushes, none on the path
+#    through that link.
 #
 # The line rate is $DARD_CTL_RATE Mbit/s (default 20), the permutation's
 # seed $DARD_CTL_SEED (default 1); $DARD_CTL_CASES picks cases (default
