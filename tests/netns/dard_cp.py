@@ -96,11 +96,12 @@ def forge(keyfile, case, msg):
     if case == 'bad-mac':
         return msg[:-1] + bytes([msg[-1] ^ 1])
     kid, key = load_key(keyfile)
-    # Fresh: far above any seq its sender will have reached (they count
-    # up from the nanoseconds of their start). A receiver records a seq
-    # only with a message it takes, and these are refused for their
-    # other fault, so the real sender is not locked out.
-    h['seq'] += 1 << 40
+    # Fresh: 2 s ahead of the clock, above the real sender's seqs (its
+    # clock's nanoseconds, or counted up from its start) and well within
+    # the 10 s a receiver allows between its clock and a seq. A receiver
+    # records a seq only with a message it takes, and these are refused
+    # for their other fault: the real sender is not locked out.
+    h['seq'] = max(h['seq'] + 1, time.time_ns() + 2 * 10**9)
     h['key_id'] = kid
     if case == 'stale':             # an epoch older than any applied
         h['epoch'] = max(1, h['epoch'] - (1 << 21))
