@@ -7,9 +7,17 @@
 #include <bpf/bpf_helpers.h>
 #include <linux/dard.h>
 
-/* This host's alias pairs to each destination ID, one per path. */
+/*
+ * This host's alias pairs to each destination ID, one per path. Not
+ * preallocated: a preallocated hash hands an updated key's old element
+ * to the next update on that CPU at once, while a program may still be
+ * reading it, so a new flow could take another destination's path.
+ * Without preallocation an element is freed only after an RCU grace
+ * period, and an idle host does not hold 160 MiB of destinations.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, DARD_DESTS_MAX);
 	__type(key, __be32);
 	__type(value, struct dard_dest);

@@ -193,6 +193,10 @@ static void place(struct dard_dev *dd, const struct dard_kdest *kd,
 	u32 h = flow_hash(dd->hash_seed, &f->key), i, j;
 
 	i = d->weighted ? d->slot[h % DARD_WCMP_SLOTS] : h % d->npaths;
+	/* The module builds every table itself; as the BPF program does,
+	 * never trust a slot past the paths all the same. */
+	if (unlikely(i >= d->npaths))
+		i = h % d->npaths;
 
 	if (is_dead(d, i)) {
 		j = next_live(d, i);

@@ -162,6 +162,21 @@ static struct dard_dp *dp_new(void)
 	return dp;
 }
 
+/*
+ * Maps pinned by an older datapath whose destinations are laid out
+ * otherwise (before weights, struct dard_dest was smaller) are refused:
+ * a lookup would leave part of ours unwritten. -EPROTO: attach again.
+ */
+static int dests_current(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	return info.value_size == sizeof(struct dard_dest) ? 0 : -EPROTO;
+}
+
 static int bpf_open(struct dard_dp **out, const char *ifname,
 		    const char *pin_root)
 {
@@ -178,6 +193,8 @@ static int bpf_open(struct dard_dp **out, const char *ifname,
 		if (dp->fd[i] < 0)
 			ret = -errno;
 	}
+	if (!ret)
+		ret = dests_current(dp->fd[M_DESTS]);
 	if (ret) {
 		dp_free(dp);
 		return ret;
@@ -325,7 +342,7 @@ static int bpf_add_alias(struct dard_dp *dp, uint32_t alias)
 static int path_index(struct dard_dp *dp, __be32 id,
 		      const struct dard_alias_pair *pair, __u32 *idx)
 {
-	struct dard_dest *d = malloc(sizeof(*d));
+	struct dard_dest *d = calloc(1, sizeof(*d));
 	__u32 i;
 
 	if (!d)

@@ -67,7 +67,7 @@ int dp_bpf_set_dest(struct dard_dp *dp, uint32_t id,
 /* Only the dead bits change. */
 int dp_bpf_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 {
-	struct dard_dest *d = malloc(sizeof(*d));
+	struct dard_dest *d = calloc(1, sizeof(*d));
 	__be32 key = htonl(id);
 	int ret = 0;
 
@@ -104,7 +104,8 @@ out:
 int dp_bpf_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 		       unsigned n)
 {
-	struct dard_dest *d = malloc(sizeof(*d));
+	struct dard_dest *d = calloc(1, sizeof(*d));
+	uint8_t was_weighted, was[DARD_WCMP_SLOTS];
 	__be32 key = htonl(id);
 	int ret = 0;
 
@@ -114,6 +115,8 @@ int dp_bpf_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 		ret = -errno;
 		goto out;
 	}
+	was_weighted = d->weighted;
+	memcpy(was, d->slot, sizeof(was));
 	if (w && n) {
 		ret = n == d->npaths
 			      ? dard_wcmp_build(w, n,
@@ -127,6 +130,10 @@ int dp_bpf_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 		d->weighted = 0;
 		memset(d->slot, 0, sizeof(d->slot));
 	}
+	/* A controller repeats its weights: an update that changes nothing
+	 * is not made, so the programs never see the element change. */
+	if (d->weighted == was_weighted && !memcmp(d->slot, was, sizeof(was)))
+		goto out;
 	if (bpf_map_update_elem(dp->fd[M_DESTS], &key, d, BPF_EXIST))
 		ret = -errno;
 out:
@@ -137,7 +144,7 @@ out:
 int dp_bpf_weights(struct dard_dp *dp, uint32_t id, uint16_t *slots,
 		   unsigned *n)
 {
-	struct dard_dest *d = malloc(sizeof(*d));
+	struct dard_dest *d = calloc(1, sizeof(*d));
 	__be32 key = htonl(id);
 	int ret;
 

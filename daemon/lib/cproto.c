@@ -292,7 +292,8 @@ static int get_weights(const uint8_t *p, size_t len, struct dard_cp_msg *m,
 			return dard_fail(err, -EBADMSG,
 					 "reserved byte %zu is not zero",
 					 at + 6);
-		if ((end - at - DARD_CP_WREC_LEN) / 2 < wr->npaths)
+		if (used + wr->npaths > DARD_CP_WVALS_MAX ||
+		    (end - at - DARD_CP_WREC_LEN) / 2 < wr->npaths)
 			return dard_fail(err, -EBADMSG,
 					 "weight record %u at byte %zu needs "
 					 "%u weights, the message ends first",
@@ -323,6 +324,12 @@ int dard_cp_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	const uint8_t *p = buf;
 	int ret;
 
+	/* Before the MAC: no one makes us hash more than a message holds. */
+	if (len > DARD_CP_MSG_MAX)
+		return dard_fail(err, -EBADMSG,
+				 "datagram of %zu bytes is longer than the %d "
+				 "a controller message may take",
+				 len, DARD_CP_MSG_MAX);
 	ret = authenticate(p, len, keys, err);
 	if (ret)
 		return ret;
@@ -430,4 +437,48 @@ uint32_t dard_cp_tor_of_rank(const struct dard_topo *t, uint32_t rank)
 		if (is_tor(t, i) && !rank--)
 			return i;
 	return DARD_NONE;
+}
+
+uint64_t dard_cp_next_seq(uint64_t last, uint64_t now_ns)
+{
+	return now_ns > last ? now_ns : last + 1;
+}
+
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+int dard_cp_seq_check(uint64_t seq, uint64_t last, uint64_t now_ns, char *err)
+{
+	if (seq <= last)
+		return dard_fail(
+			err, -EALREADY, "seq %llu not above %llu (a replay)",
+			(unsigned long long)seq, (unsigned long long)last);
+	if (dist(seq, now_ns) > DARD_CP_SKEW_NS)
+		return dard_fail(err, -ETIME,
+				 "seq %llu is %.1f s %s our clock (at most "
+				 "%.0f s: a recording, or clocks apart)",
+				 (unsigned long long)seq,
+				 dist(seq, now_ns) / 1e9,
+				 seq < now_ns ? "behind" : "ahead of",
+				 DARD_CP_SKEW_NS / 1e9);
+	return 0;
+}
+
+uint64_t dard_cp_first_epoch(uint64_t now_ns)
+{
+	return now_ns / 1000000000ULL << 20;
+}
+
+int dard_cp_epoch_check(uint64_t epoch, uint64_t now_ns, char *err)
+{
+	uint64_t s = epoch >> 20, now_s = now_ns / 1000000000ULL;
+
+	if (s > now_s + DARD_CP_SKEW_NS / 1000000000ULL)
+		return dard_fail(err, -ETIME,
+				 "epoch %llu starts %llu s ahead of our clock",
+				 (unsigned long long)epoch,
+				 (unsigned long long)(s - now_s));
+	return 0;
 }

@@ -126,6 +126,39 @@ struct dard_cp_msg {
 	uint16_t w[DARD_CP_WVALS_MAX];		     /* their weights */
 };
 
+/*
+ * A seq is the sender's CLOCK_REALTIME in ns when it sends (or one more
+ * than its last, if the clock has not moved on), so a receiver can tell
+ * a fresh message from a recording without keeping anything across its
+ * own restarts: it refuses a seq more than DARD_CP_SKEW_NS away from its
+ * own clock. A recording older than that replays to no one, even right
+ * after a restart, and a key holder's forged seq far ahead cannot lock a
+ * sender out for longer than that. The deployment's clocks must agree
+ * within it (NTP); if they do not, messages are refused, counted as
+ * "clock", and hosts schedule by DARD.
+ */
+#define DARD_CP_SKEW_NS (10ULL * 1000000000ULL)
+
+/* The seq to send after last, at CLOCK_REALTIME now_ns. */
+uint64_t dard_cp_next_seq(uint64_t last, uint64_t now_ns);
+
+/*
+ * Whether a received seq may be taken, last being the sender's last one
+ * taken (0 at start) and now_ns our CLOCK_REALTIME: 0, -EALREADY (not
+ * above last: a replay) or -ETIME (further than DARD_CP_SKEW_NS from our
+ * clock), with err saying which and by how much.
+ */
+int dard_cp_seq_check(uint64_t seq, uint64_t last, uint64_t now_ns, char *err);
+
+/*
+ * The controller's epochs: its CLOCK_REALTIME seconds at start shifted
+ * left by 20, plus its rounds. An epoch whose seconds are more than
+ * DARD_CP_SKEW_NS ahead of now_ns is refused (-ETIME), so a forged
+ * epoch cannot make the real controller's stale for long.
+ */
+uint64_t dard_cp_first_epoch(uint64_t now_ns);
+int dard_cp_epoch_check(uint64_t epoch, uint64_t now_ns, char *err);
+
 /* The bytes m would take encoded (its body from type, count, wrec). */
 size_t dard_cp_len(const struct dard_cp_msg *m);
 

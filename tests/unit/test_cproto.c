@@ -364,6 +364,67 @@ static void test_topo(void **state)
 	dard_topo_free(d);
 }
 
+/* Longer than a message may be, even if signed: refused before the MAC,
+ * and weight records past what a message can hold never reach m. */
+static void test_too_long(void **state)
+{
+	static uint8_t buf[16384];
+	char err[DARD_ERR_MAX] = "";
+	size_t at = DARD_CP_HDR_LEN, len;
+	unsigned i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = DARD_CP_WEIGHTS;
+	m.seq = 9;
+	assert_int_equal(dard_cp_add_weights(&m, 0, (uint16_t[]){1}, 1), 0);
+	len = dard_cp_encode(buf, sizeof(buf), K, &m);
+	assert_int_not_equal(len, 0);
+	/* 40 records of 140 paths: 11,520 bytes of weights. */
+	for (i = 0; i < 40; i++, at += 8 + 2 * 140) {
+		memset(buf + at, 0, 8 + 2 * 140);
+		buf[at + 5] = 140;
+		buf[at + 9] = 1;
+	}
+	len = at + DARD_CP_MAC_LEN;
+	buf[5] = len & 0xff;
+	buf[4] = len >> 8;
+	buf[7] = 40;
+	sign(buf, len);
+	assert_int_equal(dard_cp_decode(buf, len, &keys, &got, err), -EBADMSG);
+	assert_non_null(strstr(err, "longer than"));
+}
+
+static void test_fresh(void **state)
+{
+	const uint64_t now = 1800000000ULL * 1000000000ULL;
+	char err[DARD_ERR_MAX] = "";
+
+	(void)state;
+	assert_true(dard_cp_next_seq(0, now) == now);
+	assert_true(dard_cp_next_seq(now, now) == now + 1);
+	assert_true(dard_cp_next_seq(now + 5, now) == now + 6);
+	assert_int_equal(dard_cp_seq_check(now, 0, now, err), 0);
+	assert_int_equal(dard_cp_seq_check(now, now, now, err), -EALREADY);
+	assert_non_null(strstr(err, "a replay"));
+	/* A recording 11 s old, after a restart (last 0): refused. */
+	assert_int_equal(dard_cp_seq_check(now - 11000000000ULL, 0, now, err),
+			 -ETIME);
+	assert_non_null(strstr(err, "11.0 s behind"));
+	assert_int_equal(dard_cp_seq_check(now - 9000000000ULL, 0, now, err),
+			 0);
+	/* A forged seq far ahead: refused, so it locks no one out. */
+	assert_int_equal(dard_cp_seq_check(UINT64_MAX, 0, now, err), -ETIME);
+	assert_non_null(strstr(err, "ahead of"));
+	assert_int_equal(
+		dard_cp_epoch_check(dard_cp_first_epoch(now) + 5, now, err), 0);
+	assert_int_equal(
+		dard_cp_epoch_check(dard_cp_first_epoch(now + 11000000000ULL),
+				    now, err),
+		-ETIME);
+	assert_int_equal(dard_cp_epoch_check(UINT64_MAX, now, err), -ETIME);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +434,8 @@ int main(void)
 		cmocka_unit_test(test_not_switch_protocol),
 		cmocka_unit_test(test_bad_weights),
 		cmocka_unit_test(test_topo),
+		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_fresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
