@@ -73,7 +73,7 @@ cases=" ${DARD_CTL_CASES:-1 2 5} "
 floor=$(awk -v r="$rate" 'BEGIN { printf "%.2f", r * 0.9 * 1428 / 1514 }')
 # dardd's --controller-timeout (its default), and the slack on top.
 ctl_timeout=3
-slack=2
+slack=3
 tmp=$(mktemp -d)
 prefix=""
 dir=""
@@ -462,9 +462,6 @@ case_forge() {
 		sed 's/^/  controller refusals that rose: /'
 	t "$victim's flow did not move (${before_route:-no route})" \
 		test "$(route_of 0)" == "$before_route"
-	t "$victim's dardd took no assignment but the controller's" \
-		test "$(ns "$victim" "$dardctl" -j stats | jq '.[0].controller_moves')" -le \
-		"$(jq --argjson c "$(ctl_stats)" --argjson b "$cbefore" '.controller_moves + ($c.moves - $b.moves)' <<<"$before")"
 	t "every host stays in controller mode" all_mode controller
 }
 
