@@ -87,7 +87,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults \
+.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults test-controller \
 	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
 	clean kmod kmod-path kmod-clean kmod-tools
 .DELETE_ON_ERROR:
@@ -385,11 +385,17 @@ test-netns: daemon
 		tests/netns/auth.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
-		tests/netns/faults.sh || rc=1; exit $$rc
+		tests/netns/faults.sh || rc=1; \
+		tests/netns/controller.sh || rc=1; exit $$rc
 
 # The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
+
+# dard-controller on the testbed alone (about three minutes), also run by
+# test-netns.
+test-controller: daemon
+	$(Q)tests/netns/controller.sh
 
 # The kernel module under qemu (tests/kmod/run): Debian's linux-image-amd64
 # boots an initramfs of our programs, DARD_KO and the host's tools, and

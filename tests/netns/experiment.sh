@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # A shortened experiment end to end: stride traffic under switch ECMP,
-# ECMP, pVLB and DARD on fattree:4 (small files, one seed), then the CSV,
-# the summary and the figures it produced are checked, and that pVLB asked
-# for a host pair's paths once, not every round.
+# ECMP, pVLB, DARD and SDN-optimal (dard-controller placing the
+# elephants) on fattree:4 (small files, one seed), then the CSV, the
+# summary, the daemons' counters and the figures it produced are
+# checked, and that pVLB asked for a host pair's paths once, not every
+# round.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,8 +28,8 @@ cat >"$out/bin/dardctl" <<EOF
 exec "$top/build/bin/dardctl" "\$@"
 EOF
 chmod +x "$out/bin/dardctl"
-t "compare switch-ecmp, ecmp, pvlb and dard on stride" env DARDCTL="$out/bin/dardctl" \
-	"$top/scripts/experiment" compare --schedulers switch-ecmp,ecmp,pvlb,dard \
+t "compare switch-ecmp, ecmp, pvlb, dard and sdn-optimal on stride" env DARDCTL="$out/bin/dardctl" \
+	"$top/scripts/experiment" compare --schedulers switch-ecmp,ecmp,pvlb,dard,sdn-optimal \
 	--pattern stride --link 100 --size 4 --rate 0.2 --duration 6 --seed 3 \
 	--pvlb-interval 0.3 --out "$out/run"
 csv=$out/run/results.csv
@@ -38,7 +40,7 @@ t "the same seed gave both schedulers the same flows" \
 	cmp -s "$out/run/ecmp/plan.csv" "$out/run/dard/plan.csv"
 t "results.csv has its header" bash -c \
 	"head -1 '$csv' | grep -qx 'pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path'"
-for s in switch-ecmp ecmp pvlb dard; do
+for s in switch-ecmp ecmp pvlb dard sdn-optimal; do
 	t "$s: a row per flow" test "$(grep -c ",$s," "$csv")" -eq "$n"
 	# At least 4 MB: iperf3 -n stops once it has written that much, and
 	# under load its count can end up to a block (128 KiB) over (seen:
@@ -49,6 +51,14 @@ for s in switch-ecmp ecmp pvlb dard; do
 	t "$s: every flow's path was seen" bash -c \
 		"awk -F, '\$3 == \"$s\" && \$11 !~ /^tor[0-9_]+ aggr/ { bad = 1 } END { exit bad }' '$csv'"
 done
+run=$out/run/sdn-optimal
+t "sdn-optimal: the controller ran sdn-optimal rounds" \
+	jq -e '.algo == "sdn-optimal" and .rounds > 0' "$run/controller.json"
+t "and the hosts took its assignments" \
+	jq -e '(map(.controller_assigns) | add) > 0 and all(.mode == "controller")' "$run/hosts.json"
+t "the summary compares SDN-optimal with ECMP and DARD" bash -c \
+	"grep -q 'improvement of SDN-optimal over ECMP' '$out/run/summary.txt' &&
+	 grep -q 'improvement of DARD over SDN-optimal' '$out/run/summary.txt'"
 t "pvlb asked for paths" test -s "$out/path-lists"
 t "and once per host pair" test -z "$(sort "$out/path-lists" | uniq -d)"
 t "ecmp never moves a flow" bash -c \
@@ -61,6 +71,7 @@ t "and the improvement over switch ECMP" \
 	grep -q 'improvement of DARD over switch ECMP' "$out/run/summary.txt"
 t "the transfer-time CDF is a PNG" png "$out/run/transfer-time-cdf.png"
 t "the path-switch CDF is a PNG" png "$out/run/path-switch-cdf.png"
+t "the average transfer time chart is a PNG" png "$out/run/avg-transfer-time.png"
 t "plot redraws them" "$top/scripts/experiment" plot "$out/run"
 t "no namespace is left" bash -c "! ip netns list | grep -q 'exp_'"
 

@@ -25,12 +25,13 @@ fi
 
 pass() { echo "ok   [${SECONDS}s] $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL [${SECONDS}s] $*"; failed=$((failed + 1)); }
-# t NAME CMD...: runs CMD (echoed), and passes or fails NAME by its status.
+# t NAME CMD...: runs CMD (echoed), and passes or fails NAME by its
+# status, which it returns: `t ... || return' skips what depends on it.
 t() {
 	local what=$1
 	shift
 	echo "+ $*"
-	if "$@"; then pass "$what"; else fail "$what"; fi
+	if "$@"; then pass "$what"; else fail "$what"; return 1; fi
 }
 # within SECONDS CMD...: runs CMD until it succeeds, every 0.1 s; fails
 # once SECONDS (whole) have passed. For what a tool does when it is ready, however
