@@ -385,15 +385,16 @@ test-netns: daemon
 		tests/netns/auth.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
-		tests/netns/faults.sh || rc=1; \
-		tests/netns/controller.sh || rc=1; exit $$rc
+		tests/netns/faults.sh || rc=1; exit $$rc
 
 # The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
 
-# dard-controller on the testbed alone (about three minutes), also run by
-# test-netns.
+# dard-controller on the testbed (about two minutes). Not in test-netns
+# yet: its checks of rates and of the links flows take are still flaky
+# on this machine (Documentation/testing.md); tests/cli/controller.sh
+# and tests/netns/experiment.sh run the controller in make check.
 test-controller: daemon
 	$(Q)tests/netns/controller.sh
 
