@@ -58,7 +58,7 @@ struct chost {
 	uint32_t node;
 	uint32_t addr;	    /* where its last REPORT came from, host order */
 	uint16_t port;	    /* and its port: pushes go there */
-	uint64_t seq;	    /* the last seq taken from it (kept forever) */
+	uint64_t seq;	    /* the last seq taken from it (a clock time) */
 	uint64_t heard_ns;  /* its last authenticated message; 0: gone */
 	uint64_t applied;   /* the last epoch it says it applied */
 	uint64_t wsent;	    /* epoch of its last WEIGHTS set; 0: none */
@@ -77,6 +77,7 @@ enum ctlr_refusal {
 	CR_SENDER,    /* sender is no host of our tree */
 	CR_SOURCE,    /* source address is not the sender's mgmt address */
 	CR_REPLAY,    /* seq not above the last taken from that host */
+	CR_CLOCK,     /* seq further than DARD_CP_SKEW_NS from our clock */
 	CR_TOPO,      /* another topology digest */
 	CR_FLOW,      /* one record: not the host's flow, or no such path */
 	__CR_MAX

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "clock.h"
 #include "ctlr.h"
 #include "err.h"
 
@@ -19,8 +20,8 @@ static const char *const refusal_names[__CR_MAX] = {
 	[CR_PROTO] = "proto",	[CR_KEY] = "key",
 	[CR_MAC] = "mac",	[CR_MALFORMED] = "malformed",
 	[CR_SENDER] = "sender", [CR_SOURCE] = "source",
-	[CR_REPLAY] = "replay", [CR_TOPO] = "topology",
-	[CR_FLOW] = "flow",
+	[CR_REPLAY] = "replay", [CR_CLOCK] = "clock",
+	[CR_TOPO] = "topology", [CR_FLOW] = "flow",
 };
 
 const char *ctlr_refusal_name(int why)
@@ -236,9 +237,10 @@ static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
 			       uint32_t addr, uint16_t port, uint64_t now)
 {
 	uint32_t node = dard_topo_find_id(c->t, m->sender);
+	char err[DARD_ERR_MAX], what[DARD_ERR_MAX + 64];
 	const struct dard_node *n;
-	char what[DARD_ERR_MAX];
 	struct chost *h;
+	int ret;
 
 	if (m->type != DARD_CP_REPORT && m->type != DARD_CP_ACK) {
 		snprintf(what, sizeof(what),
@@ -270,12 +272,17 @@ static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
 		return NULL;
 	}
 	h = &c->host[n->rank];
-	if (m->seq <= h->seq) {
-		snprintf(what, sizeof(what),
-			 "a replay: %s's seq %llu, %llu already taken", n->name,
-			 (unsigned long long)m->seq,
-			 (unsigned long long)h->seq);
-		refuse(c, CR_REPLAY, now, addr, port, what);
+	/*
+	 * Seqs are the hosts' clocks (cproto.h): fresh means above the last
+	 * taken and within DARD_CP_SKEW_NS of ours, so a recording replays
+	 * to no one after our restart once it is that old.
+	 */
+	ret = dard_cp_seq_check(m->seq, h->seq, dard_clock_ns(CLOCK_REALTIME),
+				err);
+	if (ret) {
+		snprintf(what, sizeof(what), "%s: %s", n->name, err);
+		refuse(c, ret == -EALREADY ? CR_REPLAY : CR_CLOCK, now, addr,
+		       port, what);
 		return NULL;
 	}
 	return h;

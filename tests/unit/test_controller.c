@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cfgfile.h"
+#include "clock.h"
 #include "ctlr.h"
 #include "proto.h"
 #include "unit.h"
@@ -44,6 +45,8 @@ static struct {
 	uint32_t addr;
 } swq[SWQ_MAX];
 static unsigned nswq;
+/* The hosts' seqs: their clocks (cproto.h), set by start_on. */
+static uint64_t seq;
 
 static ssize_t fake_xmit(struct ctlr *cc, const void *buf, size_t len,
 			 uint32_t addr, uint16_t port)
@@ -90,6 +93,7 @@ static void start_on(int algo, const char *spec)
 	c.xmit = fake_xmit;
 	c.xmit_switch = fake_switch;
 	nsent = 0;
+	seq = dard_clock_ns(CLOCK_REALTIME);
 }
 
 static void start(int algo)
@@ -107,8 +111,6 @@ static const struct dard_node *host(unsigned rank)
 {
 	return &cfg.topo->node[cfg.topo->hosts[rank]];
 }
-
-static uint64_t seq = 1000;
 
 /* A host's datagram, as its dardd would send it; returns its length. */
 static size_t host_msg(uint8_t *buf, unsigned type, unsigned src,
@@ -279,6 +281,26 @@ static void test_refusals(void **state)
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
 	assert_int_equal(c.st.refused[CR_REPLAY], 1);
 	assert_int_equal(c.st.reports, 1);
+	/* After our restart: a recording 11 s old, a seq 11 s ahead. */
+	stop();
+	start(DARD_CP_ALGO_GREEDY);
+	m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
+				 .flags = DARD_CP_F_FIRST | DARD_CP_F_LAST,
+				 .sender = host(0)->id,
+				 .topo = c.topo,
+				 .seq = seq - 11 * SEC};
+	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
+	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
+	m.seq = seq + 11 * SEC;
+	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
+	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
+	assert_int_equal(c.st.refused[CR_CLOCK], 2);
+	assert_int_equal(c.st.reports, 0);
+	/* The real host's next one is taken. */
+	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1,
+		       DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
+	assert_int_equal(c.st.reports, 1);
 	/* A flow that is not the sender's; a path beyond the pair's. */
 	m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
 				 .sender = host(0)->id,
@@ -404,6 +426,12 @@ static void test_silent_host_forgotten(void **state)
 	assert_int_equal(nsent, 1);
 	assert_int_equal(sent[0].m.count, 0);
 	assert_int_equal(sent[0].m.flags, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	/* Our seq and epoch are clock times a host takes (cproto.h). */
+	assert_int_equal(dard_cp_seq_check(sent[0].m.seq, 0,
+					   dard_clock_ns(CLOCK_REALTIME), err),
+			 0);
+	assert_true(sent[0].m.epoch >> 20 >=
+		    dard_clock_ns(CLOCK_REALTIME) / SEC - 10);
 	stop();
 }
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cfgfile.h"
+#include "clock.h"
 #include "ctlr.h"
 #include "oblivious.h"
 #include "proto.h"
@@ -65,7 +66,7 @@ static void report(unsigned rank, uint64_t now)
 				.flags = DARD_CP_F_FIRST | DARD_CP_F_LAST,
 				.sender = h->id,
 				.topo = c.topo,
-				.seq = now + rank + 1};
+				.seq = dard_clock_ns(CLOCK_REALTIME)};
 	uint8_t buf[DARD_CP_MSG_MAX];
 	size_t len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 
