@@ -75,7 +75,7 @@ enum ctlr_refusal {
 	CR_MAC,	      /* bad MAC */
 	CR_MALFORMED, /* authentic, malformed, or not a host's type */
 	CR_SENDER,    /* sender is no host of our tree */
-	CR_SOURCE,    /* source address is not the sender's mgmt address */
+	CR_SOURCE,    /* source address is no host's, or not the sender's */
 	CR_REPLAY,    /* seq not above the last taken from that host */
 	CR_CLOCK,     /* seq further than DARD_CP_SKEW_NS from our clock */
 	CR_TOPO,      /* another topology digest */
@@ -119,6 +119,8 @@ struct ctlr {
 	/* Hosts (hosts.c). */
 	struct chost *host; /* by rank */
 	uint32_t nhosts;
+	uint32_t *mgmt; /* hosts' management addresses, sorted */
+	uint32_t nmgmt;
 	/* Path sets (paths.c): open addressing on the ToR pair. */
 	struct cpset **ps;
 	size_t ps_cap, nps;

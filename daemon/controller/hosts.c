@@ -29,16 +29,28 @@ const char *ctlr_refusal_name(int why)
 	return why >= 0 && why < __CR_MAX ? refusal_names[why] : "?";
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int hosts_init(struct ctlr *c)
 {
 	uint32_t i;
 
 	c->nhosts = c->t->nhosts;
 	c->host = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->host));
-	if (!c->host)
+	c->mgmt = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->mgmt));
+	if (!c->host || !c->mgmt)
 		return -ENOMEM;
-	for (i = 0; i < c->nhosts; i++)
+	for (i = 0; i < c->nhosts; i++) {
 		c->host[i].node = c->t->hosts[i];
+		c->mgmt[i] = c->t->node[c->t->hosts[i]].mgmt;
+	}
+	qsort(c->mgmt, c->nhosts, sizeof(*c->mgmt), cmp_u32);
+	c->nmgmt = c->nhosts;
 	return 0;
 }
 
@@ -49,7 +61,9 @@ void hosts_fini(struct ctlr *c)
 	for (i = 0; c->host && i < c->nhosts; i++)
 		free(c->host[i].flow);
 	free(c->host);
+	free(c->mgmt);
 	c->host = NULL;
+	c->mgmt = NULL;
 }
 
 /* Anyone can send datagrams: each counted, a line a second logged. */
@@ -296,6 +310,12 @@ void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
 	struct chost *h;
 	int ret;
 
+	/* No MAC is computed for a stranger's datagram. */
+	if (!bsearch(&addr, c->mgmt, c->nmgmt, sizeof(addr), cmp_u32)) {
+		refuse(c, CR_SOURCE, now, addr, port,
+		       "no host's management address");
+		return;
+	}
 	ret = dard_cp_decode(buf, len, c->keys, &m, err);
 	if (ret) {
 		refuse(c, decode_refusal(ret), now, addr, port, err);

@@ -160,8 +160,12 @@ static void on_timer(struct ctlr *c)
 /* Every datagram waiting on fd, to the receiver of its kind. */
 static void drain(struct ctlr *c, int fd)
 {
-	/* A switch reply is the longer kind (up to DARD_MSG_MAX). */
-	static uint8_t buf[DARD_MSG_MAX];
+	/*
+	 * Each socket reads its own protocol's longest datagram and one
+	 * byte more, so that a longer one is seen whole enough to refuse.
+	 */
+	static uint8_t buf[DARD_MSG_MAX + 1];
+	size_t cap = fd == c->udp ? DARD_CP_MSG_MAX + 1 : DARD_MSG_MAX + 1;
 	struct sockaddr_in sa;
 	socklen_t slen;
 	ssize_t n;
@@ -170,8 +174,8 @@ static void drain(struct ctlr *c, int fd)
 	/* A bounded batch: the timer is not starved by a flood. */
 	for (i = 0; i < 256; i++) {
 		slen = sizeof(sa);
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&sa, &slen);
+		n = recvfrom(fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&sa,
+			     &slen);
 		if (n < 0)
 			return;
 		if (fd == c->udp)

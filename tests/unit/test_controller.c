@@ -255,6 +255,10 @@ static void test_refusals(void **state)
 	/* Not our protocol. */
 	ctlr_receive(&c, "hello", 5, host(0)->mgmt, 1, SEC);
 	assert_int_equal(c.st.refused[CR_PROTO], 1);
+	/* From no host's management address: not even its MAC checked. */
+	ctlr_receive(&c, buf, len, 0x0a090909, 1, SEC);
+	assert_int_equal(c.st.refused[CR_SOURCE], 1);
+	assert_int_equal(c.st.refused[CR_MAC], 1);
 	/* Sender no host of ours. */
 	m.sender = 0x01020304;
 	m.topo = c.topo;
@@ -265,7 +269,7 @@ static void test_refusals(void **state)
 	/* From another host's management address. */
 	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1, 0);
 	ctlr_receive(&c, buf, len, host(1)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_SOURCE], 1);
+	assert_int_equal(c.st.refused[CR_SOURCE], 2);
 	/* Another topology. */
 	m.sender = host(0)->id;
 	m.topo = c.topo ^ 1;
