@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/timerfd.h>
 
 #include "clock.h"
@@ -63,12 +64,17 @@ static int udp_open(uint32_t addr, uint16_t port, char *err)
 	 * Blocking for sends: a round pushes a datagram to every host at
 	 * once (8,192 on fattree:32), more than a send buffer holds, and
 	 * waiting for room beats dropping; receives never wait
-	 * (MSG_DONTWAIT). A larger buffer, where allowed, waits less.
+	 * (MSG_DONTWAIT). A larger buffer, where allowed, waits less. But
+	 * never more than 100 ms a send: a send that cannot go is counted
+	 * (send_errors) and the loop moves on, rounds and receives alike.
 	 */
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), buf = 4 << 20;
+	struct timeval tmo = {.tv_usec = 100000};
 
-	if (fd >= 0)
+	if (fd >= 0) {
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo));
+	}
 	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		return fd;
 	dard_fail(err, -errno, "Unable to listen on %s:%u: %s",
