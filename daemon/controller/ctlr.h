@@ -47,11 +47,14 @@ struct cflow {
 };
 
 /*
- * The most elephants one host may have reported: a bound on what a
- * holder of the key can make the controller keep (dardd's own table is
- * smaller).
+ * The most elephants one host, and all hosts together, may have
+ * reported: a bound on what a holder of the key can make the controller
+ * keep and place each round. A host's elephants are its few long flows
+ * that carry most bytes (dardd's flow table holds 65,536 flows of every
+ * size); more than these are refused, counted as "flow", and stay where
+ * their hosts' DARD puts them.
  */
-enum { CTLR_HOST_FLOWS_MAX = 16384 };
+enum { CTLR_HOST_FLOWS_MAX = 1024, CTLR_FLOWS_MAX = 262144 };
 
 /* A host of the tree, by its rank among hosts. */
 struct chost {
@@ -121,6 +124,7 @@ struct ctlr {
 	uint32_t nhosts;
 	uint32_t *mgmt; /* hosts' management addresses, sorted */
 	uint32_t nmgmt;
+	uint32_t nflows, flows_max; /* every host's, CTLR_FLOWS_MAX */
 	/* Path sets (paths.c): open addressing on the ToR pair. */
 	struct cpset **ps;
 	size_t ps_cap, nps;

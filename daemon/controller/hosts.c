@@ -51,6 +51,7 @@ int hosts_init(struct ctlr *c)
 	}
 	qsort(c->mgmt, c->nhosts, sizeof(*c->mgmt), cmp_u32);
 	c->nmgmt = c->nhosts;
+	c->flows_max = CTLR_FLOWS_MAX;
 	return 0;
 }
 
@@ -102,13 +103,15 @@ static struct cflow *find_flow(struct chost *h, const struct dard_flow_key *k)
 	return NULL;
 }
 
-static void drop_flow(struct chost *h, struct cflow *f)
+static void drop_flow(struct ctlr *c, struct chost *h, struct cflow *f)
 {
 	*f = h->flow[--h->nflows];
+	c->nflows--;
 }
 
 static void forget(struct ctlr *c, struct chost *h)
 {
+	c->nflows -= h->nflows;
 	h->nflows = 0;
 	h->in_set = 0;
 	h->heard_ns = 0;
@@ -149,12 +152,14 @@ static int check_flow(struct ctlr *c, const struct chost *h,
 	return 0;
 }
 
-static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
+static int add_flow(struct ctlr *c, struct chost *h,
+		    const struct dard_cp_flow *r, uint32_t dst)
 {
 	struct cflow *f = find_flow(h, &r->key);
 
 	if (!f) {
-		if (h->nflows >= CTLR_HOST_FLOWS_MAX)
+		if (h->nflows >= CTLR_HOST_FLOWS_MAX ||
+		    c->nflows >= c->flows_max)
 			return -ENOSPC;
 		if (h->nflows == h->cap) {
 			unsigned cap = h->cap ? 2 * h->cap : 8;
@@ -166,6 +171,7 @@ static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
 			h->cap = cap;
 		}
 		f = &h->flow[h->nflows++];
+		c->nflows++;
 		f->key = r->key;
 		f->dst = dst;
 		f->assigned = -1;
@@ -206,18 +212,20 @@ static void on_report(struct ctlr *c, struct chost *h,
 		if (r->flags & DARD_CP_FL_END) {
 			f = find_flow(h, &r->key);
 			if (f)
-				drop_flow(h, f);
-		} else if (add_flow(h, r, dst)) {
+				drop_flow(c, h, f);
+		} else if (add_flow(c, h, r, dst)) {
 			snprintf(why, sizeof(why),
-				 "%s has %u flows already, or memory ran out",
-				 c->t->node[h->node].name, h->nflows);
+				 "%s has %u flows already (all hosts %u), or "
+				 "memory ran out",
+				 c->t->node[h->node].name, h->nflows,
+				 c->nflows);
 			refuse(c, CR_FLOW, now, h->addr, h->port, why);
 		}
 	}
 	if ((m->flags & DARD_CP_F_LAST) && h->in_set) {
 		for (i = 0; i < h->nflows;)
 			if (h->flow[i].gen != h->gen)
-				drop_flow(h, &h->flow[i]);
+				drop_flow(c, h, &h->flow[i]);
 			else
 				i++;
 		h->in_set = 0;

@@ -406,6 +406,31 @@ static void test_flows_bounded(void **state)
 	assert_int_equal(c.host[0].nflows, CTLR_HOST_FLOWS_MAX);
 	assert_int_equal(c.st.refused[CR_FLOW],
 			 sent_flows - CTLR_HOST_FLOWS_MAX);
+	assert_int_equal(c.nflows, CTLR_HOST_FLOWS_MAX);
+	stop();
+}
+
+/* All hosts together keep c.flows_max flows; one that ends makes room. */
+static void test_flows_bounded_globally(void **state)
+{
+	unsigned two[2] = {5, 9}, one = 13;
+
+	(void)state;
+	start(DARD_CP_ALGO_GREEDY);
+	c.flows_max = 3;
+	report(0, two, 2, SEC);
+	report(1, two, 2, SEC);
+	assert_int_equal(c.nflows, 3);
+	assert_int_equal(c.host[1].nflows, 1);
+	assert_int_equal(c.st.refused[CR_FLOW], 1);
+	/* Host 0's full report without its flow to 9: room for another. */
+	report(0, two, 1, SEC);
+	report_flags(2, &one, 1, 0, SEC);
+	assert_int_equal(c.host[2].nflows, 1);
+	assert_int_equal(c.nflows, 3);
+	/* A silent host's flows forgotten: its count gone too. */
+	assert_int_equal(ctlr_round(&c, 5 * SEC), 0);
+	assert_int_equal(c.nflows, 0);
 	stop();
 }
 
@@ -736,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_report_sets),
 		cmocka_unit_test(test_flows_bounded),
+		cmocka_unit_test(test_flows_bounded_globally),
 		cmocka_unit_test(test_silent_host_forgotten),
 		cmocka_unit_test(test_ack_failed),
 		cmocka_unit_test(test_adaptive_self),
