@@ -42,7 +42,8 @@ struct cflow {
 	uint32_t dst;	  /* destination host node */
 	uint16_t path;	  /* the path the host says it is on */
 	int32_t assigned; /* our last choice for it, -1 for none yet */
-	int32_t refused;  /* the path its host could not take, or -1 */
+	int32_t refused;  /* the path its host could not take, or -1 until
+			   * the failed links change */
 	uint32_t gen;	  /* the host's full report it was last in */
 };
 
@@ -63,7 +64,6 @@ struct chost {
 	uint16_t port;	    /* and its port: pushes go there */
 	uint64_t seq;	    /* the last seq taken from it (a clock time) */
 	uint64_t heard_ns;  /* its last authenticated message; 0: gone */
-	uint64_t applied;   /* the last epoch it says it applied */
 	uint64_t wsent;	    /* epoch of its last WEIGHTS set; 0: none */
 	uint32_t gen;	    /* its full reports so far */
 	int in_set;	    /* a FIRST came, its LAST not yet */

@@ -195,7 +195,6 @@ static void on_report(struct ctlr *c, struct chost *h,
 
 	c->st.reports++;
 	c->st.report_bytes += m->len;
-	h->applied = m->epoch;
 	if (m->flags & DARD_CP_F_FIRST) {
 		h->gen++;
 		h->in_set = 1;
@@ -239,7 +238,6 @@ static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
 	unsigned i;
 
 	c->st.acks++;
-	h->applied = m->epoch;
 	for (i = 0; i < m->count; i++) {
 		struct cflow *f = find_flow(h, &m->flow[i].key);
 

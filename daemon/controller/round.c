@@ -111,6 +111,10 @@ static int gather(struct ctlr *c, struct rflow **out, size_t *n)
 			}
 			if (r->f->assigned >= (int32_t)r->ps->npaths)
 				r->f->assigned = -1;
+			/* A link healed (or another failed): the path its
+			 * host could not take may be good again. */
+			if (c->fail_seen != c->fail_gen)
+				r->f->refused = -1;
 			k++;
 		}
 	}

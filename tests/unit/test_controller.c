@@ -489,6 +489,12 @@ static void test_ack_failed(void **state)
 	assert_int_equal(ctlr_round(&c, SEC), 0);
 	assert_int_equal(nsent, 1);
 	assert_true(sent[0].m.flow[0].path > 0);
+	assert_int_equal(c.host[0].flow[0].refused, 0);
+	/* The failed links change (a link healed): that path may serve
+	 * again. */
+	c.fail_gen++;
+	assert_int_equal(ctlr_round(&c, SEC), 0);
+	assert_int_equal(c.host[0].flow[0].refused, -1);
 	stop();
 }
 
