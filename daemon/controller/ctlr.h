@@ -25,7 +25,8 @@ struct ctlr_opts {
 	const char *sock;   /* the control socket's path */
 	int algo;	    /* enum dard_cp_algo */
 	uint32_t listen;    /* host order; 0: any */
-	uint16_t port;	    /* UDP, DARD_CP_PORT */
+	uint16_t port;	    /* UDP, DARD_CP_PORT: no option, hosts know no
+			     * other */
 	uint16_t switch_port;
 	uint64_t interval_ns;	  /* a round every this */
 	uint64_t host_timeout_ns; /* forget a silent host's flows */
