@@ -9,6 +9,7 @@
 #define _DARD_CTLR_H
 
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -136,9 +137,21 @@ struct ctlr {
 	int self;		    /* the last round pushed SELF */
 	uint32_t *load;		    /* 2 * nlinks */
 	/* Oblivious mode (oblivious.c). */
-	struct dard_obl *obl;  /* the LP's weights, NULL before the first */
-	uint64_t obl_gen;      /* fail_gen it was solved for */
-	int obl_new;	       /* solved since the last push */
+	struct dard_obl *obl; /* the LP's weights, NULL before the first */
+	uint64_t obl_gen;     /* fail_gen it was solved for */
+	int obl_new;	      /* solved since the last push */
+	/*
+	 * The solver's thread and what only it touches while obl_busy: its
+	 * own path context, the failed links it solves for, its answer.
+	 * obl_done (atomic) says the answer is there.
+	 */
+	struct dard_pathctx *obl_pc;
+	pthread_t obl_thr;
+	int obl_busy, obl_done, obl_ret;
+	uint64_t obl_want; /* fail_gen being solved for */
+	uint8_t *obl_down; /* per link, 0 or 1 */
+	struct dard_obl *obl_res;
+	char obl_err[DARD_ERR_MAX];
 	uint32_t *tors, ntors; /* ToR nodes by rank (dard_cp_tor_rank) */
 	/* Failed links (links.c). */
 	uint8_t *down;	    /* per link: bit 0 its upper end, bit 1 lower */
@@ -152,6 +165,7 @@ struct ctlr {
 	ctlr_xmit_fn xmit_switch;
 	int udp, swudp, ctl, tfd, epfd;
 	uint64_t next_round_ns;
+	uint64_t drained_ns; /* the host socket last read empty; 0: never */
 	struct ctlr_stats st;
 	struct dard_ratelimit rl_refused, rl_send, rl_switch;
 };
@@ -202,7 +216,11 @@ uint64_t ctlr_next_seq(struct ctlr *c);
 struct dard_obl;
 int obl_init(struct ctlr *c);
 void obl_fini(struct ctlr *c);
-/* Solves again if the failed links changed since the last solution. */
+/*
+ * Solves again if the failed links changed since the last solution: in
+ * a thread of its own when the event loop runs (c->epfd open), so rounds
+ * go on pushing the last weights meanwhile; at once otherwise (tests).
+ */
 int obl_update(struct ctlr *c);
 /* WEIGHTS sets to the hosts due one this round. */
 void obl_push(struct ctlr *c, uint64_t now);
