@@ -151,18 +151,6 @@ static int due(uint64_t *next, uint64_t every, uint64_t now)
 	return 1;
 }
 
-static void on_timer(struct ctlr *c)
-{
-	uint64_t now = ctlr_now_ns(), exp;
-
-	if (read(c->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
-		log_warn("timerfd: %s", strerror(errno));
-	if (c->nsw && due(&c->next_query_ns, c->o.query_ns, now))
-		links_query(c, now);
-	if (due(&c->next_round_ns, c->o.interval_ns, now))
-		ctlr_round(c, now);
-}
-
 /* Every datagram waiting on fd, to the receiver of its kind. */
 static void drain(struct ctlr *c, int fd)
 {
@@ -172,6 +160,7 @@ static void drain(struct ctlr *c, int fd)
 	 */
 	static uint8_t buf[DARD_MSG_MAX + 1];
 	size_t cap = fd == c->udp ? DARD_CP_MSG_MAX + 1 : DARD_MSG_MAX + 1;
+	uint64_t start = ctlr_now_ns();
 	struct sockaddr_in sa;
 	socklen_t slen;
 	ssize_t n;
@@ -182,14 +171,33 @@ static void drain(struct ctlr *c, int fd)
 		slen = sizeof(sa);
 		n = recvfrom(fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&sa,
 			     &slen);
-		if (n < 0)
+		if (n < 0) {
+			/* Everything sent before start is taken. */
+			if (fd == c->udp && errno == EAGAIN)
+				c->drained_ns = start;
 			return;
+		}
 		if (fd == c->udp)
 			ctlr_receive(c, buf, n, ntohl(sa.sin_addr.s_addr),
 				     ntohs(sa.sin_port), ctlr_now_ns());
 		else
 			links_receive(c, buf, n, ntohl(sa.sin_addr.s_addr),
 				      ctlr_now_ns());
+	}
+}
+
+static void on_timer(struct ctlr *c)
+{
+	uint64_t now = ctlr_now_ns(), exp;
+
+	if (read(c->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		log_warn("timerfd: %s", strerror(errno));
+	if (c->nsw && due(&c->next_query_ns, c->o.query_ns, now))
+		links_query(c, now);
+	if (due(&c->next_round_ns, c->o.interval_ns, now)) {
+		/* Reports that waited out a stall count before expiry. */
+		drain(c, c->udp);
+		ctlr_round(c, now);
 	}
 }
 

@@ -458,7 +458,12 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 	uint32_t i;
 	int self, ret;
 
-	hosts_expire(c, now);
+	/*
+	 * Silence counts up to the host socket's last drain, not past it:
+	 * after a stall, reports still waiting there are not yet read.
+	 */
+	hosts_expire(c, c->drained_ns && c->drained_ns < now ? c->drained_ns
+							     : now);
 	paths_trim(c, live_flows(c), c->st.rounds);
 	c->epoch++;
 	c->st.rounds++;

@@ -464,6 +464,25 @@ static void test_silent_host_forgotten(void **state)
 	stop();
 }
 
+/* After a stall, silence counts up to the last drain of the socket. */
+static void test_expiry_since_drain(void **state)
+{
+	unsigned dst = 9;
+
+	(void)state;
+	start(DARD_CP_ALGO_GREEDY);
+	report(0, &dst, 1, SEC);
+	c.drained_ns = 2 * SEC; /* then 8 s without reading the socket */
+	assert_int_equal(ctlr_round(&c, 10 * SEC), 0);
+	assert_int_equal(c.st.forgotten, 0);
+	assert_int_equal(nsent, 1);
+	/* Read empty at 10 s: silent indeed. */
+	c.drained_ns = 10 * SEC;
+	assert_int_equal(ctlr_round(&c, 10 * SEC), 0);
+	assert_int_equal(c.st.forgotten, 1);
+	stop();
+}
+
 static void test_ack_failed(void **state)
 {
 	uint8_t buf[DARD_CP_MSG_MAX];
@@ -769,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_flows_bounded),
 		cmocka_unit_test(test_flows_bounded_globally),
 		cmocka_unit_test(test_silent_host_forgotten),
+		cmocka_unit_test(test_expiry_since_drain),
 		cmocka_unit_test(test_ack_failed),
 		cmocka_unit_test(test_adaptive_self),
 		cmocka_unit_test(test_greedy_failed_link),
