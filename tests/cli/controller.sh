@@ -131,8 +131,8 @@ cp "$DARD_KEY" "$tmp/nobody/dard.key"
 chown 65534 "$tmp/nobody/dard.key"
 # setpriv itself, not the function: $! must be the controller's pid.
 setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$bin/dard-controller" -k "$tmp/nobody/dard.key" -l 127.0.0.1 \
-	-p 7473 -s "$tmp/nobody/c.sock" -q &
+	"$bin/dard-controller" -k "$tmp/nobody/dard.key" -l 127.0.0.2 \
+	-s "$tmp/nobody/c.sock" -q &
 pids+=("$!")
 for _ in $(seq 50); do
 	[[ -S $tmp/nobody/c.sock ]] && break
