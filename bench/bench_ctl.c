@@ -56,7 +56,7 @@ static uint64_t report_all(struct ctlr *c, const uint32_t *dst)
 	static struct dard_cp_msg m;
 	const struct dard_topo *t = c->t;
 	uint8_t buf[DARD_CP_MSG_MAX];
-	uint64_t t0 = cpu_ns(), seq = 1;
+	uint64_t t0 = cpu_ns(), seq = dard_clock_ns(CLOCK_REALTIME);
 	uint32_t i;
 	size_t len;
 

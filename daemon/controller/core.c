@@ -20,7 +20,11 @@ int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
 	c->keys = keys;
 	c->topo = dard_cp_topo_digest(c->t);
 	c->pc = dard_pathctx_new(cfg->topo, cfg->plan);
-	if (!c->pc || hosts_init(c) || links_init(c) || obl_init(c))
+	/* The LP's thread has its own: a path context is not shared. */
+	if (o->algo == DARD_CP_ALGO_OBLIVIOUS)
+		c->obl_pc = dard_pathctx_new(cfg->topo, cfg->plan);
+	if (!c->pc || hosts_init(c) || links_init(c) || obl_init(c) ||
+	    (o->algo == DARD_CP_ALGO_OBLIVIOUS && !c->obl_pc))
 		return dard_fail(err, -ENOMEM, "out of memory");
 	return round_init(c, err);
 }
@@ -33,5 +37,6 @@ void ctlr_fini(struct ctlr *c)
 	paths_fini(c);
 	hosts_fini(c);
 	dard_pathctx_free(c->pc);
-	c->pc = NULL;
+	dard_pathctx_free(c->obl_pc);
+	c->pc = c->obl_pc = NULL;
 }

@@ -9,6 +9,7 @@
 #define _DARD_CTLR_H
 
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -25,7 +26,8 @@ struct ctlr_opts {
 	const char *sock;   /* the control socket's path */
 	int algo;	    /* enum dard_cp_algo */
 	uint32_t listen;    /* host order; 0: any */
-	uint16_t port;	    /* UDP, DARD_CP_PORT */
+	uint16_t port;	    /* UDP, DARD_CP_PORT: no option, hosts know no
+			     * other */
 	uint16_t switch_port;
 	uint64_t interval_ns;	  /* a round every this */
 	uint64_t host_timeout_ns; /* forget a silent host's flows */
@@ -42,25 +44,28 @@ struct cflow {
 	uint32_t dst;	  /* destination host node */
 	uint16_t path;	  /* the path the host says it is on */
 	int32_t assigned; /* our last choice for it, -1 for none yet */
-	int32_t refused;  /* the path its host could not take, or -1 */
+	int32_t refused;  /* the path its host could not take, or -1 until
+			   * the failed links change */
 	uint32_t gen;	  /* the host's full report it was last in */
 };
 
 /*
- * The most elephants one host may have reported: a bound on what a
- * holder of the key can make the controller keep (dardd's own table is
- * smaller).
+ * The most elephants one host, and all hosts together, may have
+ * reported: a bound on what a holder of the key can make the controller
+ * keep and place each round. A host's elephants are its few long flows
+ * that carry most bytes (dardd's flow table holds 65,536 flows of every
+ * size); more than these are refused, counted as "flow", and stay where
+ * their hosts' DARD puts them.
  */
-enum { CTLR_HOST_FLOWS_MAX = 16384 };
+enum { CTLR_HOST_FLOWS_MAX = 1024, CTLR_FLOWS_MAX = 262144 };
 
 /* A host of the tree, by its rank among hosts. */
 struct chost {
 	uint32_t node;
 	uint32_t addr;	    /* where its last REPORT came from, host order */
 	uint16_t port;	    /* and its port: pushes go there */
-	uint64_t seq;	    /* the last seq taken from it (kept forever) */
+	uint64_t seq;	    /* the last seq taken from it (a clock time) */
 	uint64_t heard_ns;  /* its last authenticated message; 0: gone */
-	uint64_t applied;   /* the last epoch it says it applied */
 	uint64_t wsent;	    /* epoch of its last WEIGHTS set; 0: none */
 	uint32_t gen;	    /* its full reports so far */
 	int in_set;	    /* a FIRST came, its LAST not yet */
@@ -75,8 +80,9 @@ enum ctlr_refusal {
 	CR_MAC,	      /* bad MAC */
 	CR_MALFORMED, /* authentic, malformed, or not a host's type */
 	CR_SENDER,    /* sender is no host of our tree */
-	CR_SOURCE,    /* source address is not the sender's mgmt address */
+	CR_SOURCE,    /* source address is no host's, or not the sender's */
 	CR_REPLAY,    /* seq not above the last taken from that host */
+	CR_CLOCK,     /* seq further than DARD_CP_SKEW_NS from our clock */
 	CR_TOPO,      /* another topology digest */
 	CR_FLOW,      /* one record: not the host's flow, or no such path */
 	__CR_MAX
@@ -118,6 +124,9 @@ struct ctlr {
 	/* Hosts (hosts.c). */
 	struct chost *host; /* by rank */
 	uint32_t nhosts;
+	uint32_t *mgmt; /* hosts' management addresses, sorted */
+	uint32_t nmgmt;
+	uint32_t nflows, flows_max; /* every host's, CTLR_FLOWS_MAX */
 	/* Path sets (paths.c): open addressing on the ToR pair. */
 	struct cpset **ps;
 	size_t ps_cap, nps;
@@ -128,9 +137,21 @@ struct ctlr {
 	int self;		    /* the last round pushed SELF */
 	uint32_t *load;		    /* 2 * nlinks */
 	/* Oblivious mode (oblivious.c). */
-	struct dard_obl *obl;  /* the LP's weights, NULL before the first */
-	uint64_t obl_gen;      /* fail_gen it was solved for */
-	int obl_new;	       /* solved since the last push */
+	struct dard_obl *obl; /* the LP's weights, NULL before the first */
+	uint64_t obl_gen;     /* fail_gen it was solved for */
+	int obl_new;	      /* solved since the last push */
+	/*
+	 * The solver's thread and what only it touches while obl_busy: its
+	 * own path context, the failed links it solves for, its answer.
+	 * obl_done (atomic) says the answer is there.
+	 */
+	struct dard_pathctx *obl_pc;
+	pthread_t obl_thr;
+	int obl_busy, obl_done, obl_ret;
+	uint64_t obl_want; /* fail_gen being solved for */
+	uint8_t *obl_down; /* per link, 0 or 1 */
+	struct dard_obl *obl_res;
+	char obl_err[DARD_ERR_MAX];
 	uint32_t *tors, ntors; /* ToR nodes by rank (dard_cp_tor_rank) */
 	/* Failed links (links.c). */
 	uint8_t *down;	    /* per link: bit 0 its upper end, bit 1 lower */
@@ -144,6 +165,7 @@ struct ctlr {
 	ctlr_xmit_fn xmit_switch;
 	int udp, swudp, ctl, tfd, epfd;
 	uint64_t next_round_ns;
+	uint64_t drained_ns; /* the host socket last read empty; 0: never */
 	struct ctlr_stats st;
 	struct dard_ratelimit rl_refused, rl_send, rl_switch;
 };
@@ -194,7 +216,11 @@ uint64_t ctlr_next_seq(struct ctlr *c);
 struct dard_obl;
 int obl_init(struct ctlr *c);
 void obl_fini(struct ctlr *c);
-/* Solves again if the failed links changed since the last solution. */
+/*
+ * Solves again if the failed links changed since the last solution: in
+ * a thread of its own when the event loop runs (c->epfd open), so rounds
+ * go on pushing the last weights meanwhile; at once otherwise (tests).
+ */
 int obl_update(struct ctlr *c);
 /* WEIGHTS sets to the hosts due one this round. */
 void obl_push(struct ctlr *c, uint64_t now);

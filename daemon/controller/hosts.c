@@ -12,6 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "clock.h"
 #include "ctlr.h"
 #include "err.h"
 
@@ -19,13 +20,20 @@ static const char *const refusal_names[__CR_MAX] = {
 	[CR_PROTO] = "proto",	[CR_KEY] = "key",
 	[CR_MAC] = "mac",	[CR_MALFORMED] = "malformed",
 	[CR_SENDER] = "sender", [CR_SOURCE] = "source",
-	[CR_REPLAY] = "replay", [CR_TOPO] = "topology",
-	[CR_FLOW] = "flow",
+	[CR_REPLAY] = "replay", [CR_CLOCK] = "clock",
+	[CR_TOPO] = "topology", [CR_FLOW] = "flow",
 };
 
 const char *ctlr_refusal_name(int why)
 {
 	return why >= 0 && why < __CR_MAX ? refusal_names[why] : "?";
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 int hosts_init(struct ctlr *c)
@@ -34,10 +42,16 @@ int hosts_init(struct ctlr *c)
 
 	c->nhosts = c->t->nhosts;
 	c->host = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->host));
-	if (!c->host)
+	c->mgmt = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->mgmt));
+	if (!c->host || !c->mgmt)
 		return -ENOMEM;
-	for (i = 0; i < c->nhosts; i++)
+	for (i = 0; i < c->nhosts; i++) {
 		c->host[i].node = c->t->hosts[i];
+		c->mgmt[i] = c->t->node[c->t->hosts[i]].mgmt;
+	}
+	qsort(c->mgmt, c->nhosts, sizeof(*c->mgmt), cmp_u32);
+	c->nmgmt = c->nhosts;
+	c->flows_max = CTLR_FLOWS_MAX;
 	return 0;
 }
 
@@ -48,7 +62,9 @@ void hosts_fini(struct ctlr *c)
 	for (i = 0; c->host && i < c->nhosts; i++)
 		free(c->host[i].flow);
 	free(c->host);
+	free(c->mgmt);
 	c->host = NULL;
+	c->mgmt = NULL;
 }
 
 /* Anyone can send datagrams: each counted, a line a second logged. */
@@ -87,13 +103,15 @@ static struct cflow *find_flow(struct chost *h, const struct dard_flow_key *k)
 	return NULL;
 }
 
-static void drop_flow(struct chost *h, struct cflow *f)
+static void drop_flow(struct ctlr *c, struct chost *h, struct cflow *f)
 {
 	*f = h->flow[--h->nflows];
+	c->nflows--;
 }
 
 static void forget(struct ctlr *c, struct chost *h)
 {
+	c->nflows -= h->nflows;
 	h->nflows = 0;
 	h->in_set = 0;
 	h->heard_ns = 0;
@@ -134,12 +152,14 @@ static int check_flow(struct ctlr *c, const struct chost *h,
 	return 0;
 }
 
-static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
+static int add_flow(struct ctlr *c, struct chost *h,
+		    const struct dard_cp_flow *r, uint32_t dst)
 {
 	struct cflow *f = find_flow(h, &r->key);
 
 	if (!f) {
-		if (h->nflows >= CTLR_HOST_FLOWS_MAX)
+		if (h->nflows >= CTLR_HOST_FLOWS_MAX ||
+		    c->nflows >= c->flows_max)
 			return -ENOSPC;
 		if (h->nflows == h->cap) {
 			unsigned cap = h->cap ? 2 * h->cap : 8;
@@ -151,6 +171,7 @@ static int add_flow(struct chost *h, const struct dard_cp_flow *r, uint32_t dst)
 			h->cap = cap;
 		}
 		f = &h->flow[h->nflows++];
+		c->nflows++;
 		f->key = r->key;
 		f->dst = dst;
 		f->assigned = -1;
@@ -174,7 +195,6 @@ static void on_report(struct ctlr *c, struct chost *h,
 
 	c->st.reports++;
 	c->st.report_bytes += m->len;
-	h->applied = m->epoch;
 	if (m->flags & DARD_CP_F_FIRST) {
 		h->gen++;
 		h->in_set = 1;
@@ -191,18 +211,20 @@ static void on_report(struct ctlr *c, struct chost *h,
 		if (r->flags & DARD_CP_FL_END) {
 			f = find_flow(h, &r->key);
 			if (f)
-				drop_flow(h, f);
-		} else if (add_flow(h, r, dst)) {
+				drop_flow(c, h, f);
+		} else if (add_flow(c, h, r, dst)) {
 			snprintf(why, sizeof(why),
-				 "%s has %u flows already, or memory ran out",
-				 c->t->node[h->node].name, h->nflows);
+				 "%s has %u flows already (all hosts %u), or "
+				 "memory ran out",
+				 c->t->node[h->node].name, h->nflows,
+				 c->nflows);
 			refuse(c, CR_FLOW, now, h->addr, h->port, why);
 		}
 	}
 	if ((m->flags & DARD_CP_F_LAST) && h->in_set) {
 		for (i = 0; i < h->nflows;)
 			if (h->flow[i].gen != h->gen)
-				drop_flow(h, &h->flow[i]);
+				drop_flow(c, h, &h->flow[i]);
 			else
 				i++;
 		h->in_set = 0;
@@ -216,7 +238,6 @@ static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
 	unsigned i;
 
 	c->st.acks++;
-	h->applied = m->epoch;
 	for (i = 0; i < m->count; i++) {
 		struct cflow *f = find_flow(h, &m->flow[i].key);
 
@@ -236,9 +257,10 @@ static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
 			       uint32_t addr, uint16_t port, uint64_t now)
 {
 	uint32_t node = dard_topo_find_id(c->t, m->sender);
+	char err[DARD_ERR_MAX], what[DARD_ERR_MAX + 64];
 	const struct dard_node *n;
-	char what[DARD_ERR_MAX];
 	struct chost *h;
+	int ret;
 
 	if (m->type != DARD_CP_REPORT && m->type != DARD_CP_ACK) {
 		snprintf(what, sizeof(what),
@@ -270,12 +292,17 @@ static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
 		return NULL;
 	}
 	h = &c->host[n->rank];
-	if (m->seq <= h->seq) {
-		snprintf(what, sizeof(what),
-			 "a replay: %s's seq %llu, %llu already taken", n->name,
-			 (unsigned long long)m->seq,
-			 (unsigned long long)h->seq);
-		refuse(c, CR_REPLAY, now, addr, port, what);
+	/*
+	 * Seqs are the hosts' clocks (cproto.h): fresh means above the last
+	 * taken and within DARD_CP_SKEW_NS of ours, so a recording replays
+	 * to no one after our restart once it is that old.
+	 */
+	ret = dard_cp_seq_check(m->seq, h->seq, dard_clock_ns(CLOCK_REALTIME),
+				err);
+	if (ret) {
+		snprintf(what, sizeof(what), "%s: %s", n->name, err);
+		refuse(c, ret == -EALREADY ? CR_REPLAY : CR_CLOCK, now, addr,
+		       port, what);
 		return NULL;
 	}
 	return h;
@@ -289,6 +316,12 @@ void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
 	struct chost *h;
 	int ret;
 
+	/* No MAC is computed for a stranger's datagram. */
+	if (!bsearch(&addr, c->mgmt, c->nmgmt, sizeof(addr), cmp_u32)) {
+		refuse(c, CR_SOURCE, now, addr, port,
+		       "no host's management address");
+		return;
+	}
 	ret = dard_cp_decode(buf, len, c->keys, &m, err);
 	if (ret) {
 		refuse(c, decode_refusal(ret), now, addr, port, err);

@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/timerfd.h>
 
 #include "clock.h"
@@ -63,12 +64,17 @@ static int udp_open(uint32_t addr, uint16_t port, char *err)
 	 * Blocking for sends: a round pushes a datagram to every host at
 	 * once (8,192 on fattree:32), more than a send buffer holds, and
 	 * waiting for room beats dropping; receives never wait
-	 * (MSG_DONTWAIT). A larger buffer, where allowed, waits less.
+	 * (MSG_DONTWAIT). A larger buffer, where allowed, waits less. But
+	 * never more than 100 ms a send: a send that cannot go is counted
+	 * (send_errors) and the loop moves on, rounds and receives alike.
 	 */
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), buf = 4 << 20;
+	struct timeval tmo = {.tv_usec = 100000};
 
-	if (fd >= 0)
+	if (fd >= 0) {
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo));
+	}
 	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		return fd;
 	dard_fail(err, -errno, "Unable to listen on %s:%u: %s",
@@ -145,23 +151,16 @@ static int due(uint64_t *next, uint64_t every, uint64_t now)
 	return 1;
 }
 
-static void on_timer(struct ctlr *c)
-{
-	uint64_t now = ctlr_now_ns(), exp;
-
-	if (read(c->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
-		log_warn("timerfd: %s", strerror(errno));
-	if (c->nsw && due(&c->next_query_ns, c->o.query_ns, now))
-		links_query(c, now);
-	if (due(&c->next_round_ns, c->o.interval_ns, now))
-		ctlr_round(c, now);
-}
-
 /* Every datagram waiting on fd, to the receiver of its kind. */
 static void drain(struct ctlr *c, int fd)
 {
-	/* A switch reply is the longer kind (up to DARD_MSG_MAX). */
-	static uint8_t buf[DARD_MSG_MAX];
+	/*
+	 * Each socket reads its own protocol's longest datagram and one
+	 * byte more, so that a longer one is seen whole enough to refuse.
+	 */
+	static uint8_t buf[DARD_MSG_MAX + 1];
+	size_t cap = fd == c->udp ? DARD_CP_MSG_MAX + 1 : DARD_MSG_MAX + 1;
+	uint64_t start = ctlr_now_ns();
 	struct sockaddr_in sa;
 	socklen_t slen;
 	ssize_t n;
@@ -170,16 +169,35 @@ static void drain(struct ctlr *c, int fd)
 	/* A bounded batch: the timer is not starved by a flood. */
 	for (i = 0; i < 256; i++) {
 		slen = sizeof(sa);
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&sa, &slen);
-		if (n < 0)
+		n = recvfrom(fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&sa,
+			     &slen);
+		if (n < 0) {
+			/* Everything sent before start is taken. */
+			if (fd == c->udp && errno == EAGAIN)
+				c->drained_ns = start;
 			return;
+		}
 		if (fd == c->udp)
 			ctlr_receive(c, buf, n, ntohl(sa.sin_addr.s_addr),
 				     ntohs(sa.sin_port), ctlr_now_ns());
 		else
 			links_receive(c, buf, n, ntohl(sa.sin_addr.s_addr),
 				      ctlr_now_ns());
+	}
+}
+
+static void on_timer(struct ctlr *c)
+{
+	uint64_t now = ctlr_now_ns(), exp;
+
+	if (read(c->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		log_warn("timerfd: %s", strerror(errno));
+	if (c->nsw && due(&c->next_query_ns, c->o.query_ns, now))
+		links_query(c, now);
+	if (due(&c->next_round_ns, c->o.interval_ns, now)) {
+		/* Reports that waited out a stall count before expiry. */
+		drain(c, c->udp);
+		ctlr_round(c, now);
 	}
 }
 

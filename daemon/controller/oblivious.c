@@ -11,6 +11,7 @@
  * left out (the receiver takes them as even).
  */
 #include <errno.h>
+#include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@ int obl_init(struct ctlr *c)
 
 	c->obl_gen = UINT64_MAX;
 	c->tors = calloc(c->t->nnodes + 1, sizeof(*c->tors));
-	if (!c->tors)
+	c->obl_down = calloc(c->t->nlinks + 1, 1);
+	if (!c->tors || !c->obl_down)
 		return -ENOMEM;
 	/* Ranks are node order among ToRs (dard_cp_tor_rank): once here. */
 	for (r = 0; (tor = dard_cp_tor_of_rank(c->t, r)) != DARD_NONE; r++)
@@ -38,41 +40,54 @@ int obl_init(struct ctlr *c)
 
 void obl_fini(struct ctlr *c)
 {
+	/* A solve under way is waited for (GLPK's time limit bounds it). */
+	if (c->obl_busy)
+		pthread_join(c->obl_thr, NULL);
+	c->obl_busy = 0;
+	dard_obl_free(c->obl_res);
 	dard_obl_free(c->obl);
-	c->obl = NULL;
+	c->obl = c->obl_res = NULL;
 	free(c->tors);
+	free(c->obl_down);
 	c->tors = NULL;
+	c->obl_down = NULL;
 }
 
-/* Solves again when the failed links changed; keeps the last on error. */
-int obl_update(struct ctlr *c)
+/* The solver: reads only the tree (read-only) and what is its own. */
+static void *solve(void *arg)
 {
-	char err[DARD_ERR_MAX];
-	struct dard_obl *o;
-	uint8_t *down;
-	size_t rows, cols;
-	uint32_t i;
-	int ret;
+	struct ctlr *c = arg;
 
-	if (c->obl && c->obl_gen == c->fail_gen)
-		return 0;
-	down = calloc(c->t->nlinks + 1, 1);
-	if (!down)
-		return -ENOMEM;
-	for (i = 0; i < c->t->nlinks; i++)
-		down[i] = !!c->down[i];
-	ret = dard_obl_solve(c->t, c->pc, down, c->o.lp_columns, &o, err);
-	free(down);
-	if (ret) {
+	c->obl_ret = dard_obl_solve(c->t, c->obl_pc, c->obl_down,
+				    c->o.lp_columns, &c->obl_res, c->obl_err);
+	__atomic_store_n(&c->obl_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* GLPK's environment is per thread: this one's goes with it. */
+static void *solve_thread(void *arg)
+{
+	solve(arg);
+	glp_free_env();
+	return NULL;
+}
+
+/* Takes the solver's answer; keeps the last weights on error. */
+static int install(struct ctlr *c)
+{
+	struct dard_obl *o = c->obl_res;
+	size_t rows, cols;
+
+	c->obl_res = NULL;
+	/* Tried for this set, answer or not: not again every round. */
+	c->obl_gen = c->obl_want;
+	if (c->obl_ret) {
 		log_err("oblivious: unable to solve for %u failed links: %s",
-			c->nfailed, err);
-		/* Tried for this set: not again every round. */
-		c->obl_gen = c->fail_gen;
-		return c->obl ? 0 : ret;
+			c->nfailed, c->obl_err);
+		return c->obl ? 0 : c->obl_ret;
 	}
 	dard_obl_free(c->obl);
 	c->obl = o;
-	c->obl_gen = c->fail_gen;
 	c->obl_new = 1;
 	c->st.obl_solves++;
 	dard_obl_size(o, &rows, &cols);
@@ -85,6 +100,39 @@ int obl_update(struct ctlr *c)
 			 "weights over the surviving paths",
 			 c->nfailed, dard_obl_why(o));
 	return 0;
+}
+
+/*
+ * Solving can take seconds (fattree:6) to GLPK's time limit: in the loop
+ * it runs in a thread, and rounds go on pushing the last weights and
+ * heartbeats meanwhile, so hosts do not fall back for it. A set of
+ * failed links that changes while it solves is solved again after.
+ */
+int obl_update(struct ctlr *c)
+{
+	uint32_t i;
+
+	if (c->obl_busy) {
+		if (!__atomic_load_n(&c->obl_done, __ATOMIC_ACQUIRE))
+			return 0;
+		pthread_join(c->obl_thr, NULL);
+		c->obl_busy = 0;
+		if (install(c))
+			return c->obl_ret;
+	}
+	if (c->obl && c->obl_gen == c->fail_gen)
+		return 0;
+	for (i = 0; i < c->t->nlinks; i++)
+		c->obl_down[i] = !!c->down[i];
+	c->obl_want = c->fail_gen;
+	c->obl_done = 0;
+	if (c->epfd >= 0 &&
+	    !pthread_create(&c->obl_thr, NULL, solve_thread, c)) {
+		c->obl_busy = 1;
+		return 0;
+	}
+	solve(c);
+	return install(c);
 }
 
 /* Whether quantized weights are even (a record the receiver infers). */

@@ -40,8 +40,10 @@ static const struct opt opts[] = {
 	{"algo", 'a', "ALGO",
 	 "sdn-greedy (default), sdn-optimal, sdn-adaptive or oblivious "
 	 "(Documentation/routing.md)"},
-	{"listen", 'l', "ADDR", "take reports on ADDR (default: any address)"},
-	{"port", 'p', "N", "the controller protocol's UDP port (default 7472)"},
+	{"listen", 'l', "ADDR",
+	 "take reports on ADDR, UDP port 7472, and push from it (default: "
+	 "any address); on a machine with several addresses, the one "
+	 "hosts are given as --controller"},
 	{"interval", 'i', "S", "a round every S seconds (default 1)"},
 	{"host-timeout", 't', "S",
 	 "forget the flows of a host silent for S seconds (default 3)"},
@@ -195,8 +197,6 @@ static int option(struct ctlr_opts *o, int opt, const char *arg, char *err)
 		}
 		o->listen = ntohl(in.s_addr);
 		return DARD_OPTS_RUN;
-	case 'p':
-		return port("--port", arg, &o->port, err);
 	case 'P':
 		return port("--switch-port", arg, &o->switch_port, err);
 	case 'i':
@@ -227,6 +227,7 @@ int ctlr_opts_parse(int argc, char **argv, struct ctlr_opts *o, char *err)
 	memset(o, 0, sizeof(*o));
 	memset(longopts, 0, sizeof(longopts));
 	o->algo = DARD_CP_ALGO_GREEDY;
+	/* Hosts talk to 7472 only, and take pushes only from it. */
 	o->port = DARD_CP_PORT;
 	o->switch_port = DARD_PROTO_PORT;
 	o->interval_ns = 1000000000ULL;

@@ -41,16 +41,17 @@ struct rflow {
 
 uint64_t ctlr_next_seq(struct ctlr *c)
 {
-	return ++c->seq;
+	/* Our clock, so hosts can tell a fresh push from a recording. */
+	c->seq = dard_cp_next_seq(c->seq, dard_clock_ns(CLOCK_REALTIME));
+	return c->seq;
 }
 
 int round_init(struct ctlr *c, char *err)
 {
-	/* Strictly above any epoch and seq we sent before a restart. */
-	c->epoch_base =
-		(uint64_t)(dard_clock_ns(CLOCK_REALTIME) / 1000000000ULL) << 20;
+	/* Above any epoch we sent before a restart (cproto.h). */
+	c->epoch_base = dard_cp_first_epoch(dard_clock_ns(CLOCK_REALTIME));
 	c->epoch = c->epoch_base;
-	c->seq = dard_clock_ns(CLOCK_REALTIME);
+	c->seq = 0;
 	c->load = calloc(2 * (size_t)c->t->nlinks + 1, sizeof(*c->load));
 	if (!c->load)
 		return dard_fail(err, -ENOMEM, "out of memory");
@@ -110,6 +111,10 @@ static int gather(struct ctlr *c, struct rflow **out, size_t *n)
 			}
 			if (r->f->assigned >= (int32_t)r->ps->npaths)
 				r->f->assigned = -1;
+			/* A link healed (or another failed): the path its
+			 * host could not take may be good again. */
+			if (c->fail_seen != c->fail_gen)
+				r->f->refused = -1;
 			k++;
 		}
 	}
@@ -453,7 +458,12 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 	uint32_t i;
 	int self, ret;
 
-	hosts_expire(c, now);
+	/*
+	 * Silence counts up to the host socket's last drain, not past it:
+	 * after a stall, reports still waiting there are not yet read.
+	 */
+	hosts_expire(c, c->drained_ns && c->drained_ns < now ? c->drained_ns
+							     : now);
 	paths_trim(c, live_flows(c), c->st.rounds);
 	c->epoch++;
 	c->st.rounds++;

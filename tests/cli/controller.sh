@@ -66,7 +66,7 @@ has "--lp-columns 0 names it" "$err" "Invalid --lp-columns \`0'"
 ok "--interval 0" 2 ctl --interval 0
 has "--interval 0 names it" "$err" "Invalid --interval \`0'"
 ok "--listen bad" 2 ctl --listen 300.1.1.1
-ok "--port 0" 2 ctl --port 0
+ok "--port: none, hosts know 7472 only" 2 ctl --port 7473
 ok "extra argument" 2 ctl e1_1
 has "extra argument named" "$err" "unexpected argument \`e1_1'"
 
@@ -131,8 +131,8 @@ cp "$DARD_KEY" "$tmp/nobody/dard.key"
 chown 65534 "$tmp/nobody/dard.key"
 # setpriv itself, not the function: $! must be the controller's pid.
 setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$bin/dard-controller" -k "$tmp/nobody/dard.key" -l 127.0.0.1 \
-	-p 7473 -s "$tmp/nobody/c.sock" -q &
+	"$bin/dard-controller" -k "$tmp/nobody/dard.key" -l 127.0.0.2 \
+	-s "$tmp/nobody/c.sock" -q &
 pids+=("$!")
 for _ in $(seq 50); do
 	[[ -S $tmp/nobody/c.sock ]] && break

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cfgfile.h"
+#include "clock.h"
 #include "ctlr.h"
 #include "proto.h"
 #include "unit.h"
@@ -44,6 +45,8 @@ static struct {
 	uint32_t addr;
 } swq[SWQ_MAX];
 static unsigned nswq;
+/* The hosts' seqs: their clocks (cproto.h), set by start_on. */
+static uint64_t seq;
 
 static ssize_t fake_xmit(struct ctlr *cc, const void *buf, size_t len,
 			 uint32_t addr, uint16_t port)
@@ -90,6 +93,7 @@ static void start_on(int algo, const char *spec)
 	c.xmit = fake_xmit;
 	c.xmit_switch = fake_switch;
 	nsent = 0;
+	seq = dard_clock_ns(CLOCK_REALTIME);
 }
 
 static void start(int algo)
@@ -107,8 +111,6 @@ static const struct dard_node *host(unsigned rank)
 {
 	return &cfg.topo->node[cfg.topo->hosts[rank]];
 }
-
-static uint64_t seq = 1000;
 
 /* A host's datagram, as its dardd would send it; returns its length. */
 static size_t host_msg(uint8_t *buf, unsigned type, unsigned src,
@@ -253,6 +255,10 @@ static void test_refusals(void **state)
 	/* Not our protocol. */
 	ctlr_receive(&c, "hello", 5, host(0)->mgmt, 1, SEC);
 	assert_int_equal(c.st.refused[CR_PROTO], 1);
+	/* From no host's management address: not even its MAC checked. */
+	ctlr_receive(&c, buf, len, 0x0a090909, 1, SEC);
+	assert_int_equal(c.st.refused[CR_SOURCE], 1);
+	assert_int_equal(c.st.refused[CR_MAC], 1);
 	/* Sender no host of ours. */
 	m.sender = 0x01020304;
 	m.topo = c.topo;
@@ -263,7 +269,7 @@ static void test_refusals(void **state)
 	/* From another host's management address. */
 	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1, 0);
 	ctlr_receive(&c, buf, len, host(1)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_SOURCE], 1);
+	assert_int_equal(c.st.refused[CR_SOURCE], 2);
 	/* Another topology. */
 	m.sender = host(0)->id;
 	m.topo = c.topo ^ 1;
@@ -278,6 +284,26 @@ static void test_refusals(void **state)
 	assert_int_equal(c.st.reports, 1);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
 	assert_int_equal(c.st.refused[CR_REPLAY], 1);
+	assert_int_equal(c.st.reports, 1);
+	/* After our restart: a recording 11 s old, a seq 11 s ahead. */
+	stop();
+	start(DARD_CP_ALGO_GREEDY);
+	m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
+				 .flags = DARD_CP_F_FIRST | DARD_CP_F_LAST,
+				 .sender = host(0)->id,
+				 .topo = c.topo,
+				 .seq = seq - 11 * SEC};
+	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
+	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
+	m.seq = seq + 11 * SEC;
+	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
+	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
+	assert_int_equal(c.st.refused[CR_CLOCK], 2);
+	assert_int_equal(c.st.reports, 0);
+	/* The real host's next one is taken. */
+	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1,
+		       DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
 	assert_int_equal(c.st.reports, 1);
 	/* A flow that is not the sender's; a path beyond the pair's. */
 	m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
@@ -380,6 +406,31 @@ static void test_flows_bounded(void **state)
 	assert_int_equal(c.host[0].nflows, CTLR_HOST_FLOWS_MAX);
 	assert_int_equal(c.st.refused[CR_FLOW],
 			 sent_flows - CTLR_HOST_FLOWS_MAX);
+	assert_int_equal(c.nflows, CTLR_HOST_FLOWS_MAX);
+	stop();
+}
+
+/* All hosts together keep c.flows_max flows; one that ends makes room. */
+static void test_flows_bounded_globally(void **state)
+{
+	unsigned two[2] = {5, 9}, one = 13;
+
+	(void)state;
+	start(DARD_CP_ALGO_GREEDY);
+	c.flows_max = 3;
+	report(0, two, 2, SEC);
+	report(1, two, 2, SEC);
+	assert_int_equal(c.nflows, 3);
+	assert_int_equal(c.host[1].nflows, 1);
+	assert_int_equal(c.st.refused[CR_FLOW], 1);
+	/* Host 0's full report without its flow to 9: room for another. */
+	report(0, two, 1, SEC);
+	report_flags(2, &one, 1, 0, SEC);
+	assert_int_equal(c.host[2].nflows, 1);
+	assert_int_equal(c.nflows, 3);
+	/* A silent host's flows forgotten: its count gone too. */
+	assert_int_equal(ctlr_round(&c, 5 * SEC), 0);
+	assert_int_equal(c.nflows, 0);
 	stop();
 }
 
@@ -404,6 +455,31 @@ static void test_silent_host_forgotten(void **state)
 	assert_int_equal(nsent, 1);
 	assert_int_equal(sent[0].m.count, 0);
 	assert_int_equal(sent[0].m.flags, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	/* Our seq and epoch are clock times a host takes (cproto.h). */
+	assert_int_equal(dard_cp_seq_check(sent[0].m.seq, 0,
+					   dard_clock_ns(CLOCK_REALTIME), err),
+			 0);
+	assert_true(sent[0].m.epoch >> 20 >=
+		    dard_clock_ns(CLOCK_REALTIME) / SEC - 10);
+	stop();
+}
+
+/* After a stall, silence counts up to the last drain of the socket. */
+static void test_expiry_since_drain(void **state)
+{
+	unsigned dst = 9;
+
+	(void)state;
+	start(DARD_CP_ALGO_GREEDY);
+	report(0, &dst, 1, SEC);
+	c.drained_ns = 2 * SEC; /* then 8 s without reading the socket */
+	assert_int_equal(ctlr_round(&c, 10 * SEC), 0);
+	assert_int_equal(c.st.forgotten, 0);
+	assert_int_equal(nsent, 1);
+	/* Read empty at 10 s: silent indeed. */
+	c.drained_ns = 10 * SEC;
+	assert_int_equal(ctlr_round(&c, 10 * SEC), 0);
+	assert_int_equal(c.st.forgotten, 1);
 	stop();
 }
 
@@ -432,6 +508,12 @@ static void test_ack_failed(void **state)
 	assert_int_equal(ctlr_round(&c, SEC), 0);
 	assert_int_equal(nsent, 1);
 	assert_true(sent[0].m.flow[0].path > 0);
+	assert_int_equal(c.host[0].flow[0].refused, 0);
+	/* The failed links change (a link healed): that path may serve
+	 * again. */
+	c.fail_gen++;
+	assert_int_equal(ctlr_round(&c, SEC), 0);
+	assert_int_equal(c.host[0].flow[0].refused, -1);
 	stop();
 }
 
@@ -704,7 +786,9 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_report_sets),
 		cmocka_unit_test(test_flows_bounded),
+		cmocka_unit_test(test_flows_bounded_globally),
 		cmocka_unit_test(test_silent_host_forgotten),
+		cmocka_unit_test(test_expiry_since_drain),
 		cmocka_unit_test(test_ack_failed),
 		cmocka_unit_test(test_adaptive_self),
 		cmocka_unit_test(test_greedy_failed_link),

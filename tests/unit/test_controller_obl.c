@@ -14,9 +14,11 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <arpa/inet.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cfgfile.h"
+#include "clock.h"
 #include "ctlr.h"
 #include "oblivious.h"
 #include "proto.h"
@@ -65,7 +67,7 @@ static void report(unsigned rank, uint64_t now)
 				.flags = DARD_CP_F_FIRST | DARD_CP_F_LAST,
 				.sender = h->id,
 				.topo = c.topo,
-				.seq = now + rank + 1};
+				.seq = dard_clock_ns(CLOCK_REALTIME)};
 	uint8_t buf[DARD_CP_MSG_MAX];
 	size_t len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 
@@ -167,10 +169,84 @@ static void test_oblivious(void **state)
 	dard_config_free(&cfg);
 }
 
+/* Rounds until the solver's thread is done, for at most a minute. */
+static void wait_solved(void)
+{
+	unsigned i;
+
+	for (i = 0;
+	     i < 60000 && !__atomic_load_n(&c.obl_done, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	assert_true(c.obl_done);
+}
+
+/*
+ * With the event loop running, the LP solves in a thread: the round
+ * that starts it still pushes heartbeats, a later one the weights, and
+ * links that fail while it solves are solved for after.
+ */
+static void test_oblivious_thread(void **state)
+{
+	struct ctlr_opts o = {.algo = DARD_CP_ALGO_OBLIVIOUS,
+			      .interval_ns = SEC,
+			      .host_timeout_ns = 30 * SEC,
+			      .query_ns = SEC};
+	struct dard_load_opts lo = {.mbps = 100};
+	const struct dard_link *l = NULL;
+	unsigned i, weights = 0;
+
+	(void)state;
+	keys.key[0].id = 2;
+	assert_int_equal(
+		dard_topo_load(&cfg, "fattree:4", &lo, err, sizeof(err)), 0);
+	assert_int_equal(ctlr_init(&c, &cfg, &keys, &o, err), 0);
+	c.xmit = fake_xmit;
+	c.xmit_switch = fake_switch;
+	c.epfd = 0; /* as if the loop ran: ctlr_fini does not close it */
+	for (i = 0; i < 16; i++)
+		report(i, SEC);
+	nsent = 0;
+	assert_int_equal(ctlr_round(&c, SEC), 0);
+	assert_true(c.obl_busy);
+	assert_null(c.obl);
+	assert_int_equal(nsent, 16);
+	for (i = 0; i < nsent; i++)
+		assert_true(sent[i].type == DARD_CP_ASSIGN &&
+			    (sent[i].flags & DARD_CP_F_SELF));
+	/* A link fails while it solves. */
+	for (i = 0; i < cfg.topo->nlinks && !l; i++)
+		if (!cfg.topo->node[cfg.topo->link[i].down].is_host &&
+		    cfg.topo->node[cfg.topo->link[i].up].level == 0)
+			l = &cfg.topo->link[i];
+	nswq = 0;
+	links_query(&c, 2 * SEC);
+	switch_reply(l->down, l->down_port, 2 * SEC);
+	assert_int_equal(c.nfailed, 1);
+	wait_solved();
+	/* The intact tree's weights out, the new set's solve under way. */
+	nsent = 0;
+	assert_int_equal(ctlr_round(&c, 2 * SEC), 0);
+	assert_non_null(c.obl);
+	assert_true(fabs(dard_obl_util(c.obl) - 1.0) < 1e-3);
+	assert_true(c.obl_busy);
+	for (i = 0; i < nsent; i++)
+		weights += sent[i].type == DARD_CP_WEIGHTS;
+	assert_int_equal(weights, 16);
+	wait_solved();
+	assert_int_equal(ctlr_round(&c, 3 * SEC), 0);
+	assert_false(c.obl_busy);
+	assert_true(fabs(dard_obl_util(c.obl) - 4.0 / 3) < 1e-3);
+	assert_int_equal(c.st.obl_solves, 2);
+	c.epfd = -1;
+	ctlr_fini(&c);
+	dard_config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oblivious),
+		cmocka_unit_test(test_oblivious_thread),
 	};
 
 	dard_log_init("test_controller_obl", DARD_LOG_ERR);
