@@ -53,6 +53,7 @@ enum cp_refusal {
 	CPR_TOPO,      /* made for another tree: path indices differ */
 	CPR_REPLAY,    /* seq not above the last taken */
 	CPR_STALE,     /* epoch below the last applied */
+	CPR_CLOCK,     /* seq or epoch too far from our clock */
 	__CPR_MAX,
 };
 
@@ -91,7 +92,7 @@ struct cp {
 	enum cp_mode mode;
 	uint8_t algo;	   /* of its last ASSIGN or WEIGHTS */
 	uint32_t digest;   /* dard_cp_topo_digest() of our tree */
-	uint64_t seq_out;  /* our last seq: from CLOCK_REALTIME on */
+	uint64_t seq_out;  /* our last seq: dard_cp_next_seq() */
 	uint64_t seq_in;   /* the last seq taken from the controller */
 	uint64_t epoch;	   /* the last epoch applied, 0: none */
 	uint64_t heard_ns; /* when last heard, 0: never */
@@ -109,6 +110,8 @@ struct cp {
 	struct dard_ratelimit rl[__CPR_MAX]; /* refusals' warnings */
 	/* Sends a datagram to the controller: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len);
+	/* CLOCK_REALTIME in ns, which seqs and epochs are: or a test's. */
+	uint64_t (*wall_ns)(void);
 };
 
 enum { HIST_MAX = 8 };

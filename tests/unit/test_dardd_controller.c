@@ -69,6 +69,15 @@ static int fake_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 
 static struct dard_dp_ops ops_w;
 
+/* The wall clock dardd reads, seqs being clock times: 2024-01-01. */
+#define WALL0 (1704067200ULL * S)
+static uint64_t wall = WALL0;
+
+static uint64_t fake_wall_ns(void)
+{
+	return wall;
+}
+
 /* The fixture's dardd with a controller configured, just started. */
 static struct fix *cp_new(void)
 {
@@ -81,6 +90,8 @@ static struct fix *cp_new(void)
 	d->o.controller = CTLR;
 	assert_int_equal(controller_init(d), 0);
 	d->cp.xmit = cp_xmit;
+	d->cp.wall_ns = fake_wall_ns;
+	wall = WALL0;
 	nsent = nwcalls = 0;
 	last_seq = 0;
 	return f;
@@ -92,8 +103,8 @@ static void cp_free(struct fix *f)
 	fix_free(f);
 }
 
-/* The controller's seq: above every one before. */
-static uint64_t cseq = 1000;
+/* The controller's seq: above every one before, near the wall clock. */
+static uint64_t cseq = WALL0;
 
 /* A controller message of type, epoch and flags, for f's tree. */
 static struct dard_cp_msg *msg(struct fix *f, unsigned type, uint64_t epoch,
@@ -624,6 +635,69 @@ static void test_reports(void **state)
 	cp_free(f);
 }
 
+/*
+ * Seqs are clock times: a recording more than DARD_CP_SKEW_NS old is
+ * refused even by a dardd that restarted (no seq taken yet), so is a seq
+ * or an epoch far ahead, counted as "clock"; the controller's next
+ * message is still taken; and dardd's own seq starts at its clock.
+ */
+static void test_clock(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct dard_key k = fix_mac_key();
+	struct dard_cp_msg *m;
+	uint8_t rec[DARD_CP_MSG_MAX];
+	size_t len;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	cseq = wall;
+	m = msg(f, DARD_CP_ASSIGN, WALL0 / S << 20,
+		DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	len = dard_cp_encode(rec, sizeof(rec), &k, m);
+	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
+	assert_int_equal(d->st.cp_assigns, 1);
+	assert_true(last_sent()->seq >= WALL0); /* the ACK's: our clock */
+	/* dardd restarts 11 s later: the recording is refused. */
+	cp_free(f);
+	f = cp_new();
+	d = &f->d;
+	wall = WALL0 + 11 * S;
+	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
+	assert_int_equal(d->st.cp_why[CPR_CLOCK], 1);
+	assert_int_equal(d->st.cp_refused, 1);
+	assert_int_equal(d->cp.seq_in, 0);
+	assert_int_equal(d->cp.mode, CP_UNHEARD);
+	/* A seq 11 s ahead: refused, it would lock the controller out. */
+	cseq = wall + 11 * S;
+	push(f, msg(f, DARD_CP_ASSIGN, 1, DARD_CP_F_FIRST | DARD_CP_F_LAST), S);
+	assert_int_equal(d->st.cp_why[CPR_CLOCK], 2);
+	/* An epoch 11 s ahead: refused, it would make real ones stale. */
+	cseq = wall;
+	push(f,
+	     msg(f, DARD_CP_ASSIGN, (wall / S + 11) << 20,
+		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
+	     S);
+	assert_int_equal(d->st.cp_why[CPR_CLOCK], 3);
+	assert_int_equal(d->cp.epoch, 0);
+	/* The controller's next message: taken. */
+	push(f,
+	     msg(f, DARD_CP_ASSIGN, wall / S << 20,
+		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
+	     S);
+	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.cp_refused, 3);
+	assert_true(controller_places(d));
+	/* Our seq follows our clock, and never goes back when it does. */
+	assert_true(last_sent()->seq >= wall);
+	wall -= 5 * S;
+	controller_tick(d, 2 * S);
+	assert_true(last_sent()->seq > WALL0 + 11 * S);
+	assert_string_equal(controller_refusal_name(CPR_CLOCK), "clock");
+	cp_free(f);
+}
+
 /* No controller configured: nothing sent, mode dard, as before. */
 static void test_none(void **state)
 {
@@ -654,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_none),
 	};
 
