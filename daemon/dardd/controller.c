@@ -405,17 +405,22 @@ void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
 		cp_weights(d, m);
 }
 
-void controller_receive(struct dardd *d)
+unsigned controller_receive(struct dardd *d)
 {
 	static uint8_t buf[DARD_CP_MSG_MAX + 1];
 	struct sockaddr_in sa;
 	socklen_t salen = sizeof(sa);
+	unsigned n;
 	ssize_t len;
 
-	while ((len = recvfrom(d->cp.fd, buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&sa, &salen)) >= 0) {
+	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
+		len = recvfrom(d->cp.fd, buf, sizeof(buf), MSG_DONTWAIT,
+			       (struct sockaddr *)&sa, &salen);
+		if (len < 0)
+			break;
 		controller_input(d, buf, len, ntohl(sa.sin_addr.s_addr),
 				 ntohs(sa.sin_port), dardd_now_ns());
 		salen = sizeof(sa);
 	}
+	return n;
 }

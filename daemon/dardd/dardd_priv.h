@@ -249,8 +249,14 @@ void query_send(struct dardd *d, uint64_t now);
 /* One datagram from addr:port (host byte order). */
 void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		 uint16_t port, uint64_t now);
-/* Every datagram waiting on the query socket. */
-void query_receive(struct dardd *d);
+/*
+ * At most this many datagrams per wakeup from one socket: a flood must
+ * not starve the timer (queries, rounds, reports, the fallback) nor the
+ * other sockets. epoll is level-triggered: the rest wake us again.
+ */
+#define DARDD_DRAIN_MAX 256
+/* The datagrams waiting on the query socket, DARDD_DRAIN_MAX at most. */
+unsigned query_receive(struct dardd *d);
 /* The switch with management address addr, or DARD_NONE. */
 uint32_t query_switch_at(const struct dardd *d, uint32_t addr);
 
@@ -300,7 +306,8 @@ void controller_flush(struct dardd *d);
 /* One datagram from addr:port (host byte order). */
 void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
 		      uint32_t addr, uint16_t port, uint64_t now);
-void controller_receive(struct dardd *d);
+/* As query_receive(), from the controller's socket; how many taken. */
+unsigned controller_receive(struct dardd *d);
 /* Whether the controller places our elephants: DARD rounds do not move. */
 int controller_places(const struct dardd *d);
 /* "dard" or "controller", and why, for dardctl stats. */

@@ -16,6 +16,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <unistd.h>
+#include <sys/socket.h>
 
 #include "dardd_fix.h"
 
@@ -698,6 +700,66 @@ static void test_clock(void **state)
 	cp_free(f);
 }
 
+/* A UDP socket on 127.0.0.1 with room for n small datagrams: its fd. */
+static int lo_socket(struct sockaddr_in *sa)
+{
+	socklen_t salen = sizeof(*sa);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), big = 1 << 20;
+
+	assert_true(fd >= 0);
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)sa, sizeof(*sa)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)sa, &salen), 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	return fd;
+}
+
+/* n datagrams of garbage to sa from a socket of their own. */
+static void flood(const struct sockaddr_in *sa, unsigned n)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	assert_true(fd >= 0);
+	while (n--)
+		assert_int_equal(sendto(fd, "flood", 5, 0,
+					(const struct sockaddr *)sa,
+					sizeof(*sa)),
+				 5);
+	close(fd);
+}
+
+/*
+ * A flood on the controller's or the query socket: one wakeup takes at
+ * most DARDD_DRAIN_MAX datagrams, so the timer gets its turn; the rest
+ * come at the next.
+ */
+static void test_drain(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct sockaddr_in sa;
+
+	(void)state;
+	d->cp.fd = lo_socket(&sa);
+	flood(&sa, DARDD_DRAIN_MAX + 3);
+	assert_int_equal(controller_receive(d), DARDD_DRAIN_MAX);
+	assert_int_equal(d->st.cp_why[CPR_SOURCE], DARDD_DRAIN_MAX);
+	assert_int_equal(controller_receive(d), 3);
+	assert_int_equal(controller_receive(d), 0);
+	assert_int_equal(d->st.cp_refused, DARDD_DRAIN_MAX + 3);
+	d->udp = lo_socket(&sa);
+	flood(&sa, DARDD_DRAIN_MAX + 1);
+	assert_int_equal(query_receive(d), DARDD_DRAIN_MAX);
+	assert_int_equal(query_receive(d), 1);
+	assert_int_equal(query_receive(d), 0);
+	assert_int_equal(d->st.rejected, DARDD_DRAIN_MAX + 1);
+	close(d->udp);
+	d->udp = -1;
+	cp_free(f); /* closes cp.fd */
+}
+
 /* No controller configured: nothing sent, mode dard, as before. */
 static void test_none(void **state)
 {
@@ -729,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_none),
 	};
 
