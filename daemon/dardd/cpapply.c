@@ -4,9 +4,11 @@
  * index is the path's position in dard_path_foreach()'s order from us to
  * the flow's destination host, the order of the datapath's own paths
  * (dp_program.c); matched by switches, as dead.c matches a monitor's. An
- * assignment moves only our own elephants, only onto a path that exists
- * and that the datapath does not have dead; each one it could not move
- * goes back in the ACK, FAILED.
+ * assignment moves only our own elephants, only onto a path that exists,
+ * that the monitor does not have dead and that the datapath did not
+ * itself leave (repathed off it, dead or timing out) in the last
+ * DARDD_LEFT_NS; each one it could not move goes back in the ACK,
+ * FAILED, and so does one assigned the dead path it is already on.
  */
 #include <errno.h>
 #include <string.h>
@@ -86,12 +88,19 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 		return "not one of our elephants";
 	if (path_at(d, e->dst, r->path, &p))
 		return "path out of range";
-	if (cp_path_index(d, e) == r->path)
-		return NULL;
-	/* The datapath would move it off again at its next packet. */
+	/*
+	 * The datapath would move it off again at its next packet; and if it
+	 * is there already, the controller must still learn that it is not
+	 * where it thinks it can stay.
+	 */
 	i = dard_monitor_path_index(e->mon->m, &p);
 	if (is_dead(e->mon, i))
 		return "path dead";
+	/* Left by the datapath itself lately: its own evidence of a fault. */
+	if (i >= 0 && i == e->left && now - e->left_ns < DARDD_LEFT_NS)
+		return "path the datapath left";
+	if (cp_path_index(d, e) == r->path)
+		return NULL;
 	pair.saddr = htonl(p.saddr);
 	pair.daddr = htonl(p.daddr);
 	ret = d->ops->move(d->dp, &e->key, &pair);
@@ -100,6 +109,7 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	e->pair = pair;
 	e->path = i;
 	e->moves++;
+	e->dp_moves++; /* the datapath counts ours: not its own repath */
 	el_hist_add(e, now, i);
 	d->st.cp_moves++;
 	log_info("controller moved %s to path %u",

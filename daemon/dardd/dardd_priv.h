@@ -116,6 +116,9 @@ struct cp {
 
 enum { HIST_MAX = 8 };
 
+/* How long a path the datapath left on its own is not assigned again. */
+#define DARDD_LEFT_NS (10ULL * 1000000000ULL)
+
 /* One of our elephants (elephants.c). */
 struct elephant {
 	struct dard_flow_key key;
@@ -130,7 +133,13 @@ struct elephant {
 		int path;
 	} hist[HIST_MAX]; /* paths taken, oldest dropped; from adoption on */
 	unsigned nhist;
-	int seen;			/* in the last walk of the table */
+	int seen; /* in the last walk of the table */
+	/* The datapath's own evidence (flows.c's walk): its count of moves
+	 * by userspace when last seen (dp_known), and the path it left on
+	 * its own (dead or timed out), -1 none, and when we saw it. */
+	uint32_t dp_moves;
+	int dp_known, left;
+	uint64_t left_ns;
 	struct elephant *next, **pprev; /* all, unlinked in O(1) */
 	struct elephant *hnext;		/* its hash bucket */
 };

@@ -290,6 +290,65 @@ static void test_assign_failed(void **state)
 	cp_free(f);
 }
 
+/*
+ * Already on a path the monitor has dead: FAILED all the same, so the
+ * controller learns it; a path the datapath left on its own (its flow
+ * table shows the flow elsewhere, with no move of ours) is not assigned
+ * again for DARDD_LEFT_NS.
+ */
+static void test_assign_evidence(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct fake_dp *dp = &f->dp;
+	struct dard_cp_msg *m;
+	struct elephant *e;
+	int from, other;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	e = el(f, "e2_1", 1);
+	from = cp_path_index(d, e);
+	e->mon->dead[0] |= 1ULL << e->path;
+	m = msg(f, DARD_CP_ASSIGN, 7, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 10 * S);
+	assert_int_equal(d->st.cp_failed, 1);
+	assert_int_equal(last_sent()->count, 1);
+	assert_int_equal(last_sent()->flow[0].flags, DARD_CP_FL_FAILED);
+	e->mon->dead[0] = 0;
+	/* The datapath's table: where we think, then moved by itself. */
+	dp->key[0] = e->key;
+	dp->flow[0].path = e->pair;
+	dp->flow[0].flags = DARD_FLOW_F_ELEPHANT;
+	dp->nflows = 1;
+	flows_sweep(d, 11 * S);
+	assert_int_equal(e->left, -1);
+	other = (from + 1) % 4;
+	dp->flow[0].path = host_pair(f, "e2_1", other);
+	flows_sweep(d, 12 * S);
+	assert_int_equal(cp_path_index(d, e), other);
+	assert_true(e->left >= 0);
+	m = msg(f, DARD_CP_ASSIGN, 8, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 13 * S);
+	assert_int_equal(dp->nmoves, 0);
+	assert_int_equal(d->st.cp_failed, 2);
+	/* Long enough ago: the controller may send it back. */
+	m = msg(f, DARD_CP_ASSIGN, 9, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 12 * S + DARDD_LEFT_NS);
+	assert_int_equal(dp->nmoves, 1);
+	assert_int_equal(cp_path_index(d, e), from);
+	/* Our own move shows in the table: no evidence against anything. */
+	dp->flow[0].path = e->pair;
+	dp->flow[0].moves = 1;
+	e->left = -1;
+	flows_sweep(d, 30 * S);
+	assert_int_equal(e->left, -1);
+	cp_free(f);
+}
+
 /* A set over two datagrams, 97 flows not ours: ACKed after LAST, 87 + 10. */
 static void test_assign_set(void **state)
 {
@@ -785,6 +844,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_assign_moves),
 		cmocka_unit_test(test_assign_failed),
+		cmocka_unit_test(test_assign_evidence),
 		cmocka_unit_test(test_assign_set),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_refusals),
