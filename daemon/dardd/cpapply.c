@@ -179,7 +179,9 @@ int cp_weights_check(struct dardd *d, const struct dard_cp_msg *m)
 
 /*
  * Weights w (NULL: even) for every destination under ToR tor: how many
- * the datapath refused, the first's error in *first.
+ * the datapath refused, the first's error in *first. A destination the
+ * datapath does not have yet (-ENOENT) is none of those: it has no
+ * weights, and starts even when it comes.
  */
 static unsigned weigh_tor(struct dardd *d, uint32_t tor, const uint16_t *w,
 			  unsigned n, int *first)
@@ -198,21 +200,27 @@ static unsigned weigh_tor(struct dardd *d, uint32_t tor, const uint16_t *w,
 		if (dard_topo_tor(t, h) != tor)
 			continue;
 		ret = d->ops->set_weights(d->dp, t->node[h].id, w, n);
-		if (ret && !failed++)
+		if (ret && ret != -ENOENT && !failed++)
 			*first = ret;
 	}
+	d->st.cp_weights_failed += failed;
 	return failed;
 }
 
-/* One line per ToR: a datapath that refuses one refuses them all. */
+/*
+ * A datapath that refuses one ToR refuses them all, and a set names every
+ * ToR: one line a second, not one per ToR per set.
+ */
 static void weigh(struct dardd *d, uint32_t tor, const uint16_t *w, unsigned n)
 {
 	int first = 0;
 	unsigned failed = weigh_tor(d, tor, w, n, &first);
 
 	if (failed)
-		log_warn("weights to %u hosts under %s: %s", failed,
-			 d->t->node[tor].name, dard_dp_strerror(first));
+		dard_log_ratelimited(&d->cp.w_rl, dardd_now_ns(), DARD_LOG_WARN,
+				     "weights to %u hosts under %s: %s", failed,
+				     d->t->node[tor].name,
+				     dard_dp_strerror(first));
 }
 
 void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
@@ -254,8 +262,7 @@ void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
 
 /*
  * Every ToR's, not only those we weighed: a dardd before us may have
- * left weights in the pinned maps, which nothing else would clear. A
- * destination the datapath does not have (-ENOENT) has none.
+ * left weights in the pinned maps, which nothing else would clear.
  */
 void cp_weights_even(struct dardd *d)
 {
@@ -266,8 +273,7 @@ void cp_weights_even(struct dardd *d)
 
 	for (r = 0; (tor = dard_cp_tor_of_rank(d->t, r)) != DARD_NONE; r++) {
 		ret = 0;
-		if (weigh_tor(d, tor, NULL, 0, &ret) && ret != -ENOENT &&
-		    !failed++)
+		if (weigh_tor(d, tor, NULL, 0, &ret) && !failed++)
 			first = ret;
 		if (c->wgen && r < c->ntors)
 			c->wgen[r] = 0;

@@ -72,6 +72,7 @@ struct dardd_stats {
 	/* The controller (controller.c, cpapply.c). */
 	uint64_t cp_reports, cp_report_bytes, cp_send_errors;
 	uint64_t cp_assigns, cp_moves, cp_failed, cp_weights, cp_fallbacks;
+	uint64_t cp_weights_failed; /* destinations the datapath refused */
 	uint64_t cp_refused, cp_why[__CPR_MAX]; /* by enum cp_refusal */
 };
 
@@ -108,6 +109,7 @@ struct cp {
 	uint32_t ntors;
 	int w_open, w_warned;
 	struct dard_ratelimit rl[__CPR_MAX]; /* refusals' warnings */
+	struct dard_ratelimit w_rl;	     /* weights refused */
 	/* Sends a datagram to the controller: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len);
 	/* CLOCK_REALTIME in ns, which seqs and epochs are: or a test's. */

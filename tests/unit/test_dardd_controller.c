@@ -54,6 +54,7 @@ static struct {
 	int even;
 } wcall[WCALLS_MAX];
 static unsigned nwcalls;
+static int wret; /* what set_weights returns */
 
 static int fake_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 			    unsigned n)
@@ -66,7 +67,7 @@ static int fake_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 	if (w)
 		memcpy(wcall[nwcalls].w, w, n * sizeof(*w));
 	nwcalls++;
-	return 0;
+	return wret;
 }
 
 static struct dard_dp_ops ops_w;
@@ -95,6 +96,7 @@ static struct fix *cp_new(void)
 	d->cp.wall_ns = fake_wall_ns;
 	wall = WALL0;
 	nsent = nwcalls = 0;
+	wret = 0;
 	last_seq = 0;
 	return f;
 }
@@ -463,6 +465,29 @@ static void test_weights(void **state)
 	assert_int_equal(nwcalls, before);
 	assert_int_equal(d->st.cp_why[CPR_MALFORMED], 1);
 	assert_int_equal(d->st.cp_weights, 2);
+	/* Destinations the datapath does not have yet: no failure. */
+	assert_int_equal(d->st.cp_weights_failed, 0);
+	wret = -ENOENT;
+	m = msg(f, DARD_CP_WEIGHTS, 12, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor3), w, 4), 0);
+	push(f, m, 13 * S);
+	assert_int_equal(d->st.cp_weights_failed, 0);
+	cp_weights_even(d);
+	assert_int_equal(d->st.cp_weights_failed, 0);
+	/* Refused: each destination counted (the line rate-limited). */
+	wret = -EINVAL;
+	dard_log_init("test", DARD_LOG_WARN);
+	m = msg(f, DARD_CP_WEIGHTS, 13, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor3), w, 4), 0);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor2), w, 4), 0);
+	push(f, m, 14 * S);
+	assert_int_equal(d->st.cp_weights_failed, 4);
+	assert_true(d->cp.w_rl.said);
+	assert_int_equal(d->cp.w_rl.suppressed, 1);
+	dard_log_init("test", DARD_LOG_ERR);
 	cp_free(f);
 }
 
