@@ -138,6 +138,18 @@ void cp_assign(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 	char b[96];
 	unsigned i;
 
+	/*
+	 * Weights come only from the oblivious algorithm: a controller that
+	 * restarted with another one never sends the set that would clear
+	 * them, and its assignments would be skewed by them for new flows.
+	 */
+	if (c->weighted && m->algo != DARD_CP_ALGO_OBLIVIOUS) {
+		log_info("controller runs %s: every destination's weights even",
+			 dard_cp_algo_name(m->algo) ? dard_cp_algo_name(m->algo)
+						    : "?");
+		cp_weights_even(d);
+	}
+
 	/* A new set; or its FIRST was lost: the ACK starts with this one. */
 	if ((m->flags & DARD_CP_F_FIRST) || !c->ack_open ||
 	    c->ack_epoch != m->epoch) {
@@ -247,6 +259,7 @@ void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
 		weigh(d, dard_cp_tor_of_rank(d->t, r), m->w + wr->off,
 		      wr->npaths);
 		c->wgen[r] = c->wset;
+		c->weighted = 1;
 	}
 	if (!(m->flags & DARD_CP_F_LAST))
 		return;
@@ -279,6 +292,7 @@ void cp_weights_even(struct dardd *d)
 			c->wgen[r] = 0;
 	}
 	c->w_open = 0;
+	c->weighted = 0;
 	if (failed)
 		log_warn("even weights: %u ToRs' destinations failed: %s",
 			 failed, dard_dp_strerror(first));

@@ -108,6 +108,7 @@ struct cp {
 	uint64_t wset, w_epoch, *wgen;
 	uint32_t ntors;
 	int w_open, w_warned;
+	int weighted; /* some destination has the controller's weights */
 	struct dard_ratelimit rl[__CPR_MAX]; /* refusals' warnings */
 	struct dard_ratelimit w_rl;	     /* weights refused */
 	/* Sends a datagram to the controller: sendto, or a test's. */

@@ -491,6 +491,46 @@ static void test_weights(void **state)
 	cp_free(f);
 }
 
+/*
+ * Weights set, then an ASSIGN of another algorithm (the controller
+ * restarted with another --algo): every destination even, once; the
+ * oblivious controller's own heartbeats leave them.
+ */
+static void test_weights_algo(void **state)
+{
+	static const uint16_t w[4] = {1000, 0, 3000, 0};
+	struct fix *f = cp_new();
+	uint32_t tor2 = dard_topo_tor(f->t, find(f->t, "e2_1"));
+	struct dard_cp_msg *m;
+	unsigned before;
+
+	(void)state;
+	m = msg(f, DARD_CP_WEIGHTS, 9, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor2), w, 4), 0);
+	push(f, m, 10 * S);
+	before = nwcalls;
+	m = msg(f, DARD_CP_ASSIGN, 10,
+		DARD_CP_F_FIRST | DARD_CP_F_LAST | DARD_CP_F_SELF);
+	m->algo = DARD_CP_ALGO_OBLIVIOUS;
+	push(f, m, 11 * S);
+	assert_int_equal(nwcalls, before);
+	m = msg(f, DARD_CP_ASSIGN, 11, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	m->algo = DARD_CP_ALGO_GREEDY;
+	push(f, m, 12 * S);
+	/* fattree:4: the 14 hosts outside our ToR, all even. */
+	assert_int_equal(nwcalls, before + 14);
+	assert_true(wcall[wcall_of(f, "e2_1", before)].even);
+	assert_true(wcall[wcall_of(f, "e2_2", before)].even);
+	assert_true(controller_places(&f->d));
+	/* Once: the next ASSIGN finds nothing to clear. */
+	m = msg(f, DARD_CP_ASSIGN, 12, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	m->algo = DARD_CP_ALGO_GREEDY;
+	push(f, m, 13 * S);
+	assert_int_equal(nwcalls, before + 14);
+	cp_free(f);
+}
+
 /* One refusal: nothing moves, counted under r and in the total. */
 static void refused(struct fix *f, enum cp_refusal r, uint64_t total)
 {
@@ -872,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_assign_evidence),
 		cmocka_unit_test(test_assign_set),
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_weights_algo),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_reports),
