@@ -155,10 +155,12 @@ int ctl_dp_weights(struct ctl *c, int argc, char **argv)
 	}
 	if (dest && dest_arg(c, dest, &id))
 		return CTL_ERR;
-	if (argc > 2 && dardd_guard(force))
-		return CTL_ERR;
 	if (ctl_dp_open(c, ifname, &dp))
 		return CTL_ERR;
+	if (argc > 2 && dardd_guard(force)) {
+		c->ops->close(dp);
+		return CTL_ERR;
+	}
 	if (argc == 1) {
 		ret = show_all(c, dp, ifname);
 		c->ops->close(dp);
