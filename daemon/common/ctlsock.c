@@ -109,6 +109,11 @@ static unsigned long name_inode(void)
 	return inode;
 }
 
+int dard_ctl_bound(void)
+{
+	return name_inode() != 0;
+}
+
 /*
  * Who holds a socket that does not listen (bound only, so connect is
  * refused and SO_PEERCRED has nothing to say): the process with its

@@ -24,6 +24,13 @@ void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size);
 int dard_ctl_connect(char *err);
 
 /*
+ * Whether the control socket's name is bound in this network namespace
+ * (/proc/net/unix): a dardd runs here, or something squats its name.
+ * Connects to nothing, so dardd counts nothing.
+ */
+int dard_ctl_bound(void);
+
+/*
  * Binds and listens on the control socket; returns the fd, or a negative
  * errno with the reason in err: for a name already taken, whose it is
  * (pid, uid and command of the process listening on it).

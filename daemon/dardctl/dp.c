@@ -26,7 +26,7 @@ static int usage(FILE *f)
 		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp stats IF\n"
 		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp events IF [ wait MS ]\n"
 		"       dardctl [ -t TOPO ] [ --pin DIR ] [ --datapath KIND ] dp weights IF\n"
-		"               [ DEST [ { W0 W1 ... | even } ] ]\n"
+		"               [ DEST [ { W0 W1 ... | even } [ force ] ] ]\n"
 		"Where: KIND := { auto | bpf | kmod }\n"
 		"       DEST := { ID | HOST }\n"
 		"\n"
@@ -61,7 +61,10 @@ static int usage(FILE *f)
 		"        is), or evenly again (even, the default). Known flows stay\n"
 		"        where they are; a dead path is still avoided. Without\n"
 		"        weights: DEST's weights as applied, each path's slots of %u,\n"
-		"        or even; without DEST: every host's the datapath has.\n",
+		"        or even; without DEST: every host's the datapath has. For a\n"
+		"        datapath without dardd: where dardd runs (its control socket\n"
+		"        bound), setting is refused unless force (dardd owns the\n"
+		"        weights and may undo them; the two writes race).\n",
 		DARD_WCMP_SLOTS);
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "addr.h"
+#include "ctlsock.h"
 #include "dardctl.h"
 #include "dp.h"
 #include "print.h"
@@ -112,7 +113,31 @@ static int parse_weights(int argc, char **argv, uint16_t *w, unsigned *n)
 	return CTL_OK;
 }
 
-/* argv: IF [ DEST [ W0 W1 ... | even ] ]. */
+/*
+ * Setting weights under a running dardd: it rewrites a destination's
+ * weights (the controller's, or even on a fallback) and its dead bits,
+ * each write a read-modify-write of the whole destination, as ours is: a
+ * write of ours between its read and its write is lost, or ours puts
+ * back dead bits it has just cleared or set. So not without force.
+ */
+static int dardd_guard(int force)
+{
+	if (!dard_ctl_bound())
+		return CTL_OK;
+	if (!force) {
+		fprintf(stderr,
+			"dardd runs in this network namespace: it owns the "
+			"weights and may undo these, and the two writes race "
+			"(datapath.md, \"Weighted new flows\"); add force to "
+			"set them anyway\n");
+		return CTL_ERR;
+	}
+	fprintf(stderr, "warning: dardd runs in this network namespace: it "
+			"may overwrite these weights\n");
+	return CTL_OK;
+}
+
+/* argv: IF [ DEST [ W0 W1 ... | even ] [ force ] ]. */
 int ctl_dp_weights(struct ctl *c, int argc, char **argv)
 {
 	const char *ifname = argv[0], *dest = argc > 1 ? argv[1] : NULL;
@@ -120,8 +145,9 @@ int ctl_dp_weights(struct ctl *c, int argc, char **argv)
 	struct dard_dp *dp;
 	uint32_t id = 0;
 	unsigned n = 0;
-	int ret;
+	int ret, force = argc > 3 && !strcmp(argv[argc - 1], "force");
 
+	argc -= force;
 	if (argc > 2) {
 		ret = parse_weights(argc - 2, argv + 2, w, &n);
 		if (ret)
@@ -131,6 +157,10 @@ int ctl_dp_weights(struct ctl *c, int argc, char **argv)
 		return CTL_ERR;
 	if (ctl_dp_open(c, ifname, &dp))
 		return CTL_ERR;
+	if (argc > 2 && dardd_guard(force)) {
+		c->ops->close(dp);
+		return CTL_ERR;
+	}
 	if (argc == 1) {
 		ret = show_all(c, dp, ifname);
 		c->ops->close(dp);

@@ -31,7 +31,7 @@ static const char *const refusal_names[__CPR_MAX] = {
 	[CPR_MAC] = "mac",	 [CPR_MALFORMED] = "malformed",
 	[CPR_SOURCE] = "source", [CPR_SENDER] = "sender",
 	[CPR_TOPO] = "topo",	 [CPR_REPLAY] = "replay",
-	[CPR_STALE] = "stale",
+	[CPR_STALE] = "stale",	 [CPR_CLOCK] = "clock",
 };
 
 const char *controller_refusal_name(int r)
@@ -72,6 +72,11 @@ static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len)
 		      sizeof(sa));
 }
 
+static uint64_t wall_ns(void)
+{
+	return dard_clock_ns(CLOCK_REALTIME);
+}
+
 int controller_init(struct dardd *d)
 {
 	struct cp *c = &d->cp;
@@ -81,9 +86,8 @@ int controller_init(struct dardd *d)
 	c->fd = -1;
 	c->mode = d->o.controller ? CP_UNHEARD : CP_NONE;
 	c->xmit = xmit_udp;
+	c->wall_ns = wall_ns;
 	c->digest = dard_cp_topo_digest(d->t);
-	/* Above any seq a dardd before us sent: the controller keeps ours. */
-	c->seq_out = dard_clock_ns(CLOCK_REALTIME);
 	for (r = 0; dard_cp_tor_of_rank(d->t, r) != DARD_NONE; r++)
 		;
 	c->ntors = r;
@@ -137,7 +141,9 @@ int controller_send(struct dardd *d, struct dard_cp_msg *m)
 
 	m->sender = d->t->node[d->me].id;
 	m->topo = d->cp.digest;
-	m->seq = ++d->cp.seq_out;
+	/* Clock times: above any a dardd before us sent (cproto.h). */
+	d->cp.seq_out = dard_cp_next_seq(d->cp.seq_out, d->cp.wall_ns());
+	m->seq = d->cp.seq_out;
 	len = dard_cp_encode(buf, sizeof(buf), &d->keys.key[0], m);
 	if (!len) {
 		log_warn("controller: unable to encode a %s of %u records",
@@ -297,7 +303,9 @@ static enum cp_refusal decode_refusal(int ret)
 static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 		 size_t len)
 {
-	int rank;
+	uint64_t wall = d->cp.wall_ns();
+	char err[DARD_ERR_MAX];
+	int rank, ret;
 
 	if (m->sender) {
 		snprintf(why, len, "sender %u, not 0 (the controller's)",
@@ -315,11 +323,13 @@ static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 			 dard_cp_type_name(m->type));
 		return CPR_MALFORMED;
 	}
-	if (m->seq <= d->cp.seq_in) {
-		snprintf(why, len, "seq %llu not above %llu (a replay)",
-			 (unsigned long long)m->seq,
-			 (unsigned long long)d->cp.seq_in);
-		return CPR_REPLAY;
+	/* A replay, or a recording or forgery far from our clock. */
+	ret = dard_cp_seq_check(m->seq, d->cp.seq_in, wall, err);
+	if (!ret)
+		ret = dard_cp_epoch_check(m->epoch, wall, err);
+	if (ret) {
+		snprintf(why, len, "%s", err);
+		return ret == -EALREADY ? CPR_REPLAY : CPR_CLOCK;
 	}
 	if (m->epoch < d->cp.epoch) {
 		snprintf(why, len, "epoch %llu below %llu (stale)",
@@ -395,17 +405,22 @@ void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
 		cp_weights(d, m);
 }
 
-void controller_receive(struct dardd *d)
+unsigned controller_receive(struct dardd *d)
 {
 	static uint8_t buf[DARD_CP_MSG_MAX + 1];
 	struct sockaddr_in sa;
 	socklen_t salen = sizeof(sa);
+	unsigned n;
 	ssize_t len;
 
-	while ((len = recvfrom(d->cp.fd, buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&sa, &salen)) >= 0) {
+	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
+		len = recvfrom(d->cp.fd, buf, sizeof(buf), MSG_DONTWAIT,
+			       (struct sockaddr *)&sa, &salen);
+		if (len < 0)
+			break;
 		controller_input(d, buf, len, ntohl(sa.sin_addr.s_addr),
 				 ntohs(sa.sin_port), dardd_now_ns());
 		salen = sizeof(sa);
 	}
+	return n;
 }

@@ -4,9 +4,11 @@
  * index is the path's position in dard_path_foreach()'s order from us to
  * the flow's destination host, the order of the datapath's own paths
  * (dp_program.c); matched by switches, as dead.c matches a monitor's. An
- * assignment moves only our own elephants, only onto a path that exists
- * and that the datapath does not have dead; each one it could not move
- * goes back in the ACK, FAILED.
+ * assignment moves only our own elephants, only onto a path that exists,
+ * that the monitor does not have dead and that the datapath did not
+ * itself leave (repathed off it, dead or timing out) in the last
+ * DARDD_LEFT_NS; each one it could not move goes back in the ACK,
+ * FAILED, and so does one assigned the dead path it is already on.
  */
 #include <errno.h>
 #include <string.h>
@@ -86,12 +88,19 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 		return "not one of our elephants";
 	if (path_at(d, e->dst, r->path, &p))
 		return "path out of range";
-	if (cp_path_index(d, e) == r->path)
-		return NULL;
-	/* The datapath would move it off again at its next packet. */
+	/*
+	 * The datapath would move it off again at its next packet; and if it
+	 * is there already, the controller must still learn that it is not
+	 * where it thinks it can stay.
+	 */
 	i = dard_monitor_path_index(e->mon->m, &p);
 	if (is_dead(e->mon, i))
 		return "path dead";
+	/* Left by the datapath itself lately: its own evidence of a fault. */
+	if (i >= 0 && i == e->left && now - e->left_ns < DARDD_LEFT_NS)
+		return "path the datapath left";
+	if (cp_path_index(d, e) == r->path)
+		return NULL;
 	pair.saddr = htonl(p.saddr);
 	pair.daddr = htonl(p.daddr);
 	ret = d->ops->move(d->dp, &e->key, &pair);
@@ -100,6 +109,7 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	e->pair = pair;
 	e->path = i;
 	e->moves++;
+	e->dp_moves++; /* the datapath counts ours: not its own repath */
 	el_hist_add(e, now, i);
 	d->st.cp_moves++;
 	log_info("controller moved %s to path %u",
@@ -127,6 +137,18 @@ void cp_assign(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 	struct cp *c = &d->cp;
 	char b[96];
 	unsigned i;
+
+	/*
+	 * Weights come only from the oblivious algorithm: a controller that
+	 * restarted with another one never sends the set that would clear
+	 * them, and its assignments would be skewed by them for new flows.
+	 */
+	if (c->weighted && m->algo != DARD_CP_ALGO_OBLIVIOUS) {
+		log_info("controller runs %s: every destination's weights even",
+			 dard_cp_algo_name(m->algo) ? dard_cp_algo_name(m->algo)
+						    : "?");
+		cp_weights_even(d);
+	}
 
 	/* A new set; or its FIRST was lost: the ACK starts with this one. */
 	if ((m->flags & DARD_CP_F_FIRST) || !c->ack_open ||
@@ -169,7 +191,9 @@ int cp_weights_check(struct dardd *d, const struct dard_cp_msg *m)
 
 /*
  * Weights w (NULL: even) for every destination under ToR tor: how many
- * the datapath refused, the first's error in *first.
+ * the datapath refused, the first's error in *first. A destination the
+ * datapath does not have yet (-ENOENT) is none of those: it has no
+ * weights, and starts even when it comes.
  */
 static unsigned weigh_tor(struct dardd *d, uint32_t tor, const uint16_t *w,
 			  unsigned n, int *first)
@@ -188,21 +212,27 @@ static unsigned weigh_tor(struct dardd *d, uint32_t tor, const uint16_t *w,
 		if (dard_topo_tor(t, h) != tor)
 			continue;
 		ret = d->ops->set_weights(d->dp, t->node[h].id, w, n);
-		if (ret && !failed++)
+		if (ret && ret != -ENOENT && !failed++)
 			*first = ret;
 	}
+	d->st.cp_weights_failed += failed;
 	return failed;
 }
 
-/* One line per ToR: a datapath that refuses one refuses them all. */
+/*
+ * A datapath that refuses one ToR refuses them all, and a set names every
+ * ToR: one line a second, not one per ToR per set.
+ */
 static void weigh(struct dardd *d, uint32_t tor, const uint16_t *w, unsigned n)
 {
 	int first = 0;
 	unsigned failed = weigh_tor(d, tor, w, n, &first);
 
 	if (failed)
-		log_warn("weights to %u hosts under %s: %s", failed,
-			 d->t->node[tor].name, dard_dp_strerror(first));
+		dard_log_ratelimited(&d->cp.w_rl, dardd_now_ns(), DARD_LOG_WARN,
+				     "weights to %u hosts under %s: %s", failed,
+				     d->t->node[tor].name,
+				     dard_dp_strerror(first));
 }
 
 void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
@@ -229,6 +259,7 @@ void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
 		weigh(d, dard_cp_tor_of_rank(d->t, r), m->w + wr->off,
 		      wr->npaths);
 		c->wgen[r] = c->wset;
+		c->weighted = 1;
 	}
 	if (!(m->flags & DARD_CP_F_LAST))
 		return;
@@ -244,8 +275,7 @@ void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
 
 /*
  * Every ToR's, not only those we weighed: a dardd before us may have
- * left weights in the pinned maps, which nothing else would clear. A
- * destination the datapath does not have (-ENOENT) has none.
+ * left weights in the pinned maps, which nothing else would clear.
  */
 void cp_weights_even(struct dardd *d)
 {
@@ -256,13 +286,13 @@ void cp_weights_even(struct dardd *d)
 
 	for (r = 0; (tor = dard_cp_tor_of_rank(d->t, r)) != DARD_NONE; r++) {
 		ret = 0;
-		if (weigh_tor(d, tor, NULL, 0, &ret) && ret != -ENOENT &&
-		    !failed++)
+		if (weigh_tor(d, tor, NULL, 0, &ret) && !failed++)
 			first = ret;
 		if (c->wgen && r < c->ntors)
 			c->wgen[r] = 0;
 	}
 	c->w_open = 0;
+	c->weighted = 0;
 	if (failed)
 		log_warn("even weights: %u ToRs' destinations failed: %s",
 			 failed, dard_dp_strerror(first));

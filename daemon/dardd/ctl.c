@@ -192,6 +192,7 @@ static void controller_json(struct dardd *d, json_object *o)
 	STAT("controller_moves", cp_moves);
 	STAT("controller_failed", cp_failed);
 	STAT("controller_weights", cp_weights);
+	STAT("controller_weights_failed", cp_weights_failed);
 	STAT("controller_fallbacks", cp_fallbacks);
 	STAT("controller_refused", cp_refused);
 #undef STAT

@@ -53,6 +53,7 @@ enum cp_refusal {
 	CPR_TOPO,      /* made for another tree: path indices differ */
 	CPR_REPLAY,    /* seq not above the last taken */
 	CPR_STALE,     /* epoch below the last applied */
+	CPR_CLOCK,     /* seq or epoch too far from our clock */
 	__CPR_MAX,
 };
 
@@ -71,6 +72,7 @@ struct dardd_stats {
 	/* The controller (controller.c, cpapply.c). */
 	uint64_t cp_reports, cp_report_bytes, cp_send_errors;
 	uint64_t cp_assigns, cp_moves, cp_failed, cp_weights, cp_fallbacks;
+	uint64_t cp_weights_failed; /* destinations the datapath refused */
 	uint64_t cp_refused, cp_why[__CPR_MAX]; /* by enum cp_refusal */
 };
 
@@ -91,7 +93,7 @@ struct cp {
 	enum cp_mode mode;
 	uint8_t algo;	   /* of its last ASSIGN or WEIGHTS */
 	uint32_t digest;   /* dard_cp_topo_digest() of our tree */
-	uint64_t seq_out;  /* our last seq: from CLOCK_REALTIME on */
+	uint64_t seq_out;  /* our last seq: dard_cp_next_seq() */
 	uint64_t seq_in;   /* the last seq taken from the controller */
 	uint64_t epoch;	   /* the last epoch applied, 0: none */
 	uint64_t heard_ns; /* when last heard, 0: never */
@@ -106,12 +108,19 @@ struct cp {
 	uint64_t wset, w_epoch, *wgen;
 	uint32_t ntors;
 	int w_open, w_warned;
+	int weighted; /* some destination has the controller's weights */
 	struct dard_ratelimit rl[__CPR_MAX]; /* refusals' warnings */
+	struct dard_ratelimit w_rl;	     /* weights refused */
 	/* Sends a datagram to the controller: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len);
+	/* CLOCK_REALTIME in ns, which seqs and epochs are: or a test's. */
+	uint64_t (*wall_ns)(void);
 };
 
 enum { HIST_MAX = 8 };
+
+/* How long a path the datapath left on its own is not assigned again. */
+#define DARDD_LEFT_NS (10ULL * 1000000000ULL)
 
 /* One of our elephants (elephants.c). */
 struct elephant {
@@ -127,7 +136,13 @@ struct elephant {
 		int path;
 	} hist[HIST_MAX]; /* paths taken, oldest dropped; from adoption on */
 	unsigned nhist;
-	int seen;			/* in the last walk of the table */
+	int seen; /* in the last walk of the table */
+	/* The datapath's own evidence (flows.c's walk): its count of moves
+	 * by userspace when last seen (dp_known), and the path it left on
+	 * its own (dead or timed out), -1 none, and when we saw it. */
+	uint32_t dp_moves;
+	int dp_known, left;
+	uint64_t left_ns;
 	struct elephant *next, **pprev; /* all, unlinked in O(1) */
 	struct elephant *hnext;		/* its hash bucket */
 };
@@ -246,8 +261,14 @@ void query_send(struct dardd *d, uint64_t now);
 /* One datagram from addr:port (host byte order). */
 void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		 uint16_t port, uint64_t now);
-/* Every datagram waiting on the query socket. */
-void query_receive(struct dardd *d);
+/*
+ * At most this many datagrams per wakeup from one socket: a flood must
+ * not starve the timer (queries, rounds, reports, the fallback) nor the
+ * other sockets. epoll is level-triggered: the rest wake us again.
+ */
+#define DARDD_DRAIN_MAX 256
+/* The datagrams waiting on the query socket, DARDD_DRAIN_MAX at most. */
+unsigned query_receive(struct dardd *d);
 /* The switch with management address addr, or DARD_NONE. */
 uint32_t query_switch_at(const struct dardd *d, uint32_t addr);
 
@@ -297,7 +318,8 @@ void controller_flush(struct dardd *d);
 /* One datagram from addr:port (host byte order). */
 void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
 		      uint32_t addr, uint16_t port, uint64_t now);
-void controller_receive(struct dardd *d);
+/* As query_receive(), from the controller's socket; how many taken. */
+unsigned controller_receive(struct dardd *d);
 /* Whether the controller places our elephants: DARD rounds do not move. */
 int controller_places(const struct dardd *d);
 /* "dard" or "controller", and why, for dardctl stats. */

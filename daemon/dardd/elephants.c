@@ -88,6 +88,7 @@ struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
 	e->path = mon_path_of(d, e->mon, pair);
 	e->since_ns = now;
 	e->seen = 1;
+	e->left = -1;
 	el_hist_add(e, now, e->path);
 	e->next = d->els;
 	if (e->next)

@@ -95,6 +95,8 @@ static void adopt(struct dardd *d, const struct dard_flow_key *k,
 	if (f->elephant_ns && f->elephant_ns <= now)
 		e->since_ns = f->elephant_ns;
 	e->moves = f->moves;
+	e->dp_moves = f->moves;
+	e->dp_known = 1;
 	log_info("elephant %s adopted: an elephant for %.1f s, %u moves",
 		 flow_str(k, b, sizeof(b)), (now - e->since_ns) / 1e9,
 		 e->moves);
@@ -125,12 +127,23 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 	}
 	if (e) {
 		e->seen = 1;
-		/* Moved by someone else (an operator, a controller)? */
+		/*
+		 * Moved by someone else: an operator (dardctl), or the
+		 * datapath itself, off a path dead or timing out (its moves
+		 * count only userspace's): a path the controller must not
+		 * send it back to for a while.
+		 */
 		if (memcmp(&e->pair, &f->path, sizeof(e->pair))) {
+			if (e->dp_known && e->dp_moves == f->moves) {
+				e->left = e->path;
+				e->left_ns = w->now;
+			}
 			e->pair = f->path;
 			e->path = mon_path_of(w->d, e->mon, &f->path);
 			el_hist_add(e, w->now, e->path);
 		}
+		e->dp_moves = f->moves;
+		e->dp_known = 1;
 		return 0;
 	}
 	if ((f->flags & DARD_FLOW_F_ELEPHANT) &&

@@ -344,15 +344,22 @@ void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 	dead_update(d, now);
 }
 
-void query_receive(struct dardd *d)
+unsigned query_receive(struct dardd *d)
 {
 	static uint8_t buf[DARD_MSG_MAX];
 	struct sockaddr_in sa;
 	socklen_t salen = sizeof(sa);
+	unsigned n;
 	ssize_t len;
 
-	while ((len = recvfrom(d->udp, buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&sa, &salen)) >= 0)
+	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
+		len = recvfrom(d->udp, buf, sizeof(buf), MSG_DONTWAIT,
+			       (struct sockaddr *)&sa, &salen);
+		if (len < 0)
+			break;
 		query_reply(d, buf, len, ntohl(sa.sin_addr.s_addr),
 			    ntohs(sa.sin_port), dardd_now_ns());
+		salen = sizeof(sa);
+	}
+	return n;
 }

@@ -2,8 +2,11 @@
 /*
  * The BPF backend's writers of dard_dests: a destination's paths, its
  * dead bits and its weights for new flows. Each reads, changes and writes
- * back one whole struct dard_dest: only dardd writes a destination after
- * attach, and a map update replaces the value at once for the programs.
+ * back one whole struct dard_dest, and a map update replaces the value at
+ * once for the programs. Nothing orders two writers: dardd writes dead
+ * bits and weights, and `dardctl dp weights' beside it can lose its write
+ * or put back dead bits dardd has since changed, so dardctl refuses that
+ * without force (datapath.md, "One writer").
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -227,6 +227,15 @@ for k in mode:controller controller:127.0.0.1 controller_algo:sdn-optimal \
 done
 ok "controller: stats text" 0 d stats &&
 	has "controller: text shows the mode" "$out" "^mode +controller$"
+# dardctl dp weights under a running dardd: refused (dardd owns the
+# weights, and the writes race), unless forced; nothing written.
+ok "weights under dardd: refused" 1 dc dp weights lo e2_1 1 1 1 1 &&
+	has "weights under dardd: says why" "$err" \
+		"^dardd runs in this network namespace: .* add force"
+ok "weights under dardd: nothing written" 0 dc -j dp weights lo e2_1 &&
+	is "weights under dardd: still even" "$(jq -r '.[0].weighted' <<<"$out")" false
+ok "weights under dardd: forced" 0 dc dp weights lo e2_1 even force &&
+	has "weights under dardd: warned" "$err" "^warning: dardd runs in this network namespace"
 sleep 3.5
 ok "controller silent: stats" 0 d -j stats &&
 	is "controller silent: back to dard" \
@@ -235,6 +244,8 @@ ok "controller silent: stats" 0 d -j stats &&
 kill "$dpid" && wait "$dpid"
 has "controller: the fallback logged" "$(cat "$tmp/dardd.log")" \
 	"controller 127.0.0.1 silent for 3 s: DARD schedules our elephants"
+ok "weights without dardd: no force needed" 0 dc dp weights lo e2_1 even &&
+	is "weights without dardd: no warning" "$err" ""
 
 echo "ctlsock.sh: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

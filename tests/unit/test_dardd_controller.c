@@ -16,6 +16,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <unistd.h>
+#include <sys/socket.h>
 
 #include "dardd_fix.h"
 
@@ -52,6 +54,7 @@ static struct {
 	int even;
 } wcall[WCALLS_MAX];
 static unsigned nwcalls;
+static int wret; /* what set_weights returns */
 
 static int fake_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 			    unsigned n)
@@ -64,10 +67,19 @@ static int fake_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 	if (w)
 		memcpy(wcall[nwcalls].w, w, n * sizeof(*w));
 	nwcalls++;
-	return 0;
+	return wret;
 }
 
 static struct dard_dp_ops ops_w;
+
+/* The wall clock dardd reads, seqs being clock times: 2024-01-01. */
+#define WALL0 (1704067200ULL * S)
+static uint64_t wall = WALL0;
+
+static uint64_t fake_wall_ns(void)
+{
+	return wall;
+}
 
 /* The fixture's dardd with a controller configured, just started. */
 static struct fix *cp_new(void)
@@ -81,7 +93,10 @@ static struct fix *cp_new(void)
 	d->o.controller = CTLR;
 	assert_int_equal(controller_init(d), 0);
 	d->cp.xmit = cp_xmit;
+	d->cp.wall_ns = fake_wall_ns;
+	wall = WALL0;
 	nsent = nwcalls = 0;
+	wret = 0;
 	last_seq = 0;
 	return f;
 }
@@ -92,8 +107,8 @@ static void cp_free(struct fix *f)
 	fix_free(f);
 }
 
-/* The controller's seq: above every one before. */
-static uint64_t cseq = 1000;
+/* The controller's seq: above every one before, near the wall clock. */
+static uint64_t cseq = WALL0;
 
 /* A controller message of type, epoch and flags, for f's tree. */
 static struct dard_cp_msg *msg(struct fix *f, unsigned type, uint64_t epoch,
@@ -277,6 +292,65 @@ static void test_assign_failed(void **state)
 	cp_free(f);
 }
 
+/*
+ * Already on a path the monitor has dead: FAILED all the same, so the
+ * controller learns it; a path the datapath left on its own (its flow
+ * table shows the flow elsewhere, with no move of ours) is not assigned
+ * again for DARDD_LEFT_NS.
+ */
+static void test_assign_evidence(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct fake_dp *dp = &f->dp;
+	struct dard_cp_msg *m;
+	struct elephant *e;
+	int from, other;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	e = el(f, "e2_1", 1);
+	from = cp_path_index(d, e);
+	e->mon->dead[0] |= 1ULL << e->path;
+	m = msg(f, DARD_CP_ASSIGN, 7, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 10 * S);
+	assert_int_equal(d->st.cp_failed, 1);
+	assert_int_equal(last_sent()->count, 1);
+	assert_int_equal(last_sent()->flow[0].flags, DARD_CP_FL_FAILED);
+	e->mon->dead[0] = 0;
+	/* The datapath's table: where we think, then moved by itself. */
+	dp->key[0] = e->key;
+	dp->flow[0].path = e->pair;
+	dp->flow[0].flags = DARD_FLOW_F_ELEPHANT;
+	dp->nflows = 1;
+	flows_sweep(d, 11 * S);
+	assert_int_equal(e->left, -1);
+	other = (from + 1) % 4;
+	dp->flow[0].path = host_pair(f, "e2_1", other);
+	flows_sweep(d, 12 * S);
+	assert_int_equal(cp_path_index(d, e), other);
+	assert_true(e->left >= 0);
+	m = msg(f, DARD_CP_ASSIGN, 8, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 13 * S);
+	assert_int_equal(dp->nmoves, 0);
+	assert_int_equal(d->st.cp_failed, 2);
+	/* Long enough ago: the controller may send it back. */
+	m = msg(f, DARD_CP_ASSIGN, 9, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 12 * S + DARDD_LEFT_NS);
+	assert_int_equal(dp->nmoves, 1);
+	assert_int_equal(cp_path_index(d, e), from);
+	/* Our own move shows in the table: no evidence against anything. */
+	dp->flow[0].path = e->pair;
+	dp->flow[0].moves = 1;
+	e->left = -1;
+	flows_sweep(d, 30 * S);
+	assert_int_equal(e->left, -1);
+	cp_free(f);
+}
+
 /* A set over two datagrams, 97 flows not ours: ACKed after LAST, 87 + 10. */
 static void test_assign_set(void **state)
 {
@@ -391,6 +465,69 @@ static void test_weights(void **state)
 	assert_int_equal(nwcalls, before);
 	assert_int_equal(d->st.cp_why[CPR_MALFORMED], 1);
 	assert_int_equal(d->st.cp_weights, 2);
+	/* Destinations the datapath does not have yet: no failure. */
+	assert_int_equal(d->st.cp_weights_failed, 0);
+	wret = -ENOENT;
+	m = msg(f, DARD_CP_WEIGHTS, 12, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor3), w, 4), 0);
+	push(f, m, 13 * S);
+	assert_int_equal(d->st.cp_weights_failed, 0);
+	cp_weights_even(d);
+	assert_int_equal(d->st.cp_weights_failed, 0);
+	/* Refused: each destination counted (the line rate-limited). */
+	wret = -EINVAL;
+	dard_log_init("test", DARD_LOG_WARN);
+	m = msg(f, DARD_CP_WEIGHTS, 13, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor3), w, 4), 0);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor2), w, 4), 0);
+	push(f, m, 14 * S);
+	assert_int_equal(d->st.cp_weights_failed, 4);
+	assert_true(d->cp.w_rl.said);
+	assert_int_equal(d->cp.w_rl.suppressed, 1);
+	dard_log_init("test", DARD_LOG_ERR);
+	cp_free(f);
+}
+
+/*
+ * Weights set, then an ASSIGN of another algorithm (the controller
+ * restarted with another --algo): every destination even, once; the
+ * oblivious controller's own heartbeats leave them.
+ */
+static void test_weights_algo(void **state)
+{
+	static const uint16_t w[4] = {1000, 0, 3000, 0};
+	struct fix *f = cp_new();
+	uint32_t tor2 = dard_topo_tor(f->t, find(f->t, "e2_1"));
+	struct dard_cp_msg *m;
+	unsigned before;
+
+	(void)state;
+	m = msg(f, DARD_CP_WEIGHTS, 9, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assert_int_equal(
+		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor2), w, 4), 0);
+	push(f, m, 10 * S);
+	before = nwcalls;
+	m = msg(f, DARD_CP_ASSIGN, 10,
+		DARD_CP_F_FIRST | DARD_CP_F_LAST | DARD_CP_F_SELF);
+	m->algo = DARD_CP_ALGO_OBLIVIOUS;
+	push(f, m, 11 * S);
+	assert_int_equal(nwcalls, before);
+	m = msg(f, DARD_CP_ASSIGN, 11, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	m->algo = DARD_CP_ALGO_GREEDY;
+	push(f, m, 12 * S);
+	/* fattree:4: the 14 hosts outside our ToR, all even. */
+	assert_int_equal(nwcalls, before + 14);
+	assert_true(wcall[wcall_of(f, "e2_1", before)].even);
+	assert_true(wcall[wcall_of(f, "e2_2", before)].even);
+	assert_true(controller_places(&f->d));
+	/* Once: the next ASSIGN finds nothing to clear. */
+	m = msg(f, DARD_CP_ASSIGN, 12, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	m->algo = DARD_CP_ALGO_GREEDY;
+	push(f, m, 13 * S);
+	assert_int_equal(nwcalls, before + 14);
 	cp_free(f);
 }
 
@@ -624,6 +761,129 @@ static void test_reports(void **state)
 	cp_free(f);
 }
 
+/*
+ * Seqs are clock times: a recording more than DARD_CP_SKEW_NS old is
+ * refused even by a dardd that restarted (no seq taken yet), so is a seq
+ * or an epoch far ahead, counted as "clock"; the controller's next
+ * message is still taken; and dardd's own seq starts at its clock.
+ */
+static void test_clock(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct dard_key k = fix_mac_key();
+	struct dard_cp_msg *m;
+	uint8_t rec[DARD_CP_MSG_MAX];
+	size_t len;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	cseq = wall;
+	m = msg(f, DARD_CP_ASSIGN, WALL0 / S << 20,
+		DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	len = dard_cp_encode(rec, sizeof(rec), &k, m);
+	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
+	assert_int_equal(d->st.cp_assigns, 1);
+	assert_true(last_sent()->seq >= WALL0); /* the ACK's: our clock */
+	/* dardd restarts 11 s later: the recording is refused. */
+	cp_free(f);
+	f = cp_new();
+	d = &f->d;
+	wall = WALL0 + 11 * S;
+	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
+	assert_int_equal(d->st.cp_why[CPR_CLOCK], 1);
+	assert_int_equal(d->st.cp_refused, 1);
+	assert_int_equal(d->cp.seq_in, 0);
+	assert_int_equal(d->cp.mode, CP_UNHEARD);
+	/* A seq 11 s ahead: refused, it would lock the controller out. */
+	cseq = wall + 11 * S;
+	push(f, msg(f, DARD_CP_ASSIGN, 1, DARD_CP_F_FIRST | DARD_CP_F_LAST), S);
+	assert_int_equal(d->st.cp_why[CPR_CLOCK], 2);
+	/* An epoch 11 s ahead: refused, it would make real ones stale. */
+	cseq = wall;
+	push(f,
+	     msg(f, DARD_CP_ASSIGN, (wall / S + 11) << 20,
+		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
+	     S);
+	assert_int_equal(d->st.cp_why[CPR_CLOCK], 3);
+	assert_int_equal(d->cp.epoch, 0);
+	/* The controller's next message: taken. */
+	push(f,
+	     msg(f, DARD_CP_ASSIGN, wall / S << 20,
+		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
+	     S);
+	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.cp_refused, 3);
+	assert_true(controller_places(d));
+	/* Our seq follows our clock, and never goes back when it does. */
+	assert_true(last_sent()->seq >= wall);
+	wall -= 5 * S;
+	controller_tick(d, 2 * S);
+	assert_true(last_sent()->seq > WALL0 + 11 * S);
+	assert_string_equal(controller_refusal_name(CPR_CLOCK), "clock");
+	cp_free(f);
+}
+
+/* A UDP socket on 127.0.0.1 with room for n small datagrams: its fd. */
+static int lo_socket(struct sockaddr_in *sa)
+{
+	socklen_t salen = sizeof(*sa);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), big = 1 << 20;
+
+	assert_true(fd >= 0);
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)sa, sizeof(*sa)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)sa, &salen), 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	return fd;
+}
+
+/* n datagrams of garbage to sa from a socket of their own. */
+static void flood(const struct sockaddr_in *sa, unsigned n)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	assert_true(fd >= 0);
+	while (n--)
+		assert_int_equal(sendto(fd, "flood", 5, 0,
+					(const struct sockaddr *)sa,
+					sizeof(*sa)),
+				 5);
+	close(fd);
+}
+
+/*
+ * A flood on the controller's or the query socket: one wakeup takes at
+ * most DARDD_DRAIN_MAX datagrams, so the timer gets its turn; the rest
+ * come at the next.
+ */
+static void test_drain(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	struct sockaddr_in sa;
+
+	(void)state;
+	d->cp.fd = lo_socket(&sa);
+	flood(&sa, DARDD_DRAIN_MAX + 3);
+	assert_int_equal(controller_receive(d), DARDD_DRAIN_MAX);
+	assert_int_equal(d->st.cp_why[CPR_SOURCE], DARDD_DRAIN_MAX);
+	assert_int_equal(controller_receive(d), 3);
+	assert_int_equal(controller_receive(d), 0);
+	assert_int_equal(d->st.cp_refused, DARDD_DRAIN_MAX + 3);
+	d->udp = lo_socket(&sa);
+	flood(&sa, DARDD_DRAIN_MAX + 1);
+	assert_int_equal(query_receive(d), DARDD_DRAIN_MAX);
+	assert_int_equal(query_receive(d), 1);
+	assert_int_equal(query_receive(d), 0);
+	assert_int_equal(d->st.rejected, DARDD_DRAIN_MAX + 1);
+	close(d->udp);
+	d->udp = -1;
+	cp_free(f); /* closes cp.fd */
+}
+
 /* No controller configured: nothing sent, mode dard, as before. */
 static void test_none(void **state)
 {
@@ -649,11 +909,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_assign_moves),
 		cmocka_unit_test(test_assign_failed),
+		cmocka_unit_test(test_assign_evidence),
 		cmocka_unit_test(test_assign_set),
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_weights_algo),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_none),
 	};
 
