@@ -41,12 +41,13 @@ int ctlr_opts_parse(int argc, char **argv, struct ctlr_opts *o, char *err);
 /* One reported elephant of a host (hosts.c). */
 struct cflow {
 	struct dard_flow_key key;
-	uint32_t dst;	  /* destination host node */
-	uint16_t path;	  /* the path the host says it is on */
-	int32_t assigned; /* our last choice for it, -1 for none yet */
-	int32_t refused;  /* the path its host could not take, or -1 until
-			   * the failed links change */
-	uint32_t gen;	  /* the host's full report it was last in */
+	uint32_t dst;	     /* destination host node */
+	uint16_t path;	     /* the path the host says it is on */
+	int32_t assigned;    /* our last choice for it, -1 for none yet */
+	int32_t refused;     /* the path its host could not take, or -1 */
+	uint64_t refused_ns; /* when it said so (round.c lets it go after
+			      * CTLR_REFUSED_NS or when failed links change) */
+	uint32_t gen;	     /* the host's full report it was last in */
 };
 
 /*
@@ -58,6 +59,14 @@ struct cflow {
  * their hosts' DARD puts them.
  */
 enum { CTLR_HOST_FLOWS_MAX = 1024, CTLR_FLOWS_MAX = 262144 };
+
+/*
+ * How long a path a host could not take (ACK FAILED) is kept from its
+ * flow: dardd's own window for a path its datapath left (DARDD_LEFT_NS).
+ * Past it the host takes the path again, and a refusal kept for ever
+ * would hold a permutation off L_D = 1 after one transient repair.
+ */
+#define CTLR_REFUSED_NS (10ULL * 1000000000ULL)
 
 /* A host of the tree, by its rank among hosts. */
 struct chost {

@@ -233,7 +233,8 @@ static void on_report(struct ctlr *c, struct chost *h,
 
 /* The flows the host could not move are placed afresh next round, on
  * another path than the one it could not take. */
-static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
+static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m,
+		   uint64_t now)
 {
 	unsigned i;
 
@@ -248,6 +249,7 @@ static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m)
 			continue;
 		/* Never pushed there again (round.c), placed afresh. */
 		f->refused = m->flow[i].path;
+		f->refused_ns = now;
 		f->assigned = -1;
 	}
 }
@@ -339,7 +341,7 @@ void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
 	if (m.type == DARD_CP_REPORT)
 		on_report(c, h, &m, now);
 	else
-		on_ack(c, h, &m);
+		on_ack(c, h, &m, now);
 }
 
 void hosts_expire(struct ctlr *c, uint64_t now)

@@ -37,6 +37,7 @@ struct rflow {
 	struct chost *h;
 	struct cflow *f;
 	const struct cpset *ps;
+	int fresh; /* without a path when the round began */
 };
 
 uint64_t ctlr_next_seq(struct ctlr *c)
@@ -81,7 +82,7 @@ static size_t live_flows(const struct ctlr *c)
 }
 
 /* The live hosts' flows, into *out (to free); -ENOMEM. */
-static int gather(struct ctlr *c, struct rflow **out, size_t *n)
+static int gather(struct ctlr *c, struct rflow **out, size_t *n, uint64_t now)
 {
 	size_t cap = 0, k = 0;
 	struct rflow *fl;
@@ -113,7 +114,8 @@ static int gather(struct ctlr *c, struct rflow **out, size_t *n)
 				r->f->assigned = -1;
 			/* A link healed (or another failed): the path its
 			 * host could not take may be good again. */
-			if (c->fail_seen != c->fail_gen)
+			if (c->fail_seen != c->fail_gen ||
+			    now - r->f->refused_ns >= CTLR_REFUSED_NS)
 				r->f->refused = -1;
 			k++;
 		}
@@ -257,26 +259,54 @@ static int place_greedy(struct ctlr *c, struct rflow *fl, size_t n)
 	return 0;
 }
 
-/*
- * Whether the paths kept are still optimal for what is left of them: no
- * flow new and the failed links the same since they were placed.
- */
-static int keep_optimal(struct ctlr *c, const struct rflow *fl, size_t n,
-			const struct dard_demand *d, int *keep)
+/* Whether some host lately refused a path we pushed (not yet let go). */
+static int refusing(const struct rflow *fl, size_t n)
 {
-	uint32_t lb;
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		if (fl[i].f->refused >= 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the paths kept, with new flows placed greedily beside them,
+ * are good enough not to move anyone: the failed links the same since
+ * they were placed, and either L_D at the demand's lower bound, or a
+ * link failed (the bound is out of reach: best effort, kept), or a host
+ * refusing one of our paths (a colouring cannot avoid that path, and
+ * colouring again every round would move flows every round until the
+ * refusal lapses: CTLR_REFUSED_NS). Recolouring moves flows that were
+ * fine, and every move costs a flow a burst of reordering, so it is
+ * the last resort, not the rule.
+ */
+static int keep_optimal(struct ctlr *c, struct rflow *fl, size_t n,
+			const struct dard_demand *d, int *keep)
+{
+	uint64_t moves = c->st.moves;
+	uint32_t lb;
+	size_t i;
+	int ret;
+
 	*keep = c->fail_seen == c->fail_gen;
-	for (i = 0; *keep && i < n; i++)
-		if (fl[i].f->assigned < 0)
-			*keep = 0;
-	/* With a link failed the bound is out of reach: best effort, kept. */
-	if (!*keep || c->nfailed)
+	if (!*keep)
 		return 0;
+	/* Marked so that a colouring after it starts from where it was. */
+	for (i = 0; i < n; i++)
+		fl[i].fresh = fl[i].f->assigned < 0;
+	ret = place_greedy(c, fl, n);
+	if (ret || c->nfailed || refusing(fl, n))
+		return ret;
 	if (dard_route_lower_bound(c->t, d, n, &lb, NULL))
 		return -ENOMEM;
 	*keep = max_load(c, fl, n) <= (lb ? lb : 1);
+	if (*keep)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (fl[i].fresh)
+			fl[i].f->assigned = -1;
+	c->st.moves = moves;
 	return 0;
 }
 
@@ -469,7 +499,7 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 	c->st.rounds++;
 	c->st.last_msgs = c->st.last_bytes = 0;
 	t0 = dard_clock_ns(CLOCK_MONOTONIC);
-	ret = gather(c, &fl, &n);
+	ret = gather(c, &fl, &n, now);
 	if (!ret)
 		ret = place(c, fl, n, &self);
 	c->st.last_ns = dard_clock_ns(CLOCK_MONOTONIC) - t0;

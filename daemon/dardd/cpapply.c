@@ -6,8 +6,9 @@
  * (dp_program.c); matched by switches, as dead.c matches a monitor's. An
  * assignment moves only our own elephants, only onto a path that exists,
  * that the monitor does not have dead and that the datapath did not
- * itself leave (repathed off it, dead or timing out) in the last
- * DARDD_LEFT_NS; each one it could not move goes back in the ACK,
+ * itself leave twice (repathed off it, dead or timing out, sent back,
+ * and off it again) in the last DARDD_LEFT_NS; each one it could not
+ * move goes back in the ACK,
  * FAILED, and so does one assigned the dead path it is already on.
  */
 #include <errno.h>
@@ -96,9 +97,11 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	i = dard_monitor_path_index(e->mon->m, &p);
 	if (is_dead(e->mon, i))
 		return "path dead";
-	/* Left by the datapath itself lately: its own evidence of a fault. */
-	if (i >= 0 && i == e->left && now - e->left_ns < DARDD_LEFT_NS)
-		return "path the datapath left";
+	/* Left by the datapath itself lately, again after the controller
+	 * sent it back: its own evidence of a fault (DARDD_LEFT_TIMES). */
+	if (i >= 0 && i == e->left && now - e->left_ns < DARDD_LEFT_NS &&
+	    e->left_times >= DARDD_LEFT_TIMES)
+		return "path the datapath left twice";
 	if (cp_path_index(d, e) == r->path)
 		return NULL;
 	pair.saddr = htonl(p.saddr);

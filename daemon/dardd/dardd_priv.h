@@ -119,8 +119,16 @@ struct cp {
 
 enum { HIST_MAX = 8 };
 
-/* How long a path the datapath left on its own is not assigned again. */
+/*
+ * How long a path the datapath left on its own twice is not assigned
+ * again. Once is not enough: a timeout is as often congestion (the
+ * flows colliding before the controller placed them) as a fault, and
+ * the controller knows which links are up; a second timeout on the same
+ * path after it sent the flow back is the datapath's evidence of a fault
+ * the switches do not report (cpapply.c).
+ */
 #define DARDD_LEFT_NS (10ULL * 1000000000ULL)
+enum { DARDD_LEFT_TIMES = 2 };
 
 /* One of our elephants (elephants.c). */
 struct elephant {
@@ -139,9 +147,11 @@ struct elephant {
 	int seen; /* in the last walk of the table */
 	/* The datapath's own evidence (flows.c's walk): its count of moves
 	 * by userspace when last seen (dp_known), and the path it left on
-	 * its own (dead or timed out), -1 none, and when we saw it. */
+	 * its own (dead or timed out), -1 none, when we saw it last, and
+	 * how many times in a row it left it within DARDD_LEFT_NS. */
 	uint32_t dp_moves;
 	int dp_known, left;
+	unsigned left_times;
 	uint64_t left_ns;
 	struct elephant *next, **pprev; /* all, unlinked in O(1) */
 	struct elephant *hnext;		/* its hash bucket */

@@ -135,6 +135,10 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		 */
 		if (memcmp(&e->pair, &f->path, sizeof(e->pair))) {
 			if (e->dp_known && e->dp_moves == f->moves) {
+				int again = e->left == e->path &&
+					    w->now - e->left_ns < DARDD_LEFT_NS;
+
+				e->left_times = again ? e->left_times + 1 : 1;
 				e->left = e->path;
 				e->left_ns = w->now;
 			}

@@ -295,8 +295,9 @@ static void test_assign_failed(void **state)
 /*
  * Already on a path the monitor has dead: FAILED all the same, so the
  * controller learns it; a path the datapath left on its own (its flow
- * table shows the flow elsewhere, with no move of ours) is not assigned
- * again for DARDD_LEFT_NS.
+ * table shows the flow elsewhere, with no move of ours) is taken again
+ * once, and after it left it a second time is not assigned again for
+ * DARDD_LEFT_NS.
  */
 static void test_assign_evidence(void **state)
 {
@@ -331,20 +332,35 @@ static void test_assign_evidence(void **state)
 	flows_sweep(d, 12 * S);
 	assert_int_equal(cp_path_index(d, e), other);
 	assert_true(e->left >= 0);
+	assert_int_equal(e->left_times, 1);
+	/* Once: a timeout may have been congestion; the controller's word. */
 	m = msg(f, DARD_CP_ASSIGN, 8, DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	assign_add(m, fix_key(f, "e2_1", 1), from);
 	push(f, m, 13 * S);
-	assert_int_equal(dp->nmoves, 0);
-	assert_int_equal(d->st.cp_failed, 2);
-	/* Long enough ago: the controller may send it back. */
+	assert_int_equal(dp->nmoves, 1);
+	assert_int_equal(d->st.cp_failed, 1);
+	assert_int_equal(cp_path_index(d, e), from);
+	/* Off it again by itself: now it is the datapath's evidence. */
+	dp->flow[0].path = e->pair;
+	dp->flow[0].moves = 1;
+	flows_sweep(d, 14 * S);
+	dp->flow[0].path = host_pair(f, "e2_1", other);
+	flows_sweep(d, 15 * S);
+	assert_int_equal(e->left_times, 2);
 	m = msg(f, DARD_CP_ASSIGN, 9, DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	assign_add(m, fix_key(f, "e2_1", 1), from);
-	push(f, m, 12 * S + DARDD_LEFT_NS);
+	push(f, m, 16 * S);
 	assert_int_equal(dp->nmoves, 1);
+	assert_int_equal(d->st.cp_failed, 2);
+	/* Long enough ago: the controller may send it back. */
+	m = msg(f, DARD_CP_ASSIGN, 10, DARD_CP_F_FIRST | DARD_CP_F_LAST);
+	assign_add(m, fix_key(f, "e2_1", 1), from);
+	push(f, m, 15 * S + DARDD_LEFT_NS);
+	assert_int_equal(dp->nmoves, 2);
 	assert_int_equal(cp_path_index(d, e), from);
 	/* Our own move shows in the table: no evidence against anything. */
 	dp->flow[0].path = e->pair;
-	dp->flow[0].moves = 1;
+	dp->flow[0].moves = 2;
 	e->left = -1;
 	flows_sweep(d, 30 * S);
 	assert_int_equal(e->left, -1);
