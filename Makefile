@@ -363,12 +363,16 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
+# notify.sh runs the daemons under a fake systemd (root, unshare -n too);
+# units.sh checks the systemd units offline.
 test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
 		tests/cli/ctlsock.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
-		tests/cli/controller.sh || rc=1; exit $$rc
+		tests/cli/controller.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/units.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@

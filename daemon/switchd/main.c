@@ -107,6 +107,8 @@ static int setup(struct sw_agent *a, struct sw_routes *r,
 static void run(struct sw_agent *a, struct sw_routes *r,
 		const struct switchd_opts *o, struct dard_notify *n)
 {
+	int counting = 1;
+
 	while (!stop) {
 		struct pollfd pfd[2] = {{.fd = a->sock, .events = POLLIN},
 					{.fd = r->ev, .events = POLLIN}};
@@ -125,6 +127,15 @@ static void run(struct sw_agent *a, struct sw_routes *r,
 			wait = (r->last_ns + o->reconcile_ns - now) / 1000000 +
 			       1;
 		}
+		/* The first window is counted: systemd's status says so. */
+		if (counting && now >= a->ready_ns) {
+			counting = 0;
+			dard_notify_status("%s: %u ports, answering", o->sw,
+					   a->nports);
+		}
+		if (counting && (wait < 0 || (a->ready_ns - now) / 1000000 <
+						     (uint64_t)wait))
+			wait = (a->ready_ns - now) / 1000000 + 1;
 		wait = dard_notify_watchdog(n, now, wait);
 		if (poll(pfd, o->no_tables ? 1 : 2, wait) <= 0)
 			continue;
@@ -179,10 +190,15 @@ int main(int argc, char **argv)
 		log_info(
 			"%s: keeping %u routes and rules, checked every %.3g s",
 			o.sw, r.n, o.reconcile_ns / 1e9);
-	/* The programs attached, the socket bound: we serve. */
+	/*
+	 * The programs attached, the socket bound: we serve, but answer
+	 * only after a window's counting (answer.c), up to an hour, too
+	 * long to hold systemctl start; the status tells.
+	 */
 	if (dard_notify_ready(&notify, dard_clock_ns(CLOCK_MONOTONIC), err,
-			      "%s: %u ports, answering on %s:%u", o.sw,
-			      a.nports, addr, o.port))
+			      "%s: %u ports on %s:%u, counting elephants for "
+			      "%.3g s before answering",
+			      o.sw, a.nports, addr, o.port, o.window_ns / 1e9))
 		log_warn("%s", err);
 	run(&a, &r, &o, &notify);
 	dard_notify_stopping();
