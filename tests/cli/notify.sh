@@ -8,8 +8,10 @@
 # sockets bound when it arrives), WATCHDOG=1 every 200 ms after it,
 # STOPPING=1 on SIGTERM, then exit 0. Without $NOTIFY_SOCKET, or with one
 # that names nothing, each runs the same. Each capability of a unit's set
-# is needed: without it the daemon refuses to start. Root only: it runs
-# itself in a private network namespace (unshare -n).
+# is needed: without it the daemon refuses to start. Every system call
+# each makes is in its unit's SystemCallFilter= (under strace, when
+# there). Root only: it runs itself in a private network namespace
+# (unshare -n).
 #
 #   private netns (unshare -n)
 #   +----------------------------------------------------------------+
@@ -238,6 +240,42 @@ wait "$dpid"
 is "no fake systemd: exit 0" "$?" 0
 has "no fake systemd: warned, naming the socket" "$(cat "$tmp/c3.log")" \
 	"warning: Unable to notify systemd at \`$tmp/gone'"
+
+# The system calls: each daemon from start to SIGTERM under strace, its
+# sockets asked, every call in its unit's SystemCallFilter=
+# (syscalls.py); seccomp would refuse any other under systemd.
+# traced NAME UNIT ASK CMD...: ASK (a command) is run after 1.5 s.
+traced() {
+	local name=$1 unit=$2 ask=$3 spid
+	shift 3
+	strace -f -qq -o "$tmp/$name.strace" "$@" 2>"$tmp/$name.st.log" &
+	spid=$!
+	pids+=("$spid")
+	sleep 1.5
+	$ask >/dev/null 2>&1
+	# The daemon is strace's child: by its parent's pid, nothing else.
+	pkill -TERM -P "$spid"
+	wait "$spid"
+	ok "$name: every system call in $unit's filter" 0 python3 \
+		"$top/tests/cli/syscalls.py" "$top/systemd/$unit" \
+		"$tmp/$name.strace"
+	echo "     $out"
+}
+if command -v strace >/dev/null; then
+	listen
+	export NOTIFY_SOCKET=$tmp/notify.sock WATCHDOG_USEC=400000
+	traced controller dard-controller.service \
+		"$bin/dardctl controller stats socket $tmp/c.sock" \
+		"$bin/dard-controller" "${cctl[@]}" -a oblivious
+	traced dardd dardd@.service "$bin/dardctl stats" \
+		"$bin/dardd" -i lo --pin "$pin" e1_1
+	traced switchd dard-switchd@.service \
+		"$bin/dardctl switch query core1 at 172.24.0.1 timeout 1000" \
+		"$bin/dard-switchd" -w 0.3 core1
+	unset NOTIFY_SOCKET WATCHDOG_USEC
+else
+	echo "skip the system calls: no strace"
+fi
 
 echo "notify.sh: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
