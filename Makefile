@@ -57,6 +57,9 @@ BPF_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 SODIUM_LIBS := $(shell pkg-config --libs libsodium 2>/dev/null || echo -lsodium)
 LIBDARD_LIBS := -lm $(SODIUM_LIBS)
 ALGO_LIBS := -lm -pthread $(SODIUM_LIBS) -lglpk
+# The daemons tell systemd they serve, and ping its watchdog
+# (daemon/common/notify.c, sd_notify).
+SYSTEMD_LIBS := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
 
 # The BPF datapath: clang -target bpf on the UAPI headers, then a skeleton.
 ARCH := $(shell uname -m)
@@ -165,19 +168,21 @@ $(B)/bin/dardctl: $(call objs,daemon/dardctl) $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 $(B)/bin/dardd: $(call objs,daemon/dardd) $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS) \
+		$(SYSTEMD_LIBS)
 
 $(B)/bin/dard-switchd: $(call objs,daemon/switchd) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS) \
+		$(SYSTEMD_LIBS)
 
 # The controller places flows with libdard-algo (route.h).
 $(B)/bin/dard-controller: $(call objs,daemon/controller) $(LIBALGO) \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS) $(SYSTEMD_LIBS)
 
 $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
@@ -225,7 +230,7 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(filter %.a,$^) \
 		$(CMOCKA_LIBS) $(EXTRA_LIBS) \
-		$(JSON_LIBS) $(ALGO_LIBS)
+		$(JSON_LIBS) $(ALGO_LIBS) $(SYSTEMD_LIBS)
 
 # dard-switchd's options and answers, without root or BPF (the counter
 # is linked but never loaded: a fake counts).
@@ -245,7 +250,7 @@ $(B)/tests/test_dardd%: $(B)/tests/unit/test_dardd%.o $(DARDD_TEST_OBJS) \
 		$(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
-		$(BPF_LIBS) $(LIBDARD_LIBS)
+		$(BPF_LIBS) $(LIBDARD_LIBS) $(SYSTEMD_LIBS)
 
 # The controller's tests and benchmark drive its receive and round
 # functions through its objects but main.o, without sockets.
@@ -256,12 +261,12 @@ $(B)/tests/test_control%: $(B)/tests/unit/test_control%.o $(CTLR_OBJS) \
 		$(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
-		$(ALGO_LIBS)
+		$(ALGO_LIBS) $(SYSTEMD_LIBS)
 $(B)/bin/dard-bench-ctl: $(B)/bench/bench_ctl.o $(CTLR_OBJS) $(LIBALGO) \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS) $(SYSTEMD_LIBS)
 
 # The kernel module's backend without the module: its messages, the
 # choice of backend (which links both), the "not loaded" error.
@@ -358,12 +363,16 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
+# notify.sh runs the daemons under a fake systemd (root, unshare -n too);
+# units.sh checks the systemd units offline.
 test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
 		tests/cli/ctlsock.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
-		tests/cli/controller.sh || rc=1; exit $$rc
+		tests/cli/controller.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/units.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@

@@ -17,6 +17,7 @@
 #include "cproto.h"
 #include "key.h"
 #include "log.h"
+#include "notify.h"
 #include "path.h"
 
 /* What the command line asks for (opts.c). */
@@ -175,6 +176,7 @@ struct ctlr {
 	int udp, swudp, ctl, tfd, epfd;
 	uint64_t next_round_ns;
 	uint64_t drained_ns; /* the host socket last read empty; 0: never */
+	struct dard_notify notify; /* systemd's watchdog, pinged by the loop */
 	struct ctlr_stats st;
 	struct dard_ratelimit rl_refused, rl_send, rl_switch;
 };

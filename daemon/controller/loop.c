@@ -205,7 +205,9 @@ void loop_run(struct ctlr *c)
 {
 	while (!stop) {
 		struct epoll_event evs[8];
-		int i, n = epoll_wait(c->epfd, evs, 8, -1);
+		int i, n = epoll_wait(c->epfd, evs, 8,
+				      dard_notify_watchdog(&c->notify,
+							   ctlr_now_ns(), -1));
 
 		for (i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;

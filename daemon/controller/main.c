@@ -49,7 +49,13 @@ int main(int argc, char **argv)
 		 dard_cp_algo_name(o.algo), dard_topo_label(cfg.topo),
 		 inet_ntoa(in), o.port, o.interval_ns / 1e9,
 		 o.host_timeout_ns / 1e9, c.nsw, o.query_ns / 1e9);
+	/* The sockets bound, the configuration read: we serve. */
+	if (dard_notify_ready(&c.notify, ctlr_now_ns(), err, "%s on %s",
+			      dard_cp_algo_name(o.algo),
+			      dard_topo_label(cfg.topo)))
+		log_warn("%s", err);
 	loop_run(&c);
+	dard_notify_stopping();
 	log_info("stopped after %llu rounds", (unsigned long long)c.st.rounds);
 	ret = 0;
 out:

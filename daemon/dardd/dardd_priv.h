@@ -18,6 +18,7 @@
 #include "log.h"
 #include "key.h"
 #include "monitor.h"
+#include "notify.h"
 
 /* What the command line asks for (opts.c). */
 struct dardd_opts {
@@ -219,6 +220,7 @@ struct dardd {
 	int ctl;
 	struct dard_ratelimit ctl_rl[__DARD_CTL_REFUSALS]; /* their warnings */
 	int epfd, tfd;
+	struct dard_notify notify; /* systemd's watchdog, pinged by the loop */
 	/* The controller client (controller.c, cpapply.c). */
 	struct cp cp;
 	/* The options (opts.c), and the counters every part adds to. */

@@ -133,7 +133,9 @@ void loop_run(struct dardd *d)
 {
 	while (!stop) {
 		struct epoll_event evs[8];
-		int i, n = epoll_wait(d->epfd, evs, 8, -1);
+		int i, n = epoll_wait(d->epfd, evs, 8,
+				      dard_notify_watchdog(&d->notify,
+							   dardd_now_ns(), -1));
 
 		for (i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;

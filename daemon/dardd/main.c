@@ -134,7 +134,12 @@ int main(int argc, char **argv)
 	/* Elephants reported before we started. */
 	flows_sweep(&d, dardd_now_ns());
 	log_start(&d);
+	/* The datapath attached, the sockets bound: we serve. */
+	if (dard_notify_ready(&d.notify, dardd_now_ns(), err,
+			      "%s: datapath on %s", d.o.host, d.o.ifname))
+		log_warn("%s", err);
 	loop_run(&d);
+	dard_notify_stopping();
 	log_stop(&d);
 	ret = 0;
 err_loop:

@@ -25,6 +25,7 @@
 #include "err.h"
 #include "keyfile.h"
 #include "log.h"
+#include "notify.h"
 #include "opts.h"
 #include "routes.h"
 #include "stdopts.h"
@@ -104,8 +105,10 @@ static int setup(struct sw_agent *a, struct sw_routes *r,
  * them all) and every reconcile_ns at least.
  */
 static void run(struct sw_agent *a, struct sw_routes *r,
-		const struct switchd_opts *o)
+		const struct switchd_opts *o, struct dard_notify *n)
 {
+	int counting = 1;
+
 	while (!stop) {
 		struct pollfd pfd[2] = {{.fd = a->sock, .events = POLLIN},
 					{.fd = r->ev, .events = POLLIN}};
@@ -124,6 +127,16 @@ static void run(struct sw_agent *a, struct sw_routes *r,
 			wait = (r->last_ns + o->reconcile_ns - now) / 1000000 +
 			       1;
 		}
+		/* The first window is counted: systemd's status says so. */
+		if (counting && now >= a->ready_ns) {
+			counting = 0;
+			dard_notify_status("%s: %u ports, answering", o->sw,
+					   a->nports);
+		}
+		if (counting && (wait < 0 || (a->ready_ns - now) / 1000000 <
+						     (uint64_t)wait))
+			wait = (a->ready_ns - now) / 1000000 + 1;
+		wait = dard_notify_watchdog(n, now, wait);
 		if (poll(pfd, o->no_tables ? 1 : 2, wait) <= 0)
 			continue;
 		if (pfd[0].revents & POLLIN)
@@ -142,6 +155,7 @@ int main(int argc, char **argv)
 	struct sigaction sig = {.sa_handler = on_signal};
 	struct sw_agent a = {.sock = -1, .ioctl_sock = -1};
 	struct sw_routes r = {.req = -1, .ev = -1, .ioctl_sock = -1};
+	struct dard_notify notify = {0};
 	struct switchd_opts o;
 	struct in_addr listen;
 	int ret = 1;
@@ -176,7 +190,18 @@ int main(int argc, char **argv)
 		log_info(
 			"%s: keeping %u routes and rules, checked every %.3g s",
 			o.sw, r.n, o.reconcile_ns / 1e9);
-	run(&a, &r, &o);
+	/*
+	 * The programs attached, the socket bound: we serve, but answer
+	 * only after a window's counting (answer.c), up to an hour, too
+	 * long to hold systemctl start; the status tells.
+	 */
+	if (dard_notify_ready(&notify, dard_clock_ns(CLOCK_MONOTONIC), err,
+			      "%s: %u ports on %s:%u, counting elephants for "
+			      "%.3g s before answering",
+			      o.sw, a.nports, addr, o.port, o.window_ns / 1e9))
+		log_warn("%s", err);
+	run(&a, &r, &o, &notify);
+	dard_notify_stopping();
 	if (!o.no_tables)
 		sw_routes_log(&r);
 	sw_answer_log(&a);

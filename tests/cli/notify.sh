@@ -1,0 +1,281 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The daemons under a fake systemd (issue 16): each one started as its
+# unit starts it, with the unit's CapabilityBoundingSet and no more,
+# $NOTIFY_SOCKET naming a datagram socket sdnotify.py reads and
+# WATCHDOG_USEC=400000. READY=1 must come once the daemon serves (its
+# sockets bound when it arrives), WATCHDOG=1 every 200 ms after it,
+# STOPPING=1 on SIGTERM, then exit 0. Without $NOTIFY_SOCKET, or with one
+# that names nothing, each runs the same. Each capability of a unit's set
+# is needed: without it the daemon refuses to start. Every system call
+# each makes is in its unit's SystemCallFilter= (under strace, when
+# there). Root only: it runs itself in a private network namespace
+# (unshare -n).
+#
+#   private netns (unshare -n)
+#   +----------------------------------------------------------------+
+#   | $tmp/notify.sock <- sdnotify.py, the fake systemd              |
+#   | lo 127.0.0.1: dard-controller -l 127.0.0.1, $tmp/c.sock        |
+#   |    172.24.0.21: dardd e1_1 -i lo (BPF datapath on lo)          |
+#   |    172.24.0.1: dard-switchd core1, ports p1..p4 (veth to q1..q4)|
+#   +----------------------------------------------------------------+
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bin=${DARD_BIN:-$top/build/bin}
+if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null ||
+	! command -v python3 >/dev/null; then
+	echo "skip notify.sh: needs root, setpriv and python3"
+	exit 0
+fi
+if [[ -z ${DARD_NOTIFY_NETNS:-} ]]; then
+	DARD_NOTIFY_NETNS=1 exec unshare -n "$0" "$@"
+fi
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+pin=/sys/fs/bpf/dard-notifytest-$$
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	rm -rf "$tmp" "$pin"*
+}
+trap cleanup EXIT
+source "$top/tests/cli/lib.sh"
+
+# caps UNIT: the unit's CapabilityBoundingSet as setpriv writes it
+# (+bpf,+perfmon,...), empty for none.
+caps() {
+	sed -n 's/^CapabilityBoundingSet=//p' "$top/systemd/$1" |
+		tr ' ' '\n' | sed -n 's/^CAP_\(.*\)/+\L\1/p' | paste -sd,
+}
+# Daemons run as root with only a unit's capabilities: setpriv
+# --bounding-set, itself and not in a function, so that $! is theirs.
+
+# listen ARGS...: a fresh fake systemd, sdnotify.py ARGS, its log in
+# $tmp/notify.log.
+listen() {
+	[[ -n ${lpid:-} ]] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
+	python3 "$top/tests/cli/sdnotify.py" "$tmp/notify.sock" "$@" \
+		>"$tmp/notify.log" &
+	lpid=$!
+	pids+=("$lpid")
+	for _ in $(seq 50); do
+		grep -q listening "$tmp/notify.log" && return 0
+		sleep 0.1
+	done
+	echo "FAIL sdnotify.py never listened"
+	exit 1
+}
+
+# await PATTERN: until the fake systemd heard a line matching it (10 s).
+await() {
+	for _ in $(seq 100); do
+		grep -qE "$1" "$tmp/notify.log" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# start NAME CAPS CMD...: CMD with CAPS under the fake systemd; pid in $dpid.
+start() {
+	local name=$1 c=$2
+	shift 2
+	NOTIFY_SOCKET=$tmp/notify.sock WATCHDOG_USEC=400000 \
+		setpriv --bounding-set "-all${c:+,$c}" "$@" 2>"$tmp/$name.log" &
+	dpid=$!
+	pids+=("$dpid")
+}
+
+# ready NAME STATUS BOUND...: what the fake systemd heard from the
+# daemon started last: READY=1 with STATUS, and each BOUND line ("bound
+# unix @dard/dardd yes") true at that moment. 1 if READY never came.
+ready() {
+	local name=$1 status=$2 b
+	shift 2
+	if ! await "READY=1"; then
+		is "$name: READY=1" "$(cat "$tmp/notify.log" "$tmp/$name.log")" \
+			"READY=1"
+		return 1
+	fi
+	has "$name: READY=1 with its status" "$(cat "$tmp/notify.log")" \
+		"^[0-9]+ READY=1 STATUS=$status$"
+	for b in "$@"; do
+		has "$name: $b at READY" "$(cat "$tmp/notify.log")" "^$b yes$"
+	done
+}
+
+# stopped NAME: 1.2 s of pings after READY, each within 150 to 400 ms
+# (WATCHDOG_USEC) of the one before; then SIGTERM, STOPPING=1 and exit 0.
+stopped() {
+	local name=$1 gaps
+	sleep 1.2
+	gaps=$(awk '/READY=1|WATCHDOG=1/ { if (n++) printf "%d ", $1 - t; t = $1 }' \
+		"$tmp/notify.log")
+	has "$name: pings every 200 ms (gaps: $gaps)" "$gaps" \
+		"^[0-9]{1,2} (1[5-9][0-9] |[23][0-9][0-9] ){4,}$"
+	kill -TERM "$dpid"
+	wait "$dpid"
+	is "$name: SIGTERM: exit 0" "$?" 0
+	is "$name: STOPPING=1 last" \
+		"$(tail -1 "$tmp/notify.log" | cut -d' ' -f2-)" "STOPPING=1"
+}
+
+# unneeded NAME UNIT CMD...: CMD with UNIT's set less each member in
+# turn must not start (exit 1): every capability the unit grants is used.
+unneeded() {
+	local name=$1 all c rest
+	all=$(caps "$2")
+	shift 2
+	for c in ${all//,/ }; do
+		rest=$(tr ',' '\n' <<<"$all" | grep -vx -- "$c" | paste -sd,)
+		ok "$name: ${c#+} is needed" 1 timeout 10 \
+			setpriv --bounding-set "-all${rest:+,$rest}" "$@"
+	done
+}
+
+ip link set lo up
+ip addr add 172.24.0.21/32 dev lo
+ip addr add 172.24.0.1/32 dev lo
+for i in 1 2 3 4; do
+	ip link add "p$i" type veth peer name "q$i"
+	ip link set "p$i" up
+	ip link set "q$i" up
+done
+"$bin/dardctl" -t fattree:4 topo gen >"$tmp/f4.conf" || exit 1
+export DARD_CONFIG=$tmp/f4.conf DARD_KEY=$tmp/dard.key
+"$bin/dardctl" key gen "$DARD_KEY" >/dev/null || exit 1
+
+# dard-controller, as dard-controller.service runs it: no capability.
+cctl=(-l 127.0.0.1 -s "$tmp/c.sock" -i 0.2 -Q 0.2)
+ccaps=$(caps dard-controller.service)
+is "dard-controller.service: no capability" "$ccaps" ""
+listen --unix "$tmp/c.sock" --udp 7472
+start controller "$ccaps" "$bin/dard-controller" "${cctl[@]}"
+ready controller "sdn-greedy_on_fattree:4" "bound unix $tmp/c.sock" \
+	"bound udp 7472" && stopped controller
+
+# dardd, as dardd@e1_1.service runs it. The capabilities first, each
+# on a datapath of its own that it never makes.
+dcaps=$(caps dardd@.service)
+is "dardd@.service: its capabilities" "$dcaps" "+bpf,+perfmon,+net_admin"
+unneeded dardd dardd@.service "$bin/dardd" -i lo --pin "$pin-x" e1_1
+has "dardd: a missing capability is named as denied" "$err" \
+	"Unable to attach the datapath to lo: (Permission denied|Operation not permitted)"
+listen --unix @dard/dardd
+start dardd "$dcaps" "$bin/dardd" -i lo --pin "$pin" e1_1
+if ready dardd "e1_1:_datapath_on_lo" "bound unix @dard/dardd"; then
+	ok "dardd: dardctl stats at READY" 0 "$bin/dardctl" stats
+	stopped dardd
+fi
+
+# dard-switchd, as dard-switchd@core1.service runs it.
+scaps=$(caps dard-switchd@.service)
+is "dard-switchd@.service: its capabilities" "$scaps" \
+	"+bpf,+perfmon,+net_admin"
+unneeded dard-switchd dard-switchd@.service "$bin/dard-switchd" core1
+listen --udp 7471
+# It answers after a window's counting, which its status tells.
+start switchd "$scaps" "$bin/dard-switchd" -w 0.5 core1
+if ready switchd "core1:_4_ports_on_172.24.0.1:7471,_counting_elephants_for_0.5_s_before_answering" \
+	"bound udp 7471"; then
+	await "STATUS=core1:_4_ports,_answering$"
+	has "switchd: answering after 500 ms" "$(cat "$tmp/notify.log")" \
+		"^[0-9]+ STATUS=core1:_4_ports,_answering$"
+	ok "switchd: a query answered then" 0 "$bin/dardctl" switch query \
+		core1 port 1 at 172.24.0.1 timeout 2000
+	stopped switchd
+fi
+
+# By hand: no $NOTIFY_SOCKET, nothing sent, each serves and stops the
+# same.
+listen
+setpriv --bounding-set -all "$bin/dard-controller" "${cctl[@]}" \
+	2>"$tmp/c2.log" &
+dpid=$!
+pids+=("$dpid")
+for _ in $(seq 50); do
+	[[ -S $tmp/c.sock ]] && break
+	sleep 0.1
+done
+ok "by hand: controller stats" 0 "$bin/dardctl" controller stats socket \
+	"$tmp/c.sock"
+kill -TERM "$dpid"
+wait "$dpid"
+is "by hand: controller exit 0" "$?" 0
+setpriv --bounding-set "-all,$dcaps" "$bin/dardd" -i lo --pin "$pin" e1_1 \
+	2>"$tmp/d2.log" &
+dpid=$!
+pids+=("$dpid")
+for _ in $(seq 50); do
+	"$bin/dardctl" stats >/dev/null 2>&1 && break
+	sleep 0.1
+done
+ok "by hand: dardd stats" 0 "$bin/dardctl" stats
+kill -TERM "$dpid"
+wait "$dpid"
+is "by hand: dardd exit 0" "$?" 0
+is "by hand: the fake systemd heard nothing" "$(cat "$tmp/notify.log")" \
+	"listening"
+is "by hand: no word of systemd" \
+	"$(cat "$tmp/c2.log" "$tmp/d2.log" | grep -ci systemd)" 0
+
+# $NOTIFY_SOCKET names nothing: a warning naming it, and it serves.
+NOTIFY_SOCKET=$tmp/gone WATCHDOG_USEC=400000 setpriv --bounding-set -all \
+	"$bin/dard-controller" "${cctl[@]}" 2>"$tmp/c3.log" &
+dpid=$!
+pids+=("$dpid")
+for _ in $(seq 50); do
+	[[ -S $tmp/c.sock ]] && break
+	sleep 0.1
+done
+sleep 0.5
+ok "no fake systemd: controller stats" 0 "$bin/dardctl" controller stats \
+	socket "$tmp/c.sock"
+kill -TERM "$dpid"
+wait "$dpid"
+is "no fake systemd: exit 0" "$?" 0
+has "no fake systemd: warned, naming the socket" "$(cat "$tmp/c3.log")" \
+	"warning: Unable to notify systemd at \`$tmp/gone'"
+
+# The system calls: each daemon from start to SIGTERM under strace, its
+# sockets asked, every call in its unit's SystemCallFilter=
+# (syscalls.py); seccomp would refuse any other under systemd.
+# traced NAME UNIT ASK CMD...: ASK (a command) is run after 1.5 s.
+traced() {
+	local name=$1 unit=$2 ask=$3 spid
+	shift 3
+	strace -f -qq -o "$tmp/$name.strace" "$@" 2>"$tmp/$name.st.log" &
+	spid=$!
+	pids+=("$spid")
+	sleep 1.5
+	$ask >/dev/null 2>&1
+	# The daemon is strace's child: by its parent's pid, nothing else.
+	pkill -TERM -P "$spid"
+	wait "$spid"
+	ok "$name: every system call in $unit's filter" 0 python3 \
+		"$top/tests/cli/syscalls.py" "$top/systemd/$unit" \
+		"$tmp/$name.strace"
+	echo "     $out"
+}
+if command -v strace >/dev/null; then
+	listen
+	export NOTIFY_SOCKET=$tmp/notify.sock WATCHDOG_USEC=400000
+	traced controller dard-controller.service \
+		"$bin/dardctl controller stats socket $tmp/c.sock" \
+		"$bin/dard-controller" "${cctl[@]}" -a oblivious
+	traced dardd dardd@.service "$bin/dardctl stats" \
+		"$bin/dardd" -i lo --pin "$pin" e1_1
+	traced switchd dard-switchd@.service \
+		"$bin/dardctl switch query core1 at 172.24.0.1 timeout 1000" \
+		"$bin/dard-switchd" -w 0.3 core1
+	unset NOTIFY_SOCKET WATCHDOG_USEC
+else
+	echo "skip the system calls: no strace"
+fi
+
+echo "notify.sh: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

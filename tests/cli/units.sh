@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The systemd units (systemd/*.service) and the samples for /etc/dard
+# (etc/dard/), offline: no systemd needs to run. Each unit is verified
+# by systemd-analyze in a root made for it (this machine's own units,
+# which the ours name, our programs in /usr/sbin and our units in
+# /etc/systemd/system), where any word it says fails the test; a broken
+# copy must fail the same check. Then what every unit must have, its
+# environment file's sample, its exposure (systemd-analyze security) and
+# the sample configuration's parse. No root needed.
+#
+#   $tmp/root/usr/lib/systemd/system  this machine's units (targets, ...)
+#   $tmp/root/usr/sbin                dardd dard-switchd dard-controller
+#   $tmp/root/etc/systemd/system      systemd/*.service
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bin=${DARD_BIN:-$top/build/bin}
+if ! command -v systemd-analyze >/dev/null || [[ ! -d /lib/systemd/system ]]; then
+	echo "skip units.sh: needs systemd-analyze (Debian's systemd)"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+source "$top/tests/cli/lib.sh"
+
+# The highest exposure systemd-analyze security may score a unit (0 to
+# 10; ours are 2.2 to 2.4): a hardening option lost fails the test.
+max_exposure=3.0
+
+root=$tmp/root
+mkdir -p "$root/usr/sbin" "$root/usr/lib/systemd" "$root/etc/systemd/system"
+cp -a /lib/systemd/system "$root/usr/lib/systemd/"
+cp "$bin/dardd" "$bin/dard-switchd" "$bin/dard-controller" "$root/usr/sbin/"
+cp "$top"/systemd/*.service "$root/etc/systemd/system/"
+
+# verify NAME UNIT: clean is exit 0 and not a word.
+verify() {
+	ok "$1: systemd-analyze verify" 0 systemd-analyze verify --man=no \
+		--root="$root" "$2"
+	is "$1: verify says nothing" "$out$err" ""
+}
+
+units=0
+for f in "$top"/systemd/*.service; do
+	u=$(basename "$f")
+	units=$((units + 1))
+	# A template is verified as one instance of it.
+	unit=${u/@./@test.}
+	verify "$u" "$unit"
+	text=$(cat "$f")
+	has "$u: SPDX line" "$(head -1 "$f")" "^# SPDX-License-Identifier: "
+	has "$u: Type=notify" "$text" "^Type=notify$"
+	has "$u: a watchdog" "$text" "^WatchdogSec=[1-9]"
+	has "$u: restarts on failure" "$text" "^Restart=on-failure$"
+	has "$u: no new privileges" "$text" "^NoNewPrivileges=yes$"
+	has "$u: a bounding set" "$text" "^CapabilityBoundingSet="
+	has "$u: the network first" "$text" "^After=network-online.target$"
+	# Each environment file has its sample, which names the options
+	# variable ExecStart expands.
+	var=$(sed -n 's/^ExecStart=.*\$\([A-Z_]*\).*/\1/p' "$f")
+	has "$u: ExecStart takes options from the environment" "$var" "_OPTS$"
+	for env in $(sed -n 's|^EnvironmentFile=-/etc/dard/\([^%]*\.env\)$|\1|p' "$f"); do
+		is "$u: etc/dard/$env is there" \
+			"$([[ -f $top/etc/dard/$env ]] && echo yes)" yes
+		has "$u: etc/dard/$env names \$$var" \
+			"$(cat "$top/etc/dard/$env" 2>/dev/null)" "^#?$var="
+	done
+	ok "$u: exposure at most $max_exposure" 0 systemd-analyze security \
+		--offline=yes --root="$root" --threshold="${max_exposure/./}" \
+		"$unit"
+	echo "     $(grep -o 'Overall exposure level.*' <<<"$out")"
+done
+is "three units" "$units" 3
+
+# The check fails a broken unit: a misspelt key, a missing program.
+sed 's/^NoNewPrivileges=/NoNewPriviledges=/' "$top/systemd/dardd@.service" \
+	>"$root/etc/systemd/system/dardd@.service"
+systemd-analyze verify --man=no --root="$root" dardd@test.service \
+	>"$tmp/out" 2>&1
+has "a misspelt key is caught" "$(cat "$tmp/out")" "Unknown key 'NoNewPriviledges'"
+cp "$top/systemd/dardd@.service" "$root/etc/systemd/system/"
+rm "$root/usr/sbin/dardd"
+ok "a missing program is caught" 1 systemd-analyze verify --man=no \
+	--root="$root" dardd@test.service
+has "the missing program named" "$err" "/usr/sbin/dardd is not executable"
+
+# The sample configuration parses (dardd stops at the unknown host).
+ok "dard.conf.example parses" 1 "$bin/dardd" -c \
+	"$top/etc/dard/dard.conf.example" nosuch
+has "dard.conf.example is a fattree:4" "$err" "no host \`nosuch' in fattree:4"
+
+echo "units.sh: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
