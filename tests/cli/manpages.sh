@@ -8,7 +8,9 @@
 #         +-- OPTIONS     <-->  NAME --help        (both ways)
 #         +-- ENVIRONMENT  <--  $DARD_* in --help
 #         +-- ## OBJECT   <-->  dardctl help       (objects, options)
-#         +-- *word*       <--  dardctl OBJECT help (every usage word)
+#         +-- *word*      <-->  dardctl OBJECT help (usage words; the
+#         |                                           section's synopsis)
+#         +-- sections NAME ... SEE ALSO; *dard...*(N) references exist
 #
 # so that a page cannot drift from --help. Then it breaks copies of the
 # pages on purpose and checks that each kind of drift is caught.
@@ -19,7 +21,8 @@
 # (rendering is unchanged); those alone are filtered. -W style would add
 # only "lower case character in document title" (the page names are
 # lower case, as the commands) and lines over 80 bytes after scdoc's
-# escapes, neither of which a reader sees.
+# escapes, and "useless macro: br" for scdoc's ++ line breaks before a
+# paragraph; no reader sees any of them.
 # Needs scdoc and mandoc (scripts/install-deps), no privileges.
 
 set -u
@@ -137,6 +140,36 @@ word_drift() {
 		sed "s/.*/dardctl $1 help: \`&' is not in bold in \"## $1\"/"
 }
 
+# syn_drift OBJ HELP PAGE: words of the section's synopsis lines (those
+# starting with *dardctl*) that the object's usage lines do not have.
+syn_drift() {
+	comm -13 <(usage_words "$2") \
+		<(subsection "$3" "$1" | grep '^\*dardctl' |
+			grep -oE '\*[^*]+\*' | tr -d '*' | xargs -n1 |
+			grep -E '^[a-z][a-z0-9-]*$' | grep -vx dardctl | sort -u) |
+		sed "s/.*/dardctl(8) \"## $1\" synopsis: \`&' is not in dardctl $1 help/"
+}
+
+# sections PAGE: the sections a page must have that it lacks.
+sections() {
+	local s want=(NAME SYNOPSIS DESCRIPTION "EXIT STATUS" "SEE ALSO")
+
+	[[ $1 == *.5.scd ]] && want=(NAME SYNOPSIS DESCRIPTION FILES "SEE ALSO")
+	[[ $1 == *.8.scd ]] && want+=(OPTIONS ENVIRONMENT FILES EXAMPLES)
+	for s in "${want[@]}"; do
+		grep -qx "# $s" "$1" || echo "no \"# $s\" section"
+	done
+}
+
+# xrefs PAGE: dard pages it refers to, as *NAME*(N), that man/ lacks.
+xrefs() {
+	grep -oE '\*dard[a-z.-]*\*\([1-8]\)' "$1" | tr -d '*()' | sort -u |
+		while read -r r; do
+			n=${r%[1-8]} sec=${r#"$n"}
+			[[ -f $src/$n.$sec.scd ]] || echo "refers to $n($sec), not in man/"
+		done
+}
+
 # lint PAGE: what mandoc says beyond scdoc's paragraph-macro noise.
 lint() {
 	mandoc -Tlint -W warning "$1" 2>&1 |
@@ -155,6 +188,10 @@ pages=(dardctl.8 dardd.8 dard-switchd.8 dard-controller.8 dard.conf.5)
 for p in "${pages[@]}"; do
 	ok "scdoc $p" 0 scdoc <"$src/$p.scd" && cp "$tmp/out" "$tmp/$p" &&
 		check "mandoc -Tlint $p" "$(lint "$tmp/$p")"
+done
+for f in "$src"/*.scd; do
+	check "$(basename "$f" .scd): its sections" "$(sections "$f")"
+	check "$(basename "$f" .scd): its dard references exist" "$(xrefs "$f")"
 done
 # Every page in man/ is built and linted, listed above or not.
 for f in "$src"/*.scd; do
@@ -191,6 +228,8 @@ for obj in $objs; do
 	has "dardctl $obj help has usage words" "$(usage_words "$out")" "^$obj$"
 	check "dardctl $obj: every usage word in the page" \
 		"$(word_drift "$obj" "$out" "$page")"
+	check "dardctl $obj: every synopsis word in its help" \
+		"$(syn_drift "$obj" "$out" "$page")"
 done
 
 # The checks can fail: each kind of drift, made on purpose in a copy.
@@ -224,6 +263,17 @@ sed -i 's/unless \*force\* is given/unless force is given/' "$b/dardctl.8.scd"
 caught "a dardctl command word missing from its section is caught" \
 	"$(word_drift key "$(cat "$tmp/help.key")" "$b/dardctl.8.scd")" \
 	'`force'"'"
+"$bin/dardctl" topo help >"$tmp/help.topo"
+sed -i 's/\[\*noaliases\*\] \[\*output\*/[*noaliases*] [*nosuch*] [*output*/' "$b/dardctl.8.scd"
+caught "a synopsis word dardctl no longer has is caught" \
+	"$(syn_drift topo "$(cat "$tmp/help.topo")" "$b/dardctl.8.scd")" \
+	'`nosuch'"'"
+sed -i '/^# EXIT STATUS$/d' "$b/dardd.8.scd"
+caught "a page without EXIT STATUS is caught" "$(sections "$b/dardd.8.scd")" \
+	'EXIT STATUS'
+sed -i 's/\*dard-switchd\*(8)/*dard-switchd*(7)/' "$b/dardd.8.scd"
+caught "a reference to a page that does not exist is caught" \
+	"$(src=$b xrefs "$b/dardd.8.scd")" 'dard-switchd\(7\)'
 printf '.TH X 8\n.SH NAME\nx\n.Bl\n' >"$b/bad.8"
 caught "mandoc's complaints are not filtered away" "$(lint "$b/bad.8")" \
 	'bad\.8'
