@@ -21,8 +21,7 @@
 # (rendering is unchanged); those alone are filtered. -W style would add
 # only "lower case character in document title" (the page names are
 # lower case, as the commands) and lines over 80 bytes after scdoc's
-# escapes, and "useless macro: br" for scdoc's ++ line breaks before a
-# paragraph; no reader sees any of them.
+# escapes, neither of which a reader sees.
 # Needs scdoc and mandoc (scripts/install-deps), no privileges.
 
 set -u
