@@ -361,12 +361,21 @@ test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
 	$(Q)$(B)/tests/test_datapath
 	$(Q)$(B)/tests/test_switch
 
+# Man pages, scdoc sources in man/ (tests/cli/manpages.sh checks them).
+MAN_SRC := $(wildcard man/*.scd)
+MAN := $(patsubst man/%.scd,$(B)/man/%,$(MAN_SRC))
+man: $(MAN)
+$(B)/man/%: man/%.scd
+	@mkdir -p $(@D)
+	$(Q)scdoc < $< > $@
+
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
 # notify.sh runs the daemons under a fake systemd (root, unshare -n too);
 # units.sh checks the systemd units offline.
 test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/manpages.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
 		tests/cli/ctlsock.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \

@@ -36,7 +36,7 @@ static const struct opt opts[] = {
 	 "$DARD_CONFIG, else " DARD_CONFIG_DEFAULT ")"},
 	{"key", 'k', "FILE",
 	 "the key file (default $DARD_KEY, else " DARD_KEY_DEFAULT
-	 "): key 0 signs, every key verifies"},
+	 "): its first key signs, every key verifies"},
 	{"algo", 'a', "ALGO",
 	 "sdn-greedy (default), sdn-optimal, sdn-adaptive or oblivious "
 	 "(Documentation/routing.md)"},

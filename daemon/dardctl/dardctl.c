@@ -79,7 +79,7 @@ static void usage(FILE *f)
 		"                    --datapath { auto | bpf | kmod } |\n"
 		"                    -k[ey] FILE | -v |\n"
 		"                    -V[ersion] | -h[elp] }\n"
-		"       TOPO := { fattree:P | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
+		"       TOPO := { fattree:P[,T] | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
 		"\n"
 		"Objects:\n");

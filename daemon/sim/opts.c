@@ -363,8 +363,8 @@ static const struct sim_opt opts[] = {
 	 .parse = opt_string,
 	 .off = OFF(topo),
 	 .help_in = SIM_PLACE,
-	 .help = "  --topo TOPO    fattree:P, clos:DI,DA[,HOSTS], 3tier[:PODS] or a\n"
-		 "                 configuration file (default fattree:4)\n"},
+	 .help = "  --topo TOPO    fattree:P[,T], clos:DI,DA[,HOSTS], 3tier[:PODS] or\n"
+		 "                 a configuration file (default fattree:4)\n"},
 	{.name = "algo",
 	 .val = 'a',
 	 .modes = SIM_PLACE,
