@@ -479,13 +479,15 @@ ETC_SRCS ?= $(wildcard etc/dard/*)
 KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch]) kmod/uapi/linux/dard.h
 
 # Units and dkms.conf name paths; they are written for PREFIX=/usr and
-# SYSCONFDIR=/etc, and rewritten here for any other.
-$(B)/install/systemd/%: systemd/% Makefile
-	@mkdir -p $(@D)
-	$(Q)sed -e 's|/usr/sbin/|$(SBINDIR)/|g' -e 's|/etc/dard|$(SYSCONFDIR)/dard|g' $< > $@
-$(B)/install/dkms.conf: dkms.conf debian/changelog
-	@mkdir -p $(@D)
-	$(Q)sed 's|@VERSION@|$(VERSION)|g' $< > $@
+# SYSCONFDIR=/etc, and rewritten at each install for the ones given.
+define STAGE
+rm -rf $(B)/install && mkdir -p $(B)/install/systemd
+for u in $(UNITS); do \
+	sed -e 's|/usr/sbin/|$(SBINDIR)/|g' -e 's|/etc/dard|$(SYSCONFDIR)/dard|g' \
+		$$u > $(B)/install/$$u || exit 1; \
+done
+sed 's|@VERSION@|$(VERSION)|g' dkms.conf > $(B)/install/dkms.conf
+endef
 
 # One line per file, "MODE SOURCE DESTINATION" ("conf" for a sample
 # configuration file that never replaces an operator's), read by
@@ -503,7 +505,8 @@ $(foreach m,$(MAN),0644 $(m) $(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(
 endef
 export INSTALL_LIST
 
-install: daemon man $(UNITS:%=$(B)/install/%) $(B)/install/dkms.conf
+install: daemon man
+	$(Q)$(STAGE)
 	$(Q)printf '%s\n' "$$INSTALL_LIST" | \
 		DESTDIR="$(DESTDIR)" scripts/install-tree install "$(MANIFEST)"
 
