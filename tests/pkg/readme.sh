@@ -65,7 +65,7 @@ cat > "$tmp/run" <<EOF
 #!/bin/bash
 set -e
 export PATH=/readme-fake:/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bin
-git clone -q "$top" /root/dard
+git clone -q --no-local "$top" /root/dard
 cd /root/dard
 git -c advice.detachedHead=false checkout -q "$rev"
 n=0
@@ -93,8 +93,8 @@ EOF
 chmod +x "$tmp/run"
 
 # The overlay: / read-only below, a tmpfs above; /proc, /sys, /dev bound.
-# The results come out through $tmp/out, a directory outside the overlay.
-mkdir -p "$tmp/ovl" "$tmp/out"
+# The results come out through $tmp/res, a directory outside the overlay.
+mkdir -p "$tmp/ovl" "$tmp/res"
 ok "README's steps in a throwaway root (about two minutes)" 0 \
 	timeout 1200 unshare -m --propagation private bash -ec "
 	mount -t tmpfs tmpfs '$tmp/ovl'
@@ -108,19 +108,19 @@ ok "README's steps in a throwaway root (about two minutes)" 0 \
 	cp '$tmp/steps' \$r/readme-steps
 	cp '$tmp/run' \$r/readme-run
 	rc=0
-	chroot \$r /readme-run > '$tmp/out/log' 2>&1 || rc=\$?
-	cp \$r/run/readme-* '$tmp/out/' 2>/dev/null || true
-	exit \$rc" || tail -30 "$tmp/out/log"
+	chroot \$r /readme-run > '$tmp/res/log' 2>&1 || rc=\$?
+	cp \$r/run/readme-* '$tmp/res/' 2>/dev/null || true
+	exit \$rc" || tail -30 "$tmp/res/log"
 
-state=$(cat "$tmp/out/readme-state" 2>/dev/null)
+state=$(cat "$tmp/res/readme-state" 2>/dev/null)
 for f in /usr/sbin/dardd /usr/sbin/dardctl /usr/bin/dard-sim /etc/dard/dard.conf \
 	/etc/dard/dard.key "topo show works"; do
 	has "before removal: $f" "$state" "^$f$"
 done
 has "before removal: dard-dkms's source" "$state" '^dard-'
-enabled=$(cat "$tmp/out/readme-enabled" 2>/dev/null)
+enabled=$(cat "$tmp/res/readme-enabled" 2>/dev/null)
 has "units enabled" "$enabled" '^dardd@'
-is "after dpkg -P, nothing of dard" "$(cat "$tmp/out/readme-left" 2>/dev/null)" "left:"
+is "after dpkg -P, nothing of dard" "$(cat "$tmp/res/readme-left" 2>/dev/null)" "left:"
 is "this machine has no dard package" \
 	"$(dpkg-query -W -f='${Status}' dard 2>/dev/null | grep -c ' installed')" 0
 
