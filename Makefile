@@ -528,11 +528,12 @@ deb:
 		{ tail -40 ../build.log; exit 1; }
 	$(Q)ls $(DEB_DIR)/*.deb
 
-# Installs into a DESTDIR and checks it, then the packages; needs root for
-# dpkg -i (Documentation/testing.md).
+# Installs into a DESTDIR and checks it, then the packages, then README's
+# "Installing" from a fresh clone; root for dpkg and the overlay
+# (Documentation/testing.md). About three minutes.
 test-pkg: daemon man
 	$(Q)rc=0; tests/pkg/install.sh || rc=1; tests/pkg/deb.sh || rc=1; \
-		exit $$rc
+		tests/pkg/readme.sh || rc=1; exit $$rc
 
 clean:
 	rm -rf build
