@@ -64,6 +64,7 @@ chmod +x "$tmp/fake/systemctl"
 cat > "$tmp/run" <<EOF
 #!/bin/bash
 set -e
+trap 'echo "readme-run: line \$LINENO: \$BASH_COMMAND failed" >&2' ERR
 export PATH=/readme-fake:/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bin
 git clone -q --no-local "$top" /root/dard
 cd /root/dard
@@ -86,9 +87,9 @@ while IFS= read -r line; do
 	esac
 done < /readme-steps
 echo "left:" > /run/readme-left
-{ ls /usr/sbin /usr/bin /lib/systemd/system /usr/src 2>/dev/null | grep -i dard
-  dpkg-query -W -f='\${Package} \${Status}\n' dard dard-dkms 2>/dev/null | grep -v not-installed
-  true; } >> /run/readme-left
+{ ls /usr/sbin /usr/bin /lib/systemd/system /usr/src 2>/dev/null | grep -i dard || true
+  dpkg-query -W -f='\${Package} \${Status}\n' dard dard-dkms 2>/dev/null |
+	grep -v not-installed || true; } >> /run/readme-left
 EOF
 chmod +x "$tmp/run"
 
