@@ -522,6 +522,7 @@ DEB_DIR := build/deb
 deb:
 	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/dard-$(VERSION)
 	$(Q)git ls-files -co --exclude-standard -z | \
+		xargs -0 sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' - | \
 		xargs -0 cp --parents -t $(DEB_DIR)/dard-$(VERSION)
 	$(Q)cd $(DEB_DIR)/dard-$(VERSION) && \
 		dpkg-buildpackage -b -us -uc -j2 > ../build.log 2>&1 || \

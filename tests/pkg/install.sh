@@ -125,5 +125,11 @@ ok "missing file refused" 1 env DESTDIR="$root" scripts/install-tree install "" 
 	<<<"0755 build/nonexistent /usr/sbin/x"
 has "naming it" "$err" "build/nonexistent: no such file"
 
+# A manifest uninstall cannot read is refused, naming the line.
+mkdir -p "$root/m"
+printf 'f /x\nq /y\n' > "$root/m/manifest"
+ok "bad manifest refused" 1 env DESTDIR="$root" scripts/install-tree uninstall /m/manifest
+has "naming the line" "$err" "manifest: bad line 'q /y"
+
 echo "pkg-install: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -29,11 +29,20 @@ fi
 tmp=$(mktemp -d /tmp/pkg-readme.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# The section's commands: from "Installing" to the next underlined title.
-awk 'prev == "Installing" && /^-+$/ { on = 1 }
-     on && /^-+$/ && prev != "Installing" { exit }
-     on && /^    [^ ]/ { sub(/^    /, ""); print }
-     { prev = $0 }' "$top/README" > "$tmp/steps"
+# steps FILE: the commands of its "Installing" section, to the next
+# underlined title.
+steps() {
+	awk 'prev == "Installing" && /^-+$/ { on = 1 }
+	     on && /^-+$/ && prev != "Installing" { exit }
+	     on && /^    [^ ]/ { sub(/^    /, ""); print }
+	     { prev = $0 }' "$1"
+}
+# It cannot follow a README that moved or renamed the section.
+printf 'Install\n-------\n\n    make deb\n' > "$tmp/bad"
+is "no section, no commands" "$(steps "$tmp/bad")" ""
+printf 'Installing\n----------\n\n    make deb\n\nNext\n----\n\n    rm -rf /\n' > "$tmp/bad"
+is "the section ends at the next title" "$(steps "$tmp/bad")" "make deb"
+steps "$top/README" > "$tmp/steps"
 is "README has an Installing section with commands" "$(test -s "$tmp/steps" && echo yes)" yes
 for want in "scripts/install-deps" "make deb" "dpkg -i " "topo gen" "key gen" \
 	"systemctl enable" "dpkg -P "; do
