@@ -73,21 +73,31 @@ done
 has "dkms.conf names $version" "$(cat "$src/dkms.conf")" "^PACKAGE_VERSION=\"$version\"$"
 ok "installed dardctl -V" 0 "$p/sbin/dardctl" -V && is "its version" "$out" "dardctl $version"
 
-# systemd-analyze verify in a root of the installed files plus the host's
-# own units (sysinit.target and the rest they order against); man: links
-# resolve in the installed pages.
-vroot=$tmp/vroot
-cp -a "$root" "$vroot"
-mkdir -p "$vroot/lib/systemd/system"
-cp -rn /lib/systemd/system/. "$vroot/lib/systemd/system/" 2>/dev/null ||
-	cp -r /lib/systemd/system/. "$vroot/lib/systemd/system/"
-for u in "$vroot"/usr/local/lib/systemd/system/*.service; do
-	n=$(basename "$u")
-	[[ $n == *@.service ]] && n=${n%@.service}@test.service
-	ok "systemd-analyze verify $n" 0 env MANPATH="$vroot/usr/local/share/man" \
-		systemd-analyze verify --root="$vroot" "$vroot/usr/local/lib/systemd/system/$n"
-	is "verify $n says nothing" "$err" ""
-done
+# verify PREFIX UNITDIR: systemd-analyze verify of each unit installed in
+# $root, in a copy of it plus the host's own units (sysinit.target and the
+# rest they order against; ours are not replaced), with its man: links
+# resolved in the installed pages and ExecStart's program in the copy.
+verify() {
+	local vroot=$tmp/vroot u n
+	rm -rf "$vroot"
+	cp -a "$root" "$vroot"
+	mkdir -p "$vroot/lib/systemd/system"
+	cp -rn /lib/systemd/system/. "$vroot/lib/systemd/system/"
+	for u in systemd/*.service; do
+		n=$(basename "$u")
+		[[ $n == *@.service ]] && n=${n%@.service}@test.service
+		ok "systemd-analyze verify $n ($1)" 0 env MANPATH="$vroot$1/share/man" \
+			systemd-analyze verify --root="$vroot" "$vroot$2/$n"
+		is "verify $n says nothing ($1)" "$err" ""
+	done
+}
+verify /usr/local /usr/local/lib/systemd/system
+# And it can fail: the controller's unit without its program.
+rm "$tmp/vroot/usr/local/sbin/dard-controller"
+ok "verify fails when ExecStart's program is missing" 1 \
+	systemd-analyze verify --man=no --root="$tmp/vroot" \
+	"$tmp/vroot/usr/local/lib/systemd/system/dard-controller.service"
+has "naming it" "$err" "dard-controller is not executable"
 
 # Installing again keeps the manifest's directories; the changed sample
 # (now the operator's) survives uninstall, the rest goes.
@@ -117,6 +127,7 @@ for u in systemd/*.service; do
 	has "$(basename "$u") runs /usr/sbin" "$(grep ^ExecStart "$root/lib/systemd/system/$(basename "$u")")" \
 		"=/usr/sbin/"
 done
+verify /usr /lib/systemd/system
 ok "make uninstall PREFIX=/usr" 0 inst uninstall PREFIX=/usr
 is "nothing left (/usr)" "$(cd "$root" && find . | sort | xargs)" "."
 
