@@ -20,7 +20,9 @@ endif
 
 CC ?= gcc
 CLANG ?= clang
-VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+# One version, the top entry of debian/changelog: the packages', what every
+# program's --version prints and the DKMS source directory's name.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 
 # CFLAGS is the user's (make CFLAGS="-O0 -g"); what the code needs is apart.
 # SAN=1 builds everything with AddressSanitizer and UBSan into build/san.
@@ -92,7 +94,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults test-controller \
 	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
-	clean kmod kmod-path kmod-clean kmod-tools
+	uninstall deb test-pkg man clean kmod kmod-path kmod-clean kmod-tools
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -146,7 +148,7 @@ $(B)/bench/bench_dp.o: DARD_CFLAGS += -I$(B)/bench
 $(B)/%.o: %.c kmod/uapi/linux/dard.h
 	$(quiet) CC $<
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(DARD_CFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(DARD_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
 
 # The folder too: a file moved in or out changes its time, so that the
 # archive is written anew without the moved file's stale object.
@@ -197,8 +199,8 @@ $(IPPLUG): daemon/ipplug/link_dard.c daemon/lib/num.c daemon/lib/err.c \
 	$(quiet) SO $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-		-isystem kmod/uapi $(DAEMON_INC) $(CFLAGS) -fPIC -shared \
-		-o $@ $(filter %.c,$^) -lm
+		-isystem kmod/uapi $(DAEMON_INC) $(CPPFLAGS) $(CFLAGS) -fPIC \
+		-shared $(LDFLAGS) -o $@ $(filter %.c,$^) -lm
 
 # The netlink policy fuzzer the qemu guest runs against dard.ko
 # (tests/kmod/nlfuzz.c, libmnl only); `make kmod-tools' builds it for the
@@ -439,7 +441,7 @@ style:
 	$(quiet) STYLE sizes
 	$(Q)scripts/check-size $(filter daemon/%.c,$(STYLE_SRCS))
 
-check: style test-san test-bpf fuzz-smoke test-kmod test-netns
+check: style test-san test-bpf fuzz-smoke test-kmod test-pkg test-netns
 
 test: check
 
@@ -465,16 +467,84 @@ demo:
 	$(Q)$(MAKE) -s daemon
 	$(Q)scripts/demo
 
+# Where make install puts things (Documentation/operations.md,
+# "Installing"). Units go where systemd looks: Debian's systemd.pc says
+# /lib/systemd/system for the system's own (PREFIX=/usr, the package);
+# systemd also reads $(PREFIX)/lib/systemd/system for /usr/local.
 PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+SBINDIR ?= $(PREFIX)/sbin
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 # Where iproute2's ip looks for link plugins (its LIBDIR/ip).
 IPLIBDIR ?= /usr/lib/ip
-install: daemon
-	install -D -m 0755 $(B)/bin/dardctl $(DESTDIR)$(PREFIX)/sbin/dardctl
-	install -D -m 0755 $(B)/bin/dardd $(DESTDIR)$(PREFIX)/sbin/dardd
-	install -D -m 0755 $(B)/bin/dard-switchd $(DESTDIR)$(PREFIX)/sbin/dard-switchd
-	install -D -m 0755 $(B)/bin/dard-controller $(DESTDIR)$(PREFIX)/sbin/dard-controller
-	install -D -m 0755 scripts/testbed $(DESTDIR)$(PREFIX)/sbin/dard-testbed
-	install -D -m 0644 $(IPPLUG) $(DESTDIR)$(IPLIBDIR)/link_dard.so
+# DKMS takes a module's source from /usr/src/NAME-VERSION.
+DKMSDIR ?= $(PREFIX)/src/dard-$(VERSION)
+# What install put where, for uninstall; empty when a package manager
+# keeps the list (debian/rules).
+MANIFEST ?= $(PREFIX)/share/dard/install-manifest
+UNITS := $(wildcard systemd/*.service)
+ETC_SRCS ?= $(wildcard etc/dard/*)
+KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch]) kmod/uapi/linux/dard.h
+
+# Units and dkms.conf name paths; they are written for PREFIX=/usr and
+# SYSCONFDIR=/etc, and rewritten at each install for the ones given.
+define STAGE
+rm -rf $(B)/install && mkdir -p $(B)/install/systemd
+for u in $(UNITS); do \
+	sed -e 's|/usr/sbin/|$(SBINDIR)/|g' -e 's|/etc/dard|$(SYSCONFDIR)/dard|g' \
+		$$u > $(B)/install/$$u || exit 1; \
+done
+sed 's|@VERSION@|$(VERSION)|g' dkms.conf > $(B)/install/dkms.conf
+endef
+
+# One line per file, "MODE SOURCE DESTINATION" ("conf" for a sample
+# configuration file that never replaces an operator's), read by
+# scripts/install-tree.
+define INSTALL_LIST
+$(foreach p,dardctl dardd dard-switchd dard-controller,0755 $(B)/bin/$(p) $(SBINDIR)/$(p)
+)0755 $(B)/bin/dard-sim $(BINDIR)/dard-sim
+0755 scripts/testbed $(SBINDIR)/dard-testbed
+0644 $(IPPLUG) $(IPLIBDIR)/link_dard.so
+$(foreach m,$(MAN),0644 $(m) $(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m))
+)$(foreach u,$(UNITS),0644 $(B)/install/$(u) $(UNITDIR)/$(notdir $(u))
+)$(foreach e,$(ETC_SRCS),conf $(e) $(SYSCONFDIR)/dard/$(notdir $(e))
+)$(foreach k,$(KMOD_SRCS),0644 $(k) $(DKMSDIR)/$(k)
+)0644 $(B)/install/dkms.conf $(DKMSDIR)/dkms.conf
+endef
+export INSTALL_LIST
+
+install: daemon man
+	$(Q)$(STAGE)
+	$(Q)printf '%s\n' "$$INSTALL_LIST" | \
+		DESTDIR="$(DESTDIR)" scripts/install-tree install "$(MANIFEST)"
+
+# Removes what the manifest lists: files, samples the operator left as
+# they were, then the directories install made, when empty.
+uninstall:
+	$(Q)DESTDIR="$(DESTDIR)" scripts/install-tree uninstall "$(MANIFEST)"
+
+# The Debian packages dard and dard-dkms, built in a copy of the tree's
+# files (tracked and new, not ignored) so that debian/'s droppings stay
+# out of it; the .debs land in build/deb.
+DEB_DIR := build/deb
+deb:
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/dard-$(VERSION)
+	$(Q)git ls-files -co --exclude-standard -z | \
+		xargs -0 sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' - | \
+		xargs -0 cp --parents -t $(DEB_DIR)/dard-$(VERSION)
+	$(Q)cd $(DEB_DIR)/dard-$(VERSION) && \
+		dpkg-buildpackage -b -us -uc -j2 > ../build.log 2>&1 || \
+		{ tail -40 ../build.log; exit 1; }
+	$(Q)ls $(DEB_DIR)/*.deb
+
+# Installs into a DESTDIR and checks it, then the packages, then README's
+# "Installing" from a fresh clone; root for dpkg and the overlay
+# (Documentation/testing.md). About three minutes.
+test-pkg: daemon man
+	$(Q)rc=0; tests/pkg/install.sh || rc=1; tests/pkg/deb.sh || rc=1; \
+		tests/pkg/readme.sh || rc=1; exit $$rc
 
 clean:
 	rm -rf build
