@@ -285,16 +285,19 @@ static int keep_optimal(struct ctlr *c, struct rflow *fl, size_t n,
 			const struct dard_demand *d, int *keep)
 {
 	uint64_t moves = c->st.moves;
+	size_t i, placed = 0;
 	uint32_t lb;
-	size_t i;
 	int ret;
 
-	*keep = c->fail_seen == c->fail_gen;
+	/* Marked so that a colouring after it starts from where it was. */
+	for (i = 0; i < n; i++) {
+		fl[i].fresh = fl[i].f->assigned < 0;
+		placed += !fl[i].fresh;
+	}
+	/* Nothing placed yet (a first round): nothing to keep, colour. */
+	*keep = c->fail_seen == c->fail_gen && (placed || !n);
 	if (!*keep)
 		return 0;
-	/* Marked so that a colouring after it starts from where it was. */
-	for (i = 0; i < n; i++)
-		fl[i].fresh = fl[i].f->assigned < 0;
 	ret = place_greedy(c, fl, n);
 	if (ret || c->nfailed || refusing(fl, n))
 		return ret;
