@@ -169,10 +169,16 @@ static void load_reset(struct ctlr *c)
 			c->load[i] = FAILED_LOAD;
 }
 
-/* Whether a flow sits on the path its host could not move it to. */
+/*
+ * Whether a flow sits on the path its host could not move it to, or has
+ * no path since it refused one: avoid_refused() places it, not the
+ * algorithm, which knows nothing of refusals (and would count a move
+ * that avoid_refused then undoes).
+ */
 static int on_refused(const struct rflow *r)
 {
-	return r->f->refused >= 0 && r->f->assigned == r->f->refused &&
+	return r->f->refused >= 0 &&
+	       (r->f->assigned == r->f->refused || r->f->assigned < 0) &&
 	       r->ps->npaths > 1;
 }
 
@@ -246,6 +252,8 @@ static int place_greedy(struct ctlr *c, struct rflow *fl, size_t n)
 			add_row(c, fl[i].ps, f->assigned);
 			continue;
 		}
+		if (on_refused(&fl[i]))
+			continue;
 		cd[nnew] = (struct dard_cands){fl[i].ps->dl, fl[i].ps->npaths,
 					       fl[i].ps->ndl};
 		todo[nnew++] = &fl[i];
@@ -301,16 +309,16 @@ static int keep_optimal(struct ctlr *c, struct rflow *fl, size_t n,
 	ret = place_greedy(c, fl, n);
 	if (ret || c->nfailed || refusing(fl, n))
 		return ret;
-	if (dard_route_lower_bound(c->t, d, n, &lb, NULL))
-		return -ENOMEM;
-	*keep = max_load(c, fl, n) <= (lb ? lb : 1);
+	ret = dard_route_lower_bound(c->t, d, n, &lb, NULL) ? -ENOMEM : 0;
+	*keep = !ret && max_load(c, fl, n) <= (lb ? lb : 1);
 	if (*keep)
 		return 0;
+	/* Colouring (or a failed round) starts from before the greedy. */
 	for (i = 0; i < n; i++)
 		if (fl[i].fresh)
 			fl[i].f->assigned = -1;
 	c->st.moves = moves;
-	return 0;
+	return ret;
 }
 
 /* Refine passes: dard-sim's default, enough to unstack a colouring. */

@@ -486,6 +486,7 @@ static void test_expiry_since_drain(void **state)
 static void test_ack_failed(void **state)
 {
 	uint8_t buf[DARD_CP_MSG_MAX];
+	uint64_t moves;
 	unsigned dst = 9;
 	size_t len;
 
@@ -502,8 +503,11 @@ static void test_ack_failed(void **state)
 	 * (ties would have put it there again). */
 	assert_int_equal(c.host[0].flow[0].assigned, -1);
 	assert_int_equal(c.host[0].flow[0].refused, 0);
+	moves = c.st.moves;
 	assert_int_equal(ctlr_round(&c, SEC), 0);
 	assert_true(c.host[0].flow[0].assigned > 0);
+	/* One move, counted once (not the algorithm's and then ours). */
+	assert_int_equal(c.st.moves, moves + 1);
 	nsent = 0;
 	assert_int_equal(ctlr_round(&c, SEC), 0);
 	assert_int_equal(nsent, 1);
