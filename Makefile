@@ -87,7 +87,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults test-controller \
+.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults test-cluster test-controller \
 	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
 	clean kmod kmod-path kmod-clean kmod-tools
 .DELETE_ON_ERROR:
@@ -390,6 +390,11 @@ test-netns: daemon
 # The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
+
+# scripts/cluster over real sshd in the testbed's namespaces (about a
+# minute; Debian's openssh-server). The lead adds it to make check.
+test-cluster: daemon
+	$(Q)tests/netns/cluster.sh
 
 # dard-controller on the testbed (about two minutes). Not in test-netns
 # yet: its checks of rates and of the links flows take are still flaky
