@@ -128,14 +128,21 @@ void deploy_write_setup(FILE *f, const struct dard_topo *t,
 		"sed 's/\\.eth0\\./.dard0./' <<'EOS' | sysctl -q -p /dev/stdin\n");
 	render_sysctl(f, t, n);
 	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\nEOS\n");
-	/* The testbed gave the link addresses already: replace, not add. */
+	/*
+	 * The testbed gave the link addresses already: replace, not add.
+	 * A second run (a runner's next up) replaces routes too, and drops
+	 * the rules first: ip has no rule replace.
+	 */
 	fprintf(f,
-		"sed 's/^addr add/addr replace/; s/dev eth0/dev dard0/g' <<'EOB' | ip -batch -\n");
+		"batch=$(sed 's/^addr add/addr replace/; s/^route add/route replace/; s/dev eth0/dev dard0/g' <<'EOB'\n");
 	if (nd->is_host)
 		render_host(f, t, p, n, "");
 	else
 		render_switch(f, t, p, n, "");
-	fprintf(f, "EOB\n");
+	fprintf(f,
+		"EOB\n)\n"
+		"sed -n 's/^rule add/rule del/p' <<<\"$batch\" | ip -force -batch - 2>/dev/null || true\n"
+		"ip -batch - <<<\"$batch\"\n");
 	if (rate) {
 		fprintf(f,
 			"sed 's/^qdisc add/qdisc replace/; s/dev eth0/dev dard0/' <<'EOT' | tc -batch -\n");
