@@ -363,7 +363,8 @@ test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
 		tests/cli/ctlsock.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
-		tests/cli/controller.sh || rc=1; exit $$rc
+		tests/cli/controller.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/cluster.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@
