@@ -103,7 +103,7 @@ done <"$tmp/dep/nodes"
 sshd_listens() {
 	local n
 	for n in "${!mgmt_of[@]}"; do
-		[[ -n $(ip netns exec "${ns_of[$n]}" ss -Htln "src ${mgmt_of[$n]} and sport = :22") ]] ||
+		[[ -n $(nsenter --net="/run/netns/${ns_of[$n]}" ss -Htln "src ${mgmt_of[$n]} and sport = :22") ]] ||
 			return 1
 	done
 }
