@@ -92,7 +92,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults test-controller \
+.PHONY: all daemon bpf check test test-unit test-bpf test-cli test-netns test-faults test-cluster test-controller \
 	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
 	uninstall deb test-pkg man clean kmod kmod-path kmod-clean kmod-tools
 .DELETE_ON_ERROR:
@@ -383,7 +383,8 @@ test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
 		tests/cli/controller.sh || rc=1; \
 		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/units.sh || rc=1; exit $$rc
+		DARD_BIN=$(B)/bin tests/cli/units.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/cluster.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@
@@ -410,6 +411,11 @@ test-netns: daemon
 # The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
+
+# scripts/cluster over real sshd in the testbed's namespaces (about a
+# minute; Debian's openssh-server). The lead adds it to make check.
+test-cluster: daemon
+	$(Q)tests/netns/cluster.sh
 
 # dard-controller on the testbed (about two minutes). Not in test-netns
 # yet: its checks of rates and of the links flows take are still flaky

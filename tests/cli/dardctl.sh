@@ -161,6 +161,40 @@ ok "deploy deterlab on a full disk" 1 d -t fattree:4 deploy deterlab "$tmp/full"
 	is "deterlab full disk: one message naming the file" "$err" \
 		"Unable to write \`$tmp/full/setup/dard.conf': No space left on device"
 
+# deploy cluster: a directory per node, shipped as is; one key for all.
+ok "deploy cluster" 0 d -t fattree:4 deploy cluster "$tmp/cl" rate 100
+is "a directory per node" "$(find "$tmp/cl" -mindepth 1 -maxdepth 1 -type d | wc -l)" 36
+is "nodes: a line per node" "$(grep -vc '^#' "$tmp/cl/nodes")" 36
+has "nodes: role and management address" "$(cat "$tmp/cl/nodes")" '^e1_1 host 172\.24\.'
+is "one key on every node" "$(cat "$tmp"/cl/*/etc/dard/dard.key | sort -u | wc -l)" \
+	"$(wc -l <"$tmp/cl/e1_1/etc/dard/dard.key")"
+is "keys root-only" "$(stat -c %a "$tmp"/cl/*/etc/dard/dard.key | sort -u)" 600
+is "host env" "$(grep -v '^#' "$tmp/cl/e1_1/etc/dard/dard.env" | xargs)" \
+	"DARD_NODE=e1_1 DARD_ROLE=host DARD_ARGS=-i dard0"
+is "switch env" "$(grep -v '^#' "$tmp/cl/core1/etc/dard/dard.env" | xargs)" \
+	"DARD_NODE=core1 DARD_ROLE=switch DARD_ARGS="
+ok "the configuration reads back" 0 d -t "$tmp/cl/tor1_1/etc/dard/dard.conf" topo show
+ok "setup.sh is bash" 0 bash -n "$tmp/cl/aggr2_1/setup.sh"
+has "setup.sh reads etc/dard next to it" "$(cat "$tmp/cl/e1_1/setup.sh")" \
+	'^conf=\${DARD_CONFIG:-\$here/etc/dard/dard.conf}$'
+has "setup.sh limits with rate" "$(cat "$tmp/cl/e1_1/setup.sh")" 'tbf rate 100mbit'
+ok "deploy cluster -k copies the key" 0 d -t fattree:4 -k "$tmp/cl/e1_1/etc/dard/dard.key" \
+	deploy cluster "$tmp/cl2"
+ok "and it is the same key" 0 cmp "$tmp/cl/e1_1/etc/dard/dard.key" "$tmp/cl2/core4/etc/dard/dard.key"
+cp "$tmp/cl/e1_1/etc/dard/dard.key" "$tmp/loose.key" && chmod 0644 "$tmp/loose.key"
+ok "deploy cluster refuses a loose key" 1 d -t fattree:4 -k "$tmp/loose.key" deploy cluster "$tmp/cl3" &&
+	has "loose key named" "$err" "$tmp/loose.key"
+ok "deploy cluster unexpected word" 2 d -t fattree:4 deploy cluster "$tmp/cl3" frob &&
+	has "unexpected word named" "$err" "deploy cluster: unexpected .frob."
+ok "cluster into a missing directory" 1 d -t fattree:4 deploy cluster /nonexistent/x &&
+	has "cluster: missing directory named" "$err" "Unable to create ./nonexistent/x."
+mkdir -p "$tmp/fullc/core1"
+ln -s /dev/full "$tmp/fullc/core1/setup.sh"
+ok "deploy cluster on a full disk" 1 d -t fattree:4 deploy cluster "$tmp/fullc" &&
+	is "cluster full disk: one message naming the file" "$err" \
+		"Unable to write \`$tmp/fullc/core1/setup.sh': No space left on device"
+is "no nodes file after a failure" "$(ls "$tmp/fullc/nodes" 2>/dev/null)" ""
+
 # Strict numbers: no silent truncation, no inf/nan/1e20; the argument and
 # the value are named. All are refused before any datapath or dardd is
 # needed, so exit 2 (bad usage) here without privileges.

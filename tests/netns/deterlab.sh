@@ -75,18 +75,7 @@ t "start commands point at setup-dir" grep -q 'sudo /proj/dard/setup/e1_1.sh' "$
 
 # PCs as the testbed boots them: interfaces named by it, with its addresses.
 "$dardctl" -t "$tmp/dl/setup/dard.conf" deploy netns "$tmp/ns" prefix "$prefix" >/dev/null
-ip -batch "$tmp/ns/setup.batch" || fail "creating the namespaces"
-ip -n "$prefix.mgmt" -batch "$tmp/ns/mgmt.batch" || fail "the management LAN"
-while read -r name kind ns; do
-	# The addresses the NS file gives (link /31s and the LAN), nothing else.
-	grep -E '^addr add [0-9.]+/(31|16) dev (p[0-9]+|eth0|mgmt0)$' "$tmp/ns/node/$name.batch" |
-		ip -n "$ns" -batch - || fail "addresses of $name"
-	k=0
-	for dev in $(ip -n "$ns" -o link show | awk -F': ' '$2 != "lo" { sub("@.*", "", $2); print $2 }'); do
-		ip -n "$ns" link set dev "$dev" name "enp0s$k" && ip -n "$ns" link set dev "enp0s$k" up
-		k=$((k + 1))
-	done
-done <"$tmp/ns/nodes"
+fresh_pcs "$tmp/ns" || fail "making the fresh PCs"
 bad=0
 while read -r name kind ns; do
 	DARD_BIN=$top/build/bin DARD_START=0 DARD_PIN_ROOT=$pins/$name \

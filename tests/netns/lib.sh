@@ -89,6 +89,27 @@ pids_of() {
 		[[ $(cat /proc/$p/comm 2>/dev/null) == "$2" ]] && echo "$p"
 	done
 }
+# fresh_pcs DIR: the namespaces of `dardctl deploy netns DIR' made to
+# look like freshly booted testbed PCs: only the addresses the testbed
+# gives (link /31s and the management LAN), under interface names of
+# their own (enp0sK). Returns non-zero, naming what failed.
+fresh_pcs() {
+	local d=$1 name kind ns dev k
+	ip -batch "$d/setup.batch" || { echo "creating the namespaces failed"; return 1; }
+	# The management namespace is the batch's first.
+	ip -n "$(awk 'NR == 1 { print $3 }' "$d/setup.batch")" -batch "$d/mgmt.batch" ||
+		{ echo "the management LAN failed"; return 1; }
+	while read -r name kind ns; do
+		grep -E '^addr add [0-9.]+/(31|16) dev (p[0-9]+|eth0|mgmt0)$' "$d/node/$name.batch" |
+			ip -n "$ns" -batch - || { echo "addresses of $name failed"; return 1; }
+		k=0
+		for dev in $(ip -n "$ns" -o link show | awk -F': ' '$2 != "lo" { sub("@.*", "", $2); print $2 }'); do
+			ip -n "$ns" link set dev "$dev" name "enp0s$k" &&
+				ip -n "$ns" link set dev "enp0s$k" up || return 1
+			k=$((k + 1))
+		done
+	done <"$d/nodes"
+}
 summary() {
 	echo "$suite: $passed passed, $failed failed"
 	[[ $failed -eq 0 ]]

@@ -12,6 +12,7 @@
 #include "dardctl.h"
 #include "keyfile.h"
 #include "print.h"
+#include "cluster.h"
 #include "deterlab.h"
 #include "netns.h"
 
@@ -22,6 +23,7 @@ static int usage(FILE *f)
 		"                                       [ routing { dard | ecmp } ]\n"
 		"       dardctl [ -t TOPO ] deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
 		"                                          [ setup-dir PATH ]\n"
+		"       dardctl [ -t TOPO ] deploy cluster DIR [ rate MBIT ]\n"
 		"\n"
 		"netns:\n"
 		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"
@@ -56,7 +58,19 @@ static int usage(FILE *f)
 		"                   to pN, dard0 and mgmt0, applies the node's tables,\n"
 		"                   addresses and limits as the namespace testbed\n"
 		"                   does, and starts dard-switchd or dardd\n"
-		"                   (Documentation/experiments.md)\n");
+		"                   (Documentation/experiments.md)\n"
+		"\n"
+		"cluster: for machines reached over ssh (scripts/cluster), writes\n"
+		"  nodes            NODE ROLE MANAGEMENT-ADDRESS per line\n"
+		"  NODE/            one directory per node, shipped as it is:\n"
+		"    setup.sh       deterlab's set-up script (ports limited to MBIT\n"
+		"                   Mbit/s with rate), reading etc/dard next to it\n"
+		"    etc/dard/dard.conf  the host configuration file\n"
+		"    etc/dard/dard.key   the switch protocol's key, mode 0600, the\n"
+		"                   same on every node, as for netns\n"
+		"    etc/dard/dard.env   DARD_NODE=, DARD_ROLE=host|switch and\n"
+		"                   DARD_ARGS= (the daemon's other options), which\n"
+		"                   the services read\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
@@ -111,15 +125,35 @@ static int netns_parse(int argc, char **argv, struct deploy_args *a)
 }
 
 /*
- * The deployment's key, DIR/dard.key, mode 0600: a copy of -k's or
- * $DARD_KEY's file when one is named (checked as the daemons check it),
- * else a fresh one. Every node of the deployment gets this one.
+ * The deployment's key: a copy of -k's or $DARD_KEY's file when one is
+ * named (checked as the daemons check it), else a fresh one. Every node
+ * of the deployment gets this one.
  */
-static int write_key(struct ctl *c, const char *dir)
+static int key_get(struct ctl *c, struct dard_keys *keys)
 {
 	const char *from = c->key_arg ? c->key_arg : getenv("DARD_KEY");
+	char err[DARD_ERR_MAX + PATH_MAX];
+	int ret;
+
+	memset(keys, 0, sizeof(*keys));
+	keys->n = 1;
+	ret = dard_crypto_init(err);
+	if (!ret && from && *from)
+		ret = dard_keys_load(keys, from, err);
+	else if (!ret)
+		dard_key_new(&keys->key[0], NULL);
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return CTL_ERR;
+	}
+	return CTL_OK;
+}
+
+/* The deployment's key as DIR/dard.key, mode 0600. */
+static int write_key(struct ctl *c, const char *dir)
+{
 	char err[DARD_ERR_MAX + PATH_MAX], path[PATH_MAX];
-	struct dard_keys keys = {.n = 1};
+	struct dard_keys keys;
 	int ret;
 
 	if (snprintf(path, sizeof(path), "%s/dard.key", dir) >=
@@ -127,13 +161,9 @@ static int write_key(struct ctl *c, const char *dir)
 		fprintf(stderr, "%s: name too long\n", dir);
 		return CTL_ERR;
 	}
-	ret = dard_crypto_init(err);
-	if (!ret && from && *from)
-		ret = dard_keys_load(&keys, from, err);
-	else if (!ret)
-		dard_key_new(&keys.key[0], NULL);
-	if (!ret)
-		ret = dard_keys_save(&keys, path, 1, err);
+	if (key_get(c, &keys))
+		return CTL_ERR;
+	ret = dard_keys_save(&keys, path, 1, err);
 	sodium_memzero(&keys, sizeof(keys));
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
@@ -195,6 +225,38 @@ static int deterlab_write(struct ctl *c, const struct deploy_args *a)
 	return ret == CTL_OK ? write_key(c, sub) : ret;
 }
 
+/* [ rate MBIT ] */
+static int cluster_parse(int argc, char **argv, struct deploy_args *a)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "rate") && i + 1 < argc) {
+			/* 0: unlimited. */
+			if (ctl_parse_u32("rate", argv[++i], 0, 1000000,
+					  &a->rate))
+				return CTL_USAGE;
+		} else {
+			fprintf(stderr, "deploy cluster: unexpected `%s'\n",
+				argv[i]);
+			return usage(stderr);
+		}
+	}
+	return CTL_OK;
+}
+
+static int cluster_write(struct ctl *c, const struct deploy_args *a)
+{
+	struct dard_keys keys;
+	int ret;
+
+	if (key_get(c, &keys))
+		return CTL_ERR;
+	ret = deploy_cluster(c, a->dir, a->rate, &keys);
+	sodium_memzero(&keys, sizeof(keys));
+	return ret;
+}
+
 /* The back-ends: each reads what follows DIR, then writes into DIR. */
 static const struct deploy_cmd {
 	const char *name;
@@ -203,6 +265,7 @@ static const struct deploy_cmd {
 } deploy_cmds[] = {
 	{"netns", netns_parse, netns_write},
 	{"deterlab", deterlab_parse, deterlab_write},
+	{"cluster", cluster_parse, cluster_write},
 };
 
 int do_deploy(struct ctl *c, int argc, char **argv)

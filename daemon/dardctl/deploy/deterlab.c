@@ -69,10 +69,11 @@ static void write_ns(FILE *f, const struct dard_topo *t,
  * A node's set-up script: it finds each interface by the address the
  * testbed gave it, renames it to dard's name (pN, dard0, mgmt0), then
  * applies the same commands as the namespace testbed and starts the
- * node's daemon.
+ * node's daemon. Where it finds its files is the layout's.
  */
-static void write_setup(FILE *f, const struct dard_topo *t,
-			const struct dard_plan *p, uint32_t n, uint32_t rate)
+void deploy_write_setup(FILE *f, const struct dard_topo *t,
+			const struct dard_plan *p, uint32_t n, uint32_t rate,
+			const struct setup_layout *l)
 {
 	const struct dard_node *nd = &t->node[n];
 	char a[24], ifn[16];
@@ -80,18 +81,23 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 
 	fprintf(f,
 		"#!/bin/bash\n"
-		"# dard set-up of %s (%s), written by dardctl deploy deterlab.\n"
-		"# Environment: DARD_BIN (dardd, dard-switchd, dardctl; default\n"
-		"# /usr/local/sbin), DARD_CONFIG (default: dard.conf next to this\n"
-		"# script), DARD_KEY (default /etc/dard/dard.key, installed root-only\n"
-		"# from dard.key next to this script when missing), DARD_START=0 to\n"
-		"# leave the daemon stopped.\n"
+		"# dard set-up of %s (%s), written by dardctl deploy %s.\n"
+		"# Environment:\n"
+		"#   DARD_BIN      dardd, dard-switchd, dardctl (default /usr/local/sbin)\n"
+		"#   DARD_CONFIG   default %s\n"
+		"#   DARD_KEY      default %s\n"
+		"#   DARD_ARGS     more options for the daemon\n"
+		"#   DARD_LOG_DIR  where it logs (default /var/log)\n"
+		"#   DARD_RUN_DIR  its pid file, NODE.pid (default /run/dard)\n"
+		"#   DARD_START=0  leaves it stopped\n"
 		"set -eu\n"
 		"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
 		"bin=${DARD_BIN:-/usr/local/sbin}\n"
-		"conf=${DARD_CONFIG:-$here/dard.conf}\n"
-		"key=${DARD_KEY:-/etc/dard/dard.key}\n"
-		"[[ -e $key ]] || install -D -m 0600 -o root -g root \"$here/dard.key\" \"$key\"\n"
+		"conf=${DARD_CONFIG:-%s}\n"
+		"key=${DARD_KEY:-%s}\n"
+		"log=${DARD_LOG_DIR:-/var/log}\n"
+		"run=${DARD_RUN_DIR:-/run/dard}\n"
+		"%s"
 		"\n"
 		"# The interface holding ADDR, renamed to NAME.\n"
 		"claim() {\n"
@@ -104,6 +110,7 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 		"\tip link set dev \"$2\" up\n"
 		"}\n\n",
 		nd->name, nd->is_host ? "host" : t->level_name[nd->level],
+		l->by, l->conf_doc, l->key_doc, l->conf, l->key, l->key_install,
 		nd->name);
 	for_each_port(t, n, k) {
 		uint32_t li = nd->port[k - 1];
@@ -121,14 +128,21 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 		"sed 's/\\.eth0\\./.dard0./' <<'EOS' | sysctl -q -p /dev/stdin\n");
 	render_sysctl(f, t, n);
 	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\nEOS\n");
-	/* The testbed gave the link addresses already: replace, not add. */
+	/*
+	 * The testbed gave the link addresses already: replace, not add.
+	 * A second run (a runner's next up) replaces routes too, and drops
+	 * the rules first: ip has no rule replace.
+	 */
 	fprintf(f,
-		"sed 's/^addr add/addr replace/; s/dev eth0/dev dard0/g' <<'EOB' | ip -batch -\n");
+		"batch=$(sed 's/^addr add/addr replace/; s/^route add/route replace/; s/dev eth0/dev dard0/g' <<'EOB'\n");
 	if (nd->is_host)
 		render_host(f, t, p, n, "");
 	else
 		render_switch(f, t, p, n, "");
-	fprintf(f, "EOB\n");
+	fprintf(f,
+		"EOB\n)\n"
+		"sed -n 's/^rule add/rule del/p' <<<\"$batch\" | ip -force -batch - 2>/dev/null || true\n"
+		"ip -batch - <<<\"$batch\"\n");
 	if (rate) {
 		fprintf(f,
 			"sed 's/^qdisc add/qdisc replace/; s/dev eth0/dev dard0/' <<'EOT' | tc -batch -\n");
@@ -140,19 +154,35 @@ static void write_setup(FILE *f, const struct dard_topo *t,
 			"\n# ID traffic travels IP-in-IP through the BPF datapath.\n"
 			"\"$bin/dardctl\" -t \"$conf\" dp attach dard0 host %s\n",
 			nd->name);
-	fprintf(f, "\n[[ ${DARD_START:-1} == 1 ]] || exit 0\n");
+	fprintf(f, "\n[[ ${DARD_START:-1} == 1 ]] || exit 0\n"
+		   "mkdir -p \"$log\" \"$run\"\n");
+	/* The pid file lets a runner stop exactly this node's daemon. */
 	if (nd->is_host)
 		fprintf(f,
-			"setsid \"$bin/dardd\" -c \"$conf\" -k \"$key\" -i dard0 %s </dev/null >>/var/log/dardd.log 2>&1 &\n",
+			"setsid \"$bin/dardd\" -c \"$conf\" -k \"$key\" -i dard0 ${DARD_ARGS:-} %s </dev/null >>\"$log/dardd.log\" 2>&1 &\n",
 			nd->name);
 	else
 		fprintf(f,
-			"setsid \"$bin/dard-switchd\" -c \"$conf\" -k \"$key\" %s </dev/null >>/var/log/dard-switchd.log 2>&1 &\n",
+			"setsid \"$bin/dard-switchd\" -c \"$conf\" -k \"$key\" ${DARD_ARGS:-} %s </dev/null >>\"$log/dard-switchd.log\" 2>&1 &\n",
 			nd->name);
+	fprintf(f, "echo $! >\"$run/%s.pid\"\n", nd->name);
 }
 
-/* The configuration every node reads, next to the scripts. */
-static int write_config(const struct dard_topo *t, const struct dard_plan *p,
+/* DeterLab's PCs share /proj: the files sit next to the scripts there. */
+static const struct setup_layout deterlab_layout = {
+	.by = "deterlab",
+	.conf = "$here/dard.conf",
+	.conf_doc = "dard.conf next to this script",
+	.key = "/etc/dard/dard.key",
+	.key_doc =
+		"/etc/dard/dard.key, installed root-only\n"
+		"#                 from dard.key next to this script if missing",
+	.key_install =
+		"[[ -e $key ]] || install -D -m 0600 -o root -g root \"$here/dard.key\" \"$key\"\n",
+};
+
+/* The configuration every node reads, as SUB/dard.conf. */
+int deploy_write_config(const struct dard_topo *t, const struct dard_plan *p,
 			const char *sub)
 {
 	struct dard_buf b = {0};
@@ -190,13 +220,13 @@ int deploy_deterlab(struct ctl *c, const char *dir, uint32_t rate,
 	if (out_open(&o, dir, "dard.ns", 0))
 		return CTL_ERR;
 	write_ns(o.f, t, p, rate, os, setup_dir ? setup_dir : sub);
-	if (out_close(&o) || write_config(t, p, sub))
+	if (out_close(&o) || deploy_write_config(t, p, sub))
 		return CTL_ERR;
 	for (i = 0; i < t->nnodes; i++) {
 		snprintf(name, sizeof(name), "%s.sh", t->node[i].name);
 		if (out_open(&o, sub, name, 0755))
 			return CTL_ERR;
-		write_setup(o.f, t, p, i, rate);
+		deploy_write_setup(o.f, t, p, i, rate, &deterlab_layout);
 		if (out_close(&o))
 			return CTL_ERR;
 	}
