@@ -57,6 +57,12 @@ for f in "$top"/systemd/*.service; do
 	has "$u: no new privileges" "$text" "^NoNewPrivileges=yes$"
 	has "$u: a bounding set" "$text" "^CapabilityBoundingSet="
 	has "$u: the network first" "$text" "^After=network-online.target$"
+	# /run/dard is shared (scripts/testbed's state, other daemons'
+	# sockets): a unit that makes it must not remove it when it stops.
+	if grep -q "^RuntimeDirectory=" "$f"; then
+		has "$u: its RuntimeDirectory outlives it" "$text" \
+			"^RuntimeDirectoryPreserve=yes$"
+	fi
 	# Each environment file has its sample, which names the options
 	# variable ExecStart expands.
 	var=$(sed -n 's/^ExecStart=.*\$\([A-Z_]*\).*/\1/p' "$f")
