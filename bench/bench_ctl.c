@@ -2,7 +2,8 @@
 /*
  * dard-bench-ctl: dard-controller's rounds on a big tree, without
  * sockets. Every host reports one elephant (a random permutation, or a
- * stride of one pod's hosts) through ctlr_receive, as its dardd would;
+ * stride of one pod's hosts) through ctlr_receive, as its dardd would
+ * (-f N: N elephants, the k-th to the host 37k further);
  * then, for each algorithm, the decision latency of a round that places
  * every flow afresh (the worst round: a new demand) and of a steady
  * round (nothing changed), each the median of -r rounds: the controller's
@@ -12,7 +13,9 @@
  * volume a round pushes (datagrams and bytes, cproto's encoder: the xmit
  * hook only counts). Prints a markdown table.
  *
- *   dard-bench-ctl [-r ROUNDS] [-s SEED] [SPEC]   (default fattree:32)
+ *   dard-bench-ctl [-r ROUNDS] [-s SEED] [-f FLOWS] [SPEC]
+ *   (default fattree:32, one flow a host; -f 32 on it: the controller's
+ *   cap of 262,144 flows, operations.md's watchdog numbers)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,6 +33,7 @@
 enum { ROUNDS_MAX = 100 };
 
 static struct dard_keys keys = {.n = 1};
+static uint32_t per_host = 1; /* -f: elephants each host reports */
 
 static ssize_t count_xmit(struct ctlr *c, const void *buf, size_t len,
 			  uint32_t addr, uint16_t port)
@@ -50,31 +54,43 @@ static uint64_t cpu_ns(void)
 	return dard_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-/* Every host's report of its one flow to dst[rank]; the CPU ns it took. */
+/*
+ * Every host's report of its per_host flows, the first to dst[rank]; the
+ * CPU ns it took.
+ */
 static uint64_t report_all(struct ctlr *c, const uint32_t *dst)
 {
 	static struct dard_cp_msg m;
 	const struct dard_topo *t = c->t;
 	uint8_t buf[DARD_CP_MSG_MAX];
 	uint64_t t0 = cpu_ns(), seq = dard_clock_ns(CLOCK_REALTIME);
-	uint32_t i;
+	uint32_t i, k, d;
 	size_t len;
 
 	for (i = 0; i < t->nhosts; i++) {
 		const struct dard_node *s = &t->node[t->hosts[i]];
+		uint64_t now = dard_clock_ns(CLOCK_REALTIME);
+
+		/* Late reports of a long run are not replays: seq keeps up. */
+		seq = now > seq ? now : seq + 1;
 
 		m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
 					 .flags = DARD_CP_F_FIRST |
 						  DARD_CP_F_LAST,
 					 .sender = s->id,
 					 .topo = c->topo,
-					 .seq = seq++,
-					 .count = 1};
-		m.flow[0].key.saddr = htonl(s->id);
-		m.flow[0].key.daddr = htonl(t->node[t->hosts[dst[i]]].id);
-		m.flow[0].key.sport = htons(40000);
-		m.flow[0].key.dport = htons(5201);
-		m.flow[0].key.proto = 6;
+					 .seq = seq,
+					 .count = per_host};
+		for (k = 0; k < per_host; k++) {
+			d = (dst[i] + k * 37) % t->nhosts;
+			if (d == i)
+				d = (d + 1) % t->nhosts;
+			m.flow[k].key.saddr = htonl(s->id);
+			m.flow[k].key.daddr = htonl(t->node[t->hosts[d]].id);
+			m.flow[k].key.sport = htons(40000 + k);
+			m.flow[k].key.dport = htons(5201);
+			m.flow[k].key.proto = 6;
+		}
 		len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 		ctlr_receive(c, buf, len, s->mgmt, 40000, 1);
 	}
@@ -173,18 +189,21 @@ int main(int argc, char **argv)
 	const char *spec = "fattree:32";
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:f:")) != -1) {
 		int ret = opt == 'r' ? dard_parse_u32(optarg, 1, ROUNDS_MAX,
 						      &rounds)
 			  : opt == 's'
 				  ? dard_parse_u64(optarg, 1, UINT64_MAX, &seed)
+			  : opt == 'f'
+				  ? dard_parse_u32(optarg, 1, DARD_CP_FLOWS_MAX,
+						   &per_host)
 				  : -EINVAL;
 
 		if (ret) {
 			fprintf(stderr,
 				"Usage: dard-bench-ctl [-r ROUNDS (1-%d)] "
-				"[-s SEED] [SPEC]\n",
-				ROUNDS_MAX);
+				"[-s SEED] [-f FLOWS (1-%d)] [SPEC]\n",
+				ROUNDS_MAX, DARD_CP_FLOWS_MAX);
 			return 2;
 		}
 	}
@@ -199,9 +218,9 @@ int main(int argc, char **argv)
 	perm = calloc(cfg.topo->nhosts, sizeof(*perm));
 	if (!perm)
 		return 1;
-	printf("dard-bench-ctl: %s, %u hosts, one elephant each; median of "
-	       "%u rounds\n\n",
-	       spec, cfg.topo->nhosts, rounds);
+	printf("dard-bench-ctl: %s, %u hosts, %u elephant(s) each; median "
+	       "of %u rounds\n\n",
+	       spec, cfg.topo->nhosts, per_host, rounds);
 	printf("| pattern | algo | flows | reports CPU ms | fresh: decide ms "
 	       "| fresh: round CPU ms | steady: decide ms | steady: round CPU "
 	       "ms | L_D | datagrams/round | bytes/round |\n");

@@ -17,6 +17,13 @@
 /* The longest status line we send; systemd shows one line anyway. */
 enum { NOTIFY_STATUS_MAX = 256 };
 
+/*
+ * The longest watchdog we honour, a day: a larger WATCHDOG_USEC (up to
+ * 2^64 - 2) would overflow usec * 1000, and pinging more often than
+ * asked is always safe.
+ */
+#define NOTIFY_WATCHDOG_MAX_USEC (24ULL * 3600 * 1000000)
+
 /* sd_notify returns > 0 when sent, 0 without $NOTIFY_SOCKET. */
 static int notify(const char *msg)
 {
@@ -59,6 +66,8 @@ int dard_notify_ready(struct dard_notify *n, uint64_t now_ns, char *err,
 				 getenv("WATCHDOG_PID") ?: "");
 	/* Twice per interval, as sd_watchdog_enabled(3) recommends. */
 	if (ret > 0 && usec) {
+		if (usec > NOTIFY_WATCHDOG_MAX_USEC)
+			usec = NOTIFY_WATCHDOG_MAX_USEC;
 		n->every_ns = usec * 1000 / 2;
 		n->next_ns = now_ns;
 	}

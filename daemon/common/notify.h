@@ -14,7 +14,7 @@
 /* The watchdog's pings; zeroed, it pings nothing until ready. */
 struct dard_notify {
 	uint64_t every_ns; /* half of $WATCHDOG_USEC; 0: no watchdog */
-	uint64_t next_ns;  /* the next ping is due (CLOCK_MONOTONIC) */
+	uint64_t next_ns;  /* the next ping is due, on the caller's clock */
 };
 
 /*

@@ -136,7 +136,7 @@ void sw_answer(struct sw_agent *a)
 		       (struct sockaddr *)&peer, &plen);
 	if (len < 0)
 		return;
-	now = dard_clock_ns(CLOCK_MONOTONIC_COARSE);
+	now = sw_now();
 	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
 	ret = sw_query_decode(buf, len, a->keys, &msg, err);
 	if (ret) {

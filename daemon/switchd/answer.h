@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include "clock.h"
 #include "counter.h"
 #include "log.h"
 #include "reply.h"
@@ -35,7 +36,7 @@ struct sw_agent {
 	struct sw_replay *replay;
 	int sock, ioctl_sock;
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */
-	/* CLOCK_MONOTONIC_COARSE before which queries go unanswered: a
+	/* sw_now() before which queries go unanswered: a
 	 * counter started afresh has seen a window of traffic only then. */
 	uint64_t ready_ns;
 	/* What it did, logged at exit and on SIGUSR1. */
@@ -45,6 +46,16 @@ struct sw_agent {
 	/* Their warnings, one a second: datagrams come from anyone. */
 	struct dard_ratelimit rejects, unanswered, send_failed;
 };
+
+/*
+ * The agent's one clock: the counter's (bpf_ktime_get_coarse_ns() is
+ * CLOCK_MONOTONIC_COARSE), so that ready_ns, the answers, the loop's
+ * waits and the watchdog's pings all compare times of the same clock.
+ */
+static inline uint64_t sw_now(void)
+{
+	return dard_clock_ns(CLOCK_MONOTONIC_COARSE);
+}
 
 /* Opens a's sockets and listens on addr:port; err (DARD_ERR_MAX) why. */
 int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,

@@ -20,7 +20,6 @@
 #include "answer.h"
 #include "bpflog.h"
 #include "cfgfile.h"
-#include "clock.h"
 #include "config.h"
 #include "err.h"
 #include "keyfile.h"
@@ -112,7 +111,7 @@ static void run(struct sw_agent *a, struct sw_routes *r,
 	while (!stop) {
 		struct pollfd pfd[2] = {{.fd = a->sock, .events = POLLIN},
 					{.fd = r->ev, .events = POLLIN}};
-		uint64_t now = dard_clock_ns(CLOCK_MONOTONIC);
+		uint64_t now = sw_now();
 		int wait = -1;
 
 		if (dump) {
@@ -181,7 +180,7 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sig, NULL);
 	if (sw_counter_attach(&a.counter, a.port, a.nports, o.dscp, err))
 		goto out;
-	a.ready_ns = dard_clock_ns(CLOCK_MONOTONIC_COARSE) + a.window_ns;
+	a.ready_ns = sw_now() + a.window_ns;
 	inet_ntop(AF_INET, &listen, addr, sizeof(addr));
 	log_info(
 		"%s: %u ports, answering on %s:%u, window %.3g s, elephant DSCP %u",
@@ -195,7 +194,7 @@ int main(int argc, char **argv)
 	 * only after a window's counting (answer.c), up to an hour, too
 	 * long to hold systemctl start; the status tells.
 	 */
-	if (dard_notify_ready(&notify, dard_clock_ns(CLOCK_MONOTONIC), err,
+	if (dard_notify_ready(&notify, sw_now(), err,
 			      "%s: %u ports on %s:%u, counting elephants for "
 			      "%.3g s before answering",
 			      o.sw, a.nports, addr, o.port, o.window_ns / 1e9))

@@ -10,10 +10,23 @@
 # that names nothing, each runs the same. Each capability of a unit's set
 # is needed: without it the daemon refuses to start. Every system call
 # each makes is in its unit's SystemCallFilter= (under strace, when
-# there). Root only: it runs itself in a private network namespace
-# (unshare -n).
+# there). Root only.
 #
-#   private netns (unshare -n)
+# Nothing it does may touch the machine: dardd attaches its sock_ops
+# program to a cgroup (the cgroup2 root unless told) and pins it in
+# /sys/fs/bpf, which every TCP socket of the machine would feel. So the
+# test runs itself in private network, mount and PID namespaces
+# (unshare -n -m -p --kill-child) with a bpffs of its own on
+# /sys/fs/bpf, and attaches the datapath first (dardctl dp attach) with
+# its sock_ops program in a scratch cgroup, which dardd then opens. The
+# pins live and die with that bpffs: however the test ends (even
+# SIGKILL), the namespaces' end releases the link and so the hook. The
+# outer part, on the machine, makes and removes the scratch cgroup and
+# checks afterwards that no pin is in the real /sys/fs/bpf and that no
+# cgroup link of ours (bpftool link show: bpftool 7.1 cannot query a
+# cgroup on this kernel) is left, nor a new one on the cgroup2 root.
+#
+#   private netns, mount ns (bpffs on /sys/fs/bpf), pid ns
 #   +----------------------------------------------------------------+
 #   | $tmp/notify.sock <- sdnotify.py, the fake systemd              |
 #   | lo 127.0.0.1: dard-controller -l 127.0.0.1, $tmp/c.sock        |
@@ -29,22 +42,110 @@ if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null ||
 	echo "skip notify.sh: needs root, setpriv and python3"
 	exit 0
 fi
-if [[ -z ${DARD_NOTIFY_NETNS:-} ]]; then
-	DARD_NOTIFY_NETNS=1 exec unshare -n "$0" "$@"
+if ! command -v bpftool >/dev/null || ! command -v unshare >/dev/null; then
+	echo "skip notify.sh: needs bpftool and unshare"
+	exit 0
 fi
+
+# links: the BPF links of the machine as "ID CGROUP_ID ATTACH_TYPE" lines
+# (cgroup links only).
+links() {
+	bpftool -j link show | python3 -c '
+import json, sys
+for l in json.load(sys.stdin):
+    if l.get("type") == "cgroup":
+        print(l["id"], l.get("cgroup_id"), l.get("attach_type"))'
+}
+
+# The outer part, on the machine: the scratch cgroup, the namespaced
+# run, then what it must not have left.
+if [[ -z ${DARD_NOTIFY_NS:-} ]]; then
+	tmp=$(mktemp -d /tmp/dard-notify-XXXXXX)
+	source "$top/tests/cli/lib.sh"
+	cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	cg=${cg2:+$cg2/dard-notifytest-$$}
+	upid= tpid=
+	# On any end (SIGTERM, SIGINT, the 600 s): unshare killed, its
+	# namespaces go with their last process, the link with its bpffs;
+	# the scratch cgroup can go once no link holds it (5 s at most).
+	outer_cleanup() {
+		[[ -n $tpid ]] && kill "$tpid" 2>/dev/null
+		if [[ -n $upid ]]; then
+			kill -KILL "$upid" 2>/dev/null
+			wait "$upid" 2>/dev/null
+		fi
+		for _ in $(seq 50); do
+			[[ -n $cg && -d $cg ]] || break
+			rmdir "$cg" 2>/dev/null && break
+			sleep 0.1
+		done
+		[[ -n $cg && -d $cg ]] && echo "notify.sh: $cg left behind"
+		rm -rf "$tmp"
+	}
+	trap outer_cleanup EXIT
+	trap 'exit 143' TERM INT HUP
+	[[ -n $cg ]] && mkdir "$cg"
+	links >"$tmp/links.before"
+	# --kill-child: unshare's end, by any signal, kills the PID
+	# namespace's first process and with it every other; 600 s at most.
+	DARD_NOTIFY_NS=1 DARD_NOTIFY_CGROUP=$cg DARD_NOTIFY_OUT=$tmp \
+		unshare -n -m -p --mount-proc --kill-child "$0" "$@" &
+	upid=$!
+	(sleep 600 && kill -KILL "$upid") 2>/dev/null &
+	tpid=$!
+	wait "$upid"
+	rc=$?
+	upid=
+	kill "$tpid" 2>/dev/null
+	wait "$tpid" 2>/dev/null
+	tpid=
+	read -r passed failed <"$tmp/counts" 2>/dev/null ||
+		{ failed=1 && echo "FAIL the namespaced run (exit $rc) counted nothing"; }
+	# Links are released when the namespaces' last process is gone.
+	for _ in $(seq 50); do
+		links >"$tmp/links.after"
+		grep -qFxf "$tmp/ours" "$tmp/links.after" 2>/dev/null || break
+		sleep 0.1
+	done
+	[[ -n $cg ]] && has "the test's own sock_ops link was seen" \
+		"$(cat "$tmp/ours" 2>/dev/null)" \
+		"^[0-9]+ [0-9]+ cgroup_sock_ops$"
+	is "no link of the test is left" \
+		"$(grep -Fxf "$tmp/ours" "$tmp/links.after" 2>/dev/null)" ""
+	root_id=$([[ -n $cg2 ]] && stat -c %i "$cg2")
+	is "no new link on the cgroup2 root $cg2" "$(comm -13 \
+		<(sort "$tmp/links.before") <(sort "$tmp/links.after") |
+		awk -v r="$root_id" '$2 == r')" ""
+	is "no pin of the test in the real /sys/fs/bpf" \
+		"$(ls -d /sys/fs/bpf/dard-notifytest-* 2>/dev/null)" ""
+	[[ -n $cg ]] && ok "the scratch cgroup removed" 0 rmdir "$cg"
+	echo "notify.sh: $passed passed, $failed failed"
+	[[ $failed -eq 0 ]]
+	exit
+fi
+
+# The namespaced part: pid 1 of its PID namespace.
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-pin=/sys/fs/bpf/dard-notifytest-$$
+pin=/sys/fs/bpf/dard-notifytest
 pids=()
 cleanup() {
 	local p
 	for p in "${pids[@]}"; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
-	rm -rf "$tmp" "$pin"*
+	echo "$passed $failed" >"$DARD_NOTIFY_OUT/counts"
+	rm -rf "$tmp"
 }
+passed=0 failed=0
 trap cleanup EXIT
+# pid 1 of a PID namespace takes no signal it does not handle.
+trap 'exit 143' TERM INT HUP
 source "$top/tests/cli/lib.sh"
+# The bpffs of our own, gone with the mount namespace: the pins, the
+# datapath's link and so its sock_ops hook with it.
+mount -t bpf bpf /sys/fs/bpf || exit 1
+is "a private bpffs on /sys/fs/bpf" "$(stat -f -c %T /sys/fs/bpf)" "bpf_fs"
 
 # caps UNIT: the unit's CapabilityBoundingSet as setpriv writes it
 # (+bpf,+perfmon,...), empty for none.
@@ -148,6 +249,22 @@ done
 "$bin/dardctl" -t fattree:4 topo gen >"$tmp/f4.conf" || exit 1
 export DARD_CONFIG=$tmp/f4.conf DARD_KEY=$tmp/dard.key
 "$bin/dardctl" key gen "$DARD_KEY" >/dev/null || exit 1
+
+# The datapath on lo, attached here with its sock_ops program in the
+# scratch cgroup (not the cgroup2 root, where dardd would put it): the
+# dardd runs below open it.
+if [[ -n $DARD_NOTIFY_CGROUP ]]; then
+	ok "the datapath attached, sock_ops in the scratch cgroup" 0 \
+		"$bin/dardctl" --pin "$pin" dp attach lo host e1_1 cgroup \
+		"$DARD_NOTIFY_CGROUP"
+	links | awk -v c="$(stat -c %i "$DARD_NOTIFY_CGROUP")" '$2 == c' \
+		>"$DARD_NOTIFY_OUT/ours"
+	has "its link is on the scratch cgroup" "$(cat "$DARD_NOTIFY_OUT/ours")" \
+		"^[0-9]+ [0-9]+ cgroup_sock_ops$"
+else
+	echo "     no cgroup2 mount: no sock_ops program at all"
+	: >"$DARD_NOTIFY_OUT/ours"
+fi
 
 # dard-controller, as dard-controller.service runs it: no capability.
 cctl=(-l 127.0.0.1 -s "$tmp/c.sock" -i 0.2 -Q 0.2)
@@ -277,5 +394,5 @@ else
 	echo "skip the system calls: no strace"
 fi
 
-echo "notify.sh: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+# The outer part prints the summary line, with its own checks.
+exit 0

@@ -57,6 +57,12 @@ for f in "$top"/systemd/*.service; do
 	has "$u: no new privileges" "$text" "^NoNewPrivileges=yes$"
 	has "$u: a bounding set" "$text" "^CapabilityBoundingSet="
 	has "$u: the network first" "$text" "^After=network-online.target$"
+	# /run/dard is shared (scripts/testbed's state, other daemons'
+	# sockets): a unit that makes it must not remove it when it stops.
+	if grep -q "^RuntimeDirectory=" "$f"; then
+		has "$u: its RuntimeDirectory outlives it" "$text" \
+			"^RuntimeDirectoryPreserve=yes$"
+	fi
 	# Each environment file has its sample, which names the options
 	# variable ExecStart expands.
 	var=$(sed -n 's/^ExecStart=.*\$\([A-Z_]*\).*/\1/p' "$f")
@@ -85,6 +91,46 @@ rm "$root/usr/sbin/dardd"
 ok "a missing program is caught" 1 systemd-analyze verify --man=no \
 	--root="$root" dardd@test.service
 has "the missing program named" "$err" "/usr/sbin/dardd is not executable"
+
+# syscalls.py (notify.sh's check of the daemons' system calls under
+# strace) refuses what systemd would: each line below, alone after an
+# allowed one, against dardd@.service with the implied groups added to
+# its SystemCallFilter=, so that only the option named can refuse it.
+sed 's/^SystemCallFilter=@system-service bpf$/& @clock @module @raw-io syslog sethostname/' \
+	"$top/systemd/dardd@.service" >"$tmp/wide.service"
+has "the widened unit" "$(cat "$tmp/wide.service")" "@raw-io syslog sethostname$"
+fine='1 openat(AT_FDCWD, "/etc/dard/dard.conf", O_RDONLY|O_CLOEXEC) = 3
+1 socket(AF_NETLINK, SOCK_RAW|SOCK_CLOEXEC, NETLINK_ROUTE) = 4
+1 mmap(NULL, 8192, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_DENYWRITE, 3, 0) = 0x7f00
+1 mprotect(0x7f00, 4096, PROT_READ) = 0
+1 openat(AT_FDCWD, "/tmp/x", O_WRONLY|O_CREAT|O_CLOEXEC, 0600) = 5
+1 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD) = 7'
+printf '%s\n' "$fine" >"$tmp/fine.strace"
+ok "syscalls.py: allowed calls pass" 0 python3 "$top/tests/cli/syscalls.py" \
+	"$tmp/wide.service" "$tmp/fine.strace"
+has "syscalls.py: says so" "$out" "^5 calls, all allowed$"
+while IFS='%' read -r call why; do
+	printf '%s\n1 %s\n' "$fine" "$call" >"$tmp/bad.strace"
+	ok "syscalls.py refuses ${call%%(*}: $why" 1 python3 \
+		"$top/tests/cli/syscalls.py" "$tmp/wide.service" "$tmp/bad.strace"
+	has "syscalls.py names $why" "$out" "refused: .* by $why"
+done <<'EOF2'
+clock_settime(CLOCK_REALTIME, {tv_sec=0, tv_nsec=0}) = 0%ProtectClock=yes
+finit_module(3, "", 0) = 0%ProtectKernelModules=yes
+iopl(3) = 0%PrivateDevices=yes
+syslog(10 /* SYSLOG_ACTION_SIZE_BUFFER */) = 16384%ProtectKernelLogs=yes
+sethostname("x", 1) = 0%ProtectHostname=yes
+socket(AF_PACKET, SOCK_RAW, 768) = 5%RestrictAddressFamilies= \(AF_PACKET\)
+socket(AF_INET6, SOCK_DGRAM, 0 <unfinished ...>%RestrictAddressFamilies= \(AF_INET6\)
+unshare(CLONE_NEWNET) = 0%RestrictNamespaces=yes
+clone(child_stack=NULL, flags=CLONE_NEWNS|SIGCHLD) = 7%RestrictNamespaces=yes
+mprotect(0x7f00, 4096, PROT_READ|PROT_EXEC) = 0%MemoryDenyWriteExecute=yes
+mmap(NULL, 4096, PROT_READ|PROT_WRITE|PROT_EXEC, MAP_PRIVATE, -1, 0) = 0x7f00%MemoryDenyWriteExecute=yes
+fchmodat(AT_FDCWD, "/tmp/x", 04755) = 0%RestrictSUIDSGID=yes
+sched_setscheduler(0, SCHED_FIFO, [1]) = 0%RestrictRealtime=yes
+personality(PER_BSD) = 0%LockPersonality=yes
+kexec_load(0, 0, NULL, 0) = -1 EPERM%SystemCallFilter=
+EOF2
 
 # The sample configuration parses (dardd stops at the unknown host).
 ok "dard.conf.example parses" 1 "$bin/dardd" -c \

@@ -134,6 +134,39 @@ static void test_watchdog(void **state)
 	assert_string_equal(next(fd), "");
 }
 
+/*
+ * A huge WATCHDOG_USEC (systemd's largest finite one) is clamped to a
+ * day: pings every 12 h, where usec * 1000 would have wrapped to a
+ * small or zero interval.
+ */
+static void test_watchdog_huge(void **state)
+{
+	struct dard_notify n = {0};
+	char err[DARD_ERR_MAX] = "";
+	int fd = *(int *)*state;
+	const char *huge[] = {"18446744073709551614", "18446744073709552",
+			      "86400000001"};
+	unsigned i;
+
+	for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+		n = (struct dard_notify){0};
+		watchdog(huge[i], getpid());
+		assert_int_equal(dard_notify_ready(&n, 0, err, "up"), 0);
+		assert_string_equal(next(fd), "READY=1\nSTATUS=up");
+		assert_int_equal(n.every_ns, 12 * 3600 * 1000 * MS);
+		assert_int_equal(dard_notify_watchdog(&n, 0, -1),
+				 12 * 3600 * 1000);
+		assert_string_equal(next(fd), "WATCHDOG=1");
+		assert_int_equal(dard_notify_watchdog(&n, 1000 * MS, -1),
+				 12 * 3600 * 1000 - 1000);
+		assert_string_equal(next(fd), "");
+	}
+	/* A day exactly is honoured as it is. */
+	watchdog("86400000000", getpid());
+	assert_int_equal(dard_notify_ready(&n, 0, err, "up"), 0);
+	assert_int_equal(n.every_ns, 12 * 3600 * 1000 * MS);
+}
+
 /* WATCHDOG_PID names another process (our parent): not ours to ping. */
 static void test_watchdog_other_pid(void **state)
 {
@@ -199,6 +232,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ready_status_stopping,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_watchdog, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_watchdog_huge, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_watchdog_other_pid, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_watchdog_malformed, setup,
