@@ -109,6 +109,7 @@ else
 	echo "skip running the maintainer scripts: not root"
 fi
 
+ok "dpkg-deb -c dard-dkms" 0 dpkg-deb -c "$dkmsdeb"
 files=$(awk '{ print $NF }' <<<"$out")
 for k in dkms.conf Kbuild kmod/*.[ch] kmod/uapi/linux/dard.h; do
 	has "dard-dkms: $k" "$files" "^\./usr/src/dard-$version/$k$"
