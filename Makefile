@@ -485,8 +485,9 @@ MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 # Where iproute2's ip looks for link plugins (its LIBDIR/ip).
 IPLIBDIR ?= /usr/lib/ip
-# DKMS takes a module's source from /usr/src/NAME-VERSION.
-DKMSDIR ?= $(PREFIX)/src/dard-$(VERSION)
+# DKMS takes a module's source from /usr/src/NAME-VERSION and nowhere
+# else, so not from $(PREFIX)/src whatever PREFIX is.
+DKMSDIR ?= /usr/src/dard-$(VERSION)
 # What install put where, for uninstall; empty when a package manager
 # keeps the list (debian/rules).
 MANIFEST ?= $(PREFIX)/share/dard/install-manifest
@@ -527,8 +528,15 @@ install: daemon man
 		DESTDIR="$(DESTDIR)" scripts/install-tree install "$(MANIFEST)"
 
 # Removes what the manifest lists: files, samples the operator left as
-# they were, then the directories install made, when empty.
+# they were, then the directories install made, when empty. A module DKMS
+# was given (dkms add, Documentation/operations.md) goes from DKMS first:
+# its tree would otherwise point at the source removed here. Not in a
+# DESTDIR, which is no machine's DKMS.
 uninstall:
+	$(Q)if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
+		dkms status -m dard -v "$(VERSION)" 2>/dev/null | grep -q .; then \
+		dkms remove "dard/$(VERSION)" --all || exit 1; \
+	fi
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install-tree uninstall "$(MANIFEST)"
 
 # The Debian packages dard and dard-dkms, built in a copy of the tree's

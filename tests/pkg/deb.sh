@@ -7,7 +7,11 @@
 #   lintian              no error or warning left (overrides say why)
 #   dkms build           dard-dkms's source against Debian's installed
 #                        linux-headers (a private DKMS tree)
-#   dpkg -i, -r, -P      both packages; after the purge the machine's
+#   maintainer scripts   run with systemd stand-ins: removal stops the
+#                        controller and every template instance, an
+#                        upgrade try-restarts them and stops none first
+#   dpkg -i, -r, -P      both packages; -r keeps /etc/dard, -P removes it
+#                        (the key too); after the purge the machine's
 #                        file list is what it was before
 #
 # Root for dpkg (skipped, and said so, without). Refuses to run where dard
@@ -65,6 +69,46 @@ for e in etc/dard/*; do
 	has "conffile /$e" "$conf" "^/$e$"
 done
 
+# The maintainer scripts, run where systemd would be: /run/systemd/system
+# in a private /run, and systemctl, deb-systemd-invoke and -helper
+# stand-ins that log what they are asked. Removal stops the controller
+# and every template instance; an upgrade stops nothing before and
+# try-restarts them after; a first installation starts nothing.
+ok "dpkg-deb -e dard" 0 dpkg-deb -e "$deb" "$tmp/ctl"
+has "prerm stops the template instances" "$(cat "$tmp/ctl/prerm" 2>/dev/null)" \
+	"stop dard-controller.service 'dardd@\*.service'"
+has "postinst try-restarts them" "$(cat "$tmp/ctl/postinst" 2>/dev/null)" \
+	"try-restart 'dardd@\*.service'"
+has "postrm purge removes the key" "$(cat "$tmp/ctl/postrm" 2>/dev/null)" "/etc/dard/dard.key"
+mkdir -p "$tmp/stub"
+for c in systemctl deb-systemd-invoke deb-systemd-helper; do
+	printf '#!/bin/sh\necho "%s $*" >> "$STUBLOG"\n' "$c" > "$tmp/stub/$c"
+	chmod +x "$tmp/stub/$c"
+done
+# maint SCRIPT ARGS...: what it asked of systemd, one call a line.
+maint() {
+	local script=$tmp/ctl/$1
+	shift
+	[[ -x $script ]] || return 0
+	: > "$tmp/stub.log"
+	unshare -m --propagation private sh -c 'mount -t tmpfs tmpfs /run &&
+		mkdir -p /run/systemd/system && exec "$@"' - \
+		env PATH="$tmp/stub:$PATH" STUBLOG="$tmp/stub.log" "$script" "$@" >/dev/null
+	grep -E 'invoke|systemctl' "$tmp/stub.log"
+}
+if [[ $EUID -eq 0 ]]; then
+	is "prerm remove stops all" "$(maint prerm remove)" \
+		"deb-systemd-invoke stop dard-controller.service dardd@*.service dard-switchd@*.service"
+	is "prerm upgrade stops nothing" "$(maint prerm upgrade 99)" ""
+	is "preinst upgrade stops nothing" "$(maint preinst upgrade 0.0.1)" ""
+	is "postinst of an upgrade try-restarts all" "$(maint postinst configure 0.0.1 | xargs)" \
+		"systemctl --system daemon-reload deb-systemd-invoke try-restart dard-controller.service deb-systemd-invoke try-restart dardd@*.service dard-switchd@*.service"
+	is "postinst of a first installation starts nothing" \
+		"$(maint postinst configure '' | grep -v daemon-reload)" ""
+else
+	echo "skip running the maintainer scripts: not root"
+fi
+
 ok "dpkg-deb -c dard-dkms" 0 dpkg-deb -c "$dkmsdeb"
 files=$(awk '{ print $NF }' <<<"$out")
 for k in dkms.conf Kbuild kmod/*.[ch] kmod/uapi/linux/dard.h; do
@@ -117,11 +161,23 @@ else
 	ok "dpkg -i both" 0 timeout 600 dpkg -i "$deb" "$dkmsdeb"
 	ok "dardctl on PATH" 0 /usr/sbin/dardctl -V && is "its version" "$out" "dardctl $version"
 	ok "dpkg -s dard" 0 dpkg -s dard
+	# What the operator adds, which only purge removes: README's
+	# configuration and key, an instance's environment, an enabled
+	# instance's link.
+	echo "# test" > /etc/dard/dard.conf
+	echo "# test" > /etc/dard/dard.key
+	echo "DARDD_OPTS=" > /etc/dard/dardd@e1_1.env
+	wants=/etc/systemd/system/multi-user.target.wants
+	mkdir -p "$wants"
+	ln -sf /lib/systemd/system/dardd@.service "$wants/dardd@e1_1.service"
 	ok "dkms status knows dard" 0 dkms status dard && has "dard/$version" "$out" "dard/$version"
 	ok "dpkg -r both" 0 timeout 300 dpkg -r dard dard-dkms
 	ok "programs gone" 1 test -e /usr/sbin/dardd
 	ok "module source gone" 1 test -e "/usr/src/dard-$version"
+	ok "dpkg -r keeps the key" 0 test -e /etc/dard/dard.key
 	ok "dpkg -P both" 0 timeout 300 dpkg -P dard dard-dkms
+	ok "dpkg -P removes /etc/dard" 1 test -e /etc/dard
+	ok "and the instance's link" 1 test -L "$wants/dardd@e1_1.service"
 	installed=""
 	# dkms makes the machine's module signing key at its first build,
 	# for every DKMS module after; not dard's, but not there before.

@@ -66,11 +66,13 @@ for e in $etc; do
 	is "sample $(basename "$e") 0644" "$(mode "$root/etc/dard/$(basename "$e")")" 644
 done
 is "operator's file kept" "$(cat "$root/etc/dard/pkgtest.conf")" "operator = 1"
-src=$p/src/dard-$version
+# DKMS reads /usr/src only, whatever PREFIX is.
+src=$root/usr/src/dard-$version
 for k in Kbuild kmod/*.[ch] kmod/uapi/linux/dard.h; do
 	is "dkms source $k" "$(mode "$src/$k")" 644
 done
 has "dkms.conf names $version" "$(cat "$src/dkms.conf")" "^PACKAGE_VERSION=\"$version\"$"
+ok "nothing under $p/src, which DKMS never reads" 1 test -e "$p/src"
 ok "installed dardctl -V" 0 "$p/sbin/dardctl" -V && is "its version" "$out" "dardctl $version"
 
 # verify PREFIX UNITDIR: systemd-analyze verify of each unit installed in
@@ -110,6 +112,17 @@ ok "make uninstall" 0 inst uninstall
 has "says it kept the changed file" "$out" "keeping .*pkgtest.conf"
 is "only the changed sample is left" "$(cd "$root" && find . | sort | xargs)" \
 	". ./etc ./etc/dard ./etc/dard/pkgtest.conf"
+# dkms remove is for the machine's DKMS, never a DESTDIR's: a dkms
+# that knows dard is not asked to remove it here.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$*" >> %s/dkms.log\n[ "$1" != status ] || echo "dard/%s: added"\n' \
+	"$tmp" "$version" > "$tmp/bin/dkms"
+chmod +x "$tmp/bin/dkms"
+rm -rf "$root"
+ok "make install (fake dkms)" 0 inst install
+ok "make uninstall (fake dkms)" 0 env PATH="$tmp/bin:$PATH" make -s --no-print-directory \
+	uninstall DESTDIR="$root" ETC_SRCS="$etc"
+is "dkms not run with DESTDIR" "$(cat "$tmp/dkms.log" 2>/dev/null)" ""
 rm -rf "$root"
 ok "uninstall with nothing installed fails" 2 inst uninstall
 has "naming the manifest" "$err" "install-manifest: no such file"

@@ -15,7 +15,8 @@
 # systemctl checks that each unit README enables is installed and passes
 # systemd-analyze verify, and records it. Then the section's results are
 # checked: the programs and units installed, /etc/dard's configuration
-# and key usable, and, after its removal command, nothing of dard left.
+# and key usable, and, after its removal command, nothing of dard left:
+# no program, unit, module source, package, /etc/dard or enabled link.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -67,6 +68,9 @@ for u in "$@"; do
 	[[ -f $f ]] || { echo "systemctl stand-in: $u: no unit $f" >&2; exit 1; }
 	systemd-analyze verify "/lib/systemd/system/$u" || exit 1
 	echo "$u" >> /run/readme-enabled
+	# The link systemctl enable makes, which purge must take away.
+	mkdir -p /etc/systemd/system/multi-user.target.wants
+	ln -sf "$f" "/etc/systemd/system/multi-user.target.wants/$u"
 done
 EOF
 chmod +x "$tmp/fake/systemctl"
@@ -96,7 +100,9 @@ while IFS= read -r line; do
 	esac
 done < /readme-steps
 echo "left:" > /run/readme-left
-{ ls /usr/sbin /usr/bin /lib/systemd/system /usr/src 2>/dev/null | grep -i dard || true
+{ ls /usr/sbin /usr/bin /lib/systemd/system /usr/src /etc/systemd/system/*.wants \
+	2>/dev/null | grep -i dard || true
+  [[ ! -e /etc/dard ]] || find /etc/dard
   dpkg-query -W -f='\${Package} \${Status}\n' dard dard-dkms 2>/dev/null |
 	grep -v not-installed || true; } >> /run/readme-left
 EOF
