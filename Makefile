@@ -145,6 +145,8 @@ $(B)/bench/bench_dp.o: DARD_CFLAGS += -I$(B)/bench
 
 # -MMD leaves out -isystem headers, so the uapi header is named here: a
 # change to it rebuilds every object that could see it.
+# The version is compiled in (stdopts.c): a new changelog entry rebuilds it.
+$(B)/daemon/common/stdopts.o: debian/changelog
 $(B)/%.o: %.c kmod/uapi/linux/dard.h
 	$(quiet) CC $<
 	@mkdir -p $(dir $@)
