@@ -408,14 +408,15 @@ test-netns: daemon
 		tests/netns/auth.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
+		tests/netns/cluster.sh || rc=1; \
 		tests/netns/faults.sh || rc=1; exit $$rc
 
 # The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
 	$(Q)tests/netns/faults.sh
 
-# scripts/cluster over real sshd in the testbed's namespaces (about a
-# minute; Debian's openssh-server). The lead adds it to make check.
+# scripts/cluster over real sshd in the testbed's namespaces (about
+# three minutes; Debian's openssh-server), alone; also run by test-netns.
 test-cluster: daemon
 	$(Q)tests/netns/cluster.sh
 

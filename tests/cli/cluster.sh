@@ -30,6 +30,10 @@ ok "missing hosts file" 1 c "$tmp/nohosts" check "${o[@]}" &&
 	has "missing hosts: named" "$err" "cannot read hosts file"
 ok "bad --install" 2 c "$tmp/hosts" check "${o[@]}" --install rpm
 ok "bad --services" 2 c "$tmp/hosts" check "${o[@]}" --services init
+ok "--services systemd with the pushed tree" 2 c "$tmp/hosts" check "${o[@]}" --services systemd &&
+	has "systemd: why" "$err" 'needs --install deb or none .the units run /usr/sbin'
+ok "--services systemd --install none gets to the check" 1 c "$tmp/hosts" check "${o[@]}" \
+	--services systemd --install none
 ok "bad --jobs" 2 c "$tmp/hosts" check "${o[@]}" -j 0
 ok "--remote-dir /" 2 c "$tmp/hosts" down "${o[@]}" --remote-dir /
 ok "--remote-dir relative" 2 c "$tmp/hosts" down "${o[@]}" --remote-dir x/y

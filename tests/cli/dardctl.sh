@@ -173,6 +173,21 @@ is "host env" "$(grep -v '^#' "$tmp/cl/e1_1/etc/dard/dard.env" | xargs)" \
 	"DARD_NODE=e1_1 DARD_ROLE=host DARD_ARGS=-i dard0"
 is "switch env" "$(grep -v '^#' "$tmp/cl/core1/etc/dard/dard.env" | xargs)" \
 	"DARD_NODE=core1 DARD_ROLE=switch DARD_ARGS="
+# What systemd/dardd@.service and dard-switchd@.service read: the
+# instance's file, never the package's dardd.env (a conffile).
+is "host unit env" "$(grep -v '^#' "$tmp/cl/e1_1/etc/dard/dardd@e1_1.env")" \
+	'DARDD_OPTS="-i dard0"'
+is "switch unit env" "$(grep -v '^#' "$tmp/cl/core1/etc/dard/dard-switchd@core1.env")" \
+	'DARD_SWITCHD_OPTS=""'
+is "one unit env per node, its own" \
+	"$(cd "$tmp/cl" && ls -- */etc/dard/*@*.env | awk -F/ '{ n = $4; sub(/^[^@]*@/, "", n); print ($1".env" == n) }' | sort | uniq -c | xargs)" \
+	"36 1"
+is "no host has the switch's, no switch the host's" \
+	"$(ls "$tmp"/cl/e*/etc/dard/dard-switchd* "$tmp"/cl/core*/etc/dard/dardd* 2>/dev/null | wc -l)" 0
+has "the units take those variables" "$(cat "$top/systemd/dardd@.service" "$top/systemd/dard-switchd@.service")" \
+	'EnvironmentFile=-/etc/dard/dardd@%i.env'
+has "and run with them" "$(cat "$top/systemd/dardd@.service" "$top/systemd/dard-switchd@.service")" \
+	'ExecStart=/usr/sbin/dard-switchd \$DARD_SWITCHD_OPTS %i'
 ok "the configuration reads back" 0 d -t "$tmp/cl/tor1_1/etc/dard/dard.conf" topo show
 ok "setup.sh is bash" 0 bash -n "$tmp/cl/aggr2_1/setup.sh"
 has "setup.sh reads etc/dard next to it" "$(cat "$tmp/cl/e1_1/setup.sh")" \

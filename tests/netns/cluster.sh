@@ -49,7 +49,14 @@ cleanup() {
 	fi
 	[[ -e $tmp/ns/teardown.batch ]] &&
 		ip -force -batch "$tmp/ns/teardown.batch" >/dev/null 2>&1
-	rm -rf "$pins" "$tmp"
+	rm -rf "$pins"
+	# DARD_KEEP_TMP=1 keeps the run's files (per-flow iperf3 JSON in
+	# out/dard/json, the nodes' logs, sshd's logs) for reading.
+	if [[ -n ${DARD_KEEP_TMP:-} ]]; then
+		echo "cluster.sh: kept $tmp"
+	else
+		rm -rf "$tmp"
+	fi
 	rmdir "${pins%/*}" /sys/fs/bpf/dard 2>/dev/null
 	[[ -n $made_run_sshd ]] && rmdir /run/sshd 2>/dev/null
 }

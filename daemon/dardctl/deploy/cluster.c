@@ -4,8 +4,12 @@
  * self-contained directory per node that scripts/cluster copies over ssh
  * as it is. The set-up script is deterlab's (interfaces claimed by their
  * addresses), reading its files from the directory's etc/dard, which
- * is laid out as /etc/dard so that a packaged install can take it whole;
- * dard.env tells the services which node this is and what it runs.
+ * is laid out as /etc/dard so that a packaged install can take it whole:
+ * dard.env tells setup.sh and scripts/cluster which node this is and
+ * what it runs, and dardd@NODE.env (dard-switchd@NODE.env) gives the
+ * systemd unit's instance its options. The instance's file, not
+ * dardd.env: that one is the package's sample (a conffile), read by
+ * every instance before it.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -26,7 +30,13 @@ static const struct setup_layout cluster_layout = {
 	.key_install = "",
 };
 
-/* What DIR/NODE/etc/dard/dard.env says; the units read the same. */
+/* The daemon's options besides -c, -k and the node's name. */
+static const char *node_args(const struct dard_node *nd)
+{
+	return nd->is_host ? "-i dard0" : "";
+}
+
+/* What DIR/NODE/etc/dard/dard.env says, for setup.sh (DARD_ARGS). */
 static void write_env(FILE *f, const struct dard_topo *t, uint32_t n)
 {
 	const struct dard_node *nd = &t->node[n];
@@ -35,15 +45,45 @@ static void write_env(FILE *f, const struct dard_topo *t, uint32_t n)
 		"# dard node %s, written by dardctl deploy cluster: which node\n"
 		"# this machine is, what it runs (host: dardd, switch:\n"
 		"# dard-switchd) and the daemon's options besides -c, -k and\n"
-		"# the node's name.\n"
+		"# the node's name, for setup.sh. The systemd units read\n"
+		"# %s@%s.env instead.\n"
 		"DARD_NODE=%s\n"
 		"DARD_ROLE=%s\n"
 		"DARD_ARGS=\"%s\"\n",
-		nd->name, nd->name, nd->is_host ? "host" : "switch",
-		nd->is_host ? "-i dard0" : "");
+		nd->name, nd->is_host ? "dardd" : "dard-switchd", nd->name,
+		nd->name, nd->is_host ? "host" : "switch", node_args(nd));
 }
 
-/* DIR/NODE/setup.sh, and etc/dard/dard.{conf,key,env} under it. */
+/*
+ * DIR/NODE/etc/dard/dardd@NODE.env or dard-switchd@NODE.env: what
+ * systemd/dardd@.service (dard-switchd@.service) reads for this
+ * instance, after the package's dardd.env (dard-switchd.env).
+ */
+static int write_unit_env(const char *conf, const struct dard_node *nd)
+{
+	const char *unit = nd->is_host ? "dardd" : "dard-switchd";
+	char name[DARD_NAME_MAX + 32];
+	struct out o;
+
+	snprintf(name, sizeof(name), "%s@%s.env", unit, nd->name);
+	if (out_open(&o, conf, name, 0644))
+		return CTL_ERR;
+	fprintf(o.f,
+		"# %s@%s.service's options, written by dardctl deploy\n"
+		"# cluster; systemd reads it after /etc/dard/%s.env.\n"
+		"# The unit runs: %s $%s %s\n"
+		"%s=\"%s\"\n",
+		unit, nd->name, unit, unit,
+		nd->is_host ? "DARDD_OPTS" : "DARD_SWITCHD_OPTS", nd->name,
+		nd->is_host ? "DARDD_OPTS" : "DARD_SWITCHD_OPTS",
+		node_args(nd));
+	return out_close(&o) ? CTL_ERR : CTL_OK;
+}
+
+/*
+ * DIR/NODE/setup.sh, and etc/dard/dard.{conf,key,env} and the unit's
+ * env file under it.
+ */
 static int write_node(const struct dard_topo *t, const struct dard_plan *p,
 		      const char *dir, uint32_t n, uint32_t rate,
 		      const struct dard_keys *keys)
@@ -70,7 +110,7 @@ static int write_node(const struct dard_topo *t, const struct dard_plan *p,
 	if (out_open(&o, conf, "dard.env", 0644))
 		return CTL_ERR;
 	write_env(o.f, t, n);
-	if (out_close(&o))
+	if (out_close(&o) || write_unit_env(conf, &t->node[n]))
 		return CTL_ERR;
 	strcat(conf, "/dard.key");
 	if (dard_keys_save(keys, conf, 1, err)) {

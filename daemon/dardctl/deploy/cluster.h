@@ -11,7 +11,8 @@ struct dard_keys;
 /*
  * Writes DIR/nodes and DIR/NODE/ for every node: its set-up script,
  * etc/dard/dard.conf, etc/dard/dard.key (keys, mode 0600) and
- * etc/dard/dard.env; CTL_ERR after printing why.
+ * etc/dard/dard.env (setup.sh's) and etc/dard/dardd@NODE.env or
+ * dard-switchd@NODE.env (the systemd unit's); CTL_ERR after printing why.
  */
 int deploy_cluster(struct ctl *c, const char *dir, uint32_t rate,
 		   const struct dard_keys *keys);

@@ -70,7 +70,11 @@ static int usage(FILE *f)
 		"                   same on every node, as for netns\n"
 		"    etc/dard/dard.env   DARD_NODE=, DARD_ROLE=host|switch and\n"
 		"                   DARD_ARGS= (the daemon's other options), which\n"
-		"                   the services read\n");
+		"                   setup.sh reads\n"
+		"    etc/dard/dardd@NODE.env  on hosts: DARDD_OPTS=\"-i dard0\", for\n"
+		"                   systemd's dardd@NODE.service\n"
+		"    etc/dard/dard-switchd@NODE.env  on switches: DARD_SWITCHD_OPTS=,\n"
+		"                   for dard-switchd@NODE.service\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
