@@ -31,6 +31,7 @@ struct pkt {
 	bool dsack; /* TCP: it carries a D-SACK starting at dsack_start */
 	u32 dsack_start;
 	__be16 frag;
+	u8 retransmits; /* its TCP socket's timeouts in a row, or 0 */
 };
 
 enum {
@@ -157,6 +158,14 @@ static int parse(struct sk_buff *skb, struct pkt *p)
 	p->dsack = false;
 	/* The socket's transmit hash, as TC's skb->hash sees it. */
 	p->hash = skb->hash;
+	/* What the BPF datapath's RTO callback reads as args[0], plus the
+	 * timeout this retransmission is for: a local socket's packets
+	 * reach us with it. */
+	p->retransmits = 0;
+	if (skb->sk && sk_fullsock(skb->sk) &&
+	    skb->sk->sk_protocol == IPPROTO_TCP)
+		p->retransmits = min_t(u32, inet_csk(skb->sk)->icsk_retransmits,
+				       U8_MAX);
 	if (ip->frag_off & htons(IP_MF | IP_OFFSET))
 		return PARSE_OK;
 	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
@@ -322,6 +331,13 @@ static bool repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
 	if (!old || !p->hash || (p->tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
 	    (f->flags & DARD_FLOW_F_ENDED))
 		return false;
+	/* As the BPF datapath's repath_rto: a flow userspace placed keeps
+	 * its path through its socket's first timeout in a row, whose
+	 * retransmission leaves with icsk_retransmits 1. */
+	if (f->moves && p->retransmits == 1) {
+		dard_count(dd, DARD_STAT_RTO_HELD);
+		return false;
+	}
 	if (move_on(d, f))
 		return false;
 	dard_count(dd, p->tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN

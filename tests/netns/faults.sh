@@ -387,6 +387,36 @@ syn1=$(stat_of e3_1 repath_syn)
 echo "mice: $done_n of $mice short connections completed within 10 s, link down; $((rto1 - rto0)) repaths on RTO (e1_1), $((syn1 - syn0)) on a SYN-ACK sent again (e3_1)"
 t "every mouse completed ($done_n of $mice)" test "$done_n" -eq "$mice"
 
+# A placed transfer: moved by hand, as dardd's scheduler or the
+# controller moves a flow (moves 1), to a path through another core.
+# Its first timeout keeps the path (rto_held), the second in a row
+# moves it on (datapath.md, "Repair on timeouts"): one backed-off RTO
+# more than an unplaced flow's stall, still within the bound.
+xfer_start e1_1 e3_1 40002
+cur=$(tcp_flow e1_1 40002 | jq .path_index)
+for ((n = 1; n <= 4; n++)); do
+	((n == cur + 1)) && continue
+	on e1_1 "$dardctl" flow move dev eth0 tcp "$src:40002" "$dst:41002" \
+		path "$n" >/dev/null || continue
+	crosses e1_1 40002 "$fcore" || break
+done
+read -r pcore paggr < <(switches e1_1 40002 |
+	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^core/) print $i, $(i + 1) }')
+pport=$(port_to "$pcore" "$paggr")
+t "the placed transfer crosses $pcore -> $paggr, not $fcore (moves $(tcp_flow e1_1 40002 | jq .moves))" \
+	test -n "$pport" -a "$pcore" != "$fcore" -a "$(tcp_flow e1_1 40002 | jq .moves)" -ge 1
+held0=$(stat_of e1_1 rto_held)
+rto0=$(stat_of e1_1 repath_rto)
+xfer_at 2.5
+t "take $pcore's $pport down, telling no one" on "$pcore" ip link set dev "$pport" down
+xfer_end "in-band, placed transfer, core link down" 40002
+held1=$(stat_of e1_1 rto_held)
+rto1=$(stat_of e1_1 repath_rto)
+t "its first RTO kept the placed path ($((held1 - held0)) held)" test "$((held1 - held0))" -gt 0
+t "a later one moved it ($((rto1 - rto0)) repaths on RTO)" test "$((rto1 - rto0))" -gt 0
+left_p() { ! crosses e1_1 40002 "$pcore"; }
+t "the placed transfer left $pcore" left_p
+
 t "down" "$testbed" down --prefix "$prefix"
 t "no RTO program left on $cgroup2" bash -c \
 	"! bpftool cgroup show $cgroup2 | grep -q dard_sockops"

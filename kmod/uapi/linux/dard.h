@@ -176,7 +176,8 @@ struct dard_event {
 	FN(REPATH_REHASH, "repath_rehash") /* new hash, no RTO callback */     \
 	FN(DROP_BIG_TCP, "drop_big_tcp")   /* GSO over 64 KiB: no length */    \
 	FN(NEW_FLOW_WEIGHTED, "new_flow_weighted") /* of new_flow: by weight   \
-						    */
+						    */                         \
+	FN(RTO_HELD, "rto_held") /* a placed flow's first timeout: kept */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
 /* clang-format off */
