@@ -409,7 +409,8 @@ test-netns: daemon
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
 		tests/netns/cluster.sh || rc=1; \
-		tests/netns/faults.sh || rc=1; exit $$rc
+		tests/netns/faults.sh || rc=1; \
+		tests/netns/controller.sh || rc=1; exit $$rc
 
 # The fault-injection test alone (about a minute), also run by test-netns.
 test-faults: daemon
@@ -420,10 +421,8 @@ test-faults: daemon
 test-cluster: daemon
 	$(Q)tests/netns/cluster.sh
 
-# dard-controller on the testbed (about two minutes). Not in test-netns
-# yet: its checks of rates and of the links flows take are still flaky
-# on this machine (Documentation/testing.md); tests/cli/controller.sh
-# and tests/netns/experiment.sh run the controller in make check.
+# dard-controller on the testbed (about three minutes), alone; also run
+# by test-netns.
 test-controller: daemon
 	$(Q)tests/netns/controller.sh
 
