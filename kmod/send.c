@@ -164,8 +164,8 @@ static int parse(struct sk_buff *skb, struct pkt *p)
 	p->retransmits = 0;
 	if (skb->sk && sk_fullsock(skb->sk) &&
 	    skb->sk->sk_protocol == IPPROTO_TCP)
-		p->retransmits = min_t(u32, inet_csk(skb->sk)->icsk_retransmits,
-				       U8_MAX);
+		p->retransmits =
+			min_t(u32, inet_csk(skb->sk)->icsk_retransmits, U8_MAX);
 	if (ip->frag_off & htons(IP_MF | IP_OFFSET))
 		return PARSE_OK;
 	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
