@@ -24,18 +24,14 @@ static uint64_t flow_hash(uint64_t seed, uint64_t id)
 	return dard_mix64(seed * 0x9e3779b97f4a7c15ULL + id + 1);
 }
 
-static double urand(struct sim *s)
-{
-	return dard_urand(&s->rng);
-}
-
 void dard_sim_opts_init(struct dard_sim_opts *o)
 {
 	o->sched = DARD_SIM_DARD;
-	o->elephant_age = 10;
-	o->query = 1;
-	o->schedule = 5;
-	o->delta = 10;
+	/* The scheduler's mode decides (sim_mode). */
+	o->elephant_age = -1;
+	o->query = -1;
+	o->schedule = -1;
+	o->delta = -1;
 	o->pvlb = 10;
 	o->central = 5;
 	o->anneal = 0;
@@ -197,7 +193,7 @@ static void move(struct sim *s, struct flow *f, uint32_t row,
 	out[f->id].moves++;
 }
 
-/* round_of() calls move(); the other schedulers this. */
+/* The schedulers' moves (flowsim_dard.c's too). */
 void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 		  struct dard_sim_flow *out)
 {
@@ -220,167 +216,15 @@ static void rates(struct sim *s)
 	s->dirty = 0;
 }
 
-/* The switches' answer to every query: elephants per directed link. */
-static void query(struct sim *s)
-{
-	struct mon *m;
-	uint32_t l;
-	size_t i;
-	unsigned k;
-
-	for (l = 0; l < 2 * s->t->nlinks; l++) {
-		s->ls[l].flows = 0;
-		/* A failed port: answered without DARD_PORT_F_UP. */
-		s->ls[l].mbps = s->t->link[l / 2].mbps;
-		s->ls[l].known = 1;
-		s->ls[l].dead = !(s->cap[l] > 0);
-	}
-	for (i = 0; i < s->nact; i++)
-		if (s->act[i]->elephant)
-			for (k = 0; k < s->act[i]->nlinks; k++)
-				s->ls[s->act[i]->links[k]].flows++;
-	/*
-	 * What dardd sends: one query to each switch any of a host's
-	 * monitors watches, and its reply. A host's monitors are together
-	 * in its list: a stamp per switch marks those it has asked.
-	 */
-	s->stamp++;
-	for (m = s->mons; m; m = m->next) {
-		struct mon *h;
-
-		if (s->hmon[m->host] != m)
-			continue;
-		for (h = m; h; h = h->hnext)
-			for (k = 0; k < h->m->nqueries; k++) {
-				uint32_t sw = h->m->query[k].sw;
-
-				if (s->asked[sw] == s->stamp)
-					continue;
-				s->asked[sw] = s->stamp;
-				s->st->ctl_bytes += DARD_SIM_QUERY_BYTES +
-						    DARD_SIM_REPLY_BYTES;
-			}
-		s->stamp++;
-	}
-}
-
-static struct mon *mon_get(struct sim *s, const struct flow *f)
-{
-	uint32_t dtor = f->ps->dtor;
-	struct mon *m;
-	unsigned k;
-
-	for (m = s->hmon[f->src]; m; m = m->hnext)
-		if (m->m->dst_tor == dtor)
-			return m;
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return NULL;
-	m->m = dard_monitor_new(s->pc, s->t, f->src, dtor, s->err);
-	if (!m->m) {
-		free(m);
-		return NULL;
-	}
-	/* Its paths are the pair's rows, in one order: a row is an index. */
-	for (k = 0; k < m->m->npaths; k++)
-		if (m->m->npaths != f->ps->npaths ||
-		    memcmp(m->m->path[k].sw, &f->ps->sw[(size_t)k * f->ps->nsw],
-			   f->ps->nsw * sizeof(f->ps->sw[0]))) {
-			dard_fail(s->err, -EIO, "monitor paths out of order");
-			dard_monitor_free(m->m);
-			free(m);
-			return NULL;
-		}
-	m->host = f->src;
-	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
-	m->next = s->mons;
-	if (m->next)
-		m->next->pprev = &m->next;
-	m->pprev = &s->mons;
-	s->mons = m;
-	m->hnext = s->hmon[f->src];
-	s->hmon[f->src] = m;
-	return m;
-}
-
-static void mon_free(struct mon *m)
-{
-	dard_monitor_free(m->m);
-	free(m);
-}
-
-/* A flow leaves its monitor, and the monitor goes with its last flow. */
-static void mon_leave(struct sim *s, struct flow *f)
-{
-	struct mon *m = f->mon, **pp;
-	struct flow **fp;
-
-	for (fp = &m->flows; *fp != f; fp = &(*fp)->mnext)
-		;
-	*fp = f->mnext;
-	f->mon = NULL;
-	if (m->flows)
-		return;
-	*m->pprev = m->next;
-	if (m->next)
-		m->next->pprev = m->pprev;
-	for (pp = &s->hmon[m->host]; *pp != m; pp = &(*pp)->hnext)
-		;
-	*pp = m->hnext;
-	mon_free(m);
-}
-
 /* A flow old enough becomes an elephant, and its scheduler hears of it. */
 static int promote(struct sim *s, struct flow *f)
 {
 	/* The event came at start + age: compare the same sum. */
-	if (f->elephant || f->start + s->o->elephant_age > s->now)
+	if (f->elephant || f->start + s->mode.elephant_age > s->now)
 		return 0;
 	f->elephant = 1;
 	s->st->elephants++;
 	return s->sched->elephant ? s->sched->elephant(s, f) : 0;
-}
-
-/* A monitor's elephants for dard_monitor_round: the moves are in out. */
-struct round_iter {
-	const struct mon *m;
-	const struct dard_sim_flow *out;
-};
-
-static const void *round_next(void *arg, const void *cur,
-			      struct dard_round_flow *rf)
-{
-	const struct round_iter *it = arg;
-	const struct flow *f =
-		cur ? ((const struct flow *)cur)->mnext : it->m->flows;
-
-	if (f) {
-		rf->path = f->row;
-		rf->moves = it->out[f->id].moves;
-	}
-	return f;
-}
-
-/*
- * One round of a monitor: dardd's own round (dard_monitor_round) on the
- * last query's states.
- */
-static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
-{
-	struct round_iter ri = {m, out};
-	struct dard_flow_iter it = {round_next, &ri};
-	struct flow *pick;
-	struct dard_move mv;
-
-	m->next_round = s->now + s->o->schedule + urand(s) * s->o->schedule;
-	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->m->pv);
-	pick = (struct flow *)dard_monitor_round(m->m, s->ls, &it, s->o->delta,
-						 &mv);
-	if (!pick)
-		return;
-	move(s, pick, mv.to, out);
-	/* As dardd does: the move counted at once in its own picture. */
-	dard_monitor_moved(m->m, s->ls, &mv);
 }
 
 /* The controller writes a new path into its switches, and the flow moves. */
@@ -391,77 +235,6 @@ void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
 		s->st->ctl_bytes += f->ps->nsw * (double)DARD_SIM_UPDATE_BYTES;
 	move(s, f, row, out);
 }
-
-/* DARD: an elephant joins its host's monitor of its ToR pair. */
-static int dard_elephant(struct sim *s, struct flow *f)
-{
-	if (f->ps->stor == f->ps->dtor)
-		return 0;
-	f->mon = mon_get(s, f);
-	if (!f->mon)
-		return -EIO;
-	f->mnext = f->mon->flows;
-	f->mon->flows = f;
-	return 0;
-}
-
-static void dard_finish(struct sim *s, struct flow *f)
-{
-	if (f->mon)
-		mon_leave(s, f);
-}
-
-/* The switches answer every query interval; each monitor's round is due. */
-static int dard_tick(struct sim *s, struct dard_sim_flow *out)
-{
-	struct mon *m;
-
-	if (s->now >= s->next_query) {
-		s->next_query += s->o->query;
-		query(s);
-		if (s->o->nfail)
-			flowsim_fail_dp(s, out);
-	}
-	for (m = s->mons; m; m = m->next)
-		if (m->next_round <= s->now)
-			round_of(s, m, out);
-	return 0;
-}
-
-static double dard_next(const struct sim *s, double when)
-{
-	const struct mon *m;
-
-	when = fmin(when, s->next_query);
-	for (m = s->mons; m; m = m->next)
-		when = fmin(when, m->next_round);
-	return when;
-}
-
-static void dard_idle(struct sim *s)
-{
-	s->next_query = fmax(s->next_query, s->now);
-}
-
-static void dard_fini(struct sim *s)
-{
-	while (s->mons) {
-		struct mon *m = s->mons;
-
-		s->mons = m->next;
-		mon_free(m);
-	}
-}
-
-const struct sim_sched flowsim_dard = {
-	.name = "dard",
-	.fini = dard_fini,
-	.elephant = dard_elephant,
-	.finish = dard_finish,
-	.tick = dard_tick,
-	.next = dard_next,
-	.idle = dard_idle,
-};
 
 /* The next time anything happens in the exact mode. */
 static double next_event(struct sim *s, double when)
@@ -474,7 +247,7 @@ static double next_event(struct sim *s, double when)
 		if (f->rate > 0)
 			when = fmin(when, s->now + f->left / f->rate);
 		if (!f->elephant)
-			when = fmin(when, f->start + s->o->elephant_age);
+			when = fmin(when, f->start + s->mode.elephant_age);
 	}
 	if (s->o->nfail)
 		when = fmin(when, s->fail_due);
@@ -597,13 +370,37 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	return s->o->nfail ? flowsim_fail_init(s) : 0;
 }
 
-/* Written to refuse NaN: a zero interval would never move on. */
-static int opts_ok(const struct dard_sim_opts *o)
+/*
+ * DARD's timers: dard runs the fast mode, dard-paper the paper's, and the
+ * other schedulers keep the paper's elephant age for their reports. An
+ * option below 0 leaves the mode's; NaN goes through, for opts_ok.
+ */
+static void sim_mode(struct sim *s)
 {
-	return o->query > 0 && o->schedule > 0 && o->pvlb > 0 &&
-	       o->central > 0 && o->step >= 0 && o->elephant_age >= 0 &&
-	       o->large >= 0 && o->delta >= 0 && o->sched >= 0 &&
-	       o->sched < DARD_SIM_NSCHED;
+	const struct dard_sim_opts *o = s->o;
+	struct dard_sched_mode *m = &s->mode;
+
+	*m = dard_sched_modes[o->sched == DARD_SIM_DARD ? DARD_SCHED_FAST
+							: DARD_SCHED_PAPER];
+	if (!(o->elephant_age < 0))
+		m->elephant_age = o->elephant_age;
+	if (!(o->schedule < 0))
+		m->round = o->schedule;
+	if (!(o->query < 0))
+		m->query = o->query;
+	if (!(o->delta < 0))
+		m->delta = o->delta;
+}
+
+/* Written to refuse NaN: a zero interval would never move on. */
+static int opts_ok(const struct sim *s)
+{
+	const struct dard_sim_opts *o = s->o;
+	const struct dard_sched_mode *m = &s->mode;
+
+	return m->query > 0 && m->round > 0 && o->pvlb > 0 && o->central > 0 &&
+	       o->step >= 0 && m->elephant_age >= 0 && o->large >= 0 &&
+	       m->delta >= 0;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */
@@ -631,7 +428,10 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	s.st = st ? st : &dummy;
 	memset(s.st, 0, sizeof(*s.st));
 	*err = 0;
-	if (!opts_ok(o))
+	if (o->sched < 0 || o->sched >= DARD_SIM_NSCHED)
+		return dard_fail(err, -EINVAL, "bad simulation options");
+	sim_mode(&s);
+	if (!opts_ok(&s))
 		return dard_fail(err, -EINVAL, "bad simulation options");
 	s.sched = flowsim_scheds[o->sched];
 	s.next_central = o->central;

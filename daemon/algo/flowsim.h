@@ -20,11 +20,12 @@
 #include "traffic.h"
 
 enum dard_sim_sched {
-	DARD_SIM_ECMP,	 /* a path by hash at arrival, never moved */
-	DARD_SIM_PVLB,	 /* a random path every pvlb seconds of a flow */
-	DARD_SIM_DARD,	 /* selfish scheduling, as dardd */
-	DARD_SIM_HEDERA, /* demand estimation and simulated annealing */
-	DARD_SIM_GREEDY, /* SDN-greedy over the elephants, every round */
+	DARD_SIM_ECMP,	     /* a path by hash at arrival, never moved */
+	DARD_SIM_PVLB,	     /* a random path every pvlb seconds of a flow */
+	DARD_SIM_DARD,	     /* selfish scheduling, as dardd: the fast mode */
+	DARD_SIM_DARD_PAPER, /* the same under the paper's mode (sched.h) */
+	DARD_SIM_HEDERA,     /* demand estimation and simulated annealing */
+	DARD_SIM_GREEDY,     /* SDN-greedy over the elephants, every round */
 	/*
 	 * SDN-optimal over the elephants, every round, with the ToR
 	 * colouring of the whole demand and a local search that keeps L_D
@@ -49,7 +50,12 @@ struct dard_sim_fail {
 };
 
 struct dard_sim_opts {
-	int sched;	     /* enum dard_sim_sched */
+	int sched; /* enum dard_sim_sched */
+	/*
+	 * DARD's timers; below 0 (the default): the scheduler's mode's
+	 * (dard_sched_modes: dard the fast one, dard-paper the paper's;
+	 * every other scheduler counts elephants at the paper's age).
+	 */
 	double elephant_age; /* s; paper 10 */
 	double query;	     /* s between switch queries; paper 1 */
 	double schedule;     /* s; rounds every this + U[0, this]; paper 5 */

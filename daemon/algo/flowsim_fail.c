@@ -213,7 +213,8 @@ static double repair(struct sim *s, struct flow *f, struct dard_sim_flow *out)
 		if (at > s->now)
 			return at;
 		rehash(s, f, out);
-	} else if (s->o->sched == DARD_SIM_DARD && s->o->rto > 0) {
+	} else if (s->sched->tick == flowsim_dard.tick && /* or dard-paper */
+		   s->o->rto > 0) {
 		at = f->dead_since + s->o->rto;
 		if (at > s->now)
 			return at;
@@ -264,7 +265,7 @@ void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out)
 
 void flowsim_fail_arrive(struct sim *s, struct flow *f)
 {
-	int dard = s->o->sched == DARD_SIM_DARD;
+	int dard = s->sched->tick == flowsim_dard.tick;
 
 	f->dead_since = -1;
 	if (!f->ps->ndl || !row_dead(s, f->ps, f->row, dard))

@@ -45,6 +45,7 @@ struct flow {
 	struct mon *mon;
 	struct flow *mnext; /* the monitor's elephants */
 	double dead_since;  /* s: on a failed link since; < 0: not */
+	double moved_at;    /* s: DARD's last move of it */
 };
 
 struct mon {
@@ -61,6 +62,7 @@ struct sim_sched;
 struct sim {
 	const struct dard_topo *t;
 	const struct dard_sim_opts *o;
+	struct dard_sched_mode mode; /* DARD's timers, o's over the mode's */
 	const struct sim_sched *sched;
 	struct dard_sim_stats *st;
 	struct dard_pathctx *pc;
@@ -123,7 +125,8 @@ struct sim_sched {
 
 /* By enum dard_sim_sched (flowsim_sched.c). */
 extern const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED];
-extern const struct sim_sched flowsim_dard;   /* flowsim.c */
+extern const struct sim_sched flowsim_dard; /* flowsim_dard.c */
+extern const struct sim_sched flowsim_dard_paper;
 extern const struct sim_sched flowsim_hedera; /* flowsim_ctl.c */
 extern const struct sim_sched flowsim_greedy;
 extern const struct sim_sched flowsim_optimal;

@@ -55,6 +55,7 @@ const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED] = {
 	[DARD_SIM_ECMP] = &flowsim_ecmp,
 	[DARD_SIM_PVLB] = &flowsim_pvlb,
 	[DARD_SIM_DARD] = &flowsim_dard,
+	[DARD_SIM_DARD_PAPER] = &flowsim_dard_paper,
 	[DARD_SIM_HEDERA] = &flowsim_hedera,
 	[DARD_SIM_GREEDY] = &flowsim_greedy,
 	[DARD_SIM_OPTIMAL] = &flowsim_optimal,

@@ -29,6 +29,8 @@ struct dardd_opts {
 	int dp_kind;	      /* --datapath: enum dard_dp_kind */
 	const char *host;     /* the host we run for */
 	int log_level;
+	/* --sched-mode (sched.h): the defaults of the next four, the hold. */
+	int mode;	      /* enum dard_sched_mode_id */
 	uint64_t age_ns;      /* elephant age, when we attach the datapath */
 	uint64_t query_ns;    /* switch queries, paper: 1 s */
 	uint64_t schedule_ns; /* rounds every this + U[0, this], paper: 5 s */
@@ -140,6 +142,7 @@ struct elephant {
 	int path;		     /* index among mon's paths, or -1 */
 	uint64_t since_ns;	     /* when it became an elephant */
 	unsigned moves;		     /* ours, + earlier ones if adopted */
+	uint64_t moved_ns;	     /* our rounds' last move of it, or 0 */
 	struct {
 		uint64_t ns;
 		int path;

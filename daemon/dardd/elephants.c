@@ -4,6 +4,7 @@
  * has not ended, by flow key, each with its monitor, its path and the
  * paths it took.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,9 @@ static const void *el_next(void *arg, const void *cur,
 		if (e->mon == mon) {
 			f->path = e->path;
 			f->moves = e->moves;
+			/* Never moved by a round: long ago, for the hold. */
+			f->moved_at =
+				e->moved_ns ? e->moved_ns / 1e9 : -HUGE_VAL;
 			return e;
 		}
 	return NULL;

@@ -71,9 +71,9 @@ static void log_start(const struct dardd *d)
 	const struct dardd_opts *o = &d->o;
 
 	log_info(
-		"%s: datapath on %s, query every %.3g s, rounds every %.3g s + U[0, %.3g s], delta %.3g%s",
-		o->host, o->ifname, o->query_ns / 1e9, o->schedule_ns / 1e9,
-		o->schedule_ns / 1e9,
+		"%s: datapath on %s, %s mode, query every %.3g s, rounds every %.3g s + U[0, %.3g s], delta %.3g%s",
+		o->host, o->ifname, dard_sched_modes[o->mode].name,
+		o->query_ns / 1e9, o->schedule_ns / 1e9, o->schedule_ns / 1e9,
 		o->delta_is_frac ? o->delta * 100 : o->delta,
 		o->delta_is_frac ? "% of the path bandwidth" : " Mbit/s");
 	if (o->controller) {

@@ -57,15 +57,22 @@ static void usage(FILE *f)
 		"                             $DARD_DATAPATH, else auto: the one on\n"
 		"                             IF, else kmod when dard.ko is loaded,\n"
 		"                             else bpf)\n"
+		"  -M, --sched-mode MODE      fast (default): elephants at 1 s,\n"
+		"                             rounds every 1 s + U[0, 1 s], a moved\n"
+		"                             flow held 8 s; or paper: the paper's\n"
+		"                             10 s age and 5 s rounds, no hold. It\n"
+		"                             sets the defaults of -S and -e\n"
 		"  -Q, --query-interval S     query the switches every S (default 1)\n"
 		"  -S, --schedule-interval S  a monitor's round every S plus a random\n"
-		"                             time up to S (default 5)\n"
+		"                             time up to S (default: the mode's, 1 or\n"
+		"                             5)\n"
 		"  -d, --delta D              move only when the gain in BoNF exceeds D\n"
 		"                             Mbit/s, or D%% of the paths' bandwidth\n"
 		"                             when D ends in %% (default 10)\n"
 		"  -I, --idle S               forget flows idle this long (default 10)\n"
 		"  -e, --elephant-age S       when the datapath is not attached yet,\n"
-		"                             attach it with this age (default 10)\n"
+		"                             attach it with this age (default: the\n"
+		"                             mode's, 1 or 10)\n"
 		"  -p, --switch-port N        dard-switchd's UDP port (default %d)\n"
 		"      --controller ADDR      report elephants to dard-controller at\n"
 		"                             ADDR (IPv4, UDP port %d) and take its\n"
@@ -124,6 +131,20 @@ static int delta(struct dardd_opts *o, const char *arg, char *err)
 	return 0;
 }
 
+static int sched_mode(struct dardd_opts *o, const char *arg, char *err)
+{
+	int mode = dard_sched_mode_parse(arg);
+
+	if (mode < 0) {
+		dard_fail(err, -EINVAL,
+			  "Invalid --sched-mode `%s': expected fast or paper",
+			  arg);
+		return 2;
+	}
+	o->mode = mode;
+	return DARD_OPTS_RUN;
+}
+
 /* An IPv4 address, or none (also empty), from --controller or the env. */
 static int controller(struct dardd_opts *o, const char *what, const char *arg,
 		      char *err)
@@ -168,9 +189,10 @@ static void defaults(struct dardd_opts *o)
 	o->pin_root = getenv("DARD_PIN_ROOT");
 	o->dp_kind = DARD_DP_AUTO;
 	o->log_level = DARD_LOG_INFO;
-	o->age_ns = 10ULL * 1000000000;
+	/* Age and rounds: 0 until derive() takes the mode's. */
+	o->mode = DARD_SCHED_FAST;
+	/* The same in every mode (sched.h). */
 	o->query_ns = 1000000000ULL;
-	o->schedule_ns = 5000000000ULL;
 	o->delta = 10;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
@@ -181,6 +203,13 @@ static void defaults(struct dardd_opts *o)
 /* What follows from the options: link-state age and the sweep interval. */
 static void derive(struct dardd_opts *o)
 {
+	const struct dard_sched_mode *m = &dard_sched_modes[o->mode];
+
+	/* What no option set, in either order with --sched-mode. */
+	if (!o->age_ns)
+		o->age_ns = (uint64_t)(m->elephant_age * 1e9);
+	if (!o->schedule_ns)
+		o->schedule_ns = (uint64_t)(m->round * 1e9);
 	/* A link state older than three query rounds counts as unknown. */
 	o->max_age_ns = o->query_ns * 3;
 	/* Idle flows are found to within a quarter of the idle time. */
@@ -218,6 +247,8 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		return DARD_OPTS_RUN;
 	case 'D':
 		return datapath(o, "--datapath", arg, err);
+	case 'M':
+		return sched_mode(o, arg, err);
 	case 'Q':
 		ret = seconds("--query-interval", arg, &o->query_ns, err);
 		break;
@@ -265,6 +296,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"interface", required_argument, NULL, 'i'},
 		{"pin", required_argument, NULL, 'P'},
 		{"datapath", required_argument, NULL, 'D'},
+		{"sched-mode", required_argument, NULL, 'M'},
 		{"query-interval", required_argument, NULL, 'Q'},
 		{"schedule-interval", required_argument, NULL, 'S'},
 		{"delta", required_argument, NULL, 'd'},
@@ -294,7 +326,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		if (ret != DARD_OPTS_RUN)
 			return ret;
 	}
-	while ((opt = getopt_long(argc, argv, "c:k:i:D:Q:S:d:I:e:p:vqVh",
+	while ((opt = getopt_long(argc, argv, "c:k:i:D:M:Q:S:d:I:e:p:vqVh",
 				  longopts, NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)

@@ -2,8 +2,9 @@
 /*
  * The flow scheduler (paper, section 2.5): each monitor runs a selfish
  * round every schedule interval plus a random time up to one more
- * (dard_monitor_round, the round the simulator runs too), and moves one
- * elephant through the datapath when it pays by more than delta.
+ * (dard_monitor_round_mode under --sched-mode, the round the simulator
+ * runs too), and moves one elephant through the datapath when it pays by
+ * more than delta.
  */
 #include <math.h>
 #include <string.h>
@@ -67,8 +68,9 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
 			mon->m->pv);
 	el_iter(mon, &it);
-	pick = (struct elephant *)dard_monitor_round(
-		mon->m, d->ls, &it, schedule_delta(d, mon), &mv);
+	pick = (struct elephant *)dard_monitor_round_mode(
+		mon->m, d->ls, &it, schedule_delta(d, mon),
+		&dard_sched_modes[d->o.mode], now / 1e9, &mv);
 	if (!pick || move(d, mon, pick, mv.to, &pair))
 		return;
 	/* Our own move, known before the switches count it. */
@@ -76,6 +78,7 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	pick->pair = pair;
 	pick->path = mv.to;
 	pick->moves++;
+	pick->moved_ns = now;
 	el_hist_add(pick, now, mv.to);
 	mon->moves++;
 	d->st.moves++;

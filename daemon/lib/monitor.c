@@ -262,26 +262,48 @@ void dard_monitor_fv(struct dard_monitor *m, const struct dard_flow_iter *it)
 			m->fv[f.path]++;
 }
 
-const void *dard_monitor_round(struct dard_monitor *m,
-			       const struct dard_lstate *ls,
-			       const struct dard_flow_iter *it, double delta,
-			       struct dard_move *mv)
+/* A flow the round may not move: it moved less than the hold ago. */
+static int held(const struct dard_round_flow *f,
+		const struct dard_sched_mode *mode, double now)
+{
+	return mode->hold > 0 && f->moves && now - f->moved_at < mode->hold;
+}
+
+const void *dard_monitor_round_mode(struct dard_monitor *m,
+				    const struct dard_lstate *ls,
+				    const struct dard_flow_iter *it,
+				    double delta,
+				    const struct dard_sched_mode *mode,
+				    double now, struct dard_move *mv)
 {
 	struct dard_round_flow f;
 	const void *cur = NULL, *pick = NULL;
 	unsigned least = 0;
+	int dead;
 
 	dard_monitor_fv(m, it);
 	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
 				    delta, mv))
 		return NULL;
+	/* A dead path's elephants leave whatever the hold says. */
+	dead = m->pv[mv->from].dead;
 	/* Moving the flow that moved least spreads the moves out. */
 	while ((cur = it->next(it->arg, cur, &f)))
-		if (f.path == (int)mv->from && (!pick || f.moves < least)) {
+		if (f.path == (int)mv->from && (dead || !held(&f, mode, now)) &&
+		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;
 		}
 	return pick;
+}
+
+const void *dard_monitor_round(struct dard_monitor *m,
+			       const struct dard_lstate *ls,
+			       const struct dard_flow_iter *it, double delta,
+			       struct dard_move *mv)
+{
+	return dard_monitor_round_mode(
+		m, ls, it, delta, &dard_sched_modes[DARD_SCHED_PAPER], 0, mv);
 }
 
 void dard_monitor_moved(const struct dard_monitor *m, struct dard_lstate *ls,

@@ -83,6 +83,7 @@ void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 struct dard_round_flow {
 	int path;	/* index among the monitor's paths; < 0: none of them */
 	unsigned moves; /* how often it has moved so far */
+	double moved_at; /* s, the caller's clock: its last move, if moves */
 };
 
 /*
@@ -100,8 +101,9 @@ struct dard_flow_iter {
 void dard_monitor_fv(struct dard_monitor *m, const struct dard_flow_iter *it);
 
 /*
- * One DARD round of monitor m (paper, section 2.5), the one dardd runs
- * and the simulator runs: m->pv holds the path states (the caller takes
+ * One DARD round of monitor m (paper, section 2.5) in the paper's mode
+ * (dard_monitor_round_mode below is what dardd and the simulator run):
+ * m->pv holds the path states (the caller takes
  * them from its link states, dard_monitor_pv); counts FV from the
  * iterator into m->fv, runs dard_sched_round_links and picks the
  * elephant to move, the first of those on the source path that has
@@ -112,6 +114,20 @@ const void *dard_monitor_round(struct dard_monitor *m,
 			       const struct dard_lstate *ls,
 			       const struct dard_flow_iter *it, double delta,
 			       struct dard_move *mv);
+
+/*
+ * dard_monitor_round under a mode (sched.h): mode->hold keeps a flow that
+ * moved less than hold seconds before now (the clock of the flows'
+ * moved_at) where it is, unless its path is dead. When every elephant on
+ * the source path is held, nothing moves this round. The paper's mode
+ * gives dard_monitor_round's answers exactly.
+ */
+const void *dard_monitor_round_mode(struct dard_monitor *m,
+				    const struct dard_lstate *ls,
+				    const struct dard_flow_iter *it,
+				    double delta,
+				    const struct dard_sched_mode *mode,
+				    double now, struct dard_move *mv);
 
 /*
  * The caller moved a flow as mv says: ls as the switches will count it,

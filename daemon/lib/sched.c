@@ -231,3 +231,19 @@ void dard_lstate_move(struct dard_lstate *ls,
 	for (i = 0; i < to->n; i++)
 		ls[to->dl[i]].flows++;
 }
+
+const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES] = {
+	[DARD_SCHED_PAPER] = {"paper", 10, 5, 1, 10, 0},
+	/* Measured on fattree:8 and clos:8,8 (experiments.md). */
+	[DARD_SCHED_FAST] = {"fast", 1, 1, 1, 10, 8},
+};
+
+int dard_sched_mode_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < DARD_SCHED_NMODES; i++)
+		if (!strcmp(name, dard_sched_modes[i].name))
+			return i;
+	return -1;
+}

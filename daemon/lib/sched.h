@@ -154,4 +154,43 @@ void dard_lstate_move(struct dard_lstate *ls,
 		      const struct dard_path_links *from,
 		      const struct dard_path_links *to);
 
+/*
+ * A mode of DARD's scheduling: its timers and the rule's one knob. Both
+ * dardd and the simulator take their defaults from here, so that the
+ * testbed runs what the tables measure (Documentation/experiments.md,
+ * "Closing the gap to the central schedulers").
+ *
+ * paper: the paper's sections 2.5 and 3.1: elephants at 10 s, rounds
+ * every 5 s + U[0, 5 s], queries every 1 s, delta 10 Mbit/s, no hold.
+ * fast: the default. Elephants at 1 s and rounds every 1 s + U[0, 1 s]:
+ * the 10 s age and the 5-10 s rounds were most of DARD's gap to the
+ * central schedulers, which see a flow at its first report. The same
+ * queries, delta and estimate. A flow that moved stays on its new path
+ * for 8 s (hold): with five times the rounds, a flow would otherwise
+ * chase paths that other hosts' moves, not yet in the last query, have
+ * already filled (fattree:16 random: 18 switches for one flow, 8 with
+ * the hold). The hold only removes moves, so the paper's argument that
+ * rounds converge (Appendix B) still holds: every move keeps the
+ * global minimum BoNF and gains more than delta.
+ */
+enum dard_sched_mode_id {
+	DARD_SCHED_PAPER = 0, /* 0: zeroed options keep the paper's rule */
+	DARD_SCHED_FAST,
+	DARD_SCHED_NMODES,
+};
+
+struct dard_sched_mode {
+	const char *name;
+	double elephant_age; /* s: a flow this old is an elephant */
+	double round;	     /* s: rounds every round + U[0, round] */
+	double query;	     /* s between switch queries */
+	double delta;	     /* Mbit/s: a move must gain more */
+	double hold;	     /* s: a moved flow stays this long; 0: never */
+};
+
+extern const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES];
+
+/* The mode called name, or -1. */
+int dard_sched_mode_parse(const char *name);
+
 #endif /* _DARD_SCHED_H */

@@ -263,7 +263,44 @@ static const struct sim_opt opts[] = {
 	 .flags = 0,
 	 .domain = "a number from 0 to 10^7",
 	 .help_in = SIM_RUN,
-	 .help = "  --elephant-age S  when a flow becomes an elephant (default 10)\n"},
+	 .help = "  --elephant-age S  when a flow becomes an elephant (default:\n"
+		 "                 dard's mode, 1; every other scheduler 10)\n"},
+	/* DARD's own intervals and threshold, to see what each costs. */
+	{.name = "round",
+	 .val = 'I',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.schedule),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "seconds above 0, up to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --round S      dard, dard-paper: a monitor's rounds every\n"
+		 "                 S + U[0, S] s (default: the mode's, 1 or 5)\n"},
+	{.name = "query",
+	 .val = 'Q',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.query),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "seconds above 0, up to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --query S      dard, dard-paper: switch queries every S s\n"
+		 "                 (default 1)\n"},
+	{.name = "delta",
+	 .val = 'e',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.delta),
+	 .min = 0,
+	 .max = 1e7,
+	 .domain = "Mbit/s from 0 to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --delta D      dard, dard-paper: a move must gain more than\n"
+		 "                 D Mbit/s (default 10)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
@@ -426,6 +463,7 @@ static void usage(FILE *f)
 	      "       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
 	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
+	      "                [ --round S ] [ --query S ] [ --delta D ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
 	      "                [ --refine N ] [ --keep 1 ]\n"
@@ -438,9 +476,12 @@ static void usage(FILE *f)
 	      "starts every flow on the same hashed path:\n"
 	      "  ecmp         never moves it;\n"
 	      "  pvlb         moves it to a random path every 10 s of its life;\n"
-	      "  dard         dardd's own monitors and rounds: elephants after 10\n"
-	      "               s, switch queries every 1 s, rounds every 5 s +\n"
-	      "               U[0, 5 s], delta 10 Mbit/s;\n"
+	      "  dard         dardd's own monitors and rounds, its default fast\n"
+	      "               mode: elephants after 1 s, switch queries every\n"
+	      "               1 s, rounds every 1 s + U[0, 1 s], delta 10\n"
+	      "               Mbit/s, a moved flow held 8 s;\n"
+	      "  dard-paper   the same under the paper's mode: elephants after\n"
+	      "               10 s, rounds every 5 s + U[0, 5 s], no hold;\n"
 	      "  hedera       every 5 s, demand estimation and simulated annealing\n"
 	      "               over a path per destination host, for the flows the\n"
 	      "               edge switches report (Hedera's large flows, at 10%\n"

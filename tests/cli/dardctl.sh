@@ -377,7 +377,7 @@ ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
 ok "dard-sim refuses an empty --sched" 2 "$sim" --run --sched , &&
 	has "none named" "$err" "^dard-sim: no scheduler in --sched \`,'\$"
 ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
-	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, hedera, sdn-greedy, sdn-optimal, switch-ecmp, sdn-optimal-thesis or all$"
+	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, dard-paper, hedera, sdn-greedy, sdn-optimal, switch-ecmp, sdn-optimal-thesis or all$"
 # dard-sim --fail: links between switches, named or random, at times.
 ok "dard-sim --fail a host link" 2 "$sim" --run --fail aggr1_1-e1_1@3 &&
 	has "host named" "$err" "^dard-sim: --fail .aggr1_1-e1_1@3.: e1_1 is a host"
@@ -454,9 +454,9 @@ ok "dard-sim run bad csv" 1 "$sim" --run --duration 1 --csv /nonexistent/x.csv &
 	has "csv named" "$err" "/nonexistent/x.csv"
 ok "dard-sim run, every scheduler" 0 "$sim" --run --topo fattree:4 --duration 30 \
 	--seed 3 --csv "$tmp/sim.csv" &&
-	is "seven schedulers" "$(grep -cE '^(ecmp|pvlb|dard|hedera|sdn-greedy|sdn-optimal|sdn-optimal-thesis) ' <<<"$out")" 7 &&
+	is "eight schedulers" "$(grep -cE '^(ecmp|pvlb|dard|dard-paper|hedera|sdn-greedy|sdn-optimal|sdn-optimal-thesis) ' <<<"$out")" 8 &&
 	is "a CSV row per flow and scheduler" "$(($(wc -l <"$tmp/sim.csv") - 1))" \
-		"$((7 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
+		"$((8 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
 	is "ECMP moves nothing" "$(awk -F, '$1 == "ecmp" && $8 > 0' "$tmp/sim.csv" | wc -l)" 0 &&
 	is "every flow ends after it starts" \
 		"$(awk -F, 'NR > 1 && !($6 > $5)' "$tmp/sim.csv" | wc -l)" 0 &&

@@ -49,9 +49,11 @@ static void test_defaults(void **state)
 	assert_string_equal(o.ifname, "eth0");
 	assert_null(o.config);
 	assert_true(o.query_ns == 1000000000ULL);
-	assert_true(o.schedule_ns == 5000000000ULL);
+	/* The fast mode's (sched.h). */
+	assert_int_equal(o.mode, DARD_SCHED_FAST);
+	assert_true(o.schedule_ns == 1000000000ULL);
 	assert_true(o.idle_ns == 10000000000ULL);
-	assert_true(o.age_ns == 10000000000ULL);
+	assert_true(o.age_ns == 1000000000ULL);
 	assert_true(o.max_age_ns == 3000000000ULL);
 	assert_true(o.sweep_ns == 1000000000ULL);
 	assert_true(o.delta == 10);
@@ -92,6 +94,24 @@ static void test_values(void **state)
 	assert_int_equal(PARSE(&o, err, "-d", "100%", "h"), DARD_OPTS_RUN);
 	assert_int_equal(o.delta_is_frac, 1);
 	assert_true(o.delta == 1);
+	/* The paper's mode: its age and rounds, the same queries. */
+	assert_int_equal(PARSE(&o, err, "--sched-mode", "paper", "h"),
+			 DARD_OPTS_RUN);
+	assert_int_equal(o.mode, DARD_SCHED_PAPER);
+	assert_true(o.schedule_ns == 5000000000ULL);
+	assert_true(o.age_ns == 10000000000ULL);
+	assert_true(o.query_ns == 1000000000ULL);
+	assert_true(o.delta == 10);
+	/* An explicit value wins over the mode, before or after it. */
+	assert_int_equal(
+		PARSE(&o, err, "-S", "2", "-M", "paper", "-e", "3", "h"),
+		DARD_OPTS_RUN);
+	assert_true(o.schedule_ns == 2000000000ULL);
+	assert_true(o.age_ns == 3000000000ULL);
+	assert_int_equal(PARSE(&o, err, "-M", "paper", "-M", "fast", "h"),
+			 DARD_OPTS_RUN);
+	assert_int_equal(o.mode, DARD_SCHED_FAST);
+	assert_true(o.schedule_ns == 1000000000ULL);
 }
 
 /*
@@ -121,6 +141,9 @@ static void test_bad(void **state)
 		{"-p", "4294967297", "--switch-port"},
 		{"-p", "-1", "--switch-port"},
 		{"-p", "80x", "--switch-port"},
+		{"-M", "Paper", "--sched-mode"},
+		{"-M", "", "--sched-mode"},
+		{"--sched-mode", "improved", "--sched-mode"},
 	};
 	struct dardd_opts o;
 	char err[DARD_ERR_MAX], want[DARD_ERR_MAX];

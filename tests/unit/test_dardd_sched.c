@@ -75,8 +75,9 @@ static void test_round_moves(void **state)
 	schedule(d, mon, 10 * S);
 	assert_int_equal(mon->rounds, 1);
 	assert_int_equal(d->st.rounds, 1);
-	assert_true(mon->next_round_ns >= 15 * S &&
-		    mon->next_round_ns <= 20 * S);
+	/* The fast mode's rounds: 1 s + U[0, 1 s]. */
+	assert_true(mon->next_round_ns >= 11 * S &&
+		    mon->next_round_ns <= 12 * S);
 	/* Path 1 shares tor1_1's up link with path 0: path 3 offers 1000. */
 	assert_int_equal(f->dp.nmoves, 1);
 	assert_memory_equal(&f->dp.moved, &a->key, sizeof(a->key));
@@ -85,6 +86,7 @@ static void test_round_moves(void **state)
 	assert_memory_equal(&a->pair, &want, sizeof(want));
 	assert_int_equal(a->path, 2);
 	assert_int_equal(a->moves, 1);
+	assert_true(a->moved_ns == 10 * S);
 	assert_int_equal(a->nhist, 2);
 	assert_int_equal(a->hist[1].path, 2);
 	assert_int_equal(b->path, 0);
@@ -96,6 +98,52 @@ static void test_round_moves(void **state)
 	assert_int_equal(d->ls[mon->m->links[0].dl[1]].flows, 1);
 	assert_int_equal(mon->m->fv[0], 2); /* counted before the move */
 	fix_free(f);
+}
+
+/*
+ * The fast mode's hold through dardd: an elephant a round moved less than
+ * 8 s ago stays (a, moved 5 s before), another on the path goes (b);
+ * the paper's mode takes the one that moved least (a); with both held
+ * nothing moves.
+ */
+/* want: 'a', 'b' or 0 for no move. */
+static void round_hold(int mode, uint64_t b_moved, char want)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct elephant *a, *b;
+
+	d->o.mode = mode;
+	fix_elephant(f, "e2_1", 1, 0);
+	fix_elephant(f, "e2_2", 2, 0);
+	a = el(f, "e2_1", 1);
+	b = el(f, "e2_2", 2);
+	a->moves = 1;
+	a->moved_ns = 5 * S; /* 5 s before the round */
+	b->moves = 2;
+	b->moved_ns = b_moved;
+	fix_links(f, 0, 2, 10 * S);
+	schedule(d, d->mons, 10 * S);
+	assert_int_equal(d->mons->rounds, 1);
+	if (!want) {
+		assert_int_equal(f->dp.nmoves, 0);
+	} else {
+		assert_int_equal(f->dp.nmoves, 1);
+		assert_memory_equal(&f->dp.moved,
+				    want == 'a' ? &a->key : &b->key,
+				    sizeof(a->key));
+	}
+	fix_free(f);
+}
+
+static void test_round_hold(void **state)
+{
+	(void)state;
+	round_hold(DARD_SCHED_FAST, 0, 'b');
+	round_hold(DARD_SCHED_PAPER, 0, 'a');
+	round_hold(DARD_SCHED_FAST, 6 * S, 0);
+	/* b's hold over (moved 8 s before): b goes. */
+	round_hold(DARD_SCHED_FAST, 2 * S, 'b');
 }
 
 static void test_round_stays(void **state)
@@ -146,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_round_moves),
+		cmocka_unit_test(test_round_hold),
 		cmocka_unit_test(test_round_stays),
 	};
 

@@ -273,9 +273,13 @@ static void test_control(void **state)
 	 * DARD: 40 s alone; the monitor from 10 s asks e1's ToR, both its
 	 * aggregation switches and the four cores (30 queries, at 10, 11,
 	 * ..., 39) and the far pod's two aggregation switches: 9 switches.
+	 * The fast mode's monitor lives from 1 s: 39 queries.
 	 */
-	run(DARD_SIM_DARD, 1, f, 1, out);
+	run(DARD_SIM_DARD_PAPER, 1, f, 1, out);
 	bytes = 30 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
+	assert_true(fabs(stats.ctl_bytes - bytes) < 1e-6);
+	run(DARD_SIM_DARD, 1, f, 1, out);
+	bytes = 39 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
 	assert_true(fabs(stats.ctl_bytes - bytes) < 1e-6);
 	/*
 	 * A controller at 5, 10, ..., 35: the flow is large (all of its
@@ -319,6 +323,60 @@ static void test_long_and_bad(void **state)
 	dard_sim_opts_init(&o);
 	o.step = NAN;
 	assert_int_equal(dard_sim_run(t, p, f, n, &o, out, NULL, err), -EINVAL);
+	/* DARD's timers: below 0 is the mode's, 0 and NaN are refused. */
+	dard_sim_opts_init(&o);
+	o.schedule = 0;
+	assert_int_equal(dard_sim_run(t, p, f, n, &o, out, NULL, err), -EINVAL);
+	dard_sim_opts_init(&o);
+	o.query = NAN;
+	assert_int_equal(dard_sim_run(t, p, f, n, &o, out, NULL, err), -EINVAL);
+	dard_sim_opts_init(&o);
+	o.sched = DARD_SIM_NSCHED;
+	assert_int_equal(dard_sim_run(t, p, f, n, &o, out, NULL, err), -EINVAL);
+	free(out);
+	free(f);
+}
+
+/*
+ * dard-paper is today's DARD exactly: fattree:4 stride, 60 s, seed 1, as
+ * `dard-sim --run --topo fattree:4 --duration 60 --sched dard` gave before
+ * the modes (--csv: 55 moves, sum of (flow + 1) * moves 6093, times
+ * summing to 4444.300217 s). The fast mode, on the same flows, is faster.
+ */
+static void test_paper_unchanged(void **state)
+{
+	struct dard_traffic_opts to;
+	struct dard_sim_flow *out;
+	struct dard_tflow *f;
+	char err[DARD_ERR_MAX];
+	unsigned moves = 0, weighted = 0;
+	double sum = 0, fast = 0;
+	long n, i;
+
+	(void)state;
+	dard_traffic_opts_init(&to);
+	to.rate = 0.2; /* dard-sim's defaults */
+	to.duration = 60;
+	to.bytes = 512ULL << 20;
+	n = dard_traffic_gen(t, &to, &f, err);
+	assert_int_equal(n, 192);
+	out = calloc(n, sizeof(*out));
+	assert_non_null(out);
+	run_step(DARD_SIM_DARD_PAPER, 1, 0.25, f, n, out);
+	for (i = 0; i < n; i++) {
+		moves += out[i].moves;
+		weighted += (i + 1) * out[i].moves;
+		sum += out[i].end - out[i].start;
+	}
+	assert_int_equal(moves, 55);
+	assert_int_equal(weighted, 6093);
+	assert_true(fabs(sum - 4444.300217) < 1e-5);
+	run_step(DARD_SIM_DARD, 1, 0.25, f, n, out);
+	for (i = 0; i < n; i++)
+		fast += out[i].end - out[i].start;
+	if (!(fast < 0.95 * sum))
+		fail_msg("fast %.3f s against the paper's %.3f s", fast / n,
+			 sum / n);
 	free(out);
 	free(f);
 }
@@ -677,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_optimal_needs_fattree),
 		cmocka_unit_test(test_optimal_not_slower),
 		cmocka_unit_test(test_sched_names),
+		cmocka_unit_test(test_paper_unchanged),
 		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_fail_controllers),
 		cmocka_unit_test(test_fail_up),

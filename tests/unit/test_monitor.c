@@ -205,7 +205,8 @@ static void test_round(void **state)
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
 	struct dard_round_flow fl[] = {
-		{0, 3}, {-1, 0}, {0, 1}, {1, 0}, {0, 1}, {-2, 0},
+		{0, 3, 0}, {-1, 0, 0}, {0, 1, 0},
+		{1, 0, 0}, {0, 1, 0},  {-2, 0, 0},
 	};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
@@ -245,6 +246,70 @@ static void test_round(void **state)
 	free(ls);
 }
 
+/*
+ * The fast mode's hold: a flow a round moved less than the hold ago stays,
+ * the round takes another on the source path, or none; a dead path's flow
+ * leaves anyway; the paper's mode never holds. Modes parse by name.
+ */
+static void test_round_hold(void **state)
+{
+	const struct dard_sched_mode
+		*fast = &dard_sched_modes[DARD_SCHED_FAST],
+		*paper = &dard_sched_modes[DARD_SCHED_PAPER];
+	struct fix *f = *state;
+	struct dard_monitor *m = f->m;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	/* Two of ours on path 0: one moved at 100 s, one at 50 s. */
+	struct dard_round_flow fl[] = {{0, 1, 100}, {0, 2, 50}, {-2, 0, 0}};
+	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_move mv;
+	unsigned i;
+
+	assert_non_null(ls);
+	assert_true(fast->hold > 0);
+	assert_true(paper->hold == 0);
+	for (i = 0; i < 2 * f->t->nlinks; i++)
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
+	for (i = 0; i < m->links[0].n; i++)
+		ls[m->links[0].dl[i]].flows += 3;
+	for (i = 0; i < m->npaths; i++)
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+	/* The paper's mode: the one that moved least, held or not. */
+	assert_ptr_equal(
+		dard_monitor_round_mode(m, ls, &it, 10, paper, 101, &mv),
+		&fl[0]);
+	/* Fast, at 101 s: fl[0] is held, fl[1] (moved at 50 s) goes. */
+	assert_ptr_equal(
+		dard_monitor_round_mode(m, ls, &it, 10, fast, 101, &mv),
+		&fl[1]);
+	/* Both held: no move, though the gain is there. */
+	fl[1].moved_at = 99;
+	assert_null(dard_monitor_round_mode(m, ls, &it, 10, fast, 101, &mv));
+	/* The hold over, to the second: the least moved again. */
+	assert_ptr_equal(dard_monitor_round_mode(m, ls, &it, 10, fast,
+						 100 + fast->hold, &mv),
+			 &fl[0]);
+	/* Never moved (moves 0): no hold, whatever moved_at says. */
+	fl[0].moves = 0;
+	assert_ptr_equal(
+		dard_monitor_round_mode(m, ls, &it, 10, fast, 101, &mv),
+		&fl[0]);
+	/* A dead source: its elephants leave, held or not. */
+	fl[0].moves = 1;
+	m->pv[0].dead = 1;
+	m->pv[0].bonf = 0;
+	m->pv[0].est = 0;
+	assert_ptr_equal(
+		dard_monitor_round_mode(m, ls, &it, 1e9, fast, 101, &mv),
+		&fl[0]);
+	assert_int_equal(mv.from, 0);
+	assert_int_equal(dard_sched_mode_parse("fast"), DARD_SCHED_FAST);
+	assert_int_equal(dard_sched_mode_parse("paper"), DARD_SCHED_PAPER);
+	assert_int_equal(dard_sched_mode_parse("Paper"), -1);
+	assert_int_equal(dard_sched_mode_parse(""), -1);
+	free(ls);
+}
+
 /* Path states as test_round sets them, path `dead' reported down. */
 static void dead_states(struct dard_monitor *m, struct dard_lstate *ls,
 			unsigned dead)
@@ -268,7 +333,7 @@ static void test_round_dead(void **state)
 	struct fix *f = *state;
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
-	struct dard_round_flow fl[] = {{0, 0}, {1, 0}, {-2, 0}};
+	struct dard_round_flow fl[] = {{0, 0, 0}, {1, 0, 0}, {-2, 0, 0}};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
 	unsigned i;
@@ -336,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_round),
 		cmocka_unit_test(test_round_dead),
+		cmocka_unit_test(test_round_hold),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -24,6 +24,7 @@ struct flow {
 	uint32_t src, dst; /* hosts */
 	unsigned path;	   /* index in the ToR pair's path list */
 	unsigned moves;
+	double moved_at; /* s, round_now of its last move */
 };
 
 /* The whole network, as an oracle for what switches would answer. */
@@ -135,6 +136,9 @@ static unsigned monitor(struct sim *s, uint32_t src, uint32_t dst,
 
 /* Which round the tests run: the paper's, or dardd's (overlap-aware). */
 static int links_aware;
+/* dardd's round under this mode (NULL: dard_monitor_round), at this time. */
+static const struct dard_sched_mode *round_mode;
+static double round_now;
 
 /* The elephants of src's monitor towards the ToR dtor. */
 struct round_iter {
@@ -154,6 +158,7 @@ static const void *round_next(void *arg, const void *cur,
 		    dard_topo_tor(s->t, f->dst) == it->dtor) {
 			rf->path = f->path;
 			rf->moves = f->moves;
+			rf->moved_at = f->moved_at;
 			return f;
 		}
 	return NULL;
@@ -183,7 +188,12 @@ static struct flow *round_links(struct sim *s, uint32_t src, uint32_t dtor,
 				    l->ndl[i] * sizeof(l->dl[i][0]));
 		mon->pv[i] = pv[i];
 	}
-	pick = (struct flow *)dard_monitor_round(mon, s->ls, &it, delta, m);
+	if (round_mode)
+		pick = (struct flow *)dard_monitor_round_mode(
+			mon, s->ls, &it, delta, round_mode, round_now, m);
+	else
+		pick = (struct flow *)dard_monitor_round(mon, s->ls, &it, delta,
+							 m);
 	dard_monitor_free(mon);
 	return pick;
 }
@@ -227,6 +237,7 @@ static int round_of(struct sim *s, uint32_t src, uint32_t dst, double delta,
 			 m->from);
 	pick->path = m->to;
 	pick->moves++;
+	pick->moved_at = round_now;
 	sim_links(s);
 	return 1;
 }
@@ -260,9 +271,12 @@ static void toy_example(int aware)
 
 	links_aware = aware;
 	sim_init(&s, "fattree:4", 1.0);
-	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0, 0};
-	s.flow[1] = (struct flow){find(s.t, "e3_1"), find(s.t, "e2_4"), 0, 0};
-	s.flow[2] = (struct flow){find(s.t, "e3_2"), find(s.t, "e2_3"), 0, 0};
+	s.flow[0] =
+		(struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0, 0, 0};
+	s.flow[1] =
+		(struct flow){find(s.t, "e3_1"), find(s.t, "e2_4"), 0, 0, 0};
+	s.flow[2] =
+		(struct flow){find(s.t, "e3_2"), find(s.t, "e2_3"), 0, 0, 0};
 	s.nflows = 3;
 	sim_links(&s);
 	assert_true(sim_min_bonf(&s) == 1.0 / 3); /* core1-aggr2_1: 3 flows */
@@ -338,10 +352,14 @@ static void test_overlap(void **state)
 
 	(void)state;
 	sim_init(&s, "fattree:4", 100);
-	s.flow[0] = (struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0, 0};
-	s.flow[1] = (struct flow){find(s.t, "e1_2"), find(s.t, "e2_2"), 2, 0};
-	s.flow[2] = (struct flow){find(s.t, "e1_3"), find(s.t, "e2_3"), 2, 0};
-	s.flow[3] = (struct flow){find(s.t, "e1_4"), find(s.t, "e2_4"), 1, 0};
+	s.flow[0] =
+		(struct flow){find(s.t, "e1_1"), find(s.t, "e2_1"), 0, 0, 0};
+	s.flow[1] =
+		(struct flow){find(s.t, "e1_2"), find(s.t, "e2_2"), 2, 0, 0};
+	s.flow[2] =
+		(struct flow){find(s.t, "e1_3"), find(s.t, "e2_3"), 2, 0, 0};
+	s.flow[3] =
+		(struct flow){find(s.t, "e1_4"), find(s.t, "e2_4"), 1, 0, 0};
 	s.nflows = 4;
 	sim_links(&s);
 	assert_true(sim_min_bonf(&s) == 50);
@@ -451,9 +469,11 @@ static void test_monitor_switches(void **state)
  * (asynchronous, one at a time, as Appendix B assumes): every move must
  * keep the global minimum BoNF, and the process must stop.
  */
-static void converge(const char *spec, unsigned nflows, unsigned seed)
+static unsigned converge(const char *spec, unsigned nflows, unsigned seed)
 {
-	unsigned moves = 0, quiet, i;
+	/* Under a hold, quiet until every hold has run out. */
+	unsigned need = round_mode ? (unsigned)ceil(round_mode->hold) + 1 : 1;
+	unsigned moves = 0, quiet = 0, sweeps = 0, i;
 	double before, delta = 10;
 	struct dard_move m;
 	struct sim s;
@@ -476,9 +496,14 @@ static void converge(const char *spec, unsigned nflows, unsigned seed)
 	sim_links(&s);
 	/*
 	 * Sweeps over every flow's monitor in a random order, one round at a
-	 * time, until a whole sweep moves nothing.
+	 * time, until a whole sweep moves nothing (need sweeps in a row). A
+	 * sweep takes a second: each monitor's round every second or so, as
+	 * in the fast mode.
 	 */
+	round_now = 0;
 	do {
+		int moved = 0;
+
 		unsigned order[FLOWS_MAX], j;
 
 		for (i = 0; i < s.nflows; i++)
@@ -489,10 +514,10 @@ static void converge(const char *spec, unsigned nflows, unsigned seed)
 			order[i] = order[r];
 			order[r] = x;
 		}
-		quiet = 1;
 		for (j = 0; j < s.nflows; j++) {
 			const struct flow *f = &s.flow[order[j]];
 
+			round_now += 1.0 / s.nflows;
 			before = sim_min_bonf(&s);
 			if (!round_of(&s, f->src, f->dst, delta, &m))
 				continue;
@@ -502,16 +527,20 @@ static void converge(const char *spec, unsigned nflows, unsigned seed)
 					spec, seed, moves, before,
 					sim_min_bonf(&s));
 			moves++;
-			quiet = 0;
+			moved = 1;
 			assert_true(moves < 20 * nflows);
 		}
-	} while (!quiet);
-	/* A Nash equilibrium: no monitor wants to move. */
+		quiet = moved ? 0 : quiet + 1;
+		sweeps++;
+	} while (quiet < need);
+	/* A Nash equilibrium: no monitor wants to move, nothing held. */
+	round_now += round_mode ? round_mode->hold : 0;
 	for (i = 0; i < s.nflows; i++)
 		assert_int_equal(
 			round_of(&s, s.flow[i].src, s.flow[i].dst, delta, &m),
 			0);
 	sim_free(&s);
+	return sweeps;
 }
 
 static void test_converge_fattree4(void **state)
@@ -534,6 +563,33 @@ static void test_converge_fattree8(void **state)
 			converge("fattree:8", 40 * seed, seed);
 }
 
+/*
+ * The fast mode (dardd's default): the same rule with a hold, so the same
+ * guarantees, and the moves stop within a bounded number of one-second
+ * sweeps: no endless oscillation. The bound is a few holds, far above
+ * what the runs take (printed, to see how far).
+ */
+static void test_converge_fast(void **state)
+{
+	unsigned seed, sweeps, most = 0;
+
+	(void)state;
+	links_aware = 1;
+	round_mode = &dard_sched_modes[DARD_SCHED_FAST];
+	for (seed = 1; seed <= 20; seed++) {
+		sweeps = converge("fattree:4", 4 + seed % 13, seed);
+		most = sweeps > most ? sweeps : most;
+	}
+	for (seed = 1; seed <= 5; seed++) {
+		sweeps = converge("fattree:8", 40 * seed, seed);
+		most = sweeps > most ? sweeps : most;
+	}
+	round_mode = NULL;
+	print_message("fast mode: the moves stopped within %u sweeps\n", most);
+	assert_true(most <=
+		    6 * (unsigned)ceil(dard_sched_modes[DARD_SCHED_FAST].hold));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_monitor_switches),
 		cmocka_unit_test(test_converge_fattree4),
 		cmocka_unit_test(test_converge_fattree8),
+		cmocka_unit_test(test_converge_fast),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
