@@ -85,6 +85,45 @@ ok "fake: a run with no summary" 1 env FAKE_MODE=empty "${fake[@]}" --topos fatt
 	has "file named" "$err" "^sim-tables: no scheduler's summary in $tmp/i/runs/fattree-4-stride.txt$"
 ok "bad seed" 2 "$st" --seed x && has "seed named" "$err" 'not .x.'
 
+# scripts/sim-fig4 (the paper's Figure 4) against a fake that knows the
+# paper's DARD: ECMP 40 s, DARD 30 s (25%), dard-paper 36 s (10%) at
+# rate 0.01; 20, 15 and 20 s at 0.02 with seed 2 (25%, 0%) and 20, 19
+# and 22 s with seed 1 (5%, -10%).
+cat >"$tmp/fig4-sim" <<'EOF'
+#!/bin/bash
+[[ $1 == --help ]] && { echo "  dard-paper   the paper's DARD"; exit 0; }
+rate="" seed="" sched=""
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--rate) rate=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--sched) sched=$2; shift 2 ;;
+	*) shift ;;
+	esac
+done
+[[ $sched == ecmp,dard,dard-paper ]] || { echo "fig4-sim: --sched $sched" >&2; exit 2; }
+case $rate:$seed in
+0.01:*) e=40 d=30 q=36 ;;
+0.02:1) e=20 d=19 q=22 ;;
+0.02:2) e=20 d=15 q=20 ;;
+*) exit 1 ;;
+esac
+echo "sched              avg time s   p90 sw   max sw elephants  control B/s  last end"
+printf "%-18s %10.3f        0        0        29            0      39.2\n" ecmp $e dard $d dard-paper $q
+EOF
+chmod +x "$tmp/fig4-sim"
+f4=(env DARD_SIM="$tmp/fig4-sim" "$top/scripts/sim-fig4" --patterns stride --size 128)
+ok "sim-fig4: two rates, two seeds" 0 "${f4[@]}" --rates "0.01 0.02" --seeds "1 2" --out "$tmp/f4" &&
+	is "sim-fig4: the means, least and largest, the load (x 1.074 s)" \
+		"$(grep -v '^#' "$tmp/f4/fig4.dat" | grep .)" \
+		"0.01 0.011 25.00 25.00 25.00 10.00 10.00 10.00
+0.02 0.021 15.00 5.00 25.00 -5.00 -10.00 0.00" &&
+	is "sim-fig4: a row per run" "$(grep -vc '^#' "$tmp/f4/runs.tsv")" 4
+ok "sim-fig4: a failing run" 1 "${f4[@]}" --rates 0.03 --seeds 1 --out "$tmp/f5" &&
+	has "sim-fig4: run named" "$err" 'dard-sim failed on fattree:8 stride rate 0.03 seed 1$'
+ok "sim-fig4: a bad rate" 2 "${f4[@]}" --rates "0.01 x" && has "sim-fig4: rate named" "$err" "not .x'$"
+ok "sim-fig4: a bad seed" 2 "${f4[@]}" --seeds "-1" && has "sim-fig4: seed named" "$err" "not .-1'$"
+
 # The real simulator: the gap from its own summary, by hand.
 if [[ -x $bin/dard-sim ]]; then
 	ok "dard-sim fattree:4 stride" 0 env DARD_SIM="$bin/dard-sim" "$st" --topos fattree:4 \
