@@ -295,6 +295,8 @@ static int arrive(struct sim *s, const struct dard_tflow *tf, size_t id)
 
 	f->id = id;
 	f->start = tf->start;
+	/* Never moved by a round: a failover's move starts no hold. */
+	f->moved_at = -HUGE_VAL;
 	f->src = tf->src;
 	f->dst = tf->dst;
 	f->up = dard_host_dlink(s->t, f->src, DARD_UP);

@@ -113,6 +113,9 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	e->path = i;
 	e->moves++;
 	e->dp_moves++; /* the datapath counts ours: not its own repath */
+	/* Held as a round's move is: after a fallback to DARD, the fast
+	 * rounds do not undo the controller's placement at once. */
+	e->moved_ns = now;
 	el_hist_add(e, now, i);
 	d->st.cp_moves++;
 	log_info("controller moved %s to path %u",

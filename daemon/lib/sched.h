@@ -156,9 +156,12 @@ void dard_lstate_move(struct dard_lstate *ls,
 
 /*
  * A mode of DARD's scheduling: its timers and the rule's one knob. Both
- * dardd and the simulator take their defaults from here, so that the
- * testbed runs what the tables measure (Documentation/experiments.md,
- * "Closing the gap to the central schedulers").
+ * dardd and the simulator take their defaults from here. The elephant
+ * age is the datapath's: dardd applies it only when it attaches the
+ * datapath itself (one attached by `dardctl dp attach' keeps that
+ * command's, 10 s by default), so a testbed runs the tables' mode only
+ * with --elephant-age 1 (Documentation/experiments.md, "Closing the gap
+ * to the central schedulers").
  *
  * paper: the paper's sections 2.5 and 3.1: elephants at 10 s, rounds
  * every 5 s + U[0, 5 s], queries every 1 s, delta 10 Mbit/s, no hold.
