@@ -595,8 +595,10 @@ static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 	if (!f)
 		return;
 	/* The kernel re-draws the socket's hash on this timeout too: the
-	 * TC program notes the new one rather than moving the flow. */
-	if (f->moves && !skops->args[0]) {
+	 * TC program notes the new one rather than moving the flow. Never
+	 * a SYN's timeout: a new connection on a reused 5-tuple keeps the
+	 * old one's moves. */
+	if (f->moves && !skops->args[0] && skops->state != BPF_TCP_SYN_SENT) {
 		f->txhash = 0;
 		count(DARD_STAT_RTO_HELD);
 		return;

@@ -160,12 +160,14 @@ static int parse(struct sk_buff *skb, struct pkt *p)
 	p->hash = skb->hash;
 	/* What the BPF datapath's RTO callback reads as args[0], plus the
 	 * timeout this retransmission is for: a local socket's packets
-	 * reach us with it. */
+	 * reach us with it. sk_is_tcp, not sk_protocol: the kernel's RSTs
+	 * and TIME_WAIT ACKs leave on raw sockets of IPPROTO_TCP, which have
+	 * no inet_connection_sock. Read without the socket's lock. */
 	p->retransmits = 0;
-	if (skb->sk && sk_fullsock(skb->sk) &&
-	    skb->sk->sk_protocol == IPPROTO_TCP)
-		p->retransmits =
-			min_t(u32, inet_csk(skb->sk)->icsk_retransmits, U8_MAX);
+	if (skb->sk && sk_fullsock(skb->sk) && sk_is_tcp(skb->sk))
+		p->retransmits = min_t(
+			u32, READ_ONCE(inet_csk(skb->sk)->icsk_retransmits),
+			U8_MAX);
 	if (ip->frag_off & htons(IP_MF | IP_OFFSET))
 		return PARSE_OK;
 	if (ip->protocol != IPPROTO_TCP && ip->protocol != IPPROTO_UDP)
@@ -333,8 +335,9 @@ static bool repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
 		return false;
 	/* As the BPF datapath's repath_rto: a flow userspace placed keeps
 	 * its path through its socket's first timeout in a row, whose
-	 * retransmission leaves with icsk_retransmits 1. */
-	if (f->moves && p->retransmits == 1) {
+	 * retransmission leaves with icsk_retransmits 1; never a SYN's (a
+	 * new connection on a reused 5-tuple keeps the old one's moves). */
+	if (f->moves && p->retransmits == 1 && !(p->tcp_flags & TCPHDR_SYN)) {
 		dard_count(dd, DARD_STAT_RTO_HELD);
 		return false;
 	}

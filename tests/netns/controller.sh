@@ -17,8 +17,10 @@
 #    are under 90% of the line rate, and the links two flows share.
 # 2. The same flows on a testbed with dardd, dard-switchd and
 #    dard-controller --algo sdn-optimal: once every host is in
-#    controller mode and no link carries two of them, every flow gets
-#    at least 90% of the line rate over a window (L_D = 1).
+#    controller mode, clean windows of $DARD_CTL_WINDOW s (no flow
+#    moved) are measured until one has every flow at 90% of the line
+#    rate; in the best, no flow is under 75% and at most one under 90%
+#    (why: case_optimal), and no link carries two of them (L_D = 1).
 # 3. The controller killed (SIGKILL) mid-run: every host's dardd says
 #    mode dard within its controller timeout (3 s) and a little slack,
 #    every flow keeps moving bytes, and, started again, the controller
@@ -416,6 +418,8 @@ case_optimal() {
 	# sixteen at 90%, and whether a window had all sixteen is printed.
 	local clean=0 good=0 best=99 bestmin=0 better
 	for ((k = 1; k <= windows; k++)); do
+		# Leave the flows' last 90 s to cases 3 and 4.
+		(($(date +%s) - ${t0%.*} > 150)) && break
 		w0=$(($(date +%s) + 3))
 		w1=$((w0 + wlen))
 		m0=$(ctl_stats | jq .moves)
@@ -442,7 +446,8 @@ case_optimal() {
 		fi
 	done
 	ctl_stats | jq -c '{rounds, recomputed, moves, acks, ack_failed, last_max_load}' | sed 's/^/  controller: /'
-	t "a window of $wlen s in which no flow moved ($clean of $k)" test "$clean" -ge 1
+	t "a window of $wlen s in which no flow moved ($clean of $((k > windows ? windows : k)))" \
+		test "$clean" -ge 1 || return 1
 	# The two sockets of every flow, for why one ran slow.
 	if [[ -n ${DARD_CTL_DEBUG:-} ]]; then
 		for k in "${!hosts[@]}"; do
@@ -678,7 +683,7 @@ weighted() {
 # age alone, were elephants too. sdn-optimal, which knows no rates, then
 # had 32 flows of equal weight, L_D = 2 at every ToR, and was free to
 # put two transfers on a link and two ACK streams on another. The ACKs
-# would take 128 s to carry as much; the flows run 100 s.
+# would take 128 s to carry as much; the flows run 240 s.
 if [[ " $cases " == *" 2 "* ]] &&
 	up 2 --dard --fast --controller sdn-optimal --elephant-bytes $((rate * 400000)); then
 	case_optimal

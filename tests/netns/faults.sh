@@ -17,7 +17,11 @@
 # - a transfer whose core-aggregation link goes down under it, its ACKs
 #   crossing the link too, completes, every byte sent received, and its
 #   seconds at zero throughput are printed (goal: under 2 s);
-# - with the link still down, 40 concurrent short connections complete.
+# - with the link still down, 40 concurrent short connections complete;
+# - a placed transfer (moved by hand, as a scheduler moves one) whose
+#   core-aggregation link goes down keeps its path through its first
+#   timeout (rto_held), moves at a later one, and completes in the same
+#   bound.
 # Then with dardd on every host and dard-switchd on every switch:
 # - a core-aggregation link down, then 200 new connections across pods
 #   (four host pairs), started 1 s and 3 s after the failure: the share
@@ -100,7 +104,7 @@ stat_of() { on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2"; }
 # JSON), as one line.
 repairs() {
 	on "$1" "$dardctl" -j dp stats eth0 |
-		jq -c '.[0] | with_entries(select(.key | test("^repath_|^new_flow_dead")))'
+		jq -c '.[0] | with_entries(select(.key | test("^repath_|^new_flow_dead|^rto_held")))'
 }
 gained() {
 	repairs "$1" | jq -r --argjson a "$2" \
@@ -388,23 +392,47 @@ echo "mice: $done_n of $mice short connections completed within 10 s, link down;
 t "every mouse completed ($done_n of $mice)" test "$done_n" -eq "$mice"
 
 # A placed transfer: moved by hand, as dardd's scheduler or the
-# controller moves a flow (moves 1), to a path through another core.
-# Its first timeout keeps the path (rto_held), the second in a row
-# moves it on (datapath.md, "Repair on timeouts"): one backed-off RTO
-# more than an unplaced flow's stall, still within the bound.
+# controller moves a flow (moves 1), to the other path through the
+# aggregation switch that led to $fcore (still down), so that the
+# repair order's next path, through the pod's other aggregation switch,
+# is not $fcore's. Its ACKs are put through a core of that other side.
+# Its first timeout keeps the path (rto_held), the second in a row moves
+# it on (datapath.md, "Repair on timeouts"): one backed-off RTO more
+# than an unplaced flow's stall, still within the bound.
+read -r fsaggr < <(switches e1_1 40001 |
+	awk '{ for (i = 2; i < NF; i++) if ($(i + 1) ~ /^core/) print $i }')
 xfer_start e1_1 e3_1 40002
-cur=$(tcp_flow e1_1 40002 | jq .path_index)
-for ((n = 1; n <= 4; n++)); do
-	((n == cur + 1)) && continue
+# Path numbers from path list: the one wanted, and one of the other side.
+plist=$(on e1_1 "$dardctl" -j path list e1_1 e3_1)
+want=$(jq --arg a "$fsaggr" --arg c "$fcore" \
+	'[.[] | select((.switches | index($a)) and (.switches | index($c) | not))][0].index' <<<"$plist")
+away=$(jq --arg a "$fsaggr" '[.[] | select(.switches | index($a) | not)][0].index' <<<"$plist")
+place2() {
+	local cur
+	cur=$(tcp_flow e1_1 40002 | jq .path_index)
+	# A move to the path it is on is none: leave it first.
+	if ((cur + 1 == want)); then
+		on e1_1 "$dardctl" flow move dev eth0 tcp "$src:40002" "$dst:41002" \
+			path "$away" || return 1
+	fi
 	on e1_1 "$dardctl" flow move dev eth0 tcp "$src:40002" "$dst:41002" \
-		path "$n" >/dev/null || continue
-	crosses e1_1 40002 "$fcore" || break
-done
+		path "$want"
+}
+t "place the transfer on path $want (through $fsaggr, not $fcore)" place2
 read -r pcore paggr < <(switches e1_1 40002 |
 	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^core/) print $i, $(i + 1) }')
 pport=$(port_to "$pcore" "$paggr")
-t "the placed transfer crosses $pcore -> $paggr, not $fcore (moves $(tcp_flow e1_1 40002 | jq .moves))" \
+t "the placed transfer crosses $fsaggr and $pcore -> $paggr, not $fcore (moves $(tcp_flow e1_1 40002 | jq .moves))" \
 	test -n "$pport" -a "$pcore" != "$fcore" -a "$(tcp_flow e1_1 40002 | jq .moves)" -ge 1
+acks_away() {
+	local c
+	for c in core1 core2 core3 core4; do
+		[[ $c == "$fcore" || $c == "$pcore" ]] && continue
+		acks_through e3_1 e1_1 40002 "$c" && return 0
+	done
+	return 1
+}
+t "its ACKs cross neither $fcore nor $pcore" acks_away
 held0=$(stat_of e1_1 rto_held)
 rto0=$(stat_of e1_1 repath_rto)
 xfer_at 2.5
