@@ -93,7 +93,7 @@ floor=$(awk -v r="$rate" 'BEGIN { printf "%.2f", r * 0.9 * 1428 / 1514 }')
 floor75=$(awk -v r="$rate" 'BEGIN { printf "%.2f", r * 0.75 * 1428 / 1514 }')
 # dardd's --controller-timeout (its default), and the slack on top.
 ctl_timeout=3
-slack=3
+slack=5
 tmp=$(mktemp -d)
 prefix=""
 dir=""
