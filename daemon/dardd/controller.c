@@ -87,6 +87,7 @@ int controller_init(struct dardd *d)
 	c->mode = d->o.controller ? CP_UNHEARD : CP_NONE;
 	c->xmit = xmit_udp;
 	c->wall_ns = wall_ns;
+	c->mode_wall_ns = wall_ns();
 	c->digest = dard_cp_topo_digest(d->t);
 	for (r = 0; dard_cp_tor_of_rank(d->t, r) != DARD_NONE; r++)
 		;
@@ -246,6 +247,7 @@ static void fall_back(struct dardd *d, enum cp_mode why)
 	struct in_addr in = {.s_addr = htonl(d->o.controller)};
 
 	d->cp.mode = why;
+	d->cp.mode_wall_ns = d->cp.wall_ns();
 	d->st.cp_fallbacks++;
 	cp_weights_even(d);
 	log_warn(
@@ -362,6 +364,7 @@ static void heard(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 	if (is == was)
 		return;
 	c->mode = is;
+	c->mode_wall_ns = c->wall_ns();
 	if (is == CP_PLACES)
 		log_info("controller (%s, epoch %llu) places our elephants",
 			 algo ? algo : "?", (unsigned long long)m->epoch);

@@ -218,6 +218,10 @@ static json_object *stats_json(struct dardd *d)
 			       json_object_new_string(controller_mode_name(d)));
 	json_object_object_add(o, "mode_why",
 			       json_object_new_string(controller_mode_why(d)));
+	/* Wall-clock, so that it can be set beside other hosts' and a log's. */
+	json_object_object_add(
+		o, "mode_since_ns",
+		json_object_new_int64((int64_t)d->cp.mode_wall_ns));
 	json_object_object_add(o, "monitors",
 			       json_object_new_int64(mon_count(d)));
 #define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))

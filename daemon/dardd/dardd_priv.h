@@ -94,12 +94,13 @@ enum cp_mode {
 struct cp {
 	int fd; /* our socket to the controller, or -1 */
 	enum cp_mode mode;
-	uint8_t algo;	   /* of its last ASSIGN or WEIGHTS */
-	uint32_t digest;   /* dard_cp_topo_digest() of our tree */
-	uint64_t seq_out;  /* our last seq: dard_cp_next_seq() */
-	uint64_t seq_in;   /* the last seq taken from the controller */
-	uint64_t epoch;	   /* the last epoch applied, 0: none */
-	uint64_t heard_ns; /* when last heard, 0: never */
+	uint8_t algo;	       /* of its last ASSIGN or WEIGHTS */
+	uint32_t digest;       /* dard_cp_topo_digest() of our tree */
+	uint64_t seq_out;      /* our last seq: dard_cp_next_seq() */
+	uint64_t seq_in;       /* the last seq taken from the controller */
+	uint64_t epoch;	       /* the last epoch applied, 0: none */
+	uint64_t heard_ns;     /* when last heard, 0: never */
+	uint64_t mode_wall_ns; /* CLOCK_REALTIME of the last change of mode */
 	uint64_t next_report_ns;
 	struct dard_cp_msg *in, *out; /* decoded; incremental report */
 	/* The ASSIGN set being applied and its ACK (cpapply.c). */

@@ -640,23 +640,30 @@ static void test_mode(void **state)
 	el(f, "e2_2", 2)->moves = 1; /* a, moved least, is the round's */
 	since = a->since_ns;
 	/* Heard, placing: a round that would move moves nothing. */
+	wall = WALL0 + S;
 	push(f, msg(f, DARD_CP_ASSIGN, 30, DARD_CP_F_FIRST | DARD_CP_F_LAST),
 	     10 * S);
 	assert_string_equal(controller_mode_name(d), "controller");
+	/* When the mode changed, on the wall clock stats shows. */
+	assert_int_equal(d->cp.mode_wall_ns, WALL0 + S);
 	assert_true(controller_places(d));
 	fix_links(f, 0, 2, 10 * S);
 	schedule(d, d->mons, 10 * S);
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_int_equal(d->st.rounds, 0);
-	/* Heard within the timeout: still placing. */
+	/* Heard within the timeout: still placing, since the same time. */
+	wall = WALL0 + 3 * S;
 	controller_tick(d, 12 * S);
 	assert_true(controller_places(d));
 	assert_int_equal(d->st.cp_fallbacks, 0);
+	assert_int_equal(d->cp.mode_wall_ns, WALL0 + S);
 	/* Silent past it: DARD, every destination even, a round moves. */
 	nwcalls = 0;
+	wall = WALL0 + 4 * S;
 	controller_tick(d, 13 * S + 1);
 	assert_string_equal(controller_mode_name(d), "dard");
 	assert_int_equal(d->cp.mode, CP_SILENT);
+	assert_int_equal(d->cp.mode_wall_ns, WALL0 + 4 * S);
 	assert_int_equal(d->st.cp_fallbacks, 1);
 	/* fattree:4: the 14 hosts outside our ToR, all even. */
 	assert_int_equal(nwcalls, 14);
