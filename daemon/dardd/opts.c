@@ -61,8 +61,8 @@ static void usage(FILE *f)
 		"                             rounds every 1 s + U[0, 1 s], a moved\n"
 		"                             flow held 8 s; or paper: the paper's\n"
 		"                             10 s age and 5 s rounds, no hold. It\n"
-		"                             sets the defaults of -S and -e (the\n"
-		"                             age only if dardd attaches the\n"
+		"                             sets the defaults of -S, -e, -Q and -d\n"
+		"                             (the age only if dardd attaches the\n"
 		"                             datapath)\n"
 		"  -Q, --query-interval S     query the switches every S (default 1)\n"
 		"  -S, --schedule-interval S  a monitor's round every S plus a random\n"
@@ -191,11 +191,10 @@ static void defaults(struct dardd_opts *o)
 	o->pin_root = getenv("DARD_PIN_ROOT");
 	o->dp_kind = DARD_DP_AUTO;
 	o->log_level = DARD_LOG_INFO;
-	/* Age and rounds: 0 until derive() takes the mode's. */
+	/* Age, rounds, queries and delta: unset (0, -1) until derive()
+	 * takes the mode's. */
 	o->mode = DARD_SCHED_FAST;
-	/* The same in every mode (sched.h). */
-	o->query_ns = 1000000000ULL;
-	o->delta = 10;
+	o->delta = -1;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
 	o->cp_timeout_ns = 3000000000ULL;
@@ -212,6 +211,10 @@ static void derive(struct dardd_opts *o)
 		o->age_ns = (uint64_t)(m->elephant_age * 1e9);
 	if (!o->schedule_ns)
 		o->schedule_ns = (uint64_t)(m->round * 1e9);
+	if (!o->query_ns)
+		o->query_ns = (uint64_t)(m->query * 1e9);
+	if (o->delta < 0)
+		o->delta = m->delta;
 	/* A link state older than three query rounds counts as unknown. */
 	o->max_age_ns = o->query_ns * 3;
 	/* Idle flows are found to within a quarter of the idle time. */

@@ -108,6 +108,13 @@ static void test_values(void **state)
 		DARD_OPTS_RUN);
 	assert_true(o.schedule_ns == 2000000000ULL);
 	assert_true(o.age_ns == 3000000000ULL);
+	/* Queries and delta too, though both modes have the same ones;
+	 * -d 0 is a delta given, not one unset. */
+	assert_int_equal(
+		PARSE(&o, err, "-Q", "0.5", "-d", "0", "-M", "paper", "h"),
+		DARD_OPTS_RUN);
+	assert_true(o.query_ns == 500000000ULL);
+	assert_true(o.delta == 0);
 	assert_int_equal(PARSE(&o, err, "-M", "paper", "-M", "fast", "h"),
 			 DARD_OPTS_RUN);
 	assert_int_equal(o.mode, DARD_SCHED_FAST);
