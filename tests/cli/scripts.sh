@@ -5,10 +5,12 @@
 # they fail before any namespace is made (issue 17: --sched-mode,
 # dard-paper, --unscaled, --repeat), and experiment's summaries of canned
 # results: one run's, which must stay what it was, and --repeat's
-# combination of DIR/run1.. (means, spread, the gain over ECMP).
+# combination of DIR/run1.. (means, spread, the gain over ECMP); and
+# what remote mode (--exec) leaves running per scheduler.
 #
 #   testbed up / experiment compare --> argument checks --> error
 #                                    \-> (accepted) fake dardctl: exit 1
+#   remote_scheduler --> $tmp/on h1 sh -c ... --> pgrep/pkill/setsid shims
 #   canned results.csv --> experiment summary DIR / plot DIR
 #
 # No namespace is made: dardctl is a fake that notes its arguments and
@@ -20,7 +22,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tb=$top/scripts/testbed
 ex=$top/scripts/experiment
 tmp=$(mktemp -d /tmp/scripts-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap '[[ -s $tmp/pid ]] && kill "$(cat "$tmp/pid")" 2>/dev/null; rm -rf "$tmp"' EXIT
 source "$top/tests/cli/lib.sh"
 
 cat >"$tmp/dardctl" <<EOF
@@ -106,6 +108,78 @@ ok "experiment: help" 0 "$ex" --help &&
 	has "experiment: and --unscaled" "$out" '^  --unscaled ' &&
 	has "experiment: with the paper's sizes" "$out" '--link 100 --size 128' &&
 	has "experiment: and --repeat" "$out" 'compare \[ OPTIONS \] \[ --repeat N \]'
+
+# Remote mode (--exec): what each scheduler leaves running on a host. The
+# node's command runs here, with pgrep, pkill and setsid shims acting on a
+# stand-in dardd (perl sleeping, its command line saying the mode) and
+# writing what they did to $tmp/node.log; experiment is sourced, so its
+# functions run alone.
+mkdir -p "$tmp/shim"
+cat >"$tmp/shim/pgrep" <<EOF
+#!/bin/sh
+p=\$(cat "$tmp/pid" 2>/dev/null) && [ -n "\$p" ] && [ -e /proc/\$p/stat ] &&
+	[ "\$(awk '{ print \$3 }' /proc/\$p/stat)" != Z ] && echo \$p
+EOF
+cat >"$tmp/shim/pkill" <<EOF
+#!/bin/sh
+echo "pkill \$*" >>"$tmp/node.log"
+p=\$(cat "$tmp/pid" 2>/dev/null) && [ -n "\$p" ] && kill \$p 2>/dev/null
+exit 0
+EOF
+cat >"$tmp/shim/setsid" <<EOF
+#!/bin/sh
+echo "setsid \$*" >>"$tmp/node.log"
+EOF
+# on NODE sh -c CMD: CMD here, with the shims, then waiting for what it
+# left in the background (a shim, quick), so that the log is whole.
+cat >"$tmp/on" <<EOF
+#!/bin/sh
+shift
+[ "\$1" = sh ] && [ "\$2" = -c ] || exit 99
+PATH=$tmp/shim:\$PATH exec sh -c "\$3
+wait"
+EOF
+printf '#!/bin/sh\necho %s\n' "'[{\"name\": \"h1\"}]'" >"$tmp/addrs"
+chmod +x "$tmp/shim/"* "$tmp/on" "$tmp/addrs"
+# standin ARGS...: a stand-in dardd with ARGS in its command line.
+standin() {
+	(perl -e 'sleep 30' -- "$@" </dev/null >/dev/null 2>&1 &
+		echo $! >"$tmp/pid")
+}
+# remote SCHED: what experiment's remote_scheduler for SCHED (one call,
+# with its second to settle) or, for MODE, remote_dardd's command (the
+# others) did on host h1.
+remote() {
+	: >"$tmp/node.log"
+	(
+		source "$ex"
+		dardctl=$tmp/addrs rconfig=/dev/null exec_tmpl="$tmp/on %s"
+		fabric_if=dard0 remote_log=$tmp/dardd.log
+		case $1 in
+		fast | paper | none) "$tmp/on" h1 sh -c "$(remote_dardd "$1" h1)" ;;
+		*) remote_scheduler "$1" ;;
+		esac
+	) || return
+	cat "$tmp/node.log"
+}
+alive() { [[ -n $(PATH=$tmp/shim:$PATH pgrep -x dardd) ]] && echo alive || echo gone; }
+: >"$tmp/pid"
+is "remote dard, none running: one started in the fast mode" "$(remote dard)" \
+	"setsid dardd -M fast -i dard0 h1"
+standin -c /etc/dard/dard.conf -i dard0 h1
+is "remote dard: the deployment's own (no -M) is kept" "$(remote fast)" ""
+is "and still runs" "$(alive)" alive
+is "remote dard-paper: it is replaced by one in the paper's mode" "$(remote dard-paper)" \
+	"$(printf '%s\n' 'pkill -x dardd' 'setsid dardd -M paper -i dard0 h1')"
+is "and is gone" "$(alive)" gone
+standin -c x --sched-mode paper -i dard0 h1
+is "remote dard-paper: one in the paper's mode is kept" "$(remote paper)" ""
+is "remote dard: one in the paper's mode is replaced" "$(remote fast)" \
+	"$(printf '%s\n' 'pkill -x dardd' 'setsid dardd -M fast -i dard0 h1')"
+standin -Mpaper h1
+is "remote ecmp: dardd stopped, none started" "$(remote none)" "pkill -x dardd"
+is "and it is gone" "$(alive)" gone
+is "remote ecmp, none running: nothing done" "$(remote none)" ""
 
 # One run: the summary exactly as before dard-paper and --repeat (this is
 # what the last version printed for these rows), then with dard-paper.
