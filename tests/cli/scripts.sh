@@ -5,11 +5,13 @@
 # they fail before any namespace is made (issue 17: --sched-mode,
 # dard-paper, --unscaled, --repeat), and experiment's summaries of canned
 # results: one run's, which must stay what it was, and --repeat's
-# combination of DIR/run1.. (means, spread, the gain over ECMP); and
-# what remote mode (--exec) leaves running per scheduler.
+# combination of DIR/run1.. (means, spread, the gain over ECMP); the
+# testbed options each scheduler gets; and what remote mode (--exec)
+# leaves running per scheduler.
 #
 #   testbed up / experiment compare --> argument checks --> error
 #                                    \-> (accepted) fake dardctl: exit 1
+#   run_one SCHED --> $tmp/testbed (fake: notes its arguments, fails)
 #   remote_scheduler --> $tmp/on h1 sh -c ... --> pgrep/pkill/setsid shims
 #   canned results.csv --> experiment summary DIR / plot DIR
 #
@@ -108,6 +110,35 @@ ok "experiment: help" 0 "$ex" --help &&
 	has "experiment: and --unscaled" "$out" '^  --unscaled ' &&
 	has "experiment: with the paper's sizes" "$out" '--link 100 --size 128' &&
 	has "experiment: and --repeat" "$out" 'compare \[ OPTIONS \] \[ --repeat N \]'
+
+# What run_one asks of the testbed per scheduler, scaled and --unscaled:
+# a fake testbed notes its arguments and fails the bring-up, where
+# run_one stops.
+printf '#!/bin/sh\necho "$*" >"%s"\nexit 1\n' "$tmp/tb.log" >"$tmp/testbed"
+chmod +x "$tmp/testbed"
+upargs() {
+	rm -f "$tmp/tb.log"
+	(
+		source "$ex"
+		testbed=$tmp/testbed quiet=1 unscaled=${2:-}
+		run_one "$tmp/ru" "$1"
+	) 2>/dev/null
+	cat "$tmp/tb.log" 2>/dev/null
+}
+up="^up fattree:4 --rate 50 --prefix exp_[0-9]+_"
+has "run_one dard: --fast" "$(upargs dard)" "${up}dard --dard --fast --elephant-bytes 2097152$"
+has "run_one dard-paper: the paper's mode, --fast" "$(upargs dard-paper)" \
+	"${up}dard_paper --dard --sched-mode paper --fast --elephant-bytes 2097152$"
+has "run_one dard-paper --unscaled: no --fast" "$(upargs dard-paper 1)" \
+	"${up}dard_paper --dard --sched-mode paper --elephant-bytes 2097152$"
+has "run_one dard --unscaled: no --fast" "$(upargs dard 1)" \
+	"${up}dard --dard --elephant-bytes 2097152$"
+has "run_one sdn-optimal --unscaled: no --fast" "$(upargs sdn-optimal 1)" \
+	"${up}sdn_optimal --dard --controller sdn-optimal --elephant-bytes 2097152$"
+has "run_one ecmp --unscaled: still 1 s elephants" "$(upargs ecmp 1)" \
+	"${up}ecmp --elephant-age 1 --elephant-bytes 2097152$"
+has "run_one switch-ecmp: the testbed's ECMP routing" "$(upargs switch-ecmp)" \
+	"${up}switch_ecmp --routing ecmp$"
 
 # Remote mode (--exec): what each scheduler leaves running on a host. The
 # node's command runs here, with pgrep, pkill and setsid shims acting on a
