@@ -387,7 +387,8 @@ test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \
 		DARD_BIN=$(B)/bin tests/cli/units.sh || rc=1; \
 		DARD_BIN=$(B)/bin tests/cli/cluster.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/simtables.sh || rc=1; exit $$rc
+		DARD_BIN=$(B)/bin tests/cli/simtables.sh || rc=1; \
+		tests/cli/scripts.sh || rc=1; exit $$rc
 
 $(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
 	$(quiet) LD $@

@@ -6,7 +6,8 @@
 # elephants) on fattree:4 (small files, one seed), then the CSV, the
 # summary, the daemons' counters and the figures it produced are
 # checked, and that pVLB asked for a host pair's paths once, not every
-# round.
+# round. Then ECMP and the paper's mode of DARD (dard-paper) twice on one
+# traffic (--repeat 2): both runs, and the summary that combines them.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -73,6 +74,26 @@ t "the transfer-time CDF is a PNG" png "$out/run/transfer-time-cdf.png"
 t "the path-switch CDF is a PNG" png "$out/run/path-switch-cdf.png"
 t "the average transfer time chart is a PNG" png "$out/run/avg-transfer-time.png"
 t "plot redraws them" "$top/scripts/experiment" plot "$out/run"
+t "no namespace is left" bash -c "! ip netns list | grep -q 'exp_'"
+
+rep=$out/rep
+t "compare ecmp and dard-paper twice on one traffic" "$top/scripts/experiment" \
+	compare --schedulers ecmp,dard-paper --repeat 2 --pattern stride \
+	--link 100 --size 2 --rate 0.2 --duration 4 --seed 3 -q --out "$rep"
+t "two runs, each with its results and summary" bash -c \
+	"for r in 1 2; do [[ -s $rep/run\$r/results.csv && -s $rep/run\$r/summary.txt ]] || exit 1; done"
+t "the same flows in both" cmp -s "$rep/run1/dard-paper/plan.csv" "$rep/run2/dard-paper/plan.csv"
+n=$(($(wc -l <"$rep/run1/dard-paper/plan.csv") - 1))
+t "dard-paper: every flow finished in both runs" bash -c \
+	"[[ \$(cat $rep/run[12]/results.csv | awk -F, '\$3 == \"dard-paper\" && \$8 != \"\"' | wc -l) == $((2 * n)) ]]"
+t "dard-paper: its hosts' counters" jq -e 'length > 0' "$rep/run1/dard-paper/hosts.json"
+t "the combined summary names both runs" \
+	grep -qx '2 runs of the same traffic: run1 run2' "$rep/summary.txt"
+t "with dard-paper's mean and gain over ECMP" \
+	grep -qE '^dard-paper +[0-9]+ +0 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +-?[0-9.]+% ' "$rep/summary.txt"
+t "and the paper mode's improvement by the means" \
+	grep -q '^improvement of DARD (paper mode) over ECMP, by the means of 2 runs: ' "$rep/summary.txt"
+t "the means chart is a PNG" png "$rep/avg-transfer-time.png"
 t "no namespace is left" bash -c "! ip netns list | grep -q 'exp_'"
 
 summary

@@ -17,8 +17,11 @@
 # the --rate limits.
 #
 # and the testbed's own behaviour: list, exec, refusing a second bring-up
-# under one prefix, cleaning up after a failed one. Namespaces are named
-# dard_test_PID_*; everything is removed on exit, even on failure.
+# under one prefix, cleaning up after a failed one, and --dard's
+# scheduling mode reaching every dardd and every host's datapath on
+# fattree:2 (fast: -M fast and elephants at 1 s; paper: -M paper and 10 s;
+# --fast: 1 s whatever the mode). Namespaces are named dard_test_PID_*;
+# everything is removed on exit, even on failure.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -136,6 +139,62 @@ t "and on hosts" bash -c \
 t "the configuration says 100 Mbit/s" \
 	grep -qx 'capacity 100' "$DARD_TESTBED_DIR/$b/dard.conf"
 pathcheck "$b"
+t "fattree:2 down" "$testbed" down --prefix "$b"
+
+# Every dardd of testbed $1 runs with `-M $2' (and there are some).
+dardd_modes() {
+	local ns p n=0
+	for ns in $(awk '$2 == "host" { print $3 }' "$DARD_TESTBED_DIR/$1/nodes"); do
+		for p in $(ip netns pids "$ns"); do
+			[[ $(cat "/proc/$p/comm" 2>/dev/null) == dardd ]] || continue
+			tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- " -M $2 " || return 1
+			n=$((n + 1))
+		done
+	done
+	[[ $n -gt 0 ]]
+}
+# The elephant age, in seconds, of the BPF datapath on host $2's eth0 in
+# testbed $1: its programs' read-only data, as bpftool dumps it.
+elephant_age() {
+	local id map
+	id=$("$testbed" exec --prefix "$1" "$2" bpftool -j net show dev eth0 |
+		jq '.[0].tc[0].id') || return 1
+	for map in $(bpftool -j prog show id "$id" | jq '.map_ids[]'); do
+		bpftool -j map show id "$map" | jq -e '.name | endswith(".rodata")' \
+			>/dev/null || continue
+		bpftool -j map dump id "$map" |
+			jq '[.. | objects | select(has("elephant_age_ns")) |
+			     .elephant_age_ns][0] / 1e9'
+		return
+	done
+	return 1
+}
+# ages PREFIX: every host's elephant age, one line each, the same on all.
+ages() {
+	local h
+	for h in $(awk '$2 == "host" { print $1 }' "$DARD_TESTBED_DIR/$1/nodes"); do
+		elephant_age "$1" "$h"
+	done | sort -u
+}
+
+t "fattree:2 up with --dard --sched-mode paper" \
+	"$testbed" up fattree:2 --prefix "$b" --dard --sched-mode paper
+t "every dardd runs -M paper" dardd_modes "$b" paper
+t "and says so in its log" bash -c \
+	"grep -q 'paper mode' '$DARD_TESTBED_DIR/$b/log/e1_1.log'"
+t "every datapath's elephants are at 10 s" bash -c "[[ \$(ages '$b') == 10 ]]"
+t "fattree:2 down" "$testbed" down --prefix "$b"
+t "fattree:2 up with --dard" "$testbed" up fattree:2 --prefix "$b" --dard
+t "every dardd runs -M fast" dardd_modes "$b" fast
+t "every datapath's elephants are at 1 s" bash -c "[[ \$(ages '$b') == 1 ]]"
+t "fattree:2 down" "$testbed" down --prefix "$b"
+t "fattree:2 up with --dard --sched-mode paper --fast" \
+	"$testbed" up fattree:2 --prefix "$b" --dard --sched-mode paper --fast
+t "every dardd runs -M paper" dardd_modes "$b" paper
+t "--fast's elephants at 1 s" bash -c "[[ \$(ages '$b') == 1 ]]"
+t "fattree:2 down" "$testbed" down --prefix "$b"
+t "fattree:2 up without daemons" "$testbed" up fattree:2 --prefix "$b"
+t "the datapath's default elephants, at 10 s" bash -c "[[ \$(ages '$b') == 10 ]]"
 t "fattree:2 down" "$testbed" down --prefix "$b"
 
 summary

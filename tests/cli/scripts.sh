@@ -1,0 +1,333 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# scripts/testbed's and scripts/experiment's command lines, checked where
+# they fail before any namespace is made (issue 17: --sched-mode,
+# dard-paper, --unscaled, --repeat), and experiment's summaries of canned
+# results: one run's, which must stay what it was, and --repeat's
+# combination of DIR/run1.. (means, spread, the gain over ECMP); the
+# testbed options each scheduler gets; and what remote mode (--exec)
+# leaves running per scheduler.
+#
+#   testbed up / experiment compare --> argument checks --> error
+#                                    \-> (accepted) fake dardctl: exit 1
+#   run_one SCHED --> $tmp/testbed (fake: notes its arguments, fails)
+#   remote_scheduler --> $tmp/on h1 sh -c ... --> pgrep/pkill/setsid shims
+#   canned results.csv --> experiment summary DIR / plot DIR
+#
+# No namespace is made: dardctl is a fake that notes its arguments and
+# fails, so a command line that passes the checks stops at the testbed's
+# first step (`dardctl topo gen'), with its state and lock under $tmp.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tb=$top/scripts/testbed
+ex=$top/scripts/experiment
+tmp=$(mktemp -d /tmp/scripts-XXXXXX)
+trap '[[ -s $tmp/pid ]] && kill "$(cat "$tmp/pid")" 2>/dev/null; rm -rf "$tmp"' EXIT
+source "$top/tests/cli/lib.sh"
+
+cat >"$tmp/dardctl" <<EOF
+#!/bin/sh
+echo "\$*" >>"$tmp/calls"
+exit 1
+EOF
+chmod +x "$tmp/dardctl"
+export DARDCTL=$tmp/dardctl DARD_TESTBED_DIR=$tmp/state \
+	DARD_TESTBED_LOCK=$tmp/lock DARD_TESTBED_PREFIX=clitest
+
+# refused NAME PATTERN ARGS...: testbed ARGS fails naming PATTERN, before
+# it has called dardctl.
+refused() {
+	local name=$1 pat=$2
+	shift 2
+	rm -f "$tmp/calls"
+	ok "testbed: $name" 1 "$tb" "$@" &&
+		has "testbed: $name: says why" "$err" "$pat" &&
+		is "testbed: $name: before any step" "$(cat "$tmp/calls" 2>/dev/null)" ""
+}
+# accepted NAME ARGS...: testbed ARGS passes the argument checks: it
+# reaches the bring-up, which stops at the fake dardctl (or, not as root,
+# at the root check that comes after the arguments'), leaving no state.
+accepted() {
+	local name=$1
+	shift
+	rm -f "$tmp/calls"
+	ok "testbed: $name: past the checks" 1 "$tb" "$@" || return
+	if [[ $EUID -eq 0 ]]; then
+		has "testbed: $name: reached topo gen" "$(cat "$tmp/calls" 2>/dev/null)" \
+			'^-t fattree:2 topo gen output '
+		is "testbed: $name: no state left" "$(ls -A "$tmp/state" 2>/dev/null)" ""
+	else
+		has "testbed: $name: reached the root check" "$err" 'must run as root'
+	fi
+}
+
+refused "--sched-mode without --dard" '^testbed: --sched-mode goes with --dard$' \
+	up fattree:2 --sched-mode paper
+refused "a bad mode names the good ones" "^testbed: invalid --sched-mode \`slow': fast or paper$" \
+	up fattree:2 --dard --sched-mode slow
+refused "--sched-mode with no mode" '^testbed: --sched-mode needs fast or paper$' \
+	up fattree:2 --dard --sched-mode
+refused "--sched-mode and --no-datapath" '^testbed: --sched-mode goes with --dard$' \
+	up fattree:2 --no-datapath --sched-mode fast
+refused "--fast still needs --dard" '^testbed: --fast goes with --dard$' \
+	up fattree:2 --fast
+accepted "--dard --sched-mode paper" up fattree:2 --dard --sched-mode paper
+accepted "--dard --sched-mode fast --fast" up fattree:2 --dard --sched-mode fast --fast
+accepted "--sched-mode before --dard" up fattree:2 --sched-mode paper --dard
+ok "testbed: help" 0 "$tb" --help &&
+	has "testbed: help names --sched-mode" "$out" '\[ --dard \[ --sched-mode MODE \]' &&
+	has "testbed: and the modes" "$out" 'MODE := \{ fast \| paper \}' &&
+	has "testbed: and the ages" "$out" '1 s \(fast\) or 10 s \(paper\)'
+
+# bad NAME PATTERN ARGS...: experiment ARGS exits 2 naming PATTERN, and
+# never reaches the testbed.
+bad() {
+	local name=$1 pat=$2
+	shift 2
+	rm -f "$tmp/calls"
+	ok "experiment: $name" 2 "$ex" "$@" &&
+		has "experiment: $name: says why" "$err" "$pat" &&
+		is "experiment: $name: before any run" "$(cat "$tmp/calls" 2>/dev/null)" ""
+}
+bad "--repeat 0" "^experiment: --repeat needs a number of runs, 1 to 999, not \`0'$" \
+	compare --repeat 0
+bad "--repeat abc" "not \`abc'$" compare --repeat abc
+bad "--repeat 1000" "not \`1000'$" compare --repeat 1000
+bad "--repeat with no number" '^experiment: --repeat needs a value$' compare --repeat
+bad "--repeat with sweep" '^experiment: --repeat goes with compare$' sweep --repeat 2
+bad "dard-paper passes the list check, bogus does not" \
+	"^experiment: unknown scheduler \`bogus' in --schedulers; known: .* dard dard-paper sdn-greedy " \
+	compare --schedulers ecmp,dard-paper,bogus
+bad "--unscaled is a flag" "unknown scheduler \`sdn-bogus'" \
+	compare --unscaled --repeat 3 --schedulers dard-paper,sdn-bogus
+bad "an empty scheduler list" '^experiment: --schedulers needs at least one of: ' \
+	compare --schedulers ,
+bad "a value left off at the end" '^experiment: --link needs a value$' compare --link
+ok "experiment: help" 0 "$ex" --help &&
+	has "experiment: help names dard-paper" "$out" 'pvlb, dard, dard-paper,$' &&
+	has "experiment: and --unscaled" "$out" '^  --unscaled ' &&
+	has "experiment: with the paper's sizes" "$out" '--link 100 --size 128' &&
+	has "experiment: and --repeat" "$out" 'compare \[ OPTIONS \] \[ --repeat N \]'
+
+# What run_one asks of the testbed per scheduler, scaled and --unscaled:
+# a fake testbed notes its arguments and fails the bring-up, where
+# run_one stops.
+printf '#!/bin/sh\necho "$*" >"%s"\nexit 1\n' "$tmp/tb.log" >"$tmp/testbed"
+chmod +x "$tmp/testbed"
+upargs() {
+	rm -f "$tmp/tb.log"
+	(
+		source "$ex"
+		testbed=$tmp/testbed quiet=1 unscaled=${2:-}
+		run_one "$tmp/ru" "$1"
+	) 2>/dev/null
+	cat "$tmp/tb.log" 2>/dev/null
+}
+up="^up fattree:4 --rate 50 --prefix exp_[0-9]+_"
+has "run_one dard: --fast" "$(upargs dard)" "${up}dard --dard --fast --elephant-bytes 2097152$"
+has "run_one dard-paper: the paper's mode, --fast" "$(upargs dard-paper)" \
+	"${up}dard_paper --dard --sched-mode paper --fast --elephant-bytes 2097152$"
+has "run_one dard-paper --unscaled: no --fast" "$(upargs dard-paper 1)" \
+	"${up}dard_paper --dard --sched-mode paper --elephant-bytes 2097152$"
+has "run_one dard --unscaled: no --fast" "$(upargs dard 1)" \
+	"${up}dard --dard --elephant-bytes 2097152$"
+has "run_one sdn-optimal --unscaled: no --fast" "$(upargs sdn-optimal 1)" \
+	"${up}sdn_optimal --dard --controller sdn-optimal --elephant-bytes 2097152$"
+has "run_one ecmp --unscaled: still 1 s elephants" "$(upargs ecmp 1)" \
+	"${up}ecmp --elephant-age 1 --elephant-bytes 2097152$"
+has "run_one switch-ecmp: the testbed's ECMP routing" "$(upargs switch-ecmp)" \
+	"${up}switch_ecmp --routing ecmp$"
+
+# Remote mode (--exec): what each scheduler leaves running on a host. The
+# node's command runs here, with pgrep, pkill and setsid shims acting on a
+# stand-in dardd (perl sleeping, its command line saying the mode) and
+# writing what they did to $tmp/node.log; experiment is sourced, so its
+# functions run alone.
+mkdir -p "$tmp/shim"
+cat >"$tmp/shim/pgrep" <<EOF
+#!/bin/sh
+p=\$(cat "$tmp/pid" 2>/dev/null) && [ -n "\$p" ] && [ -e /proc/\$p/stat ] &&
+	[ "\$(awk '{ print \$3 }' /proc/\$p/stat)" != Z ] && echo \$p
+EOF
+cat >"$tmp/shim/pkill" <<EOF
+#!/bin/sh
+echo "pkill \$*" >>"$tmp/node.log"
+p=\$(cat "$tmp/pid" 2>/dev/null) && [ -n "\$p" ] && kill \$p 2>/dev/null
+exit 0
+EOF
+cat >"$tmp/shim/setsid" <<EOF
+#!/bin/sh
+echo "setsid \$*" >>"$tmp/node.log"
+EOF
+# on NODE sh -c CMD: CMD here, with the shims, then waiting for what it
+# left in the background (a shim, quick), so that the log is whole.
+cat >"$tmp/on" <<EOF
+#!/bin/sh
+shift
+[ "\$1" = sh ] && [ "\$2" = -c ] || exit 99
+PATH=$tmp/shim:\$PATH exec sh -c "\$3
+wait"
+EOF
+printf '#!/bin/sh\necho %s\n' "'[{\"name\": \"h1\"}]'" >"$tmp/addrs"
+chmod +x "$tmp/shim/"* "$tmp/on" "$tmp/addrs"
+# standin ARGS...: a stand-in dardd with ARGS in its command line.
+standin() {
+	(perl -e 'sleep 30' -- "$@" </dev/null >/dev/null 2>&1 &
+		echo $! >"$tmp/pid")
+}
+# remote SCHED: what experiment's remote_scheduler for SCHED (one call,
+# with its second to settle) or, for MODE, remote_dardd's command (the
+# others) did on host h1.
+remote() {
+	: >"$tmp/node.log"
+	(
+		source "$ex"
+		dardctl=$tmp/addrs rconfig=/dev/null exec_tmpl="$tmp/on %s"
+		fabric_if=dard0 remote_log=$tmp/dardd.log
+		case $1 in
+		fast | paper | none) "$tmp/on" h1 sh -c "$(remote_dardd "$1" h1)" ;;
+		*) remote_scheduler "$1" ;;
+		esac
+	) || return
+	cat "$tmp/node.log"
+}
+alive() { [[ -n $(PATH=$tmp/shim:$PATH pgrep -x dardd) ]] && echo alive || echo gone; }
+: >"$tmp/pid"
+is "remote dard, none running: one started in the fast mode" "$(remote dard)" \
+	"setsid dardd -M fast -i dard0 h1"
+standin -c /etc/dard/dard.conf -i dard0 h1
+is "remote dard: the deployment's own (no -M) is kept" "$(remote fast)" ""
+is "and still runs" "$(alive)" alive
+is "remote dard-paper: it is replaced by one in the paper's mode" "$(remote dard-paper)" \
+	"$(printf '%s\n' 'pkill -x dardd' 'setsid dardd -M paper -i dard0 h1')"
+is "and is gone" "$(alive)" gone
+standin -c x --sched-mode paper -i dard0 h1
+is "remote dard-paper: one in the paper's mode is kept" "$(remote paper)" ""
+is "remote dard: one in the paper's mode is replaced" "$(remote fast)" \
+	"$(printf '%s\n' 'pkill -x dardd' 'setsid dardd -M fast -i dard0 h1')"
+standin -Mpaper h1
+is "remote ecmp: dardd stopped, none started" "$(remote none)" "pkill -x dardd"
+is "and it is gone" "$(alive)" gone
+is "remote ecmp, none running: nothing done" "$(remote none)" ""
+
+# One run: the summary exactly as before dard-paper and --repeat (this is
+# what the last version printed for these rows), then with dard-paper.
+header=pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path
+mkdir -p "$tmp/one"
+cat >"$tmp/one/results.csv" <<EOF
+$header
+stride,0.1,switch-ecmp,1,e1_1,e2_1,0.5,20.000,33554432,0,
+stride,0.1,switch-ecmp,2,e1_2,e2_2,1.5,22.000,33554432,0,
+stride,0.1,ecmp,1,e1_1,e2_1,0.5,18.000,33554432,0,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
+stride,0.1,ecmp,2,e1_2,e2_2,1.5,22.000,33554432,0,tor1_1 aggr1_2 core3 aggr2_2 tor2_1
+stride,0.1,pvlb,1,e1_1,e2_1,0.5,17.000,33554432,3,tor1_1 aggr1_1 core2 aggr2_1 tor2_1
+stride,0.1,pvlb,2,e1_2,e2_2,1.5,,0,2,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
+stride,0.1,dard,1,e1_1,e2_1,0.5,15.000,33554432,1,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
+stride,0.1,dard,2,e1_2,e2_2,1.5,16.000,33554432,2,tor1_1 aggr1_2 core4 aggr2_2 tor2_1
+stride,0.1,sdn-optimal,1,e1_1,e2_1,0.5,14.000,33554432,1,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
+stride,0.1,sdn-optimal,2,e1_2,e2_2,1.5,16.500,33554432,1,tor1_1 aggr1_2 core3 aggr2_2 tor2_1
+EOF
+cat >"$tmp/one.want" <<'EOF'
+sched         flows   failed      avg s  avg moves  max moves
+switch-ecmp       2        0      21.00       0.00          0
+ecmp              2        0      20.00       0.00          0
+pvlb              2        1      17.00       3.00          3
+dard              2        0      15.50       1.50          2
+sdn-optimal       2        0      15.25       1.00          1
+improvement of DARD over ECMP (paper formula (1)): 22.5%
+improvement of DARD over switch ECMP: 26.2%
+improvement of DARD over pVLB: 8.8%
+improvement of SDN-optimal over ECMP: 23.8%
+improvement of DARD over SDN-optimal: -1.6%
+last seen on: dard   core1:1 core4:1
+last seen on: ecmp   core1:1 core3:1
+last seen on: pvlb   core1:1 core2:1
+last seen on: sdn-optimal core1:1 core3:1
+EOF
+ok "summary of one run" 0 "$ex" summary "$tmp/one" &&
+	is "one run: the summary as it was" "$out" "$(cat "$tmp/one.want")"
+
+printf '%s\n' "stride,0.1,dard-paper,1,e1_1,e2_1,0.5,17.000,1,1,tor1_1 aggr1_1 core2 aggr2_1 tor2_1" \
+	"stride,0.1,dard-paper,2,e1_2,e2_2,1.5,19.000,1,0,tor1_1 aggr1_2 core3 aggr2_2 tor2_1" \
+	>>"$tmp/one/results.csv"
+ok "summary with dard-paper" 0 "$ex" summary "$tmp/one" &&
+	has "dard-paper's row after dard's" "$(sed -n 5,6p <<<"$out")" \
+		'^dard-paper +2 +0 +18\.00 +0\.50 +1$' &&
+	has "the paper mode's improvement over ECMP, (20 - 18) / 20" "$out" \
+		'^improvement of DARD \(paper mode\) over ECMP: 10\.0%$' &&
+	has "DARD's over the paper mode, (18 - 15.5) / 18" "$out" \
+		'^improvement of DARD over DARD \(paper mode\): 13\.9%$' &&
+	has "the paper mode's over SDN-optimal, (15.25 - 18) / 15.25" "$out" \
+		'^improvement of DARD \(paper mode\) over SDN-optimal: -18\.0%$' &&
+	is "sweep's grep still finds one line" \
+		"$(grep -c 'improvement of DARD over ECMP' <<<"$out")" 1
+
+# --repeat: three runs of four schedulers, each flow a second longer per
+# run; in run 2 every dard flow failed, so its mean is of runs 1 and 3.
+for r in 1 2 3; do
+	mkdir -p "$tmp/rep/run$r"
+	{
+		echo "$header"
+		for s in ecmp:20 dard-paper:18 dard:16 sdn-optimal:15; do
+			a=$((${s#*:} + r))
+			if [[ $s == dard:* && $r == 2 ]]; then
+				echo "stride,0.1,dard,1,e1_1,e2_1,0.5,,0,0,"
+				echo "stride,0.1,dard,2,e1_2,e2_2,1.5,,0,0,"
+				continue
+			fi
+			echo "stride,0.1,${s%:*},1,e1_1,e2_1,0.5,$a.000,1,0,"
+			echo "stride,0.1,${s%:*},2,e1_2,e2_2,1.5,$((a + 2)).000,1,1,"
+		done
+	} >"$tmp/rep/run$r/results.csv"
+done
+ok "summary of three runs" 0 "$ex" summary "$tmp/rep" &&
+	is "repeat: the runs named" "$(head -1 <<<"$out")" \
+		"3 runs of the same traffic: run1 run2 run3" &&
+	has "repeat: the columns" "$(sed -n 2p <<<"$out")" \
+		'^sched +flows +failed +mean s +sd s +min s +max s +over ecmp +avg s per run$' &&
+	has "repeat: ecmp, mean 23, sd 1, 22-24" "$out" \
+		'^ecmp +6 +0 +23\.00 +1\.00 +22\.00 +24\.00 +- +22\.00 23\.00 24\.00$' &&
+	has "repeat: dard's failed run left out, (18 + 20) / 2, sd 1.41" "$out" \
+		'^dard +6 +2 +19\.00 +1\.41 +18\.00 +20\.00 +17\.4% +18\.00 - 20\.00$' &&
+	has "repeat: dard-paper, (23 - 21) / 23" "$out" \
+		'^dard-paper +6 +0 +21\.00 +1\.00 +20\.00 +22\.00 +8\.7% +20\.00 21\.00 22\.00$' &&
+	has "repeat: the improvement by the means" "$out" \
+		'^improvement of DARD over ECMP \(paper formula \(1\)\), by the means of 3 runs: 17\.4%$' &&
+	has "repeat: DARD over its paper mode, (21 - 19) / 21" "$out" \
+		'^improvement of DARD over DARD \(paper mode\), by the means of 3 runs: 9\.5%$' &&
+	has "repeat: DARD against SDN-optimal, (18 - 19) / 18" "$out" \
+		'^improvement of DARD over SDN-optimal, by the means of 3 runs: -5\.6%$'
+
+# Runs in numeric order, run10 last; a scheduler missing from a run.
+for r in 4 5 6 7 8 9 10; do
+	mkdir -p "$tmp/rep/run$r"
+	printf '%s\nstride,0.1,ecmp,1,e1_1,e2_1,0.5,%d.000,1,0,\n' "$header" $((20 + r)) \
+		>"$tmp/rep/run$r/results.csv"
+done
+ok "summary of ten runs" 0 "$ex" summary "$tmp/rep" &&
+	is "ten runs: in order" "$(head -1 <<<"$out")" \
+		"10 runs of the same traffic: run1 run2 run3 run4 run5 run6 run7 run8 run9 run10" &&
+	has "ten runs: ecmp's last run last" "$out" '^ecmp .* 29\.00 30\.00$' &&
+	has "ten runs: sdn-optimal ran in three" "$out" '^sdn-optimal .* 17\.00 18\.00 19\.00( -){7}$'
+rm -rf "$tmp/rep/run"[4-9] "$tmp/rep/run10"
+
+mkdir -p "$tmp/empty"
+ok "summary of nothing fails" 1 "$ex" summary "$tmp/empty" &&
+	has "and says what is missing" "$err" 'no results.csv or run\*/results.csv in '
+
+if command -v gnuplot >/dev/null; then
+	png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
+	ok "plot of three runs" 0 "$ex" plot "$tmp/rep" &&
+		is "the means chart is a PNG" "$(png "$tmp/rep/avg-transfer-time.png" && echo y)" y &&
+		is "each run has its CDF" "$(png "$tmp/rep/run3/transfer-time-cdf.png" && echo y)" y &&
+		is "the chart's data: mean, least, largest" "$(cat "$tmp/rep/avg-time.dat")" \
+			"$(printf '%s\n' 'ecmp 23.000 22.000 24.000' 'dard 19.000 18.000 20.000' \
+				'dard-paper 21.000 20.000 22.000' 'sdn-optimal 18.000 17.000 19.000')"
+else
+	echo "skip plot: no gnuplot"
+fi
+
+echo "scripts: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
