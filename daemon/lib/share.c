@@ -79,24 +79,66 @@ int dard_share_scope_switch(const struct dard_share_scope *sc, uint32_t sw)
 	return sc->above && sc->above[sw];
 }
 
-size_t dard_share_len(unsigned n)
+static unsigned rec_len(unsigned type)
 {
-	return DARD_SHARE_HDR_LEN + (size_t)n * DARD_SHARE_REC_LEN +
+	switch (type) {
+	case DARD_SHARE_MSG:
+		return DARD_SHARE_REC_LEN;
+	case DARD_SHARE_WANT:
+		return DARD_SHARE_WREC_LEN;
+	default:
+		return 0;
+	}
+}
+
+static unsigned recs_max(unsigned type)
+{
+	return type == DARD_SHARE_MSG ? DARD_SHARE_RECS_MAX
+				      : DARD_SHARE_WANTS_MAX;
+}
+
+size_t dard_share_len(unsigned type, unsigned n)
+{
+	if (!rec_len(type))
+		return 0;
+	return DARD_SHARE_HDR_LEN + (size_t)n * rec_len(type) +
 	       DARD_SHARE_MAC_LEN;
+}
+
+static int put_recs(uint8_t *p, const struct dard_share_msg *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->count; i++) {
+		const struct dard_share_rec *r = &m->rec[i];
+		uint8_t *q = p + rec_len(m->type) * i;
+
+		if (m->type == DARD_SHARE_WANT) {
+			dard_put32(q, m->want[i]);
+			continue;
+		}
+		if (r->flags & ~__DARD_PORT_F_ALL)
+			return -1;
+		dard_put32(q, r->dl);
+		dard_put32(q + 4, r->mbps);
+		dard_put16(q + 8, r->elephants);
+		q[10] = r->flags;
+		q[11] = r->age;
+	}
+	return 0;
 }
 
 size_t dard_share_encode(void *buf, size_t cap, const struct dard_key *k,
 			 const struct dard_share_msg *m)
 {
-	size_t len = dard_share_len(m->count), body = len - DARD_SHARE_MAC_LEN;
+	size_t len = dard_share_len(m->type, m->count);
 	uint8_t *p = buf;
-	unsigned i;
 
-	if (m->count > DARD_SHARE_RECS_MAX || len > cap || !m->seq)
+	if (!len || m->count > recs_max(m->type) || len > cap || !m->seq)
 		return 0;
 	dard_put16(p, DARD_SHARE_MAGIC);
 	p[2] = DARD_SHARE_VERSION;
-	p[3] = DARD_SHARE_MSG;
+	p[3] = m->type;
 	dard_put16(p + 4, len);
 	dard_put16(p + 6, m->count);
 	dard_put32(p + 8, k->id);
@@ -104,20 +146,11 @@ size_t dard_share_encode(void *buf, size_t cap, const struct dard_key *k,
 	dard_put32(p + 16, m->topo);
 	dard_put32(p + 20, 0);
 	dard_put64(p + 24, m->seq);
-	for (i = 0; i < m->count; i++) {
-		const struct dard_share_rec *r = &m->rec[i];
-		uint8_t *q = p + DARD_SHARE_HDR_LEN + DARD_SHARE_REC_LEN * i;
-
-		if (r->flags & ~__DARD_PORT_F_ALL)
-			return 0;
-		dard_put32(q, r->dl);
-		dard_put32(q + 4, r->mbps);
-		dard_put16(q + 8, r->elephants);
-		q[10] = r->flags;
-		q[11] = r->age;
-	}
-	crypto_auth_hmacsha512256(p + body, p, body, k->k);
-	return len;
+	if (put_recs(p + DARD_SHARE_HDR_LEN, m))
+		return 0;
+	len -= DARD_SHARE_MAC_LEN;
+	crypto_auth_hmacsha512256(p + len, p, len, k->k);
+	return len + DARD_SHARE_MAC_LEN;
 }
 
 /* Whose message this is and whether it is authentic: before all else. */
@@ -159,11 +192,28 @@ static int authenticate(const uint8_t *p, size_t len,
 	return 0;
 }
 
+/* The directed link at byte at, for record i: in range, in scope. */
+static int get_dl(const uint8_t *q, size_t at, uint32_t ndl,
+		  const struct dard_share_scope *sc, uint32_t *dl, char *err)
+{
+	*dl = dard_get32(q);
+	if (*dl >= ndl)
+		return dard_fail(err, -ERANGE,
+				 "directed link %u at byte %zu is beyond the "
+				 "tree's %u",
+				 *dl, at, ndl);
+	if (sc && !sc->in[*dl])
+		return dard_fail(err, -ERANGE,
+				 "directed link %u at byte %zu is not one a "
+				 "ToR's hosts share",
+				 *dl, at);
+	return 0;
+}
+
 static int get_rec(const uint8_t *q, size_t at, uint32_t ndl,
 		   const struct dard_share_scope *sc, struct dard_share_rec *r,
 		   char *err)
 {
-	r->dl = dard_get32(q);
 	r->mbps = dard_get32(q + 4);
 	r->elephants = dard_get16(q + 8);
 	r->flags = q[10];
@@ -172,16 +222,35 @@ static int get_rec(const uint8_t *q, size_t at, uint32_t ndl,
 		return dard_fail(err, -EBADMSG,
 				 "unknown flags 0x%02x at byte %zu", r->flags,
 				 at + 10);
-	if (r->dl >= ndl)
-		return dard_fail(err, -ERANGE,
-				 "directed link %u at byte %zu is beyond the "
-				 "tree's %u",
-				 r->dl, at, ndl);
-	if (sc && !sc->in[r->dl])
-		return dard_fail(err, -ERANGE,
-				 "directed link %u at byte %zu is not one a "
-				 "ToR's hosts share",
-				 r->dl, at);
+	return get_dl(q, at, ndl, sc, &r->dl, err);
+}
+
+/* The records of an authentic message: each link once. */
+static int get_recs(const uint8_t *p, uint32_t ndl,
+		    const struct dard_share_scope *sc, struct dard_share_msg *m,
+		    char *err)
+{
+	uint32_t *dl = m->type == DARD_SHARE_WANT ? m->want : NULL;
+	unsigned i, j;
+	int ret;
+
+	for (i = 0; i < m->count; i++) {
+		size_t at = DARD_SHARE_HDR_LEN + rec_len(m->type) * i;
+
+		if (dl)
+			ret = get_dl(p + at, at, ndl, sc, &dl[i], err);
+		else
+			ret = get_rec(p + at, at, ndl, sc, &m->rec[i], err);
+		if (ret)
+			return ret;
+		/* Records are few (352 at most): a pairwise look will do. */
+		for (j = 0; j < i; j++)
+			if (dl ? dl[j] == dl[i] : m->rec[j].dl == m->rec[i].dl)
+				return dard_fail(err, -EBADMSG,
+						 "directed link %u at byte %zu "
+						 "appears twice",
+						 dl ? dl[i] : m->rec[i].dl, at);
+	}
 	return 0;
 }
 
@@ -191,13 +260,13 @@ int dard_share_decode(const void *buf, size_t len, const struct dard_keys *keys,
 {
 	uint32_t ndl = sc ? sc->ndl : UINT32_MAX;
 	const uint8_t *p = buf;
-	unsigned i, j;
 	int ret;
 
 	ret = authenticate(p, len, keys, err);
 	if (ret)
 		return ret;
-	if (p[3] != DARD_SHARE_MSG)
+	m->type = p[3];
+	if (!rec_len(m->type))
 		return dard_fail(err, -EBADMSG,
 				 "unknown message type %u at byte 3", p[3]);
 	if (dard_get16(p + 4) != len)
@@ -206,11 +275,12 @@ int dard_share_decode(const void *buf, size_t len, const struct dard_keys *keys,
 				 "datagram has %zu",
 				 dard_get16(p + 4), len);
 	m->count = dard_get16(p + 6);
-	if (dard_share_len(m->count) != len)
+	if (dard_share_len(m->type, m->count) != len)
 		return dard_fail(err, -EBADMSG,
 				 "%u records at byte 6 need %zu bytes, the "
 				 "message has %zu",
-				 m->count, dard_share_len(m->count), len);
+				 m->count, dard_share_len(m->type, m->count),
+				 len);
 	if (dard_get32(p + 20))
 		return dard_fail(err, -EBADMSG,
 				 "reserved bytes 20-23 are not zero");
@@ -222,21 +292,7 @@ int dard_share_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	if (!m->seq)
 		return dard_fail(err, -EBADMSG,
 				 "seq 0 at byte 24 (never sent)");
-	for (i = 0; i < m->count; i++) {
-		size_t at = DARD_SHARE_HDR_LEN + DARD_SHARE_REC_LEN * i;
-
-		ret = get_rec(p + at, at, ndl, sc, &m->rec[i], err);
-		if (ret)
-			return ret;
-		/* Records are few (117): a pairwise look is cheap. */
-		for (j = 0; j < i; j++)
-			if (m->rec[j].dl == m->rec[i].dl)
-				return dard_fail(err, -EBADMSG,
-						 "directed link %u at byte %zu "
-						 "appears twice",
-						 m->rec[i].dl, at);
-	}
-	return 0;
+	return get_recs(p, ndl, sc, m, err);
 }
 
 int dard_share_check(const struct dard_share_msg *m, uint32_t sender,
@@ -268,7 +324,6 @@ unsigned dard_share_apply(const struct dard_share_msg *m,
 		uint64_t age = (uint64_t)r->age * DARD_SHARE_AGE_MS * 1000000;
 		uint64_t at = now > age ? now - age : 1;
 
-		seen->want_ns[r->dl] = now;
 		if (!(r->flags & DARD_PORT_F_UP)) {
 			(*down)++;
 			continue;
@@ -290,12 +345,6 @@ int dard_share_covered(const struct dard_share_seen *seen, uint32_t dl,
 		       uint64_t prev_tick)
 {
 	return seen->got_ns[dl] && seen->got_ns[dl] > prev_tick;
-}
-
-int dard_share_wanted(const struct dard_share_seen *seen, uint32_t dl,
-		      uint64_t now, uint64_t horizon)
-{
-	return seen->want_ns[dl] && now - seen->want_ns[dl] <= horizon;
 }
 
 int dard_share_rec_of(struct dard_share_rec *r, uint32_t dl,

@@ -11,17 +11,20 @@
  * covers it. Pure: encoder, decoder and the receiver's rules, no I/O.
  *
  *   header, 32 bytes:
- *     magic u16 (0xda4f)  version u8 (1)  type u8 (1: SHARE)
+ *     magic u16 (0xda4f)  version u8 (1)  type u8 (1: SHARE, 2: WANT)
  *     length u16  count u16 (records)
  *     key id u32  sender u32 (the sharer's ID address)
  *     topo u32 (dard_cp_topo_digest() of the sender's tree)
  *     reserved u32 (0)
  *     seq u64 (the sender's CLOCK_REALTIME ns, strictly increasing, as
  *              the controller protocol's: dard_cp_next_seq())
- *   record, 12 bytes, one directed link (sched.h, dard_dlink()):
+ *   SHARE record, 12 bytes, one directed link (sched.h, dard_dlink()):
  *     dlink u32  mbps u32  elephants u16 (saturated)
  *     flags u8 (DARD_PORT_F_UP)  age u8 (10 ms units since its switch
  *                                        answered the sharer)
+ *   WANT record, 4 bytes: dlink u32, a directed link the sender's
+ *     monitors need; a WANT replaces the sender's last one whole (none:
+ *     it needs nothing), so a peer shares with it only what it uses
  *   trailer, 32 bytes: HMAC-SHA-512-256 of every byte before it under
  *     the key named by key id
  */
@@ -41,19 +44,30 @@
 
 enum dard_share_type {
 	DARD_SHARE_MSG = 1,
+	DARD_SHARE_WANT = 2,
 };
 
 enum dard_share_sizes {
 	DARD_SHARE_HDR_LEN = 32,
 	DARD_SHARE_MAC_LEN = 32,
 	DARD_SHARE_REC_LEN = 12,
+	DARD_SHARE_WREC_LEN = 4,
 	/* A datagram fits a 1500-byte MTU after IPv4 and UDP headers. */
 	DARD_SHARE_MSG_MAX = 1472,
 	DARD_SHARE_RECS_MAX =
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
 		DARD_SHARE_REC_LEN, /* 117 */
-	DARD_SHARE_AGE_MS = 10,	    /* one unit of age */
-	DARD_SHARE_AGE_MAX = 255,   /* older answers are not shared */
+	DARD_SHARE_WANTS_MAX =
+		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
+		DARD_SHARE_WREC_LEN, /* 352 */
+	/*
+	 * A host sends its WANT when its needs change and every this many
+	 * ms; a peer forgets a WANT three times as old (three lost).
+	 */
+	DARD_SHARE_WANT_REFRESH_MS = 10000,
+	DARD_SHARE_WANT_TTL_MS = 3 * DARD_SHARE_WANT_REFRESH_MS,
+	DARD_SHARE_AGE_MS = 10,	  /* one unit of age */
+	DARD_SHARE_AGE_MAX = 255, /* older answers are not shared */
 };
 
 /* One directed link's state as its switch answered the sharer. */
@@ -66,11 +80,13 @@ struct dard_share_rec {
 };
 
 struct dard_share_msg {
+	uint8_t type; /* enum dard_share_type */
 	uint16_t count;
 	uint16_t len; /* of the datagram (decoded) */
 	uint32_t key_id, sender, topo;
 	uint64_t seq;
-	struct dard_share_rec rec[DARD_SHARE_RECS_MAX];
+	struct dard_share_rec rec[DARD_SHARE_RECS_MAX]; /* a SHARE's */
+	uint32_t want[DARD_SHARE_WANTS_MAX];		/* a WANT's */
 };
 
 /*
@@ -94,14 +110,14 @@ void dard_share_scope_free(struct dard_share_scope *sc);
 /* Whether switch sw is the ToR or above it: its answers are shared. */
 int dard_share_scope_switch(const struct dard_share_scope *sc, uint32_t sw);
 
-/* The length of a SHARE with n records. */
-size_t dard_share_len(unsigned n);
+/* The length of a message of type with n records (0: unknown type). */
+size_t dard_share_len(unsigned type, unsigned n);
 
 /*
  * Writes m signed with key k into buf; returns its length, or 0 if it
- * does not fit cap, has more than DARD_SHARE_RECS_MAX records, a seq of
- * 0 or flags other than DARD_PORT_F_UP. m->len and m->key_id are
- * ignored.
+ * does not fit cap, has an unknown type, more records than its type
+ * holds, a seq of 0 or flags other than DARD_PORT_F_UP. m->len and
+ * m->key_id are ignored.
  */
 size_t dard_share_encode(void *buf, size_t cap, const struct dard_key *k,
 			 const struct dard_share_msg *m);
@@ -133,17 +149,15 @@ int dard_share_check(const struct dard_share_msg *m, uint32_t sender,
 		     uint32_t topo, uint64_t last, uint64_t now_ns, char *err);
 
 /*
- * What a host keeps of its peers' shares, per directed link (ndl each):
- * got_ns, when a shared state was taken (0: never); want_ns, when a peer
- * last shared it, so that we ask the switch for it too when we ask first
- * (a peer's monitor needs it).
+ * What a host keeps of its peers' shares: per directed link, when a
+ * shared state was taken (0: never).
  */
 struct dard_share_seen {
-	uint64_t *got_ns, *want_ns;
+	uint64_t *got_ns;
 };
 
 /*
- * Takes an authentic, checked m received at now (the caller's monotonic
+ * Takes an authentic, checked SHARE m received at now (the caller's monotonic
  * clock, as when[]'s) into ls and when[]: a record is taken only when it
  * is fresher than what ls holds (a shared state never overrides a
  * fresher one, our switch's own answer included), the port is up, and
@@ -167,13 +181,6 @@ unsigned dard_share_apply(const struct dard_share_msg *m,
  */
 int dard_share_covered(const struct dard_share_seen *seen, uint32_t dl,
 		       uint64_t prev_tick);
-
-/*
- * Whether a peer shared dl within horizon before now: when we ask dl's
- * switch first, we ask for dl too.
- */
-int dard_share_wanted(const struct dard_share_seen *seen, uint32_t dl,
-		      uint64_t now, uint64_t horizon);
 
 /*
  * A record of dl as we hold it (ls, answered at when_ns) for a SHARE

@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!(data[0] & 1))
 		abort(); /* nothing unsigned gets through */
-	if (n != dard_share_len(msg.count) || n > DARD_SHARE_MSG_MAX)
+	if (n != dard_share_len(msg.type, msg.count) || n > DARD_SHARE_MSG_MAX)
 		abort();
 	size = n;
 	n = dard_share_encode(out, sizeof(out), &keys.key[0], &msg);

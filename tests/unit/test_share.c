@@ -58,6 +58,7 @@ static void fill(unsigned n)
 	uint32_t dl;
 
 	memset(&m, 0, sizeof(m));
+	m.type = DARD_SHARE_MSG;
 	m.sender = 0x0a000001;
 	m.topo = dard_cp_topo_digest(t);
 	m.seq = 50 * NS;
@@ -111,7 +112,7 @@ static void test_round_trip(void **state)
 	(void)state;
 	fill(24);
 	len = dard_share_encode(buf, sizeof(buf), K, &m);
-	assert_int_equal(len, dard_share_len(24));
+	assert_int_equal(len, dard_share_len(DARD_SHARE_MSG, 24));
 	assert_int_equal(dard_share_decode(buf, len, &keys, &sc, &got, err), 0);
 	assert_int_equal(got.count, 24);
 	assert_int_equal(got.len, len);
@@ -144,6 +145,51 @@ static void test_round_trip(void **state)
 	assert_int_equal(dard_share_encode(buf, sizeof(buf), K, &m), 0);
 	m.rec[0].flags = 0;
 	assert_int_equal(dard_share_encode(buf, 10, K, &m), 0);
+}
+
+static void test_want(void **state)
+{
+	static uint8_t buf[DARD_SHARE_MSG_MAX];
+	char err[DARD_ERR_MAX] = "";
+	size_t len;
+	unsigned i;
+
+	(void)state;
+	fill(5);
+	m.type = DARD_SHARE_WANT;
+	for (i = 0; i < 5; i++)
+		m.want[i] = m.rec[i].dl;
+	len = dard_share_encode(buf, sizeof(buf), K, &m);
+	assert_int_equal(len, 32 + 4 * 5 + 32);
+	assert_int_equal(dard_share_decode(buf, len, &keys, &sc, &got, err), 0);
+	assert_int_equal(got.type, DARD_SHARE_WANT);
+	assert_int_equal(got.count, 5);
+	assert_memory_equal(got.want, m.want, 5 * sizeof(m.want[0]));
+	/* The most a datagram holds, and no more. */
+	m.count = DARD_SHARE_WANTS_MAX;
+	for (i = 0; i < m.count; i++)
+		m.want[i] = i;
+	len = dard_share_encode(buf, sizeof(buf), K, &m);
+	assert_int_equal(len, DARD_SHARE_MSG_MAX);
+	assert_int_equal(dard_share_decode(buf, len, &keys, NULL, &got, err),
+			 0);
+	m.count++;
+	assert_int_equal(dard_share_encode(buf, sizeof(buf), K, &m), 0);
+	/* Out of scope, twice, unknown type. */
+	m.count = 2;
+	m.want[1] = sc.ndl + 3;
+	len = dard_share_encode(buf, sizeof(buf), K, &m);
+	assert_int_equal(dard_share_decode(buf, len, &keys, &sc, &got, err),
+			 -ERANGE);
+	assert_non_null(strstr(err, "at byte 36"));
+	m.want[1] = m.want[0];
+	len = dard_share_encode(buf, sizeof(buf), K, &m);
+	assert_int_equal(dard_share_decode(buf, len, &keys, NULL, &got, err),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "appears twice"));
+	m.type = 3;
+	assert_int_equal(dard_share_encode(buf, sizeof(buf), K, &m), 0);
+	assert_int_equal(dard_share_len(3, 1), 0);
 }
 
 /* Signs buf[0, len) again after a change, as a key holder could. */
@@ -196,9 +242,13 @@ static void test_refusals(void **state)
 	assert_int_equal(refused(buf, len, "version 2"), -EPROTONOSUPPORT);
 	buf[2] = DARD_SHARE_VERSION;
 	/* Authentic but malformed: type, length, count, reserved, seq. */
-	buf[3] = 2;
+	buf[3] = 3;
 	resign(buf, len);
-	assert_int_equal(refused(buf, len, "message type 2"), -EBADMSG);
+	assert_int_equal(refused(buf, len, "message type 3"), -EBADMSG);
+	/* A SHARE's records read as a WANT's do not add up. */
+	buf[3] = DARD_SHARE_WANT;
+	resign(buf, len);
+	assert_int_equal(refused(buf, len, "need 76 bytes"), -EBADMSG);
 	buf[3] = DARD_SHARE_MSG;
 	buf[5]++;
 	resign(buf, len);
@@ -286,7 +336,7 @@ static void test_apply(void **state)
 {
 	struct dard_lstate *ls = calloc(sc.ndl, sizeof(*ls));
 	uint64_t *when = calloc(sc.ndl, sizeof(*when));
-	struct dard_share_seen seen = {calloc(sc.ndl, 8), calloc(sc.ndl, 8)};
+	struct dard_share_seen seen = {calloc(sc.ndl, 8)};
 	uint64_t now = 100 * NS;
 	unsigned down;
 	uint32_t a, b, c, d;
@@ -309,20 +359,17 @@ static void test_apply(void **state)
 	assert_false(ls[b].known);
 	assert_int_equal(ls[c].flows, 7);
 	assert_true(ls[d].dead);
-	/* Covered until our next tick; every shared one is wanted. */
+	/* Covered until our next tick. */
 	assert_true(dard_share_covered(&seen, a, now - NS));
 	assert_false(dard_share_covered(&seen, a, now));
 	assert_false(dard_share_covered(&seen, b, 0));
 	assert_false(dard_share_covered(&seen, c, 0));
 	assert_false(dard_share_covered(&seen, d, 0));
-	assert_true(dard_share_wanted(&seen, b, now + 10 * NS, 10 * NS));
-	assert_false(dard_share_wanted(&seen, b, now + 10 * NS + 1, 10 * NS));
 	/* The same share again, no fresher: nothing taken. */
 	assert_int_equal(dard_share_apply(&m, ls, when, &seen, now, &down), 0);
 	free(ls);
 	free(when);
 	free(seen.got_ns);
-	free(seen.want_ns);
 }
 
 static void test_rec_of(void **state)
@@ -356,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_rec_of),
+		cmocka_unit_test(test_want),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
