@@ -52,23 +52,26 @@ static double share_bytes(unsigned n, unsigned len, unsigned max)
 
 /*
  * One host's queries under sharing: the ToR's shared switches once
- * (group), the others its own. Returns how many shared directed links it
- * needs; its WANT to its peers when they changed or are due again.
+ * (group), the others its own. Notes in its want how many shared links
+ * it needs now and their signature.
  */
-static unsigned share_host(struct sim *s, const struct share_tor *st,
-			   uint32_t h, uint64_t group)
+static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
+		       uint64_t group)
 {
 	struct share_want *w = &s->want[h];
-	uint64_t mine = ++s->stamp, sig = 0;
-	unsigned k, n = 0;
+	uint64_t mine = ++s->stamp;
 	struct mon *m;
+	unsigned k;
 
+	w->prev = w->sig;
+	w->cur = 0;
+	w->n = 0;
 	for (m = s->hmon[h]; m; m = m->hnext)
 		for (k = 0; k < m->m->nqueries; k++) {
 			const struct dard_mon_query *q = &m->m->query[k];
 
 			if (st->above[q->sw]) {
-				n += share_need(s, q, mine, &sig);
+				w->n += share_need(s, q, mine, &w->cur);
 				if (s->asked[q->sw] >= group)
 					continue;
 			} else if (s->asked[q->sw] == mine) {
@@ -78,21 +81,52 @@ static unsigned share_host(struct sim *s, const struct share_tor *st,
 			s->st->ctl_bytes +=
 				DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
 		}
-	if (sig != w->sig ||
-	    (n && s->now - w->at >= DARD_SHARE_WANT_REFRESH_MS / 1e3)) {
-		double b =
-			(st->nhosts - 1) * share_bytes(n, DARD_SHARE_WREC_LEN,
-						       DARD_SHARE_WANTS_MAX);
+}
 
-		if (!n)
-			b = (st->nhosts - 1) *
-			    (double)(DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN);
-		s->st->ctl_bytes += b;
-		s->st->share_bytes += b;
-		w->sig = sig;
-		w->at = s->now;
+static void share_count(struct sim *s, double bytes)
+{
+	s->st->ctl_bytes += bytes;
+	s->st->share_bytes += bytes;
+}
+
+/*
+ * Host h's WANT, when its needs changed or are due again (dardd's
+ * want_update): to every peer when it becomes active (it had none),
+ * else to the active ones only (who alone ask switches and share); and
+ * each active peer that did not announce itself now owes it its own.
+ */
+static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
+		       unsigned active)
+{
+	const struct dard_topo *t = s->t;
+	struct share_want *w = &s->want[h];
+	double size =
+		share_bytes(w->n, DARD_SHARE_WREC_LEN, DARD_SHARE_WANTS_MAX);
+	unsigned k;
+
+	if (!w->n)
+		size = DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN;
+	if (w->cur == w->sig &&
+	    (!w->n || s->now - w->at < DARD_SHARE_WANT_REFRESH_MS / 1e3))
+		return;
+	if (w->sig || !w->n) {
+		share_count(s, (active - !!w->n) * size);
+	} else {
+		share_count(s, (st->nhosts - 1) * size);
+		for_each_port(t, st->tor, k) {
+			uint32_t p = dard_topo_peer(t, st->tor, k);
+			const struct share_want *pw = &s->want[p];
+
+			if (p != h && p != DARD_NONE && t->node[p].is_host &&
+			    pw->n && pw->prev)
+				share_count(s,
+					    share_bytes(pw->n,
+							DARD_SHARE_WREC_LEN,
+							DARD_SHARE_WANTS_MAX));
+		}
 	}
-	return n;
+	w->sig = w->cur;
+	w->at = s->now;
 }
 
 /*
@@ -100,11 +134,11 @@ static unsigned share_host(struct sim *s, const struct share_tor *st,
  * switch they all ask (the ToR and those above) asked once per interval,
  * for every port any of them needs, by whichever host ticks first (here
  * the first in port order); that host sends each other host the records
- * it WANTs, 12 bytes a directed link, in SHAREs of at most 117 records
+ * it WANTs, 8 bytes a directed link, in SHAREs of at most 176 records
  * and 64 bytes of header and MAC each (their real size). A host's WANT
- * (4 bytes a link) goes to every peer when its needs change and every
- * 10 s. The switches below other ToRs' ancestors each host asks for
- * itself, as without sharing.
+ * (4 bytes a link) goes to its peers when its needs change and every
+ * 10 s (share_want). The switches below other ToRs' ancestors each host
+ * asks for itself, as without sharing.
  */
 static void query_shared(struct sim *s)
 {
@@ -115,27 +149,32 @@ static void query_shared(struct sim *s)
 	for (i = 0; i < s->ntors; i++) {
 		const struct share_tor *st = &s->tors[i];
 		uint64_t group = ++s->stamp;
+		unsigned active = 0;
 		int sharer = 1;
 
 		for_each_port(t, st->tor, k) {
 			uint32_t h = dard_topo_peer(t, st->tor, k);
-			unsigned n;
-			double b;
 
 			if (h == DARD_NONE || !t->node[h].is_host)
 				continue;
-			n = share_host(s, st, h, group);
-			if (!n)
+			share_host(s, st, h, group);
+			active += s->want[h].n > 0;
+			if (!s->want[h].n)
 				continue;
 			/* The first asks; every other gets what it wants. */
 			if (sharer) {
 				sharer = 0;
 				continue;
 			}
-			b = share_bytes(n, DARD_SHARE_REC_LEN,
-					DARD_SHARE_RECS_MAX);
-			s->st->ctl_bytes += b;
-			s->st->share_bytes += b;
+			share_count(s, share_bytes(s->want[h].n,
+						   DARD_SHARE_REC_LEN,
+						   DARD_SHARE_RECS_MAX));
+		}
+		for_each_port(t, st->tor, k) {
+			uint32_t h = dard_topo_peer(t, st->tor, k);
+
+			if (h != DARD_NONE && t->node[h].is_host)
+				share_want(s, st, h, active);
 		}
 	}
 }

@@ -66,8 +66,11 @@ struct share_tor {
 
 /* What a host last told its ToR peers it needs (flowsim_dard.c). */
 struct share_want {
-	uint64_t sig; /* of its directed links, 0: none */
-	double at;    /* s, when sent */
+	uint64_t sig;  /* of its directed links, 0: none */
+	double at;     /* s, when sent */
+	uint64_t prev; /* sig before this tick: it was active */
+	uint64_t cur;  /* this tick's signature */
+	unsigned n;    /* and how many links */
 };
 
 struct sim_sched;

@@ -224,6 +224,9 @@ struct peer {
 	uint64_t seq_in;	    /* its last seq taken, 0: none */
 	uint64_t want_ns;	    /* when its last WANT came, 0: never */
 	uint8_t *want;		    /* per directed link: its last WANT's */
+	unsigned nwant;		    /* links in it: 0, no monitors */
+	int owed;		    /* our WANT goes to it at our next tick */
+	uint64_t sent_sig, sent_ns; /* the last WANT we sent it, when */
 	struct dard_share_msg *out; /* the records it wants, to send */
 };
 

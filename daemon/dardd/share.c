@@ -194,11 +194,23 @@ static void flush(struct dardd *d)
 	}
 }
 
-/* Whether peer p's WANT names dl and is not too old to hold. */
+/* Whether peer p's last WANT is not too old to hold. */
+static int fresh(const struct peer *p, uint64_t now)
+{
+	return p->want_ns &&
+	       now - p->want_ns <= DARD_SHARE_WANT_TTL_MS * 1000000ULL;
+}
+
+/* Whether peer p's WANT names dl, and holds. */
 static int wants(const struct peer *p, uint32_t dl, uint64_t now)
 {
-	return p->want_ns && p->want[dl] &&
-	       now - p->want_ns <= DARD_SHARE_WANT_TTL_MS * 1000000ULL;
+	return p->want[dl] && fresh(p, now);
+}
+
+/* Whether p has monitors: it asks switches, and may share with us. */
+static int active(const struct peer *p, uint64_t now)
+{
+	return p->nwant && fresh(p, now);
 }
 
 /* A directed link's part of our WANT's signature (splitmix64's mix). */
@@ -232,9 +244,13 @@ static void want_add(struct dardd *d, const struct dard_mon_query *q,
 }
 
 /*
- * Our WANT: the shared links our monitors need, sent to every peer when
- * they change (an order-free signature tells) and every
- * DARD_SHARE_WANT_REFRESH_MS while there are any.
+ * Our WANT: the shared links our monitors need (an order-free signature
+ * tells a change). Only a peer with monitors of its own asks switches
+ * and can share, so: to every peer when we get our first monitor (the
+ * announcement), else to the active peers when the links change, every
+ * DARD_SHARE_WANT_REFRESH_MS while there are any, and once when there
+ * are none left; and to a peer that announced itself since (it owes us
+ * nothing, we owe it ours).
  */
 static void want_update(struct dardd *d, uint64_t now)
 {
@@ -251,14 +267,26 @@ static void want_update(struct dardd *d, uint64_t now)
 			want_add(d, &mon->m->query[i], m, &sig);
 	for (i = 0; i < m->count; i++)
 		sh->need[m->want[i]] = 0;
-	if (sig == sh->want_sig &&
-	    (!m->count ||
-	     now - sh->want_ns < DARD_SHARE_WANT_REFRESH_MS * 1000000ULL))
-		return;
-	for (i = 0; i < sh->npeers; i++)
-		send_to(d, &sh->peer[i], m);
-	sh->want_sig = sig;
-	sh->want_ns = now;
+	if (sig != sh->want_sig ||
+	    (m->count &&
+	     now - sh->want_ns >= DARD_SHARE_WANT_REFRESH_MS * 1000000ULL)) {
+		for (i = 0; i < sh->npeers; i++)
+			if (!sh->want_sig || active(&sh->peer[i], now))
+				sh->peer[i].owed = 1;
+		sh->want_sig = sig;
+		sh->want_ns = now;
+	}
+	for (i = 0; i < sh->npeers; i++) {
+		struct peer *p = &sh->peer[i];
+
+		if (!p->owed)
+			continue;
+		p->owed = 0;
+		if (!send_to(d, p, m)) {
+			p->sent_sig = sig;
+			p->sent_ns = now;
+		}
+	}
 }
 
 void share_tick(struct dardd *d, uint64_t now)
@@ -410,16 +438,22 @@ static void take(struct dardd *d, struct peer *p,
 	unsigned i, down;
 
 	if (m->type == DARD_SHARE_WANT) {
+		/* It announces itself: ours, unless it holds it still. */
+		if (m->count && !active(p, now) &&
+		    (p->sent_sig != d->sh.want_sig ||
+		     now - p->sent_ns > DARD_SHARE_WANT_TTL_MS * 1000000ULL))
+			p->owed = 1;
 		memset(p->want, 0, d->sh.sc.ndl);
 		for (i = 0; i < m->count; i++)
 			p->want[m->want[i]] = 1;
+		p->nwant = m->count;
 		p->want_ns = now;
 		d->st.wants_taken++;
 		return;
 	}
 	d->st.shares_taken++;
-	d->st.share_taken +=
-		dard_share_apply(m, d->ls, d->ls_when, &d->sh.seen, now, &down);
+	d->st.share_taken += dard_share_apply(d->t, m, d->ls, d->ls_when,
+					      &d->sh.seen, now, &down);
 	d->st.share_down += down;
 	dead_update(d, now);
 }

@@ -110,20 +110,20 @@ static int put_recs(uint8_t *p, const struct dard_share_msg *m)
 	unsigned i;
 
 	for (i = 0; i < m->count; i++) {
-		const struct dard_share_rec *r = &m->rec[i];
 		uint8_t *q = p + rec_len(m->type) * i;
+		const struct dard_share_rec *r;
 
 		if (m->type == DARD_SHARE_WANT) {
 			dard_put32(q, m->want[i]);
 			continue;
 		}
+		r = &m->rec[i];
 		if (r->flags & ~__DARD_PORT_F_ALL)
 			return -1;
 		dard_put32(q, r->dl);
-		dard_put32(q + 4, r->mbps);
-		dard_put16(q + 8, r->elephants);
-		q[10] = r->flags;
-		q[11] = r->age;
+		dard_put16(q + 4, r->elephants);
+		q[6] = r->flags;
+		q[7] = r->age;
 	}
 	return 0;
 }
@@ -214,14 +214,13 @@ static int get_rec(const uint8_t *q, size_t at, uint32_t ndl,
 		   const struct dard_share_scope *sc, struct dard_share_rec *r,
 		   char *err)
 {
-	r->mbps = dard_get32(q + 4);
-	r->elephants = dard_get16(q + 8);
-	r->flags = q[10];
-	r->age = q[11];
+	r->elephants = dard_get16(q + 4);
+	r->flags = q[6];
+	r->age = q[7];
 	if (r->flags & ~__DARD_PORT_F_ALL)
 		return dard_fail(err, -EBADMSG,
 				 "unknown flags 0x%02x at byte %zu", r->flags,
-				 at + 10);
+				 at + 6);
 	return get_dl(q, at, ndl, sc, &r->dl, err);
 }
 
@@ -311,7 +310,8 @@ int dard_share_check(const struct dard_share_msg *m, uint32_t sender,
 	return dard_cp_seq_check(m->seq, last, now_ns, err);
 }
 
-unsigned dard_share_apply(const struct dard_share_msg *m,
+unsigned dard_share_apply(const struct dard_topo *t,
+			  const struct dard_share_msg *m,
 			  struct dard_lstate *ls, uint64_t *when,
 			  struct dard_share_seen *seen, uint64_t now,
 			  unsigned *down)
@@ -319,7 +319,8 @@ unsigned dard_share_apply(const struct dard_share_msg *m,
 	unsigned i, n = 0;
 
 	*down = 0;
-	for (i = 0; i < m->count; i++) {
+	/* A WANT has no states (and more records than rec[] holds). */
+	for (i = 0; m->type == DARD_SHARE_MSG && i < m->count; i++) {
 		const struct dard_share_rec *r = &m->rec[i];
 		uint64_t age = (uint64_t)r->age * DARD_SHARE_AGE_MS * 1000000;
 		uint64_t at = now > age ? now - age : 1;
@@ -330,7 +331,7 @@ unsigned dard_share_apply(const struct dard_share_msg *m,
 		}
 		if ((ls[r->dl].known && ls[r->dl].dead) || when[r->dl] >= at)
 			continue;
-		ls[r->dl].mbps = r->mbps;
+		ls[r->dl].mbps = t->link[r->dl / 2].mbps;
 		ls[r->dl].flows = r->elephants;
 		ls[r->dl].known = 1;
 		ls[r->dl].dead = 0;
@@ -357,7 +358,6 @@ int dard_share_rec_of(struct dard_share_rec *r, uint32_t dl,
 	if (!when_ns || !ls->known || age > DARD_SHARE_AGE_MAX)
 		return -ERANGE;
 	r->dl = dl;
-	r->mbps = ls->mbps > UINT32_MAX ? UINT32_MAX : (uint32_t)ls->mbps;
 	r->elephants = ls->flows > UINT16_MAX ? UINT16_MAX : ls->flows;
 	r->flags = ls->dead ? 0 : DARD_PORT_F_UP;
 	r->age = age;

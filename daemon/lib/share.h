@@ -18,10 +18,12 @@
  *     reserved u32 (0)
  *     seq u64 (the sender's CLOCK_REALTIME ns, strictly increasing, as
  *              the controller protocol's: dard_cp_next_seq())
- *   SHARE record, 12 bytes, one directed link (sched.h, dard_dlink()):
- *     dlink u32  mbps u32  elephants u16 (saturated)
+ *   SHARE record, 8 bytes, one directed link (sched.h, dard_dlink()):
+ *     dlink u32  elephants u16 (saturated)
  *     flags u8 (DARD_PORT_F_UP)  age u8 (10 ms units since its switch
  *                                        answered the sharer)
+ *     (no bandwidth: the agents answer their tree's link capacities,
+ *     and the digest makes the trees the same)
  *   WANT record, 4 bytes: dlink u32, a directed link the sender's
  *     monitors need; a WANT replaces the sender's last one whole (none:
  *     it needs nothing), so a peer shares with it only what it uses
@@ -50,13 +52,13 @@ enum dard_share_type {
 enum dard_share_sizes {
 	DARD_SHARE_HDR_LEN = 32,
 	DARD_SHARE_MAC_LEN = 32,
-	DARD_SHARE_REC_LEN = 12,
+	DARD_SHARE_REC_LEN = 8,
 	DARD_SHARE_WREC_LEN = 4,
 	/* A datagram fits a 1500-byte MTU after IPv4 and UDP headers. */
 	DARD_SHARE_MSG_MAX = 1472,
 	DARD_SHARE_RECS_MAX =
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
-		DARD_SHARE_REC_LEN, /* 117 */
+		DARD_SHARE_REC_LEN, /* 176 */
 	DARD_SHARE_WANTS_MAX =
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
 		DARD_SHARE_WREC_LEN, /* 352 */
@@ -73,7 +75,6 @@ enum dard_share_sizes {
 /* One directed link's state as its switch answered the sharer. */
 struct dard_share_rec {
 	uint32_t dl;
-	uint32_t mbps;
 	uint16_t elephants;
 	uint8_t flags; /* DARD_PORT_F_UP or 0 */
 	uint8_t age;   /* DARD_SHARE_AGE_MS units */
@@ -167,7 +168,8 @@ struct dard_share_seen {
  * were taken; *down counts the records of ports down (left to the
  * switch itself).
  */
-unsigned dard_share_apply(const struct dard_share_msg *m,
+unsigned dard_share_apply(const struct dard_topo *t,
+			  const struct dard_share_msg *m,
 			  struct dard_lstate *ls, uint64_t *when,
 			  struct dard_share_seen *seen, uint64_t now,
 			  unsigned *down);

@@ -514,7 +514,7 @@ static void usage(FILE *f)
 	      "percentile and largest path switches per flow, how many flows became\n"
 	      "elephants, the control traffic by the paper's message sizes (48 and\n"
 	      "32 bytes a query and reply, 80 a report, 72 a switch update; a SHARE\n"
-	      "among a ToR's hosts at its real size, 64 bytes and 12 a record) and\n"
+	      "among a ToR's hosts at its real size, 64 bytes and 8 a record) and\n"
 	      "the last completion; then DARD's improvement over ECMP and pVLB, and\n"
 	      "Hedera's over DARD, by the paper's formula (1).\n"
 	      "\n",

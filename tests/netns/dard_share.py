@@ -40,13 +40,20 @@ def share(kid, key, sender, seq, sign=True):
 
 
 def raw_send(src, dst, payload, sport=PORT):
-    """A UDP datagram from src:sport to dst:7473, whoever has it bound."""
+    """A UDP datagram from src:sport to dst:7473, whoever has it bound;
+    in IP fragments of 1480 bytes when it is longer than one (a raw
+    socket does not fragment, and the oversized case needs it)."""
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-    udp = struct.pack('>HHHH', sport, PORT, 8 + len(payload), 0)
-    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + len(udp) + len(payload),
-                     0, 0x4000, 64, socket.IPPROTO_UDP, 0,
-                     socket.inet_aton(src), socket.inet_aton(dst))
-    s.sendto(ip + udp + payload, (dst, 0))
+    data = struct.pack('>HHHH', sport, PORT, 8 + len(payload), 0) + payload
+    ident = int.from_bytes(os.urandom(2), 'big')
+    for off in range(0, len(data), 1480):
+        part = data[off:off + 1480]
+        more = 0x2000 if off + 1480 < len(data) else 0
+        flags = (more | off // 8) if len(data) > 1480 else 0x4000
+        ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + len(part), ident,
+                         flags, 64, socket.IPPROTO_UDP, 0,
+                         socket.inet_aton(src), socket.inet_aton(dst))
+        s.sendto(ip + part, (dst, 0))
 
 
 def forge(keyfile, src, dst, case):

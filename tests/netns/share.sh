@@ -9,11 +9,12 @@
 # two aggregation switches. With sharing, the two ask the shared ones
 # about once a second between them, not twice: the queries of both fall
 # below 2 x 9 a second, one host's `share_saved' rises, SHAREs are taken,
-# and both monitors' paths stay known. Then forgeries reach e1_1's share
-# port: a bad MAC (anyone), a signed one in nobody's name, one longer
-# than a message, one from a host under another ToR, and a real SHARE of
-# e1_2's replayed as it leaves; each is refused and counted by reason,
-# and the paths stay known.
+# and both monitors' paths stay known. Then forgeries reach the share
+# port of the host that listens: a bad MAC (anyone), a signed one in
+# nobody's name, one longer than a message, one from a host under
+# another ToR, and a real SHARE of its sharer's replayed as it leaves;
+# each is refused and counted by reason, and the paths stay known. The
+# sharer's dardd stops: the listener asks every switch again.
 #
 #            core1..core4              shared: asked once for both
 #         aggr1_1   aggr1_2            shared
@@ -102,36 +103,45 @@ for h in e1_1 e1_2; do
 	t "$h refused nothing" test "$(stat_of "$h" share_refused)" -eq 0
 done
 
-# Forgeries at e1_1, each counted by its reason.
+# Forgeries at the host that listens (rx), from its sharer's address
+# (tx): whichever ticks first shares, so find out which.
+if (($(stat_of e1_1 shares_sent) > $(stat_of e1_2 shares_sent))); then
+	tx=e1_1 rx=e1_2
+else
+	tx=e1_2 rx=e1_1
+fi
+txa=$(mgmt "$tx")
+rxa=$(mgmt "$rx")
+echo "$tx shares with $rx"
 declare -A was
 for s in share_refused share_refused_mac share_refused_sender \
 	share_refused_size share_refused_source share_refused_replay; do
-	was[$s]=$(stat_of e1_1 "$s")
+	was[$s]=$(stat_of "$rx" "$s")
 done
 for c in bad-mac sender oversize; do
-	on e1_2 python3 "$py" forge "$key" "$e12" "$e11" "$c"
+	on "$tx" python3 "$py" forge "$key" "$txa" "$rxa" "$c"
 done
-on e2_1 python3 "$py" forge "$key" "$e21" "$e11" source
-t "a SHARE of e1_2's replayed twice as it leaves" bash -c \
-	"'$testbed' exec --prefix '$prefix' e1_2 python3 '$py' replay mgmt0 '$e12' '$e11' 2 5 >/dev/null"
-grew() { [[ $(($(stat_of e1_1 "$1") - was[$1])) -eq $2 ]]; }
+on e2_1 python3 "$py" forge "$key" "$e21" "$rxa" source
+t "a SHARE of $tx's replayed twice as it leaves" bash -c \
+	"'$testbed' exec --prefix '$prefix' $tx python3 '$py' replay mgmt0 '$txa' '$rxa' 2 5 >/dev/null"
+grew() { [[ $(($(stat_of "$rx" "$1") - was[$1])) -eq $2 ]]; }
 t "a bad MAC refused" within 5 grew share_refused_mac 1
 t "a signed SHARE in nobody's name refused" within 5 grew share_refused_sender 1
 t "an oversized datagram refused before the MAC" within 5 grew share_refused_size 1
 t "a datagram from a host under another ToR refused" within 5 grew share_refused_source 1
 t "the replays refused" within 5 grew share_refused_replay 2
 t "and nothing else refused" within 5 grew share_refused 6
-t "e1_1's paths still known" ctl_jq e1_1 '.[0].paths | all(.known)' -- monitor show
+t "$rx's paths still known" ctl_jq "$rx" '.[0].paths | all(.known)' -- monitor show
 t "refusals logged at most once a second per reason" test \
-	"$(grep -c 'refused a share' "$dir/log/e1_1.log")" -le $((6 * (SECONDS + 1)))
+	"$(grep -c 'refused a share' "$dir/log/$rx.log")" -le $((6 * (SECONDS + 1)))
 
-# e1_2's dardd stops: e1_1 asks every switch itself again.
-for p in $(pids_of e1_2 dardd); do kill "$p"; done
-q=$(stat_of e1_1 queries)
+# The sharer's dardd stops: the listener asks every switch itself again.
+for p in $(pids_of "$tx" dardd); do kill "$p"; done
+q=$(stat_of "$rx" queries)
 sleep 5
-t "with its sharer gone, e1_1 asks all 9 again ($(($(stat_of e1_1 queries) - q)) in 5 s)" \
-	test $(($(stat_of e1_1 queries) - q)) -ge $((9 * 4))
-t "e1_1's paths still known" ctl_jq e1_1 '.[0].paths | all(.known)' -- monitor show
+t "with its sharer gone, $rx asks all 9 again ($(($(stat_of "$rx" queries) - q)) in 5 s)" \
+	test $(($(stat_of "$rx" queries) - q)) -ge $((9 * 4))
+t "$rx's paths still known" ctl_jq "$rx" '.[0].paths | all(.known)' -- monitor show
 kill "$ip1" "$ip2" 2>/dev/null
 wait "$ip1" "$ip2" 2>/dev/null
 t "down" "$testbed" down --prefix "$prefix"

@@ -156,8 +156,12 @@ static void test_share(void **state)
 	dl = core_dl();
 	assert_int_equal(a->d.ls[dl].flows, 3);
 	assert_true(a->d.ls_when[dl] == 1 * S + S / 2 + 1000);
+	/* Each announced its WANT once; B's reached A after A's own. */
+	assert_int_equal(a->d.st.wants_sent, 1);
+	assert_int_equal(b->d.st.wants_sent, 1);
 	/* 2 s: A asks only pod 2's two aggrs; 7 queries saved. */
 	tick(a, 2 * S);
+	assert_int_equal(a->d.st.wants_sent, 1); /* B holds A's already */
 	assert_int_equal(a->nsent, 2);
 	assert_int_equal(a->d.st.share_saved, 7);
 	assert_int_equal(a->d.st.share_skipped, 10);
@@ -188,7 +192,7 @@ static void test_down_from_switch(void **state)
 	(void)state;
 	m->type = DARD_SHARE_MSG;
 	m->count = 1;
-	m->rec[0] = (struct dard_share_rec){dl, 1000, 0, 0, 0};
+	m->rec[0] = (struct dard_share_rec){dl, 0, 0, 0};
 	m->sender = b->t->node[b->d.me].id;
 	m->topo = b->d.sh.digest;
 	m->seq = b->d.sh.seq_out = b->d.sh.seq_out + 1;
@@ -257,7 +261,7 @@ static void test_refused(void **state)
 	m->seq = wall + 6 * S;
 	m->count = 1;
 	m->rec[0] = (struct dard_share_rec){
-		dard_host_dlink(a->t, a->d.me, DARD_UP), 1000, 9, 1, 0};
+		dard_host_dlink(a->t, a->d.me, DARD_UP), 9, 1, 0};
 	len = dard_share_encode(buf, sizeof(buf), k, m);
 	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
 	assert_int_equal(why[SR_SCOPE], 1);
@@ -269,6 +273,36 @@ static void test_refused(void **state)
 	assert_int_equal(a->d.st.share_refused, 9);
 	assert_int_equal(a->d.ls[core_dl()].flows, 9);
 	free(m);
+}
+
+/*
+ * A peer that announces itself and no longer holds our WANT gets it at
+ * our next tick; one that holds it does not, and one with no monitors
+ * gets no refresh.
+ */
+static void test_owed(void **state)
+{
+	uint64_t sent = b->d.st.wants_sent;
+
+	(void)state;
+	/* Past the seq test_refused forged ahead (a 10 s lock-out at most). */
+	wall += DARD_CP_SKEW_NS;
+	/* A as if idle until now, and B's copy of A's WANT expired. */
+	a->d.sh.want_sig = 0;
+	b->d.sh.peer[0].want_ns = 0;
+	tick(a, 9 * S);
+	assert_int_equal(b->d.st.wants_sent, sent);
+	tick(b, 9 * S + S / 2);
+	assert_int_equal(b->d.st.wants_sent, sent); /* A holds B's */
+	/* Now A holds nothing of B's: the next announcement is answered. */
+	a->d.sh.want_sig = 0;
+	b->d.sh.peer[0].want_ns = 0;
+	b->d.sh.peer[0].sent_ns = 0;
+	b->d.sh.peer[0].sent_sig = 0;
+	tick(a, 10 * S);
+	tick(b, 10 * S + S / 2);
+	assert_int_equal(b->d.st.wants_sent, sent + 1);
+	assert_int_equal(a->d.st.share_refused, 9);
 }
 
 /* --no-share: no socket, no peers, every call a no-op. */
@@ -298,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_down_from_switch),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_owed),
 		cmocka_unit_test(test_off),
 	};
 
