@@ -456,6 +456,13 @@ static void take(struct dardd *d, struct peer *p,
 					      &d->sh.seen, now, &down);
 	d->st.share_down += down;
 	dead_update(d, now);
+	/*
+	 * A port down is the switch's to say: ask it at once (those links
+	 * are not covered), so that a failure reaches us as fast as it
+	 * reached the sharer, and no faster on a peer's word alone.
+	 */
+	if (down && d->next_query_ns > now)
+		d->next_query_ns = now;
 }
 
 void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,

@@ -203,6 +203,8 @@ static void test_down_from_switch(void **state)
 	assert_int_equal(a->d.st.share_down, 1);
 	assert_false(a->d.ls[dl].dead);
 	assert_false(dard_share_covered(&a->d.sh.seen, dl, 4 * S));
+	/* The switch is asked at once, not at the next tick. */
+	assert_true(a->d.next_query_ns == clock_now);
 	tick(a, 6 * S);
 	assert_int_equal(a->nsent, 9);
 	free(m);
