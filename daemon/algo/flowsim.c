@@ -44,6 +44,7 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->rto = 0;
 	o->refine = 4;
 	o->keep = 0;
+	o->share = 1;
 }
 
 static void pset_free(struct pset *p)

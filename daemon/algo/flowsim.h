@@ -89,6 +89,13 @@ struct dard_sim_opts {
 	/* sdn-optimal: a flow keeps its path where the new one is no
 	 * better (fewer moves, the same L_D); 0 */
 	uint32_t keep;
+	/*
+	 * dard, dard-paper: a ToR's hosts share the answers of the switches
+	 * they all ask (share.h, dardd's default); 0: each host asks every
+	 * switch itself. Counts control traffic only: the fluid model gives
+	 * every host the same answers either way.
+	 */
+	uint32_t share;
 };
 
 struct dard_sim_flow {
@@ -105,9 +112,10 @@ enum {
 };
 
 struct dard_sim_stats {
-	double ctl_bytes; /* control messages, both directions */
-	size_t elephants; /* flows that lived to the elephant age */
-	double end;	  /* s: the last completion */
+	double ctl_bytes;   /* control messages, both directions */
+	double share_bytes; /* of which SHAREs among a ToR's hosts */
+	size_t elephants;   /* flows that lived to the elephant age */
+	double end;	    /* s: the last completion */
 	/* With failures: */
 	double stalled;	   /* flow-seconds active at rate 0 */
 	size_t unfinished; /* flows stalled for good: their end is -1 */

@@ -12,6 +12,172 @@
 #include "err.h"
 #include "flowsim_int.h"
 #include "rng.h"
+#include "share.h"
+
+/* A directed link's part of a host's WANT signature (splitmix64). */
+static uint64_t want_mix(uint32_t dl)
+{
+	uint64_t z = dl + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+	return z ^ z >> 31;
+}
+
+/* The directed links of q that the host needs, each once: its WANT. */
+static unsigned share_need(struct sim *s, const struct dard_mon_query *q,
+			   uint64_t mine, uint64_t *sig)
+{
+	unsigned k, n = 0;
+
+	for (k = 0; k < q->nports; k++) {
+		uint32_t dl = dard_port_dlink(s->t, q->sw, q->ports[k]);
+
+		if (dl == DARD_NONE || s->dlhost[dl] == mine)
+			continue;
+		s->dlhost[dl] = mine;
+		*sig += want_mix(dl);
+		n++;
+	}
+	return n;
+}
+
+/* A message of n records of len bytes each, split into datagrams. */
+static double share_bytes(unsigned n, unsigned len, unsigned max)
+{
+	return (double)n * len +
+	       (double)((n + max - 1) / max) *
+		       (DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN);
+}
+
+/*
+ * One host's queries under sharing: the ToR's shared switches once
+ * (group), the others its own. Notes in its want how many shared links
+ * it needs now and their signature.
+ */
+static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
+		       uint64_t group)
+{
+	struct share_want *w = &s->want[h];
+	uint64_t mine = ++s->stamp;
+	struct mon *m;
+	unsigned k;
+
+	w->prev = w->sig;
+	w->cur = 0;
+	w->n = 0;
+	for (m = s->hmon[h]; m; m = m->hnext)
+		for (k = 0; k < m->m->nqueries; k++) {
+			const struct dard_mon_query *q = &m->m->query[k];
+
+			if (st->above[q->sw]) {
+				w->n += share_need(s, q, mine, &w->cur);
+				if (s->asked[q->sw] >= group)
+					continue;
+			} else if (s->asked[q->sw] == mine) {
+				continue;
+			}
+			s->asked[q->sw] = mine;
+			s->st->ctl_bytes +=
+				DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
+		}
+}
+
+static void share_count(struct sim *s, double bytes)
+{
+	s->st->ctl_bytes += bytes;
+	s->st->share_bytes += bytes;
+}
+
+/*
+ * Host h's WANT, when its needs changed or are due again (dardd's
+ * want_update): to every peer when it becomes active (it had none),
+ * else to the active ones only (who alone ask switches and share); and
+ * each active peer that did not announce itself now owes it its own.
+ */
+static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
+		       unsigned active)
+{
+	const struct dard_topo *t = s->t;
+	struct share_want *w = &s->want[h];
+	double size =
+		share_bytes(w->n, DARD_SHARE_WREC_LEN, DARD_SHARE_WANTS_MAX);
+	unsigned k;
+
+	if (!w->n)
+		size = DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN;
+	if (w->cur == w->sig &&
+	    (!w->n || s->now - w->at < DARD_SHARE_WANT_REFRESH_MS / 1e3))
+		return;
+	if (w->sig || !w->n) {
+		share_count(s, (active - !!w->n) * size);
+	} else {
+		share_count(s, (st->nhosts - 1) * size);
+		for_each_port(t, st->tor, k) {
+			uint32_t p = dard_topo_peer(t, st->tor, k);
+			const struct share_want *pw = &s->want[p];
+
+			if (p != h && p != DARD_NONE && t->node[p].is_host &&
+			    pw->n && pw->prev)
+				share_count(s,
+					    share_bytes(pw->n,
+							DARD_SHARE_WREC_LEN,
+							DARD_SHARE_WANTS_MAX));
+		}
+	}
+	w->sig = w->cur;
+	w->at = s->now;
+}
+
+/*
+ * What dardd sends when a ToR's hosts share (share.h): per ToR, each
+ * switch they all ask (the ToR and those above) asked once per interval,
+ * for every port any of them needs, by whichever host ticks first (here
+ * the first in port order); that host sends each other host the records
+ * it WANTs, 8 bytes a directed link, in SHAREs of at most 176 records
+ * and 64 bytes of header and MAC each (their real size). A host's WANT
+ * (4 bytes a link) goes to its peers when its needs change and every
+ * 10 s (share_want). The switches below other ToRs' ancestors each host
+ * asks for itself, as without sharing.
+ */
+static void query_shared(struct sim *s)
+{
+	const struct dard_topo *t = s->t;
+	uint32_t i;
+	unsigned k;
+
+	for (i = 0; i < s->ntors; i++) {
+		const struct share_tor *st = &s->tors[i];
+		uint64_t group = ++s->stamp;
+		unsigned active = 0;
+		int sharer = 1;
+
+		for_each_port(t, st->tor, k) {
+			uint32_t h = dard_topo_peer(t, st->tor, k);
+
+			if (h == DARD_NONE || !t->node[h].is_host)
+				continue;
+			share_host(s, st, h, group);
+			active += s->want[h].n > 0;
+			if (!s->want[h].n)
+				continue;
+			/* The first asks; every other gets what it wants. */
+			if (sharer) {
+				sharer = 0;
+				continue;
+			}
+			share_count(s, share_bytes(s->want[h].n,
+						   DARD_SHARE_REC_LEN,
+						   DARD_SHARE_RECS_MAX));
+		}
+		for_each_port(t, st->tor, k) {
+			uint32_t h = dard_topo_peer(t, st->tor, k);
+
+			if (h != DARD_NONE && t->node[h].is_host)
+				share_want(s, st, h, active);
+		}
+	}
+}
 
 /* The switches' answer to every query: elephants per directed link. */
 static void query(struct sim *s)
@@ -32,6 +198,10 @@ static void query(struct sim *s)
 		if (s->act[i]->elephant)
 			for (k = 0; k < s->act[i]->nlinks; k++)
 				s->ls[s->act[i]->links[k]].flows++;
+	if (s->o->share) {
+		query_shared(s);
+		return;
+	}
 	/*
 	 * What dardd sends: one query to each switch any of a host's
 	 * monitors watches, and its reply. A host's monitors are together
@@ -220,8 +390,60 @@ static void dard_idle(struct sim *s)
 	s->next_query = fmax(s->next_query, s->now);
 }
 
+/* With sharing: the ToRs, and the switches each one's hosts all ask. */
+static int dard_init(struct sim *s)
+{
+	const struct dard_topo *t = s->t;
+	struct dard_share_scope sc;
+	uint32_t n, i;
+
+	if (!s->o->share)
+		return 0;
+	s->tor_of = malloc(t->nnodes * sizeof(*s->tor_of));
+	s->tors = calloc(t->nnodes, sizeof(*s->tors));
+	s->dlstamp = calloc(2 * (size_t)t->nlinks + 1, sizeof(*s->dlstamp));
+	s->dlhost = calloc(2 * (size_t)t->nlinks + 1, sizeof(*s->dlhost));
+	s->want = calloc(t->nnodes, sizeof(*s->want));
+	if (!s->tor_of || !s->tors || !s->dlstamp || !s->dlhost || !s->want)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	for (n = 0; n < t->nnodes; n++) {
+		s->tor_of[n] = DARD_NONE;
+		if (t->node[n].is_host || dard_topo_tor_host(t, n) == DARD_NONE)
+			continue;
+		if (dard_share_scope_init(&sc, t, n))
+			return dard_fail(s->err, -ENOMEM, "out of memory");
+		/* Only the switches: the sim counts per switch. */
+		free(sc.in);
+		s->tors[s->ntors].tor = n;
+		s->tors[s->ntors].above = sc.above;
+		s->tor_of[n] = s->ntors++;
+	}
+	for (i = 0; i < t->nhosts; i++) {
+		uint32_t tor = dard_topo_tor(t, t->hosts[i]);
+
+		if (tor != DARD_NONE && s->tor_of[tor] != DARD_NONE)
+			s->tors[s->tor_of[tor]].nhosts++;
+	}
+	return 0;
+}
+
 static void dard_fini(struct sim *s)
 {
+	uint32_t i;
+
+	for (i = 0; i < s->ntors; i++)
+		free(s->tors[i].above);
+	free(s->tors);
+	free(s->tor_of);
+	free(s->dlstamp);
+	free(s->dlhost);
+	free(s->want);
+	s->want = NULL;
+	s->dlhost = NULL;
+	s->tors = NULL;
+	s->tor_of = NULL;
+	s->dlstamp = NULL;
+	s->ntors = 0;
 	while (s->mons) {
 		struct mon *m = s->mons;
 
@@ -232,6 +454,7 @@ static void dard_fini(struct sim *s)
 
 const struct sim_sched flowsim_dard = {
 	.name = "dard",
+	.init = dard_init,
 	.fini = dard_fini,
 	.elephant = dard_elephant,
 	.finish = dard_finish,
@@ -243,6 +466,7 @@ const struct sim_sched flowsim_dard = {
 /* The same hooks: the mode comes from the scheduler (sim_mode). */
 const struct sim_sched flowsim_dard_paper = {
 	.name = "dard-paper",
+	.init = dard_init,
 	.fini = dard_fini,
 	.elephant = dard_elephant,
 	.finish = dard_finish,

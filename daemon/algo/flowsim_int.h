@@ -57,6 +57,22 @@ struct mon {
 	struct mon *hnext;	   /* the host's */
 };
 
+/* A ToR whose hosts share (flowsim_dard.c, share.h). */
+struct share_tor {
+	uint32_t tor;
+	uint8_t *above; /* per node: the switches whose answers they share */
+	uint32_t nhosts;
+};
+
+/* What a host last told its ToR peers it needs (flowsim_dard.c). */
+struct share_want {
+	uint64_t sig;  /* of its directed links, 0: none */
+	double at;     /* s, when sent */
+	uint64_t prev; /* sig before this tick: it was active */
+	uint64_t cur;  /* this tick's signature */
+	unsigned n;    /* and how many links */
+};
+
 struct sim_sched;
 
 struct sim {
@@ -78,6 +94,12 @@ struct sim {
 	size_t nps, ps_cap;
 	struct mon *mons, **hmon; /* hmon: per node */
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
+	/* With o->share: the ToRs, each node's (index in tors), and per
+	 * directed link the ToR's query that shared it. */
+	struct share_tor *tors;
+	uint32_t ntors, *tor_of;
+	uint64_t *dlstamp, *dlhost;
+	struct share_want *want; /* per node: a host's last WANT */
 	struct dard_hedera *hedera;
 	struct dard_route_tree *rtree; /* SDN-optimal's, built once */
 	uint64_t rng;

@@ -206,6 +206,40 @@ static void controller_json(struct dardd *d, json_object *o)
 	}
 }
 
+/* Sharing with the hosts under our ToR (share.c; protocol.md). */
+static void share_json(struct dardd *d, json_object *o)
+{
+	const struct dardd_stats *s = &d->st;
+	int i;
+
+	json_object_object_add(o, "share", json_object_new_boolean(d->sh.on));
+	json_object_object_add(o, "share_peers",
+			       json_object_new_int64(d->sh.npeers));
+#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
+	STAT(shares_sent);
+	STAT(share_bytes);
+	STAT(share_records);
+	STAT(wants_sent);
+	STAT(want_bytes);
+	STAT(share_send_errors);
+	STAT(shares_taken);
+	STAT(share_taken);
+	STAT(share_down);
+	STAT(wants_taken);
+	STAT(share_skipped);
+	STAT(share_saved);
+	STAT(share_refused);
+#undef STAT
+	for (i = 0; i < __SR_MAX; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "share_refused_%s",
+			 share_refusal_name(i));
+		json_object_object_add(o, key,
+				       json_object_new_int64(s->share_why[i]));
+	}
+}
+
 static json_object *stats_json(struct dardd *d)
 {
 	json_object *o = json_object_new_object();
@@ -261,6 +295,7 @@ static json_object *stats_json(struct dardd *d)
 	STAT(evicted);
 #undef STAT
 	controller_json(d, o);
+	share_json(d, o);
 	return o;
 }
 

@@ -19,6 +19,7 @@
 #include "key.h"
 #include "monitor.h"
 #include "notify.h"
+#include "share.h"
 
 /* What the command line asks for (opts.c). */
 struct dardd_opts {
@@ -43,6 +44,7 @@ struct dardd_opts {
 	uint32_t controller;	/* its address (host order), 0: none */
 	uint64_t cp_timeout_ns; /* silent this long: back to DARD */
 	uint64_t cp_report_ns;	/* a full report every this */
+	int no_share;		/* --no-share: ask every switch ourselves */
 };
 
 /* Why a controller's datagram was refused (controller.c), each counted. */
@@ -58,6 +60,22 @@ enum cp_refusal {
 	CPR_STALE,     /* epoch below the last applied */
 	CPR_CLOCK,     /* seq or epoch too far from our clock */
 	__CPR_MAX,
+};
+
+/* Why a ToR peer's datagram was refused (share.c), each counted. */
+enum share_refusal {
+	SR_SIZE,      /* longer than a message: not even hashed */
+	SR_PROTO,     /* not this protocol or version */
+	SR_KEY,	      /* unknown key id */
+	SR_MAC,	      /* bad MAC */
+	SR_MALFORMED, /* authentic, but malformed */
+	SR_SCOPE,     /* a link the ToR's hosts do not share */
+	SR_SOURCE,    /* not from a ToR peer's address and port */
+	SR_SENDER,    /* the sender field names another host */
+	SR_TOPO,      /* made for another tree */
+	SR_REPLAY,    /* seq not above the peer's last taken */
+	SR_CLOCK,     /* seq too far from our clock */
+	__SR_MAX,
 };
 
 /* The counters `dardctl stats' shows. */
@@ -77,6 +95,13 @@ struct dardd_stats {
 	uint64_t cp_assigns, cp_moves, cp_failed, cp_weights, cp_fallbacks;
 	uint64_t cp_weights_failed; /* destinations the datapath refused */
 	uint64_t cp_refused, cp_why[__CPR_MAX]; /* by enum cp_refusal */
+	/* Sharing among the ToR's hosts (share.c). */
+	uint64_t shares_sent, share_bytes, share_records;
+	uint64_t wants_sent, want_bytes, share_send_errors;
+	uint64_t shares_taken, share_taken, share_down, wants_taken;
+	uint64_t share_skipped; /* directed links not asked: shared */
+	uint64_t share_saved;	/* queries not sent: all their links shared */
+	uint64_t share_refused, share_why[__SR_MAX]; /* by enum share_refusal */
 };
 
 struct dardd;
@@ -191,6 +216,41 @@ struct sw {
 	uint16_t nports;	/* ports of this tick's query */
 	uint16_t *ports;
 	int silent; /* missed its last query */
+	int needed; /* this tick, by a monitor (asked or shared) */
+};
+
+/* A host under our ToR, and what we keep of it (share.c). */
+struct peer {
+	uint32_t node, mgmt, id;
+	uint64_t seq_in;	    /* its last seq taken, 0: none */
+	uint64_t want_ns;	    /* when its last WANT came, 0: never */
+	uint8_t *want;		    /* per directed link: its last WANT's */
+	unsigned nwant;		    /* links in it: 0, no monitors */
+	int owed;		    /* our WANT goes to it at our next tick */
+	uint64_t sent_sig, sent_ns; /* the last WANT we sent it, when */
+	struct dard_share_msg *out; /* the records it wants, to send */
+};
+
+/* Sharing the switches' answers with the hosts under our ToR (share.c). */
+struct share {
+	int on; /* set up, and not --no-share */
+	int fd; /* the SHARE socket, or -1 */
+	struct dard_share_scope sc;
+	struct dard_share_seen seen;
+	struct peer *peer;
+	unsigned npeers;
+	uint32_t digest;	    /* dard_cp_topo_digest() of our tree */
+	uint64_t seq_out;	    /* our last seq: dard_cp_next_seq() */
+	uint64_t prev_tick;	    /* our previous query tick, 0: none yet */
+	unsigned outstanding;	    /* this tick's queries not answered yet */
+	uint64_t want_sig, want_ns; /* our last WANT, when sent */
+	uint8_t *need;		    /* per directed link: scratch */
+	struct dard_share_msg *msg; /* decoded, or being built */
+	struct dard_ratelimit rl[__SR_MAX];
+	/* Sends to a peer's management address: sendto, or a test's. */
+	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
+			uint32_t mgmt);
+	uint64_t (*wall_ns)(void); /* CLOCK_REALTIME, or a test's */
 };
 
 struct dardd {
@@ -227,6 +287,8 @@ struct dardd {
 	struct dard_notify notify; /* systemd's watchdog, pinged by the loop */
 	/* The controller client (controller.c, cpapply.c). */
 	struct cp cp;
+	/* Sharing among the ToR's hosts (share.c). */
+	struct share sh;
 	/* The options (opts.c), and the counters every part adds to. */
 	struct dardd_opts o;
 	struct dardd_stats st;
@@ -357,6 +419,32 @@ void cp_weights(struct dardd *d, const struct dard_cp_msg *m);
 int cp_weights_check(struct dardd *d, const struct dard_cp_msg *m);
 /* Every destination's weights even again: at start, and falling back. */
 void cp_weights_even(struct dardd *d);
+
+/*
+ * share.c: the switches' answers shared with the hosts under our ToR
+ * (share.h). Every call is a no-op unless share_init set it up.
+ */
+int share_init(struct dardd *d);
+/* The SHARE socket on our management address; 0 or -1, logged. */
+int share_open(struct dardd *d);
+void share_fini(struct dardd *d);
+/* A query tick begins: what is left to send goes, and our WANT if due. */
+void share_tick(struct dardd *d, uint64_t now);
+/* Whether dl need not be asked this tick: a peer's share covers it. */
+int share_covered(struct dardd *d, uint32_t dl);
+/* Adds to switch n's query the ports a peer wants; after our own. */
+void share_add_wanted(struct dardd *d, uint32_t n, struct sw *s, uint64_t now);
+/* This tick's queries are sent: nq of them, the tick at now. */
+void share_sent(struct dardd *d, unsigned nq, uint64_t now);
+/* Switch n's authentic reply, applied: its records for the peers. */
+void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
+		 uint64_t now);
+/* One datagram from addr:port (host byte order). */
+void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
+		 uint16_t port, uint64_t now);
+/* As query_receive(), from the SHARE socket. */
+unsigned share_receive(struct dardd *d);
+const char *share_refusal_name(int r);
 
 /* loop.c: the epoll loop over timer, query, control and event sockets. */
 int loop_init(struct dardd *d);

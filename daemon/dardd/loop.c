@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * dardd's one event loop: epoll over a timer (queries, rounds and walks
- * when they are due), the query socket, the control socket and the
- * datapath's event descriptor, until SIGINT or SIGTERM.
+ * when they are due), the query, controller and share sockets, the
+ * control socket and the datapath's event descriptor, until SIGINT or
+ * SIGTERM.
  */
 #include <errno.h>
 #include <signal.h>
@@ -110,7 +111,8 @@ int loop_init(struct dardd *d)
 	d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (d->tfd < 0 || timerfd_settime(d->tfd, 0, &its, NULL) ||
 	    add_fd(d, d->tfd) || add_fd(d, d->udp) || add_fd(d, d->ctl) ||
-	    add_fd(d, efd) || (d->cp.fd >= 0 && add_fd(d, d->cp.fd))) {
+	    add_fd(d, efd) || (d->cp.fd >= 0 && add_fd(d, d->cp.fd)) ||
+	    (d->sh.fd >= 0 && add_fd(d, d->sh.fd))) {
 		log_err("Unable to set up the event loop: %s", strerror(errno));
 		return -1;
 	}
@@ -146,6 +148,8 @@ void loop_run(struct dardd *d)
 				query_receive(d);
 			else if (fd == d->cp.fd)
 				controller_receive(d);
+			else if (fd == d->sh.fd)
+				share_receive(d);
 			else if (fd == d->ctl)
 				ctl_accept(d);
 			else

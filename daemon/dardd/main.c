@@ -76,6 +76,9 @@ static void log_start(const struct dardd *d)
 		o->query_ns / 1e9, o->schedule_ns / 1e9, o->schedule_ns / 1e9,
 		o->delta_is_frac ? o->delta * 100 : o->delta,
 		o->delta_is_frac ? "% of the path bandwidth" : " Mbit/s");
+	if (d->sh.on)
+		log_info("sharing switches' answers with %u hosts under %s",
+			 d->sh.npeers, d->t->node[d->my_tor].name);
 	if (o->controller) {
 		struct in_addr in = {.s_addr = htonl(o->controller)};
 
@@ -89,11 +92,12 @@ static void log_start(const struct dardd *d)
 static void log_stop(const struct dardd *d)
 {
 	log_info(
-		"stopping: %llu queries, %llu replies, %llu timeouts, %llu moves",
+		"stopping: %llu queries, %llu replies, %llu timeouts, %llu moves, %llu queries saved by sharing",
 		(unsigned long long)d->st.queries,
 		(unsigned long long)d->st.replies,
 		(unsigned long long)d->st.timeouts,
-		(unsigned long long)d->st.moves);
+		(unsigned long long)d->st.moves,
+		(unsigned long long)d->st.share_saved);
 }
 
 int main(int argc, char **argv)
@@ -118,7 +122,7 @@ int main(int argc, char **argv)
 	/* Before the datapath: an impostor on the name stops us unchanged. */
 	if (ctl_init(&d))
 		goto err_host;
-	if (query_init(&d) || controller_init(&d)) {
+	if (query_init(&d) || controller_init(&d) || share_init(&d)) {
 		log_err("out of memory");
 		goto err_query;
 	}
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
 	d.ops = dard_dp_choose(d.o.dp_kind, d.o.ifname, d.o.pin_root);
 	if (flows_open(&d))
 		goto err_query;
-	if (query_open(&d) || controller_open(&d))
+	if (query_open(&d) || controller_open(&d) || share_open(&d))
 		goto err_flows;
 	if (loop_init(&d))
 		goto err_loop;
@@ -149,6 +153,7 @@ err_flows:
 	elephants_fini(&d);
 	monitors_fini(&d);
 err_query:
+	share_fini(&d);
 	controller_fini(&d);
 	query_fini(&d);
 err_host:

@@ -83,6 +83,9 @@ static void usage(FILE *f)
 		"      --controller-timeout S back to DARD when it is silent for S\n"
 		"                             (default 3)\n"
 		"      --controller-report S  a full report every S (default 1)\n"
+		"      --no-share             ask every switch ourselves: do not\n"
+		"                             share answers with the hosts under\n"
+		"                             our ToR (UDP port %d)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -91,7 +94,7 @@ static void usage(FILE *f)
 		"`dardctl monitor show', `dardctl flow show' (without dev) and\n"
 		"`dardctl stats' ask a running dardd in the same network namespace.\n"
 		"Exit status: 0 stopped by a signal, 1 error, 2 bad usage.\n",
-		DARD_PROTO_PORT, DARD_CP_PORT);
+		DARD_PROTO_PORT, DARD_CP_PORT, DARD_SHARE_PORT);
 }
 
 /* A duration in [SECONDS_MIN, SECONDS_MAX], or its refusal in err. */
@@ -229,7 +232,7 @@ void dardd_opts_defaults(struct dardd_opts *o)
 }
 
 /* Long options without a short one. */
-enum { OPT_CONTROLLER = 256, OPT_CP_TIMEOUT, OPT_CP_REPORT };
+enum { OPT_CONTROLLER = 256, OPT_CP_TIMEOUT, OPT_CP_REPORT, OPT_NO_SHARE };
 
 /* One option and its argument: DARD_OPTS_RUN, or the exit status. */
 static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
@@ -287,6 +290,9 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		ret = seconds("--controller-report", arg, &o->cp_report_ns,
 			      err);
 		break;
+	case OPT_NO_SHARE:
+		o->no_share = 1;
+		return DARD_OPTS_RUN;
 	default:
 		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
@@ -311,6 +317,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"controller", required_argument, NULL, OPT_CONTROLLER},
 		{"controller-timeout", required_argument, NULL, OPT_CP_TIMEOUT},
 		{"controller-report", required_argument, NULL, OPT_CP_REPORT},
+		{"no-share", no_argument, NULL, OPT_NO_SHARE},
 		DARD_OPTS_COMMON,
 		{},
 	};

@@ -149,6 +149,10 @@ static void collect_ports(struct dardd *d)
 				if (d->ls_stamp[dl] == d->tick)
 					continue;
 				d->ls_stamp[dl] = d->tick;
+				s->needed = 1;
+				/* A ToR peer's answer since our last tick. */
+				if (share_covered(d, dl))
+					continue;
 				/* One datagram carries 1024 ports. */
 				if (s->nports < DARD_MSG_PORTS_MAX)
 					s->ports[s->nports++] = q->ports[k];
@@ -160,9 +164,11 @@ static void collect_ports(struct dardd *d)
 void query_send(struct dardd *d, uint64_t now)
 {
 	static uint8_t buf[DARD_MSG_MAX];
+	unsigned nq = 0;
 	uint32_t n;
 
 	d->tick++;
+	share_tick(d, now);
 	/* States that aged to unknown since the last replies: not dead. */
 	dead_update(d, now);
 	collect_ports(d);
@@ -172,6 +178,9 @@ void query_send(struct dardd *d, uint64_t now)
 		uint64_t seq = 0;
 		size_t len;
 
+		share_add_wanted(d, n, s, now);
+		d->st.share_saved += s->needed && !s->nports;
+		s->needed = 0;
 		if (!s->nports)
 			continue;
 		/* Unanswered: counted; silent once its states expire. */
@@ -202,11 +211,13 @@ void query_send(struct dardd *d, uint64_t now)
 		}
 		d->st.queries++;
 		d->st.query_bytes += len;
+		nq++;
 		if (!s->unanswered_ns)
 			s->unanswered_ns = now;
 		s->pending = seq;
 		s->sent_ns = now;
 	}
+	share_sent(d, nq, now);
 }
 
 /* Why a datagram was refused: each counted in its own stat. */
@@ -342,6 +353,7 @@ void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 	s->silent = 0;
 	dard_reply_apply(d->t, n, &msg, d->ls, d->ls_when, now);
 	dead_update(d, now);
+	share_reply(d, n, &msg, now);
 }
 
 unsigned query_receive(struct dardd *d)

@@ -394,6 +394,18 @@ static const struct sim_opt opts[] = {
 	 .help = "  --keep 1       sdn-optimal's search keeps a flow on its path\n"
 		 "                 wherever the new placement gains nothing there\n"
 		 "                 (default 0: every flow takes the new one)\n"},
+	{.name = "share",
+	 .val = 'H',
+	 .modes = SIM_RUN,
+	 .parse = opt_u32,
+	 .off = OFF(sim.share),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "0 or 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --share 0|1    dard, dard-paper: a ToR's hosts share the answers\n"
+		 "                 of the switches they all ask, as dardd does\n"
+		 "                 (default 1; 0: each host asks every switch)\n"},
 	{.name = "topo",
 	 .val = 't',
 	 .modes = SIM_PLACE | SIM_RUN,
@@ -466,7 +478,7 @@ static void usage(FILE *f)
 	      "                [ --round S ] [ --query S ] [ --delta D ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
-	      "                [ --refine N ] [ --keep 1 ]\n"
+	      "                [ --refine N ] [ --keep 1 ] [ --share 0|1 ]\n"
 	      "\n"
 	      "--run:\n"
 	      "Simulates elephant flows at the flow level (the DARD paper, section\n"
@@ -501,8 +513,9 @@ static void usage(FILE *f)
 	      "It prints, per scheduler, the average transfer time, the 90th\n"
 	      "percentile and largest path switches per flow, how many flows became\n"
 	      "elephants, the control traffic by the paper's message sizes (48 and\n"
-	      "32 bytes a query and reply, 80 a report, 72 a switch update) and the\n"
-	      "last completion; then DARD's improvement over ECMP and pVLB, and\n"
+	      "32 bytes a query and reply, 80 a report, 72 a switch update; a SHARE\n"
+	      "among a ToR's hosts at its real size, 64 bytes and 8 a record) and\n"
+	      "the last completion; then DARD's improvement over ECMP and pVLB, and\n"
 	      "Hedera's over DARD, by the paper's formula (1).\n"
 	      "\n",
 	      f);

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Sharing switch answers with the hosts under our ToR (share.h, issue
+ * 17): every host under a ToR asks the ToR and the switches above it the
+ * same things each second, so the first to ask passes the answers on and
+ * the others listen. A peer tells us which directed links it needs (its
+ * WANT); when we ask one of those switches we ask for its links too, and
+ * send each peer what it wants once this tick's replies are in. A link a
+ * peer's SHARE covers since our previous tick we do not ask; a silent
+ * sharer leaves us asking again at our next tick. Nothing depends on a
+ * peer: without shares this is dardd as it was.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "clock.h"
+#include "dardd_priv.h"
+#include "log.h"
+
+static const char *const refusal_names[__SR_MAX] = {
+	[SR_SIZE] = "size",
+	[SR_PROTO] = "proto",
+	[SR_KEY] = "key",
+	[SR_MAC] = "mac",
+	[SR_MALFORMED] = "malformed",
+	[SR_SCOPE] = "scope",
+	[SR_SOURCE] = "source",
+	[SR_SENDER] = "sender",
+	[SR_TOPO] = "topo",
+	[SR_REPLAY] = "replay",
+	[SR_CLOCK] = "clock",
+};
+
+const char *share_refusal_name(int r)
+{
+	return r >= 0 && r < __SR_MAX ? refusal_names[r] : NULL;
+}
+
+static uint64_t wall_ns(void)
+{
+	return dard_clock_ns(CLOCK_REALTIME);
+}
+
+static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len,
+			uint32_t mgmt)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons(DARD_SHARE_PORT),
+				 .sin_addr.s_addr = htonl(mgmt)};
+
+	return sendto(d->sh.fd, buf, len, 0, (struct sockaddr *)&sa,
+		      sizeof(sa));
+}
+
+/* The hosts under our ToR with a management address, but us. */
+static int find_peers(struct dardd *d)
+{
+	const struct dard_topo *t = d->t;
+	struct share *sh = &d->sh;
+	unsigned k;
+
+	sh->peer = calloc(t->node[d->my_tor].nports, sizeof(*sh->peer));
+	if (!sh->peer)
+		return -ENOMEM;
+	for_each_port(t, d->my_tor, k) {
+		uint32_t h = dard_topo_peer(t, d->my_tor, k);
+		struct peer *p = &sh->peer[sh->npeers];
+
+		if (h == DARD_NONE || h == d->me || !t->node[h].is_host ||
+		    !t->node[h].mgmt)
+			continue;
+		p->node = h;
+		p->mgmt = t->node[h].mgmt;
+		p->id = t->node[h].id;
+		p->want = calloc(sh->sc.ndl, 1);
+		p->out = calloc(1, sizeof(*p->out));
+		if (!p->want || !p->out) {
+			free(p->want);
+			free(p->out);
+			return -ENOMEM;
+		}
+		sh->npeers++;
+	}
+	return 0;
+}
+
+int share_init(struct dardd *d)
+{
+	struct share *sh = &d->sh;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->fd = -1;
+	if (d->o.no_share)
+		return 0;
+	if (dard_share_scope_init(&sh->sc, d->t, d->my_tor))
+		return -ENOMEM;
+	sh->seen.got_ns = calloc(sh->sc.ndl, sizeof(*sh->seen.got_ns));
+	sh->need = calloc(sh->sc.ndl, 1);
+	sh->msg = calloc(1, sizeof(*sh->msg));
+	if (!sh->seen.got_ns || !sh->need || !sh->msg || find_peers(d))
+		return -ENOMEM;
+	sh->digest = dard_cp_topo_digest(d->t);
+	sh->xmit = xmit_udp;
+	sh->wall_ns = wall_ns;
+	/* Alone under the ToR, or unreachable: nothing to share or hear. */
+	sh->on = sh->npeers > 0 && d->t->node[d->me].mgmt;
+	return 0;
+}
+
+int share_open(struct dardd *d)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons(DARD_SHARE_PORT)};
+
+	if (!d->sh.on)
+		return 0;
+	d->sh.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	sa.sin_addr.s_addr = htonl(d->t->node[d->me].mgmt);
+	if (d->sh.fd < 0 ||
+	    bind(d->sh.fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		log_err("Unable to open the share socket on %s:%d: %s",
+			inet_ntoa(sa.sin_addr), DARD_SHARE_PORT,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void share_fini(struct dardd *d)
+{
+	struct share *sh = &d->sh;
+	unsigned i;
+
+	if (sh->fd >= 0)
+		close(sh->fd);
+	for (i = 0; sh->peer && i < sh->npeers; i++) {
+		free(sh->peer[i].want);
+		free(sh->peer[i].out);
+	}
+	free(sh->peer);
+	free(sh->seen.got_ns);
+	free(sh->need);
+	free(sh->msg);
+	dard_share_scope_free(&sh->sc);
+	memset(sh, 0, sizeof(*sh));
+	sh->fd = -1;
+}
+
+/* Signs m (type, count and records filled) and sends it to p. */
+static int send_to(struct dardd *d, struct peer *p, struct dard_share_msg *m)
+{
+	static uint8_t buf[DARD_SHARE_MSG_MAX];
+	struct share *sh = &d->sh;
+	size_t len;
+
+	sh->seq_out = dard_cp_next_seq(sh->seq_out, sh->wall_ns());
+	m->seq = sh->seq_out;
+	m->sender = d->t->node[d->me].id;
+	m->topo = sh->digest;
+	len = dard_share_encode(buf, sizeof(buf), &d->keys.key[0], m);
+	if (!len || sh->xmit(d, buf, len, p->mgmt) < 0) {
+		d->st.share_send_errors++;
+		return -1;
+	}
+	if (m->type == DARD_SHARE_WANT) {
+		d->st.wants_sent++;
+		d->st.want_bytes += len;
+	} else {
+		d->st.shares_sent++;
+		d->st.share_bytes += len;
+		d->st.share_records += m->count;
+	}
+	return 0;
+}
+
+/* What is waiting for each peer: one SHARE each. */
+static void flush(struct dardd *d)
+{
+	unsigned i;
+
+	for (i = 0; i < d->sh.npeers; i++) {
+		struct peer *p = &d->sh.peer[i];
+
+		if (!p->out->count)
+			continue;
+		p->out->type = DARD_SHARE_MSG;
+		send_to(d, p, p->out);
+		p->out->count = 0;
+	}
+}
+
+/* Whether peer p's last WANT is not too old to hold. */
+static int fresh(const struct peer *p, uint64_t now)
+{
+	return p->want_ns &&
+	       now - p->want_ns <= DARD_SHARE_WANT_TTL_MS * 1000000ULL;
+}
+
+/* Whether peer p's WANT names dl, and holds. */
+static int wants(const struct peer *p, uint32_t dl, uint64_t now)
+{
+	return p->want[dl] && fresh(p, now);
+}
+
+/* Whether p has monitors: it asks switches, and may share with us. */
+static int active(const struct peer *p, uint64_t now)
+{
+	return p->nwant && fresh(p, now);
+}
+
+/* A directed link's part of our WANT's signature (splitmix64's mix). */
+static uint64_t mix(uint32_t dl)
+{
+	uint64_t z = dl + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+	return z ^ z >> 31;
+}
+
+/* The shared links of q not in m yet, added; marked in need. */
+static void want_add(struct dardd *d, const struct dard_mon_query *q,
+		     struct dard_share_msg *m, uint64_t *sig)
+{
+	struct share *sh = &d->sh;
+	unsigned k;
+
+	for (k = 0; k < q->nports; k++) {
+		uint32_t dl = dard_port_dlink(d->t, q->sw, q->ports[k]);
+
+		/* One datagram: the rest we ask for ourselves. */
+		if (dl == DARD_NONE || !sh->sc.in[dl] || sh->need[dl] ||
+		    m->count == DARD_SHARE_WANTS_MAX)
+			continue;
+		sh->need[dl] = 1;
+		m->want[m->count++] = dl;
+		*sig += mix(dl);
+	}
+}
+
+/*
+ * Our WANT: the shared links our monitors need (an order-free signature
+ * tells a change). Only a peer with monitors of its own asks switches
+ * and can share, so: to every peer when we get our first monitor (the
+ * announcement), else to the active peers when the links change, every
+ * DARD_SHARE_WANT_REFRESH_MS while there are any, and once when there
+ * are none left; and to a peer that announced itself since (it owes us
+ * nothing, we owe it ours).
+ */
+static void want_update(struct dardd *d, uint64_t now)
+{
+	struct share *sh = &d->sh;
+	struct dard_share_msg *m = sh->msg;
+	uint64_t sig = 0;
+	struct mon *mon;
+	unsigned i;
+
+	m->type = DARD_SHARE_WANT;
+	m->count = 0;
+	for (mon = d->mons; mon; mon = mon->next)
+		for (i = 0; i < mon->m->nqueries; i++)
+			want_add(d, &mon->m->query[i], m, &sig);
+	for (i = 0; i < m->count; i++)
+		sh->need[m->want[i]] = 0;
+	if (sig != sh->want_sig ||
+	    (m->count &&
+	     now - sh->want_ns >= DARD_SHARE_WANT_REFRESH_MS * 1000000ULL)) {
+		for (i = 0; i < sh->npeers; i++)
+			if (!sh->want_sig || active(&sh->peer[i], now))
+				sh->peer[i].owed = 1;
+		sh->want_sig = sig;
+		sh->want_ns = now;
+	}
+	for (i = 0; i < sh->npeers; i++) {
+		struct peer *p = &sh->peer[i];
+
+		if (!p->owed)
+			continue;
+		p->owed = 0;
+		if (!send_to(d, p, m)) {
+			p->sent_sig = sig;
+			p->sent_ns = now;
+		}
+	}
+}
+
+void share_tick(struct dardd *d, uint64_t now)
+{
+	if (!d->sh.on)
+		return;
+	/* Replies that did not all come: what did, goes now. */
+	flush(d);
+	want_update(d, now);
+}
+
+int share_covered(struct dardd *d, uint32_t dl)
+{
+	struct share *sh = &d->sh;
+
+	if (!sh->on || !sh->sc.in[dl] ||
+	    !dard_share_covered(&sh->seen, dl, sh->prev_tick))
+		return 0;
+	d->st.share_skipped++;
+	return 1;
+}
+
+void share_add_wanted(struct dardd *d, uint32_t n, struct sw *s, uint64_t now)
+{
+	struct share *sh = &d->sh;
+	unsigned k, i;
+
+	if (!sh->on || !s->nports || !dard_share_scope_switch(&sh->sc, n))
+		return;
+	for_each_port(d->t, n, k) {
+		uint32_t dl = dard_port_dlink(d->t, n, k);
+
+		if (dl == DARD_NONE || !sh->sc.in[dl] ||
+		    d->ls_stamp[dl] == d->tick ||
+		    s->nports >= DARD_MSG_PORTS_MAX)
+			continue;
+		for (i = 0; i < sh->npeers; i++)
+			if (wants(&sh->peer[i], dl, now))
+				break;
+		if (i == sh->npeers)
+			continue;
+		d->ls_stamp[dl] = d->tick;
+		s->ports[s->nports++] = k;
+	}
+}
+
+void share_sent(struct dardd *d, unsigned nq, uint64_t now)
+{
+	if (!d->sh.on)
+		return;
+	d->sh.outstanding = nq;
+	d->sh.prev_tick = now;
+}
+
+void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
+		 uint64_t now)
+{
+	struct share *sh = &d->sh;
+	unsigned i, j;
+
+	if (!sh->on)
+		return;
+	for (i = 0; dard_share_scope_switch(&sh->sc, n) && i < msg->count;
+	     i++) {
+		uint32_t dl = dard_port_dlink(d->t, n, msg->state[i].port);
+		struct dard_share_rec r;
+
+		if (dl == DARD_NONE || !sh->sc.in[dl] ||
+		    dard_share_rec_of(&r, dl, &d->ls[dl], d->ls_when[dl], now))
+			continue;
+		for (j = 0; j < sh->npeers; j++) {
+			struct peer *p = &sh->peer[j];
+
+			if (!wants(p, dl, now))
+				continue;
+			if (p->out->count == DARD_SHARE_RECS_MAX) {
+				p->out->type = DARD_SHARE_MSG;
+				send_to(d, p, p->out);
+				p->out->count = 0;
+			}
+			p->out->rec[p->out->count++] = r;
+		}
+	}
+	/* The tick's last answer: the peers get theirs at once. */
+	if (sh->outstanding && !--sh->outstanding)
+		flush(d);
+}
+
+static enum share_refusal decode_refusal(int ret)
+{
+	switch (ret) {
+	case -EMSGSIZE:
+		return SR_SIZE;
+	case -EPROTONOSUPPORT:
+		return SR_PROTO;
+	case -ENOKEY:
+		return SR_KEY;
+	case -EKEYREJECTED:
+		return SR_MAC;
+	case -ERANGE:
+		return SR_SCOPE;
+	default:
+		return SR_MALFORMED;
+	}
+}
+
+static enum share_refusal check_refusal(int ret)
+{
+	switch (ret) {
+	case -EACCES:
+		return SR_SENDER;
+	case -ESTALE:
+		return SR_TOPO;
+	case -EALREADY:
+		return SR_REPLAY;
+	default:
+		return SR_CLOCK;
+	}
+}
+
+/* Anyone can send us datagrams: each counted, warned of once a second. */
+static void refuse(struct dardd *d, enum share_refusal r, uint32_t addr,
+		   uint16_t port, const char *why, uint64_t now)
+{
+	struct in_addr in = {.s_addr = htonl(addr)};
+	char from[INET_ADDRSTRLEN];
+
+	d->st.share_refused++;
+	d->st.share_why[r]++;
+	inet_ntop(AF_INET, &in, from, sizeof(from));
+	dard_log_ratelimited(&d->sh.rl[r], now, DARD_LOG_WARN,
+			     "refused a share from %s:%u: %s", from, port, why);
+}
+
+static struct peer *peer_at(struct dardd *d, uint32_t addr)
+{
+	unsigned i;
+
+	for (i = 0; i < d->sh.npeers; i++)
+		if (d->sh.peer[i].mgmt == addr)
+			return &d->sh.peer[i];
+	return NULL;
+}
+
+/* An authentic, checked message from p: its WANT, or its records. */
+static void take(struct dardd *d, struct peer *p,
+		 const struct dard_share_msg *m, uint64_t now)
+{
+	unsigned i, down;
+
+	if (m->type == DARD_SHARE_WANT) {
+		/* It announces itself: ours, unless it holds it still. */
+		if (m->count && !active(p, now) &&
+		    (p->sent_sig != d->sh.want_sig ||
+		     now - p->sent_ns > DARD_SHARE_WANT_TTL_MS * 1000000ULL))
+			p->owed = 1;
+		memset(p->want, 0, d->sh.sc.ndl);
+		for (i = 0; i < m->count; i++)
+			p->want[m->want[i]] = 1;
+		p->nwant = m->count;
+		p->want_ns = now;
+		d->st.wants_taken++;
+		return;
+	}
+	d->st.shares_taken++;
+	d->st.share_taken += dard_share_apply(d->t, m, d->ls, d->ls_when,
+					      &d->sh.seen, now, &down);
+	d->st.share_down += down;
+	dead_update(d, now);
+	/*
+	 * A port down is the switch's to say: ask it at once (those links
+	 * are not covered), so that a failure reaches us as fast as it
+	 * reached the sharer, and no faster on a peer's word alone.
+	 */
+	if (down && d->next_query_ns > now)
+		d->next_query_ns = now;
+}
+
+void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
+		 uint16_t port, uint64_t now)
+{
+	struct dard_share_msg *m = d->sh.msg;
+	char err[DARD_ERR_MAX];
+	struct peer *p;
+	int ret;
+
+	if (!d->sh.on)
+		return;
+	/* Not from a ToR peer's socket: not even worth a MAC's work. */
+	p = peer_at(d, addr);
+	if (!p || port != DARD_SHARE_PORT) {
+		refuse(d, SR_SOURCE, addr, port,
+		       p ? "not from the share port"
+			 : "not a host under our ToR",
+		       now);
+		return;
+	}
+	ret = dard_share_decode(buf, len, &d->keys, &d->sh.sc, m, err);
+	if (ret) {
+		refuse(d, decode_refusal(ret), addr, port, err, now);
+		return;
+	}
+	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in,
+			       d->sh.wall_ns(), err);
+	if (ret) {
+		refuse(d, check_refusal(ret), addr, port, err, now);
+		return;
+	}
+	p->seq_in = m->seq;
+	take(d, p, m, now);
+}
+
+unsigned share_receive(struct dardd *d)
+{
+	static uint8_t buf[DARD_SHARE_MSG_MAX + 1];
+	struct sockaddr_in sa;
+	socklen_t salen = sizeof(sa);
+	unsigned n;
+	ssize_t len;
+
+	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
+		/* One byte more than a message: a longer one is seen long. */
+		len = recvfrom(d->sh.fd, buf, sizeof(buf), MSG_DONTWAIT,
+			       (struct sockaddr *)&sa, &salen);
+		if (len < 0)
+			break;
+		share_input(d, buf, len, ntohl(sa.sin_addr.s_addr),
+			    ntohs(sa.sin_port), dardd_now_ns());
+		salen = sizeof(sa);
+	}
+	return n;
+}

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dardd's sharing among a ToR's hosts (share.c), two dardds in one
+ * process: e1_1 (A) and e1_2 (B) under tor1_1 of fattree:4, each with an
+ * elephant to pod 2, their SHAREs and WANTs handed to each other. The
+ * first host to ask passes the answers on, the other stops asking the
+ * switches they share and asks again once the sharer falls silent; a
+ * port down still comes from the switch; forged, replayed, foreign,
+ * stale or out-of-scope datagrams are refused and counted by reason.
+ *
+ *        core1..core4              (shared: asked once for both)
+ *        aggr1_1 aggr1_2           (shared)
+ *        tor1_1                    (shared)
+ *        e1_1 (A)   e1_2 (B)       -> e2_1, e2_2 via pod 2's aggrs
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sodium.h>
+
+#include "dardd_fix.h"
+
+#define S 1000000000ULL
+
+static struct fix *a, *b;
+static uint64_t wall = 1000 * S, clock_now;
+/* The last datagram handed over, for the replays. */
+static uint8_t last[DARD_SHARE_MSG_MAX];
+static size_t last_len;
+static int drop; /* the network loses what is sent */
+
+static uint64_t fake_wall(void)
+{
+	return wall;
+}
+
+static uint32_t host_mgmt(uint32_t n)
+{
+	return 0x0a650001 + n;
+}
+
+/* A datagram to a peer: straight into its share_input. */
+static ssize_t deliver(struct dardd *d, const void *buf, size_t len,
+		       uint32_t mgmt)
+{
+	struct fix *to = mgmt == host_mgmt(a->d.me) ? a : b;
+
+	assert_true(mgmt == host_mgmt(a->d.me) || mgmt == host_mgmt(b->d.me));
+	memcpy(last, buf, len);
+	last_len = len;
+	if (!drop)
+		share_input(&to->d, buf, len, host_mgmt(d->me), DARD_SHARE_PORT,
+			    clock_now);
+	return len;
+}
+
+static void host_up(struct fix *f, const char *name)
+{
+	uint32_t n;
+
+	for (n = 0; n < f->t->nnodes; n++)
+		if (f->t->node[n].is_host)
+			f->t->node[n].mgmt = host_mgmt(n);
+	f->d.me = find(f->t, name);
+	f->d.my_tor = dard_topo_tor(f->t, f->d.me);
+	assert_int_equal(share_init(&f->d), 0);
+	assert_true(f->d.sh.on);
+	assert_int_equal(f->d.sh.npeers, 1);
+	f->d.sh.xmit = deliver;
+	f->d.sh.wall_ns = fake_wall;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	a = fix_new();
+	b = fix_new();
+	host_up(a, "e1_1");
+	host_up(b, "e1_2");
+	fix_elephant(a, "e2_1", 1, 0);
+	fix_elephant(b, "e2_2", 1, 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	share_fini(&a->d);
+	share_fini(&b->d);
+	fix_free(a);
+	fix_free(b);
+	return 0;
+}
+
+/* Every switch f asked at its last tick answers, elephants on each. */
+static void answer_all(struct fix *f, uint32_t elephants, uint64_t now)
+{
+	struct dard_port_state st[16];
+	uint8_t buf[DARD_MSG_MAX];
+	uint32_t n;
+	unsigned i;
+	size_t len;
+
+	clock_now = now;
+	for (n = 0; n < f->t->nnodes && n < 64; n++) {
+		if (!f->d.sw[n].pending || f->d.sw[n].pending != f->sent_seq[n])
+			continue;
+		for (i = 0; i < f->sent_ports[n]; i++)
+			st[i] = (struct dard_port_state){f->sent_port[n][i],
+							 DARD_PORT_F_UP, 1000,
+							 elephants};
+		len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
+				       f->sent_seq[n], st, f->sent_ports[n]);
+		fix_from(f, n, buf, len, now);
+	}
+}
+
+static void tick(struct fix *f, uint64_t now)
+{
+	clock_now = now;
+	f->nsent = 0;
+	query_send(&f->d, now);
+}
+
+/* A's first link out of core1 (down to pod 2): shared. */
+static uint32_t core_dl(void)
+{
+	uint32_t core = find(a->t, "core1");
+
+	return dard_port_dlink(a->t, core, a->sent_port[core][0]);
+}
+
+static void test_share(void **state)
+{
+	uint32_t dl;
+
+	(void)state;
+	/* 1 s: A asks all 9 and tells B its WANT; nobody wants yet. */
+	tick(a, 1 * S);
+	assert_int_equal(a->nsent, 9);
+	assert_int_equal(a->d.st.wants_sent, 1);
+	assert_int_equal(b->d.st.wants_taken, 1);
+	answer_all(a, 2, 1 * S + 1000);
+	assert_int_equal(a->d.st.shares_sent, 0);
+	/* 1.5 s: B asks its 9 (A's wanted ports too), shares with A. */
+	tick(b, 1 * S + S / 2);
+	assert_int_equal(b->nsent, 9);
+	answer_all(b, 3, 1 * S + S / 2 + 1000);
+	assert_int_equal(b->d.st.shares_sent, 1);
+	/* tor1_1 2 up, 2 aggrs 2 up each, 4 cores 1 down: 10 links. */
+	assert_int_equal(b->d.st.share_records, 10);
+	assert_int_equal(a->d.st.shares_taken, 1);
+	assert_int_equal(a->d.st.share_taken, 10);
+	dl = core_dl();
+	assert_int_equal(a->d.ls[dl].flows, 3);
+	assert_true(a->d.ls_when[dl] == 1 * S + S / 2 + 1000);
+	/* Each announced its WANT once; B's reached A after A's own. */
+	assert_int_equal(a->d.st.wants_sent, 1);
+	assert_int_equal(b->d.st.wants_sent, 1);
+	/* 2 s: A asks only pod 2's two aggrs; 7 queries saved. */
+	tick(a, 2 * S);
+	assert_int_equal(a->d.st.wants_sent, 1); /* B holds A's already */
+	assert_int_equal(a->nsent, 2);
+	assert_int_equal(a->d.st.share_saved, 7);
+	assert_int_equal(a->d.st.share_skipped, 10);
+	assert_int_equal(a->sent_ports[find(a->t, "core1")], 1);
+	answer_all(a, 2, 2 * S + 1000);
+	/* 2.5 s: B goes on asking and sharing; 3 s: A still listens. */
+	tick(b, 2 * S + S / 2);
+	assert_int_equal(b->nsent, 9);
+	answer_all(b, 4, 2 * S + S / 2 + 1000);
+	assert_int_equal(a->d.st.shares_taken, 2);
+	tick(a, 3 * S);
+	assert_int_equal(a->nsent, 2);
+	assert_int_equal(a->d.ls[dl].flows, 4);
+	/* B dies: A asks every switch again at its next tick. */
+	tick(a, 4 * S);
+	assert_int_equal(a->nsent, 9);
+	assert_int_equal(a->d.st.share_saved, 14);
+}
+
+/* A port down in a SHARE is left to the switch: A asks it itself. */
+static void test_down_from_switch(void **state)
+{
+	struct dard_share_msg *m = calloc(1, sizeof(*m));
+	uint8_t buf[DARD_SHARE_MSG_MAX];
+	uint32_t dl = core_dl();
+	size_t len;
+
+	(void)state;
+	m->type = DARD_SHARE_MSG;
+	m->count = 1;
+	m->rec[0] = (struct dard_share_rec){dl, 0, 0, 0};
+	m->sender = b->t->node[b->d.me].id;
+	m->topo = b->d.sh.digest;
+	m->seq = b->d.sh.seq_out = b->d.sh.seq_out + 1;
+	len = dard_share_encode(buf, sizeof(buf), &b->d.keys.key[0], m);
+	clock_now = 5 * S;
+	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
+		    clock_now);
+	assert_int_equal(a->d.st.share_down, 1);
+	assert_false(a->d.ls[dl].dead);
+	assert_false(dard_share_covered(&a->d.sh.seen, dl, 4 * S));
+	/* The switch is asked at once, not at the next tick. */
+	assert_true(a->d.next_query_ns == clock_now);
+	tick(a, 6 * S);
+	assert_int_equal(a->nsent, 9);
+	free(m);
+}
+
+/* What a key holder or anyone else could send A, each counted. */
+static void test_refused(void **state)
+{
+	static uint8_t buf[DARD_SHARE_MSG_MAX + 8];
+	struct dard_share_msg *m = calloc(1, sizeof(*m));
+	const struct dard_key *k = &b->d.keys.key[0];
+	uint32_t bm = host_mgmt(b->d.me);
+	uint64_t *why = a->d.st.share_why;
+	size_t len;
+
+	(void)state;
+	/* B's real SHARE, replayed. */
+	tick(b, 7 * S);
+	answer_all(b, 1, 7 * S + 1000);
+	assert_true(last_len > 0);
+	memcpy(buf, last, last_len);
+	len = last_len;
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 7 * S + 2000);
+	assert_int_equal(why[SR_REPLAY], 1);
+	/* Not from B's address, not from the share port. */
+	share_input(&a->d, buf, len, bm + 100, DARD_SHARE_PORT, 8 * S);
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT + 1, 8 * S);
+	assert_int_equal(why[SR_SOURCE], 2);
+	/* A byte changed: the MAC; longer than a message: not hashed. */
+	buf[len - 1] ^= 1;
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
+	assert_int_equal(why[SR_MAC], 1);
+	share_input(&a->d, buf, DARD_SHARE_MSG_MAX + 1, bm, DARD_SHARE_PORT,
+		    8 * S);
+	assert_int_equal(why[SR_SIZE], 1);
+	/* Signed with the key: another sender, tree, an old seq, a host link.
+	 */
+	m->type = DARD_SHARE_MSG;
+	m->sender = a->t->node[a->d.me].id;
+	m->topo = a->d.sh.digest;
+	m->seq = wall + 5 * S;
+	len = dard_share_encode(buf, sizeof(buf), k, m);
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
+	assert_int_equal(why[SR_SENDER], 1);
+	m->sender = b->t->node[b->d.me].id;
+	m->topo ^= 1;
+	len = dard_share_encode(buf, sizeof(buf), k, m);
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
+	assert_int_equal(why[SR_TOPO], 1);
+	m->topo ^= 1;
+	/* Above the last taken, but further ahead than clocks drift. */
+	m->seq = wall + DARD_CP_SKEW_NS + S;
+	len = dard_share_encode(buf, sizeof(buf), k, m);
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
+	assert_int_equal(why[SR_CLOCK], 1);
+	m->seq = wall + 6 * S;
+	m->count = 1;
+	m->rec[0] = (struct dard_share_rec){
+		dard_host_dlink(a->t, a->d.me, DARD_UP), 9, 1, 0};
+	len = dard_share_encode(buf, sizeof(buf), k, m);
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
+	assert_int_equal(why[SR_SCOPE], 1);
+	assert_int_equal(a->d.st.share_refused, 9);
+	/* And the same, in scope, taken. */
+	m->rec[0].dl = core_dl();
+	len = dard_share_encode(buf, sizeof(buf), k, m);
+	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
+	assert_int_equal(a->d.st.share_refused, 9);
+	assert_int_equal(a->d.ls[core_dl()].flows, 9);
+	free(m);
+}
+
+/*
+ * A peer that announces itself and no longer holds our WANT gets it at
+ * our next tick; one that holds it does not, and one with no monitors
+ * gets no refresh.
+ */
+static void test_owed(void **state)
+{
+	uint64_t sent = b->d.st.wants_sent;
+
+	(void)state;
+	/* Past the seq test_refused forged ahead (a 10 s lock-out at most). */
+	wall += DARD_CP_SKEW_NS;
+	/* A as if idle until now, and B's copy of A's WANT expired. */
+	a->d.sh.want_sig = 0;
+	b->d.sh.peer[0].want_ns = 0;
+	tick(a, 9 * S);
+	assert_int_equal(b->d.st.wants_sent, sent);
+	tick(b, 9 * S + S / 2);
+	assert_int_equal(b->d.st.wants_sent, sent); /* A holds B's */
+	/* Now A holds nothing of B's: the next announcement is answered. */
+	a->d.sh.want_sig = 0;
+	b->d.sh.peer[0].want_ns = 0;
+	b->d.sh.peer[0].sent_ns = 0;
+	b->d.sh.peer[0].sent_sig = 0;
+	tick(a, 10 * S);
+	tick(b, 10 * S + S / 2);
+	assert_int_equal(b->d.st.wants_sent, sent + 1);
+	assert_int_equal(a->d.st.share_refused, 9);
+}
+
+/* --no-share: no socket, no peers, every call a no-op. */
+static void test_off(void **state)
+{
+	struct fix *f = fix_new();
+
+	(void)state;
+	f->d.o.no_share = 1;
+	assert_int_equal(share_init(&f->d), 0);
+	assert_false(f->d.sh.on);
+	assert_int_equal(share_open(&f->d), 0);
+	assert_int_equal(f->d.sh.fd, -1);
+	fix_elephant(f, "e2_1", 1, 0);
+	query_send(&f->d, 1 * S);
+	assert_int_equal(f->nsent, 9);
+	share_input(&f->d, last, last_len, host_mgmt(b->d.me), DARD_SHARE_PORT,
+		    1 * S);
+	assert_int_equal(f->d.st.share_refused + f->d.st.shares_taken, 0);
+	share_fini(&f->d);
+	fix_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_share),
+		cmocka_unit_test(test_down_from_switch),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_owed),
+		cmocka_unit_test(test_off),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * dard-sim's count of a ToR's hosts sharing switches' answers (share.h):
+ * the transfer times are the same with and without it (the fluid model
+ * gives every host the same answers), the bytes are what the model says
+ * (WANTs, SHAREs, one query per shared switch and ToR), and sharing
+ * sends less where two hosts of a ToR watch the same switches.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "flowsim.h"
+#include "share.h"
+#include "traffic.h"
+#include "unit.h"
+
+static struct dard_topo *t;
+static struct dard_plan *p;
+static struct dard_sim_stats st[2];
+
+static int setup(void **state)
+{
+	(void)state;
+	unit_build("fattree:4", NULL, DARD_MODE_AUTO, &t, &p); /* 1 Gbit/s */
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	dard_plan_free(p);
+	dard_topo_free(t);
+	return 0;
+}
+
+static void run(int sched, int share, const struct dard_tflow *f, size_t n,
+		struct dard_sim_flow *out)
+{
+	struct dard_sim_opts o;
+	char err[DARD_ERR_MAX];
+
+	/* Padding too: outcomes are compared whole. */
+	memset(out, 0, n * sizeof(*out));
+	dard_sim_opts_init(&o);
+	o.sched = sched;
+	o.seed = 3;
+	o.share = share;
+	memset(&st[share], 0, sizeof(st[share]));
+	if (dard_sim_run(t, p, f, n, &o, out, &st[share], err))
+		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
+}
+
+/*
+ * One elephant, e1_1 to e2_1, 10 to 40 s under the paper's mode: its
+ * host asks the same 9 switches each second with or without sharing,
+ * and announces its WANT (the 10 directed links it needs of its ToR,
+ * both aggregation switches and the 4 cores: 64 + 40 bytes) to its one
+ * peer when its monitor starts. The peer is idle: no refreshes, no
+ * SHARE, and no word when the monitor goes.
+ */
+static void test_alone(void **state)
+{
+	struct dard_tflow f[1] = {
+		{0, find(t, "e1_1"), find(t, "e2_1"), 5000000000ULL}};
+	struct dard_sim_flow out[2][1];
+	double want = DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN + 4 * 10;
+
+	(void)state;
+	run(DARD_SIM_DARD_PAPER, 0, f, 1, out[0]);
+	run(DARD_SIM_DARD_PAPER, 1, f, 1, out[1]);
+	assert_memory_equal(out[0], out[1], sizeof(out[0]));
+	assert_true(st[0].share_bytes == 0);
+	assert_true(fabs(st[0].ctl_bytes - 30 * 9 * 80) < 1e-6);
+	assert_true(fabs(st[1].share_bytes - want) < 1e-6);
+	assert_true(fabs(st[1].ctl_bytes - 30 * 9 * 80 - want) < 1e-6);
+}
+
+/*
+ * Two elephants from the two hosts of one ToR to the same far pod: the 7
+ * switches both watch (their ToR, its 2 aggregation switches, 4 cores)
+ * are asked once a second instead of twice, and the second host gets the
+ * 10 links it wants in one SHARE (64 + 80 bytes) instead.
+ */
+static void test_pair(void **state)
+{
+	struct dard_tflow f[2] = {
+		{0, find(t, "e1_1"), find(t, "e3_1"), 5000000000ULL},
+		{0, find(t, "e1_2"), find(t, "e3_2"), 5000000000ULL},
+	};
+	struct dard_sim_flow out[2][2];
+	double q;
+
+	(void)state;
+	run(DARD_SIM_DARD_PAPER, 0, f, 2, out[0]);
+	run(DARD_SIM_DARD_PAPER, 1, f, 2, out[1]);
+	assert_memory_equal(out[0], out[1], sizeof(out[0]));
+	/* The queries alone: 18 a second without, 7 + 2 + 2 with. */
+	q = st[1].ctl_bytes - st[1].share_bytes;
+	assert_true(fabs(q / st[0].ctl_bytes - 11.0 / 18) < 1e-9);
+	assert_true(st[1].share_bytes > 0);
+	assert_true(st[1].ctl_bytes < 0.8 * st[0].ctl_bytes);
+}
+
+/* Stride traffic for 30 s: the same outcome with and without sharing. */
+static void test_same_times(void **state)
+{
+	static const int scheds[] = {DARD_SIM_DARD, DARD_SIM_DARD_PAPER};
+	struct dard_traffic_opts o;
+	struct dard_sim_flow *a, *b;
+	char err[DARD_ERR_MAX];
+	struct dard_tflow *f;
+	unsigned i;
+	long n;
+
+	(void)state;
+	dard_traffic_opts_init(&o);
+	o.rate = 0.5;
+	o.duration = 30;
+	o.bytes = 256ULL << 20;
+	n = dard_traffic_gen(t, &o, &f, err);
+	assert_true(n > 20);
+	a = calloc(n, sizeof(*a));
+	b = calloc(n, sizeof(*b));
+	for (i = 0; i < 2; i++) {
+		run(scheds[i], 0, f, n, a);
+		run(scheds[i], 1, f, n, b);
+		assert_memory_equal(a, b, n * sizeof(*a));
+		assert_true(st[1].share_bytes > 0);
+		assert_true(st[1].ctl_bytes < st[0].ctl_bytes);
+	}
+	free(a);
+	free(b);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alone),
+		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_same_times),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
