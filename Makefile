@@ -408,6 +408,7 @@ test-netns: daemon
 		tests/netns/datapath.sh || rc=1; \
 		tests/netns/dard.sh || rc=1; \
 		tests/netns/auth.sh || rc=1; \
+		tests/netns/share.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
 		tests/netns/cluster.sh || rc=1; \
