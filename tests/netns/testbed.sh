@@ -176,25 +176,32 @@ ages() {
 		elephant_age "$1" "$h"
 	done | sort -u
 }
+# ages_are PREFIX SECONDS: whether every host's elephant age is SECONDS.
+ages_are() {
+	local got
+	got=$(ages "$1")
+	echo "elephant ages in $1: ${got//$'\n'/ }"
+	[[ $got == "$2" ]]
+}
 
 t "fattree:2 up with --dard --sched-mode paper" \
 	"$testbed" up fattree:2 --prefix "$b" --dard --sched-mode paper
 t "every dardd runs -M paper" dardd_modes "$b" paper
 t "and says so in its log" bash -c \
 	"grep -q 'paper mode' '$DARD_TESTBED_DIR/$b/log/e1_1.log'"
-t "every datapath's elephants are at 10 s" bash -c "[[ \$(ages '$b') == 10 ]]"
+t "every datapath's elephants are at 10 s" ages_are "$b" 10
 t "fattree:2 down" "$testbed" down --prefix "$b"
 t "fattree:2 up with --dard" "$testbed" up fattree:2 --prefix "$b" --dard
 t "every dardd runs -M fast" dardd_modes "$b" fast
-t "every datapath's elephants are at 1 s" bash -c "[[ \$(ages '$b') == 1 ]]"
+t "every datapath's elephants are at 1 s" ages_are "$b" 1
 t "fattree:2 down" "$testbed" down --prefix "$b"
 t "fattree:2 up with --dard --sched-mode paper --fast" \
 	"$testbed" up fattree:2 --prefix "$b" --dard --sched-mode paper --fast
 t "every dardd runs -M paper" dardd_modes "$b" paper
-t "--fast's elephants at 1 s" bash -c "[[ \$(ages '$b') == 1 ]]"
+t "--fast's elephants at 1 s" ages_are "$b" 1
 t "fattree:2 down" "$testbed" down --prefix "$b"
 t "fattree:2 up without daemons" "$testbed" up fattree:2 --prefix "$b"
-t "the datapath's default elephants, at 10 s" bash -c "[[ \$(ages '$b') == 10 ]]"
+t "the datapath's default elephants, at 10 s" ages_are "$b" 10
 t "fattree:2 down" "$testbed" down --prefix "$b"
 
 summary
