@@ -12,7 +12,8 @@
 #   testbed up / experiment compare --> argument checks --> error
 #                                    \-> (accepted) fake dardctl: exit 1
 #   run_one SCHED --> $tmp/testbed (fake: notes its arguments, fails)
-#   remote_scheduler --> $tmp/on h1 sh -c ... --> pgrep/pkill/setsid shims
+#   remote_scheduler --> $tmp/ssh h1 (joins, sh -c) --> stand-in dardd
+#   run_one, a failure after the bring-up --> the EXIT trap downs it
 #   canned results.csv --> experiment summary DIR / plot DIR
 #
 # No namespace is made: dardctl is a fake that notes its arguments and
