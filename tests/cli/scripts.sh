@@ -12,7 +12,8 @@
 #   testbed up / experiment compare --> argument checks --> error
 #                                    \-> (accepted) fake dardctl: exit 1
 #   run_one SCHED --> $tmp/testbed (fake: notes its arguments, fails)
-#   remote_scheduler --> $tmp/on h1 sh -c ... --> pgrep/pkill/setsid shims
+#   remote_scheduler --> $tmp/ssh h1 (joins, sh -c) --> stand-in dardd
+#   run_one, a failure after the bring-up --> the EXIT trap downs it
 #   canned results.csv --> experiment summary DIR / plot DIR
 #
 # No namespace is made: dardctl is a fake that notes its arguments and
@@ -24,7 +25,16 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tb=$top/scripts/testbed
 ex=$top/scripts/experiment
 tmp=$(mktemp -d /tmp/scripts-XXXXXX)
-trap '[[ -s $tmp/pid ]] && kill "$(cat "$tmp/pid")" 2>/dev/null; rm -rf "$tmp"' EXIT
+# The stand-in dardds (below) are found by their executable, never by
+# a pid kept in a file that may outlive them.
+cleanup() {
+	local p
+	for p in $(pgrep -x dardd); do
+		[[ $(readlink "/proc/$p/exe") == "$tmp/real/dardd" ]] && kill "$p"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 source "$top/tests/cli/lib.sh"
 
 cat >"$tmp/dardctl" <<EOF
@@ -114,7 +124,7 @@ ok "experiment: help" 0 "$ex" --help &&
 # What run_one asks of the testbed per scheduler, scaled and --unscaled:
 # a fake testbed notes its arguments and fails the bring-up, where
 # run_one stops.
-printf '#!/bin/sh\necho "$*" >"%s"\nexit 1\n' "$tmp/tb.log" >"$tmp/testbed"
+printf '#!/bin/sh\necho "$*" >>"%s"\nexit 1\n' "$tmp/tb.log" >"$tmp/testbed"
 chmod +x "$tmp/testbed"
 upargs() {
 	rm -f "$tmp/tb.log"
@@ -140,77 +150,191 @@ has "run_one ecmp --unscaled: still 1 s elephants" "$(upargs ecmp 1)" \
 has "run_one switch-ecmp: the testbed's ECMP routing" "$(upargs switch-ecmp)" \
 	"${up}switch_ecmp --routing ecmp$"
 
-# Remote mode (--exec): what each scheduler leaves running on a host. The
-# node's command runs here, with pgrep, pkill and setsid shims acting on a
-# stand-in dardd (perl sleeping, its command line saying the mode) and
-# writing what they did to $tmp/node.log; experiment is sourced, so its
-# functions run alone.
-mkdir -p "$tmp/shim"
-cat >"$tmp/shim/pgrep" <<EOF
+# A failure after the bring-up (here the traffic: dardctl fails) leaves
+# no testbed or state behind: the exit downs it.
+cat >"$tmp/tbok" <<EOF
 #!/bin/sh
-p=\$(cat "$tmp/pid" 2>/dev/null) && [ -n "\$p" ] && [ -e /proc/\$p/stat ] &&
-	[ "\$(awk '{ print \$3 }' /proc/\$p/stat)" != Z ] && echo \$p
-EOF
-cat >"$tmp/shim/pkill" <<EOF
-#!/bin/sh
-echo "pkill \$*" >>"$tmp/node.log"
-p=\$(cat "$tmp/pid" 2>/dev/null) && [ -n "\$p" ] && kill \$p 2>/dev/null
+echo "\$*" >>"$tmp/tb.log"
+[ "\$1" = up ] && mkdir -p "\$DARD_TESTBED_DIR/x"
 exit 0
 EOF
-cat >"$tmp/shim/setsid" <<EOF
-#!/bin/sh
-echo "setsid \$*" >>"$tmp/node.log"
+chmod +x "$tmp/tbok"
+rm -f "$tmp/tb.log"
+ok "run_one: the traffic fails after the bring-up" 1 bash -c \
+	'source "$1"; testbed=$2 quiet=1 tbroot=$3; run_one "$3/ru" dard' \
+	- "$ex" "$tmp/tbok" "$tmp/tbroot" &&
+	has "and says so" "$err" '^experiment: generating the traffic failed$' &&
+	has "the testbed brought down at the exit" "$(cat "$tmp/tb.log")" \
+		'^down --prefix exp_[0-9]+_dard$' &&
+	is "its state gone" "$(ls "$tmp/tbroot" | grep -v '^ru$')" ""
+
+# --unscaled's pVLB interval is the paper's 10 s, unless given.
+pvlb() { (source "$ex" && parse compare "$@" && echo "$pvlb_interval"); }
+is "--unscaled: pVLB every 10 s" "$(pvlb --unscaled)" 10
+is "scaled: every 2 s" "$(pvlb)" 2
+is "--unscaled --pvlb-interval 3: 3 s" "$(pvlb --pvlb-interval 3 --unscaled)" 3
+
+# Remote mode (--exec): what each scheduler leaves running on a host, and
+# what the exit leaves. The node is here, reached through a shim that
+# does what ssh does (joins its arguments, sh -c runs the line); its
+# dardd is a stand-in (a compiled sleeper, so that its name is dardd and
+# its /proc cmdline its arguments) that logs "start ARGS" and, on
+# SIGTERM, "stop ARGS" to $tmp/node.log; pgrep sees only stand-ins.
+# A dardd found on PATH (a start without a recorded command line) is a
+# script that waits $STANDIN_DELAY before it runs the stand-in, so that
+# a start that does not wait for it fails.
+mkdir -p "$tmp/shim" "$tmp/real"
+cat >"$tmp/standin.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int argc_;
+static char **argv_;
+
+static void note(const char *what)
+{
+	FILE *f = fopen(getenv("STANDIN_LOG"), "a");
+
+	if (!f)
+		return;
+	fputs(what, f);
+	for (int i = 1; i < argc_; i++)
+		fprintf(f, " %s", argv_[i]);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static void stop(int sig)
+{
+	(void)sig;
+	note("stop");
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	argc_ = argc;
+	argv_ = argv;
+	if (getenv("STANDIN_FAIL"))
+		return 1;
+	signal(SIGTERM, stop);
+	note("start");
+	sleep(60);
+	return 0;
+}
 EOF
-# on NODE sh -c CMD: CMD here, with the shims, then waiting for what it
-# left in the background (a shim, quick), so that the log is whole.
-cat >"$tmp/on" <<EOF
+${CC:-cc} -o "$tmp/real/dardd" "$tmp/standin.c" || exit 1
+export STANDIN_LOG=$tmp/node.log
+cat >"$tmp/shim/dardd" <<EOF
+#!/bin/sh
+sleep \${STANDIN_DELAY:-0}
+exec $tmp/real/dardd "\$@"
+EOF
+cat >"$tmp/shim/pgrep" <<EOF
+#!/bin/sh
+for p in \$(/usr/bin/pgrep -x dardd); do
+	[ "\$(readlink /proc/\$p/exe)" = $tmp/real/dardd ] && echo \$p
+done
+exit 0
+EOF
+# ssh NODE ARGS...: ssh's way, the words joined into one line for sh.
+cat >"$tmp/ssh" <<EOF
 #!/bin/sh
 shift
-[ "\$1" = sh ] && [ "\$2" = -c ] || exit 99
-PATH=$tmp/shim:\$PATH exec sh -c "\$3
-wait"
+PATH=$tmp/shim:\$PATH exec sh -c "\$*"
+EOF
+# words NODE CMD...: CMD as words (scripts/cluster exec's way).
+cat >"$tmp/words" <<EOF
+#!/bin/sh
+shift
+PATH=$tmp/shim:\$PATH exec "\$@"
 EOF
 printf '#!/bin/sh\necho %s\n' "'[{\"name\": \"h1\"}]'" >"$tmp/addrs"
-chmod +x "$tmp/shim/"* "$tmp/on" "$tmp/addrs"
-# standin ARGS...: a stand-in dardd with ARGS in its command line.
-standin() {
-	(perl -e 'sleep 30' -- "$@" </dev/null >/dev/null 2>&1 &
-		echo $! >"$tmp/pid")
+chmod +x "$tmp/shim/"* "$tmp/ssh" "$tmp/words" "$tmp/addrs"
+# running: the stand-ins' arguments, a line each, sorted.
+running() {
+	local p
+	for p in $(PATH=$tmp/shim:$PATH pgrep); do
+		tr '\0' ' ' <"/proc/$p/cmdline" | cut -d' ' -f2- | sed 's/ $//'
+	done | sort
 }
-# remote SCHED: what experiment's remote_scheduler for SCHED (one call,
-# with its second to settle) or, for MODE, remote_dardd's command (the
-# others) did on host h1.
+# standin ARGS...: the deployment's dardd, ARGS in its command line.
+standin() {
+	setsid "$tmp/real/dardd" "$@" </dev/null >/dev/null 2>&1 &
+	local i=0
+	until grep -q "^start $*\$" "$tmp/node.log" 2>/dev/null || ((i++ > 50)); do sleep 0.1; done
+	: >"$tmp/node.log"
+}
+# remote SCHED [TEMPLATE]: experiment's remote_scheduler for SCHED on h1
+# (through the ssh shim unless TEMPLATE), its status, what it did and
+# what then ran; after its exit (cleanup), $tmp/after has what runs.
 remote() {
 	: >"$tmp/node.log"
 	(
 		source "$ex"
-		dardctl=$tmp/addrs rconfig=/dev/null exec_tmpl="$tmp/on %s"
-		fabric_if=dard0 remote_log=$tmp/dardd.log
-		case $1 in
-		fast | paper | none) "$tmp/on" h1 sh -c "$(remote_dardd "$1" h1)" ;;
-		*) remote_scheduler "$1" ;;
-		esac
-	) || return
-	cat "$tmp/node.log"
+		dardctl=$tmp/addrs rconfig=/dev/null exec_tmpl=${2:-"$tmp/ssh %s"}
+		fabric_if=dard0 remote_log=$tmp/dardd.log remote_state=$tmp/state.h1
+		remote_scheduler "$1" 2>"$tmp/remote.err"
+		echo "status $?"
+		cat "$tmp/node.log"
+		running | sed 's/^/running: /'
+		: >"$tmp/node.log"
+	) || sed 's/^/failed: /' "$tmp/remote.err"
+	running >"$tmp/after"
 }
-alive() { [[ -n $(PATH=$tmp/shim:$PATH pgrep -x dardd) ]] && echo alive || echo gone; }
-: >"$tmp/pid"
-is "remote dard, none running: one started in the fast mode" "$(remote dard)" \
-	"setsid dardd -M fast -i dard0 h1"
-standin -c /etc/dard/dard.conf -i dard0 h1
-is "remote dard: the deployment's own (no -M) is kept" "$(remote fast)" ""
-is "and still runs" "$(alive)" alive
-is "remote dard-paper: it is replaced by one in the paper's mode" "$(remote dard-paper)" \
-	"$(printf '%s\n' 'pkill -x dardd' 'setsid dardd -M paper -i dard0 h1')"
-is "and is gone" "$(alive)" gone
-standin -c x --sched-mode paper -i dard0 h1
-is "remote dard-paper: one in the paper's mode is kept" "$(remote paper)" ""
-is "remote dard: one in the paper's mode is replaced" "$(remote fast)" \
-	"$(printf '%s\n' 'pkill -x dardd' 'setsid dardd -M fast -i dard0 h1')"
-standin -Mpaper h1
-is "remote ecmp: dardd stopped, none started" "$(remote none)" "pkill -x dardd"
-is "and it is gone" "$(alive)" gone
-is "remote ecmp, none running: nothing done" "$(remote none)" ""
+lines() { printf '%s\n' "$@"; }
+standins_stop() {
+	local p
+	for p in $(PATH=$tmp/shim:$PATH pgrep); do kill "$p"; done
+	sleep 0.2
+	: >"$tmp/node.log"
+}
+
+is "remote dard, none running: one started in the fast mode, waited for" \
+	"$(STANDIN_DELAY=0.5 remote dard)" \
+	"$(lines 'status 0' 'start -M fast -i dard0 h1' 'running: -M fast -i dard0 h1')"
+is "and the exit stops it again" "$(cat "$tmp/after")" ""
+is "and leaves no state on the node" "$(ls "$tmp"/state.h1* 2>/dev/null)" ""
+
+STANDIN_FAIL=1 remote dard >/dev/null
+has "remote dard: a dardd that does not come up fails, naming the node" \
+	"$(cat "$tmp/remote.err")" '^experiment: h1: dardd did not come up in the fast mode \(its log: '
+
+own="-c /etc/dard/dard.conf -k /etc/dard/key -P /sys/fs/bpf/dard -i dard0 h1"
+standin $own
+standin -c /etc/dard/dard.conf -i other0 h9
+is "remote dard: the deployment's own (no -M) is kept" "$(remote dard)" \
+	"$(lines 'status 0' 'running: -c /etc/dard/dard.conf -i other0 h9' "running: $own")"
+is "remote dard-paper: only its own replaced, its options kept, -M paper added" \
+	"$(remote dard-paper)" \
+	"$(lines 'status 0' "stop $own" "start -M paper $own" \
+		"running: -M paper $own" 'running: -c /etc/dard/dard.conf -i other0 h9')"
+is "and the exit restores the original command line" "$(cat "$tmp/after")" \
+	"$(lines '-c /etc/dard/dard.conf -i other0 h9' "$own")"
+is "remote ecmp (remote_scheduler): only its dardd stopped" "$(remote ecmp)" \
+	"$(lines 'status 0' "stop $own" 'running: -c /etc/dard/dard.conf -i other0 h9')"
+is "and restored at the exit" "$(cat "$tmp/after")" \
+	"$(lines '-c /etc/dard/dard.conf -i other0 h9' "$own")"
+standins_stop
+
+standin -M paper -i dard0 h1
+is "remote dard: a -M paper dardd is replaced by a fast one" "$(remote dard)" \
+	"$(lines 'status 0' 'stop -M paper -i dard0 h1' 'start -M fast -i dard0 h1' \
+		'running: -M fast -i dard0 h1')"
+is "and restored" "$(cat "$tmp/after")" "-M paper -i dard0 h1"
+is "remote dard-paper: the -M paper dardd is kept" "$(remote dard-paper)" \
+	"$(lines 'status 0' 'running: -M paper -i dard0 h1')"
+standins_stop
+standin -c x --sched-mode=paper -i dard0 h1
+is "remote dard, as words: --sched-mode=paper is dropped for -M fast" \
+	"$(remote dard "$tmp/words %s")" \
+	"$(lines 'status 0' 'stop -c x --sched-mode=paper -i dard0 h1' \
+		'start -M fast -c x -i dard0 h1' 'running: -M fast -c x -i dard0 h1')"
+is "and restored" "$(cat "$tmp/after")" "-c x --sched-mode=paper -i dard0 h1"
+standins_stop
+is "remote ecmp, none running: nothing done" "$(remote ecmp)" "status 0"
 
 # One run: the summary exactly as before dard-paper and --repeat (this is
 # what the last version printed for these rows), then with dard-paper.
@@ -293,12 +417,14 @@ ok "summary of three runs" 0 "$ex" summary "$tmp/rep" &&
 		'^dard +6 +2 +19\.00 +1\.41 +18\.00 +20\.00 +17\.4% +18\.00 - 20\.00$' &&
 	has "repeat: dard-paper, (23 - 21) / 23" "$out" \
 		'^dard-paper +6 +0 +21\.00 +1\.00 +20\.00 +22\.00 +8\.7% +20\.00 21\.00 22\.00$' &&
+	has "repeat: says the gains are paired" "$out" \
+		'^over ecmp and the improvements: by the means of the runs where both schedulers have an average \(paired\)$' &&
 	has "repeat: the improvement by the means" "$out" \
-		'^improvement of DARD over ECMP \(paper formula \(1\)\), by the means of 3 runs: 17\.4%$' &&
+		'^improvement of DARD over ECMP \(paper formula \(1\)\), by the paired means of 3 runs: 17\.4%$' &&
 	has "repeat: DARD over its paper mode, (21 - 19) / 21" "$out" \
-		'^improvement of DARD over DARD \(paper mode\), by the means of 3 runs: 9\.5%$' &&
+		'^improvement of DARD over DARD \(paper mode\), by the paired means of 3 runs: 9\.5%$' &&
 	has "repeat: DARD against SDN-optimal, (18 - 19) / 18" "$out" \
-		'^improvement of DARD over SDN-optimal, by the means of 3 runs: -5\.6%$'
+		'^improvement of DARD over SDN-optimal, by the paired means of 3 runs: -5\.6%$'
 
 # Runs in numeric order, run10 last; a scheduler missing from a run.
 for r in 4 5 6 7 8 9 10; do
@@ -310,18 +436,31 @@ ok "summary of ten runs" 0 "$ex" summary "$tmp/rep" &&
 	is "ten runs: in order" "$(head -1 <<<"$out")" \
 		"10 runs of the same traffic: run1 run2 run3 run4 run5 run6 run7 run8 run9 run10" &&
 	has "ten runs: ecmp's last run last" "$out" '^ecmp .* 29\.00 30\.00$' &&
-	has "ten runs: sdn-optimal ran in three" "$out" '^sdn-optimal .* 17\.00 18\.00 19\.00( -){7}$'
+	has "ten runs: sdn-optimal ran in three" "$out" '^sdn-optimal .* 17\.00 18\.00 19\.00( -){7}$' &&
+	has "ten runs: its gain over ecmp's runs 1-3 only, (23 - 18) / 23" "$out" \
+		'^sdn-optimal +6 +0 +18\.00 .* 21\.7% ' &&
+	has "and its improvement line too" "$out" \
+		'^improvement of SDN-optimal over ECMP, by the paired means of 10 runs: 21\.7%$'
 rm -rf "$tmp/rep/run"[4-9] "$tmp/rep/run10"
 
 mkdir -p "$tmp/empty"
 ok "summary of nothing fails" 1 "$ex" summary "$tmp/empty" &&
 	has "and says what is missing" "$err" 'no results.csv or run\*/results.csv in '
 
+bad "--out holding runs" \
+	"^experiment: --out $tmp/rep already holds run directories \\(of an earlier --repeat\\): name another$" \
+	compare --repeat 2 --out "$tmp/rep"
+
 if command -v gnuplot >/dev/null; then
 	png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
 	ok "plot of three runs" 0 "$ex" plot "$tmp/rep" &&
 		is "the means chart is a PNG" "$(png "$tmp/rep/avg-transfer-time.png" && echo y)" y &&
 		is "each run has its CDF" "$(png "$tmp/rep/run3/transfer-time-cdf.png" && echo y)" y &&
+		mkdir -p "$tmp/a dir" && cp -r "$tmp/rep" "$tmp/a dir/" &&
+		rm -f "$tmp/a dir/rep/run"*/*.png &&
+		ok "plot of runs in a path with a space" 0 "$ex" plot "$tmp/a dir/rep" &&
+		is "each run still has its CDF" \
+			"$(png "$tmp/a dir/rep/run2/transfer-time-cdf.png" && echo y)" y &&
 		is "the chart's data: mean, least, largest" "$(cat "$tmp/rep/avg-time.dat")" \
 			"$(printf '%s\n' 'ecmp 23.000 22.000 24.000' 'dard 19.000 18.000 20.000' \
 				'dard-paper 21.000 20.000 22.000' 'sdn-optimal 18.000 17.000 19.000')"
