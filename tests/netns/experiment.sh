@@ -92,7 +92,7 @@ t "the combined summary names both runs" \
 t "with dard-paper's mean and gain over ECMP" \
 	grep -qE '^dard-paper +[0-9]+ +0 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +-?[0-9.]+% ' "$rep/summary.txt"
 t "and the paper mode's improvement by the means" \
-	grep -q '^improvement of DARD (paper mode) over ECMP, by the means of 2 runs: ' "$rep/summary.txt"
+	grep -q '^improvement of DARD (paper mode) over ECMP, by the paired means of 2 runs: ' "$rep/summary.txt"
 t "the means chart is a PNG" png "$rep/avg-transfer-time.png"
 t "no namespace is left" bash -c "! ip netns list | grep -q 'exp_'"
 
