@@ -99,6 +99,7 @@ struct dardd_stats {
 	uint64_t shares_sent, share_bytes, share_records;
 	uint64_t wants_sent, want_bytes, share_send_errors;
 	uint64_t shares_taken, share_taken, share_down, wants_taken;
+	uint64_t share_stale;	/* records too old on arrival: not taken */
 	uint64_t share_skipped; /* directed links not asked: shared */
 	uint64_t share_saved;	/* queries not sent: all their links shared */
 	uint64_t share_refused, share_why[__SR_MAX]; /* by enum share_refusal */

@@ -433,9 +433,10 @@ static struct peer *peer_at(struct dardd *d, uint32_t addr)
 
 /* An authentic, checked message from p: its WANT, or its records. */
 static void take(struct dardd *d, struct peer *p,
-		 const struct dard_share_msg *m, uint64_t now)
+		 const struct dard_share_msg *m, uint64_t now, uint64_t wall)
 {
-	unsigned i, down;
+	struct dard_share_counts c;
+	unsigned i;
 
 	if (m->type == DARD_SHARE_WANT) {
 		/* It announces itself: ours, unless it holds it still. */
@@ -453,15 +454,16 @@ static void take(struct dardd *d, struct peer *p,
 	}
 	d->st.shares_taken++;
 	d->st.share_taken += dard_share_apply(d->t, m, d->ls, d->ls_when,
-					      &d->sh.seen, now, &down);
-	d->st.share_down += down;
+					      &d->sh.seen, now, wall, &c);
+	d->st.share_down += c.down;
+	d->st.share_stale += c.stale;
 	dead_update(d, now);
 	/*
 	 * A port down is the switch's to say: ask it at once (those links
 	 * are not covered), so that a failure reaches us as fast as it
 	 * reached the sharer, and no faster on a peer's word alone.
 	 */
-	if (down && d->next_query_ns > now)
+	if (c.down && d->next_query_ns > now)
 		d->next_query_ns = now;
 }
 
@@ -471,6 +473,7 @@ void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 	struct dard_share_msg *m = d->sh.msg;
 	char err[DARD_ERR_MAX];
 	struct peer *p;
+	uint64_t wall;
 	int ret;
 
 	if (!d->sh.on)
@@ -489,14 +492,14 @@ void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		refuse(d, decode_refusal(ret), addr, port, err, now);
 		return;
 	}
-	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in,
-			       d->sh.wall_ns(), err);
+	wall = d->sh.wall_ns();
+	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in, wall, err);
 	if (ret) {
 		refuse(d, check_refusal(ret), addr, port, err, now);
 		return;
 	}
 	p->seq_in = m->seq;
-	take(d, p, m, now);
+	take(d, p, m, now, wall);
 }
 
 unsigned share_receive(struct dardd *d)
