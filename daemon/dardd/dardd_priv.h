@@ -230,6 +230,7 @@ struct peer {
 	int owed;		    /* our WANT goes to it at our next tick */
 	uint64_t sent_sig, sent_ns; /* the last WANT we sent it, when */
 	struct dard_share_msg *out; /* the records it wants, to send */
+	uint64_t *out_ns; /* per record in out: when its switch answered */
 };
 
 /* Sharing the switches' answers with the hosts under our ToR (share.c). */

@@ -79,9 +79,11 @@ static int find_peers(struct dardd *d)
 		p->id = t->node[h].id;
 		p->want = calloc(sh->sc.ndl, 1);
 		p->out = calloc(1, sizeof(*p->out));
-		if (!p->want || !p->out) {
+		p->out_ns = calloc(DARD_SHARE_RECS_MAX, sizeof(*p->out_ns));
+		if (!p->want || !p->out || !p->out_ns) {
 			free(p->want);
 			free(p->out);
+			free(p->out_ns);
 			return -ENOMEM;
 		}
 		sh->npeers++;
@@ -141,6 +143,7 @@ void share_fini(struct dardd *d)
 	for (i = 0; sh->peer && i < sh->npeers; i++) {
 		free(sh->peer[i].want);
 		free(sh->peer[i].out);
+		free(sh->peer[i].out_ns);
 	}
 	free(sh->peer);
 	free(sh->seen.got_ns);
@@ -178,20 +181,40 @@ static int send_to(struct dardd *d, struct peer *p, struct dard_share_msg *m)
 	return 0;
 }
 
+/*
+ * The records waiting for p, aged as of now: a switch's answer may wait
+ * a tick for a silent one. Those too old by now are left out.
+ */
+static void send_out(struct dardd *d, struct peer *p, uint64_t now)
+{
+	const uint64_t unit = DARD_SHARE_AGE_MS * 1000000ULL;
+	struct dard_share_msg *m = p->out;
+	unsigned i, n = 0;
+
+	for (i = 0; i < m->count; i++) {
+		uint64_t age =
+			now > p->out_ns[i] ? (now - p->out_ns[i]) / unit : 0;
+
+		if (age > DARD_SHARE_AGE_MAX)
+			continue;
+		m->rec[n] = m->rec[i];
+		m->rec[n++].age = age;
+	}
+	m->count = n;
+	m->type = DARD_SHARE_MSG;
+	if (n)
+		send_to(d, p, m);
+	m->count = 0;
+}
+
 /* What is waiting for each peer: one SHARE each. */
-static void flush(struct dardd *d)
+static void flush(struct dardd *d, uint64_t now)
 {
 	unsigned i;
 
-	for (i = 0; i < d->sh.npeers; i++) {
-		struct peer *p = &d->sh.peer[i];
-
-		if (!p->out->count)
-			continue;
-		p->out->type = DARD_SHARE_MSG;
-		send_to(d, p, p->out);
-		p->out->count = 0;
-	}
+	for (i = 0; i < d->sh.npeers; i++)
+		if (d->sh.peer[i].out->count)
+			send_out(d, &d->sh.peer[i], now);
 }
 
 /* Whether peer p's last WANT is not too old to hold. */
@@ -294,7 +317,7 @@ void share_tick(struct dardd *d, uint64_t now)
 	if (!d->sh.on)
 		return;
 	/* Replies that did not all come: what did, goes now. */
-	flush(d);
+	flush(d, now);
 	want_update(d, now);
 }
 
@@ -362,17 +385,15 @@ void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 
 			if (!wants(p, dl, now))
 				continue;
-			if (p->out->count == DARD_SHARE_RECS_MAX) {
-				p->out->type = DARD_SHARE_MSG;
-				send_to(d, p, p->out);
-				p->out->count = 0;
-			}
+			if (p->out->count == DARD_SHARE_RECS_MAX)
+				send_out(d, p, now);
+			p->out_ns[p->out->count] = d->ls_when[dl];
 			p->out->rec[p->out->count++] = r;
 		}
 	}
 	/* The tick's last answer: the peers get theirs at once. */
 	if (sh->outstanding && !--sh->outstanding)
-		flush(d);
+		flush(d, now);
 }
 
 static enum share_refusal decode_refusal(int ret)

@@ -441,6 +441,32 @@ static void test_down_uncovers(void **state)
 	assert_int_equal(a->sent_ports[core], 1);
 }
 
+/*
+ * core4 is silent at B's tick: what the others answered waits for B's
+ * next tick, and goes as old as it is by then, not as just answered.
+ */
+static void test_flush_age(void **state)
+{
+	uint32_t dl, c4 = find(b->t, "core4");
+
+	(void)state;
+	tick(a, 1 * S); /* B now holds A's WANT */
+	answer_all(a, 2, 1 * S + 1000);
+	tick(b, 1 * S + S / 2);
+	b->d.sw[c4].pending = 0;
+	answer_all(b, 3, 1 * S + S / 2 + 1000);
+	assert_int_equal(b->d.sh.outstanding, 1);
+	assert_int_equal(b->d.st.shares_sent, 0);
+	dl = core_dl();
+	assert_int_equal(a->d.ls[dl].flows, 2);
+	wall += S;
+	tick(b, 2 * S + S / 2);
+	assert_int_equal(b->d.st.shares_sent, 1);
+	assert_int_equal(a->d.ls[dl].flows, 3);
+	/* 999.999 ms old: 99 units, 990 ms before B's flush. */
+	assert_true(a->d.ls_when[dl] == 2 * S + S / 2 - 990 * 1000000ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +483,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_delayed_taken, pair_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_down_uncovers, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_flush_age, pair_setup,
 						teardown),
 	};
 
