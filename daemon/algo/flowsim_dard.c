@@ -91,9 +91,10 @@ static void share_count(struct sim *s, double bytes)
 
 /*
  * Host h's WANT, when its needs changed or are due again (dardd's
- * want_update): to every peer when it becomes active (it had none),
- * else to the active ones only (who alone ask switches and share); and
- * each active peer that did not announce itself now owes it its own.
+ * want_update): to every peer when it becomes active (it had none) or
+ * its 10 s refresh is due, else to the active ones only (who alone ask
+ * switches and share); and each active peer that did not announce
+ * itself now owes it its own.
  */
 static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
 		       unsigned active)
@@ -102,14 +103,16 @@ static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
 	struct share_want *w = &s->want[h];
 	double size =
 		share_bytes(w->n, DARD_SHARE_WREC_LEN, DARD_SHARE_WANTS_MAX);
+	int due = w->n && s->now - w->at >= DARD_SHARE_WANT_REFRESH_MS / 1e3;
 	unsigned k;
 
 	if (!w->n)
 		size = DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN;
-	if (w->cur == w->sig &&
-	    (!w->n || s->now - w->at < DARD_SHARE_WANT_REFRESH_MS / 1e3))
+	if (w->cur == w->sig && !due)
 		return;
-	if (w->sig || !w->n) {
+	if (w->sig && due) {
+		share_count(s, (st->nhosts - 1) * size);
+	} else if (w->sig || !w->n) {
 		share_count(s, (active - !!w->n) * size);
 	} else {
 		share_count(s, (st->nhosts - 1) * size);

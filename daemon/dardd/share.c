@@ -270,10 +270,12 @@ static void want_add(struct dardd *d, const struct dard_mon_query *q,
  * Our WANT: the shared links our monitors need (an order-free signature
  * tells a change). Only a peer with monitors of its own asks switches
  * and can share, so: to every peer when we get our first monitor (the
- * announcement), else to the active peers when the links change, every
- * DARD_SHARE_WANT_REFRESH_MS while there are any, and once when there
- * are none left; and to a peer that announced itself since (it owes us
- * nothing, we owe it ours).
+ * announcement), else to the active peers when the links change, and
+ * once when there are none left; to every peer every
+ * DARD_SHARE_WANT_REFRESH_MS while there are any, since one we hold
+ * inactive may be so only because its announcement or ours was lost;
+ * and to a peer that announced itself since (it owes us nothing, we owe
+ * it ours).
  */
 static void want_update(struct dardd *d, uint64_t now)
 {
@@ -282,6 +284,7 @@ static void want_update(struct dardd *d, uint64_t now)
 	uint64_t sig = 0;
 	struct mon *mon;
 	unsigned i;
+	int due;
 
 	m->type = DARD_SHARE_WANT;
 	m->count = 0;
@@ -290,11 +293,11 @@ static void want_update(struct dardd *d, uint64_t now)
 			want_add(d, &mon->m->query[i], m, &sig);
 	for (i = 0; i < m->count; i++)
 		sh->need[m->want[i]] = 0;
-	if (sig != sh->want_sig ||
-	    (m->count &&
-	     now - sh->want_ns >= DARD_SHARE_WANT_REFRESH_MS * 1000000ULL)) {
+	due = m->count &&
+	      now - sh->want_ns >= DARD_SHARE_WANT_REFRESH_MS * 1000000ULL;
+	if (sig != sh->want_sig || due) {
 		for (i = 0; i < sh->npeers; i++)
-			if (!sh->want_sig || active(&sh->peer[i], now))
+			if (!sh->want_sig || due || active(&sh->peer[i], now))
 				sh->peer[i].owed = 1;
 		sh->want_sig = sig;
 		sh->want_ns = now;

@@ -63,8 +63,9 @@ enum dard_share_sizes {
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
 		DARD_SHARE_WREC_LEN, /* 352 */
 	/*
-	 * A host sends its WANT when its needs change and every this many
-	 * ms; a peer forgets a WANT three times as old (three lost).
+	 * A host sends its WANT when its needs change (to active peers) and
+	 * every this many ms (to all); a peer forgets a WANT three times as
+	 * old (three lost).
 	 */
 	DARD_SHARE_WANT_REFRESH_MS = 10000,
 	DARD_SHARE_WANT_TTL_MS = 3 * DARD_SHARE_WANT_REFRESH_MS,

@@ -467,6 +467,38 @@ static void test_flush_age(void **state)
 	assert_true(a->d.ls_when[dl] == 2 * S + S / 2 - 990 * 1000000ULL);
 }
 
+/*
+ * Both announcements lost: each holds the other inactive. The 10 s
+ * refresh goes to every peer, so sharing starts again within it.
+ */
+static void test_lost_announce(void **state)
+{
+	uint64_t t;
+
+	(void)state;
+	drop = 1;
+	tick(a, 1 * S);
+	tick(b, 1 * S + S / 2);
+	drop = 0;
+	assert_int_equal(a->d.st.wants_sent + b->d.st.wants_sent, 2);
+	assert_int_equal(a->d.st.wants_taken + b->d.st.wants_taken, 0);
+	for (t = 2; t <= 12; t++) {
+		tick(a, t * S);
+		answer_all(a, 2, t * S + 1000);
+		tick(b, t * S + S / 2);
+		answer_all(b, 2, t * S + S / 2 + 1000);
+	}
+	/* A refreshed at 11 s, B at 11.5 s: each holds the other's. */
+	assert_int_equal(a->d.st.wants_sent, 2);
+	assert_int_equal(b->d.st.wants_sent, 2);
+	assert_int_equal(a->d.sh.peer[0].nwant, 10);
+	assert_int_equal(b->d.sh.peer[0].nwant, 10);
+	/* B shared its 11.5 s and 12.5 s answers: A listens. */
+	assert_int_equal(b->d.st.shares_sent, 2);
+	tick(a, 13 * S);
+	assert_int_equal(a->nsent, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +517,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_down_uncovers, pair_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_flush_age, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lost_announce, pair_setup,
 						teardown),
 	};
 
