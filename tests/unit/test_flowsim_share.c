@@ -145,12 +145,61 @@ static void test_same_times(void **state)
 	free(f);
 }
 
+/*
+ * fattree:16: two hosts of one ToR, each with an elephant to each of
+ * pods 2-6, 10 to 40 s (31 ticks) under the paper's mode. A host needs
+ * 8 + 64 + 5 * 64 = 392 shared links, more than one WANT's 352 (as
+ * dardd's want_add): the rest no peer shares, and it asks their
+ * switches itself. Each asks 113 switches a tick alone (its ToR, 8
+ * aggregation switches, 64 cores, 5 pods' 8): with sharing the second
+ * asks its 40 far aggregation switches, and the 40 cores whose links
+ * did not fit, and gets 352 records a tick in two SHAREs (2 * 64 + 352
+ * * 8 bytes). WANTs of 64 + 352 * 4 bytes go to the ToR's 7 other
+ * hosts: each host's announcement and refreshes at 20, 30 and 40 s.
+ */
+static void test_want_cap(void **state)
+{
+	static const char *const dst[2][5] = {
+		{"e2_1", "e3_1", "e4_1", "e5_1", "e6_1"},
+		{"e2_2", "e3_2", "e4_2", "e5_2", "e6_2"}};
+	struct dard_topo *t16;
+	struct dard_plan *p16;
+	struct dard_tflow f[10];
+	struct dard_sim_flow out[10];
+	struct dard_sim_opts o;
+	char err[DARD_ERR_MAX];
+	unsigned i;
+
+	(void)state;
+	unit_build("fattree:16", NULL, DARD_MODE_AUTO, &t16, &p16);
+	for (i = 0; i < 10; i++)
+		f[i] = (struct dard_tflow){
+			0, find(t16, i < 5 ? "e1_1" : "e1_2"),
+			find(t16, dst[i / 5][i % 5]), 1000000000ULL};
+	dard_sim_opts_init(&o);
+	o.sched = DARD_SIM_DARD_PAPER;
+	o.seed = 3;
+	for (o.share = 0; o.share < 2; o.share++) {
+		memset(&st[o.share], 0, sizeof(st[o.share]));
+		if (dard_sim_run(t16, p16, f, 10, &o, out, &st[o.share], err))
+			fail_msg("%s", err);
+	}
+	assert_true(fabs(st[0].ctl_bytes - 31 * 2 * 113 * 80) < 1e-6);
+	assert_true(fabs(st[1].share_bytes - 31 * (2 * 64 + 352 * 8) -
+			 4 * 2 * 7 * (64 + 352 * 4)) < 1e-6);
+	assert_true(fabs(st[1].ctl_bytes - st[1].share_bytes -
+			 31 * (113 + 40 + 40) * 80) < 1e-6);
+	dard_plan_free(p16);
+	dard_topo_free(t16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_same_times),
+		cmocka_unit_test(test_want_cap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
