@@ -24,9 +24,15 @@ static uint64_t want_mix(uint32_t dl)
 	return z ^ z >> 31;
 }
 
-/* The directed links of q that the host needs, each once: its WANT. */
+/*
+ * The directed links of q that the host needs, each once, added to the
+ * have its WANT holds so far: what one WANT datagram carries, as dardd's
+ * want_add. *over says q needs a link beyond: the host asks q's switch
+ * itself, as dardd does for a link no SHARE covers.
+ */
 static unsigned share_need(struct sim *s, const struct dard_mon_query *q,
-			   uint64_t mine, uint64_t *sig)
+			   uint64_t mine, uint64_t *sig, unsigned have,
+			   int *over)
 {
 	unsigned k, n = 0;
 
@@ -35,6 +41,10 @@ static unsigned share_need(struct sim *s, const struct dard_mon_query *q,
 
 		if (dl == DARD_NONE || s->dlhost[dl] == mine)
 			continue;
+		if (have + n == DARD_SHARE_WANTS_MAX) {
+			*over = 1;
+			continue;
+		}
 		s->dlhost[dl] = mine;
 		*sig += want_mix(dl);
 		n++;
@@ -71,8 +81,12 @@ static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 			const struct dard_mon_query *q = &m->m->query[k];
 
 			if (st->above[q->sw]) {
-				w->n += share_need(s, q, mine, &w->cur);
-				if (s->asked[q->sw] >= group)
+				int over = 0;
+
+				w->n += share_need(s, q, mine, &w->cur, w->n,
+						   &over);
+				if (s->asked[q->sw] >= group &&
+				    (!over || s->asked[q->sw] == mine))
 					continue;
 			} else if (s->asked[q->sw] == mine) {
 				continue;
@@ -91,9 +105,10 @@ static void share_count(struct sim *s, double bytes)
 
 /*
  * Host h's WANT, when its needs changed or are due again (dardd's
- * want_update): to every peer when it becomes active (it had none),
- * else to the active ones only (who alone ask switches and share); and
- * each active peer that did not announce itself now owes it its own.
+ * want_update): to every peer when it becomes active (it had none) or
+ * its 10 s refresh is due, else to the active ones only (who alone ask
+ * switches and share); and each active peer that did not announce
+ * itself now owes it its own.
  */
 static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
 		       unsigned active)
@@ -102,14 +117,16 @@ static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
 	struct share_want *w = &s->want[h];
 	double size =
 		share_bytes(w->n, DARD_SHARE_WREC_LEN, DARD_SHARE_WANTS_MAX);
+	int due = w->n && s->now - w->at >= DARD_SHARE_WANT_REFRESH_MS / 1e3;
 	unsigned k;
 
 	if (!w->n)
 		size = DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN;
-	if (w->cur == w->sig &&
-	    (!w->n || s->now - w->at < DARD_SHARE_WANT_REFRESH_MS / 1e3))
+	if (w->cur == w->sig && !due)
 		return;
-	if (w->sig || !w->n) {
+	if (w->sig && due) {
+		share_count(s, (st->nhosts - 1) * size);
+	} else if (w->sig || !w->n) {
 		share_count(s, (active - !!w->n) * size);
 	} else {
 		share_count(s, (st->nhosts - 1) * size);

@@ -225,6 +225,7 @@ static void share_json(struct dardd *d, json_object *o)
 	STAT(shares_taken);
 	STAT(share_taken);
 	STAT(share_down);
+	STAT(share_stale);
 	STAT(wants_taken);
 	STAT(share_skipped);
 	STAT(share_saved);

@@ -99,6 +99,7 @@ struct dardd_stats {
 	uint64_t shares_sent, share_bytes, share_records;
 	uint64_t wants_sent, want_bytes, share_send_errors;
 	uint64_t shares_taken, share_taken, share_down, wants_taken;
+	uint64_t share_stale;	/* records too old on arrival: not taken */
 	uint64_t share_skipped; /* directed links not asked: shared */
 	uint64_t share_saved;	/* queries not sent: all their links shared */
 	uint64_t share_refused, share_why[__SR_MAX]; /* by enum share_refusal */
@@ -229,6 +230,7 @@ struct peer {
 	int owed;		    /* our WANT goes to it at our next tick */
 	uint64_t sent_sig, sent_ns; /* the last WANT we sent it, when */
 	struct dard_share_msg *out; /* the records it wants, to send */
+	uint64_t *out_ns; /* per record in out: when its switch answered */
 };
 
 /* Sharing the switches' answers with the hosts under our ToR (share.c). */

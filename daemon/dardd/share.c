@@ -79,9 +79,11 @@ static int find_peers(struct dardd *d)
 		p->id = t->node[h].id;
 		p->want = calloc(sh->sc.ndl, 1);
 		p->out = calloc(1, sizeof(*p->out));
-		if (!p->want || !p->out) {
+		p->out_ns = calloc(DARD_SHARE_RECS_MAX, sizeof(*p->out_ns));
+		if (!p->want || !p->out || !p->out_ns) {
 			free(p->want);
 			free(p->out);
+			free(p->out_ns);
 			return -ENOMEM;
 		}
 		sh->npeers++;
@@ -141,6 +143,7 @@ void share_fini(struct dardd *d)
 	for (i = 0; sh->peer && i < sh->npeers; i++) {
 		free(sh->peer[i].want);
 		free(sh->peer[i].out);
+		free(sh->peer[i].out_ns);
 	}
 	free(sh->peer);
 	free(sh->seen.got_ns);
@@ -178,20 +181,40 @@ static int send_to(struct dardd *d, struct peer *p, struct dard_share_msg *m)
 	return 0;
 }
 
+/*
+ * The records waiting for p, aged as of now: a switch's answer may wait
+ * a tick for a silent one. Those too old by now are left out.
+ */
+static void send_out(struct dardd *d, struct peer *p, uint64_t now)
+{
+	const uint64_t unit = DARD_SHARE_AGE_MS * 1000000ULL;
+	struct dard_share_msg *m = p->out;
+	unsigned i, n = 0;
+
+	for (i = 0; i < m->count; i++) {
+		uint64_t age =
+			now > p->out_ns[i] ? (now - p->out_ns[i]) / unit : 0;
+
+		if (age > DARD_SHARE_AGE_MAX)
+			continue;
+		m->rec[n] = m->rec[i];
+		m->rec[n++].age = age;
+	}
+	m->count = n;
+	m->type = DARD_SHARE_MSG;
+	if (n)
+		send_to(d, p, m);
+	m->count = 0;
+}
+
 /* What is waiting for each peer: one SHARE each. */
-static void flush(struct dardd *d)
+static void flush(struct dardd *d, uint64_t now)
 {
 	unsigned i;
 
-	for (i = 0; i < d->sh.npeers; i++) {
-		struct peer *p = &d->sh.peer[i];
-
-		if (!p->out->count)
-			continue;
-		p->out->type = DARD_SHARE_MSG;
-		send_to(d, p, p->out);
-		p->out->count = 0;
-	}
+	for (i = 0; i < d->sh.npeers; i++)
+		if (d->sh.peer[i].out->count)
+			send_out(d, &d->sh.peer[i], now);
 }
 
 /* Whether peer p's last WANT is not too old to hold. */
@@ -247,10 +270,12 @@ static void want_add(struct dardd *d, const struct dard_mon_query *q,
  * Our WANT: the shared links our monitors need (an order-free signature
  * tells a change). Only a peer with monitors of its own asks switches
  * and can share, so: to every peer when we get our first monitor (the
- * announcement), else to the active peers when the links change, every
- * DARD_SHARE_WANT_REFRESH_MS while there are any, and once when there
- * are none left; and to a peer that announced itself since (it owes us
- * nothing, we owe it ours).
+ * announcement), else to the active peers when the links change, and
+ * once when there are none left; to every peer every
+ * DARD_SHARE_WANT_REFRESH_MS while there are any, since one we hold
+ * inactive may be so only because its announcement or ours was lost;
+ * and to a peer that announced itself since (it owes us nothing, we owe
+ * it ours).
  */
 static void want_update(struct dardd *d, uint64_t now)
 {
@@ -259,6 +284,7 @@ static void want_update(struct dardd *d, uint64_t now)
 	uint64_t sig = 0;
 	struct mon *mon;
 	unsigned i;
+	int due;
 
 	m->type = DARD_SHARE_WANT;
 	m->count = 0;
@@ -267,11 +293,11 @@ static void want_update(struct dardd *d, uint64_t now)
 			want_add(d, &mon->m->query[i], m, &sig);
 	for (i = 0; i < m->count; i++)
 		sh->need[m->want[i]] = 0;
-	if (sig != sh->want_sig ||
-	    (m->count &&
-	     now - sh->want_ns >= DARD_SHARE_WANT_REFRESH_MS * 1000000ULL)) {
+	due = m->count &&
+	      now - sh->want_ns >= DARD_SHARE_WANT_REFRESH_MS * 1000000ULL;
+	if (sig != sh->want_sig || due) {
 		for (i = 0; i < sh->npeers; i++)
-			if (!sh->want_sig || active(&sh->peer[i], now))
+			if (!sh->want_sig || due || active(&sh->peer[i], now))
 				sh->peer[i].owed = 1;
 		sh->want_sig = sig;
 		sh->want_ns = now;
@@ -294,7 +320,7 @@ void share_tick(struct dardd *d, uint64_t now)
 	if (!d->sh.on)
 		return;
 	/* Replies that did not all come: what did, goes now. */
-	flush(d);
+	flush(d, now);
 	want_update(d, now);
 }
 
@@ -362,17 +388,15 @@ void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 
 			if (!wants(p, dl, now))
 				continue;
-			if (p->out->count == DARD_SHARE_RECS_MAX) {
-				p->out->type = DARD_SHARE_MSG;
-				send_to(d, p, p->out);
-				p->out->count = 0;
-			}
+			if (p->out->count == DARD_SHARE_RECS_MAX)
+				send_out(d, p, now);
+			p->out_ns[p->out->count] = d->ls_when[dl];
 			p->out->rec[p->out->count++] = r;
 		}
 	}
 	/* The tick's last answer: the peers get theirs at once. */
 	if (sh->outstanding && !--sh->outstanding)
-		flush(d);
+		flush(d, now);
 }
 
 static enum share_refusal decode_refusal(int ret)
@@ -433,9 +457,10 @@ static struct peer *peer_at(struct dardd *d, uint32_t addr)
 
 /* An authentic, checked message from p: its WANT, or its records. */
 static void take(struct dardd *d, struct peer *p,
-		 const struct dard_share_msg *m, uint64_t now)
+		 const struct dard_share_msg *m, uint64_t now, uint64_t wall)
 {
-	unsigned i, down;
+	struct dard_share_counts c;
+	unsigned i;
 
 	if (m->type == DARD_SHARE_WANT) {
 		/* It announces itself: ours, unless it holds it still. */
@@ -453,15 +478,16 @@ static void take(struct dardd *d, struct peer *p,
 	}
 	d->st.shares_taken++;
 	d->st.share_taken += dard_share_apply(d->t, m, d->ls, d->ls_when,
-					      &d->sh.seen, now, &down);
-	d->st.share_down += down;
+					      &d->sh.seen, now, wall, &c);
+	d->st.share_down += c.down;
+	d->st.share_stale += c.stale;
 	dead_update(d, now);
 	/*
 	 * A port down is the switch's to say: ask it at once (those links
 	 * are not covered), so that a failure reaches us as fast as it
 	 * reached the sharer, and no faster on a peer's word alone.
 	 */
-	if (down && d->next_query_ns > now)
+	if (c.down && d->next_query_ns > now)
 		d->next_query_ns = now;
 }
 
@@ -471,6 +497,7 @@ void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 	struct dard_share_msg *m = d->sh.msg;
 	char err[DARD_ERR_MAX];
 	struct peer *p;
+	uint64_t wall;
 	int ret;
 
 	if (!d->sh.on)
@@ -489,14 +516,14 @@ void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		refuse(d, decode_refusal(ret), addr, port, err, now);
 		return;
 	}
-	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in,
-			       d->sh.wall_ns(), err);
+	wall = d->sh.wall_ns();
+	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in, wall, err);
 	if (ret) {
 		refuse(d, check_refusal(ret), addr, port, err, now);
 		return;
 	}
 	p->seq_in = m->seq;
-	take(d, p, m, now);
+	take(d, p, m, now, wall);
 }
 
 unsigned share_receive(struct dardd *d)

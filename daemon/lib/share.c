@@ -310,23 +310,46 @@ int dard_share_check(const struct dard_share_msg *m, uint32_t sender,
 	return dard_cp_seq_check(m->seq, last, now_ns, err);
 }
 
+/*
+ * How old record r is at our wall clock wall: its age at the sender plus
+ * the time since the sender's seq (its wall clock when sent), so that a
+ * SHARE held in transit ages as it waits. A seq ahead of our clock
+ * (skew, bounded by dard_share_check()) adds nothing.
+ */
+static uint64_t rec_age_ns(const struct dard_share_rec *r, uint64_t seq,
+			   uint64_t wall)
+{
+	uint64_t age = (uint64_t)r->age * DARD_SHARE_AGE_MS * 1000000;
+
+	return age + (wall > seq ? wall - seq : 0);
+}
+
 unsigned dard_share_apply(const struct dard_topo *t,
 			  const struct dard_share_msg *m,
 			  struct dard_lstate *ls, uint64_t *when,
 			  struct dard_share_seen *seen, uint64_t now,
-			  unsigned *down)
+			  uint64_t wall, struct dard_share_counts *c)
 {
+	const uint64_t max =
+		DARD_SHARE_AGE_MAX * DARD_SHARE_AGE_MS * 1000000ULL;
 	unsigned i, n = 0;
 
-	*down = 0;
+	memset(c, 0, sizeof(*c));
 	/* A WANT has no states (and more records than rec[] holds). */
 	for (i = 0; m->type == DARD_SHARE_MSG && i < m->count; i++) {
 		const struct dard_share_rec *r = &m->rec[i];
-		uint64_t age = (uint64_t)r->age * DARD_SHARE_AGE_MS * 1000000;
+		uint64_t age = rec_age_ns(r, m->seq, wall);
 		uint64_t at = now > age ? now - age : 1;
 
+		/* Held on the way: neither a state nor a cover. */
+		if (age > max) {
+			c->stale++;
+			continue;
+		}
 		if (!(r->flags & DARD_PORT_F_UP)) {
-			(*down)++;
+			/* Not covered: the switch is asked at once. */
+			seen->got_ns[r->dl] = 0;
+			c->down++;
 			continue;
 		}
 		if ((ls[r->dl].known && ls[r->dl].dead) || when[r->dl] >= at)

@@ -63,8 +63,9 @@ enum dard_share_sizes {
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
 		DARD_SHARE_WREC_LEN, /* 352 */
 	/*
-	 * A host sends its WANT when its needs change and every this many
-	 * ms; a peer forgets a WANT three times as old (three lost).
+	 * A host sends its WANT when its needs change (to active peers) and
+	 * every this many ms (to all); a peer forgets a WANT three times as
+	 * old (three lost).
 	 */
 	DARD_SHARE_WANT_REFRESH_MS = 10000,
 	DARD_SHARE_WANT_TTL_MS = 3 * DARD_SHARE_WANT_REFRESH_MS,
@@ -157,22 +158,33 @@ struct dard_share_seen {
 	uint64_t *got_ns;
 };
 
+/* What dard_share_apply() did not take, and why. */
+struct dard_share_counts {
+	unsigned down;	/* ports down: left to the switch itself */
+	unsigned stale; /* older than DARD_SHARE_AGE_MAX units on arrival */
+};
+
 /*
- * Takes an authentic, checked SHARE m received at now (the caller's monotonic
- * clock, as when[]'s) into ls and when[]: a record is taken only when it
- * is fresher than what ls holds (a shared state never overrides a
- * fresher one, our switch's own answer included), the port is up, and
- * ls does not hold the link dead: a link dies and comes back only on
- * its switch's own word, so a peer can neither kill nor revive one. A
- * record not taken leaves the link to our own query. Returns how many
- * were taken; *down counts the records of ports down (left to the
- * switch itself).
+ * Takes an authentic, checked SHARE m received at now (the caller's
+ * monotonic clock, as when[]'s) and at CLOCK_REALTIME wall into ls and
+ * when[]. A record's age on arrival is its age at the sender plus the
+ * time since m's seq (the sender's wall clock when it sent m, within
+ * DARD_CP_SKEW_NS of ours by dard_share_check()), so a SHARE held on
+ * the way ages as it waits; older than DARD_SHARE_AGE_MAX units (the
+ * oldest a sharer sends), the record is neither applied nor covers the
+ * link (c->stale). A record is taken only when it is fresher than what
+ * ls holds (a shared state never overrides a fresher one, our switch's
+ * own answer included), the port is up, and ls does not hold the link
+ * dead: a link dies and comes back only on its switch's own word, so a
+ * peer can neither kill nor revive one. A record of a port down
+ * (c->down) uncovers the link: it is left to the switch. A record not
+ * taken leaves the link to our own query. Returns how many were taken.
  */
 unsigned dard_share_apply(const struct dard_topo *t,
 			  const struct dard_share_msg *m,
 			  struct dard_lstate *ls, uint64_t *when,
 			  struct dard_share_seen *seen, uint64_t now,
-			  unsigned *down);
+			  uint64_t wall, struct dard_share_counts *c);
 
 /*
  * Whether directed link dl need not be asked at a query tick, because a

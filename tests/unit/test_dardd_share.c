@@ -328,6 +328,177 @@ static void test_off(void **state)
 	fix_free(f);
 }
 
+/* Two fresh hosts for each of the tests below. */
+static int pair_setup(void **state)
+{
+	wall = 1000 * S;
+	drop = 0;
+	return setup(state);
+}
+
+/* B's SHARE of its 1.5 s answers, held on the way (no key needed). */
+static size_t held_share(uint8_t *held)
+{
+	tick(a, 1 * S);
+	answer_all(a, 2, 1 * S + 1000);
+	tick(b, 1 * S + S / 2);
+	drop = 1;
+	answer_all(b, 3, 1 * S + S / 2 + 1000);
+	drop = 0;
+	assert_int_equal(b->d.st.shares_sent, 1);
+	memcpy(held, last, last_len);
+	return last_len;
+}
+
+/*
+ * Held 9 s, B's answers are older than A's own and than any share: they
+ * neither override A's fresher state nor spare A its queries.
+ */
+static void test_delayed(void **state)
+{
+	uint8_t held[DARD_SHARE_MSG_MAX];
+	size_t len = held_share(held);
+	uint32_t dl = core_dl();
+	uint64_t t;
+
+	(void)state;
+	for (t = 2; t <= 10; t++) {
+		wall += S;
+		tick(a, t * S);
+		answer_all(a, 5, t * S + 1000);
+	}
+	assert_int_equal(a->d.ls[dl].flows, 5);
+	wall += S / 2;
+	share_input(&a->d, held, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
+		    10 * S + S / 2);
+	assert_int_equal(a->d.st.share_refused, 0);
+	assert_int_equal(a->d.st.shares_taken, 1);
+	assert_int_equal(a->d.st.share_taken, 0);
+	assert_int_equal(a->d.st.share_stale, 10);
+	assert_int_equal(a->d.ls[dl].flows, 5);
+	assert_true(a->d.ls_when[dl] == 10 * S + 1000);
+	tick(a, 11 * S);
+	assert_int_equal(a->nsent, 9);
+}
+
+/* Held only 1 s, the same SHARE is taken, as 1 s old. */
+static void test_delayed_taken(void **state)
+{
+	uint8_t held[DARD_SHARE_MSG_MAX];
+	size_t len = held_share(held);
+	uint32_t dl = core_dl();
+
+	(void)state;
+	wall += S;
+	share_input(&a->d, held, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
+		    2 * S + S / 2 + 1000);
+	assert_int_equal(a->d.st.share_taken, 10);
+	assert_int_equal(a->d.st.share_stale, 0);
+	assert_int_equal(a->d.ls[dl].flows, 3);
+	/* B's seq ran a few ns ahead of its clock: as many younger. */
+	assert_in_range(a->d.ls_when[dl], 1 * S + S / 2 + 1000,
+			1 * S + S / 2 + 1010);
+}
+
+/* A SHARE signed by B with one record of dl, received at now. */
+static void send_rec(uint32_t dl, uint8_t flags, uint64_t now)
+{
+	struct dard_share_msg *m = calloc(1, sizeof(*m));
+	uint8_t buf[DARD_SHARE_MSG_MAX];
+	size_t len;
+
+	assert_non_null(m);
+	m->type = DARD_SHARE_MSG;
+	m->count = 1;
+	m->rec[0] = (struct dard_share_rec){dl, 1, flags, 0};
+	m->sender = b->t->node[b->d.me].id;
+	m->topo = b->d.sh.digest;
+	m->seq = b->d.sh.seq_out = dard_cp_next_seq(b->d.sh.seq_out, wall);
+	len = dard_share_encode(buf, sizeof(buf), &b->d.keys.key[0], m);
+	clock_now = now;
+	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT, now);
+	free(m);
+}
+
+/* A port down after an UP share of the same link: asked at once. */
+static void test_down_uncovers(void **state)
+{
+	uint32_t dl, core = find(a->t, "core1");
+
+	(void)state;
+	tick(a, 1 * S);
+	answer_all(a, 2, 1 * S + 1000);
+	dl = core_dl();
+	send_rec(dl, DARD_PORT_F_UP, 1 * S + 3 * S / 10);
+	assert_true(dard_share_covered(&a->d.sh.seen, dl, a->d.sh.prev_tick));
+	send_rec(dl, 0, 1 * S + 6 * S / 10);
+	assert_int_equal(a->d.st.share_down, 1);
+	assert_false(dard_share_covered(&a->d.sh.seen, dl, a->d.sh.prev_tick));
+	assert_true(a->d.next_query_ns == 1 * S + 6 * S / 10);
+	a->sent_ports[core] = 0;
+	tick(a, 1 * S + 6 * S / 10);
+	assert_int_equal(a->nsent, 9);
+	assert_int_equal(a->sent_ports[core], 1);
+}
+
+/*
+ * core4 is silent at B's tick: what the others answered waits for B's
+ * next tick, and goes as old as it is by then, not as just answered.
+ */
+static void test_flush_age(void **state)
+{
+	uint32_t dl, c4 = find(b->t, "core4");
+
+	(void)state;
+	tick(a, 1 * S); /* B now holds A's WANT */
+	answer_all(a, 2, 1 * S + 1000);
+	tick(b, 1 * S + S / 2);
+	b->d.sw[c4].pending = 0;
+	answer_all(b, 3, 1 * S + S / 2 + 1000);
+	assert_int_equal(b->d.sh.outstanding, 1);
+	assert_int_equal(b->d.st.shares_sent, 0);
+	dl = core_dl();
+	assert_int_equal(a->d.ls[dl].flows, 2);
+	wall += S;
+	tick(b, 2 * S + S / 2);
+	assert_int_equal(b->d.st.shares_sent, 1);
+	assert_int_equal(a->d.ls[dl].flows, 3);
+	/* 999.999 ms old: 99 units, 990 ms before B's flush. */
+	assert_true(a->d.ls_when[dl] == 2 * S + S / 2 - 990 * 1000000ULL);
+}
+
+/*
+ * Both announcements lost: each holds the other inactive. The 10 s
+ * refresh goes to every peer, so sharing starts again within it.
+ */
+static void test_lost_announce(void **state)
+{
+	uint64_t t;
+
+	(void)state;
+	drop = 1;
+	tick(a, 1 * S);
+	tick(b, 1 * S + S / 2);
+	drop = 0;
+	assert_int_equal(a->d.st.wants_sent + b->d.st.wants_sent, 2);
+	assert_int_equal(a->d.st.wants_taken + b->d.st.wants_taken, 0);
+	for (t = 2; t <= 12; t++) {
+		tick(a, t * S);
+		answer_all(a, 2, t * S + 1000);
+		tick(b, t * S + S / 2);
+		answer_all(b, 2, t * S + S / 2 + 1000);
+	}
+	/* A refreshed at 11 s, B at 11.5 s: each holds the other's. */
+	assert_int_equal(a->d.st.wants_sent, 2);
+	assert_int_equal(b->d.st.wants_sent, 2);
+	assert_int_equal(a->d.sh.peer[0].nwant, 10);
+	assert_int_equal(b->d.sh.peer[0].nwant, 10);
+	/* B shared its 11.5 s and 12.5 s answers: A listens. */
+	assert_int_equal(b->d.st.shares_sent, 2);
+	tick(a, 13 * S);
+	assert_int_equal(a->nsent, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,5 +509,19 @@ int main(void)
 		cmocka_unit_test(test_off),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	const struct CMUnitTest pair[] = {
+		cmocka_unit_test_setup_teardown(test_delayed, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_delayed_taken, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_down_uncovers, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_flush_age, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lost_announce, pair_setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown) |
+	       cmocka_run_group_tests(pair, NULL, NULL);
 }

@@ -337,38 +337,97 @@ static void test_apply(void **state)
 	struct dard_lstate *ls = calloc(sc.ndl, sizeof(*ls));
 	uint64_t *when = calloc(sc.ndl, sizeof(*when));
 	struct dard_share_seen seen = {calloc(sc.ndl, 8)};
-	uint64_t now = 100 * NS;
-	unsigned down;
-	uint32_t a, b, c, d;
+	uint64_t now = 100 * NS, wall;
+	struct dard_share_counts c;
+	uint32_t a, b, e, d;
 
 	(void)state;
 	fill(4);
-	a = m.rec[0].dl, b = m.rec[1].dl, c = m.rec[2].dl, d = m.rec[3].dl;
+	wall = m.seq;
+	a = m.rec[0].dl, b = m.rec[1].dl, e = m.rec[2].dl, d = m.rec[3].dl;
 	m.rec[0].age = 10;  /* 100 ms old */
 	m.rec[1].flags = 0; /* down: the switch's own word only */
-	/* c: we hold a fresher answer of our own. */
-	ls[c] = (struct dard_lstate){1000, 7, 1, 0};
-	when[c] = now - 1;
+	/* e: we hold a fresher answer of our own. */
+	ls[e] = (struct dard_lstate){1000, 7, 1, 0};
+	when[e] = now - 1;
 	/* d: its switch told us it is dead. */
 	ls[d] = (struct dard_lstate){1000, 0, 1, 1};
 	when[d] = now - 5 * NS;
-	assert_int_equal(dard_share_apply(t, &m, ls, when, &seen, now, &down),
-			 1);
-	assert_int_equal(down, 1);
+	/* b: covered by an earlier share, which its port down undoes. */
+	seen.got_ns[b] = now - 1;
+	assert_int_equal(
+		dard_share_apply(t, &m, ls, when, &seen, now, wall, &c), 1);
+	assert_int_equal(c.down, 1);
+	assert_int_equal(c.stale, 0);
 	assert_true(ls[a].known && !ls[a].dead && ls[a].flows == 0);
 	assert_true(when[a] == now - 100000000ULL);
 	assert_false(ls[b].known);
-	assert_int_equal(ls[c].flows, 7);
+	assert_int_equal(ls[e].flows, 7);
 	assert_true(ls[d].dead);
 	/* Covered until our next tick. */
 	assert_true(dard_share_covered(&seen, a, now - NS));
 	assert_false(dard_share_covered(&seen, a, now));
 	assert_false(dard_share_covered(&seen, b, 0));
-	assert_false(dard_share_covered(&seen, c, 0));
+	assert_false(dard_share_covered(&seen, e, 0));
 	assert_false(dard_share_covered(&seen, d, 0));
 	/* The same share again, no fresher: nothing taken. */
-	assert_int_equal(dard_share_apply(t, &m, ls, when, &seen, now, &down),
+	assert_int_equal(
+		dard_share_apply(t, &m, ls, when, &seen, now, wall, &c), 0);
+	free(ls);
+	free(when);
+	free(seen.got_ns);
+}
+
+/*
+ * A SHARE held on the way ages by the sender's seq: 1 s in transit makes
+ * a 100 ms answer 1.1 s old; past 2.55 s it is not taken, nor covers.
+ */
+static void test_apply_transit(void **state)
+{
+	struct dard_lstate *ls = calloc(sc.ndl, sizeof(*ls));
+	uint64_t *when = calloc(sc.ndl, sizeof(*when));
+	struct dard_share_seen seen = {calloc(sc.ndl, 8)};
+	const uint64_t max =
+		DARD_SHARE_AGE_MAX * DARD_SHARE_AGE_MS * 1000000ULL;
+	uint64_t now = 100 * NS;
+	struct dard_share_counts c;
+	uint32_t a, b;
+
+	(void)state;
+	fill(2);
+	a = m.rec[0].dl, b = m.rec[1].dl;
+	m.rec[0].age = 10;
+	m.rec[1].age = 0;
+	assert_int_equal(
+		dard_share_apply(t, &m, ls, when, &seen, now, m.seq + NS, &c),
+		2);
+	assert_true(when[a] == now - NS - 100000000ULL);
+	assert_true(when[b] == now - NS);
+	memset(ls, 0, sc.ndl * sizeof(*ls));
+	memset(when, 0, sc.ndl * sizeof(*when));
+	memset(seen.got_ns, 0, sc.ndl * 8);
+	/* A seq ahead of our clock adds nothing. */
+	assert_int_equal(
+		dard_share_apply(t, &m, ls, when, &seen, now, m.seq - NS, &c),
+		2);
+	assert_true(when[b] == now);
+	memset(ls, 0, sc.ndl * sizeof(*ls));
+	memset(when, 0, sc.ndl * sizeof(*when));
+	memset(seen.got_ns, 0, sc.ndl * 8);
+	/* b just at the bound, a 100 ms past it; a port down past it too. */
+	assert_int_equal(
+		dard_share_apply(t, &m, ls, when, &seen, now, m.seq + max, &c),
+		1);
+	assert_int_equal(c.stale, 1);
+	assert_false(ls[a].known);
+	assert_false(dard_share_covered(&seen, a, 0));
+	assert_true(ls[b].known);
+	m.rec[1].flags = 0;
+	assert_int_equal(dard_share_apply(t, &m, ls, when, &seen, now,
+					  m.seq + max + 1, &c),
 			 0);
+	assert_int_equal(c.stale, 2);
+	assert_int_equal(c.down, 0);
 	free(ls);
 	free(when);
 	free(seen.got_ns);
@@ -403,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_transit),
 		cmocka_unit_test(test_rec_of),
 		cmocka_unit_test(test_want),
 	};
