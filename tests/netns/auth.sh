@@ -58,7 +58,11 @@ on e1_1 iperf3 -c 172.16.0.5 -B 172.16.0.1 -t 40 -b 20M >/dev/null 2>&1 &
 ipid=$!
 t "e1_1's dardd has a monitor with tor1_1's paths known" within 15 \
 	ctl_jq e1_1 '.[0].paths | length == 4 and all(.known)' -- monitor show
-dardd_at=$(on e1_1 ss -Haunp | awk '/"dardd"/ { print $4; exit }')
+# dardd's query socket: its one UDP socket on an ephemeral port, not the
+# ToR sharing port (7473, protocol.md) nor the controller's (7472).
+dardd_at=$(on e1_1 ss -Haunp |
+	awk '/"dardd"/ && $4 !~ /:747[23]$/ { print $4; exit }')
+[[ -n $dardd_at ]] || fail "dardd's query socket on e1_1 not found"
 e1=${dardd_at%:*}
 dport=${dardd_at##*:}
 echo "e1_1's dardd queries from $dardd_at; tor1_1's agent is at $tor:7471"

@@ -274,7 +274,9 @@ on e1_1 "$dardctl" flow show
 
 # A version 1 reply from a switch's address but not its agent's port:
 # refused before it is even decoded, counted, logged.
-local_addr=$(on e1_1 ss -Haunp | awk '/"dardd"/ { print $4; exit }')
+# Its query socket: not the ToR sharing port (7473) nor the controller's.
+local_addr=$(on e1_1 ss -Haunp |
+	awk '/"dardd"/ && $4 !~ /:747[23]$/ { print $4; exit }')
 core2=$(on core2 ip -4 -o addr show dev mgmt0 | awk '{ split($4, a, "/"); print a[1] }')
 on core2 python3 -c "import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
