@@ -258,6 +258,15 @@ while True:
     threading.Thread(target=serve, args=(c,), daemon=True).start()
 PY
 
+# reserve_ports: keeps the transfers' fixed ports (40000-41999) out of
+# every host's ephemeral range, so that a mouse's connection cannot hold
+# the port a receiver must bind (once in CI: EADDRINUSE on e3_4's 41005).
+reserve_ports() {
+	local h
+	for h in $(awk '$2 == "host" { print $1 }' "$DARD_TESTBED_DIR/$prefix/nodes"); do
+		on "$h" sysctl -qw net.ipv4.ip_local_reserved_ports=40000-41999 || return 1
+	done
+}
 # xfer_start SRC DST CPORT: a transfer of $bytes from SRC to DST's port
 # CPORT + 1000, from client port CPORT, its results in $tmp/CPORT.*.
 xfer_start() {
@@ -353,6 +362,7 @@ servers_stop() {
 cgroup2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 t "fattree:4 at $rate Mbit/s, datapath on every host, no daemons" \
 	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate"
+t "the transfers' ports reserved on every host" reserve_ports
 t "the RTO program of each of the 16 hosts is attached to $cgroup2" test \
 	"$(bpftool cgroup show "$cgroup2" | grep -c dard_sockops)" -eq 16
 src=$(id_of e1_1)
@@ -441,6 +451,7 @@ t "no RTO program left on $cgroup2" bash -c \
 # --- With dardd on every host and dard-switchd on every switch ---
 t "fattree:4 at $rate Mbit/s with dard-switchd and dardd everywhere" \
 	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate" --dard --fast
+t "the transfers' ports reserved on every host" reserve_ports
 
 # 200 new connections across pods, a quarter of them hashed through a
 # core-aggregation link of pod 3 that has gone down (and a quarter of
