@@ -362,6 +362,12 @@ ctl_stats() {
 		jq -c 'if type == "array" then .[0] else . end'
 }
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
+# changed_since T: seconds from T (epoch) to the last host's change of
+# mode, by the hosts' own clocks (their stats' mode_since_ns).
+changed_since() {
+	host_stats | jq -s --argjson t "$1" \
+		'map(.mode_since_ns / 1e9 - $t) | max * 100 | round / 100'
+}
 
 # 1. ECMP: the permutation hashed by the datapath.
 case_ecmp() {
@@ -476,8 +482,7 @@ case_kill() {
 	tk=$EPOCHREALTIME
 	t "every host falls back to dard within $ctl_timeout + $slack s" \
 		within $((ctl_timeout + slack)) all_mode dard
-	fell=$(host_stats | jq -s --argjson tk "$tk" \
-		'map(.mode_since_ns / 1e9 - $tk) | max * 100 | round / 100')
+	fell=$(changed_since "$tk")
 	host_stats | jq -r '"  \(.host): mode \(.mode), \(.mode_why)"' | head -2
 	t "by their own clocks, within $ctl_timeout + $own_slack s ($fell s)" \
 		awk -v a="$fell" -v b=$((ctl_timeout + own_slack)) 'BEGIN { exit !(a > 0 && a <= b) }'
@@ -497,7 +502,7 @@ case_kill() {
 	t "start the controller again" "$testbed" controller --prefix "$prefix" start
 	ts=$EPOCHREALTIME
 	t "every host is back in controller mode" within 10 all_mode controller
-	echo "takeover: every host in controller mode $(since "$ts") s after the start ($(host_stats | jq -s --argjson ts "$ts" 'map(.mode_since_ns / 1e9 - $ts) | max * 100 | round / 100') s by their clocks)"
+	echo "takeover: every host in controller mode $(since "$ts") s after the start ($(changed_since "$ts") s by their clocks)"
 	t "the controller places them again" within 30 placed "$inter"
 	t "and no link carries two of them" within 10 max_is 1
 }

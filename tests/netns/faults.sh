@@ -263,7 +263,7 @@ PY
 # the port a receiver must bind (once in CI: EADDRINUSE on e3_4's 41005).
 reserve_ports() {
 	local h
-	for h in $(awk '$2 == "host" { print $1 }' "$DARD_TESTBED_DIR/$prefix/nodes"); do
+	for h in $(hosts_of "$prefix"); do
 		on "$h" sysctl -qw net.ipv4.ip_local_reserved_ports=40000-41999 || return 1
 	done
 }

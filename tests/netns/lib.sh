@@ -46,6 +46,8 @@ within() {
 }
 # on NODE CMD...: runs CMD in NODE of the testbed $prefix ($testbed).
 on() { "$testbed" exec --prefix "$prefix" "$@"; }
+# hosts_of PREFIX: the host nodes of testbed PREFIX, one a line.
+hosts_of() { awk '$2 == "host" { print $1 }' "$DARD_TESTBED_DIR/$1/nodes"; }
 # ctl_jq NODE FILTER [JQ OPTIONS...] -- ARGS...: whether `jq -e FILTER'
 # holds for `dardctl -j ARGS' in NODE. Needs $dardctl.
 ctl_jq() {

@@ -172,7 +172,7 @@ elephant_age() {
 # ages PREFIX: every host's elephant age, one line each, the same on all.
 ages() {
 	local h
-	for h in $(awk '$2 == "host" { print $1 }' "$DARD_TESTBED_DIR/$1/nodes"); do
+	for h in $(hosts_of "$1"); do
 		elephant_age "$1" "$h"
 	done | sort -u
 }
