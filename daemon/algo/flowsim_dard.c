@@ -14,16 +14,6 @@
 #include "rng.h"
 #include "share.h"
 
-/* A directed link's part of a host's WANT signature (splitmix64). */
-static uint64_t want_mix(uint32_t dl)
-{
-	uint64_t z = dl + 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
-	return z ^ z >> 31;
-}
-
 /*
  * The directed links of q that the host needs, each once, added to the
  * have its WANT holds so far: what one WANT datagram carries, as dardd's
@@ -46,7 +36,7 @@ static unsigned share_need(struct sim *s, const struct dard_mon_query *q,
 			continue;
 		}
 		s->dlhost[dl] = mine;
-		*sig += want_mix(dl);
+		*sig += dard_share_mix(dl);
 		n++;
 	}
 	return n;
@@ -412,36 +402,43 @@ static int dard_init(struct sim *s)
 {
 	const struct dard_topo *t = s->t;
 	struct dard_share_scope sc;
-	uint32_t n, i;
+	uint32_t n, i, *tor_of;
+	int ret = 0;
 
 	if (!s->o->share)
 		return 0;
-	s->tor_of = malloc(t->nnodes * sizeof(*s->tor_of));
+	/* Per node, its index in s->tors when it is a ToR. */
+	tor_of = malloc(t->nnodes * sizeof(*tor_of));
 	s->tors = calloc(t->nnodes, sizeof(*s->tors));
-	s->dlstamp = calloc(2 * (size_t)t->nlinks + 1, sizeof(*s->dlstamp));
 	s->dlhost = calloc(2 * (size_t)t->nlinks + 1, sizeof(*s->dlhost));
 	s->want = calloc(t->nnodes, sizeof(*s->want));
-	if (!s->tor_of || !s->tors || !s->dlstamp || !s->dlhost || !s->want)
-		return dard_fail(s->err, -ENOMEM, "out of memory");
+	if (!tor_of || !s->tors || !s->dlhost || !s->want) {
+		ret = dard_fail(s->err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	for (n = 0; n < t->nnodes; n++) {
-		s->tor_of[n] = DARD_NONE;
+		tor_of[n] = DARD_NONE;
 		if (t->node[n].is_host || dard_topo_tor_host(t, n) == DARD_NONE)
 			continue;
-		if (dard_share_scope_init(&sc, t, n))
-			return dard_fail(s->err, -ENOMEM, "out of memory");
+		if (dard_share_scope_init(&sc, t, n)) {
+			ret = dard_fail(s->err, -ENOMEM, "out of memory");
+			goto out;
+		}
 		/* Only the switches: the sim counts per switch. */
 		free(sc.in);
 		s->tors[s->ntors].tor = n;
 		s->tors[s->ntors].above = sc.above;
-		s->tor_of[n] = s->ntors++;
+		tor_of[n] = s->ntors++;
 	}
 	for (i = 0; i < t->nhosts; i++) {
 		uint32_t tor = dard_topo_tor(t, t->hosts[i]);
 
-		if (tor != DARD_NONE && s->tor_of[tor] != DARD_NONE)
-			s->tors[s->tor_of[tor]].nhosts++;
+		if (tor != DARD_NONE && tor_of[tor] != DARD_NONE)
+			s->tors[tor_of[tor]].nhosts++;
 	}
-	return 0;
+out:
+	free(tor_of);
+	return ret;
 }
 
 static void dard_fini(struct sim *s)
@@ -451,15 +448,11 @@ static void dard_fini(struct sim *s)
 	for (i = 0; i < s->ntors; i++)
 		free(s->tors[i].above);
 	free(s->tors);
-	free(s->tor_of);
-	free(s->dlstamp);
 	free(s->dlhost);
 	free(s->want);
 	s->want = NULL;
 	s->dlhost = NULL;
 	s->tors = NULL;
-	s->tor_of = NULL;
-	s->dlstamp = NULL;
 	s->ntors = 0;
 	while (s->mons) {
 		struct mon *m = s->mons;

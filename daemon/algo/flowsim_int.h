@@ -94,11 +94,11 @@ struct sim {
 	size_t nps, ps_cap;
 	struct mon *mons, **hmon; /* hmon: per node */
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
-	/* With o->share: the ToRs, each node's (index in tors), and per
-	 * directed link the ToR's query that shared it. */
+	/* With o->share: the ToRs, and per directed link the stamp of the
+	 * host's WANT that holds it (each link once a WANT). */
 	struct share_tor *tors;
-	uint32_t ntors, *tor_of;
-	uint64_t *dlstamp, *dlhost;
+	uint32_t ntors;
+	uint64_t *dlhost;
 	struct share_want *want; /* per node: a host's last WANT */
 	struct dard_hedera *hedera;
 	struct dard_route_tree *rtree; /* SDN-optimal's, built once */

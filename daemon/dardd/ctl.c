@@ -160,13 +160,25 @@ static json_object *flows_json(struct dardd *d)
 	return a;
 }
 
+/* PREFIXNAME: the count of each refusal reason, by its name. */
+static void add_refusals(json_object *o, const char *prefix,
+			 const uint64_t *why, int n, const char *(*name)(int))
+{
+	char key[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "%s%s", prefix, name(i));
+		json_object_object_add(o, key, json_object_new_int64(why[i]));
+	}
+}
+
 /* Who places our elephants and what the controller did (contract). */
 static void controller_json(struct dardd *d, json_object *o)
 {
 	const struct dardd_stats *s = &d->st;
 	const char *algo = dard_cp_algo_name(d->cp.algo);
 	uint64_t now = dardd_now_ns();
-	int i;
 
 	if (d->o.controller)
 		add_addr(o, "controller", htonl(d->o.controller));
@@ -196,21 +208,14 @@ static void controller_json(struct dardd *d, json_object *o)
 	STAT("controller_fallbacks", cp_fallbacks);
 	STAT("controller_refused", cp_refused);
 #undef STAT
-	for (i = 0; i < __CPR_MAX; i++) {
-		char key[48];
-
-		snprintf(key, sizeof(key), "controller_refused_%s",
-			 controller_refusal_name(i));
-		json_object_object_add(o, key,
-				       json_object_new_int64(s->cp_why[i]));
-	}
+	add_refusals(o, "controller_refused_", s->cp_why, __CPR_MAX,
+		     controller_refusal_name);
 }
 
 /* Sharing with the hosts under our ToR (share.c; protocol.md). */
 static void share_json(struct dardd *d, json_object *o)
 {
 	const struct dardd_stats *s = &d->st;
-	int i;
 
 	json_object_object_add(o, "share", json_object_new_boolean(d->sh.on));
 	json_object_object_add(o, "share_peers",
@@ -231,14 +236,8 @@ static void share_json(struct dardd *d, json_object *o)
 	STAT(share_saved);
 	STAT(share_refused);
 #undef STAT
-	for (i = 0; i < __SR_MAX; i++) {
-		char key[48];
-
-		snprintf(key, sizeof(key), "share_refused_%s",
-			 share_refusal_name(i));
-		json_object_object_add(o, key,
-				       json_object_new_int64(s->share_why[i]));
-	}
+	add_refusals(o, "share_refused_", s->share_why, __SR_MAX,
+		     share_refusal_name);
 }
 
 static json_object *stats_json(struct dardd *d)

@@ -222,7 +222,7 @@ struct sw {
 
 /* A host under our ToR, and what we keep of it (share.c). */
 struct peer {
-	uint32_t node, mgmt, id;
+	uint32_t mgmt, id;
 	uint64_t seq_in;	    /* its last seq taken, 0: none */
 	uint64_t want_ns;	    /* when its last WANT came, 0: never */
 	uint8_t *want;		    /* per directed link: its last WANT's */

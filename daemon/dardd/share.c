@@ -74,7 +74,6 @@ static int find_peers(struct dardd *d)
 		if (h == DARD_NONE || h == d->me || !t->node[h].is_host ||
 		    !t->node[h].mgmt)
 			continue;
-		p->node = h;
 		p->mgmt = t->node[h].mgmt;
 		p->id = t->node[h].id;
 		p->want = calloc(sh->sc.ndl, 1);
@@ -236,16 +235,6 @@ static int active(const struct peer *p, uint64_t now)
 	return p->nwant && fresh(p, now);
 }
 
-/* A directed link's part of our WANT's signature (splitmix64's mix). */
-static uint64_t mix(uint32_t dl)
-{
-	uint64_t z = dl + 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
-	return z ^ z >> 31;
-}
-
 /* The shared links of q not in m yet, added; marked in need. */
 static void want_add(struct dardd *d, const struct dard_mon_query *q,
 		     struct dard_share_msg *m, uint64_t *sig)
@@ -262,7 +251,7 @@ static void want_add(struct dardd *d, const struct dard_mon_query *q,
 			continue;
 		sh->need[dl] = 1;
 		m->want[m->count++] = dl;
-		*sig += mix(dl);
+		*sig += dard_share_mix(dl);
 	}
 }
 

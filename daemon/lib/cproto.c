@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Encoding and checking the controller protocol (cproto.h). The MAC is
- * libsodium's HMAC-SHA-512-256, as the switch protocol's: one library,
- * one key file, one review.
+ * Encoding and checking the controller protocol (cproto.h). Its frame,
+ * the MAC and what is checked before it, is frame.c's, as the switch
+ * protocol's: one library, one key file, one review.
  */
 #include <errno.h>
 #include <string.h>
-#include <sodium.h>
 
 #include "be.h"
 #include "cproto.h"
 #include "err.h"
+#include "frame.h"
 
 static const char *const type_names[__DARD_CP_TYPE_MAX] = {
 	[DARD_CP_REPORT] = "report",
@@ -184,43 +184,23 @@ size_t dard_cp_encode(void *buf, size_t cap, const struct dard_key *k,
 	body = put_body(p, m);
 	if (body != len - DARD_CP_MAC_LEN)
 		return 0;
-	crypto_auth_hmacsha512256(p + body, p, body, k->k);
+	dard_frame_sign(p, body, k);
 	return len;
 }
 
-/* Whose message this is and whether it is authentic: before all else. */
-static int authenticate(const uint8_t *p, size_t len,
-			const struct dard_keys *keys, char *err)
-{
-	uint8_t mac[DARD_CP_MAC_LEN];
-	const struct dard_key *k;
-
-	if (len < 2 || dard_get16(p) != DARD_CP_MAGIC)
-		return dard_fail(err, -EPROTONOSUPPORT,
-				 "not a dard controller message (magic 0x%04x "
-				 "at byte 0, want 0x%04x)",
-				 len < 2 ? 0 : dard_get16(p), DARD_CP_MAGIC);
-	if (len < 3 || p[2] != DARD_CP_VERSION)
-		return dard_fail(err, -EPROTONOSUPPORT,
-				 "controller protocol version %u at byte 2 is "
-				 "not supported (this is version %d)",
-				 len < 3 ? 0 : p[2], DARD_CP_VERSION);
-	if (len < DARD_CP_HDR_LEN + DARD_CP_MAC_LEN)
-		return dard_fail(err, -EBADMSG,
-				 "message of %zu bytes is shorter than the "
-				 "%d-byte header and %d-byte MAC",
-				 len, DARD_CP_HDR_LEN, DARD_CP_MAC_LEN);
-	k = dard_keys_find(keys, dard_get32(p + 12));
-	if (!k)
-		return dard_fail(err, -ENOKEY, "unknown key id %u at byte 12",
-				 dard_get32(p + 12));
-	crypto_auth_hmacsha512256(mac, p, len - DARD_CP_MAC_LEN, k->k);
-	if (crypto_verify_32(mac, p + len - DARD_CP_MAC_LEN))
-		return dard_fail(err, -EKEYREJECTED,
-				 "bad MAC at byte %zu (key id %u)",
-				 len - DARD_CP_MAC_LEN, k->id);
-	return 0;
-}
+/* The controller protocol's frame: what is checked before all else. Its
+ * longest datagram is refused before, as malformed (dard_cp_decode). */
+static const struct dard_frame frame = {
+	.magic = DARD_CP_MAGIC,
+	.version = DARD_CP_VERSION,
+	.hdr_len = DARD_CP_HDR_LEN,
+	.key_at = 12,
+	.name = "dard controller message",
+	.version_name = "controller protocol version",
+	.version_note = "",
+};
+_Static_assert((int)DARD_CP_MAC_LEN == (int)DARD_FRAME_MAC_LEN,
+	       "the frame's MAC");
 
 static int get_flows(const uint8_t *p, size_t len, struct dard_cp_msg *m,
 		     char *err)
@@ -330,7 +310,7 @@ int dard_cp_decode(const void *buf, size_t len, const struct dard_keys *keys,
 				 "datagram of %zu bytes is longer than the %d "
 				 "a controller message may take",
 				 len, DARD_CP_MSG_MAX);
-	ret = authenticate(p, len, keys, err);
+	ret = dard_frame_check(&frame, p, len, keys, err);
 	if (ret)
 		return ret;
 	m->type = p[3];

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Encoding and checking the switch state query protocol: libsodium's
- * crypto_auth_hmacsha512256 signs, crypto_verify_32 compares in constant
- * time (Documentation/protocol.md says why libsodium).
+ * Encoding and checking the switch state query protocol; its frame, the
+ * MAC and what is checked before it, is frame.c's, as the controller and
+ * share protocols' (Documentation/protocol.md says why libsodium).
  */
 #include <errno.h>
 #include <string.h>
-#include <sodium.h>
 
 #include "be.h"
 #include "err.h"
+#include "frame.h"
 #include "proto.h"
 
 static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
@@ -22,12 +22,6 @@ static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
 	dard_put16(p + 6, count);
 	dard_put32(p + 8, key_id);
 	dard_put64(p + 12, seq);
-}
-
-/* The MAC over the len bytes before it, written after them. */
-static void sign(uint8_t *p, size_t len, const struct dard_key *k)
-{
-	crypto_auth_hmacsha512256(p + len, p, len, k->k);
 }
 
 size_t dard_proto_reply_len(unsigned n)
@@ -60,7 +54,7 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 	for (i = 0; i < n; i++)
 		dard_put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
 	memset(p + body, 0, len - DARD_MAC_LEN - body);
-	sign(p, len - DARD_MAC_LEN, k);
+	dard_frame_sign(p, len - DARD_MAC_LEN, k);
 	return len;
 }
 
@@ -83,43 +77,21 @@ size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 		dard_put32(r + 4, st[i].mbps);
 		dard_put32(r + 8, st[i].elephants);
 	}
-	sign(p, len - DARD_MAC_LEN, k);
+	dard_frame_sign(p, len - DARD_MAC_LEN, k);
 	return len;
 }
 
-/* Whose message this is and whether it is authentic: before all else. */
-static int authenticate(const uint8_t *p, size_t len,
-			const struct dard_keys *keys, char *err)
-{
-	uint8_t mac[DARD_MAC_LEN];
-	const struct dard_key *k;
-
-	if (len < 3 || dard_get16(p) != DARD_PROTO_MAGIC)
-		return dard_fail(err, -EPROTONOSUPPORT,
-				 "not a dard message (magic 0x%04x at byte 0, "
-				 "want 0x%04x)",
-				 len < 2 ? 0 : dard_get16(p), DARD_PROTO_MAGIC);
-	if (p[2] != DARD_PROTO_VERSION)
-		return dard_fail(
-			err, -EPROTONOSUPPORT,
-			"version %u at byte 2 is not supported (this is version %d, authenticated)",
-			p[2], DARD_PROTO_VERSION);
-	if (len < DARD_HDR_LEN + DARD_MAC_LEN)
-		return dard_fail(
-			err, -EBADMSG,
-			"message of %zu bytes is shorter than the %d-byte header and %d-byte MAC",
-			len, DARD_HDR_LEN, DARD_MAC_LEN);
-	k = dard_keys_find(keys, dard_get32(p + 8));
-	if (!k)
-		return dard_fail(err, -ENOKEY, "unknown key id %u at byte 8",
-				 dard_get32(p + 8));
-	crypto_auth_hmacsha512256(mac, p, len - DARD_MAC_LEN, k->k);
-	if (crypto_verify_32(mac, p + len - DARD_MAC_LEN))
-		return dard_fail(err, -EKEYREJECTED,
-				 "bad MAC at byte %zu (key id %u)",
-				 len - DARD_MAC_LEN, k->id);
-	return 0;
-}
+/* The switch protocol's frame: what is checked before all else. */
+static const struct dard_frame frame = {
+	.magic = DARD_PROTO_MAGIC,
+	.version = DARD_PROTO_VERSION,
+	.hdr_len = DARD_HDR_LEN,
+	.key_at = 8,
+	.name = "dard message",
+	.version_name = "version",
+	.version_note = ", authenticated",
+};
+_Static_assert((int)DARD_MAC_LEN == (int)DARD_FRAME_MAC_LEN, "the frame's MAC");
 
 int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 		      struct dard_msg *msg, char *err)
@@ -130,7 +102,7 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	unsigned count;
 	int ret;
 
-	ret = authenticate(p, len, keys, err);
+	ret = dard_frame_check(&frame, p, len, keys, err);
 	if (ret)
 		return ret;
 	if (p[3] != DARD_MSG_QUERY && p[3] != DARD_MSG_REPLY)

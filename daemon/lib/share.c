@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Encoding and checking the SHARE message among a ToR's hosts (share.h),
- * and the receiver's rules. The MAC is libsodium's HMAC-SHA-512-256, as
- * the switch and controller protocols': one library, one key file.
+ * and the receiver's rules. Its frame, the MAC and what is checked before
+ * it, is frame.c's, as the switch and controller protocols': one library,
+ * one key file.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sodium.h>
 
 #include "be.h"
 #include "cproto.h"
 #include "err.h"
+#include "frame.h"
 #include "proto.h"
 #include "share.h"
 
@@ -149,48 +150,24 @@ size_t dard_share_encode(void *buf, size_t cap, const struct dard_key *k,
 	if (put_recs(p + DARD_SHARE_HDR_LEN, m))
 		return 0;
 	len -= DARD_SHARE_MAC_LEN;
-	crypto_auth_hmacsha512256(p + len, p, len, k->k);
+	dard_frame_sign(p, len, k);
 	return len + DARD_SHARE_MAC_LEN;
 }
 
-/* Whose message this is and whether it is authentic: before all else. */
-static int authenticate(const uint8_t *p, size_t len,
-			const struct dard_keys *keys, char *err)
-{
-	uint8_t mac[DARD_SHARE_MAC_LEN];
-	const struct dard_key *k;
-
-	if (len > DARD_SHARE_MSG_MAX)
-		return dard_fail(err, -EMSGSIZE,
-				 "datagram of %zu bytes is longer than the %d "
-				 "a share may take",
-				 len, DARD_SHARE_MSG_MAX);
-	if (len < 2 || dard_get16(p) != DARD_SHARE_MAGIC)
-		return dard_fail(err, -EPROTONOSUPPORT,
-				 "not a dard share (magic 0x%04x at byte 0, "
-				 "want 0x%04x)",
-				 len < 2 ? 0 : dard_get16(p), DARD_SHARE_MAGIC);
-	if (len < 3 || p[2] != DARD_SHARE_VERSION)
-		return dard_fail(err, -EPROTONOSUPPORT,
-				 "share version %u at byte 2 is not supported "
-				 "(this is version %d)",
-				 len < 3 ? 0 : p[2], DARD_SHARE_VERSION);
-	if (len < DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN)
-		return dard_fail(err, -EBADMSG,
-				 "message of %zu bytes is shorter than the "
-				 "%d-byte header and %d-byte MAC",
-				 len, DARD_SHARE_HDR_LEN, DARD_SHARE_MAC_LEN);
-	k = dard_keys_find(keys, dard_get32(p + 8));
-	if (!k)
-		return dard_fail(err, -ENOKEY, "unknown key id %u at byte 8",
-				 dard_get32(p + 8));
-	crypto_auth_hmacsha512256(mac, p, len - DARD_SHARE_MAC_LEN, k->k);
-	if (crypto_verify_32(mac, p + len - DARD_SHARE_MAC_LEN))
-		return dard_fail(err, -EKEYREJECTED,
-				 "bad MAC at byte %zu (key id %u)",
-				 len - DARD_SHARE_MAC_LEN, k->id);
-	return 0;
-}
+/* The share protocol's frame: what is checked before all else. */
+static const struct dard_frame frame = {
+	.magic = DARD_SHARE_MAGIC,
+	.version = DARD_SHARE_VERSION,
+	.hdr_len = DARD_SHARE_HDR_LEN,
+	.key_at = 8,
+	.max_len = DARD_SHARE_MSG_MAX,
+	.name = "dard share",
+	.version_name = "share version",
+	.version_note = "",
+	.max_name = "a share",
+};
+_Static_assert((int)DARD_SHARE_MAC_LEN == (int)DARD_FRAME_MAC_LEN,
+	       "the frame's MAC");
 
 /* The directed link at byte at, for record i: in range, in scope. */
 static int get_dl(const uint8_t *q, size_t at, uint32_t ndl,
@@ -261,7 +238,7 @@ int dard_share_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	const uint8_t *p = buf;
 	int ret;
 
-	ret = authenticate(p, len, keys, err);
+	ret = dard_frame_check(&frame, p, len, keys, err);
 	if (ret)
 		return ret;
 	m->type = p[3];
@@ -368,7 +345,16 @@ unsigned dard_share_apply(const struct dard_topo *t,
 int dard_share_covered(const struct dard_share_seen *seen, uint32_t dl,
 		       uint64_t prev_tick)
 {
-	return seen->got_ns[dl] && seen->got_ns[dl] > prev_tick;
+	return seen->got_ns[dl] > prev_tick;
+}
+
+uint64_t dard_share_mix(uint32_t dl)
+{
+	uint64_t z = dl + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+	return z ^ z >> 31;
 }
 
 int dard_share_rec_of(struct dard_share_rec *r, uint32_t dl,

@@ -197,6 +197,13 @@ int dard_share_covered(const struct dard_share_seen *seen, uint32_t dl,
 		       uint64_t prev_tick);
 
 /*
+ * Directed link dl's part of a WANT's signature (splitmix64's mix): a
+ * WANT is the sum over its links, so it changes when they do, in any
+ * order. dardd and dard-sim must mix alike to count the same WANTs.
+ */
+uint64_t dard_share_mix(uint32_t dl);
+
+/*
  * A record of dl as we hold it (ls, answered at when_ns) for a SHARE
  * sent at now: 0, or -ERANGE when the answer is older than
  * DARD_SHARE_AGE_MAX units (not worth sharing).
