@@ -363,11 +363,25 @@ cgroup2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 t "fattree:4 at $rate Mbit/s, datapath on every host, no daemons" \
 	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate"
 t "the transfers' ports reserved on every host" reserve_ports
-# A test before this one (cluster.sh's dardds) may still be detaching its
-# own: in CI 32 were there at first. Wait for ours alone, bounded.
-sockops_are() { [[ $(bpftool cgroup show "$cgroup2" | grep -c dard_sockops) -eq $1 ]]; }
+# Other runs' programs may share the cgroup (a test before this one still
+# detaching its own, a killed run's pins): count ours alone, by the
+# links pinned under this testbed, bounded.
+our_sockops() {
+	local l
+	for l in /sys/fs/bpf/dard/testbed/"$prefix"/*/*/dard_sockops; do
+		[[ -e $l ]] && bpftool -j link show pinned "$l" | jq -r .prog_id
+	done
+}
+attached() { bpftool -j cgroup show "$cgroup2" | jq -r '.[].id'; }
+sockops_are() {
+	local ours
+	ours=$(our_sockops | sort -u)
+	[[ $(wc -w <<<"$ours") -eq $1 ]] &&
+		[[ $(comm -12 <(echo "$ours") <(attached | sort -u) | wc -l) -eq $1 ]]
+}
 t "the RTO program of each of the 16 hosts is attached to $cgroup2" \
 	within 15 sockops_are 16
+sockops=$(our_sockops | sort -u)
 src=$(id_of e1_1)
 dst=$(id_of e3_1)
 
@@ -448,8 +462,8 @@ left_p() { ! crosses e1_1 40002 "$pcore"; }
 t "the placed transfer left $pcore" left_p
 
 t "down" "$testbed" down --prefix "$prefix"
-t "no RTO program left on $cgroup2" bash -c \
-	"! bpftool cgroup show $cgroup2 | grep -q dard_sockops"
+none_left() { [[ -z $(comm -12 <(echo "$sockops") <(attached | sort -u)) ]]; }
+t "none of our 16 RTO programs left on $cgroup2" none_left
 
 # --- With dardd on every host and dard-switchd on every switch ---
 t "fattree:4 at $rate Mbit/s with dard-switchd and dardd everywhere" \

@@ -86,6 +86,10 @@ t "nothing of it remains" bash -c \
 t "and the process was stopped" bash -c "! pgrep -f '^sleep 1000$' >/dev/null"
 t "down of a testbed that is not up fails" bash -c \
 	"! '$testbed' down --prefix '$a' 2>/dev/null"
+# A killed run's pins, its namespaces gone: down removes them.
+mkdir -p "/sys/fs/bpf/dard/testbed/$a/e1_1/eth0"
+t "down of a killed run removes its leftover pins" bash -c \
+	"'$testbed' down --prefix '$a' | grep -q 'leftover pins' && [[ ! -e /sys/fs/bpf/dard/testbed/$a ]]"
 
 # A signal to the bring-up alone (not to what it runs) still removes
 # everything, once the command it was running has finished.
