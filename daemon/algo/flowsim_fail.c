@@ -244,7 +244,7 @@ static int monitored(const struct sim *s, const struct flow *f)
 	const struct mon *m;
 
 	for (m = s->hmon[f->src]; m; m = m->hnext)
-		if (m->m->dst_tor == f->ps->dtor)
+		if (m->m->dst_tor == f->ps->dtor && !m->quiet)
 			return 1;
 	return 0;
 }

@@ -46,6 +46,7 @@ struct flow {
 	struct flow *mnext; /* the monitor's elephants */
 	double dead_since;  /* s: on a failed link since; < 0: not */
 	double moved_at;    /* s: DARD's last move of it */
+	double idle_rate;   /* Mbit/s at its monitor's last idle round; 0 */
 };
 
 struct mon {
@@ -53,6 +54,7 @@ struct mon {
 	struct dard_monitor *m;
 	double next_round;
 	struct flow *flows;
+	int quiet; /* at the last query: it asked, and then moves, nothing */
 	struct mon *next, **pprev; /* all monitors, unlinked in O(1) */
 	struct mon *hnext;	   /* the host's */
 };
@@ -94,6 +96,7 @@ struct sim {
 	size_t nps, ps_cap;
 	struct mon *mons, **hmon; /* hmon: per node */
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
+	uint32_t *nel;		  /* per node: a host's elephants */
 	/* With o->share: the ToRs, and per directed link the stamp of the
 	 * host's WANT that holds it (each link once a WANT). */
 	struct share_tor *tors;
