@@ -33,6 +33,20 @@ uint64_t mon_next_round(struct dardd *d, uint64_t now)
 	       dard_xorshift64s(&d->rng) % (d->o.schedule_ns + 1);
 }
 
+void mon_quiet_all(struct dardd *d, uint64_t now)
+{
+	const struct dard_sched_mode *mode = &d->o.sched;
+	struct dard_flow_iter it;
+	struct mon *mon;
+
+	for (mon = d->mons; mon; mon = mon->next) {
+		el_iter(mon, &it);
+		mon->quiet = dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
+		mon->quiet_ticks += mon->quiet;
+		d->st.quiet_ticks += mon->quiet;
+	}
+}
+
 unsigned mon_count(const struct dardd *d)
 {
 	const struct mon *mon;

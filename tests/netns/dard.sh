@@ -101,8 +101,11 @@ mbps() {
 	done | awk '{ s += $1 } END { printf "%d", s }'
 }
 
+# Monitors never quiet (--quiet-at 0): these checks watch the switch
+# protocol, which a quiet monitor does not use (quiet.sh tests that).
 t "fattree:4 at $rate Mbit/s with dard-switchd and dardd everywhere" \
-	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate" --dard --fast
+	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate" --dard --fast \
+	--quiet-at 0
 t "every switch runs dard-switchd" bash -c \
 	"[[ \$(grep -l 'answering on' $dir/log/{core,aggr,tor}*.log | wc -l) == 20 ]]"
 # An agent answers once its counter has seen a window (protocol.md).
