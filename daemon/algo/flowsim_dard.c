@@ -240,9 +240,18 @@ static void mark_quiet(struct sim *s)
 	for (i = 0; i < s->nact; i++)
 		s->nel[s->act[i]->src] += s->act[i]->elephant;
 	for (m = s->mons; m; m = m->next) {
+		int was = m->quiet;
+
 		ri.m = m;
-		m->quiet = dard_monitor_quiet(m->m, &it, &s->mode, s->now);
+		/* As dardd's mon_quiet_all: a dead path, or a timeout of
+		 * its host's since the last query, keeps it asking. */
+		m->quiet = !s->woke[m->host] && !m->dead &&
+			   dard_monitor_quiet(m->m, &it, &s->mode, s->now);
+		if (was && !m->quiet && m->next_round < s->now + s->mode.query)
+			m->next_round = s->now + s->mode.query;
 	}
+	for (m = s->mons; m; m = m->next)
+		s->woke[m->host] = 0;
 }
 
 /* The switches' answer to every query: elephants per directed link. */
@@ -266,6 +275,12 @@ static void query(struct sim *s)
 		if (s->act[i]->elephant)
 			for (k = 0; k < s->act[i]->nlinks; k++)
 				s->ls[s->act[i]->links[k]].flows++;
+	/* What each monitor that asked saw dead; a quiet one keeps what it
+	 * saw when it last asked. */
+	if (s->o->nfail)
+		for (m = s->mons; m; m = m->next)
+			if (!m->quiet)
+				m->dead = flowsim_fail_any_dead(s, m->flows->ps);
 	if (s->o->share) {
 		query_shared(s);
 		return;
@@ -453,7 +468,8 @@ static int dard_init(struct sim *s)
 	int ret = 0;
 
 	s->nel = calloc(t->nnodes, sizeof(*s->nel));
-	if (!s->nel)
+	s->woke = calloc(t->nnodes, sizeof(*s->woke));
+	if (!s->nel || !s->woke)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
 	if (!s->o->share)
 		return 0;
@@ -501,6 +517,8 @@ static void dard_fini(struct sim *s)
 	free(s->dlhost);
 	free(s->want);
 	free(s->nel);
+	free(s->woke);
+	s->woke = NULL;
 	s->nel = NULL;
 	s->want = NULL;
 	s->dlhost = NULL;

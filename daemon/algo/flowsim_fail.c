@@ -220,6 +220,8 @@ static double repair(struct sim *s, struct flow *f, struct dard_sim_flow *out)
 			return at;
 		/* A timeout knows no liveness: the next path, blindly. */
 		flowsim_move(s, f, (f->row + 1) % f->ps->npaths, out);
+		/* dardd sees repath_rto grow: its monitors ask again. */
+		s->woke[f->src] = 1;
 		f->dead_since = s->now;
 		return s->now + s->o->rto;
 	}
@@ -283,6 +285,16 @@ void flowsim_fail_arrive(struct sim *s, struct flow *f)
 		memcpy(&f->links[1], &f->ps->dl[(size_t)f->row * f->ps->ndl],
 		       f->ps->ndl * sizeof(f->links[0]));
 	}
+}
+
+int flowsim_fail_any_dead(const struct sim *s, const struct pset *p)
+{
+	uint32_t row;
+
+	for (row = 0; row < p->npaths; row++)
+		if (row_dead(s, p, row, 1))
+			return 1;
+	return 0;
 }
 
 int flowsim_fail_stuck(struct sim *s, int arrivals)

@@ -55,6 +55,7 @@ struct mon {
 	double next_round;
 	struct flow *flows;
 	int quiet; /* at the last query: it asked, and then moves, nothing */
+	int dead;  /* a path of it dead at its last query (with failures) */
 	struct mon *next, **pprev; /* all monitors, unlinked in O(1) */
 	struct mon *hnext;	   /* the host's */
 };
@@ -97,6 +98,7 @@ struct sim {
 	struct mon *mons, **hmon; /* hmon: per node */
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
 	uint32_t *nel;		  /* per node: a host's elephants */
+	uint8_t *woke;		  /* per node: a timeout moved a flow of it */
 	/* With o->share: the ToRs, and per directed link the stamp of the
 	 * host's WANT that holds it (each link once a WANT). */
 	struct share_tor *tors;
@@ -184,6 +186,8 @@ void flowsim_fail_arrive(struct sim *s, struct flow *f);
 uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
 			       uint32_t row);
 int flowsim_fail_stuck(struct sim *s, int arrivals);
+/* Whether a row of p crosses a link its switches last reported down. */
+int flowsim_fail_any_dead(const struct sim *s, const struct pset *p);
 /* When a run whose flows all stalled with nothing to come ends. */
 double flowsim_fail_end(const struct sim *s);
 

@@ -278,6 +278,9 @@ struct dardd {
 	const struct dard_dp_ops *ops;
 	uint64_t next_sweep_ns;
 	unsigned nel; /* elephants in the last walk, ours to any ToR */
+	/* The datapath's repath_rto at the last query tick (monitors.c). */
+	uint64_t repath_rto;
+	int repath_rto_seen;
 	/* Link states and the switches' answers (query.c). */
 	struct dard_lstate *ls;
 	uint64_t *ls_when, *ls_stamp, tick;

@@ -127,8 +127,11 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 	struct walk *w = arg;
 	struct elephant *e = el_find(w->d, k);
 
+	/* Elephants that sent since the last walk: an idle one (UDP, or
+	 * TCP gone without a FIN) takes no share of our link. */
 	w->nel += (f->flags & DARD_FLOW_F_ELEPHANT) &&
-		  !(f->flags & DARD_FLOW_F_ENDED);
+		  !(f->flags & DARD_FLOW_F_ENDED) &&
+		  f->last_ns + w->d->o.sweep_ns >= w->now;
 	/*
 	 * Begun after we took it for an elephant: the LRU evicted ours, which
 	 * reports nothing, and a packet made a new entry for its key. Ours

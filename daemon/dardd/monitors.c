@@ -33,17 +33,54 @@ uint64_t mon_next_round(struct dardd *d, uint64_t now)
 	       dard_xorshift64s(&d->rng) % (d->o.schedule_ns + 1);
 }
 
+static int any_dead(const struct mon *mon)
+{
+	unsigned i;
+
+	for (i = 0; i < DARD_PATHS_MAX / 64; i++)
+		if (mon->dead[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the datapath repaired a flow on its own since the last tick (a
+ * TCP timeout moved it): a path may have died unseen by a quiet monitor.
+ */
+static int dp_repaired(struct dardd *d)
+{
+	uint64_t v[__DARD_STAT_MAX];
+	int grew;
+
+	if (!d->ops->stats || d->ops->stats(d->dp, v))
+		return 0;
+	grew = d->repath_rto_seen && v[DARD_STAT_REPATH_RTO] != d->repath_rto;
+	d->repath_rto = v[DARD_STAT_REPATH_RTO];
+	d->repath_rto_seen = 1;
+	return grew;
+}
+
 void mon_quiet_all(struct dardd *d, uint64_t now)
 {
 	const struct dard_sched_mode *mode = &d->o.sched;
+	int wake = mode->quiet > 0 && dp_repaired(d);
 	struct dard_flow_iter it;
 	struct mon *mon;
 
 	for (mon = d->mons; mon; mon = mon->next) {
+		int was = mon->quiet;
+
 		el_iter(mon, &it);
-		mon->quiet = dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
+		/* A dead path keeps it asking: its states must not age to
+		 * unknown, which would revive the path (dead.c). */
+		mon->quiet = !wake && !any_dead(mon) &&
+			     dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
 		mon->quiet_ticks += mon->quiet;
 		d->st.quiet_ticks += mon->quiet;
+		/* Awake again: its first round after this tick's replies. */
+		if (was && !mon->quiet &&
+		    mon->next_round_ns < now + d->o.query_ns)
+			mon->next_round_ns = now + d->o.query_ns;
 	}
 }
 

@@ -262,6 +262,16 @@ void dard_monitor_fv(struct dard_monitor *m, const struct dard_flow_iter *it)
 			m->fv[f.path]++;
 }
 
+static int all_known(const struct dard_monitor *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->npaths; i++)
+		if (!m->pv[i].known)
+			return 0;
+	return 1;
+}
+
 /* A flow the round may not move: it moved less than the hold ago. */
 static int held(const struct dard_round_flow *f,
 		const struct dard_sched_mode *mode, double now)
@@ -285,8 +295,9 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	dard_monitor_fv(m, it);
 	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
 				    delta, mv)) {
-		/* Nothing to gain: sleep while our rates hold. */
-		if (mode->sleep > 0)
+		/* Nothing to gain, and every path known (not a round
+		 * blind for want of replies): sleep while our rates hold. */
+		if (mode->sleep > 0 && all_known(m))
 			m->idle_until = now + mode->sleep;
 		return NULL;
 	}

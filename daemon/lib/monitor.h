@@ -138,9 +138,9 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 				    double now, struct dard_move *mv);
 
 /*
- * Whether the last round of m, at now, wanted no move and so began a
- * sleep (mode->sleep): the caller keeps each elephant's rate as its
- * idle_rate.
+ * Whether the last round of m, at now, wanted no move with every path's
+ * state known, and so began a sleep (mode->sleep): the caller keeps each
+ * elephant's rate as its idle_rate.
  */
 int dard_monitor_idle(const struct dard_monitor *m, double now);
 

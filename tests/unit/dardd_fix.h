@@ -38,6 +38,7 @@ struct fake_dp {
 	unsigned ndead_calls, ndead;
 	uint32_t dead_id[FAKE_FLOWS_MAX];
 	uint64_t dead[FAKE_FLOWS_MAX][DARD_PATHS_MAX / 64];
+	uint64_t stats[__DARD_STAT_MAX]; /* what stats reads */
 };
 
 struct fix {
@@ -123,6 +124,12 @@ static int fake_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 	return 0;
 }
 
+static int fake_stats(struct dard_dp *dp, uint64_t *out)
+{
+	memcpy(out, fake(dp)->stats, sizeof(fake(dp)->stats));
+	return 0;
+}
+
 static const struct dard_dp_ops fake_ops = {
 	.name = "fake",
 	.open = fake_open,
@@ -130,6 +137,7 @@ static const struct dard_dp_ops fake_ops = {
 	.sweep = fake_sweep,
 	.move = fake_move,
 	.set_dead = fake_set_dead,
+	.stats = fake_stats,
 };
 
 static ssize_t fake_xmit(struct dardd *d, const void *buf, size_t len,
