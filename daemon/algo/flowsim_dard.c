@@ -247,8 +247,9 @@ static void mark_quiet(struct sim *s)
 		 * its host's since the last query, keeps it asking. */
 		m->quiet = !s->woke[m->host] && !m->dead &&
 			   dard_monitor_quiet(m->m, &it, &s->mode, s->now);
-		if (was && !m->quiet && m->next_round < s->now + s->mode.query)
-			m->next_round = s->now + s->mode.query;
+		if (was && !m->quiet &&
+		    m->next_round < s->now + s->mode.query / 4)
+			m->next_round = s->now + s->mode.query / 4;
 	}
 	for (m = s->mons; m; m = m->next)
 		s->woke[m->host] = 0;
@@ -280,7 +281,8 @@ static void query(struct sim *s)
 	if (s->o->nfail)
 		for (m = s->mons; m; m = m->next)
 			if (!m->quiet)
-				m->dead = flowsim_fail_any_dead(s, m->flows->ps);
+				m->dead =
+					flowsim_fail_any_dead(s, m->flows->ps);
 	if (s->o->share) {
 		query_shared(s);
 		return;

@@ -77,10 +77,12 @@ void mon_quiet_all(struct dardd *d, uint64_t now)
 			     dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
 		mon->quiet_ticks += mon->quiet;
 		d->st.quiet_ticks += mon->quiet;
-		/* Awake again: its first round after this tick's replies. */
+		/* Awake again: its first round after this tick's replies,
+		 * which come within milliseconds; a quarter interval is
+		 * a loop tick or more (loop.c). */
 		if (was && !mon->quiet &&
-		    mon->next_round_ns < now + d->o.query_ns)
-			mon->next_round_ns = now + d->o.query_ns;
+		    mon->next_round_ns < now + d->o.query_ns / 4)
+			mon->next_round_ns = now + d->o.query_ns / 4;
 	}
 }
 

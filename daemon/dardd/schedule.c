@@ -75,8 +75,8 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 			mon->m->pv);
 	el_iter(mon, &it);
 	pick = (struct elephant *)dard_monitor_round_mode(
-		mon->m, d->ls, &it, schedule_delta(d, mon),
-		&d->o.sched, now / 1e9, &mv);
+		mon->m, d->ls, &it, schedule_delta(d, mon), &d->o.sched,
+		now / 1e9, &mv);
 	/* Nothing to gain: the rates now are the bar while it sleeps. */
 	if (dard_monitor_idle(mon->m, now / 1e9))
 		for (e = d->els; e; e = e->next)

@@ -68,7 +68,7 @@ start_dardd() {
 	DARD_PIN_ROOT=/sys/fs/bpf/dard/testbed/$prefix/$1 setsid \
 		nsenter --net="/run/netns/$prefix-$1" "$dardd" \
 		-c "$dir/dard.conf" -k "$dir/dard.key" --query-interval 0.1 --schedule-interval 2 \
-		--idle 3 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &
+		--idle 3 --quiet-at 0 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &
 }
 
 # Flow i as the datapath on e1_i sees it (JSON).

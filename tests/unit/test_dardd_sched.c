@@ -268,8 +268,7 @@ static void test_quiet(void **state)
 	assert_int_equal(f->nsent, 9);
 	/* Quiet again at 950 Mbit/s; then the datapath repairs a flow on a
 	 * timeout (repath_rto): a path may have died unseen, it asks. */
-	table(f, 118750000 + 62500000 + 57500000 + 50000000 + 118750000,
-	      6 * S);
+	table(f, 118750000 + 62500000 + 57500000 + 50000000 + 118750000, 6 * S);
 	flows_sweep(d, 6 * S);
 	f->nsent = 0;
 	query_send(d, 6 * S);
