@@ -293,6 +293,20 @@ static inline void fix_elephant(struct fix *f, const char *dst, uint16_t sport,
 	flows_on_event(&ev, &f->d);
 }
 
+/*
+ * The datapath's flow table holds one elephant, e1_1's to e2_1 from port
+ * 1 on the first path: bytes sent so far, its last packet at now.
+ */
+static inline void fix_table(struct fix *f, uint64_t bytes, uint64_t now)
+{
+	f->dp.nflows = 1;
+	f->dp.key[0] = fix_key(f, "e2_1", 1);
+	f->dp.flow[0].path = fix_pair(f, "e2_1", 0);
+	f->dp.flow[0].flags = DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED;
+	f->dp.flow[0].bytes = bytes;
+	f->dp.flow[0].last_ns = now;
+}
+
 /* The last dead bitmap set for host `dst', or NULL if none was. */
 static inline const uint64_t *fix_dead(struct fix *f, const char *dst)
 {

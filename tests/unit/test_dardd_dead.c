@@ -261,17 +261,6 @@ static void test_show_release(void **state)
 	fix_free(f);
 }
 
-/* e2_1's elephant in the datapath's table, its last packet at now. */
-static void table(struct fix *f, uint64_t bytes, uint64_t now)
-{
-	f->dp.nflows = 1;
-	f->dp.key[0] = fix_key(f, "e2_1", 1);
-	f->dp.flow[0].path = fix_pair(f, "e2_1", 0);
-	f->dp.flow[0].flags = DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED;
-	f->dp.flow[0].bytes = bytes;
-	f->dp.flow[0].last_ns = now;
-}
-
 /*
  * Quiet monitors and dead paths: a monitor with a dead path keeps asking,
  * whatever its flows' rates, or its states would age to unknown and the
@@ -290,13 +279,13 @@ static void test_quiet_keeps_dead(void **state)
 	fix_elephant(f, "e2_1", 1, 0);
 	mon = f->d.mons;
 	port = core_port(f, 1, &core);
-	table(f, bytes, 1 * S);
+	fix_table(f, bytes, 1 * S);
 	flows_sweep(&f->d, 1 * S);
 	round_trip(f, 1 * S, DARD_NONE, core, port);
 	assert_dead(f, "e2_1", 1U << 1);
 	for (t = 2; t <= 8; t++) {
 		bytes += 118750000; /* 950 Mbit/s: its whole share */
-		table(f, bytes, t * S);
+		fix_table(f, bytes, t * S);
 		flows_sweep(&f->d, t * S);
 		round_trip(f, t * S, DARD_NONE, core, port);
 		assert_false(mon->quiet);
@@ -305,12 +294,12 @@ static void test_quiet_keeps_dead(void **state)
 	assert_int_equal(f->d.st.revived_paths, 0);
 	/* The port up again: live, and then quiet at the next tick. */
 	bytes += 118750000;
-	table(f, bytes, 9 * S);
+	fix_table(f, bytes, 9 * S);
 	flows_sweep(&f->d, 9 * S);
 	round_trip(f, 9 * S, DARD_NONE, DARD_NONE, 0);
 	assert_dead(f, "e2_1", 0);
 	bytes += 118750000;
-	table(f, bytes, 10 * S);
+	fix_table(f, bytes, 10 * S);
 	flows_sweep(&f->d, 10 * S);
 	f->nsent = 0;
 	query_send(&f->d, 10 * S);
@@ -334,12 +323,12 @@ static void test_wake_round(void **state)
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 0);
 	mon = f->d.mons;
-	table(f, bytes, 1 * S);
+	fix_table(f, bytes, 1 * S);
 	flows_sweep(&f->d, 1 * S);
 	round_trip(f, 1 * S, DARD_NONE, DARD_NONE, 0);
 	for (t = 2; t <= 6; t++) {
 		bytes += 118750000; /* 950 Mbit/s: quiet */
-		table(f, bytes, t * S);
+		fix_table(f, bytes, t * S);
 		flows_sweep(&f->d, t * S);
 		query_send(&f->d, t * S);
 	}
@@ -347,7 +336,7 @@ static void test_wake_round(void **state)
 	/* Slowed to 400: awake at 7 s, its round a quarter second on. */
 	mon->next_round_ns = 7 * S;
 	bytes += 50000000;
-	table(f, bytes, 7 * S);
+	fix_table(f, bytes, 7 * S);
 	flows_sweep(&f->d, 7 * S);
 	query_send(&f->d, 7 * S);
 	assert_false(mon->quiet);
@@ -357,7 +346,7 @@ static void test_wake_round(void **state)
 	assert_int_equal(mon->rounds, 1);
 	assert_false(dard_monitor_idle(mon->m, 7 + 1e-9));
 	bytes += 50000000;
-	table(f, bytes, 8 * S);
+	fix_table(f, bytes, 8 * S);
 	flows_sweep(&f->d, 8 * S);
 	query_send(&f->d, 8 * S);
 	assert_false(mon->quiet);

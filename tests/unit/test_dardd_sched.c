@@ -191,18 +191,6 @@ static void test_round_stays(void **state)
 	fix_free(f);
 }
 
-/* The datapath's flow table holds e2_1's elephant, bytes sent so far,
- * its last packet at the last second. */
-static void table(struct fix *f, uint64_t bytes, uint64_t now)
-{
-	f->dp.nflows = 1;
-	f->dp.key[0] = fix_key(f, "e2_1", 1);
-	f->dp.flow[0].path = fix_pair(f, "e2_1", 0);
-	f->dp.flow[0].flags = DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED;
-	f->dp.flow[0].bytes = bytes;
-	f->dp.flow[0].last_ns = now;
-}
-
 /*
  * Quiet monitors (dard_monitor_quiet under the fast mode): the walks of
  * the flow table give an elephant's rate; at 0.9 of our 1000 Mbit/s up
@@ -222,14 +210,14 @@ static void test_quiet(void **state)
 	mon = d->mons;
 	a = el(f, "e2_1", 1);
 	/* Its rate is not known before two walks: it asks. */
-	table(f, 0, 1 * S);
+	fix_table(f, 0, 1 * S);
 	flows_sweep(d, 1 * S);
 	assert_true(a->rate < 0);
 	query_send(d, 1 * S);
 	assert_int_equal(f->nsent, 9);
 	assert_false(mon->quiet);
 	/* 950 Mbit/s over a second, our one elephant: quiet. */
-	table(f, 118750000, 2 * S);
+	fix_table(f, 118750000, 2 * S);
 	flows_sweep(d, 2 * S);
 	assert_int_equal(d->nel, 1);
 	assert_true(fabs(a->rate - 950) < 1e-6);
@@ -242,7 +230,7 @@ static void test_quiet(void **state)
 	assert_int_equal(mon->rounds, 0);
 	assert_int_equal(d->st.rounds_quiet, 1);
 	/* Slower, 500 Mbit/s: under 0.9 of our link, it asks. */
-	table(f, 118750000 + 62500000, 3 * S);
+	fix_table(f, 118750000 + 62500000, 3 * S);
 	flows_sweep(d, 3 * S);
 	assert_true(fabs(a->rate - 500) < 1e-6);
 	query_send(d, 3 * S);
@@ -254,21 +242,22 @@ static void test_quiet(void **state)
 	assert_int_equal(mon->rounds, 1);
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_true(fabs(a->idle_rate - 500) < 1e-6);
-	table(f, 118750000 + 62500000 + 57500000, 4 * S);
+	fix_table(f, 118750000 + 62500000 + 57500000, 4 * S);
 	flows_sweep(d, 4 * S);
 	f->nsent = 0;
 	query_send(d, 4 * S);
 	assert_true(mon->quiet); /* 460: above 0.9 x 500 */
 	assert_int_equal(f->nsent, 0);
 	/* Slower than that: awake at once. */
-	table(f, 118750000 + 62500000 + 57500000 + 50000000, 5 * S);
+	fix_table(f, 118750000 + 62500000 + 57500000 + 50000000, 5 * S);
 	flows_sweep(d, 5 * S);
 	query_send(d, 5 * S);
 	assert_false(mon->quiet);
 	assert_int_equal(f->nsent, 9);
 	/* Quiet again at 950 Mbit/s; then the datapath repairs a flow on a
 	 * timeout (repath_rto): a path may have died unseen, it asks. */
-	table(f, 118750000 + 62500000 + 57500000 + 50000000 + 118750000, 6 * S);
+	fix_table(f, 118750000 + 62500000 + 57500000 + 50000000 + 118750000,
+		  6 * S);
 	flows_sweep(d, 6 * S);
 	f->nsent = 0;
 	query_send(d, 6 * S);
@@ -282,10 +271,10 @@ static void test_quiet(void **state)
 	/* The paper's mode: never quiet, at any rate. */
 	d->o.mode = DARD_SCHED_PAPER;
 	d->o.sched = dard_sched_modes[DARD_SCHED_PAPER];
-	table(f,
-	      118750000 + 62500000 + 57500000 + 50000000 + 118750000 +
-		      125000000,
-	      7 * S);
+	fix_table(f,
+		  118750000 + 62500000 + 57500000 + 50000000 + 118750000 +
+			  125000000,
+		  7 * S);
 	flows_sweep(d, 7 * S);
 	assert_true(fabs(a->rate - 1000) < 1e-6);
 	f->nsent = 0;

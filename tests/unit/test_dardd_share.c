@@ -188,14 +188,8 @@ static void test_share(void **state)
  */
 static void test_quiet_want(void **state)
 {
-	struct fake_dp *dp = &a->dp;
-
 	(void)state;
-	dp->nflows = 1;
-	dp->key[0] = fix_key(a, "e2_1", 1);
-	dp->flow[0].path = fix_pair(a, "e2_1", 0);
-	dp->flow[0].flags = DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED;
-	dp->flow[0].last_ns = 1 * S;
+	fix_table(a, 0, 1 * S);
 	flows_sweep(&a->d, 1 * S);
 	tick(a, 1 * S);
 	assert_int_equal(a->nsent, 9);
@@ -204,8 +198,7 @@ static void test_quiet_want(void **state)
 	/* B announces itself: an active peer, told of every change. */
 	tick(b, 1 * S + S / 2);
 	/* 950 Mbit/s over the next second: quiet. */
-	dp->flow[0].bytes = 118750000;
-	dp->flow[0].last_ns = 2 * S;
+	fix_table(a, 118750000, 2 * S);
 	flows_sweep(&a->d, 2 * S);
 	tick(a, 2 * S);
 	assert_true(a->d.mons->quiet);

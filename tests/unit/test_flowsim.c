@@ -40,19 +40,27 @@ static int teardown(void **state)
 
 static struct dard_sim_stats stats;
 
+/* One run under o, into stats; a failure fails the test. */
+static void run_o(const struct dard_sim_opts *o, const struct dard_tflow *f,
+		  size_t n, struct dard_sim_flow *out)
+{
+	char err[DARD_ERR_MAX];
+
+	if (dard_sim_run(t, p, f, n, o, out, &stats, err))
+		fail_msg("%s: %s", dard_sim_sched_name(o->sched), err);
+}
+
 static void run_step(int sched, uint64_t seed, double step,
 		     const struct dard_tflow *f, size_t n,
 		     struct dard_sim_flow *out)
 {
 	struct dard_sim_opts o;
-	char err[DARD_ERR_MAX];
 
 	dard_sim_opts_init(&o);
 	o.sched = sched;
 	o.seed = seed;
 	o.step = step;
-	if (dard_sim_run(t, p, f, n, &o, out, &stats, err))
-		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
+	run_o(&o, f, n, out);
 }
 
 static void run(int sched, uint64_t seed, const struct dard_tflow *f, size_t n,
@@ -67,14 +75,12 @@ static void run_quiet(int sched, double quiet, double sleep,
 		      struct dard_sim_flow *out)
 {
 	struct dard_sim_opts o;
-	char err[DARD_ERR_MAX];
 
 	dard_sim_opts_init(&o);
 	o.sched = sched;
 	o.quiet = quiet;
 	o.sleep = sleep;
-	if (dard_sim_run(t, p, f, n, &o, out, &stats, err))
-		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
+	run_o(&o, f, n, out);
 }
 
 /* 10^9 bits on 1 Gbit/s: 1 s alone; two sharing a source: twice. */
