@@ -251,8 +251,37 @@ static void mark_quiet(struct sim *s)
 		    m->next_round < s->now + s->mode.query / 4)
 			m->next_round = s->now + s->mode.query / 4;
 	}
-	for (m = s->mons; m; m = m->next)
-		s->woke[m->host] = 0;
+	memset(s->woke, 0, s->t->nnodes * sizeof(*s->woke));
+}
+
+/*
+ * What each monitor sees dead after this query. One that asked, every
+ * dead link of its paths; a quiet one, those its host's other monitors
+ * asked about (dardd's dead_update takes every monitor's states from the
+ * host's one link table), else what it saw when it last asked.
+ */
+static void dead_views(struct sim *s)
+{
+	struct mon *m, *h;
+
+	for (m = s->mons; m; m = m->next) {
+		uint64_t mine;
+
+		if (s->hmon[m->host] != m)
+			continue;
+		mine = ++s->stamp;
+		for (h = m; h; h = h->hnext)
+			if (!h->quiet) {
+				h->dead =
+					flowsim_fail_any_dead(s, h->flows->ps);
+				flowsim_fail_mark_dead(s, h->flows->ps,
+						       s->dlseen, mine);
+			}
+		for (h = m; h; h = h->hnext)
+			if (h->quiet && !h->dead)
+				h->dead = flowsim_fail_seen_dead(
+					s, h->flows->ps, s->dlseen, mine);
+	}
 }
 
 /* The switches' answer to every query: elephants per directed link. */
@@ -276,13 +305,8 @@ static void query(struct sim *s)
 		if (s->act[i]->elephant)
 			for (k = 0; k < s->act[i]->nlinks; k++)
 				s->ls[s->act[i]->links[k]].flows++;
-	/* What each monitor that asked saw dead; a quiet one keeps what it
-	 * saw when it last asked. */
 	if (s->o->nfail)
-		for (m = s->mons; m; m = m->next)
-			if (!m->quiet)
-				m->dead =
-					flowsim_fail_any_dead(s, m->flows->ps);
+		dead_views(s);
 	if (s->o->share) {
 		query_shared(s);
 		return;
@@ -471,7 +495,8 @@ static int dard_init(struct sim *s)
 
 	s->nel = calloc(t->nnodes, sizeof(*s->nel));
 	s->woke = calloc(t->nnodes, sizeof(*s->woke));
-	if (!s->nel || !s->woke)
+	s->dlseen = calloc(2 * (size_t)t->nlinks, sizeof(*s->dlseen));
+	if (!s->nel || !s->woke || !s->dlseen)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
 	if (!s->o->share)
 		return 0;
@@ -520,6 +545,8 @@ static void dard_fini(struct sim *s)
 	free(s->want);
 	free(s->nel);
 	free(s->woke);
+	free(s->dlseen);
+	s->dlseen = NULL;
 	s->woke = NULL;
 	s->nel = NULL;
 	s->want = NULL;

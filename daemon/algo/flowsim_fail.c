@@ -246,7 +246,7 @@ static int monitored(const struct sim *s, const struct flow *f)
 	const struct mon *m;
 
 	for (m = s->hmon[f->src]; m; m = m->hnext)
-		if (m->m->dst_tor == f->ps->dtor && !m->quiet)
+		if (m->m->dst_tor == f->ps->dtor && (!m->quiet || m->dead))
 			return 1;
 	return 0;
 }
@@ -293,6 +293,28 @@ int flowsim_fail_any_dead(const struct sim *s, const struct pset *p)
 
 	for (row = 0; row < p->npaths; row++)
 		if (row_dead(s, p, row, 1))
+			return 1;
+	return 0;
+}
+
+void flowsim_fail_mark_dead(const struct sim *s, const struct pset *p,
+			    uint64_t *seen, uint64_t stamp)
+{
+	size_t k, n = (size_t)p->npaths * p->ndl;
+
+	for (k = 0; k < n; k++)
+		if (s->ls[p->dl[k]].dead)
+			seen[p->dl[k]] = stamp;
+}
+
+int flowsim_fail_seen_dead(const struct sim *s, const struct pset *p,
+			   const uint64_t *seen, uint64_t stamp)
+{
+	size_t k, n = (size_t)p->npaths * p->ndl;
+
+	(void)s;
+	for (k = 0; k < n; k++)
+		if (seen[p->dl[k]] == stamp)
 			return 1;
 	return 0;
 }

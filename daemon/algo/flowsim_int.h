@@ -99,6 +99,8 @@ struct sim {
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
 	uint32_t *nel;		  /* per node: a host's elephants */
 	uint8_t *woke;		  /* per node: a timeout moved a flow of it */
+	uint64_t *dlseen;	  /* per directed link: the stamp of the host
+				     whose monitors saw it dead */
 	/* With o->share: the ToRs, and per directed link the stamp of the
 	 * host's WANT that holds it (each link once a WANT). */
 	struct share_tor *tors;
@@ -188,6 +190,12 @@ uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
 int flowsim_fail_stuck(struct sim *s, int arrivals);
 /* Whether a row of p crosses a link its switches last reported down. */
 int flowsim_fail_any_dead(const struct sim *s, const struct pset *p);
+/* Stamps every such link of p's rows in seen. */
+void flowsim_fail_mark_dead(const struct sim *s, const struct pset *p,
+			    uint64_t *seen, uint64_t stamp);
+/* Whether a row of p crosses a link stamped so. */
+int flowsim_fail_seen_dead(const struct sim *s, const struct pset *p,
+			   const uint64_t *seen, uint64_t stamp);
 /* When a run whose flows all stalled with nothing to come ends. */
 double flowsim_fail_end(const struct sim *s);
 

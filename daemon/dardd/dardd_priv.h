@@ -278,9 +278,9 @@ struct dardd {
 	const struct dard_dp_ops *ops;
 	uint64_t next_sweep_ns;
 	unsigned nel; /* elephants in the last walk, ours to any ToR */
-	/* The datapath's repath_rto at the last query tick (monitors.c). */
-	uint64_t repath_rto;
-	int repath_rto_seen;
+	/* The datapath's own repairs at the last query tick (monitors.c). */
+	uint64_t repairs;
+	int repairs_seen;
 	/* Link states and the switches' answers (query.c). */
 	struct dard_lstate *ls;
 	uint64_t *ls_when, *ls_stamp, tick;
@@ -344,7 +344,9 @@ void mon_put(struct dardd *d, struct mon *mon);
 unsigned mon_count(const struct dardd *d);
 /*
  * At a query tick: which monitors are quiet (dard_monitor_quiet under
- * our mode), asking no switch and running no round until the next.
+ * our mode), asking no switch and running no round until the next. None
+ * with a dead path, none in the tick after the datapath repaired a flow
+ * on its own.
  */
 void mon_quiet_all(struct dardd *d, uint64_t now);
 /* When mon's next round is due: schedule + U[0, schedule] after now. */

@@ -33,6 +33,11 @@ uint64_t mon_next_round(struct dardd *d, uint64_t now)
 	       dard_xorshift64s(&d->rng) % (d->o.schedule_ns + 1);
 }
 
+/*
+ * Whether a path of mon is dead by its states (dead_update's last view),
+ * pushed to the datapath or not yet: the bits the push failed to set are
+ * tried again only while its states stay fresh.
+ */
 static int any_dead(const struct mon *mon)
 {
 	unsigned i;
@@ -40,23 +45,30 @@ static int any_dead(const struct mon *mon)
 	for (i = 0; i < DARD_PATHS_MAX / 64; i++)
 		if (mon->dead[i])
 			return 1;
+	for (i = 0; i < mon->m->npaths; i++)
+		if (mon->m->pv[i].dead)
+			return 1;
 	return 0;
 }
 
 /*
  * Whether the datapath repaired a flow on its own since the last tick (a
- * TCP timeout moved it): a path may have died unseen by a quiet monitor.
+ * timeout moved it: the sock_ops callback, a SYN or D-SACK sent again, a
+ * new hash; the module counts the last): a path may have died unseen by
+ * a quiet monitor.
  */
 static int dp_repaired(struct dardd *d)
 {
-	uint64_t v[__DARD_STAT_MAX];
+	uint64_t v[__DARD_STAT_MAX], n;
 	int grew;
 
 	if (!d->ops->stats || d->ops->stats(d->dp, v))
 		return 0;
-	grew = d->repath_rto_seen && v[DARD_STAT_REPATH_RTO] != d->repath_rto;
-	d->repath_rto = v[DARD_STAT_REPATH_RTO];
-	d->repath_rto_seen = 1;
+	n = v[DARD_STAT_REPATH_RTO] + v[DARD_STAT_REPATH_SYN] +
+	    v[DARD_STAT_REPATH_DSACK] + v[DARD_STAT_REPATH_REHASH];
+	grew = d->repairs_seen && n != d->repairs;
+	d->repairs = n;
+	d->repairs_seen = 1;
 	return grew;
 }
 

@@ -86,11 +86,11 @@ t "monitor show says whether it is quiet" \
 	-- monitor show
 
 # A new elephant in the monitor: its rate unknown, the monitor awake.
-on e1_1 iperf3 -c "$(id_of e2_2)" -B "$(id_of e1_1)" -t 20 -b 20M \
-	>/dev/null 2>&1 &
 t "the monitor is quiet before a second elephant joins it" within 5 \
 	ctl_jq e1_1 '.[0].quiet' -- monitor show
 q1=$(stat_of e1_1 queries)
+on e1_1 iperf3 -c "$(id_of e2_2)" -B "$(id_of e1_1)" -t 20 -b 20M \
+	>/dev/null 2>&1 &
 t "a second elephant joins the monitor" within 15 \
 	ctl_jq e1_1 '.[0].elephants == 2' -- monitor show
 t "which wakes it at once" within 2 \

@@ -268,6 +268,12 @@ static void test_quiet(void **state)
 	assert_int_equal(f->nsent, 9);
 	query_send(d, 6 * S + S / 5);
 	assert_true(mon->quiet);
+	/* The module counts its repairs as new hashes: they wake it too. */
+	f->dp.stats[DARD_STAT_REPATH_REHASH]++;
+	query_send(d, 6 * S + 3 * S / 10);
+	assert_false(mon->quiet);
+	query_send(d, 6 * S + 2 * S / 5);
+	assert_true(mon->quiet);
 	/* The paper's mode: never quiet, at any rate. */
 	d->o.mode = DARD_SCHED_PAPER;
 	d->o.sched = dard_sched_modes[DARD_SCHED_PAPER];
@@ -284,6 +290,43 @@ static void test_quiet(void **state)
 	fix_free(f);
 }
 
+/*
+ * The share of our up link counts the elephants that sent since the last
+ * walk: one gone quiet (UDP, or TCP without a FIN) takes none, and 500
+ * Mbit/s is then half the share, not all of it.
+ */
+static void test_share_active(void **state)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct dard_flow_iter it;
+	struct dard_round_flow rf;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	fix_table(f, 0, 1 * S);
+	f->dp.nflows = 2;
+	f->dp.key[1] = fix_key(f, "e2_2", 2);
+	f->dp.flow[1] = f->dp.flow[0];
+	f->dp.flow[1].path = fix_pair(f, "e2_2", 0);
+	f->dp.flow[1].last_ns = S / 2;
+	flows_sweep(d, 1 * S);
+	assert_int_equal(d->nel, 2);
+	fix_table(f, 62500000, 2 * S);
+	f->dp.nflows = 2; /* the second one idle since 0.5 s */
+	flows_sweep(d, 2 * S);
+	assert_int_equal(d->nel, 1);
+	el_iter(d->mons, &it);
+	assert_non_null(it.next(it.arg, NULL, &rf));
+	assert_true(rf.share == 1000);
+	f->dp.flow[1].last_ns = 2 * S; /* it sends again */
+	flows_sweep(d, 2 * S + 1);
+	assert_int_equal(d->nel, 2);
+	assert_non_null(it.next(it.arg, NULL, &rf));
+	assert_true(rf.share == 500);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_round_hold),
 		cmocka_unit_test(test_round_stays),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_share_active),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
