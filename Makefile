@@ -409,6 +409,7 @@ test-netns: daemon
 		tests/netns/dard.sh || rc=1; \
 		tests/netns/auth.sh || rc=1; \
 		tests/netns/share.sh || rc=1; \
+		tests/netns/quiet.sh || rc=1; \
 		tests/netns/experiment.sh || rc=1; \
 		tests/netns/deterlab.sh || rc=1; \
 		tests/netns/cluster.sh || rc=1; \

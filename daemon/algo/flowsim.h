@@ -60,6 +60,8 @@ struct dard_sim_opts {
 	double query;	     /* s between switch queries; paper 1 */
 	double schedule;     /* s; rounds every this + U[0, this]; paper 5 */
 	double delta;	     /* Mbit/s; paper 10 */
+	double quiet;	     /* sched.h's; paper 0 */
+	double sleep;	     /* s; paper 0 */
 	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
 	double central;	     /* s between centralized rounds; paper 5 */
 	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10 per

@@ -67,7 +67,7 @@ static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 	w->cur = 0;
 	w->n = 0;
 	for (m = s->hmon[h]; m; m = m->hnext)
-		for (k = 0; k < m->m->nqueries; k++) {
+		for (k = 0; !m->quiet && k < m->m->nqueries; k++) {
 			const struct dard_mon_query *q = &m->m->query[k];
 
 			if (st->above[q->sw]) {
@@ -186,6 +186,104 @@ static void query_shared(struct sim *s)
 	}
 }
 
+/*
+ * A monitor's elephants for dard_monitor_round and dard_monitor_quiet:
+ * the moves are in out (NULL: none needed), each host's elephants in
+ * s->nel.
+ */
+struct round_iter {
+	const struct sim *s;
+	const struct mon *m;
+	const struct dard_sim_flow *out;
+};
+
+static const void *round_next(void *arg, const void *cur,
+			      struct dard_round_flow *rf)
+{
+	const struct round_iter *it = arg;
+	const struct flow *f =
+		cur ? ((const struct flow *)cur)->mnext : it->m->flows;
+	uint32_t nel;
+
+	if (!f)
+		return NULL;
+	rf->path = f->row;
+	rf->moves = it->out ? it->out[f->id].moves : 0;
+	rf->moved_at = f->moved_at;
+	rf->rate = f->rate;
+	rf->idle_rate = f->idle_rate;
+	/* Counted by mark_quiet alone, 0 when it did not: never a division
+	 * by 0, not even one the compiler would speculate. */
+	nel = it->s->nel[f->src];
+	rf->share = it->s->t->link[f->up / 2].mbps / (nel ? nel : 1);
+	if (!nel)
+		rf->share = 0;
+	return f;
+}
+
+/*
+ * Which monitors are quiet this interval (dard_monitor_quiet): dardd
+ * decides at its query tick, from its flows' rates over the last second;
+ * here from their rates now.
+ */
+static void mark_quiet(struct sim *s)
+{
+	struct round_iter ri = {s, NULL, NULL};
+	struct dard_flow_iter it = {round_next, &ri};
+	struct mon *m;
+	size_t i;
+
+	if (!(s->mode.quiet > 0))
+		return;
+	for (i = 0; i < s->nact; i++)
+		s->nel[s->act[i]->src] = 0;
+	for (i = 0; i < s->nact; i++)
+		s->nel[s->act[i]->src] += s->act[i]->elephant;
+	for (m = s->mons; m; m = m->next) {
+		int was = m->quiet;
+
+		ri.m = m;
+		/* As dardd's mon_quiet_all: a dead path, or a timeout of
+		 * its host's since the last query, keeps it asking. */
+		m->quiet = !s->woke[m->host] && !m->dead &&
+			   dard_monitor_quiet(m->m, &it, &s->mode, s->now);
+		if (was && !m->quiet &&
+		    m->next_round < s->now + s->mode.query / 4)
+			m->next_round = s->now + s->mode.query / 4;
+	}
+	memset(s->woke, 0, s->t->nnodes * sizeof(*s->woke));
+}
+
+/*
+ * What each monitor sees dead after this query. One that asked, every
+ * dead link of its paths; a quiet one, those its host's other monitors
+ * asked about (dardd's dead_update takes every monitor's states from the
+ * host's one link table), else what it saw when it last asked.
+ */
+static void dead_views(struct sim *s)
+{
+	struct mon *m, *h;
+
+	for (m = s->mons; m; m = m->next) {
+		uint64_t mine;
+
+		if (s->hmon[m->host] != m)
+			continue;
+		mine = ++s->stamp;
+		for (h = m; h; h = h->hnext)
+			if (!h->quiet) {
+				h->dead =
+					flowsim_fail_any_dead(s, h->flows->ps);
+				flowsim_fail_mark_dead(s, h->flows->ps,
+						       s->dlseen, mine);
+			}
+		for (h = m; h; h = h->hnext)
+			if (h->quiet && !h->dead)
+				h->dead = flowsim_fail_seen_dead(
+					s, h->flows->ps, s->dlseen, mine);
+	}
+}
+
 /* The switches' answer to every query: elephants per directed link. */
 static void query(struct sim *s)
 {
@@ -193,6 +291,8 @@ static void query(struct sim *s)
 	uint32_t l;
 	size_t i;
 	unsigned k;
+
+	mark_quiet(s);
 
 	for (l = 0; l < 2 * s->t->nlinks; l++) {
 		s->ls[l].flows = 0;
@@ -205,6 +305,8 @@ static void query(struct sim *s)
 		if (s->act[i]->elephant)
 			for (k = 0; k < s->act[i]->nlinks; k++)
 				s->ls[s->act[i]->links[k]].flows++;
+	if (s->o->nfail)
+		dead_views(s);
 	if (s->o->share) {
 		query_shared(s);
 		return;
@@ -221,7 +323,7 @@ static void query(struct sim *s)
 		if (s->hmon[m->host] != m)
 			continue;
 		for (h = m; h; h = h->hnext)
-			for (k = 0; k < h->m->nqueries; k++) {
+			for (k = 0; !h->quiet && k < h->m->nqueries; k++) {
 				uint32_t sw = h->m->query[k].sw;
 
 				if (s->asked[sw] == s->stamp)
@@ -301,43 +403,28 @@ static void mon_leave(struct sim *s, struct flow *f)
 	mon_free(m);
 }
 
-/* A monitor's elephants for dard_monitor_round: the moves are in out. */
-struct round_iter {
-	const struct mon *m;
-	const struct dard_sim_flow *out;
-};
-
-static const void *round_next(void *arg, const void *cur,
-			      struct dard_round_flow *rf)
-{
-	const struct round_iter *it = arg;
-	const struct flow *f =
-		cur ? ((const struct flow *)cur)->mnext : it->m->flows;
-
-	if (f) {
-		rf->path = f->row;
-		rf->moves = it->out[f->id].moves;
-		rf->moved_at = f->moved_at;
-	}
-	return f;
-}
-
 /*
  * One round of a monitor: dardd's own round (dard_monitor_round) on the
  * last query's states.
  */
 static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
-	struct round_iter ri = {m, out};
+	struct round_iter ri = {s, m, out};
 	struct dard_flow_iter it = {round_next, &ri};
-	struct flow *pick;
+	struct flow *pick, *f;
 	struct dard_move mv;
 
 	m->next_round =
 		s->now + s->mode.round + dard_urand(&s->rng) * s->mode.round;
+	/* Quiet at the last query: it asked nothing, and acts on nothing. */
+	if (m->quiet)
+		return;
 	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->m->pv);
 	pick = (struct flow *)dard_monitor_round_mode(
 		m->m, s->ls, &it, s->mode.delta, &s->mode, s->now, &mv);
+	if (dard_monitor_idle(m->m, s->now))
+		for (f = m->flows; f; f = f->mnext)
+			f->idle_rate = f->rate;
 	if (!pick)
 		return;
 	flowsim_move(s, pick, mv.to, out);
@@ -354,6 +441,7 @@ static int dard_elephant(struct sim *s, struct flow *f)
 	f->mon = mon_get(s, f);
 	if (!f->mon)
 		return -EIO;
+	f->idle_rate = 0;
 	f->mnext = f->mon->flows;
 	f->mon->flows = f;
 	return 0;
@@ -405,6 +493,11 @@ static int dard_init(struct sim *s)
 	uint32_t n, i, *tor_of;
 	int ret = 0;
 
+	s->nel = calloc(t->nnodes, sizeof(*s->nel));
+	s->woke = calloc(t->nnodes, sizeof(*s->woke));
+	s->dlseen = calloc(2 * (size_t)t->nlinks, sizeof(*s->dlseen));
+	if (!s->nel || !s->woke || !s->dlseen)
+		return dard_fail(s->err, -ENOMEM, "out of memory");
 	if (!s->o->share)
 		return 0;
 	/* Per node, its index in s->tors when it is a ToR. */
@@ -450,6 +543,12 @@ static void dard_fini(struct sim *s)
 	free(s->tors);
 	free(s->dlhost);
 	free(s->want);
+	free(s->nel);
+	free(s->woke);
+	free(s->dlseen);
+	s->dlseen = NULL;
+	s->woke = NULL;
+	s->nel = NULL;
 	s->want = NULL;
 	s->dlhost = NULL;
 	s->tors = NULL;

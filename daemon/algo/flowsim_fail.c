@@ -220,6 +220,8 @@ static double repair(struct sim *s, struct flow *f, struct dard_sim_flow *out)
 			return at;
 		/* A timeout knows no liveness: the next path, blindly. */
 		flowsim_move(s, f, (f->row + 1) % f->ps->npaths, out);
+		/* dardd sees repath_rto grow: its monitors ask again. */
+		s->woke[f->src] = 1;
 		f->dead_since = s->now;
 		return s->now + s->o->rto;
 	}
@@ -244,7 +246,7 @@ static int monitored(const struct sim *s, const struct flow *f)
 	const struct mon *m;
 
 	for (m = s->hmon[f->src]; m; m = m->hnext)
-		if (m->m->dst_tor == f->ps->dtor)
+		if (m->m->dst_tor == f->ps->dtor && (!m->quiet || m->dead))
 			return 1;
 	return 0;
 }
@@ -283,6 +285,38 @@ void flowsim_fail_arrive(struct sim *s, struct flow *f)
 		memcpy(&f->links[1], &f->ps->dl[(size_t)f->row * f->ps->ndl],
 		       f->ps->ndl * sizeof(f->links[0]));
 	}
+}
+
+int flowsim_fail_any_dead(const struct sim *s, const struct pset *p)
+{
+	uint32_t row;
+
+	for (row = 0; row < p->npaths; row++)
+		if (row_dead(s, p, row, 1))
+			return 1;
+	return 0;
+}
+
+void flowsim_fail_mark_dead(const struct sim *s, const struct pset *p,
+			    uint64_t *seen, uint64_t stamp)
+{
+	size_t k, n = (size_t)p->npaths * p->ndl;
+
+	for (k = 0; k < n; k++)
+		if (s->ls[p->dl[k]].dead)
+			seen[p->dl[k]] = stamp;
+}
+
+int flowsim_fail_seen_dead(const struct sim *s, const struct pset *p,
+			   const uint64_t *seen, uint64_t stamp)
+{
+	size_t k, n = (size_t)p->npaths * p->ndl;
+
+	(void)s;
+	for (k = 0; k < n; k++)
+		if (seen[p->dl[k]] == stamp)
+			return 1;
+	return 0;
 }
 
 int flowsim_fail_stuck(struct sim *s, int arrivals)

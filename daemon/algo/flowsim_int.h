@@ -46,6 +46,7 @@ struct flow {
 	struct flow *mnext; /* the monitor's elephants */
 	double dead_since;  /* s: on a failed link since; < 0: not */
 	double moved_at;    /* s: DARD's last move of it */
+	double idle_rate;   /* Mbit/s at its monitor's last idle round; 0 */
 };
 
 struct mon {
@@ -53,6 +54,8 @@ struct mon {
 	struct dard_monitor *m;
 	double next_round;
 	struct flow *flows;
+	int quiet; /* at the last query: it asked, and then moves, nothing */
+	int dead;  /* a path of it dead at its last query (with failures) */
 	struct mon *next, **pprev; /* all monitors, unlinked in O(1) */
 	struct mon *hnext;	   /* the host's */
 };
@@ -94,6 +97,10 @@ struct sim {
 	size_t nps, ps_cap;
 	struct mon *mons, **hmon; /* hmon: per node */
 	uint64_t *asked, stamp;	  /* per node: the query that asked it */
+	uint32_t *nel;		  /* per node: a host's elephants */
+	uint8_t *woke;		  /* per node: a timeout moved a flow of it */
+	uint64_t *dlseen;	  /* per directed link: the stamp of the host
+				     whose monitors saw it dead */
 	/* With o->share: the ToRs, and per directed link the stamp of the
 	 * host's WANT that holds it (each link once a WANT). */
 	struct share_tor *tors;
@@ -181,6 +188,14 @@ void flowsim_fail_arrive(struct sim *s, struct flow *f);
 uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
 			       uint32_t row);
 int flowsim_fail_stuck(struct sim *s, int arrivals);
+/* Whether a row of p crosses a link its switches last reported down. */
+int flowsim_fail_any_dead(const struct sim *s, const struct pset *p);
+/* Stamps every such link of p's rows in seen. */
+void flowsim_fail_mark_dead(const struct sim *s, const struct pset *p,
+			    uint64_t *seen, uint64_t stamp);
+/* Whether a row of p crosses a link stamped so. */
+int flowsim_fail_seen_dead(const struct sim *s, const struct pset *p,
+			   const uint64_t *seen, uint64_t stamp);
 /* When a run whose flows all stalled with nothing to come ends. */
 double flowsim_fail_end(const struct sim *s);
 

@@ -150,11 +150,13 @@ static void monitors_text(json_object *doc)
 	for (i = 0; i < arr_len(doc); i++) {
 		json_object *m = json_object_array_get_idx(doc, i);
 		json_object *paths = arr(m, "paths");
+		int quiet = json_object_get_boolean(
+			json_object_object_get(m, "quiet"));
 
-		printf("%s -> %s: %lld elephants, %lld rounds, %lld moves, %lld switches queried\n",
+		printf("%s -> %s: %lld elephants, %lld rounds, %lld moves, %lld switches queried%s\n",
 		       str(m, "src_tor"), str(m, "dst_tor"),
 		       num(m, "elephants"), num(m, "rounds"), num(m, "moves"),
-		       num(m, "switches"));
+		       num(m, "switches"), quiet ? ", quiet" : "");
 		printf("  %-4s %-7s %-12s %-9s %-6s %s\n", "path", "known",
 		       "BoNF Mbit/s", "elephants", "ours", "switches");
 		for (k = 0; k < arr_len(paths); k++)
@@ -174,8 +176,11 @@ static void flows_text(json_object *doc)
 		       str(f, "proto"), str(f, "src"), num(f, "sport"),
 		       str(f, "dst"), num(f, "dport"), str(f, "dst_host"),
 		       num(f, "path"), str(f, "saddr"), str(f, "daddr"));
-		printf("    elephant for %.1fs moves %lld history",
+		printf("    elephant for %.1fs moves %lld",
 		       dbl(f, "elephant_s"), num(f, "moves"));
+		if (json_object_object_get(f, "mbps"))
+			printf(" at %.1f Mbit/s", dbl(f, "mbps"));
+		printf(" history");
 		for (k = 0; k < arr_len(h); k++) {
 			json_object *x = json_object_array_get_idx(h, k);
 

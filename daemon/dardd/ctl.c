@@ -60,6 +60,11 @@ static json_object *paths_json(struct dardd *d, const struct dard_monitor *m)
 	return paths;
 }
 
+static json_object *dbl_json(double v)
+{
+	return json_object_new_double(v);
+}
+
 static json_object *monitors_json(struct dardd *d)
 {
 	json_object *a = json_object_new_array();
@@ -90,6 +95,10 @@ static json_object *monitors_json(struct dardd *d)
 				       json_object_new_int64(mon->moves));
 		json_object_object_add(o, "switches",
 				       json_object_new_int64(m->nqueries));
+		json_object_object_add(o, "quiet",
+				       json_object_new_boolean(mon->quiet));
+		json_object_object_add(o, "quiet_ticks",
+				       json_object_new_int64(mon->quiet_ticks));
 		json_object_object_add(o, "paths", paths_json(d, m));
 		json_object_array_add(a, o);
 	}
@@ -154,6 +163,9 @@ static json_object *flows_json(struct dardd *d)
 		json_object_object_add(
 			o, "elephant_s",
 			json_object_new_double((now - e->since_ns) / 1e9));
+		/* Not known until two walks of the flow table: null. */
+		json_object_object_add(o, "mbps",
+				       e->rate < 0 ? NULL : dbl_json(e->rate));
 		json_object_object_add(o, "history", history_json(e, now));
 		json_object_array_add(a, o);
 	}
@@ -279,6 +291,8 @@ static json_object *stats_json(struct dardd *d)
 	STAT(refused_replay);
 	STAT(send_errors);
 	STAT(rounds);
+	STAT(rounds_quiet);
+	STAT(quiet_ticks);
 	STAT(moves);
 	STAT(ctl_refused);
 #undef STAT

@@ -45,6 +45,9 @@ struct dardd_opts {
 	uint64_t cp_timeout_ns; /* silent this long: back to DARD */
 	uint64_t cp_report_ns;	/* a full report every this */
 	int no_share;		/* --no-share: ask every switch ourselves */
+	/* --quiet-at, --quiet-sleep: below 0 (unset), the mode's. */
+	double quiet_at, quiet_sleep;
+	struct dard_sched_mode sched; /* the mode's, with those two */
 };
 
 /* Why a controller's datagram was refused (controller.c), each counted. */
@@ -87,6 +90,8 @@ struct dardd_stats {
 	uint64_t refused_proto, refused_key, refused_mac, refused_malformed;
 	uint64_t refused_source, refused_seq, refused_replay;
 	uint64_t rounds, moves, ctl_refused;
+	uint64_t quiet_ticks;  /* monitors quiet at a query tick, summed */
+	uint64_t rounds_quiet; /* rounds skipped: their monitor was quiet */
 	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
@@ -170,6 +175,11 @@ struct elephant {
 	uint64_t since_ns;	     /* when it became an elephant */
 	unsigned moves;		     /* ours, + earlier ones if adopted */
 	uint64_t moved_ns;	     /* our rounds' last move of it, or 0 */
+	/* Its rate over the last walk of the flow table (flows.c), for
+	 * dard_monitor_quiet: Mbit/s, < 0 until two walks saw it; and at
+	 * its monitor's last idle round, 0: none. */
+	double rate, idle_rate;
+	uint64_t rate_bytes, rate_ns;
 	struct {
 		uint64_t ns;
 		int path;
@@ -198,6 +208,8 @@ struct mon {
 	unsigned nflows;
 	uint64_t next_round_ns;
 	uint64_t rounds, moves;
+	uint64_t quiet_ticks; /* query ticks it was quiet in */
+	int quiet; /* at the last query tick: it asks and moves nothing */
 	uint64_t dead[DARD_PATHS_MAX / 64]; /* paths the datapath has dead */
 	struct mon *next;
 };
@@ -265,6 +277,10 @@ struct dardd {
 	struct dard_dp *dp;
 	const struct dard_dp_ops *ops;
 	uint64_t next_sweep_ns;
+	unsigned nel; /* elephants in the last walk, ours to any ToR */
+	/* The datapath's own repairs at the last query tick (monitors.c). */
+	uint64_t repairs;
+	int repairs_seen;
 	/* Link states and the switches' answers (query.c). */
 	struct dard_lstate *ls;
 	uint64_t *ls_when, *ls_stamp, tick;
@@ -326,6 +342,13 @@ void monitors_fini(struct dardd *d);
 struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now);
 void mon_put(struct dardd *d, struct mon *mon);
 unsigned mon_count(const struct dardd *d);
+/*
+ * At a query tick: which monitors are quiet (dard_monitor_quiet under
+ * our mode), asking no switch and running no round until the next. None
+ * with a dead path, none in the tick after the datapath repaired a flow
+ * on its own.
+ */
+void mon_quiet_all(struct dardd *d, uint64_t now);
 /* When mon's next round is due: schedule + U[0, schedule] after now. */
 uint64_t mon_next_round(struct dardd *d, uint64_t now);
 /* The index of pair among mon's paths, or -1. */

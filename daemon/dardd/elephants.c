@@ -90,6 +90,7 @@ struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
 	e->since_ns = now;
 	e->seen = 1;
 	e->left = -1;
+	e->rate = -1;
 	el_hist_add(e, now, e->path);
 	e->next = d->els;
 	if (e->next)
@@ -147,14 +148,23 @@ void elephants_fini(struct dardd *d)
 	}
 }
 
+/* A flow's share of our up link: the link's rate over our elephants. */
+static double share_of(const struct dardd *d)
+{
+	uint32_t up = dard_host_dlink(d->t, d->me, DARD_UP);
+
+	return d->t->link[up / 2].mbps / (d->nel ? d->nel : 1);
+}
+
 /* The table links every elephant: the monitor's are those that name it. */
 static const void *el_next(void *arg, const void *cur,
 			   struct dard_round_flow *f)
 {
 	struct mon *mon = arg;
+	const struct dardd *d = mon->d;
 	const struct elephant *e;
 
-	e = cur ? ((const struct elephant *)cur)->next : mon->d->els;
+	e = cur ? ((const struct elephant *)cur)->next : d->els;
 	for (; e; e = e->next)
 		if (e->mon == mon) {
 			f->path = e->path;
@@ -162,6 +172,9 @@ static const void *el_next(void *arg, const void *cur,
 			/* Never moved by a round: long ago, for the hold. */
 			f->moved_at =
 				e->moved_ns ? e->moved_ns / 1e9 : -HUGE_VAL;
+			f->rate = e->rate;
+			f->idle_rate = e->idle_rate;
+			f->share = share_of(d);
 			return e;
 		}
 	return NULL;

@@ -106,7 +106,20 @@ static void adopt(struct dardd *d, const struct dard_flow_key *k,
 struct walk {
 	struct dardd *d;
 	uint64_t now;
+	unsigned nel; /* elephants that have not ended, ours to any ToR */
 };
+
+/* e's rate since the last walk; unknown until two walks saw it. */
+static void rate_update(struct elephant *e, const struct dard_flow *f,
+			uint64_t now)
+{
+	if (e->rate_ns && now > e->rate_ns && f->bytes >= e->rate_bytes)
+		e->rate = (f->bytes - e->rate_bytes) * 8e3 / (now - e->rate_ns);
+	else
+		e->rate = -1;
+	e->rate_bytes = f->bytes;
+	e->rate_ns = now;
+}
 
 static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		   void *arg)
@@ -114,6 +127,11 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 	struct walk *w = arg;
 	struct elephant *e = el_find(w->d, k);
 
+	/* Elephants that sent since the last walk: an idle one (UDP, or
+	 * TCP gone without a FIN) takes no share of our link. */
+	w->nel += (f->flags & DARD_FLOW_F_ELEPHANT) &&
+		  !(f->flags & DARD_FLOW_F_ENDED) &&
+		  f->last_ns + w->d->o.sweep_ns >= w->now;
 	/*
 	 * Begun after we took it for an elephant: the LRU evicted ours, which
 	 * reports nothing, and a packet made a new entry for its key. Ours
@@ -148,6 +166,7 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		}
 		e->dp_moves = f->moves;
 		e->dp_known = 1;
+		rate_update(e, f, w->now);
 		return 0;
 	}
 	if ((f->flags & DARD_FLOW_F_ELEPHANT) &&
@@ -158,7 +177,7 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 
 void flows_sweep(struct dardd *d, uint64_t now)
 {
-	struct walk w = {d, now};
+	struct walk w = {d, now, 0};
 	struct elephant *e, *next;
 	int n;
 
@@ -168,6 +187,8 @@ void flows_sweep(struct dardd *d, uint64_t now)
 	/* A walk that failed says nothing about which flows are gone. */
 	if (n < 0)
 		log_warn("Unable to walk the flow table: %s", strerror(-n));
+	else
+		d->nel = w.nel;
 	for (e = d->els; n >= 0 && e; e = next) {
 		next = e->next;
 		if (e->seen)

@@ -33,6 +33,71 @@ uint64_t mon_next_round(struct dardd *d, uint64_t now)
 	       dard_xorshift64s(&d->rng) % (d->o.schedule_ns + 1);
 }
 
+/*
+ * Whether a path of mon is dead by its states (dead_update's last view),
+ * pushed to the datapath or not yet: the bits the push failed to set are
+ * tried again only while its states stay fresh.
+ */
+static int any_dead(const struct mon *mon)
+{
+	unsigned i;
+
+	for (i = 0; i < DARD_PATHS_MAX / 64; i++)
+		if (mon->dead[i])
+			return 1;
+	for (i = 0; i < mon->m->npaths; i++)
+		if (mon->m->pv[i].dead)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the datapath repaired a flow on its own since the last tick (a
+ * timeout moved it: the sock_ops callback, a SYN or D-SACK sent again, a
+ * new hash; the module counts the last): a path may have died unseen by
+ * a quiet monitor.
+ */
+static int dp_repaired(struct dardd *d)
+{
+	uint64_t v[__DARD_STAT_MAX], n;
+	int grew;
+
+	if (!d->ops->stats || d->ops->stats(d->dp, v))
+		return 0;
+	n = v[DARD_STAT_REPATH_RTO] + v[DARD_STAT_REPATH_SYN] +
+	    v[DARD_STAT_REPATH_DSACK] + v[DARD_STAT_REPATH_REHASH];
+	grew = d->repairs_seen && n != d->repairs;
+	d->repairs = n;
+	d->repairs_seen = 1;
+	return grew;
+}
+
+void mon_quiet_all(struct dardd *d, uint64_t now)
+{
+	const struct dard_sched_mode *mode = &d->o.sched;
+	int wake = mode->quiet > 0 && dp_repaired(d);
+	struct dard_flow_iter it;
+	struct mon *mon;
+
+	for (mon = d->mons; mon; mon = mon->next) {
+		int was = mon->quiet;
+
+		el_iter(mon, &it);
+		/* A dead path keeps it asking: its states must not age to
+		 * unknown, which would revive the path (dead.c). */
+		mon->quiet = !wake && !any_dead(mon) &&
+			     dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
+		mon->quiet_ticks += mon->quiet;
+		d->st.quiet_ticks += mon->quiet;
+		/* Awake again: its first round after this tick's replies,
+		 * which come within milliseconds; a quarter interval is
+		 * a loop tick or more (loop.c). */
+		if (was && !mon->quiet &&
+		    mon->next_round_ns < now + d->o.query_ns / 4)
+			mon->next_round_ns = now + d->o.query_ns / 4;
+	}
+}
+
 unsigned mon_count(const struct dardd *d)
 {
 	const struct mon *mon;

@@ -59,9 +59,11 @@ static void usage(FILE *f)
 		"                             else bpf)\n"
 		"  -M, --sched-mode MODE      fast (default): elephants at 1 s,\n"
 		"                             rounds every 1 s + U[0, 1 s], a moved\n"
-		"                             flow held 8 s; or paper: the paper's\n"
-		"                             10 s age and 5 s rounds, no hold. It\n"
-		"                             sets the defaults of -S, -e, -Q and -d\n"
+		"                             flow held 8 s, quiet monitors; or\n"
+		"                             paper: the paper's 10 s age and 5 s\n"
+		"                             rounds, no hold, never quiet. It sets\n"
+		"                             the defaults of -S, -e, -Q, -d and the\n"
+		"                             --quiet- options\n"
 		"                             (the age only if dardd attaches the\n"
 		"                             datapath)\n"
 		"  -Q, --query-interval S     query the switches every S (default 1)\n"
@@ -86,6 +88,14 @@ static void usage(FILE *f)
 		"      --no-share             ask every switch ourselves: do not\n"
 		"                             share answers with the hosts under\n"
 		"                             our ToR (UDP port %d)\n"
+		"      --quiet-at F           a monitor whose elephants all run at F\n"
+		"                             of their share of our up link or more\n"
+		"                             asks no switch and runs no round\n"
+		"                             (default: the mode's, 0.9 or 0: never)\n"
+		"      --quiet-sleep S        after a round that wanted no move, it\n"
+		"                             is quiet for S while each elephant runs\n"
+		"                             at F of the rate it had (default: the\n"
+		"                             mode's, 3 or 0)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -198,6 +208,8 @@ static void defaults(struct dardd_opts *o)
 	 * takes the mode's. */
 	o->mode = DARD_SCHED_FAST;
 	o->delta = -1;
+	o->quiet_at = -1;
+	o->quiet_sleep = -1;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
 	o->cp_timeout_ns = 3000000000ULL;
@@ -218,6 +230,11 @@ static void derive(struct dardd_opts *o)
 		o->query_ns = (uint64_t)(m->query * 1e9);
 	if (o->delta < 0)
 		o->delta = m->delta;
+	o->sched = *m;
+	if (o->quiet_at >= 0)
+		o->sched.quiet = o->quiet_at;
+	if (o->quiet_sleep >= 0)
+		o->sched.sleep = o->quiet_sleep;
 	/* A link state older than three query rounds counts as unknown. */
 	o->max_age_ns = o->query_ns * 3;
 	/* Idle flows are found to within a quarter of the idle time. */
@@ -232,7 +249,23 @@ void dardd_opts_defaults(struct dardd_opts *o)
 }
 
 /* Long options without a short one. */
-enum { OPT_CONTROLLER = 256, OPT_CP_TIMEOUT, OPT_CP_REPORT, OPT_NO_SHARE };
+enum {
+	OPT_CONTROLLER = 256,
+	OPT_CP_TIMEOUT,
+	OPT_CP_REPORT,
+	OPT_NO_SHARE,
+	OPT_QUIET_AT,
+	OPT_QUIET_SLEEP,
+};
+
+/* A number in [min, max] into *x, or its refusal in err. */
+static int number(const char *opt, const char *arg, double min, double max,
+		  const char *want, double *x, char *err)
+{
+	int ret = dard_parse_double(arg, min, max, x);
+
+	return ret ? dard_num_fail(err, ret, opt, arg, want) : 0;
+}
 
 /* One option and its argument: DARD_OPTS_RUN, or the exit status. */
 static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
@@ -293,6 +326,14 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 	case OPT_NO_SHARE:
 		o->no_share = 1;
 		return DARD_OPTS_RUN;
+	case OPT_QUIET_AT:
+		ret = number("--quiet-at", arg, 0, 1, "a share from 0 to 1",
+			     &o->quiet_at, err);
+		break;
+	case OPT_QUIET_SLEEP:
+		ret = number("--quiet-sleep", arg, 0, SECONDS_MAX,
+			     "seconds from 0 to 86400", &o->quiet_sleep, err);
+		break;
 	default:
 		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
@@ -318,6 +359,8 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"controller-timeout", required_argument, NULL, OPT_CP_TIMEOUT},
 		{"controller-report", required_argument, NULL, OPT_CP_REPORT},
 		{"no-share", no_argument, NULL, OPT_NO_SHARE},
+		{"quiet-at", required_argument, NULL, OPT_QUIET_AT},
+		{"quiet-sleep", required_argument, NULL, OPT_QUIET_SLEEP},
 		DARD_OPTS_COMMON,
 		{},
 	};

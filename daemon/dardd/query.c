@@ -138,7 +138,7 @@ static void collect_ports(struct dardd *d)
 	unsigned i, k;
 
 	for (mon = d->mons; mon; mon = mon->next)
-		for (i = 0; i < mon->m->nqueries; i++) {
+		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++) {
 			const struct dard_mon_query *q = &mon->m->query[i];
 			struct sw *s = &d->sw[q->sw];
 
@@ -168,6 +168,8 @@ void query_send(struct dardd *d, uint64_t now)
 	uint32_t n;
 
 	d->tick++;
+	/* Before the WANT and the ports: a quiet monitor needs none. */
+	mon_quiet_all(d, now);
 	share_tick(d, now);
 	/* States that aged to unknown since the last replies: not dead. */
 	dead_update(d, now);

@@ -56,21 +56,32 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	struct dard_flow_iter it;
 	struct dard_alias_pair pair;
 	struct dard_move mv;
-	struct elephant *pick;
+	struct elephant *pick, *e;
 	char b[96];
 
 	mon->next_round_ns = mon_next_round(d, now);
 	/* The controller places our elephants: the round waits its turn. */
 	if (controller_places(d))
 		return;
+	/* Quiet at the last query tick: it asked nothing, and acts on
+	 * nothing (mon_quiet_all). */
+	if (mon->quiet) {
+		d->st.rounds_quiet++;
+		return;
+	}
 	mon->rounds++;
 	d->st.rounds++;
 	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
 			mon->m->pv);
 	el_iter(mon, &it);
 	pick = (struct elephant *)dard_monitor_round_mode(
-		mon->m, d->ls, &it, schedule_delta(d, mon),
-		&dard_sched_modes[d->o.mode], now / 1e9, &mv);
+		mon->m, d->ls, &it, schedule_delta(d, mon), &d->o.sched,
+		now / 1e9, &mv);
+	/* Nothing to gain: the rates now are the bar while it sleeps. */
+	if (dard_monitor_idle(mon->m, now / 1e9))
+		for (e = d->els; e; e = e->next)
+			if (e->mon == mon)
+				e->idle_rate = e->rate;
 	if (!pick || move(d, mon, pick, mv.to, &pair))
 		return;
 	/* Our own move, known before the switches count it. */

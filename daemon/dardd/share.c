@@ -278,7 +278,7 @@ static void want_update(struct dardd *d, uint64_t now)
 	m->type = DARD_SHARE_WANT;
 	m->count = 0;
 	for (mon = d->mons; mon; mon = mon->next)
-		for (i = 0; i < mon->m->nqueries; i++)
+		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++)
 			want_add(d, &mon->m->query[i], m, &sig);
 	for (i = 0; i < m->count; i++)
 		sh->need[m->want[i]] = 0;

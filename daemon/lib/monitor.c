@@ -262,6 +262,16 @@ void dard_monitor_fv(struct dard_monitor *m, const struct dard_flow_iter *it)
 			m->fv[f.path]++;
 }
 
+static int all_known(const struct dard_monitor *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->npaths; i++)
+		if (!m->pv[i].known)
+			return 0;
+	return 1;
+}
+
 /* A flow the round may not move: it moved less than the hold ago. */
 static int held(const struct dard_round_flow *f,
 		const struct dard_sched_mode *mode, double now)
@@ -281,10 +291,16 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	unsigned least = 0;
 	int dead;
 
+	m->idle_until = 0;
 	dard_monitor_fv(m, it);
 	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
-				    delta, mv))
+				    delta, mv)) {
+		/* Nothing to gain, and every path known (not a round
+		 * blind for want of replies): sleep while our rates hold. */
+		if (mode->sleep > 0 && all_known(m))
+			m->idle_until = now + mode->sleep;
 		return NULL;
+	}
 	/* A dead path's elephants leave whatever the hold says. */
 	dead = m->pv[mv->from].dead;
 	/* Moving the flow that moved least spreads the moves out. */
@@ -295,6 +311,33 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 			least = f.moves;
 		}
 	return pick;
+}
+
+int dard_monitor_idle(const struct dard_monitor *m, double now)
+{
+	return now < m->idle_until;
+}
+
+int dard_monitor_quiet(const struct dard_monitor *m,
+		       const struct dard_flow_iter *it,
+		       const struct dard_sched_mode *mode, double now)
+{
+	int asleep = now < m->idle_until;
+	struct dard_round_flow f;
+	const void *cur = NULL;
+
+	if (!(mode->quiet > 0))
+		return 0;
+	while ((cur = it->next(it->arg, cur, &f))) {
+		if (!(f.rate >= 0))
+			return 0;
+		if (asleep && f.idle_rate > 0 &&
+		    f.rate >= mode->quiet * f.idle_rate)
+			continue;
+		if (!(f.share > 0 && f.rate >= mode->quiet * f.share))
+			return 0;
+	}
+	return 1;
 }
 
 const void *dard_monitor_round(struct dard_monitor *m,

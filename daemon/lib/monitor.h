@@ -37,6 +37,9 @@ struct dard_monitor {
 	struct dard_path_links *links;
 	struct dard_pstate *pv;
 	uint32_t *fv;
+	/* s, the rounds' clock: the last round wanted no move, and its
+	 * flows' rates are the bar until then (mode->sleep); 0: none. */
+	double idle_until;
 };
 
 /*
@@ -84,6 +87,11 @@ struct dard_round_flow {
 	int path;	/* index among the monitor's paths; < 0: none of them */
 	unsigned moves; /* how often it has moved so far */
 	double moved_at; /* s, the caller's clock: its last move, if moves */
+	/* For dard_monitor_quiet alone, in Mbit/s: */
+	double rate;	  /* its rate lately; < 0: not known yet */
+	double idle_rate; /* its rate at the monitor's last idle round, when
+			   * dard_monitor_idle said so; <= 0: none */
+	double share;	  /* the host's up link over the host's elephants */
 };
 
 /*
@@ -128,6 +136,24 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 				    double delta,
 				    const struct dard_sched_mode *mode,
 				    double now, struct dard_move *mv);
+
+/*
+ * Whether the last round of m, at now, wanted no move with every path's
+ * state known, and so began a sleep (mode->sleep): the caller keeps each
+ * elephant's rate as its idle_rate.
+ */
+int dard_monitor_idle(const struct dard_monitor *m, double now);
+
+/*
+ * Whether m may skip its queries and its round (mode->quiet, sched.h):
+ * every elephant's rate is known and at mode->quiet times its share or
+ * more, or, while m sleeps after an idle round, at mode->quiet times its
+ * idle_rate or more. A new elephant (no idle_rate yet) or one slowed
+ * down wakes m. Never in a mode without quiet.
+ */
+int dard_monitor_quiet(const struct dard_monitor *m,
+		       const struct dard_flow_iter *it,
+		       const struct dard_sched_mode *mode, double now);
 
 /*
  * The caller moved a flow as mv says: ls as the switches will count it,

@@ -233,9 +233,9 @@ void dard_lstate_move(struct dard_lstate *ls,
 }
 
 const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES] = {
-	[DARD_SCHED_PAPER] = {"paper", 10, 5, 1, 10, 0},
+	[DARD_SCHED_PAPER] = {"paper", 10, 5, 1, 10, 0, 0, 0},
 	/* Measured on fattree:8 and clos:8,8 (experiments.md). */
-	[DARD_SCHED_FAST] = {"fast", 1, 1, 1, 10, 8},
+	[DARD_SCHED_FAST] = {"fast", 1, 1, 1, 10, 8, 0.9, 3},
 };
 
 int dard_sched_mode_parse(const char *name)

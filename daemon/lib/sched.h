@@ -189,6 +189,15 @@ struct dard_sched_mode {
 	double query;	     /* s between switch queries */
 	double delta;	     /* Mbit/s: a move must gain more */
 	double hold;	     /* s: a moved flow stays this long; 0: never */
+	/*
+	 * A monitor is quiet, asks no switch and runs no round, while each
+	 * of its elephants runs at quiet times its share of the host's up
+	 * link or more (no path could give it more), or, for sleep seconds
+	 * after a round that wanted no move, at quiet times the rate that
+	 * round saw (nothing changed for it). 0: never quiet.
+	 */
+	double quiet;
+	double sleep; /* s */
 };
 
 extern const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES];

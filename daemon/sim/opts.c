@@ -301,6 +301,30 @@ static const struct sim_opt opts[] = {
 	 .help_in = SIM_RUN,
 	 .help = "  --delta D      dard, dard-paper: a move must gain more than\n"
 		 "                 D Mbit/s (default 10)\n"},
+	{.name = "quiet-at",
+	 .val = 'W',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.quiet),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "a share from 0 to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --quiet-at F   dard, dard-paper: a monitor whose elephants run\n"
+		 "                 at F of their host link share or more asks\n"
+		 "                 nothing (default: the mode's, 0.9 or 0: never)\n"},
+	{.name = "quiet-sleep",
+	 .val = 'Z',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.sleep),
+	 .min = 0,
+	 .max = 1e7,
+	 .domain = "seconds from 0 to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --quiet-sleep S  dard, dard-paper: after a round that wanted no\n"
+		 "                 move, quiet for S s while the rates hold\n"
+		 "                 (default: the mode's, 3 or 0)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
@@ -476,6 +500,7 @@ static void usage(FILE *f)
 	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
 	      "                [ --round S ] [ --query S ] [ --delta D ]\n"
+	      "                [ --quiet-at F ] [ --quiet-sleep S ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
 	      "                [ --refine N ] [ --keep 1 ] [ --share 0|1 ]\n"
@@ -491,9 +516,12 @@ static void usage(FILE *f)
 	      "  dard         dardd's own monitors and rounds, its default fast\n"
 	      "               mode: elephants after 1 s, switch queries every\n"
 	      "               1 s, rounds every 1 s + U[0, 1 s], delta 10\n"
-	      "               Mbit/s, a moved flow held 8 s;\n"
+	      "               Mbit/s, a moved flow held 8 s, a monitor quiet\n"
+	      "               while its flows run at 0.9 of their share or of\n"
+	      "               their rates at an idle round (for 3 s);\n"
 	      "  dard-paper   the same under the paper's mode: elephants after\n"
-	      "               10 s, rounds every 5 s + U[0, 5 s], no hold;\n"
+	      "               10 s, rounds every 5 s + U[0, 5 s], no hold,\n"
+	      "               never quiet;\n"
 	      "  hedera       every 5 s, demand estimation and simulated annealing\n"
 	      "               over a path per destination host, for the flows the\n"
 	      "               edge switches report (Hedera's large flows, at 10%\n"

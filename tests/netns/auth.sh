@@ -43,8 +43,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Monitors never quiet (--quiet-at 0): these checks watch the switch
+# protocol, which a quiet monitor does not use (quiet.sh tests that).
 t "fattree:4 with dard-switchd and dardd everywhere" \
-	"$testbed" up fattree:4 --prefix "$prefix" --dard --fast
+	"$testbed" up fattree:4 --prefix "$prefix" --dard --fast --quiet-at 0
 t "the testbed has its own key, mode 0600" \
 	test "$(stat -c %a "$key")" = 600
 t "testbed exec passes it on" bash -c \

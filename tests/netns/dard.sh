@@ -68,7 +68,7 @@ start_dardd() {
 	DARD_PIN_ROOT=/sys/fs/bpf/dard/testbed/$prefix/$1 setsid \
 		nsenter --net="/run/netns/$prefix-$1" "$dardd" \
 		-c "$dir/dard.conf" -k "$dir/dard.key" --query-interval 0.1 --schedule-interval 2 \
-		--idle 3 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &
+		--idle 3 --quiet-at 0 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &
 }
 
 # Flow i as the datapath on e1_i sees it (JSON).
@@ -101,8 +101,11 @@ mbps() {
 	done | awk '{ s += $1 } END { printf "%d", s }'
 }
 
+# Monitors never quiet (--quiet-at 0): these checks watch the switch
+# protocol, which a quiet monitor does not use (quiet.sh tests that).
 t "fattree:4 at $rate Mbit/s with dard-switchd and dardd everywhere" \
-	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate" --dard --fast
+	"$testbed" up fattree:4 --prefix "$prefix" --rate "$rate" --dard --fast \
+	--quiet-at 0
 t "every switch runs dard-switchd" bash -c \
 	"[[ \$(grep -l 'answering on' $dir/log/{core,aggr,tor}*.log | wc -l) == 20 ]]"
 # An agent answers once its counter has seen a window (protocol.md).

@@ -38,6 +38,7 @@ struct fake_dp {
 	unsigned ndead_calls, ndead;
 	uint32_t dead_id[FAKE_FLOWS_MAX];
 	uint64_t dead[FAKE_FLOWS_MAX][DARD_PATHS_MAX / 64];
+	uint64_t stats[__DARD_STAT_MAX]; /* what stats reads */
 };
 
 struct fix {
@@ -123,6 +124,12 @@ static int fake_set_dead(struct dard_dp *dp, uint32_t id, const uint64_t *dead)
 	return 0;
 }
 
+static int fake_stats(struct dard_dp *dp, uint64_t *out)
+{
+	memcpy(out, fake(dp)->stats, sizeof(fake(dp)->stats));
+	return 0;
+}
+
 static const struct dard_dp_ops fake_ops = {
 	.name = "fake",
 	.open = fake_open,
@@ -130,6 +137,7 @@ static const struct dard_dp_ops fake_ops = {
 	.sweep = fake_sweep,
 	.move = fake_move,
 	.set_dead = fake_set_dead,
+	.stats = fake_stats,
 };
 
 static ssize_t fake_xmit(struct dardd *d, const void *buf, size_t len,
@@ -283,6 +291,20 @@ static inline void fix_elephant(struct fix *f, const char *dst, uint16_t sport,
 	ev.key = fix_key(f, dst, sport);
 	ev.path = fix_pair(f, dst, path);
 	flows_on_event(&ev, &f->d);
+}
+
+/*
+ * The datapath's flow table holds one elephant, e1_1's to e2_1 from port
+ * 1 on the first path: bytes sent so far, its last packet at now.
+ */
+static inline void fix_table(struct fix *f, uint64_t bytes, uint64_t now)
+{
+	f->dp.nflows = 1;
+	f->dp.key[0] = fix_key(f, "e2_1", 1);
+	f->dp.flow[0].path = fix_pair(f, "e2_1", 0);
+	f->dp.flow[0].flags = DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED;
+	f->dp.flow[0].bytes = bytes;
+	f->dp.flow[0].last_ns = now;
 }
 
 /* The last dead bitmap set for host `dst', or NULL if none was. */

@@ -261,10 +261,104 @@ static void test_show_release(void **state)
 	fix_free(f);
 }
 
+/*
+ * Quiet monitors and dead paths: a monitor with a dead path keeps asking,
+ * whatever its flows' rates, or its states would age to unknown and the
+ * path come back to life (found in review: it did, 4 s after the flow
+ * ran at its link's rate). Once the path is up again it may go quiet.
+ */
+static void test_quiet_keeps_dead(void **state)
+{
+	struct fix *f = fix_new();
+	struct mon *mon;
+	uint32_t core;
+	uint16_t port;
+	uint64_t t, bytes = 0;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	mon = f->d.mons;
+	port = core_port(f, 1, &core);
+	fix_table(f, bytes, 1 * S);
+	flows_sweep(&f->d, 1 * S);
+	round_trip(f, 1 * S, DARD_NONE, core, port);
+	assert_dead(f, "e2_1", 1U << 1);
+	for (t = 2; t <= 8; t++) {
+		bytes += 118750000; /* 950 Mbit/s: its whole share */
+		fix_table(f, bytes, t * S);
+		flows_sweep(&f->d, t * S);
+		round_trip(f, t * S, DARD_NONE, core, port);
+		assert_false(mon->quiet);
+	}
+	assert_dead(f, "e2_1", 1U << 1);
+	assert_int_equal(f->d.st.revived_paths, 0);
+	/* The port up again: live, and then quiet at the next tick. */
+	bytes += 118750000;
+	fix_table(f, bytes, 9 * S);
+	flows_sweep(&f->d, 9 * S);
+	round_trip(f, 9 * S, DARD_NONE, DARD_NONE, 0);
+	assert_dead(f, "e2_1", 0);
+	bytes += 118750000;
+	fix_table(f, bytes, 10 * S);
+	flows_sweep(&f->d, 10 * S);
+	f->nsent = 0;
+	query_send(&f->d, 10 * S);
+	assert_true(mon->quiet);
+	assert_int_equal(f->nsent, 0);
+	fix_free(f);
+}
+
+/*
+ * Waking up: a monitor quiet for a while has no fresh states. Its next
+ * round waits for a query interval (this tick's replies), and a round
+ * on unknown states, which moves nothing, does not put it to sleep
+ * (found in review: it slept 3 s on a blind round).
+ */
+static void test_wake_round(void **state)
+{
+	struct fix *f = fix_new();
+	struct mon *mon;
+	uint64_t t, bytes = 0;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	mon = f->d.mons;
+	fix_table(f, bytes, 1 * S);
+	flows_sweep(&f->d, 1 * S);
+	round_trip(f, 1 * S, DARD_NONE, DARD_NONE, 0);
+	for (t = 2; t <= 6; t++) {
+		bytes += 118750000; /* 950 Mbit/s: quiet */
+		fix_table(f, bytes, t * S);
+		flows_sweep(&f->d, t * S);
+		query_send(&f->d, t * S);
+	}
+	assert_true(mon->quiet);
+	/* Slowed to 400: awake at 7 s, its round a quarter second on. */
+	mon->next_round_ns = 7 * S;
+	bytes += 50000000;
+	fix_table(f, bytes, 7 * S);
+	flows_sweep(&f->d, 7 * S);
+	query_send(&f->d, 7 * S);
+	assert_false(mon->quiet);
+	assert_true(mon->next_round_ns >= 7 * S + f->d.o.query_ns / 4);
+	/* A round before any reply: every state unknown, no sleep. */
+	schedule(&f->d, mon, 7 * S + 1);
+	assert_int_equal(mon->rounds, 1);
+	assert_false(dard_monitor_idle(mon->m, 7 + 1e-9));
+	bytes += 50000000;
+	fix_table(f, bytes, 8 * S);
+	flows_sweep(&f->d, 8 * S);
+	query_send(&f->d, 8 * S);
+	assert_false(mon->quiet);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_down_up),
+		cmocka_unit_test(test_quiet_keeps_dead),
+		cmocka_unit_test(test_wake_round),
 		cmocka_unit_test(test_silent_not_dead),
 		cmocka_unit_test(test_round_moves),
 		cmocka_unit_test(test_show_release),

@@ -119,6 +119,20 @@ static void test_values(void **state)
 			 DARD_OPTS_RUN);
 	assert_int_equal(o.mode, DARD_SCHED_FAST);
 	assert_true(o.schedule_ns == 1000000000ULL);
+	/* Quiet monitors: the mode's, unless given; 0 is given. */
+	assert_true(o.sched.quiet == 0.9 && o.sched.sleep == 3);
+	assert_true(o.sched.hold == 8);
+	assert_int_equal(PARSE(&o, err, "--quiet-at", "0", "--quiet-sleep",
+			       "0.5", "-M", "fast", "h"),
+			 DARD_OPTS_RUN);
+	assert_true(o.sched.quiet == 0 && o.sched.sleep == 0.5);
+	assert_int_equal(PARSE(&o, err, "-M", "paper", "h"), DARD_OPTS_RUN);
+	assert_true(o.sched.quiet == 0 && o.sched.sleep == 0);
+	assert_true(o.sched.hold == 0);
+	assert_int_equal(
+		PARSE(&o, err, "-M", "paper", "--quiet-at", "0.8", "h"),
+		DARD_OPTS_RUN);
+	assert_true(o.sched.quiet == 0.8 && o.sched.sleep == 0);
 }
 
 /*
@@ -151,6 +165,12 @@ static void test_bad(void **state)
 		{"-M", "Paper", "--sched-mode"},
 		{"-M", "", "--sched-mode"},
 		{"--sched-mode", "improved", "--sched-mode"},
+		{"--quiet-at", "1.5", "--quiet-at"},
+		{"--quiet-at", "-0.1", "--quiet-at"},
+		{"--quiet-at", "nan", "--quiet-at"},
+		{"--quiet-sleep", "inf", "--quiet-sleep"},
+		{"--quiet-sleep", "-1", "--quiet-sleep"},
+		{"--quiet-sleep", "3s", "--quiet-sleep"},
 	};
 	struct dardd_opts o;
 	char err[DARD_ERR_MAX], want[DARD_ERR_MAX];

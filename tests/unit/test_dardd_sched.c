@@ -5,6 +5,7 @@
  * moved least through the datapath, or nothing when the datapath fails.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -114,6 +115,7 @@ static void round_hold(int mode, uint64_t b_moved, char want)
 	struct elephant *a, *b;
 
 	d->o.mode = mode;
+	d->o.sched = dard_sched_modes[mode];
 	fix_elephant(f, "e2_1", 1, 0);
 	fix_elephant(f, "e2_2", 2, 0);
 	a = el(f, "e2_1", 1);
@@ -189,6 +191,142 @@ static void test_round_stays(void **state)
 	fix_free(f);
 }
 
+/*
+ * Quiet monitors (dard_monitor_quiet under the fast mode): the walks of
+ * the flow table give an elephant's rate; at 0.9 of our 1000 Mbit/s up
+ * link or more its monitor asks no switch and skips its round. Slower,
+ * it asks; a round that wants no move lets it sleep 3 s while the rate
+ * holds at 0.9 of what that round saw. The paper's mode always asks.
+ */
+static void test_quiet(void **state)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct elephant *a;
+	struct mon *mon;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	mon = d->mons;
+	a = el(f, "e2_1", 1);
+	/* Its rate is not known before two walks: it asks. */
+	fix_table(f, 0, 1 * S);
+	flows_sweep(d, 1 * S);
+	assert_true(a->rate < 0);
+	query_send(d, 1 * S);
+	assert_int_equal(f->nsent, 9);
+	assert_false(mon->quiet);
+	/* 950 Mbit/s over a second, our one elephant: quiet. */
+	fix_table(f, 118750000, 2 * S);
+	flows_sweep(d, 2 * S);
+	assert_int_equal(d->nel, 1);
+	assert_true(fabs(a->rate - 950) < 1e-6);
+	f->nsent = 0;
+	query_send(d, 2 * S);
+	assert_int_equal(f->nsent, 0);
+	assert_true(mon->quiet);
+	assert_int_equal(d->st.quiet_ticks, 1);
+	schedule(d, mon, 2 * S + 1);
+	assert_int_equal(mon->rounds, 0);
+	assert_int_equal(d->st.rounds_quiet, 1);
+	/* Slower, 500 Mbit/s: under 0.9 of our link, it asks. */
+	fix_table(f, 118750000 + 62500000, 3 * S);
+	flows_sweep(d, 3 * S);
+	assert_true(fabs(a->rate - 500) < 1e-6);
+	query_send(d, 3 * S);
+	assert_int_equal(f->nsent, 9);
+	assert_false(mon->quiet);
+	/* A round that wants no move: it sleeps while 500 holds. */
+	fix_links(f, 0, 1, 3 * S);
+	schedule(d, mon, 3 * S + 1);
+	assert_int_equal(mon->rounds, 1);
+	assert_int_equal(f->dp.nmoves, 0);
+	assert_true(fabs(a->idle_rate - 500) < 1e-6);
+	fix_table(f, 118750000 + 62500000 + 57500000, 4 * S);
+	flows_sweep(d, 4 * S);
+	f->nsent = 0;
+	query_send(d, 4 * S);
+	assert_true(mon->quiet); /* 460: above 0.9 x 500 */
+	assert_int_equal(f->nsent, 0);
+	/* Slower than that: awake at once. */
+	fix_table(f, 118750000 + 62500000 + 57500000 + 50000000, 5 * S);
+	flows_sweep(d, 5 * S);
+	query_send(d, 5 * S);
+	assert_false(mon->quiet);
+	assert_int_equal(f->nsent, 9);
+	/* Quiet again at 950 Mbit/s; then the datapath repairs a flow on a
+	 * timeout (repath_rto): a path may have died unseen, it asks. */
+	fix_table(f, 118750000 + 62500000 + 57500000 + 50000000 + 118750000,
+		  6 * S);
+	flows_sweep(d, 6 * S);
+	f->nsent = 0;
+	query_send(d, 6 * S);
+	assert_true(mon->quiet);
+	f->dp.stats[DARD_STAT_REPATH_RTO]++;
+	query_send(d, 6 * S + S / 10);
+	assert_false(mon->quiet);
+	assert_int_equal(f->nsent, 9);
+	query_send(d, 6 * S + S / 5);
+	assert_true(mon->quiet);
+	/* The module counts its repairs as new hashes: they wake it too. */
+	f->dp.stats[DARD_STAT_REPATH_REHASH]++;
+	query_send(d, 6 * S + 3 * S / 10);
+	assert_false(mon->quiet);
+	query_send(d, 6 * S + 2 * S / 5);
+	assert_true(mon->quiet);
+	/* The paper's mode: never quiet, at any rate. */
+	d->o.mode = DARD_SCHED_PAPER;
+	d->o.sched = dard_sched_modes[DARD_SCHED_PAPER];
+	fix_table(f,
+		  118750000 + 62500000 + 57500000 + 50000000 + 118750000 +
+			  125000000,
+		  7 * S);
+	flows_sweep(d, 7 * S);
+	assert_true(fabs(a->rate - 1000) < 1e-6);
+	f->nsent = 0;
+	query_send(d, 7 * S);
+	assert_false(mon->quiet);
+	assert_int_equal(f->nsent, 9);
+	fix_free(f);
+}
+
+/*
+ * The share of our up link counts the elephants that sent since the last
+ * walk: one gone quiet (UDP, or TCP without a FIN) takes none, and 500
+ * Mbit/s is then half the share, not all of it.
+ */
+static void test_share_active(void **state)
+{
+	struct fix *f = fix_new();
+	struct dardd *d = &f->d;
+	struct dard_flow_iter it;
+	struct dard_round_flow rf;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	fix_table(f, 0, 1 * S);
+	f->dp.nflows = 2;
+	f->dp.key[1] = fix_key(f, "e2_2", 2);
+	f->dp.flow[1] = f->dp.flow[0];
+	f->dp.flow[1].path = fix_pair(f, "e2_2", 0);
+	f->dp.flow[1].last_ns = S / 2;
+	flows_sweep(d, 1 * S);
+	assert_int_equal(d->nel, 2);
+	fix_table(f, 62500000, 2 * S);
+	f->dp.nflows = 2; /* the second one idle since 0.5 s */
+	flows_sweep(d, 2 * S);
+	assert_int_equal(d->nel, 1);
+	el_iter(d->mons, &it);
+	assert_non_null(it.next(it.arg, NULL, &rf));
+	assert_true(rf.share == 1000);
+	f->dp.flow[1].last_ns = 2 * S; /* it sends again */
+	flows_sweep(d, 2 * S + 1);
+	assert_int_equal(d->nel, 2);
+	assert_non_null(it.next(it.arg, NULL, &rf));
+	assert_true(rf.share == 500);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +334,8 @@ int main(void)
 		cmocka_unit_test(test_round_moves),
 		cmocka_unit_test(test_round_hold),
 		cmocka_unit_test(test_round_stays),
+		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_share_active),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,6 +181,32 @@ static void test_share(void **state)
 	assert_int_equal(a->d.st.share_saved, 14);
 }
 
+/*
+ * A quiet monitor WANTs nothing: once A's one elephant runs at its whole
+ * link, A asks no switch and tells B it needs no link (found in review:
+ * nothing tested that dardd leaves a quiet monitor out of its WANT).
+ */
+static void test_quiet_want(void **state)
+{
+	(void)state;
+	fix_table(a, 0, 1 * S);
+	flows_sweep(&a->d, 1 * S);
+	tick(a, 1 * S);
+	assert_int_equal(a->nsent, 9);
+	assert_int_equal(a->d.st.wants_sent, 1);
+	assert_true(b->d.sh.peer[0].nwant > 0);
+	/* B announces itself: an active peer, told of every change. */
+	tick(b, 1 * S + S / 2);
+	/* 950 Mbit/s over the next second: quiet. */
+	fix_table(a, 118750000, 2 * S);
+	flows_sweep(&a->d, 2 * S);
+	tick(a, 2 * S);
+	assert_true(a->d.mons->quiet);
+	assert_int_equal(a->nsent, 0);
+	assert_int_equal(a->d.st.wants_sent, 2);
+	assert_int_equal(b->d.sh.peer[0].nwant, 0);
+}
+
 /* A port down in a SHARE is left to the switch: A asks it itself. */
 static void test_down_from_switch(void **state)
 {
@@ -510,6 +536,8 @@ int main(void)
 	};
 
 	const struct CMUnitTest pair[] = {
+		cmocka_unit_test_setup_teardown(test_quiet_want, pair_setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_delayed, pair_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_delayed_taken, pair_setup,

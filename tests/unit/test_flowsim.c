@@ -40,25 +40,47 @@ static int teardown(void **state)
 
 static struct dard_sim_stats stats;
 
+/* One run under o, into stats; a failure fails the test. */
+static void run_o(const struct dard_sim_opts *o, const struct dard_tflow *f,
+		  size_t n, struct dard_sim_flow *out)
+{
+	char err[DARD_ERR_MAX];
+
+	if (dard_sim_run(t, p, f, n, o, out, &stats, err))
+		fail_msg("%s: %s", dard_sim_sched_name(o->sched), err);
+}
+
 static void run_step(int sched, uint64_t seed, double step,
 		     const struct dard_tflow *f, size_t n,
 		     struct dard_sim_flow *out)
 {
 	struct dard_sim_opts o;
-	char err[DARD_ERR_MAX];
 
 	dard_sim_opts_init(&o);
 	o.sched = sched;
 	o.seed = seed;
 	o.step = step;
-	if (dard_sim_run(t, p, f, n, &o, out, &stats, err))
-		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
+	run_o(&o, f, n, out);
 }
 
 static void run(int sched, uint64_t seed, const struct dard_tflow *f, size_t n,
 		struct dard_sim_flow *out)
 {
 	run_step(sched, seed, 0, f, n, out);
+}
+
+/* dard with --quiet F and --sleep S; below 0: the mode's. */
+static void run_quiet(int sched, double quiet, double sleep,
+		      const struct dard_tflow *f, size_t n,
+		      struct dard_sim_flow *out)
+{
+	struct dard_sim_opts o;
+
+	dard_sim_opts_init(&o);
+	o.sched = sched;
+	o.quiet = quiet;
+	o.sleep = sleep;
+	run_o(&o, f, n, out);
 }
 
 /* 10^9 bits on 1 Gbit/s: 1 s alone; two sharing a source: twice. */
@@ -279,9 +301,13 @@ static void test_control(void **state)
 	run(DARD_SIM_DARD_PAPER, 1, f, 1, out);
 	bytes = 30 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
 	assert_true(fabs(stats.ctl_bytes - stats.share_bytes - bytes) < 1e-6);
-	run(DARD_SIM_DARD, 1, f, 1, out);
+	run_quiet(DARD_SIM_DARD, 0, -1, f, 1, out);
 	bytes = 39 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
 	assert_true(fabs(stats.ctl_bytes - stats.share_bytes - bytes) < 1e-6);
+	/* Quiet, as by default: alone at its link's rate, it asks nothing. */
+	run(DARD_SIM_DARD, 1, f, 1, out);
+	assert_true(stats.ctl_bytes - stats.share_bytes == 0);
+	assert_true(fabs(stats.end - 40) < 1e-6);
 	/*
 	 * A controller at 5, 10, ..., 35: the flow is large (all of its
 	 * link) from the start, so seven reports, and at most one path
@@ -291,6 +317,43 @@ static void test_control(void **state)
 	assert_true(stats.ctl_bytes >= 7 * DARD_SIM_REPORT_BYTES);
 	assert_true(stats.ctl_bytes <=
 		    7 * DARD_SIM_REPORT_BYTES + 5 * DARD_SIM_UPDATE_BYTES);
+}
+
+/*
+ * Quiet monitors: two flows into one host run at half its link, which no
+ * path changes. Their monitors ask until a round wants no move, then
+ * sleep 3 s at a time while their rates hold; never quiet, they ask every
+ * second. The transfers end alike either way.
+ */
+static void test_quiet(void **state)
+{
+	struct dard_tflow f[2] = {
+		{0, find(t, "e1_1"), find(t, "e3_1"), 5000000000ULL},
+		{0, find(t, "e2_1"), find(t, "e3_1"), 5000000000ULL},
+	};
+	struct dard_sim_flow out[2];
+	double never, slept, alone;
+
+	(void)state;
+	run_quiet(DARD_SIM_DARD, 0, -1, f, 2, out);
+	never = stats.ctl_bytes - stats.share_bytes;
+	assert_true(fabs(stats.end - 80) < 1e-6);
+	/* Quiet by share alone never: each is at half of its share. */
+	run_quiet(DARD_SIM_DARD, -1, 0, f, 2, out);
+	alone = stats.ctl_bytes - stats.share_bytes;
+	assert_true(fabs(alone - never) < 1e-6);
+	run(DARD_SIM_DARD, 1, f, 2, out);
+	slept = stats.ctl_bytes - stats.share_bytes;
+	assert_true(fabs(stats.end - 80) < 1e-6);
+	print_message("queries' bytes: %.0f never quiet, %.0f quiet\n", never,
+		      slept);
+	assert_true(slept > 0);
+	assert_true(slept < never / 2);
+	/* The paper's mode is never quiet, whatever the flows. */
+	run_quiet(DARD_SIM_DARD_PAPER, -1, -1, f, 2, out);
+	alone = stats.ctl_bytes - stats.share_bytes;
+	run_quiet(DARD_SIM_DARD_PAPER, 0, 0, f, 2, out);
+	assert_true(fabs(alone - (stats.ctl_bytes - stats.share_bytes)) < 1e-6);
 }
 
 /*
@@ -732,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_central_undoes_collisions),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_long_and_bad),
 		cmocka_unit_test(test_optimal_needs_fattree),
 		cmocka_unit_test(test_optimal_not_slower),

@@ -310,6 +310,73 @@ static void test_round_hold(void **state)
 	free(ls);
 }
 
+/*
+ * Quiet (the fast mode): every rate known and at 0.9 of its share, or of
+ * its rate at an idle round while the monitor sleeps. An idle round (no
+ * move wanted) starts the sleep; one held back from a move, or a move,
+ * does not. The paper's mode is never quiet nor asleep.
+ */
+static void test_quiet(void **state)
+{
+	const struct dard_sched_mode
+		*fast = &dard_sched_modes[DARD_SCHED_FAST],
+		*paper = &dard_sched_modes[DARD_SCHED_PAPER];
+	struct fix *f = *state;
+	struct dard_monitor *m = f->m;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	/* path, moves, moved_at, rate, idle_rate, share */
+	struct dard_round_flow fl[] = {{0, 0, 0, 95, 0, 100},
+				       {1, 0, 0, 45, 0, 50},
+				       {-2, 0, 0, 0, 0, 0}};
+	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_move mv;
+	unsigned i;
+
+	assert_non_null(ls);
+	assert_true(fast->quiet == 0.9 && fast->sleep == 3);
+	assert_true(paper->quiet == 0 && paper->sleep == 0);
+	m->idle_until = 0;
+	assert_true(dard_monitor_quiet(m, &it, fast, 10));
+	assert_false(dard_monitor_quiet(m, &it, paper, 10));
+	/* One below 0.9 of its share, or not known yet: not quiet. */
+	fl[1].rate = 44;
+	assert_false(dard_monitor_quiet(m, &it, fast, 10));
+	fl[1].rate = -1;
+	assert_false(dard_monitor_quiet(m, &it, fast, 10));
+	fl[1].rate = 20;
+	/* An idle round: every link alike, nothing to gain. */
+	for (i = 0; i < 2 * f->t->nlinks; i++)
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
+	for (i = 0; i < m->npaths; i++)
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+	assert_null(dard_monitor_round_mode(m, ls, &it, 1000, fast, 10, &mv));
+	assert_true(dard_monitor_idle(m, 10));
+	assert_false(dard_monitor_idle(m, 13));
+	fl[1].idle_rate = 20;
+	/* Asleep: 18 is at 0.9 of the 20 it had; 17 is not. */
+	fl[1].rate = 18;
+	assert_true(dard_monitor_quiet(m, &it, fast, 12.9));
+	assert_false(dard_monitor_quiet(m, &it, fast, 13));
+	fl[1].rate = 17;
+	assert_false(dard_monitor_quiet(m, &it, fast, 11));
+	/* A flow that was stalled at the idle round gives no bar. */
+	fl[1].idle_rate = 0;
+	fl[1].rate = 18;
+	assert_false(dard_monitor_quiet(m, &it, fast, 11));
+	/* The paper's round never sleeps. */
+	assert_null(dard_monitor_round_mode(m, ls, &it, 1000, paper, 10, &mv));
+	assert_false(dard_monitor_idle(m, 10));
+	/* A round that wants a move ends the sleep. */
+	assert_null(dard_monitor_round_mode(m, ls, &it, 1000, fast, 10, &mv));
+	for (i = 0; i < m->links[0].n; i++)
+		ls[m->links[0].dl[i]].flows += 3;
+	for (i = 0; i < m->npaths; i++)
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+	assert_non_null(dard_monitor_round_mode(m, ls, &it, 10, fast, 11, &mv));
+	assert_false(dard_monitor_idle(m, 11));
+	free(ls);
+}
+
 /* Path states as test_round sets them, path `dead' reported down. */
 static void dead_states(struct dard_monitor *m, struct dard_lstate *ls,
 			unsigned dead)
@@ -402,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_round),
 		cmocka_unit_test(test_round_dead),
 		cmocka_unit_test(test_round_hold),
+		cmocka_unit_test(test_quiet),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
