@@ -628,6 +628,7 @@ enum { NF = 8 };
  * Returns how many flows never finished.
  */
 static double fail_start; /* when run_fail's second half starts */
+static double fail_quiet = -1; /* its --quiet-at; below 0 the mode's */
 
 static size_t run_fail(int sched, double up, double age, double rto,
 		       struct dard_sim_flow *out)
@@ -648,6 +649,7 @@ static size_t run_fail(int sched, double up, double age, double rto,
 	o.nfail = 1;
 	o.elephant_age = age;
 	o.rto = rto;
+	o.quiet = fail_quiet;
 	if (dard_sim_run(t, p, f, NF, &o, out, &stats, err))
 		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
 	return stats.unfinished;
@@ -689,6 +691,36 @@ static void test_fail(void **state)
 	/* Unless a timeout moves them on, blindly: 1 s at least. */
 	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 1, out), 0);
 	assert_true(stats.stalled >= k * 1.0 - 1e-6);
+}
+
+/*
+ * Quiet monitors and a failure (as dardd's test_quiet_keeps_dead): the
+ * eight flows run at their share of e1_1's link, so the monitor would be
+ * quiet but for the dead half of its paths, which keeps it asking to the
+ * end: the same queries and stalls as a monitor never quiet.
+ */
+static void test_fail_quiet(void **state)
+{
+	struct dard_sim_flow out[NF];
+	double bytes, stalled;
+
+	(void)state;
+	fail_quiet = 0;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), 0);
+	bytes = stats.ctl_bytes;
+	stalled = stats.stalled;
+	fail_quiet = -1;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), 0);
+	assert_true(bytes > 0);
+	assert_true(fabs(stats.ctl_bytes - bytes) < 1e-6);
+	assert_true(fabs(stats.stalled - stalled) < 1e-6);
+	/* With the link back up at 3 s, the monitor goes quiet: fewer. */
+	fail_quiet = 0;
+	run_fail(DARD_SIM_DARD, 3, 0, 0, out);
+	bytes = stats.ctl_bytes;
+	fail_quiet = -1;
+	run_fail(DARD_SIM_DARD, 3, 0, 0, out);
+	assert_true(stats.ctl_bytes < bytes);
 }
 
 /*
@@ -802,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_sched_names),
 		cmocka_unit_test(test_paper_unchanged),
 		cmocka_unit_test(test_fail),
+		cmocka_unit_test(test_fail_quiet),
 		cmocka_unit_test(test_fail_controllers),
 		cmocka_unit_test(test_fail_up),
 		cmocka_unit_test(test_fail_bad),
