@@ -627,7 +627,7 @@ enum { NF = 8 };
  * link tor1_1-aggr1_1 (half the paths) fails at 0.5 s, back up at up.
  * Returns how many flows never finished.
  */
-static double fail_start; /* when run_fail's second half starts */
+static double fail_start;      /* when run_fail's second half starts */
 static double fail_quiet = -1; /* its --quiet-at; below 0 the mode's */
 
 static size_t run_fail(int sched, double up, double age, double rto,
