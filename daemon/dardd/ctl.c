@@ -60,11 +60,6 @@ static json_object *paths_json(struct dardd *d, const struct dard_monitor *m)
 	return paths;
 }
 
-static json_object *dbl_json(double v)
-{
-	return json_object_new_double(v);
-}
-
 static json_object *monitors_json(struct dardd *d)
 {
 	json_object *a = json_object_new_array();
@@ -139,7 +134,7 @@ static json_object *flows_json(struct dardd *d)
 	struct elephant *e;
 
 	for (e = d->els; e; e = e->next) {
-		json_object *o = json_object_new_object();
+		json_object *o = json_object_new_object(), *mbps;
 		char p[DARD_IPPROTO_STRLEN];
 
 		json_object_object_add(o, "proto",
@@ -164,8 +159,8 @@ static json_object *flows_json(struct dardd *d)
 			o, "elephant_s",
 			json_object_new_double((now - e->since_ns) / 1e9));
 		/* Not known until two walks of the flow table: null. */
-		json_object_object_add(o, "mbps",
-				       e->rate < 0 ? NULL : dbl_json(e->rate));
+		mbps = e->rate < 0 ? NULL : json_object_new_double(e->rate);
+		json_object_object_add(o, "mbps", mbps);
 		json_object_object_add(o, "history", history_json(e, now));
 		json_object_array_add(a, o);
 	}
