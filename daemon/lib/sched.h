@@ -39,12 +39,19 @@ static inline uint32_t dard_dlink(uint32_t link, enum dard_dir dir)
 uint32_t dard_host_dlink(const struct dard_topo *t, uint32_t host,
 			 enum dard_dir dir);
 
-/* Link state, indexed by directed link (2 * topo->nlinks entries). */
+/*
+ * Link state, indexed by directed link (2 * topo->nlinks entries). The
+ * load is what the switch measured leaving by the port over its last
+ * counting window, elephants and mice alike; a switch that cannot
+ * measure it says so, and the link is then judged by its count alone.
+ */
 struct dard_lstate {
 	double mbps;	/* bandwidth */
+	double load;	/* Mbit/s measured leaving through it, if loaded */
 	uint32_t flows; /* elephant flows leaving through it */
 	uint8_t known;	/* 0: its switch did not answer */
 	uint8_t dead;	/* its switch reports the exit port down */
+	uint8_t loaded; /* 0: its switch did not measure the load */
 };
 
 /* Path state: its bottleneck and what one more flow would leave it. */
