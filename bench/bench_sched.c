@@ -96,6 +96,8 @@ int main(void)
 	static const unsigned counts[] = {1, 100, 10000};
 	struct dard_plan_opts o;
 	struct dard_pathctx *pc;
+	/* The default mode's rule: links judged by their loads too. */
+	double busy = dard_sched_modes[DARD_SCHED_FAST].busy;
 	struct dard_lstate *ls;
 	struct dard_topo *t;
 	struct dard_plan *p;
@@ -125,8 +127,11 @@ int main(void)
 			tors[ntors++] = n;
 	srand(1);
 	for (i = 0; i < 2 * t->nlinks; i++)
-		ls[i] = (struct dard_lstate){
-			.mbps = 1000, .flows = rand() % 8, .known = 1};
+		ls[i] = (struct dard_lstate){.mbps = 1000,
+					     .load = rand() % 1001,
+					     .flows = rand() % 8,
+					     .known = 1,
+					     .loaded = 1};
 	for (i = 0; i < counts[2]; i++) {
 		struct collect col = {t, &mon[i], 0};
 
@@ -161,14 +166,15 @@ int main(void)
 
 				for (j = 0; j < mon[i].npaths; j++) {
 					dard_path_state(ls, mon[i].dl[j],
-							mon[i].ndl[j], &pv[j]);
+							mon[i].ndl[j], busy,
+							&pv[j]);
 					fv[j] = (i + j) % 7 == 0;
 					pl[j].dl = mon[i].dl[j];
 					pl[j].n = mon[i].ndl[j];
 				}
 				if (dard_sched_round_links(ls, pl, pv, fv,
 							   mon[i].npaths, 10,
-							   &m))
+							   busy, &m))
 					sink += m.estimate;
 			}
 			reps++;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Monitors: paths, the queries that cover them, and path-state vectors. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,7 +248,7 @@ void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 			}
 			idx[k] = k;
 		}
-		dard_path_state(l, idx, p->ndl, &pv[i]);
+		dard_path_state(l, idx, p->ndl, m->busy, &pv[i]);
 	}
 }
 
@@ -279,6 +280,27 @@ static int held(const struct dard_round_flow *f,
 	return mode->hold > 0 && f->moves && now - f->moved_at < mode->hold;
 }
 
+/*
+ * With busy links, a flow's gain is over the rate it has, not over its
+ * path's BoNF: the other elephants of a busy link may be limited
+ * elsewhere and leave it more than its share (a flow at 800 Mbit/s on a
+ * link whose BoNF says 500 would otherwise leave for a path offering 667,
+ * and come back). And a flow whose last move left its rate where it was,
+ * to within delta, is limited by what every path shares (its host's
+ * links, or the far host's, which no switch a monitor asks reports): it
+ * stays while its rate holds, or it would swap paths at every hold.
+ */
+static int gains(const struct dard_monitor *m, const struct dard_round_flow *f,
+		 const struct dard_move *mv, double delta)
+{
+	if (!(m->busy > 0) || !(f->rate >= 0))
+		return 1;
+	if (f->moves && f->moved_rate > 0 &&
+	    fabs(f->rate - f->moved_rate) <= delta)
+		return 0;
+	return mv->estimate - f->rate > delta;
+}
+
 const void *dard_monitor_round_mode(struct dard_monitor *m,
 				    const struct dard_lstate *ls,
 				    const struct dard_flow_iter *it,
@@ -289,12 +311,12 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	struct dard_round_flow f;
 	const void *cur = NULL, *pick = NULL;
 	unsigned least = 0;
-	int dead;
+	int dead, wants = 0;
 
 	m->idle_until = 0;
 	dard_monitor_fv(m, it);
 	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
-				    delta, mv)) {
+				    delta, m->busy, mv)) {
 		/* Nothing to gain, and every path known (not a round
 		 * blind for want of replies): sleep while our rates hold. */
 		if (mode->sleep > 0 && all_known(m))
@@ -304,12 +326,22 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	/* A dead path's elephants leave whatever the hold says. */
 	dead = m->pv[mv->from].dead;
 	/* Moving the flow that moved least spreads the moves out. */
-	while ((cur = it->next(it->arg, cur, &f)))
-		if (f.path == (int)mv->from && (dead || !held(&f, mode, now)) &&
+	while ((cur = it->next(it->arg, cur, &f))) {
+		if (f.path != (int)mv->from)
+			continue;
+		if (!dead && !gains(m, &f, mv, delta))
+			continue;
+		wants = 1;
+		if ((dead || !held(&f, mode, now)) &&
 		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;
+			mv->rate = f.rate;
 		}
+	}
+	/* Every flow there already gets more than the target offers. */
+	if (!wants && mode->sleep > 0 && all_known(m))
+		m->idle_until = now + mode->sleep;
 	return pick;
 }
 
@@ -352,5 +384,6 @@ const void *dard_monitor_round(struct dard_monitor *m,
 void dard_monitor_moved(const struct dard_monitor *m, struct dard_lstate *ls,
 			const struct dard_move *mv)
 {
-	dard_lstate_move(ls, &m->links[mv->from], &m->links[mv->to]);
+	dard_lstate_move(ls, &m->links[mv->from], &m->links[mv->to], mv->rate,
+			 mv->estimate);
 }

@@ -325,6 +325,19 @@ static const struct sim_opt opts[] = {
 	 .help = "  --quiet-sleep S  dard, dard-paper: after a round that wanted no\n"
 		 "                 move, quiet for S s while the rates hold\n"
 		 "                 (default: the mode's, 3 or 0)\n"},
+	{.name = "busy-at",
+	 .val = 'B',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.busy),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "a share from 0 to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --busy-at F    dard, dard-paper: a link is a bottleneck only\n"
+		 "                 when its load is F of its bandwidth or more;\n"
+		 "                 0: by its elephants alone (default: the\n"
+		 "                 mode's, 0.9 or 0)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
@@ -500,7 +513,7 @@ static void usage(FILE *f)
 	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
 	      "                [ --round S ] [ --query S ] [ --delta D ]\n"
-	      "                [ --quiet-at F ] [ --quiet-sleep S ]\n"
+	      "                [ --quiet-at F ] [ --quiet-sleep S ] [ --busy-at F ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
 	      "                [ --refine N ] [ --keep 1 ] [ --share 0|1 ]\n"

@@ -222,7 +222,8 @@ static void test_round(void **state)
 	for (i = 0; i < m->links[1].n; i++)
 		ls[m->links[1].dl[i]].flows += 1;
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	pick = dard_monitor_round(m, ls, &it, 10, &mv);
 	assert_int_equal(m->fv[0], 3);
 	assert_int_equal(m->fv[1], 1);
@@ -273,7 +274,8 @@ static void test_round_hold(void **state)
 	for (i = 0; i < m->links[0].n; i++)
 		ls[m->links[0].dl[i]].flows += 3;
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	/* The paper's mode: the one that moved least, held or not. */
 	assert_ptr_equal(
 		dard_monitor_round_mode(m, ls, &it, 10, paper, 101, &mv),
@@ -348,7 +350,8 @@ static void test_quiet(void **state)
 	for (i = 0; i < 2 * f->t->nlinks; i++)
 		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	assert_null(dard_monitor_round_mode(m, ls, &it, 1000, fast, 10, &mv));
 	assert_true(dard_monitor_idle(m, 10));
 	assert_false(dard_monitor_idle(m, 13));
@@ -371,7 +374,8 @@ static void test_quiet(void **state)
 	for (i = 0; i < m->links[0].n; i++)
 		ls[m->links[0].dl[i]].flows += 3;
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	assert_non_null(dard_monitor_round_mode(m, ls, &it, 10, fast, 11, &mv));
 	assert_false(dard_monitor_idle(m, 11));
 	free(ls);
@@ -384,7 +388,8 @@ static void dead_states(struct dard_monitor *m, struct dard_lstate *ls,
 	unsigned i;
 
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	m->pv[dead].dead = 1;
 	m->pv[dead].bonf = 0;
 	m->pv[dead].est = 0;
