@@ -202,6 +202,8 @@ void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 		  struct dard_sim_flow *out)
 {
 	move(s, f, row, out);
+	/* Not a round's move (a round sets it after): nothing to judge. */
+	f->moved_rate = 0;
 }
 
 static void rates(struct sim *s)

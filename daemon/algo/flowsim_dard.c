@@ -435,8 +435,8 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 			f->idle_rate = f->rate;
 	if (!pick)
 		return;
-	pick->moved_rate = pick->rate;
 	flowsim_move(s, pick, mv.to, out);
+	pick->moved_rate = mv.rate > 0 ? mv.rate : 0;
 	pick->moved_at = s->now;
 	/* As dardd does: the move counted at once in its own picture. */
 	dard_monitor_moved(m->m, s->ls, &mv);

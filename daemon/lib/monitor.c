@@ -280,23 +280,47 @@ static int held(const struct dard_round_flow *f,
 	return mode->hold > 0 && f->moves && now - f->moved_at < mode->hold;
 }
 
-/*
- * With busy links, a flow's gain is over the rate it has, not over its
- * path's BoNF: the other elephants of a busy link may be limited
- * elsewhere and leave it more than its share (a flow at 800 Mbit/s on a
- * link whose BoNF says 500 would otherwise leave for a path offering 667,
- * and come back). And a flow whose last move left its rate where it was,
- * to within delta, is limited by what every path shares (its host's
- * links, or the far host's, which no switch a monitor asks reports): it
- * stays while its rate holds, or it would swap paths at every hold.
- */
-static int gains(const struct dard_monitor *m, const struct dard_round_flow *f,
-		 const struct dard_move *mv, double delta)
+/* Every link of path i has a load its switch measured. */
+static int loaded(const struct dard_monitor *m, const struct dard_lstate *ls,
+		  unsigned i)
 {
-	if (!(m->busy > 0) || !(f->rate >= 0))
+	unsigned k;
+
+	for (k = 0; k < m->links[i].n; k++)
+		if (!ls[m->links[i].dl[k]].loaded)
+			return 0;
+	return 1;
+}
+
+/*
+ * A move is futile when it left the flow's rate within this share of
+ * what it was: TCP's rates wander by more from one second to the next
+ * only on a link that changes, and a flow that moved onto a path others
+ * filled at the same time is not held by it (a third of a link to a half
+ * is a gain, if less than delta on a 50 Mbit/s link).
+ */
+#define FUTILE 0.05
+
+/*
+ * With busy links and the loads of both paths measured, a move must also
+ * gain more than delta over the rate the flow has: the other elephants
+ * of a busy link may be limited elsewhere and leave it more than the
+ * link's BoNF (a flow at 800 Mbit/s on a link whose BoNF says 500 would
+ * otherwise leave for a path offering 667, and come back). And a flow
+ * whose last move was futile is limited by what every path shares (its
+ * host's links, or the far host's, which no switch a monitor asks
+ * reports): it stays while its rate holds, or it would swap paths at
+ * every hold.
+ */
+static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
+		 const struct dard_round_flow *f, const struct dard_move *mv,
+		 double delta)
+{
+	if (!(m->busy > 0) || !(f->rate >= 0) || !loaded(m, ls, mv->from) ||
+	    !loaded(m, ls, mv->to))
 		return 1;
 	if (f->moves && f->moved_rate > 0 &&
-	    fabs(f->rate - f->moved_rate) <= delta)
+	    fabs(f->rate - f->moved_rate) <= FUTILE * f->moved_rate)
 		return 0;
 	return mv->estimate - f->rate > delta;
 }
@@ -329,7 +353,7 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	while ((cur = it->next(it->arg, cur, &f))) {
 		if (f.path != (int)mv->from)
 			continue;
-		if (!dead && !gains(m, &f, mv, delta))
+		if (!dead && !gains(m, ls, &f, mv, delta))
 			continue;
 		wants = 1;
 		if ((dead || !held(&f, mode, now)) &&
