@@ -348,10 +348,10 @@ static void test_apply(void **state)
 	m.rec[0].age = 10;  /* 100 ms old */
 	m.rec[1].flags = 0; /* down: the switch's own word only */
 	/* e: we hold a fresher answer of our own. */
-	ls[e] = (struct dard_lstate){1000, 7, 1, 0};
+	ls[e] = (struct dard_lstate){.mbps = 1000, .flows = 7, .known = 1};
 	when[e] = now - 1;
 	/* d: its switch told us it is dead. */
-	ls[d] = (struct dard_lstate){1000, 0, 1, 1};
+	ls[d] = (struct dard_lstate){.mbps = 1000, .known = 1, .dead = 1};
 	when[d] = now - 5 * NS;
 	/* b: covered by an earlier share, which its port down undoes. */
 	seen.got_ns[b] = now - 1;
@@ -435,7 +435,7 @@ static void test_apply_transit(void **state)
 
 static void test_rec_of(void **state)
 {
-	struct dard_lstate ls = {1000.0, 70000, 1, 0};
+	struct dard_lstate ls = {.mbps = 1000.0, .flows = 70000, .known = 1};
 	struct dard_share_rec r;
 	uint64_t now = 100 * NS;
 
