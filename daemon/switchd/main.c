@@ -57,6 +57,7 @@ static int ports_init(struct sw_agent *a, const struct dard_topo *t,
 			continue;
 		p->num = k;
 		p->mbps = l->mbps;
+		p->load_kbps = DARD_LOAD_UNKNOWN;
 		snprintf(p->ifname, sizeof(p->ifname), o->ifname_fmt, k);
 		p->ifindex = if_nametoindex(p->ifname);
 		if (!p->ifindex)

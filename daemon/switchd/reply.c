@@ -57,6 +57,7 @@ static void state(struct dard_port_state *st, unsigned num,
 	st->flags = p && p->up ? DARD_PORT_F_UP : 0;
 	st->mbps = p ? p->mbps : 0;
 	st->elephants = p ? p->elephants : 0;
+	st->load_kbps = p ? p->load_kbps : DARD_LOAD_UNKNOWN;
 }
 
 size_t sw_reply(const struct sw_port *port, unsigned nports,

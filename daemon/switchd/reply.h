@@ -22,6 +22,7 @@ struct sw_port {
 	uint32_t mbps;
 	uint32_t elephants; /* at the last count */
 	int up;		    /* the link was up at the last look */
+	uint32_t load_kbps; /* over the last window; DARD_LOAD_UNKNOWN */
 };
 
 /*

@@ -114,7 +114,7 @@ t "refusals logged at most once a second" test \
 
 # The agent: unauthenticated queries unanswered, each reason counted.
 q() { on e1_1 python3 "$py" query "$key" "$tor" "$@"; }
-for c in v1 wrong-key unknown-key; do
+for c in v1 v2 wrong-key unknown-key; do
 	got=$(q "$c" 1 2)
 	echo "query $c for ports 1 2: bytes out, in, records: $got"
 	t "a $c query gets no answer" test "${got#* }" = "0 0"
@@ -123,7 +123,7 @@ got=$(q good 1 2 3 4)
 echo "authentic query for ports 1-4: bytes out, in, records: $got"
 t "an authentic query gets 4 records" test "${got##* }" = 4
 read -r qb rb _ <<<"$got"
-t "its reply no more than 48 bytes over it ($rb for $qb)" test "$rb" -le $((qb + 48))
+t "its reply no more than 64 bytes over it ($rb for $qb)" test "$rb" -le $((qb + 64))
 got=$(q good 50 60)
 echo "authentic query for ports 50 60: bytes out, in, records: $got"
 t "a query for ports tor1_1 does not have gets no records" test "${got##* }" = 0
@@ -134,14 +134,14 @@ for p in $(ip netns pids "$prefix-tor1_1"); do
 	[[ $(cat /proc/$p/comm 2>/dev/null) == dard-switchd ]] && kill -USR1 "$p"
 done
 t "tor1_1's agent counts each refusal by reason" within 5 grep -q \
-	"refused: not_v2 1, unknown_key 1, bad_mac 1, malformed 0, replay 0" "$dir/log/tor1_1.log"
+	"refused: not_v3 2, unknown_key 1, bad_mac 1, malformed 0, replay 0" "$dir/log/tor1_1.log"
 grep "refused:" "$dir/log/tor1_1.log" | tail -n 1
 
 qb=$(stat_of query_bytes)
 rb=$(stat_of reply_bytes)
 awk -v q="$qb" -v r="$rb" 'BEGIN { printf "e1_1 dardd: %d query bytes, %d reply bytes, reply/query %.2f\n", q, r, q ? r / q : 0 }'
 t "dardd's replies are at most its queries' bytes and the slack each" \
-	test "$rb" -le $((qb + 48 * $(stat_of replies)))
+	test "$rb" -le $((qb + 64 * $(stat_of replies)))
 wait $ipid
 t "down" "$testbed" down --prefix "$prefix"
 

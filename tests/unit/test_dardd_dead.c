@@ -33,7 +33,7 @@ static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
 		st[i] = (struct dard_port_state){
 			f->sent_port[n][i],
 			f->sent_port[n][i] == down ? 0 : DARD_PORT_F_UP, 1000,
-			0};
+			0, DARD_LOAD_UNKNOWN};
 	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
 			       f->sent_seq[n], st, f->sent_ports[n]);
 	assert_true(len > 0);

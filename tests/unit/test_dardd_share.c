@@ -108,9 +108,9 @@ static void answer_all(struct fix *f, uint32_t elephants, uint64_t now)
 		if (!f->d.sw[n].pending || f->d.sw[n].pending != f->sent_seq[n])
 			continue;
 		for (i = 0; i < f->sent_ports[n]; i++)
-			st[i] = (struct dard_port_state){f->sent_port[n][i],
-							 DARD_PORT_F_UP, 1000,
-							 elephants};
+			st[i] = (struct dard_port_state){
+				f->sent_port[n][i], DARD_PORT_F_UP, 1000,
+				elephants, DARD_LOAD_UNKNOWN};
 		len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
 				       f->sent_seq[n], st, f->sent_ports[n]);
 		fix_from(f, n, buf, len, now);

@@ -148,21 +148,27 @@ static void test_reply(void **state)
 	zero();
 	ports[0].elephants = 3;
 	ports[2].elephants = 5;
+	ports[0].load_kbps = 0;
+	ports[1].load_kbps = 250000;
+	ports[2].load_kbps = DARD_LOAD_UNKNOWN;
 	/* Asked ports in the asked order; port 3 is not ours: no record. */
 	assert_int_equal(ask((uint16_t[]){4, 3, 1}, 3, &r), 2);
 	assert_int_equal(r.state[0].port, 4);
 	assert_int_equal(r.state[0].flags, 0); /* ours but down */
 	assert_int_equal(r.state[0].mbps, 100);
 	assert_int_equal(r.state[0].elephants, 5);
+	assert_int_equal(r.state[0].load_kbps, DARD_LOAD_UNKNOWN);
 	assert_int_equal(r.state[1].port, 1);
 	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
 	assert_int_equal(r.state[1].elephants, 3);
+	assert_int_equal(r.state[1].load_kbps, 0); /* measured idle */
 	/* Only ports that are not ours: an empty reply. */
 	assert_int_equal(ask((uint16_t[]){3, 5, 600}, 3, &r), 0);
 	/* No ports asked: every port. */
 	assert_int_equal(ask(NULL, 0, &r), 3);
 	assert_int_equal(r.state[1].port, 2);
 	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
+	assert_int_equal(r.state[1].load_kbps, 250000);
 	/* A reply that does not fit is not written. */
 	q.len = 200;
 	assert_int_equal(sw_reply(ports, 3, &q, K, small, sizeof(small), &n),
@@ -172,14 +178,15 @@ static void test_reply(void **state)
 	 * names the ports, cut to what fits if it asks for all.
 	 */
 	q.len = DARD_HDR_LEN;
-	q.count = 2;
+	q.count = 3;
 	q.ports[0] = 1;
 	q.ports[1] = 2;
+	q.ports[2] = 4;
 	assert_int_equal(sw_reply(ports, 3, &q, K, big, sizeof(big), &n), 0);
 	q.count = 0;
 	assert_int_equal(sw_reply(ports, 3, &q, K, big, sizeof(big), &n),
-			 dard_proto_reply_len(1));
-	assert_int_equal(n, 1);
+			 dard_proto_reply_len(2));
+	assert_int_equal(n, 2);
 }
 
 /* Replays are told apart for 10 s, by key id and seq. */
