@@ -220,6 +220,9 @@ unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 		 */
 		ls[dl].mbps = st->mbps;
 		ls[dl].flows = st->elephants;
+		/* Not measured is no load known, never an idle link. */
+		ls[dl].load = st->load_kbps / 1000.0;
+		ls[dl].loaded = st->load_kbps != DARD_LOAD_UNKNOWN;
 		ls[dl].known = 1;
 		ls[dl].dead = !(st->flags & DARD_PORT_F_UP);
 		when[dl] = now;

@@ -69,7 +69,8 @@ uint32_t dard_port_dlink(const struct dard_topo *t, uint32_t sw, unsigned port);
  * Stores a reply of switch sw in ls (2 * nlinks entries) and stamps each
  * updated entry in when[] with now. A port reported down makes its
  * directed link dead (sched.h) at once; one reported up again makes it
- * live. Ports the switch has no link on are skipped. Returns how many
+ * live. A load not measured (DARD_LOAD_UNKNOWN) leaves the link not
+ * loaded. Ports the switch has no link on are skipped. Returns how many
  * were stored.
  */
 unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,

@@ -167,6 +167,45 @@ static void test_replies(void **state)
 	free(when);
 }
 
+/* A reply's loads: kbit/s into Mbit/s, "not measured" into not loaded. */
+static void test_reply_load(void **state)
+{
+	struct fix *f = *state;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	uint64_t *when = calloc(2 * f->t->nlinks, sizeof(*when));
+	static struct dard_msg msg = {.type = DARD_MSG_REPLY, .count = 4};
+	uint32_t sw = find(f->t, "core1"), dl[5];
+	unsigned k;
+
+	assert_non_null(ls);
+	assert_non_null(when);
+	msg.state[0] =
+		(struct dard_port_state){1, DARD_PORT_F_UP, 100, 2, 73500};
+	msg.state[1] = (struct dard_port_state){2, DARD_PORT_F_UP, 100, 0,
+						DARD_LOAD_UNKNOWN};
+	msg.state[2] = (struct dard_port_state){3, DARD_PORT_F_UP, 100, 0, 0};
+	msg.state[3] = (struct dard_port_state){4, DARD_PORT_F_UP, 100, 0,
+						DARD_LOAD_MAX};
+	for (k = 0; k < 4; k++)
+		dl[k] = dard_port_dlink(f->t, sw, k + 1);
+	assert_int_equal(dard_reply_apply(f->t, sw, &msg, ls, when, 10), 4);
+	assert_true(ls[dl[0]].loaded && ls[dl[0]].load == 73.5);
+	assert_int_equal(ls[dl[0]].flows, 2);
+	/* Not measured: no load, whatever the field held before. */
+	assert_false(ls[dl[1]].loaded);
+	/* Measured idle is a load of 0, known. */
+	assert_true(ls[dl[2]].loaded && ls[dl[2]].load == 0);
+	assert_true(ls[dl[3]].loaded && ls[dl[3]].load == 4294967.294);
+	/* A later answer not measured takes the loaded bit back. */
+	msg.count = 1;
+	msg.state[0].load_kbps = DARD_LOAD_UNKNOWN;
+	dard_reply_apply(f->t, sw, &msg, ls, when, 20);
+	assert_false(ls[dl[0]].loaded);
+	assert_true(ls[dl[0]].known);
+	free(ls);
+	free(when);
+}
+
 static void test_refused(void **state)
 {
 	struct fix *f = *state;
@@ -470,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_path_index),
 		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_reply_load),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_round),
 		cmocka_unit_test(test_round_dead),
