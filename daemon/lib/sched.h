@@ -159,11 +159,14 @@ struct dard_path_links {
  * share its up link: without this, a host whose elephant shares a core
  * with another host's can never see that a free core would double its
  * rate, and the paper's estimate leaves such pairs stuck at half rate.
- * No move lowers the global minimum BoNF either way: every link that
- * gains the flow ends above the source's BoNF. Dead paths as in
- * dard_sched_round: a source regardless of delta, never a target. busy
- * (dard_link_bonf): the shared links by their BoNF, the others by
- * their estimate; pv must have been made with the same busy.
+ * With busy 0, no move lowers the global minimum BoNF either way: every
+ * link that gains the flow ends above the source's BoNF. Dead paths as
+ * in dard_sched_round: a source regardless of delta, never a target.
+ * busy (dard_link_bonf): the shared links by their BoNF, the others by
+ * their estimate; pv must have been made with the same busy. A link
+ * whose elephants are limited elsewhere may then gain the flow and end
+ * below the source's count-BoNF: scheduling.md, "Busy links", says what
+ * holds instead.
  */
 int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_path_links *paths,

@@ -580,7 +580,7 @@ static void test_optimal_not_slower(void **state)
  * default load for 60 s, seeds 1 to 5. A host whose flows share its own
  * link leaves room on the network links they cross; with the switches'
  * loads DARD puts other flows there, and is faster on average than with
- * the count alone (1.4% here), within 4% of SDN-greedy on every seed
+ * the count alone (2.0% here), within 4% of SDN-greedy on every seed
  * (experiments.md, "Busy links").
  */
 static void test_busy(void **state)
