@@ -296,13 +296,12 @@ static int loaded(const struct dard_monitor *m, const struct dard_lstate *ls,
 }
 
 /*
- * A move is futile when it left the flow's rate within this share of
- * what it was: TCP's rates wander by more from one second to the next
- * only on a link that changes, and a flow that moved onto a path others
- * filled at the same time is not held by it (a third of a link to a half
- * is a gain, if less than delta on a 50 Mbit/s link).
+ * A move is futile when it left the flow's rate within delta, or this
+ * share of what it was if that is less: a flow that moved onto a path
+ * others filled at the same time is not held by its hosts (a third of a
+ * 50 Mbit/s link to a half is a gain, if less than delta).
  */
-#define FUTILE 0.05
+#define FUTILE 0.1
 
 /*
  * With busy links and the loads of both paths measured, a move must also
@@ -323,7 +322,8 @@ static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
 	    !loaded(m, ls, mv->to))
 		return 1;
 	if (f->moves && f->moved_rate > 0 &&
-	    fabs(f->rate - f->moved_rate) <= FUTILE * f->moved_rate)
+	    fabs(f->rate - f->moved_rate) <=
+		    fmin(delta, FUTILE * f->moved_rate))
 		return 0;
 	return mv->estimate - f->rate > delta;
 }

@@ -590,7 +590,8 @@ static void test_busy_rule(void **state)
 /*
  * A monitor's round with busy links judges a flow by its rate: one that
  * gets more than the target offers stays, and one whose last move left
- * its rate where it was, to within 5% (limited by its hosts' links),
+ * its rate where it was, to within delta or 10% if less (limited by its
+ * hosts' links),
  * stays too; all only where the switches measured the loads.
  */
 static void test_busy_gain(void **state)
