@@ -221,8 +221,8 @@ unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 		ls[dl].mbps = st->mbps;
 		ls[dl].flows = st->elephants;
 		/* Not measured is no load known, never an idle link. */
-		ls[dl].load = st->load_kbps / 1000.0;
 		ls[dl].loaded = st->load_kbps != DARD_LOAD_UNKNOWN;
+		ls[dl].load = ls[dl].loaded ? st->load_kbps / 1000.0 : 0;
 		ls[dl].known = 1;
 		ls[dl].dead = !(st->flags & DARD_PORT_F_UP);
 		when[dl] = now;
@@ -304,24 +304,24 @@ static int loaded(const struct dard_monitor *m, const struct dard_lstate *ls,
 #define FUTILE 0.1
 
 /*
- * With busy links and the loads of both paths measured, a move must also
- * gain more than delta over the rate the flow has: the other elephants
- * of a busy link may be limited elsewhere and leave it more than the
- * link's BoNF (a flow at 800 Mbit/s on a link whose BoNF says 500 would
- * otherwise leave for a path offering 667, and come back). And a flow
- * whose last move was futile is limited by what every path shares (its
- * host's links, or the far host's, which no switch a monitor asks
- * reports): it stays while its rate holds, or it would swap paths at
- * every hold.
+ * With busy links, a move must also gain more than delta over the rate
+ * the flow has: the other elephants of a busy link may be limited
+ * elsewhere and leave it more than the link's BoNF (a flow at 800 Mbit/s
+ * on a link whose BoNF says 500 would otherwise leave for a path
+ * offering 667, and come back). And, where the loads of both paths were
+ * measured, a flow whose last move was futile is limited by what every
+ * path shares (its host's links, or the far host's, which no switch a
+ * monitor asks reports): it stays while its rate holds, or it would swap
+ * paths at every hold.
  */
 static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
 		 const struct dard_round_flow *f, const struct dard_move *mv,
 		 double delta)
 {
-	if (!(m->busy > 0) || !(f->rate >= 0) || !loaded(m, ls, mv->from) ||
-	    !loaded(m, ls, mv->to))
+	if (!(m->busy > 0) || !(f->rate >= 0))
 		return 1;
-	if (f->moves && f->moved_rate > 0 &&
+	if (f->moves && f->moved_rate > 0 && loaded(m, ls, mv->from) &&
+	    loaded(m, ls, mv->to) &&
 	    fabs(f->rate - f->moved_rate) <=
 		    fmin(delta, FUTILE * f->moved_rate))
 		return 0;

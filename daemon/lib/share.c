@@ -335,8 +335,8 @@ unsigned dard_share_apply(const struct dard_topo *t,
 			continue;
 		ls[r->dl].mbps = t->link[r->dl / 2].mbps;
 		ls[r->dl].flows = r->elephants;
-		ls[r->dl].load = r->load_kbps / 1000.0;
 		ls[r->dl].loaded = r->load_kbps != DARD_LOAD_UNKNOWN;
+		ls[r->dl].load = ls[r->dl].loaded ? r->load_kbps / 1000.0 : 0;
 		ls[r->dl].known = 1;
 		ls[r->dl].dead = 0;
 		when[r->dl] = at;

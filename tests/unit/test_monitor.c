@@ -365,10 +365,10 @@ static void test_quiet(void **state)
 	struct fix *f = *state;
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
-	/* path, moves, moved_at, rate, idle_rate, share */
-	struct dard_round_flow fl[] = {{0, 0, 0, 95, 0, 100},
-				       {1, 0, 0, 45, 0, 50},
-				       {-2, 0, 0, 0, 0, 0}};
+	/* path, moves, moved_at, rate, idle_rate, share, moved_rate */
+	struct dard_round_flow fl[] = {{0, 0, 0, 95, 0, 100, 0},
+				       {1, 0, 0, 45, 0, 50, 0},
+				       {-2, 0, 0, 0, 0, 0, 0}};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
 	unsigned i;

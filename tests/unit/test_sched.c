@@ -592,7 +592,7 @@ static void test_busy_rule(void **state)
  * gets more than the target offers stays, and one whose last move left
  * its rate where it was, to within delta or 10% if less (limited by its
  * hosts' links),
- * stays too; all only where the switches measured the loads.
+ * stays too, where the switches measured the loads of both paths.
  */
 static void test_busy_gain(void **state)
 {
@@ -660,18 +660,22 @@ static void test_busy_gain(void **state)
 				 mon, s.ls, &it, 10,
 				 &dard_sched_modes[DARD_SCHED_FAST], 100, &m),
 			 &s.flow[1]);
-	/* A target whose loads no switch measured: the rate rules are off,
-	 * and a flow at 995 leaves by the BoNF rule as before. */
-	s.flow[0].rate = s.flow[1].rate = 995;
-	s.flow[0].moves = s.flow[1].moves = 0;
+	/* A target whose loads no switch measured: no futility there (the
+	 * estimate is the count's), and a flow whose last move was futile
+	 * leaves for the count's 1000; one at 995 still does not. */
+	s.flow[0].moved_rate = s.flow[1].moved_rate = 305;
 	for (i = 0; i < mon->links[m.to].n; i++)
 		s.ls[mon->links[m.to].dl[i]].loaded = 0;
 	assert_non_null(dard_monitor_round_mode(
 		mon, s.ls, &it, 10, &dard_sched_modes[DARD_SCHED_FAST], 100,
 		&m));
+	s.flow[0].rate = s.flow[1].rate = 995;
+	assert_null(dard_monitor_round_mode(mon, s.ls, &it, 10,
+					    &dard_sched_modes[DARD_SCHED_FAST],
+					    100, &m));
 	for (i = 0; i < 2 * s.t->nlinks; i++)
 		s.ls[i].loaded = 1;
-	s.flow[0].moves = s.flow[1].moves = 1;
+	s.flow[0].rate = s.flow[1].rate = 300;
 	/* The count alone (busy 0) knows no rates: path 0 is the worst. */
 	mon->busy = 0;
 	s.flow[1].moved_rate = 305;
