@@ -471,6 +471,32 @@ static void test_optimal_needs_fattree(void **state)
 }
 
 /* The average transfer time of a run under sched. */
+/*
+ * dard-sim's default load on t for 60 s (512 MB at 0.2 per second per
+ * source), pattern's flows under seed into *f, with room for their
+ * results in *out; at least min flows, or the test fails.
+ */
+static long gen(int pattern, uint64_t seed, long min, struct dard_tflow **f,
+		struct dard_sim_flow **out)
+{
+	struct dard_traffic_opts to;
+	char err[DARD_ERR_MAX];
+	long n;
+
+	dard_traffic_opts_init(&to);
+	to.pattern = pattern;
+	to.rate = 0.2;
+	to.duration = 60;
+	to.bytes = 512ULL << 20;
+	to.seed = seed;
+	n = dard_traffic_gen(t, &to, f, err);
+	if (n < min)
+		fail_msg("%ld flows: %s", n, n < 0 ? err : "too few");
+	*out = calloc(n, sizeof(**out));
+	assert_non_null(*out);
+	return n;
+}
+
 static double avg_time(int sched, uint64_t seed, const struct dard_tflow *f,
 		       long n, struct dard_sim_flow *out)
 {
@@ -540,8 +566,6 @@ static void keep_moves(uint64_t seed, const struct dard_tflow *f, long n,
  */
 static void test_optimal_not_slower(void **state)
 {
-	struct dard_traffic_opts to;
-	char err[DARD_ERR_MAX];
 	uint64_t seed;
 
 	(void)state;
@@ -551,17 +575,7 @@ static void test_optimal_not_slower(void **state)
 		double g, o, th;
 		long n;
 
-		dard_traffic_opts_init(&to);
-		to.pattern = DARD_PATTERN_RANDOM;
-		to.rate = 0.2;
-		to.duration = 60;
-		to.bytes = 512ULL << 20;
-		to.seed = seed;
-		n = dard_traffic_gen(t, &to, &f, err);
-		if (n < 100)
-			fail_msg("%ld flows: %s", n, n < 0 ? err : "too few");
-		out = calloc(n, sizeof(*out));
-		assert_non_null(out);
+		n = gen(DARD_PATTERN_RANDOM, seed, 100, &f, &out);
 		g = avg_time(DARD_SIM_GREEDY, seed, f, n, out);
 		o = avg_time(DARD_SIM_OPTIMAL, seed, f, n, out);
 		th = avg_time(DARD_SIM_OPTIMAL_THESIS, seed, f, n, out);
@@ -585,9 +599,7 @@ static void test_optimal_not_slower(void **state)
  */
 static void test_busy(void **state)
 {
-	struct dard_traffic_opts to;
 	struct dard_sim_opts o;
-	char err[DARD_ERR_MAX];
 	double sum_busy = 0, sum_count = 0;
 	uint64_t seed;
 
@@ -598,17 +610,7 @@ static void test_busy(void **state)
 		double busy = 0, count = 0, g;
 		long n, i;
 
-		dard_traffic_opts_init(&to);
-		to.pattern = DARD_PATTERN_STRIDE;
-		to.rate = 0.2;
-		to.duration = 60;
-		to.bytes = 512ULL << 20;
-		to.seed = seed;
-		n = dard_traffic_gen(t, &to, &f, err);
-		if (n < 50)
-			fail_msg("%ld flows: %s", n, n < 0 ? err : "too few");
-		out = calloc(n, sizeof(*out));
-		assert_non_null(out);
+		n = gen(DARD_PATTERN_STRIDE, seed, 50, &f, &out);
 		g = avg_time(DARD_SIM_GREEDY, seed, f, n, out);
 		busy = avg_time(DARD_SIM_DARD, seed, f, n, out);
 		dard_sim_opts_init(&o);
