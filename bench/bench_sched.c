@@ -91,11 +91,59 @@ static void traffic(const struct dard_topo *t, struct monitor *m, unsigned *nsw,
 	free(seen);
 }
 
+/*
+ * CPU time of one scheduling round of n monitors, per monitor, in us, as
+ * dardd runs it: each monitor's path-state vector from the link states,
+ * then dard_sched_round_links; -1 when out of memory.
+ */
+static double round_us(const struct dard_lstate *ls, const struct monitor *mon,
+		       unsigned n, double busy)
+{
+	struct dard_pstate *pv = calloc(mon[0].npaths, sizeof(*pv));
+	struct dard_path_links *pl = calloc(mon[0].npaths, sizeof(*pl));
+	uint32_t *fv = calloc(mon[0].npaths, sizeof(*fv));
+	unsigned reps = 0, i, j;
+	double t0, us;
+
+	if (!pv || !fv || !pl) {
+		free(pv);
+		free(pl);
+		free(fv);
+		return -1;
+	}
+	/* CPU time of this process: the rounds run on one thread. */
+	t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+	do {
+		for (i = 0; i < n; i++) {
+			struct dard_move m;
+
+			for (j = 0; j < mon[i].npaths; j++) {
+				dard_path_state(ls, mon[i].dl[j], mon[i].ndl[j],
+						busy, &pv[j]);
+				fv[j] = (i + j) % 7 == 0;
+				pl[j].dl = mon[i].dl[j];
+				pl[j].n = mon[i].ndl[j];
+			}
+			if (dard_sched_round_links(ls, pl, pv, fv,
+						   mon[i].npaths, 10, busy, &m))
+				sink += m.estimate;
+		}
+		reps++;
+	} while ((us = (dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - t0) * 1e3) <
+		 2e5);
+	free(pv);
+	free(pl);
+	free(fv);
+	return us / reps / n;
+}
+
 int main(void)
 {
 	static const unsigned counts[] = {1, 100, 10000};
 	struct dard_plan_opts o;
 	struct dard_pathctx *pc;
+	/* The default mode's rule: links judged by their loads too. */
+	double busy = dard_sched_modes[DARD_SCHED_FAST].busy;
 	struct dard_lstate *ls;
 	struct dard_topo *t;
 	struct dard_plan *p;
@@ -125,8 +173,11 @@ int main(void)
 			tors[ntors++] = n;
 	srand(1);
 	for (i = 0; i < 2 * t->nlinks; i++)
-		ls[i] = (struct dard_lstate){
-			.mbps = 1000, .flows = rand() % 8, .known = 1};
+		ls[i] = (struct dard_lstate){.mbps = 1000,
+					     .load = rand() % 1001,
+					     .flows = rand() % 8,
+					     .known = 1,
+					     .loaded = 1};
 	for (i = 0; i < counts[2]; i++) {
 		struct collect col = {t, &mon[i], 0};
 
@@ -142,43 +193,18 @@ int main(void)
 	}
 	printf("\nCommand: make bench (build/bin/dard-bench-sched), fattree:32, %u paths per monitor\n\n",
 	       mon[0].npaths);
-	printf("| monitors | one scheduling round of all, ms CPU | per monitor, us |\n");
-	printf("|--:|--:|--:|\n");
+	printf("| monitors | one scheduling round of all, ms CPU | per monitor, us | by count alone (paper), us | busy over count |\n");
+	printf("|--:|--:|--:|--:|--:|\n");
 	for (c = 0; c < 3; c++) {
-		struct dard_pstate *pv = calloc(mon[0].npaths, sizeof(*pv));
-		struct dard_path_links *pl = calloc(mon[0].npaths, sizeof(*pl));
-		uint32_t *fv = calloc(mon[0].npaths, sizeof(*fv));
-		double t0, us;
-		unsigned reps = 0, j;
+		/* Side by side, in one run: the fast mode's rule, the paper's.
+		 */
+		double fast = round_us(ls, mon, counts[c], busy);
+		double paper = round_us(ls, mon, counts[c], 0);
 
-		if (!pv || !fv || !pl)
+		if (fast < 0 || paper < 0)
 			return 1;
-		/* CPU time of this process: the rounds run on one thread. */
-		t0 = dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-		do {
-			for (i = 0; i < counts[c]; i++) {
-				struct dard_move m;
-
-				for (j = 0; j < mon[i].npaths; j++) {
-					dard_path_state(ls, mon[i].dl[j],
-							mon[i].ndl[j], &pv[j]);
-					fv[j] = (i + j) % 7 == 0;
-					pl[j].dl = mon[i].dl[j];
-					pl[j].n = mon[i].ndl[j];
-				}
-				if (dard_sched_round_links(ls, pl, pv, fv,
-							   mon[i].npaths, 10,
-							   &m))
-					sink += m.estimate;
-			}
-			reps++;
-		} while ((us = (dard_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - t0) *
-			       1e3) < 2e5);
-		printf("| %u | %.3f | %.2f |\n", counts[c], us / reps / 1e3,
-		       us / reps / counts[c]);
-		free(pv);
-		free(pl);
-		free(fv);
+		printf("| %u | %.3f | %.2f | %.2f | %.2f |\n", counts[c],
+		       fast * counts[c] / 1e3, fast, paper, fast / paper);
 	}
 	traffic(t, &mon[0], &nsw, &q, &r);
 	printf("\nOne monitor, one query round (every 1 s by default): %u switches\n",

@@ -34,6 +34,7 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->delta = -1;
 	o->quiet = -1;
 	o->sleep = -1;
+	o->busy = -1;
 	o->pvlb = 10;
 	o->central = 5;
 	o->anneal = 0;
@@ -201,6 +202,8 @@ void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 		  struct dard_sim_flow *out)
 {
 	move(s, f, row, out);
+	/* Not a round's move (a round sets it after): nothing to judge. */
+	f->moved_rate = 0;
 }
 
 static void rates(struct sim *s)
@@ -399,6 +402,8 @@ static void sim_mode(struct sim *s)
 		m->quiet = o->quiet;
 	if (!(o->sleep < 0))
 		m->sleep = o->sleep;
+	if (!(o->busy < 0))
+		m->busy = o->busy;
 }
 
 /* Written to refuse NaN: a zero interval would never move on. */
@@ -409,7 +414,7 @@ static int opts_ok(const struct sim *s)
 
 	return m->query > 0 && m->round > 0 && o->pvlb > 0 && o->central > 0 &&
 	       o->step >= 0 && m->elephant_age >= 0 && o->large >= 0 &&
-	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0;
+	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 && m->busy >= 0;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */

@@ -62,6 +62,7 @@ struct dard_sim_opts {
 	double delta;	     /* Mbit/s; paper 10 */
 	double quiet;	     /* sched.h's; paper 0 */
 	double sleep;	     /* s; paper 0 */
+	double busy;	     /* sched.h's; paper 0 */
 	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
 	double central;	     /* s between centralized rounds; paper 5 */
 	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10 per

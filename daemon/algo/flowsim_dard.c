@@ -210,6 +210,7 @@ static const void *round_next(void *arg, const void *cur,
 	rf->path = f->row;
 	rf->moves = it->out ? it->out[f->id].moves : 0;
 	rf->moved_at = f->moved_at;
+	rf->moved_rate = f->moved_rate;
 	rf->rate = f->rate;
 	rf->idle_rate = f->idle_rate;
 	/* Counted by mark_quiet alone, 0 when it did not: never a division
@@ -296,15 +297,21 @@ static void query(struct sim *s)
 
 	for (l = 0; l < 2 * s->t->nlinks; l++) {
 		s->ls[l].flows = 0;
+		/* Every switch measures its ports' load: what leaves. */
+		s->ls[l].load = 0;
+		s->ls[l].loaded = 1;
 		/* A failed port: answered without DARD_PORT_F_UP. */
 		s->ls[l].mbps = s->t->link[l / 2].mbps;
 		s->ls[l].known = 1;
 		s->ls[l].dead = !(s->cap[l] > 0);
 	}
 	for (i = 0; i < s->nact; i++)
-		if (s->act[i]->elephant)
-			for (k = 0; k < s->act[i]->nlinks; k++)
-				s->ls[s->act[i]->links[k]].flows++;
+		for (k = 0; k < s->act[i]->nlinks; k++) {
+			struct dard_lstate *l = &s->ls[s->act[i]->links[k]];
+
+			l->load += s->act[i]->rate;
+			l->flows += s->act[i]->elephant;
+		}
 	if (s->o->nfail)
 		dead_views(s);
 	if (s->o->share) {
@@ -363,6 +370,7 @@ static struct mon *mon_get(struct sim *s, const struct flow *f)
 			free(m);
 			return NULL;
 		}
+	m->m->busy = s->mode.busy;
 	m->host = f->src;
 	m->next_round =
 		s->now + s->mode.round + dard_urand(&s->rng) * s->mode.round;
@@ -428,6 +436,7 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 	if (!pick)
 		return;
 	flowsim_move(s, pick, mv.to, out);
+	pick->moved_rate = mv.rate > 0 ? mv.rate : 0;
 	pick->moved_at = s->now;
 	/* As dardd does: the move counted at once in its own picture. */
 	dard_monitor_moved(m->m, s->ls, &mv);

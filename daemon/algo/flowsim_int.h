@@ -46,6 +46,7 @@ struct flow {
 	struct flow *mnext; /* the monitor's elephants */
 	double dead_since;  /* s: on a failed link since; < 0: not */
 	double moved_at;    /* s: DARD's last move of it */
+	double moved_rate;  /* Mbit/s then; 0: never moved */
 	double idle_rate;   /* Mbit/s at its monitor's last idle round; 0 */
 };
 

@@ -126,14 +126,42 @@ static const char *known_str(json_object *p)
 		       : "no";
 }
 
+/*
+ * The loads of a path's links, ToR to ToR, in Mbit/s: "-" for one its
+ * switch did not measure (null), as for anything not a number.
+ */
+static const char *loads_str(json_object *p, char *buf, size_t size)
+{
+	json_object *links = arr(p, "links");
+	size_t j, off = 0;
+
+	buf[0] = 0;
+	for (j = 0; j < arr_len(links) && off < size; j++) {
+		json_object *v, *l = json_object_array_get_idx(links, j);
+		int n;
+
+		if (json_object_object_get_ex(l, "load", &v) &&
+		    (json_object_is_type(v, json_type_double) ||
+		     json_object_is_type(v, json_type_int)))
+			n = snprintf(buf + off, size - off, "%s%.1f",
+				     j ? "/" : "", json_object_get_double(v));
+		else
+			n = snprintf(buf + off, size - off, "%s-",
+				     j ? "/" : "");
+		off += n > 0 ? (size_t)n : 0;
+	}
+	return buf[0] ? buf : "-";
+}
+
 static void path_text(json_object *p)
 {
 	json_object *sw = arr(p, "switches");
+	char loads[128];
 	size_t j;
 
-	printf("  %-4lld %-7s %-12s %-9lld %-6lld", num(p, "index"),
+	printf("  %-4lld %-7s %-12s %-9lld %-6lld %-23s", num(p, "index"),
 	       known_str(p), str(p, "bonf"), num(p, "elephants"),
-	       num(p, "ours"));
+	       num(p, "ours"), loads_str(p, loads, sizeof(loads)));
 	for (j = 0; j < arr_len(sw); j++) {
 		const char *s = json_object_get_string(
 			json_object_array_get_idx(sw, j));
@@ -157,8 +185,9 @@ static void monitors_text(json_object *doc)
 		       str(m, "src_tor"), str(m, "dst_tor"),
 		       num(m, "elephants"), num(m, "rounds"), num(m, "moves"),
 		       num(m, "switches"), quiet ? ", quiet" : "");
-		printf("  %-4s %-7s %-12s %-9s %-6s %s\n", "path", "known",
-		       "BoNF Mbit/s", "elephants", "ours", "switches");
+		printf("  %-4s %-7s %-12s %-9s %-6s %-23s %s\n", "path",
+		       "known", "BoNF Mbit/s", "elephants", "ours",
+		       "load Mbit/s", "switches");
 		for (k = 0; k < arr_len(paths); k++)
 			path_text(json_object_array_get_idx(paths, k));
 	}

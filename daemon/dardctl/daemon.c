@@ -90,7 +90,9 @@ static int usage(FILE *f, const char *what)
 			"The monitors of the dardd in this network namespace: one per\n"
 			"destination ToR with elephants, each path's state (known, or dead\n"
 			"when a switch reports a link of it down; BoNF, elephants on its\n"
-			"bottleneck, ours) and the switches it crosses.\n");
+			"bottleneck, ours), the load its switches measured on each of its\n"
+			"links, ToR to ToR, in Mbit/s (`-': not measured), and the\n"
+			"switches it crosses.\n");
 	else
 		fprintf(f,
 			"Usage: dardctl stats\n"

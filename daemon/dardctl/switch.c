@@ -38,8 +38,9 @@ static int usage(FILE *f)
 		"\n"
 		"query: asks the switch's dard-switchd (Documentation/protocol.md) for\n"
 		"the state of the given exit ports, or of all, and prints each port's\n"
-		"neighbour, whether it is up, its bandwidth and the elephant flows\n"
-		"leaving by it; ports the switch does not have are left out. The query\n"
+		"neighbour, whether it is up, its bandwidth, the elephant flows\n"
+		"leaving by it and its load in Mbit/s (`-': not measured); ports the\n"
+		"switch does not have are left out. The query\n"
 		"is signed with the key file's first key (-k) and goes to the switch's\n"
 		"management address and UDP port 7471 unless `at' says otherwise; the\n"
 		"answer is awaited for timeout ms (default 1000).\n");
@@ -189,8 +190,8 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "name", "%s", t->node[sw].name);
 	print_string(PRINT_ANY, "at", " at %s\n", inet_ntoa(sa.sin_addr));
-	print_text("%-5s %-12s %-4s %10s %9s\n", "port", "to", "up", "Mbit/s",
-		   "elephants");
+	print_text("%-5s %-12s %-4s %10s %9s %12s\n", "port", "to", "up",
+		   "Mbit/s", "elephants", "load Mbit/s");
 	open_json_array(PRINT_JSON, "ports");
 	for (i = 0; i < msg.count; i++) {
 		const struct dard_port_state *st = &msg.state[i];
@@ -205,7 +206,15 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 		print_bool(PRINT_ANY, "up", " %-4s",
 			   st->flags & DARD_PORT_F_UP);
 		print_uint(PRINT_ANY, "mbps", " %10llu", st->mbps);
-		print_uint(PRINT_ANY, "elephants", " %9llu\n", st->elephants);
+		print_uint(PRINT_ANY, "elephants", " %9llu", st->elephants);
+		/* Not measured is no figure at all: null, `-'. */
+		if (st->load_kbps == DARD_LOAD_UNKNOWN) {
+			print_json_value("load", NULL);
+			print_text(" %12s\n", "-");
+		} else {
+			print_float(PRINT_ANY, "load", " %12.3f\n",
+				    st->load_kbps / 1000.0);
+		}
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);

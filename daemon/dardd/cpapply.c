@@ -116,6 +116,8 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	/* Held as a round's move is: after a fallback to DARD, the fast
 	 * rounds do not undo the controller's placement at once. */
 	e->moved_ns = now;
+	/* Not a round's gain to judge (dard_round_flow's moved_rate). */
+	e->moved_rate = 0;
 	el_hist_add(e, now, i);
 	d->st.cp_moves++;
 	log_info("controller moved %s to path %u",

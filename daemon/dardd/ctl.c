@@ -37,9 +37,54 @@ static json_object *pstate_json(const struct dard_pstate *ps)
 	return o;
 }
 
+/*
+ * Path p's directed links, ToR to ToR, as their switches answered: a
+ * link's state is what dard_monitor_pv() reads (older than max_age:
+ * unknown, never dead), and its load, in Mbit/s, null when its switch
+ * did not measure it or the answer is that old.
+ */
+static json_object *links_json(struct dardd *d, const struct dard_mon_path *p,
+			       uint64_t now)
+{
+	json_object *links = json_object_new_array();
+	unsigned k;
+
+	for (k = 0; k < p->ndl; k++) {
+		const struct dard_lstate *ls = &d->ls[p->dl[k]];
+		uint64_t when = d->ls_when[p->dl[k]];
+		int fresh = when && now - when <= d->o.max_age_ns;
+		json_object *l = json_object_new_object();
+
+		json_object_object_add(
+			l, "from",
+			json_object_new_string(d->t->node[p->sw[k]].name));
+		json_object_object_add(
+			l, "to",
+			json_object_new_string(d->t->node[p->sw[k + 1]].name));
+		json_object_object_add(
+			l, "known",
+			json_object_new_boolean(fresh && ls->known));
+		json_object_object_add(l, "dead",
+				       json_object_new_boolean(
+					       fresh && ls->known && ls->dead));
+		json_object_object_add(l, "mbps",
+				       json_object_new_double(ls->mbps));
+		json_object_object_add(l, "elephants",
+				       json_object_new_int64(ls->flows));
+		json_object_object_add(
+			l, "load",
+			fresh && ls->known && ls->loaded
+				? json_object_new_double(ls->load)
+				: NULL);
+		json_object_array_add(links, l);
+	}
+	return links;
+}
+
 static json_object *paths_json(struct dardd *d, const struct dard_monitor *m)
 {
 	json_object *paths = json_object_new_array();
+	uint64_t now = dardd_now_ns();
 	unsigned i, k;
 
 	for (i = 0; i < m->npaths; i++) {
@@ -55,6 +100,8 @@ static json_object *paths_json(struct dardd *d, const struct dard_monitor *m)
 				sw, json_object_new_string(
 					    d->t->node[m->path[i].sw[k]].name));
 		json_object_object_add(p, "switches", sw);
+		json_object_object_add(p, "links",
+				       links_json(d, &m->path[i], now));
 		json_object_array_add(paths, p);
 	}
 	return paths;

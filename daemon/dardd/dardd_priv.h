@@ -45,9 +45,10 @@ struct dardd_opts {
 	uint64_t cp_timeout_ns; /* silent this long: back to DARD */
 	uint64_t cp_report_ns;	/* a full report every this */
 	int no_share;		/* --no-share: ask every switch ourselves */
-	/* --quiet-at, --quiet-sleep: below 0 (unset), the mode's. */
-	double quiet_at, quiet_sleep;
-	struct dard_sched_mode sched; /* the mode's, with those two */
+	/* --quiet-at, --quiet-sleep, --busy-at: below 0 (unset), the
+	 * mode's. */
+	double quiet_at, quiet_sleep, busy_at;
+	struct dard_sched_mode sched; /* the mode's, with those three */
 };
 
 /* Why a controller's datagram was refused (controller.c), each counted. */
@@ -175,6 +176,7 @@ struct elephant {
 	uint64_t since_ns;	     /* when it became an elephant */
 	unsigned moves;		     /* ours, + earlier ones if adopted */
 	uint64_t moved_ns;	     /* our rounds' last move of it, or 0 */
+	double moved_rate;	     /* Mbit/s then (the round's), 0: unknown */
 	/* Its rate over the last walk of the flow table (flows.c), for
 	 * dard_monitor_quiet: Mbit/s, < 0 until two walks saw it; and at
 	 * its monitor's last idle round, 0: none. */

@@ -172,6 +172,7 @@ static const void *el_next(void *arg, const void *cur,
 			/* Never moved by a round: long ago, for the hold. */
 			f->moved_at =
 				e->moved_ns ? e->moved_ns / 1e9 : -HUGE_VAL;
+			f->moved_rate = e->moved_rate;
 			f->rate = e->rate;
 			f->idle_rate = e->idle_rate;
 			f->share = share_of(d);

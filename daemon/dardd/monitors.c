@@ -139,6 +139,7 @@ struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
 		free(mon);
 		return NULL;
 	}
+	mon->m->busy = d->o.sched.busy;
 	/* Let a query round come back before the first decision. */
 	mon->next_round_ns = mon_next_round(d, now);
 	d->next_query_ns = now;

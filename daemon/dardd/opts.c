@@ -96,6 +96,10 @@ static void usage(FILE *f)
 		"                             is quiet for S while each elephant runs\n"
 		"                             at F of the rate it had (default: the\n"
 		"                             mode's, 3 or 0)\n"
+		"      --busy-at F            a link is a bottleneck only when its\n"
+		"                             switch measured its load at F of its\n"
+		"                             bandwidth or more; 0: by its elephants\n"
+		"                             alone (default: the mode's, 0.9 or 0)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -210,6 +214,7 @@ static void defaults(struct dardd_opts *o)
 	o->delta = -1;
 	o->quiet_at = -1;
 	o->quiet_sleep = -1;
+	o->busy_at = -1;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
 	o->cp_timeout_ns = 3000000000ULL;
@@ -235,6 +240,8 @@ static void derive(struct dardd_opts *o)
 		o->sched.quiet = o->quiet_at;
 	if (o->quiet_sleep >= 0)
 		o->sched.sleep = o->quiet_sleep;
+	if (o->busy_at >= 0)
+		o->sched.busy = o->busy_at;
 	/* A link state older than three query rounds counts as unknown. */
 	o->max_age_ns = o->query_ns * 3;
 	/* Idle flows are found to within a quarter of the idle time. */
@@ -256,6 +263,7 @@ enum {
 	OPT_NO_SHARE,
 	OPT_QUIET_AT,
 	OPT_QUIET_SLEEP,
+	OPT_BUSY_AT,
 };
 
 /* A number in [min, max] into *x, or its refusal in err. */
@@ -334,6 +342,10 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		ret = number("--quiet-sleep", arg, 0, SECONDS_MAX,
 			     "seconds from 0 to 86400", &o->quiet_sleep, err);
 		break;
+	case OPT_BUSY_AT:
+		ret = number("--busy-at", arg, 0, 1, "a share from 0 to 1",
+			     &o->busy_at, err);
+		break;
 	default:
 		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
@@ -361,6 +373,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"no-share", no_argument, NULL, OPT_NO_SHARE},
 		{"quiet-at", required_argument, NULL, OPT_QUIET_AT},
 		{"quiet-sleep", required_argument, NULL, OPT_QUIET_SLEEP},
+		{"busy-at", required_argument, NULL, OPT_BUSY_AT},
 		DARD_OPTS_COMMON,
 		{},
 	};

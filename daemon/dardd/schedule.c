@@ -90,6 +90,7 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	pick->path = mv.to;
 	pick->moves++;
 	pick->moved_ns = now;
+	pick->moved_rate = pick->rate > 0 ? pick->rate : 0;
 	el_hist_add(pick, now, mv.to);
 	mon->moves++;
 	d->st.moves++;

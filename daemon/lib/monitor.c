@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Monitors: paths, the queries that cover them, and path-state vectors. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +220,9 @@ unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
 		 */
 		ls[dl].mbps = st->mbps;
 		ls[dl].flows = st->elephants;
+		/* Not measured is no load known, never an idle link. */
+		ls[dl].loaded = st->load_kbps != DARD_LOAD_UNKNOWN;
+		ls[dl].load = ls[dl].loaded ? st->load_kbps / 1000.0 : 0;
 		ls[dl].known = 1;
 		ls[dl].dead = !(st->flags & DARD_PORT_F_UP);
 		when[dl] = now;
@@ -247,7 +251,7 @@ void dard_monitor_pv(const struct dard_monitor *m, const struct dard_lstate *ls,
 			}
 			idx[k] = k;
 		}
-		dard_path_state(l, idx, p->ndl, &pv[i]);
+		dard_path_state(l, idx, p->ndl, m->busy, &pv[i]);
 	}
 }
 
@@ -279,6 +283,51 @@ static int held(const struct dard_round_flow *f,
 	return mode->hold > 0 && f->moves && now - f->moved_at < mode->hold;
 }
 
+/* Every link of path i has a load its switch measured. */
+static int loaded(const struct dard_monitor *m, const struct dard_lstate *ls,
+		  unsigned i)
+{
+	unsigned k;
+
+	for (k = 0; k < m->links[i].n; k++)
+		if (!ls[m->links[i].dl[k]].loaded)
+			return 0;
+	return 1;
+}
+
+/*
+ * A move is futile when it left the flow's rate within delta, or this
+ * share of what it was if that is less: a flow that moved onto a path
+ * others filled at the same time is not held by its hosts (a third of a
+ * 50 Mbit/s link to a half is a gain, if less than delta).
+ */
+#define FUTILE 0.1
+
+/*
+ * With busy links, a move must also gain more than delta over the rate
+ * the flow has: the other elephants of a busy link may be limited
+ * elsewhere and leave it more than the link's BoNF (a flow at 800 Mbit/s
+ * on a link whose BoNF says 500 would otherwise leave for a path
+ * offering 667, and come back). And, where the loads of both paths were
+ * measured, a flow whose last move was futile is limited by what every
+ * path shares (its host's links, or the far host's, which no switch a
+ * monitor asks reports): it stays while its rate holds, or it would swap
+ * paths at every hold.
+ */
+static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
+		 const struct dard_round_flow *f, const struct dard_move *mv,
+		 double delta)
+{
+	if (!(m->busy > 0) || !(f->rate >= 0))
+		return 1;
+	if (f->moves && f->moved_rate > 0 && loaded(m, ls, mv->from) &&
+	    loaded(m, ls, mv->to) &&
+	    fabs(f->rate - f->moved_rate) <=
+		    fmin(delta, FUTILE * f->moved_rate))
+		return 0;
+	return mv->estimate - f->rate > delta;
+}
+
 const void *dard_monitor_round_mode(struct dard_monitor *m,
 				    const struct dard_lstate *ls,
 				    const struct dard_flow_iter *it,
@@ -289,12 +338,12 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	struct dard_round_flow f;
 	const void *cur = NULL, *pick = NULL;
 	unsigned least = 0;
-	int dead;
+	int dead, wants = 0;
 
 	m->idle_until = 0;
 	dard_monitor_fv(m, it);
 	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
-				    delta, mv)) {
+				    delta, m->busy, mv)) {
 		/* Nothing to gain, and every path known (not a round
 		 * blind for want of replies): sleep while our rates hold. */
 		if (mode->sleep > 0 && all_known(m))
@@ -304,12 +353,22 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	/* A dead path's elephants leave whatever the hold says. */
 	dead = m->pv[mv->from].dead;
 	/* Moving the flow that moved least spreads the moves out. */
-	while ((cur = it->next(it->arg, cur, &f)))
-		if (f.path == (int)mv->from && (dead || !held(&f, mode, now)) &&
+	while ((cur = it->next(it->arg, cur, &f))) {
+		if (f.path != (int)mv->from)
+			continue;
+		if (!dead && !gains(m, ls, &f, mv, delta))
+			continue;
+		wants = 1;
+		if ((dead || !held(&f, mode, now)) &&
 		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;
+			mv->rate = f.rate;
 		}
+	}
+	/* Every flow there already gets more than the target offers. */
+	if (!wants && mode->sleep > 0 && all_known(m))
+		m->idle_until = now + mode->sleep;
 	return pick;
 }
 
@@ -352,5 +411,6 @@ const void *dard_monitor_round(struct dard_monitor *m,
 void dard_monitor_moved(const struct dard_monitor *m, struct dard_lstate *ls,
 			const struct dard_move *mv)
 {
-	dard_lstate_move(ls, &m->links[mv->from], &m->links[mv->to]);
+	dard_lstate_move(ls, &m->links[mv->from], &m->links[mv->to], mv->rate,
+			 mv->estimate);
 }

@@ -40,6 +40,9 @@ struct dard_monitor {
 	/* s, the rounds' clock: the last round wanted no move, and its
 	 * flows' rates are the bar until then (mode->sleep); 0: none. */
 	double idle_until;
+	/* dard_link_bonf's busy for its path states and rounds: the
+	 * caller's mode's (0 from dard_monitor_new: the count alone). */
+	double busy;
 };
 
 /*
@@ -66,7 +69,8 @@ uint32_t dard_port_dlink(const struct dard_topo *t, uint32_t sw, unsigned port);
  * Stores a reply of switch sw in ls (2 * nlinks entries) and stamps each
  * updated entry in when[] with now. A port reported down makes its
  * directed link dead (sched.h) at once; one reported up again makes it
- * live. Ports the switch has no link on are skipped. Returns how many
+ * live. A load not measured (DARD_LOAD_UNKNOWN) leaves the link not
+ * loaded. Ports the switch has no link on are skipped. Returns how many
  * were stored.
  */
 unsigned dard_reply_apply(const struct dard_topo *t, uint32_t sw,
@@ -87,11 +91,14 @@ struct dard_round_flow {
 	int path;	/* index among the monitor's paths; < 0: none of them */
 	unsigned moves; /* how often it has moved so far */
 	double moved_at; /* s, the caller's clock: its last move, if moves */
-	/* For dard_monitor_quiet alone, in Mbit/s: */
+	/* For dard_monitor_quiet and the moved load, in Mbit/s: */
 	double rate;	  /* its rate lately; < 0: not known yet */
 	double idle_rate; /* its rate at the monitor's last idle round, when
 			   * dard_monitor_idle said so; <= 0: none */
 	double share;	  /* the host's up link over the host's elephants */
+	/* Mbit/s, its rate when a round last moved it; <= 0: unknown. With
+	 * busy links, a move that left it there ends its moves (monitor.c). */
+	double moved_rate;
 };
 
 /*

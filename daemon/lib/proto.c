@@ -76,6 +76,7 @@ size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 		dard_put16(r + 2, st[i].flags);
 		dard_put32(r + 4, st[i].mbps);
 		dard_put32(r + 8, st[i].elephants);
+		dard_put32(r + 12, st[i].load_kbps);
 	}
 	dard_frame_sign(p, len - DARD_MAC_LEN, k);
 	return len;
@@ -167,6 +168,7 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 					 DARD_HDR_LEN + rec * i + 2);
 		msg->state[i].mbps = dard_get32(r + 4);
 		msg->state[i].elephants = dard_get32(r + 8);
+		msg->state[i].load_kbps = dard_get32(r + 12);
 	}
 	return 0;
 }

@@ -7,12 +7,14 @@
  * decoder, no I/O (the MAC is libsodium's, computed in memory).
  *
  *   header, 20 bytes, both directions:
- *     magic u16 (0xda4d)  version u8 (2)  type u8  length u16  count u16
+ *     magic u16 (0xda4d)  version u8 (3)  type u8  length u16  count u16
  *     key id u32  seq u64 (the querier's, random, non-zero; echoed)
  *   query: count port numbers (u16 each), or none for every exit port,
  *          then zero bytes of padding (the querier pads to the reply)
- *   reply: count port records of 12 bytes each:
- *     port u16  flags u16  mbps u32  elephants u32
+ *   reply: count port records of 16 bytes each:
+ *     port u16  flags u16  mbps u32  elephants u32  load u32
+ *     (load: kbit/s leaving by the port over the agent's window,
+ *     0xffffffff not measured, 0xfffffffe or more saturated)
  *   trailer, 32 bytes: HMAC-SHA-512-256 of every byte before it under
  *     the key named by key id
  */
@@ -25,7 +27,7 @@
 #include "key.h"
 
 #define DARD_PROTO_MAGIC 0xda4d
-#define DARD_PROTO_VERSION 2
+#define DARD_PROTO_VERSION 3
 #define DARD_PROTO_PORT 7471 /* UDP port dard-switchd listens on */
 
 enum dard_msg_type {
@@ -36,15 +38,16 @@ enum dard_msg_type {
 enum dard_proto_sizes {
 	DARD_HDR_LEN = 20,
 	DARD_MAC_LEN = 32,
-	DARD_PORT_REC_LEN = 12,
+	DARD_PORT_REC_LEN = 16,
 	DARD_MSG_PORTS_MAX = 1024, /* ports in one message */
 	DARD_MSG_MAX = DARD_HDR_LEN + DARD_MSG_PORTS_MAX * DARD_PORT_REC_LEN +
 		       DARD_MAC_LEN,
 	/*
 	 * No reply is longer than its query plus this: an agent cannot be
-	 * made to amplify. Four records fit without padding.
+	 * made to amplify. Four records fit without padding: a query for
+	 * every port of a four-port switch needs none.
 	 */
-	DARD_PROTO_SLACK = 48,
+	DARD_PROTO_SLACK = 4 * DARD_PORT_REC_LEN,
 };
 
 enum dard_port_flag {
@@ -52,12 +55,18 @@ enum dard_port_flag {
 	__DARD_PORT_F_ALL = (1U << 1) - 1,
 };
 
+/* A load_kbps the switch could not measure (its counters unread). */
+#define DARD_LOAD_UNKNOWN 0xffffffffU
+/* The largest load_kbps: a faster port's load saturates at it. */
+#define DARD_LOAD_MAX 0xfffffffeU
+
 /* The state of one exit port: a link state (sched.h) as a switch sees it. */
 struct dard_port_state {
 	uint16_t port; /* 1..65535 */
 	uint16_t flags;
 	uint32_t mbps;
 	uint32_t elephants;
+	uint32_t load_kbps; /* leaving by it; DARD_LOAD_UNKNOWN */
 };
 
 struct dard_msg {

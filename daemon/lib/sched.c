@@ -18,6 +18,29 @@ double dard_bonf(double mbps, uint32_t flows)
 	return flows ? mbps / flows : HUGE_VAL;
 }
 
+/* The load says whether the link is full; 0 and a missing load: unknown. */
+static int use_load(const struct dard_lstate *l, double busy)
+{
+	return busy > 0 && l->loaded && l->load >= 0;
+}
+
+double dard_link_bonf(const struct dard_lstate *l, double busy)
+{
+	if (use_load(l, busy) && l->load < busy * l->mbps)
+		return HUGE_VAL;
+	return dard_bonf(l->mbps, l->flows);
+}
+
+double dard_link_est(const struct dard_lstate *l, double busy)
+{
+	/* In double: a reply may say 2^32 - 1 flows. */
+	double e = l->mbps / (l->flows + 1.0);
+
+	if (use_load(l, busy) && l->mbps - l->load > e)
+		e = l->mbps - l->load;
+	return e;
+}
+
 unsigned dard_path_dlinks(const struct dard_topo *t,
 			  const struct dard_path *path, uint32_t *dlinks)
 {
@@ -46,7 +69,7 @@ unsigned dard_path_dlinks_all(const struct dard_topo *t,
 }
 
 void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
-		     unsigned n, struct dard_pstate *ps)
+		     unsigned n, double busy, struct dard_pstate *ps)
 {
 	unsigned i;
 
@@ -56,8 +79,8 @@ void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
 	ps->known = 1;
 	for (i = 0; i < n; i++) {
 		const struct dard_lstate *l = &ls[dlinks[i]];
-		double b = dard_bonf(l->mbps, l->flows);
-		double e = l->mbps / (l->flows + 1.0);
+		double b = dard_link_bonf(l, busy);
+		double e = dard_link_est(l, busy);
 
 		if (!l->known)
 			ps->known = 0;
@@ -166,6 +189,7 @@ int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 	m->to = to;
 	m->from_bonf = pv[from].bonf;
 	m->estimate = pv[to].est;
+	m->rate = -1;
 	return 1;
 }
 
@@ -182,7 +206,8 @@ static int on_path(const struct dard_path_links *p, uint32_t dl)
 int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_path_links *paths,
 			   const struct dard_pstate *pv, const uint32_t *fv,
-			   unsigned n, double delta, struct dard_move *m)
+			   unsigned n, double delta, double busy,
+			   struct dard_move *m)
 {
 	unsigned i, k, from = pick_source(pv, fv, n), to = n;
 	double best = 0;
@@ -196,10 +221,10 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			continue;
 		for (k = 0; k < paths[i].n; k++) {
 			const struct dard_lstate *l = &ls[paths[i].dl[k]];
-			/* In double: a reply may say 2^32 - 1 flows. */
-			double c = (double)l->flows +
-				   !on_path(&paths[from], paths[i].dl[k]);
-			double b = c ? l->mbps / c : HUGE_VAL;
+			/* A shared link carries the flow either way. */
+			double b = on_path(&paths[from], paths[i].dl[k])
+					   ? dard_link_bonf(l, busy)
+					   : dard_link_est(l, busy);
 
 			if (b < e)
 				e = b;
@@ -216,26 +241,41 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 	m->to = to;
 	m->from_bonf = pv[from].bonf;
 	m->estimate = best;
+	m->rate = -1;
 	return 1;
 }
 
 void dard_lstate_move(struct dard_lstate *ls,
 		      const struct dard_path_links *from,
-		      const struct dard_path_links *to)
+		      const struct dard_path_links *to, double rate, double est)
 {
 	unsigned i;
 
-	for (i = 0; i < from->n; i++)
-		if (ls[from->dl[i]].flows)
-			ls[from->dl[i]].flows--;
-	for (i = 0; i < to->n; i++)
-		ls[to->dl[i]].flows++;
+	for (i = 0; i < from->n; i++) {
+		struct dard_lstate *l = &ls[from->dl[i]];
+
+		if (l->flows)
+			l->flows--;
+		/* A shared link keeps the flow's load: it stays on it. */
+		if (rate >= 0 && !on_path(to, from->dl[i])) {
+			l->load -= rate;
+			if (l->load < 0)
+				l->load = 0;
+		}
+	}
+	for (i = 0; i < to->n; i++) {
+		struct dard_lstate *l = &ls[to->dl[i]];
+
+		l->flows++;
+		if (isfinite(est) && est > 0 && !on_path(from, to->dl[i]))
+			l->load += est;
+	}
 }
 
 const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES] = {
-	[DARD_SCHED_PAPER] = {"paper", 10, 5, 1, 10, 0, 0, 0},
+	[DARD_SCHED_PAPER] = {"paper", 10, 5, 1, 10, 0, 0, 0, 0},
 	/* Measured on fattree:8 and clos:8,8 (experiments.md). */
-	[DARD_SCHED_FAST] = {"fast", 1, 1, 1, 10, 8, 0.9, 3},
+	[DARD_SCHED_FAST] = {"fast", 1, 1, 1, 10, 8, 0.9, 3, 0.9},
 };
 
 int dard_sched_mode_parse(const char *name)

@@ -39,13 +39,33 @@ static inline uint32_t dard_dlink(uint32_t link, enum dard_dir dir)
 uint32_t dard_host_dlink(const struct dard_topo *t, uint32_t host,
 			 enum dard_dir dir);
 
-/* Link state, indexed by directed link (2 * topo->nlinks entries). */
+/*
+ * Link state, indexed by directed link (2 * topo->nlinks entries). The
+ * load is what the switch measured leaving by the port over its last
+ * counting window, elephants and mice alike; a switch that cannot
+ * measure it says so, and the link is then judged by its count alone.
+ */
 struct dard_lstate {
 	double mbps;	/* bandwidth */
+	double load;	/* Mbit/s measured leaving through it, if loaded */
 	uint32_t flows; /* elephant flows leaving through it */
 	uint8_t known;	/* 0: its switch did not answer */
 	uint8_t dead;	/* its switch reports the exit port down */
+	uint8_t loaded; /* 0: its switch did not measure the load */
 };
+
+/*
+ * A link's BoNF and its estimate with one more flow, as a round sees
+ * them. With busy > 0 and a measured load, a link loaded below busy
+ * times its bandwidth is nobody's bottleneck (its flows are limited
+ * elsewhere, by their hosts or other links): its BoNF is infinite. Its
+ * estimate is the larger of bandwidth / (flows + 1) and what it leaves
+ * unused: elephants limited elsewhere take less than their count says.
+ * With busy 0 or no load, the paper's bandwidth / flows and
+ * bandwidth / (flows + 1).
+ */
+double dard_link_bonf(const struct dard_lstate *l, double busy);
+double dard_link_est(const struct dard_lstate *l, double busy);
 
 /* Path state: its bottleneck and what one more flow would leave it. */
 struct dard_pstate {
@@ -79,9 +99,10 @@ unsigned dard_path_dlinks_all(const struct dard_topo *t,
  * with mixed bandwidths it is the smallest over the links, what the path
  * would really offer with one more flow if no other path changed. A path
  * with a dead link is dead, whatever its other links: it offers nothing.
+ * busy: as dard_link_bonf's (0: the paper's count alone).
  */
 void dard_path_state(const struct dard_lstate *ls, const uint32_t *dlinks,
-		     unsigned n, struct dard_pstate *ps);
+		     unsigned n, double busy, struct dard_pstate *ps);
 
 /*
  * The switches a monitor of (src_tor, dst_tor) queries: every switch on
@@ -100,6 +121,7 @@ struct dard_move {
 	unsigned from, to;
 	double from_bonf; /* the source path's BoNF */
 	double estimate;  /* the target's BoNF with the moved flow */
+	double rate;	  /* Mbit/s, the moved flow's lately; < 0: unknown */
 };
 
 /*
@@ -137,22 +159,32 @@ struct dard_path_links {
  * share its up link: without this, a host whose elephant shares a core
  * with another host's can never see that a free core would double its
  * rate, and the paper's estimate leaves such pairs stuck at half rate.
- * No move lowers the global minimum BoNF either way: every link that
- * gains the flow ends above the source's BoNF. Dead paths as in
- * dard_sched_round: a source regardless of delta, never a target.
+ * With busy 0, no move lowers the global minimum BoNF either way: every
+ * link that gains the flow ends above the source's BoNF. Dead paths as
+ * in dard_sched_round: a source regardless of delta, never a target.
+ * busy (dard_link_bonf): the shared links by their BoNF, the others by
+ * their estimate; pv must have been made with the same busy. A link
+ * whose elephants are limited elsewhere may then gain the flow and end
+ * below the source's count-BoNF: scheduling.md, "Busy links", says what
+ * holds instead.
  */
 int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_path_links *paths,
 			   const struct dard_pstate *pv, const uint32_t *fv,
-			   unsigned n, double delta, struct dard_move *m);
+			   unsigned n, double delta, double busy,
+			   struct dard_move *m);
 
 /*
  * One of our flows moved from path `from' to path `to': the link states
- * as the switches will count them once their window has passed.
+ * as the switches will count them once their window has passed. The
+ * load, where measured, moves too: rate (< 0: unknown, nothing taken)
+ * off the links it leaves, and est, what the move expects it to get
+ * (not finite: nothing), onto the links it joins.
  */
 void dard_lstate_move(struct dard_lstate *ls,
 		      const struct dard_path_links *from,
-		      const struct dard_path_links *to);
+		      const struct dard_path_links *to, double rate,
+		      double est);
 
 /*
  * A mode of DARD's scheduling: its timers and the rule's one knob. Both
@@ -198,6 +230,11 @@ struct dard_sched_mode {
 	 */
 	double quiet;
 	double sleep; /* s */
+	/*
+	 * dard_link_bonf's: a link is a bottleneck when its switch measured
+	 * it at busy times its bandwidth or more. 0: by its count alone.
+	 */
+	double busy;
 };
 
 extern const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES];

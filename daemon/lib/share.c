@@ -125,6 +125,7 @@ static int put_recs(uint8_t *p, const struct dard_share_msg *m)
 		dard_put16(q + 4, r->elephants);
 		q[6] = r->flags;
 		q[7] = r->age;
+		dard_put32(q + 8, r->load_kbps);
 	}
 	return 0;
 }
@@ -194,6 +195,7 @@ static int get_rec(const uint8_t *q, size_t at, uint32_t ndl,
 	r->elephants = dard_get16(q + 4);
 	r->flags = q[6];
 	r->age = q[7];
+	r->load_kbps = dard_get32(q + 8);
 	if (r->flags & ~__DARD_PORT_F_ALL)
 		return dard_fail(err, -EBADMSG,
 				 "unknown flags 0x%02x at byte %zu", r->flags,
@@ -333,6 +335,8 @@ unsigned dard_share_apply(const struct dard_topo *t,
 			continue;
 		ls[r->dl].mbps = t->link[r->dl / 2].mbps;
 		ls[r->dl].flows = r->elephants;
+		ls[r->dl].loaded = r->load_kbps != DARD_LOAD_UNKNOWN;
+		ls[r->dl].load = ls[r->dl].loaded ? r->load_kbps / 1000.0 : 0;
 		ls[r->dl].known = 1;
 		ls[r->dl].dead = 0;
 		when[r->dl] = at;
@@ -357,6 +361,19 @@ uint64_t dard_share_mix(uint32_t dl)
 	return z ^ z >> 31;
 }
 
+/* A link state's load in kbit/s, as a switch would have sent it. */
+static uint32_t load_kbps(const struct dard_lstate *ls)
+{
+	double kbps = ls->load * 1000.0;
+
+	if (!ls->loaded || kbps != kbps)
+		return DARD_LOAD_UNKNOWN;
+	if (kbps <= 0)
+		return 0;
+	return kbps + 0.5 >= DARD_LOAD_MAX ? DARD_LOAD_MAX
+					   : (uint32_t)(kbps + 0.5);
+}
+
 int dard_share_rec_of(struct dard_share_rec *r, uint32_t dl,
 		      const struct dard_lstate *ls, uint64_t when_ns,
 		      uint64_t now)
@@ -370,5 +387,6 @@ int dard_share_rec_of(struct dard_share_rec *r, uint32_t dl,
 	r->elephants = ls->flows > UINT16_MAX ? UINT16_MAX : ls->flows;
 	r->flags = ls->dead ? 0 : DARD_PORT_F_UP;
 	r->age = age;
+	r->load_kbps = load_kbps(ls);
 	return 0;
 }

@@ -11,17 +11,19 @@
  * covers it. Pure: encoder, decoder and the receiver's rules, no I/O.
  *
  *   header, 32 bytes:
- *     magic u16 (0xda4f)  version u8 (1)  type u8 (1: SHARE, 2: WANT)
+ *     magic u16 (0xda4f)  version u8 (2)  type u8 (1: SHARE, 2: WANT)
  *     length u16  count u16 (records)
  *     key id u32  sender u32 (the sharer's ID address)
  *     topo u32 (dard_cp_topo_digest() of the sender's tree)
  *     reserved u32 (0)
  *     seq u64 (the sender's CLOCK_REALTIME ns, strictly increasing, as
  *              the controller protocol's: dard_cp_next_seq())
- *   SHARE record, 8 bytes, one directed link (sched.h, dard_dlink()):
+ *   SHARE record, 12 bytes, one directed link (sched.h, dard_dlink()):
  *     dlink u32  elephants u16 (saturated)
  *     flags u8 (DARD_PORT_F_UP)  age u8 (10 ms units since its switch
  *                                        answered the sharer)
+ *     load u32 (kbit/s, as the switch protocol's: 0xffffffff not
+ *               measured)
  *     (no bandwidth: the agents answer their tree's link capacities,
  *     and the digest makes the trees the same)
  *   WANT record, 4 bytes: dlink u32, a directed link the sender's
@@ -41,7 +43,7 @@
 #include "topo.h"
 
 #define DARD_SHARE_MAGIC 0xda4f
-#define DARD_SHARE_VERSION 1
+#define DARD_SHARE_VERSION 2
 #define DARD_SHARE_PORT 7473 /* UDP port dardd takes peers' shares on */
 
 enum dard_share_type {
@@ -52,13 +54,13 @@ enum dard_share_type {
 enum dard_share_sizes {
 	DARD_SHARE_HDR_LEN = 32,
 	DARD_SHARE_MAC_LEN = 32,
-	DARD_SHARE_REC_LEN = 8,
+	DARD_SHARE_REC_LEN = 12,
 	DARD_SHARE_WREC_LEN = 4,
 	/* A datagram fits a 1500-byte MTU after IPv4 and UDP headers. */
 	DARD_SHARE_MSG_MAX = 1472,
 	DARD_SHARE_RECS_MAX =
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
-		DARD_SHARE_REC_LEN, /* 176 */
+		DARD_SHARE_REC_LEN, /* 117 */
 	DARD_SHARE_WANTS_MAX =
 		(DARD_SHARE_MSG_MAX - DARD_SHARE_HDR_LEN - DARD_SHARE_MAC_LEN) /
 		DARD_SHARE_WREC_LEN, /* 352 */
@@ -77,8 +79,9 @@ enum dard_share_sizes {
 struct dard_share_rec {
 	uint32_t dl;
 	uint16_t elephants;
-	uint8_t flags; /* DARD_PORT_F_UP or 0 */
-	uint8_t age;   /* DARD_SHARE_AGE_MS units */
+	uint8_t flags;	    /* DARD_PORT_F_UP or 0 */
+	uint8_t age;	    /* DARD_SHARE_AGE_MS units */
+	uint32_t load_kbps; /* DARD_LOAD_UNKNOWN: not measured */
 };
 
 struct dard_share_msg {
@@ -176,9 +179,11 @@ struct dard_share_counts {
  * ls holds (a shared state never overrides a fresher one, our switch's
  * own answer included), the port is up, and ls does not hold the link
  * dead: a link dies and comes back only on its switch's own word, so a
- * peer can neither kill nor revive one. A record of a port down
- * (c->down) uncovers the link: it is left to the switch. A record not
- * taken leaves the link to our own query. Returns how many were taken.
+ * peer can neither kill nor revive one. A record taken sets the link's
+ * load, not loaded for DARD_LOAD_UNKNOWN, as the switch's own answer
+ * would. A record of a port down (c->down) uncovers the link: it is left to the
+ * switch. A record not taken leaves the link to our own query. Returns how many
+ * were taken.
  */
 unsigned dard_share_apply(const struct dard_topo *t,
 			  const struct dard_share_msg *m,
@@ -205,8 +210,9 @@ uint64_t dard_share_mix(uint32_t dl);
 
 /*
  * A record of dl as we hold it (ls, answered at when_ns) for a SHARE
- * sent at now: 0, or -ERANGE when the answer is older than
- * DARD_SHARE_AGE_MAX units (not worth sharing).
+ * sent at now, its load in kbit/s rounded, saturated at DARD_LOAD_MAX,
+ * DARD_LOAD_UNKNOWN when not loaded: 0, or -ERANGE when the answer is older
+ * than DARD_SHARE_AGE_MAX units (not worth sharing).
  */
 int dard_share_rec_of(struct dard_share_rec *r, uint32_t dl,
 		      const struct dard_lstate *ls, uint64_t when_ns,

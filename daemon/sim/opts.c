@@ -325,6 +325,19 @@ static const struct sim_opt opts[] = {
 	 .help = "  --quiet-sleep S  dard, dard-paper: after a round that wanted no\n"
 		 "                 move, quiet for S s while the rates hold\n"
 		 "                 (default: the mode's, 3 or 0)\n"},
+	{.name = "busy-at",
+	 .val = 'B',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.busy),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "a share from 0 to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --busy-at F    dard, dard-paper: a link is a bottleneck only\n"
+		 "                 when its load is F of its bandwidth or more;\n"
+		 "                 0: by its elephants alone (default: the\n"
+		 "                 mode's, 0.9 or 0)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
@@ -500,7 +513,7 @@ static void usage(FILE *f)
 	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
 	      "                [ --round S ] [ --query S ] [ --delta D ]\n"
-	      "                [ --quiet-at F ] [ --quiet-sleep S ]\n"
+	      "                [ --quiet-at F ] [ --quiet-sleep S ] [ --busy-at F ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
 	      "                [ --refine N ] [ --keep 1 ] [ --share 0|1 ]\n"
@@ -518,10 +531,11 @@ static void usage(FILE *f)
 	      "               1 s, rounds every 1 s + U[0, 1 s], delta 10\n"
 	      "               Mbit/s, a moved flow held 8 s, a monitor quiet\n"
 	      "               while its flows run at 0.9 of their share or of\n"
-	      "               their rates at an idle round (for 3 s);\n"
+	      "               their rates at an idle round (for 3 s), links\n"
+	      "               a bottleneck only when loaded to 0.9 (busy);\n"
 	      "  dard-paper   the same under the paper's mode: elephants after\n"
 	      "               10 s, rounds every 5 s + U[0, 5 s], no hold,\n"
-	      "               never quiet;\n"
+	      "               never quiet, links by their elephants alone;\n"
 	      "  hedera       every 5 s, demand estimation and simulated annealing\n"
 	      "               over a path per destination host, for the flows the\n"
 	      "               edge switches report (Hedera's large flows, at 10%\n"

@@ -46,7 +46,7 @@ void sw_answer_close(struct sw_agent *a)
 }
 
 static const char *const refusal_names[__SW_REF_MAX] = {
-	[SW_REF_PROTO] = "not_v2",	[SW_REF_KEY] = "unknown_key",
+	[SW_REF_PROTO] = "not_v3",	[SW_REF_KEY] = "unknown_key",
 	[SW_REF_MAC] = "bad_mac",	[SW_REF_MALFORMED] = "malformed",
 	[SW_REF_REPLAY] = "replay",	[SW_REF_BUSY] = "replay_table_full",
 	[SW_REF_UNPADDED] = "unpadded",
@@ -184,7 +184,7 @@ void sw_answer(struct sw_agent *a)
 		       &n);
 	if (!out) {
 		refuse(a, SW_REF_UNPADDED, now, from, ntohs(peer.sin_port),
-		       "its reply would be longer than it plus 48 bytes: pad it "
+		       "its reply would be longer than it plus 64 bytes: pad it "
 		       "(Documentation/protocol.md)");
 		return;
 	}

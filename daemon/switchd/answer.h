@@ -13,7 +13,7 @@
 
 /* Why a datagram went unanswered: each counted (sw_refusal_name). */
 enum sw_refusal {
-	SW_REF_PROTO,	  /* not this protocol or version (v1 included) */
+	SW_REF_PROTO,	  /* not this protocol or version (v1, v2 included) */
 	SW_REF_KEY,	  /* unknown key id */
 	SW_REF_MAC,	  /* bad MAC */
 	SW_REF_MALFORMED, /* authentic but malformed, or not a query */

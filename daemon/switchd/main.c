@@ -4,8 +4,9 @@
  * counts the elephant flows leaving each port with a BPF program on the
  * port's TC egress hook (counter.c, bpf/dard_switch.bpf.c) and answers
  * monitors' queries (answer.c, reply.c; Documentation/protocol.md) over
- * UDP on the management network with each port's bandwidth and elephant
- * count. It also keeps the switch's downhill and uphill tables installed
+ * UDP on the management network with each port's bandwidth, elephant
+ * count and load, sampled from the interfaces' counters every window
+ * (load.c). It also keeps the switch's downhill and uphill tables installed
  * (routes.c). main only wires.
  */
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "config.h"
 #include "err.h"
 #include "keyfile.h"
+#include "load.h"
 #include "log.h"
 #include "notify.h"
 #include "opts.h"
@@ -57,6 +59,7 @@ static int ports_init(struct sw_agent *a, const struct dard_topo *t,
 			continue;
 		p->num = k;
 		p->mbps = l->mbps;
+		p->load_kbps = DARD_LOAD_UNKNOWN;
 		snprintf(p->ifname, sizeof(p->ifname), o->ifname_fmt, k);
 		p->ifindex = if_nametoindex(p->ifname);
 		if (!p->ifindex)
@@ -99,11 +102,31 @@ static int setup(struct sw_agent *a, struct sw_routes *r,
 	return 0;
 }
 
+/* The earlier of the poll timeout wait (ms, -1: none) and until ns. */
+static int sooner(int wait, uint64_t now, uint64_t until)
+{
+	uint64_t ms = until > now ? (until - now) / 1000000 + 1 : 0;
+
+	return wait < 0 || ms < (uint64_t)wait ? (int)ms : wait;
+}
+
 /*
  * Answers queries; reconciles the tables on an event (after draining
- * them all) and every reconcile_ns at least.
+ * them all) and every reconcile_ns at least; samples the ports' counters
+ * every window, whether queries come or not, so that a load is always
+ * the rate over the last window.
  */
-static void run(struct sw_agent *a, struct sw_routes *r,
+/*
+ * The loads' clock: the agent's one (coarse, a jiffy's steps) would make
+ * a window's rate off by a tick over the window, 5% of a 0.2 s window.
+ * Samples compare only with samples.
+ */
+static uint64_t sample_ns(void)
+{
+	return dard_clock_ns(CLOCK_MONOTONIC);
+}
+
+static void run(struct sw_agent *a, struct sw_routes *r, struct sw_load *l,
 		const struct switchd_opts *o, struct dard_notify *n)
 {
 	int counting = 1;
@@ -117,8 +140,16 @@ static void run(struct sw_agent *a, struct sw_routes *r,
 		if (dump) {
 			dump = 0;
 			sw_answer_log(a);
+			sw_load_log(l);
 			if (!o->no_tables)
 				sw_routes_log(r);
+		}
+		if (now >= l->next_ns) {
+			sw_load_sample(l, a->port, a->nports, sample_ns());
+			/* Behind (a stopped process): a window from now. */
+			l->next_ns = l->next_ns + a->window_ns > now
+					     ? l->next_ns + a->window_ns
+					     : now + a->window_ns;
 		}
 		if (!o->no_tables) {
 			if (r->pending || now - r->last_ns >= o->reconcile_ns)
@@ -132,9 +163,9 @@ static void run(struct sw_agent *a, struct sw_routes *r,
 			dard_notify_status("%s: %u ports, answering", o->sw,
 					   a->nports);
 		}
-		if (counting && (wait < 0 || (a->ready_ns - now) / 1000000 <
-						     (uint64_t)wait))
-			wait = (a->ready_ns - now) / 1000000 + 1;
+		if (counting)
+			wait = sooner(wait, now, a->ready_ns);
+		wait = sooner(wait, now, l->next_ns);
 		wait = dard_notify_watchdog(n, now, wait);
 		if (poll(pfd, o->no_tables ? 1 : 2, wait) <= 0)
 			continue;
@@ -154,6 +185,7 @@ int main(int argc, char **argv)
 	struct sigaction sig = {.sa_handler = on_signal};
 	struct sw_agent a = {.sock = -1, .ioctl_sock = -1};
 	struct sw_routes r = {.req = -1, .ev = -1, .ioctl_sock = -1};
+	struct sw_load load = {.fd = -1};
 	struct dard_notify notify = {0};
 	struct switchd_opts o;
 	struct in_addr listen;
@@ -173,7 +205,7 @@ int main(int argc, char **argv)
 	a.replay = &replay;
 	if (setup(&a, &r, &cfg, &o, &listen, err) || dard_crypto_init(err) ||
 	    dard_keys_load(&keys, dard_key_path(o.key), err) ||
-	    sw_answer_open(&a, listen, o.port, err))
+	    sw_answer_open(&a, listen, o.port, err) || sw_load_open(&load, err))
 		goto out;
 	sigaction(SIGINT, &sig, NULL);
 	sigaction(SIGTERM, &sig, NULL);
@@ -181,6 +213,13 @@ int main(int argc, char **argv)
 	if (sw_counter_attach(&a.counter, a.port, a.nports, o.dscp, err))
 		goto out;
 	a.ready_ns = sw_now() + a.window_ns;
+	/*
+	 * The first sample: the counter and the loads start together, so
+	 * the first answer, a window on, has a window's rate (a port read
+	 * once has none: not measured, never 0).
+	 */
+	sw_load_sample(&load, a.port, a.nports, sample_ns());
+	load.next_ns = a.ready_ns;
 	inet_ntop(AF_INET, &listen, addr, sizeof(addr));
 	log_info(
 		"%s: %u ports, answering on %s:%u, window %.3g s, elephant DSCP %u",
@@ -199,17 +238,19 @@ int main(int argc, char **argv)
 			      "%.3g s before answering",
 			      o.sw, a.nports, addr, o.port, o.window_ns / 1e9))
 		log_warn("%s", err);
-	run(&a, &r, &o, &notify);
+	run(&a, &r, &load, &o, &notify);
 	dard_notify_stopping();
 	if (!o.no_tables)
 		sw_routes_log(&r);
 	sw_answer_log(&a);
+	sw_load_log(&load);
 	ret = 0;
 out:
 	if (ret)
 		log_err("%s", err);
 	sw_counter_detach(a.counter);
 	sw_answer_close(&a);
+	sw_load_close(&load);
 	sw_routes_close(&r);
 	free(a.port);
 	dard_config_free(&cfg);

@@ -26,6 +26,35 @@ unsigned sw_tally(struct sw_port *port, unsigned nports,
 	return gone;
 }
 
+uint32_t sw_load_kbps(const struct sw_tx *prev, const struct sw_tx *cur)
+{
+	double kbps;
+
+	if (!prev->ns || cur->ns <= prev->ns || cur->bytes < prev->bytes ||
+	    cur->ifindex != prev->ifindex)
+		return DARD_LOAD_UNKNOWN;
+	/* bits / s / 1000; a double holds any u64 byte count closely. */
+	kbps = (double)(cur->bytes - prev->bytes) * 8e6 /
+	       (double)(cur->ns - prev->ns);
+	return kbps >= DARD_LOAD_MAX ? DARD_LOAD_MAX : (uint32_t)kbps;
+}
+
+int sw_load_take(struct sw_port *p, const struct sw_tx *cur)
+{
+	int reset;
+
+	if (!cur) {
+		p->load_kbps = DARD_LOAD_UNKNOWN;
+		p->tx = (struct sw_tx){0};
+		return 0;
+	}
+	reset = p->tx.ns &&
+		(cur->bytes < p->tx.bytes || cur->ifindex != p->tx.ifindex);
+	p->load_kbps = sw_load_kbps(&p->tx, cur);
+	p->tx = *cur;
+	return reset;
+}
+
 int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
 		    struct dard_msg *msg, char *err)
 {
@@ -57,6 +86,7 @@ static void state(struct dard_port_state *st, unsigned num,
 	st->flags = p && p->up ? DARD_PORT_F_UP : 0;
 	st->mbps = p ? p->mbps : 0;
 	st->elephants = p ? p->elephants : 0;
+	st->load_kbps = p ? p->load_kbps : DARD_LOAD_UNKNOWN;
 }
 
 size_t sw_reply(const struct sw_port *port, unsigned nports,

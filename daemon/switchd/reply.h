@@ -14,6 +14,12 @@
 
 #include "proto.h"
 
+/* A sample of a port's interface counter: tx_bytes at ns (0: none). */
+struct sw_tx {
+	uint64_t bytes, ns;
+	unsigned ifindex; /* the interface it was read from */
+};
+
 /* One port of the switch: a link in the topology and an interface here. */
 struct sw_port {
 	unsigned num; /* the port's number in the topology */
@@ -22,7 +28,24 @@ struct sw_port {
 	uint32_t mbps;
 	uint32_t elephants; /* at the last count */
 	int up;		    /* the link was up at the last look */
+	uint32_t load_kbps; /* over the last window; DARD_LOAD_UNKNOWN */
+	struct sw_tx tx;    /* the last good sample of its counter */
 };
+
+/*
+ * The load between two samples of a port's counter, in kbit/s rounded
+ * down and saturated at DARD_LOAD_MAX; DARD_LOAD_UNKNOWN when there is
+ * no earlier sample, time did not advance, or the counter went back or
+ * was read from another interface (the link created anew): no honest
+ * rate for that window.
+ */
+uint32_t sw_load_kbps(const struct sw_tx *prev, const struct sw_tx *cur);
+/*
+ * Takes sample cur of port p (NULL: not read, the interface is gone):
+ * sets its load from the last sample and keeps cur as the last. Returns
+ * 1 when the counter was reset (the load is not measured), else 0.
+ */
+int sw_load_take(struct sw_port *p, const struct sw_tx *cur);
 
 /*
  * Adds the n entries (key, last seen) of a snapshot that were seen within

@@ -108,10 +108,13 @@ bad "--repeat 1000" "not \`1000'$" compare --repeat 1000
 bad "--repeat with no number" '^experiment: --repeat needs a value$' compare --repeat
 bad "--repeat with sweep" '^experiment: --repeat goes with compare$' sweep --repeat 2
 bad "dard-paper passes the list check, bogus does not" \
-	"^experiment: unknown scheduler \`bogus' in --schedulers; known: .* dard dard-paper sdn-greedy " \
+	"^experiment: unknown scheduler \`bogus' in --schedulers; known: .* dard dard-paper dard-count sdn-greedy " \
 	compare --schedulers ecmp,dard-paper,bogus
 bad "--unscaled is a flag" "unknown scheduler \`sdn-bogus'" \
 	compare --unscaled --repeat 3 --schedulers dard-paper,sdn-bogus
+bad "dard-count on a deployment" \
+	'^experiment: dard-count needs the namespace testbed ' \
+	compare --exec "ssh %s" --config /etc/hostname --schedulers ecmp,dard-count
 bad "an empty scheduler list" '^experiment: --schedulers needs at least one of: ' \
 	compare --schedulers ,
 bad "a value left off at the end" '^experiment: --link needs a value$' compare --link
@@ -143,6 +146,10 @@ has "run_one dard-paper --unscaled: no --fast" "$(upargs dard-paper 1)" \
 	"${up}dard_paper --dard --sched-mode paper --elephant-bytes 2097152$"
 has "run_one dard --unscaled: no --fast" "$(upargs dard 1)" \
 	"${up}dard --dard --elephant-bytes 2097152$"
+has "run_one dard-count: links by their elephants alone" "$(upargs dard-count)" \
+	"${up}dard_count --dard --busy-at 0 --fast --elephant-bytes 2097152$"
+has "run_one dard-count --unscaled: no --fast" "$(upargs dard-count 1)" \
+	"${up}dard_count --dard --busy-at 0 --elephant-bytes 2097152$"
 has "run_one sdn-optimal --unscaled: no --fast" "$(upargs sdn-optimal 1)" \
 	"${up}sdn_optimal --dard --controller sdn-optimal --elephant-bytes 2097152$"
 has "run_one ecmp --unscaled: still 1 s elephants" "$(upargs ecmp 1)" \

@@ -12,7 +12,10 @@
 # in `dardctl stats'. Queries to tor1_1's agent in version 1, in another
 # key and under an unknown key id get no answer and are counted by
 # reason in its log; an authentic query for ports it does not have gets
-# no records for them. The reply-to-query byte ratios are printed.
+# no records for them. The reply-to-query byte ratios are printed. The
+# loads tor1_1's agent reports (`dardctl switch query'): the up port the
+# 20 Mbit/s flow leaves by plausibly loaded, the port to the idle e1_2
+# near 0, the figures printed; and e1_1's monitor shows its path's loads.
 #
 #   e1_1 --(mgmt)--> tor1_1:7471    queries, signed
 #   e1_1 <--(mgmt)-- tor1_1:7471    replies, and the forgeries (raw)
@@ -114,7 +117,7 @@ t "refusals logged at most once a second" test \
 
 # The agent: unauthenticated queries unanswered, each reason counted.
 q() { on e1_1 python3 "$py" query "$key" "$tor" "$@"; }
-for c in v1 wrong-key unknown-key; do
+for c in v1 v2 wrong-key unknown-key; do
 	got=$(q "$c" 1 2)
 	echo "query $c for ports 1 2: bytes out, in, records: $got"
 	t "a $c query gets no answer" test "${got#* }" = "0 0"
@@ -123,25 +126,46 @@ got=$(q good 1 2 3 4)
 echo "authentic query for ports 1-4: bytes out, in, records: $got"
 t "an authentic query gets 4 records" test "${got##* }" = 4
 read -r qb rb _ <<<"$got"
-t "its reply no more than 48 bytes over it ($rb for $qb)" test "$rb" -le $((qb + 48))
+t "its reply no more than 64 bytes over it ($rb for $qb)" test "$rb" -le $((qb + 64))
 got=$(q good 50 60)
 echo "authentic query for ports 50 60: bytes out, in, records: $got"
 t "a query for ports tor1_1 does not have gets no records" test "${got##* }" = 0
 got=$(q good 1 50)
 t "a query for port 1 and 50 gets port 1's record only" test "${got##* }" = 1
 
+# The loads (Mbit/s over the agent's 0.2 s window, --fast), while the
+# 20 Mbit/s flow runs: the busiest of tor1_1's up ports carries it.
+swq() { on e1_1 "$dardctl" -j switch query tor1_1; }
+loads() { swq | jq -r '[.[].ports[] | "\(.to)=\(.load)"] | join(" ")'; }
+busiest_up() { swq | jq -e '[.[].ports[] | select(.to | startswith("aggr")) | .load] | max >= 5' >/dev/null; }
+t "tor1_1 reports a load on the up port the flow leaves by (>= 5 Mbit/s)" within 10 busiest_up
+for _ in 1 2 3; do
+	echo "tor1_1 loads, Mbit/s by neighbour: $(loads)"
+	sleep 0.3
+done
+t "tor1_1 reports every port's load measured (no null)" bash -c \
+	"'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j switch query tor1_1 | jq -e '[.[].ports[].load] | all(. != null)' >/dev/null"
+t "the port to the idle e1_2 near 0 (< 0.5 Mbit/s)" \
+	bash -c "'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j switch query tor1_1 | jq -e '.[].ports[] | select(.to == \"e1_2\") | .load < 0.5' >/dev/null"
+t "e1_1's monitor shows a loaded link on a path (>= 5 Mbit/s)" within 10 \
+	ctl_jq e1_1 '[.[0].paths[].links[].load | numbers] | max >= 5' -- monitor show
+on e1_1 "$dardctl" monitor show
+
 for p in $(ip netns pids "$prefix-tor1_1"); do
 	[[ $(cat /proc/$p/comm 2>/dev/null) == dard-switchd ]] && kill -USR1 "$p"
 done
 t "tor1_1's agent counts each refusal by reason" within 5 grep -q \
-	"refused: not_v2 1, unknown_key 1, bad_mac 1, malformed 0, replay 0" "$dir/log/tor1_1.log"
+	"refused: not_v3 2, unknown_key 1, bad_mac 1, malformed 0, replay 0" "$dir/log/tor1_1.log"
 grep "refused:" "$dir/log/tor1_1.log" | tail -n 1
+t "tor1_1's agent sampled its counters, no read failed" grep -Eq \
+	"load: [1-9][0-9]* samples, 0 failed" "$dir/log/tor1_1.log"
+grep "load:" "$dir/log/tor1_1.log" | tail -n 1
 
 qb=$(stat_of query_bytes)
 rb=$(stat_of reply_bytes)
 awk -v q="$qb" -v r="$rb" 'BEGIN { printf "e1_1 dardd: %d query bytes, %d reply bytes, reply/query %.2f\n", q, r, q ? r / q : 0 }'
 t "dardd's replies are at most its queries' bytes and the slack each" \
-	test "$rb" -le $((qb + 48 * $(stat_of replies)))
+	test "$rb" -le $((qb + 64 * $(stat_of replies)))
 wait $ipid
 t "down" "$testbed" down --prefix "$prefix"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Datagrams of the switch protocol (Documentation/protocol.md, version 2)
+# Datagrams of the switch protocol (Documentation/protocol.md, version 3)
 # for tests/netns/auth.sh: forged replies sent from a switch's address and
 # agent port through a raw socket (no bind, so the agent keeps its port),
 # a reply replayed the moment it leaves, and queries an agent must not
@@ -15,7 +15,8 @@ import struct
 import sys
 import time
 
-MAGIC, VERSION, QUERY, REPLY, PORT = 0xDA4D, 2, 1, 2, 7471
+MAGIC, VERSION, QUERY, REPLY, PORT = 0xDA4D, 3, 1, 2, 7471
+REC, SLACK = 16, 64  # a reply's port record; DARD_PROTO_SLACK
 
 
 def load_key(path):
@@ -39,7 +40,7 @@ def message(kind, kid, key, seq, body, count, pad=0, sign=True):
 
 
 def reply(kid, key, seq, ports, sign=True):
-    body = b''.join(struct.pack('>HHII', p, 0, 1000, 777) for p in ports)
+    body = b''.join(struct.pack('>HHIII', p, 0, 1000, 777, 0xFFFFFFFF) for p in ports)
     return message(REPLY, kid, key, seq, body, len(ports), sign=sign)
 
 
@@ -101,7 +102,7 @@ def query(keyfile, dst, case, ports, wait=1.0):
     kid, key = load_key(keyfile)
     seq = int.from_bytes(os.urandom(8), 'big') | 1
     body = b''.join(struct.pack('>H', p) for p in ports)
-    pad = max(0, 12 * len(ports) - 48 - 2 * len(ports))
+    pad = max(0, REC * len(ports) - SLACK - 2 * len(ports))
     if case == 'good':
         msg = message(QUERY, kid, key, seq, body, len(ports), pad)
     elif case == 'wrong-key':       # our id, someone else's key
@@ -111,6 +112,11 @@ def query(keyfile, dst, case, ports, wait=1.0):
     elif case == 'v1':              # what version 1 answered anyone
         msg = struct.pack('>HBBHHI', MAGIC, 1, QUERY, 12 + 2 * len(ports),
                           len(ports), 1) + body
+    elif case == 'v2':              # authentic, but version 2's layout
+        length = 20 + len(body) + max(0, 12 * len(ports) - 48 - 2 * len(ports)) + 32
+        msg = struct.pack('>HBBHHIQ', MAGIC, 2, QUERY, length, len(ports), kid,
+                          seq) + body + bytes(length - 52 - len(body))
+        msg += mac(key, msg)
     else:
         raise SystemExit(f'unknown case {case}')
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -16,7 +16,7 @@ import struct
 import sys
 import time
 
-MAGIC, VERSION, SHARE, PORT, MSG_MAX = 0xDA4F, 1, 1, 7473, 1472
+MAGIC, VERSION, SHARE, PORT, MSG_MAX = 0xDA4F, 2, 1, 7473, 1472
 
 
 def load_key(path):

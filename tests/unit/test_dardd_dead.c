@@ -19,8 +19,8 @@
 #define S 1000000000ULL
 
 /*
- * Switch n answers query seq: every port asked up, but port `down' (0:
- * none) down.
+ * Switch n answers query seq: every port asked up, 1.5 Mbit/s leaving
+ * it, but port `down' (0: none) down, its load not measured.
  */
 static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
 {
@@ -33,7 +33,8 @@ static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
 		st[i] = (struct dard_port_state){
 			f->sent_port[n][i],
 			f->sent_port[n][i] == down ? 0 : DARD_PORT_F_UP, 1000,
-			0};
+			0,
+			f->sent_port[n][i] == down ? DARD_LOAD_UNKNOWN : 1500};
 	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
 			       f->sent_seq[n], st, f->sent_ports[n]);
 	assert_true(len > 0);
@@ -229,6 +230,42 @@ static json_object *path_json(json_object *doc, unsigned i)
 	return json_object_array_get_idx(paths, i);
 }
 
+/*
+ * Each path's links, ToR to ToR, with their loads: path 1's all
+ * measured at 1.5 Mbit/s; path 2's link out of the down port dead and
+ * its load null (not measured), the others measured.
+ */
+static void links_check(json_object *p1, json_object *p2)
+{
+	json_object *links, *l, *v;
+	unsigned k, nulls = 0;
+
+	assert_true(json_object_object_get_ex(p1, "links", &links));
+	assert_int_equal(json_object_array_length(links), 4);
+	l = json_object_array_get_idx(links, 0);
+	assert_true(json_object_object_get_ex(l, "from", &v));
+	assert_string_equal(json_object_get_string(v), "tor1_1");
+	for (k = 0; k < 4; k++) {
+		l = json_object_array_get_idx(links, k);
+		assert_true(json_object_object_get_ex(l, "load", &v));
+		assert_true(json_object_get_double(v) == 1.5);
+	}
+	assert_true(json_object_object_get_ex(p2, "links", &links));
+	assert_int_equal(json_object_array_length(links), 4);
+	for (k = 0; k < 4; k++) {
+		int none;
+
+		l = json_object_array_get_idx(links, k);
+		assert_true(json_object_object_get_ex(l, "load", &v));
+		none = v == NULL;
+		nulls += none;
+		/* The down port's link, and only it. */
+		assert_true(json_object_object_get_ex(l, "dead", &v));
+		assert_int_equal(json_object_get_boolean(v), none);
+	}
+	assert_int_equal(nulls, 1);
+}
+
 /* `monitor show' says which paths are dead; a released monitor's bits go. */
 static void test_show_release(void **state)
 {
@@ -249,6 +286,7 @@ static void test_show_release(void **state)
 	assert_true(json_object_object_get_ex(path_json(doc, 0), "dead", &v));
 	assert_false(json_object_get_boolean(v));
 	assert_true(json_object_object_get_ex(path_json(doc, 0), "known", &v));
+	links_check(path_json(doc, 0), path_json(doc, 1));
 	json_object_put(doc);
 	doc = ctl_answer(&f->d, "stats");
 	assert_true(json_object_object_get_ex(doc, "dead_paths", &v));

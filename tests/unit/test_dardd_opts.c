@@ -133,6 +133,16 @@ static void test_values(void **state)
 		PARSE(&o, err, "-M", "paper", "--quiet-at", "0.8", "h"),
 		DARD_OPTS_RUN);
 	assert_true(o.sched.quiet == 0.8 && o.sched.sleep == 0);
+	/* Busy links: the mode's, unless given. */
+	assert_true(o.sched.busy == 0);
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_true(o.sched.busy == 0.9);
+	assert_int_equal(
+		PARSE(&o, err, "--busy-at", "0.75", "-M", "paper", "h"),
+		DARD_OPTS_RUN);
+	assert_true(o.sched.busy == 0.75 && o.sched.quiet == 0);
+	assert_int_equal(PARSE(&o, err, "--busy-at", "0", "h"), DARD_OPTS_RUN);
+	assert_true(o.sched.busy == 0 && o.sched.quiet == 0.9);
 }
 
 /*
@@ -169,6 +179,9 @@ static void test_bad(void **state)
 		{"--quiet-at", "-0.1", "--quiet-at"},
 		{"--quiet-at", "nan", "--quiet-at"},
 		{"--quiet-sleep", "inf", "--quiet-sleep"},
+		{"--busy-at", "1.01", "--busy-at"},
+		{"--busy-at", "-1", "--busy-at"},
+		{"--busy-at", "nan", "--busy-at"},
 		{"--quiet-sleep", "-1", "--quiet-sleep"},
 		{"--quiet-sleep", "3s", "--quiet-sleep"},
 	};

@@ -29,8 +29,9 @@ static void answer(struct fix *f, const char *name, uint64_t seq,
 	size_t len;
 
 	for (i = 0; i < f->sent_ports[n]; i++)
-		st[i] = (struct dard_port_state){
-			f->sent_port[n][i], DARD_PORT_F_UP, 1000, elephants};
+		st[i] = (struct dard_port_state){f->sent_port[n][i],
+						 DARD_PORT_F_UP, 1000,
+						 elephants, DARD_LOAD_UNKNOWN};
 	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0], seq, st,
 			       f->sent_ports[n]);
 	assert_true(len > 0);
@@ -144,7 +145,7 @@ static size_t forge(struct fix *f, uint32_t tor, const struct dard_key *k,
 		    uint64_t seq, uint8_t *buf)
 {
 	struct dard_port_state st = {f->sent_port[tor][0], DARD_PORT_F_UP, 1000,
-				     99};
+				     99, DARD_LOAD_UNKNOWN};
 	size_t len =
 		dard_proto_reply(buf, DARD_MSG_MAX, k, seq ? seq : 1, &st, 1);
 

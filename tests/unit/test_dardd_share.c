@@ -94,7 +94,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Every switch f asked at its last tick answers, elephants on each. */
+/*
+ * Every switch f asked at its last tick answers, elephants on each and
+ * a load of as many Mbit/s but for 1 elephant: not measured.
+ */
 static void answer_all(struct fix *f, uint32_t elephants, uint64_t now)
 {
 	struct dard_port_state st[16];
@@ -108,9 +111,11 @@ static void answer_all(struct fix *f, uint32_t elephants, uint64_t now)
 		if (!f->d.sw[n].pending || f->d.sw[n].pending != f->sent_seq[n])
 			continue;
 		for (i = 0; i < f->sent_ports[n]; i++)
-			st[i] = (struct dard_port_state){f->sent_port[n][i],
-							 DARD_PORT_F_UP, 1000,
-							 elephants};
+			st[i] = (struct dard_port_state){
+				f->sent_port[n][i], DARD_PORT_F_UP, 1000,
+				elephants,
+				elephants == 1 ? DARD_LOAD_UNKNOWN
+					       : elephants * 1000};
 		len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
 				       f->sent_seq[n], st, f->sent_ports[n]);
 		fix_from(f, n, buf, len, now);
@@ -218,7 +223,7 @@ static void test_down_from_switch(void **state)
 	(void)state;
 	m->type = DARD_SHARE_MSG;
 	m->count = 1;
-	m->rec[0] = (struct dard_share_rec){dl, 0, 0, 0};
+	m->rec[0] = (struct dard_share_rec){dl, 0, 0, 0, DARD_LOAD_UNKNOWN};
 	m->sender = b->t->node[b->d.me].id;
 	m->topo = b->d.sh.digest;
 	m->seq = b->d.sh.seq_out = b->d.sh.seq_out + 1;
@@ -288,8 +293,9 @@ static void test_refused(void **state)
 	assert_int_equal(why[SR_CLOCK], 1);
 	m->seq = wall + 6 * S;
 	m->count = 1;
-	m->rec[0] = (struct dard_share_rec){
-		dard_host_dlink(a->t, a->d.me, DARD_UP), 9, 1, 0};
+	m->rec[0] =
+		(struct dard_share_rec){dard_host_dlink(a->t, a->d.me, DARD_UP),
+					9, 1, 0, DARD_LOAD_UNKNOWN};
 	len = dard_share_encode(buf, sizeof(buf), k, m);
 	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
 	assert_int_equal(why[SR_SCOPE], 1);
@@ -436,7 +442,7 @@ static void send_rec(uint32_t dl, uint8_t flags, uint64_t now)
 	assert_non_null(m);
 	m->type = DARD_SHARE_MSG;
 	m->count = 1;
-	m->rec[0] = (struct dard_share_rec){dl, 1, flags, 0};
+	m->rec[0] = (struct dard_share_rec){dl, 1, flags, 0, 2500};
 	m->sender = b->t->node[b->d.me].id;
 	m->topo = b->d.sh.digest;
 	m->seq = b->d.sh.seq_out = dard_cp_next_seq(b->d.sh.seq_out, wall);
@@ -457,6 +463,7 @@ static void test_down_uncovers(void **state)
 	dl = core_dl();
 	send_rec(dl, DARD_PORT_F_UP, 1 * S + 3 * S / 10);
 	assert_true(dard_share_covered(&a->d.sh.seen, dl, a->d.sh.prev_tick));
+	assert_true(a->d.ls[dl].loaded && a->d.ls[dl].load == 2.5);
 	send_rec(dl, 0, 1 * S + 6 * S / 10);
 	assert_int_equal(a->d.st.share_down, 1);
 	assert_false(dard_share_covered(&a->d.sh.seen, dl, a->d.sh.prev_tick));
@@ -485,10 +492,13 @@ static void test_flush_age(void **state)
 	assert_int_equal(b->d.st.shares_sent, 0);
 	dl = core_dl();
 	assert_int_equal(a->d.ls[dl].flows, 2);
+	assert_true(a->d.ls[dl].loaded && a->d.ls[dl].load == 2);
 	wall += S;
 	tick(b, 2 * S + S / 2);
 	assert_int_equal(b->d.st.shares_sent, 1);
+	/* core1's answer to B, its load too, passed on to A. */
 	assert_int_equal(a->d.ls[dl].flows, 3);
+	assert_true(a->d.ls[dl].loaded && a->d.ls[dl].load == 3);
 	/* 999.999 ms old: 99 units, 990 ms before B's flush. */
 	assert_true(a->d.ls_when[dl] == 2 * S + S / 2 - 990 * 1000000ULL);
 }

@@ -88,7 +88,7 @@ static void test_alone(void **state)
  * Two elephants from the two hosts of one ToR to the same far pod, 10
  * to 49.55 s: the 7 switches both watch (their ToR, its 2 aggregation
  * switches, 4 cores) are asked once a second instead of twice, and the
- * second host gets the 10 links it wants in one SHARE (64 + 80 bytes)
+ * second host gets the 10 links it wants in one SHARE (64 + 120 bytes)
  * instead, at each of the 40 ticks; each host sends 4 WANTs of 104
  * bytes (its announcement, refreshes at 20, 30 and 40 s).
  */
@@ -109,7 +109,7 @@ static void test_pair(void **state)
 	q = st[1].ctl_bytes - st[1].share_bytes;
 	assert_true(fabs(q / st[0].ctl_bytes - 11.0 / 18) < 1e-9);
 	assert_true(fabs(st[0].ctl_bytes - 40 * 18 * 80) < 1e-6);
-	assert_true(fabs(st[1].share_bytes - 40 * 144 - 8 * 104) < 1e-6);
+	assert_true(fabs(st[1].share_bytes - 40 * 184 - 8 * 104) < 1e-6);
 	assert_true(fabs(q - 40 * 11 * 80) < 1e-6);
 }
 
@@ -153,9 +153,9 @@ static void test_same_times(void **state)
  * switches itself. Each asks 113 switches a tick alone (its ToR, 8
  * aggregation switches, 64 cores, 5 pods' 8): with sharing the second
  * asks its 40 far aggregation switches, and the 40 cores whose links
- * did not fit, and gets 352 records a tick in two SHAREs (2 * 64 + 352
- * * 8 bytes). WANTs of 64 + 352 * 4 bytes go to the ToR's 7 other
- * hosts: each host's announcement and refreshes at 20, 30 and 40 s.
+ * did not fit, and gets 352 records a tick in four SHAREs of at most
+ * 117 (4 * 64 + 352 * 12 bytes). WANTs of 64 + 352 * 4 bytes go to the ToR's 7
+ * other hosts: each host's announcement and refreshes at 20, 30 and 40 s.
  */
 static void test_want_cap(void **state)
 {
@@ -185,7 +185,7 @@ static void test_want_cap(void **state)
 			fail_msg("%s", err);
 	}
 	assert_true(fabs(st[0].ctl_bytes - 31 * 2 * 113 * 80) < 1e-6);
-	assert_true(fabs(st[1].share_bytes - 31 * (2 * 64 + 352 * 8) -
+	assert_true(fabs(st[1].share_bytes - 31 * (4 * 64 + 352 * 12) -
 			 4 * 2 * 7 * (64 + 352 * 4)) < 1e-6);
 	assert_true(fabs(st[1].ctl_bytes - st[1].share_bytes -
 			 31 * (113 + 40 + 40) * 80) < 1e-6);

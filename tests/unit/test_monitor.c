@@ -167,6 +167,45 @@ static void test_replies(void **state)
 	free(when);
 }
 
+/* A reply's loads: kbit/s into Mbit/s, "not measured" into not loaded. */
+static void test_reply_load(void **state)
+{
+	struct fix *f = *state;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	uint64_t *when = calloc(2 * f->t->nlinks, sizeof(*when));
+	static struct dard_msg msg = {.type = DARD_MSG_REPLY, .count = 4};
+	uint32_t sw = find(f->t, "core1"), dl[5];
+	unsigned k;
+
+	assert_non_null(ls);
+	assert_non_null(when);
+	msg.state[0] =
+		(struct dard_port_state){1, DARD_PORT_F_UP, 100, 2, 73500};
+	msg.state[1] = (struct dard_port_state){2, DARD_PORT_F_UP, 100, 0,
+						DARD_LOAD_UNKNOWN};
+	msg.state[2] = (struct dard_port_state){3, DARD_PORT_F_UP, 100, 0, 0};
+	msg.state[3] = (struct dard_port_state){4, DARD_PORT_F_UP, 100, 0,
+						DARD_LOAD_MAX};
+	for (k = 0; k < 4; k++)
+		dl[k] = dard_port_dlink(f->t, sw, k + 1);
+	assert_int_equal(dard_reply_apply(f->t, sw, &msg, ls, when, 10), 4);
+	assert_true(ls[dl[0]].loaded && ls[dl[0]].load == 73.5);
+	assert_int_equal(ls[dl[0]].flows, 2);
+	/* Not measured: no load, whatever the field held before. */
+	assert_false(ls[dl[1]].loaded);
+	/* Measured idle is a load of 0, known. */
+	assert_true(ls[dl[2]].loaded && ls[dl[2]].load == 0);
+	assert_true(ls[dl[3]].loaded && ls[dl[3]].load == 4294967.294);
+	/* A later answer not measured takes the loaded bit back. */
+	msg.count = 1;
+	msg.state[0].load_kbps = DARD_LOAD_UNKNOWN;
+	dard_reply_apply(f->t, sw, &msg, ls, when, 20);
+	assert_false(ls[dl[0]].loaded);
+	assert_true(ls[dl[0]].known);
+	free(ls);
+	free(when);
+}
+
 static void test_refused(void **state)
 {
 	struct fix *f = *state;
@@ -222,7 +261,8 @@ static void test_round(void **state)
 	for (i = 0; i < m->links[1].n; i++)
 		ls[m->links[1].dl[i]].flows += 1;
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	pick = dard_monitor_round(m, ls, &it, 10, &mv);
 	assert_int_equal(m->fv[0], 3);
 	assert_int_equal(m->fv[1], 1);
@@ -273,7 +313,8 @@ static void test_round_hold(void **state)
 	for (i = 0; i < m->links[0].n; i++)
 		ls[m->links[0].dl[i]].flows += 3;
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	/* The paper's mode: the one that moved least, held or not. */
 	assert_ptr_equal(
 		dard_monitor_round_mode(m, ls, &it, 10, paper, 101, &mv),
@@ -324,10 +365,10 @@ static void test_quiet(void **state)
 	struct fix *f = *state;
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
-	/* path, moves, moved_at, rate, idle_rate, share */
-	struct dard_round_flow fl[] = {{0, 0, 0, 95, 0, 100},
-				       {1, 0, 0, 45, 0, 50},
-				       {-2, 0, 0, 0, 0, 0}};
+	/* path, moves, moved_at, rate, idle_rate, share, moved_rate */
+	struct dard_round_flow fl[] = {{0, 0, 0, 95, 0, 100, 0},
+				       {1, 0, 0, 45, 0, 50, 0},
+				       {-2, 0, 0, 0, 0, 0, 0}};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
 	unsigned i;
@@ -348,7 +389,8 @@ static void test_quiet(void **state)
 	for (i = 0; i < 2 * f->t->nlinks; i++)
 		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	assert_null(dard_monitor_round_mode(m, ls, &it, 1000, fast, 10, &mv));
 	assert_true(dard_monitor_idle(m, 10));
 	assert_false(dard_monitor_idle(m, 13));
@@ -371,7 +413,8 @@ static void test_quiet(void **state)
 	for (i = 0; i < m->links[0].n; i++)
 		ls[m->links[0].dl[i]].flows += 3;
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	assert_non_null(dard_monitor_round_mode(m, ls, &it, 10, fast, 11, &mv));
 	assert_false(dard_monitor_idle(m, 11));
 	free(ls);
@@ -384,7 +427,8 @@ static void dead_states(struct dard_monitor *m, struct dard_lstate *ls,
 	unsigned i;
 
 	for (i = 0; i < m->npaths; i++)
-		dard_path_state(ls, m->links[i].dl, m->links[i].n, &m->pv[i]);
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
 	m->pv[dead].dead = 1;
 	m->pv[dead].bonf = 0;
 	m->pv[dead].est = 0;
@@ -465,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_path_index),
 		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_reply_load),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_round),
 		cmocka_unit_test(test_round_dead),

@@ -34,13 +34,13 @@ static int setup(void **state)
 static void test_query_bytes(void **state)
 {
 	static const uint8_t want[] = {
-		0xda, 0x4d, 2, 1, 0, 56, 0, 2, 0, 0, 0, 5, 0x12, 0x34, 0x56,
+		0xda, 0x4d, 3, 1, 0, 56, 0, 2, 0, 0, 0, 5, 0x12, 0x34, 0x56,
 		0x78, 0x9a, 0xbc, 0xde, 0xf0, 0, 3, 0, 4,
 		/* hmac.new(bytes(range(32)), msg, sha512).digest()[:32] */
-		0x19, 0x12, 0xdf, 0xcb, 0x52, 0xd0, 0x6c, 0x7d, 0x87, 0x0c,
-		0x25, 0x78, 0x69, 0xf8, 0x34, 0x38, 0x0a, 0x0a, 0xe4, 0x99,
-		0x57, 0x66, 0xc2, 0xb9, 0x92, 0x96, 0x56, 0x41, 0xbd, 0x70,
-		0x2a, 0xfe};
+		0xc8, 0x92, 0x3a, 0x63, 0x9d, 0x99, 0x46, 0xf1, 0x7f, 0x59,
+		0x5d, 0xd5, 0xcb, 0x13, 0x75, 0x22, 0xdc, 0x7b, 0x7c, 0x8d,
+		0xfa, 0xfb, 0x60, 0xc6, 0xf1, 0x0f, 0x67, 0x81, 0x94, 0xd4,
+		0xce, 0xbc};
 	uint8_t buf[128];
 	char err[DARD_ERR_MAX] = "";
 
@@ -96,15 +96,53 @@ static void test_padding(void **state)
 			 dard_proto_reply_len(1024) - DARD_PROTO_SLACK);
 }
 
+/* A reply's records, 16 bytes each, the load last: "not measured" too. */
+static void test_reply_bytes(void **state)
+{
+	static const uint8_t want[] = {
+		0xda, 0x4d, 3, 2, 0, 84, 0, 2, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+		9,
+		/* port 2, up, 1000 Mbit/s, 3 elephants, load not measured */
+		0, 2, 0, 1, 0, 0, 0x03, 0xe8, 0, 0, 0, 3, 0xff, 0xff, 0xff,
+		0xff,
+		/* port 3, down, 10000 Mbit/s, none, 123456 kbit/s */
+		0, 3, 0, 0, 0, 0, 0x27, 0x10, 0, 0, 0, 0, 0, 0x01, 0xe2, 0x40,
+		/* hmac.new(bytes(range(32)), msg, sha512).digest()[:32] */
+		0x5a, 0xf1, 0x1f, 0xa7, 0x68, 0xe7, 0x0d, 0x73, 0x92, 0x1c,
+		0xe1, 0x7e, 0x6c, 0x92, 0xe4, 0xd2, 0x73, 0x24, 0x8d, 0xa6,
+		0xda, 0x06, 0x61, 0x5f, 0xc0, 0xe2, 0x16, 0x5b, 0x9b, 0xa2,
+		0x15, 0xc9};
+	const struct dard_port_state st[2] = {
+		{2, DARD_PORT_F_UP, 1000, 3, DARD_LOAD_UNKNOWN},
+		{3, 0, 10000, 0, 123456},
+	};
+	uint8_t buf[128];
+	char err[DARD_ERR_MAX] = "";
+
+	(void)state;
+	assert_int_equal(dard_proto_reply(buf, sizeof(buf), K, 9, st, 2),
+			 sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+	assert_int_equal(
+		dard_proto_decode(want, sizeof(want), &keys, &msg, err), 0);
+	assert_int_equal(msg.state[0].load_kbps, DARD_LOAD_UNKNOWN);
+	assert_int_equal(msg.state[1].load_kbps, 123456);
+}
+
 static void test_reply_round_trip(void **state)
 {
 	struct dard_port_state st[3] = {
 		{.port = 1,
 		 .flags = DARD_PORT_F_UP,
 		 .mbps = 100,
-		 .elephants = 2},
+		 .elephants = 2,
+		 .load_kbps = DARD_LOAD_UNKNOWN},
 		{.port = 2, .flags = 0, .mbps = 1000, .elephants = 0},
-		{.port = 65535, .flags = 1, .mbps = 0xfffffff0, .elephants = 7},
+		{.port = 65535,
+		 .flags = 1,
+		 .mbps = 0xfffffff0,
+		 .elephants = 7,
+		 .load_kbps = DARD_LOAD_MAX},
 	};
 	uint8_t buf[DARD_MSG_MAX];
 	char err[DARD_ERR_MAX] = "";
@@ -112,11 +150,11 @@ static void test_reply_round_trip(void **state)
 
 	(void)state;
 	n = dard_proto_reply(buf, sizeof(buf), K, 9, st, 3);
-	assert_int_equal(n, 20 + 3 * 12 + 32);
-	/* The second record's bandwidth, big-endian at byte 36. */
-	assert_int_equal(buf[36], 0);
-	assert_int_equal(buf[38], 0x03);
-	assert_int_equal(buf[39], 0xe8);
+	assert_int_equal(n, 20 + 3 * 16 + 32);
+	/* The second record's bandwidth, big-endian at byte 40. */
+	assert_int_equal(buf[40], 0);
+	assert_int_equal(buf[42], 0x03);
+	assert_int_equal(buf[43], 0xe8);
 	assert_int_equal(dard_proto_decode(buf, n, &keys, &msg, err), 0);
 	assert_int_equal(msg.type, DARD_MSG_REPLY);
 	assert_int_equal(msg.count, 3);
@@ -153,6 +191,15 @@ static void test_refused(void **state)
 	/* Before the MAC: the protocol, the version, the key. */
 	refuse(v1, sizeof(v1), -EPROTONOSUPPORT,
 	       "version 1 at byte 2 is not supported");
+	/* A version 2 reply, 12-byte records, signed with our key: refused. */
+	n = dard_proto_reply(b, sizeof(b), K, 1,
+			     (struct dard_port_state[]){{.port = 1}}, 1);
+	b[2] = 2;
+	n -= 4;
+	b[5] = n;
+	resign(b, n);
+	refuse(b, n, -EPROTONOSUPPORT,
+	       "version 2 at byte 2 is not supported (this is version 3");
 	n = dard_proto_query(b, sizeof(b), K, 1, (uint16_t[]){1, 2}, 2, 0);
 	refuse(b, 1, -EPROTONOSUPPORT, "not a dard message");
 	b[0] = 0x45;
@@ -212,7 +259,7 @@ static void test_refused(void **state)
 	b[23] = 0;
 	b[5] += 2;
 	resign(b, n + 2);
-	refuse(b, n + 2, -EBADMSG, "1 port records need 64 bytes");
+	refuse(b, n + 2, -EBADMSG, "1 port records need 68 bytes");
 }
 
 int main(void)
@@ -220,6 +267,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_query_bytes),
 		cmocka_unit_test(test_padding),
+		cmocka_unit_test(test_reply_bytes),
 		cmocka_unit_test(test_reply_round_trip),
 		cmocka_unit_test(test_refused),
 	};

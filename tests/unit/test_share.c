@@ -67,8 +67,10 @@ static void fill(unsigned n)
 
 		if (!sc.in[dl])
 			continue;
-		*r = (struct dard_share_rec){dl, m.count, DARD_PORT_F_UP,
-					     m.count};
+		/* Loads measured but for record 1's. */
+		*r = (struct dard_share_rec){
+			dl, m.count, DARD_PORT_F_UP, m.count,
+			m.count == 1 ? DARD_LOAD_UNKNOWN : 1500 * m.count};
 		m.count++;
 	}
 }
@@ -122,6 +124,13 @@ static void test_round_trip(void **state)
 	assert_true(got.seq == m.seq);
 	for (i = 0; i < 24; i++)
 		assert_memory_equal(&got.rec[i], &m.rec[i], sizeof(m.rec[i]));
+	/* A record is 12 bytes, its load the last 4: 3000 kbit/s at 2. */
+	assert_int_equal(len, 32 + 24 * 12 + 32);
+	assert_memory_equal(buf + 32 + 2 * 12 + 8,
+			    ((uint8_t[]){0, 0, 0x0b, 0xb8}), 4);
+	assert_memory_equal(buf + 32 + 12 + 8,
+			    ((uint8_t[]){0xff, 0xff, 0xff, 0xff}), 4);
+	assert_int_equal(got.rec[1].load_kbps, DARD_LOAD_UNKNOWN);
 	/* An empty share is a share. */
 	m.count = 0;
 	len = dard_share_encode(buf, sizeof(buf), K, &m);
@@ -130,7 +139,7 @@ static void test_round_trip(void **state)
 	/* The most records fit a datagram, one more does not encode. */
 	m.count = DARD_SHARE_RECS_MAX;
 	for (i = 0; i < m.count; i++)
-		m.rec[i] = (struct dard_share_rec){i, 1, 0, 0};
+		m.rec[i] = (struct dard_share_rec){i, 1, 0, 0, i};
 	len = dard_share_encode(buf, sizeof(buf), K, &m);
 	assert_true(len && len <= DARD_SHARE_MSG_MAX);
 	assert_int_equal(dard_share_decode(buf, len, &keys, NULL, &got, err),
@@ -237,9 +246,13 @@ static void test_refusals(void **state)
 	buf[1] ^= 1;
 	assert_int_equal(refused(buf, len, "magic"), -EPROTONOSUPPORT);
 	buf[1] ^= 1;
-	buf[2] = 2;
+	/* Version 1, 8-byte records, without loads: refused by name. */
+	buf[2] = 1;
 	resign(buf, len);
-	assert_int_equal(refused(buf, len, "version 2"), -EPROTONOSUPPORT);
+	assert_int_equal(refused(buf, len,
+				 "share version 1 at byte 2 is not "
+				 "supported (this is version 2"),
+			 -EPROTONOSUPPORT);
 	buf[2] = DARD_SHARE_VERSION;
 	/* Authentic but malformed: type, length, count, reserved, seq. */
 	buf[3] = 3;
@@ -295,7 +308,7 @@ static void test_records(void **state)
 	len = dard_share_encode(buf, sizeof(buf), K, &m);
 	buf[DARD_SHARE_HDR_LEN + DARD_SHARE_REC_LEN + 6] = 0x80;
 	resign(buf, len);
-	assert_int_equal(refused(buf, len, "unknown flags 0x80 at byte 46"),
+	assert_int_equal(refused(buf, len, "unknown flags 0x80 at byte 50"),
 			 -EBADMSG);
 }
 
@@ -345,13 +358,14 @@ static void test_apply(void **state)
 	fill(4);
 	wall = m.seq;
 	a = m.rec[0].dl, b = m.rec[1].dl, e = m.rec[2].dl, d = m.rec[3].dl;
-	m.rec[0].age = 10;  /* 100 ms old */
+	m.rec[0].age = 10; /* 100 ms old */
+	m.rec[0].load_kbps = 73500;
 	m.rec[1].flags = 0; /* down: the switch's own word only */
 	/* e: we hold a fresher answer of our own. */
-	ls[e] = (struct dard_lstate){1000, 7, 1, 0};
+	ls[e] = (struct dard_lstate){.mbps = 1000, .flows = 7, .known = 1};
 	when[e] = now - 1;
 	/* d: its switch told us it is dead. */
-	ls[d] = (struct dard_lstate){1000, 0, 1, 1};
+	ls[d] = (struct dard_lstate){.mbps = 1000, .known = 1, .dead = 1};
 	when[d] = now - 5 * NS;
 	/* b: covered by an earlier share, which its port down undoes. */
 	seen.got_ns[b] = now - 1;
@@ -360,6 +374,7 @@ static void test_apply(void **state)
 	assert_int_equal(c.down, 1);
 	assert_int_equal(c.stale, 0);
 	assert_true(ls[a].known && !ls[a].dead && ls[a].flows == 0);
+	assert_true(ls[a].loaded && ls[a].load == 73.5);
 	assert_true(when[a] == now - 100000000ULL);
 	assert_false(ls[b].known);
 	assert_int_equal(ls[e].flows, 7);
@@ -403,6 +418,9 @@ static void test_apply_transit(void **state)
 		2);
 	assert_true(when[a] == now - NS - 100000000ULL);
 	assert_true(when[b] == now - NS);
+	/* a's load measured idle, b's not measured (fill()). */
+	assert_true(ls[a].loaded && ls[a].load == 0);
+	assert_false(ls[b].loaded);
 	memset(ls, 0, sc.ndl * sizeof(*ls));
 	memset(when, 0, sc.ndl * sizeof(*when));
 	memset(seen.got_ns, 0, sc.ndl * 8);
@@ -435,7 +453,7 @@ static void test_apply_transit(void **state)
 
 static void test_rec_of(void **state)
 {
-	struct dard_lstate ls = {1000.0, 70000, 1, 0};
+	struct dard_lstate ls = {.mbps = 1000.0, .flows = 70000, .known = 1};
 	struct dard_share_rec r;
 	uint64_t now = 100 * NS;
 
@@ -445,6 +463,29 @@ static void test_rec_of(void **state)
 	assert_int_equal(r.elephants, UINT16_MAX); /* saturated */
 	assert_int_equal(r.flags, DARD_PORT_F_UP);
 	assert_int_equal(r.age, 2);
+	/* Not loaded: not measured, never 0. */
+	assert_int_equal(r.load_kbps, DARD_LOAD_UNKNOWN);
+	ls.loaded = 1;
+	ls.load = 73.5;
+	assert_int_equal(dard_share_rec_of(&r, 5, &ls, now, now), 0);
+	assert_int_equal(r.load_kbps, 73500);
+	/* Rounded to the kbit/s, and saturated short of "not measured". */
+	ls.load = 0.0006;
+	dard_share_rec_of(&r, 5, &ls, now, now);
+	assert_int_equal(r.load_kbps, 1);
+	ls.load = 0;
+	dard_share_rec_of(&r, 5, &ls, now, now);
+	assert_int_equal(r.load_kbps, 0);
+	ls.load = 1e7; /* 10 Tbit/s */
+	dard_share_rec_of(&r, 5, &ls, now, now);
+	assert_int_equal(r.load_kbps, DARD_LOAD_MAX);
+	ls.load = 4294967.294;
+	dard_share_rec_of(&r, 5, &ls, now, now);
+	assert_int_equal(r.load_kbps, DARD_LOAD_MAX);
+	ls.load = 4294967.293;
+	dard_share_rec_of(&r, 5, &ls, now, now);
+	assert_int_equal(r.load_kbps, DARD_LOAD_MAX - 1);
+	ls.loaded = 0;
 	/* Older than 2.55 s, unknown or never answered: not shared. */
 	assert_int_equal(dard_share_rec_of(&r, 5, &ls, now - 3 * NS, now),
 			 -ERANGE);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * dard-switchd without the I/O: counting each port's elephants from a
- * snapshot of its table, answering queries, and its command line.
+ * snapshot of its table, each port's load from two samples of its
+ * counter (and from loopback's real ones), answering queries, and its
+ * command line.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +20,7 @@
 
 #include "answer.h"
 #include "clock.h"
+#include "load.h"
 #include "log.h"
 #include "opts.h"
 #include "reply.h"
@@ -77,6 +80,120 @@ static void test_tally(void **state)
 	/* An empty snapshot changes nothing. */
 	assert_int_equal(sw_tally(ports, 3, keys, seen, 0, 0, S, forget), 0);
 	assert_int_equal(ports[0].elephants, 4);
+}
+
+/* A load from two samples: kbit/s rounded down, or not measured. */
+static void test_load_kbps(void **state)
+{
+	const struct sw_tx t0 = {1000, 10ULL * S, 7};
+	struct sw_tx t1 = {1000 + 125000000, 11ULL * S, 7};
+
+	(void)state;
+	/* 125 MB in a second: 1 Gbit/s. */
+	assert_int_equal(sw_load_kbps(&t0, &t1), 1000000);
+	/* Half a second: twice the rate. */
+	t1.ns = 10ULL * S + S / 2;
+	assert_int_equal(sw_load_kbps(&t0, &t1), 2000000);
+	/* Nothing sent is measured idle, not unknown. */
+	t1 = (struct sw_tx){1000, 11ULL * S, 7};
+	assert_int_equal(sw_load_kbps(&t0, &t1), 0);
+	/* 999 bytes in a second: 7.992 kbit/s, rounded down. */
+	t1.bytes = 1999;
+	assert_int_equal(sw_load_kbps(&t0, &t1), 7);
+	/* No earlier sample: the first window after start. */
+	assert_int_equal(sw_load_kbps(&(struct sw_tx){0}, &t1),
+			 DARD_LOAD_UNKNOWN);
+	/* Time stood still or went back. */
+	t1.ns = 10ULL * S;
+	assert_int_equal(sw_load_kbps(&t0, &t1), DARD_LOAD_UNKNOWN);
+	/* The counter went back (wrapped, or reset with its link). */
+	t1 = (struct sw_tx){999, 11ULL * S, 7};
+	assert_int_equal(sw_load_kbps(&t0, &t1), DARD_LOAD_UNKNOWN);
+	/* Counted up, but on an interface created anew. */
+	t1 = (struct sw_tx){5000, 11ULL * S, 8};
+	assert_int_equal(sw_load_kbps(&t0, &t1), DARD_LOAD_UNKNOWN);
+	/* Faster than a u32 of kbit/s: saturated, not wrapped. */
+	t1 = (struct sw_tx){1000 + 600000000000ULL, 11ULL * S, 7};
+	assert_int_equal(sw_load_kbps(&t0, &t1), DARD_LOAD_MAX);
+	t1.bytes = UINT64_MAX;
+	assert_int_equal(sw_load_kbps(&t0, &t1), DARD_LOAD_MAX);
+}
+
+/* A port's samples in turn: the first, steady ones, a reset, a gap. */
+static void test_load_take(void **state)
+{
+	struct sw_port p = {.num = 1, .load_kbps = DARD_LOAD_UNKNOWN};
+
+	(void)state;
+	assert_int_equal(sw_load_take(&p, &(struct sw_tx){500, 1ULL * S, 3}),
+			 0);
+	assert_int_equal(p.load_kbps, DARD_LOAD_UNKNOWN);
+	assert_int_equal(
+		sw_load_take(&p, &(struct sw_tx){500 + 12500, 2ULL * S, 3}), 0);
+	assert_int_equal(p.load_kbps, 100);
+	/* The link re-created: its counter starts again, not measured... */
+	assert_int_equal(sw_load_take(&p, &(struct sw_tx){40, 3ULL * S, 9}), 1);
+	assert_int_equal(p.load_kbps, DARD_LOAD_UNKNOWN);
+	/* ...for that window only. */
+	assert_int_equal(
+		sw_load_take(&p, &(struct sw_tx){40 + 1250, 4ULL * S, 9}), 0);
+	assert_int_equal(p.load_kbps, 10);
+	/* Its interface gone: not measured, and no base left. */
+	assert_int_equal(sw_load_take(&p, NULL), 0);
+	assert_int_equal(p.load_kbps, DARD_LOAD_UNKNOWN);
+	assert_int_equal(sw_load_take(&p, &(struct sw_tx){9000, 5ULL * S, 9}),
+			 0);
+	assert_int_equal(p.load_kbps, DARD_LOAD_UNKNOWN);
+}
+
+/*
+ * Loopback's real counter over rtnetlink: read once, not measured; read
+ * again, measured (what the ping between sends at least). A port without
+ * an interface is never measured.
+ */
+static void test_load_sample(void **state)
+{
+	struct sw_port port[2] = {
+		{.num = 1, .ifname = "lo"},
+		{.num = 2, .ifname = "dard-no-such0"},
+	};
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+				 .sin_port = htons(9)};
+	struct sw_load l;
+	char err[DARD_ERR_MAX];
+	uint64_t now = dard_clock_ns(CLOCK_MONOTONIC_COARSE);
+	int fd;
+
+	(void)state;
+	dard_log_init("test_switchd", DARD_LOG_WARN);
+	assert_int_equal(sw_load_open(&l, err), 0);
+	sw_load_sample(&l, port, 2, now);
+	assert_int_equal(port[0].load_kbps, DARD_LOAD_UNKNOWN);
+	assert_int_equal(port[1].load_kbps, DARD_LOAD_UNKNOWN);
+	assert_true(port[0].tx.ifindex > 0);
+	/* 125 bytes of payload and more, over a second of the clock. */
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(sendto(fd, (char[125]){0}, 125, 0,
+				(struct sockaddr *)&sa, sizeof(sa)),
+			 125);
+	close(fd);
+	sw_load_sample(&l, port, 2, now + S);
+	assert_true(port[0].load_kbps != DARD_LOAD_UNKNOWN);
+	assert_true(port[0].load_kbps >= 1);
+	assert_int_equal(port[1].load_kbps, DARD_LOAD_UNKNOWN);
+	assert_int_equal(l.samples, 2);
+	assert_int_equal(l.failed, 0);
+	assert_int_equal(l.gone, 2);
+	assert_int_equal(l.resets, 0);
+	/* A closed socket: the dump fails, every port not measured. */
+	sw_load_close(&l);
+	sw_load_sample(&l, port, 2, now + 2ULL * S);
+	assert_int_equal(port[0].load_kbps, DARD_LOAD_UNKNOWN);
+	assert_int_equal(l.failed, 1);
+	/* The last good sample stays for the next window. */
+	assert_true(port[0].tx.ns == now + S);
 }
 
 static void test_decode_rejects(void **state)
@@ -148,21 +265,27 @@ static void test_reply(void **state)
 	zero();
 	ports[0].elephants = 3;
 	ports[2].elephants = 5;
+	ports[0].load_kbps = 0;
+	ports[1].load_kbps = 250000;
+	ports[2].load_kbps = DARD_LOAD_UNKNOWN;
 	/* Asked ports in the asked order; port 3 is not ours: no record. */
 	assert_int_equal(ask((uint16_t[]){4, 3, 1}, 3, &r), 2);
 	assert_int_equal(r.state[0].port, 4);
 	assert_int_equal(r.state[0].flags, 0); /* ours but down */
 	assert_int_equal(r.state[0].mbps, 100);
 	assert_int_equal(r.state[0].elephants, 5);
+	assert_int_equal(r.state[0].load_kbps, DARD_LOAD_UNKNOWN);
 	assert_int_equal(r.state[1].port, 1);
 	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
 	assert_int_equal(r.state[1].elephants, 3);
+	assert_int_equal(r.state[1].load_kbps, 0); /* measured idle */
 	/* Only ports that are not ours: an empty reply. */
 	assert_int_equal(ask((uint16_t[]){3, 5, 600}, 3, &r), 0);
 	/* No ports asked: every port. */
 	assert_int_equal(ask(NULL, 0, &r), 3);
 	assert_int_equal(r.state[1].port, 2);
 	assert_int_equal(r.state[1].flags, DARD_PORT_F_UP);
+	assert_int_equal(r.state[1].load_kbps, 250000);
 	/* A reply that does not fit is not written. */
 	q.len = 200;
 	assert_int_equal(sw_reply(ports, 3, &q, K, small, sizeof(small), &n),
@@ -172,14 +295,15 @@ static void test_reply(void **state)
 	 * names the ports, cut to what fits if it asks for all.
 	 */
 	q.len = DARD_HDR_LEN;
-	q.count = 2;
+	q.count = 3;
 	q.ports[0] = 1;
 	q.ports[1] = 2;
+	q.ports[2] = 4;
 	assert_int_equal(sw_reply(ports, 3, &q, K, big, sizeof(big), &n), 0);
 	q.count = 0;
 	assert_int_equal(sw_reply(ports, 3, &q, K, big, sizeof(big), &n),
-			 dard_proto_reply_len(1));
-	assert_int_equal(n, 1);
+			 dard_proto_reply_len(2));
+	assert_int_equal(n, 2);
 }
 
 /* Replays are told apart for 10 s, by key id and seq. */
@@ -491,6 +615,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_load_kbps),
+		cmocka_unit_test(test_load_take),
+		cmocka_unit_test(test_load_sample),
 		cmocka_unit_test(test_decode_rejects),
 		cmocka_unit_test(test_reply),
 		cmocka_unit_test(test_replay),

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Sampling the ports' transmit counters over plain rtnetlink, as
+ * routes.c keeps the tables (no libmnl on the switches): one RTM_GETLINK
+ * dump a window reads every interface's IFLA_STATS64, which the kernel
+ * keeps for every device whatever its driver, with no per-port file to
+ * open as /sys/class/net/PORT/statistics would need. tx_bytes counts
+ * all that left by the port, the hosts' elephants and mice alike.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+
+#include "err.h"
+#include "load.h"
+
+int sw_load_open(struct sw_load *l, char *err)
+{
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
+
+	memset(l, 0, sizeof(*l));
+	l->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (l->fd < 0)
+		return dard_fail(err, -errno, "Unable to open rtnetlink: %s",
+				 strerror(errno));
+	if (bind(l->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int ret = -errno;
+
+		close(l->fd);
+		l->fd = -1;
+		return dard_fail(err, ret, "Unable to bind rtnetlink: %s",
+				 strerror(-ret));
+	}
+	return 0;
+}
+
+void sw_load_close(struct sw_load *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+}
+
+/* One interface of the dump: its counter, if it is one of our ports. */
+static void take_link(const struct nlmsghdr *h, const struct sw_port *port,
+		      unsigned nports, uint64_t now, struct sw_tx *cur,
+		      uint8_t *found)
+{
+	const struct ifinfomsg *ifi = NLMSG_DATA(h);
+	int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
+	const struct rtattr *a = IFLA_RTA(ifi);
+	const char *name = NULL;
+	struct rtnl_link_stats64 st;
+	int have = 0;
+	unsigned i;
+
+	if (len < 0)
+		return;
+	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if (a->rta_type == IFLA_IFNAME &&
+		    memchr(RTA_DATA(a), 0, RTA_PAYLOAD(a)))
+			name = RTA_DATA(a);
+		/* Attributes are 4-byte aligned, the u64s maybe not. */
+		if (a->rta_type == IFLA_STATS64 &&
+		    RTA_PAYLOAD(a) >=
+			    offsetof(struct rtnl_link_stats64, tx_bytes) +
+				    sizeof(st.tx_bytes)) {
+			memset(&st, 0, sizeof(st));
+			memcpy(&st, RTA_DATA(a),
+			       RTA_PAYLOAD(a) < sizeof(st) ? RTA_PAYLOAD(a)
+							   : sizeof(st));
+			have = 1;
+		}
+	}
+	if (!name || !have)
+		return;
+	for (i = 0; i < nports; i++)
+		if (!strcmp(port[i].ifname, name)) {
+			cur[i] = (struct sw_tx){st.tx_bytes, now,
+						(unsigned)ifi->ifi_index};
+			found[i] = 1;
+		}
+}
+
+/* Dumps every link, filling cur[] for the ports found: 0 or -errno. */
+static int dump(struct sw_load *l, const struct sw_port *port, unsigned nports,
+		uint64_t now, struct sw_tx *cur, uint8_t *found)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+	} q = {.h = {.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+		     .nlmsg_type = RTM_GETLINK,
+		     .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		     .nlmsg_seq = ++l->seq},
+	       .ifi = {.ifi_family = AF_UNSPEC}};
+	static char buf[32768];
+	ssize_t len;
+
+	if (send(l->fd, &q, q.h.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+		len = recv(l->fd, buf, sizeof(buf), 0);
+		/* SIGUSR1 has no SA_RESTART: the dump is still to come. */
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return -errno;
+		for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+			if (h->nlmsg_seq != l->seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error
+					       ?: -EIO;
+			if (h->nlmsg_type == RTM_NEWLINK)
+				take_link(h, port, nports, now, cur, found);
+		}
+	}
+}
+
+void sw_load_sample(struct sw_load *l, struct sw_port *port, unsigned nports,
+		    uint64_t now)
+{
+	struct sw_tx *cur = calloc(nports ? nports : 1, sizeof(*cur));
+	uint8_t *found = calloc(nports ? nports : 1, 1);
+	unsigned i;
+	int ret = !cur || !found ? -ENOMEM
+				 : dump(l, port, nports, now, cur, found);
+
+	if (ret) {
+		/* Not measured this window; the last samples stay. */
+		l->failed++;
+		for (i = 0; i < nports; i++)
+			port[i].load_kbps = DARD_LOAD_UNKNOWN;
+		dard_log_ratelimited(&l->fail_rl, now, DARD_LOG_WARN,
+				     "Unable to read the ports' counters: %s",
+				     strerror(-ret));
+	} else {
+		l->samples++;
+		for (i = 0; i < nports; i++) {
+			l->gone += !found[i];
+			l->resets += sw_load_take(&port[i],
+						  found[i] ? &cur[i] : NULL);
+		}
+	}
+	free(cur);
+	free(found);
+}
+
+void sw_load_log(const struct sw_load *l)
+{
+	log_info("load: %llu samples, %llu failed, %llu counter resets, "
+		 "%llu ports unread",
+		 (unsigned long long)l->samples, (unsigned long long)l->failed,
+		 (unsigned long long)l->resets, (unsigned long long)l->gone);
+}
