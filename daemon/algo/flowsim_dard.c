@@ -141,7 +141,7 @@ static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
  * switch they all ask (the ToR and those above) asked once per interval,
  * for every port any of them needs, by whichever host ticks first (here
  * the first in port order); that host sends each other host the records
- * it WANTs, 8 bytes a directed link, in SHAREs of at most 176 records
+ * it WANTs, 12 bytes a directed link, in SHAREs of at most 117 records
  * and 64 bytes of header and MAC each (their real size). A host's WANT
  * (4 bytes a link) goes to its peers when its needs change and every
  * 10 s (share_want). The switches below other ToRs' ancestors each host
