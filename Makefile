@@ -241,7 +241,7 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 # counters, which any user may dump.
 SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o \
 		     $(B)/daemon/switchd/answer.o $(B)/daemon/switchd/counter.o \
-		     $(B)/daemon/switchd/load.o
+		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)

@@ -15,29 +15,16 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
-#include <sys/socket.h>
 
 #include "err.h"
 #include "load.h"
+#include "nl.h"
 
 int sw_load_open(struct sw_load *l, char *err)
 {
-	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
-
 	memset(l, 0, sizeof(*l));
-	l->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (l->fd < 0)
-		return dard_fail(err, -errno, "Unable to open rtnetlink: %s",
-				 strerror(errno));
-	if (bind(l->fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int ret = -errno;
-
-		close(l->fd);
-		l->fd = -1;
-		return dard_fail(err, ret, "Unable to bind rtnetlink: %s",
-				 strerror(-ret));
-	}
-	return 0;
+	l->fd = sw_nl_open(0, err);
+	return l->fd < 0 ? l->fd : 0;
 }
 
 void sw_load_close(struct sw_load *l)
@@ -47,11 +34,19 @@ void sw_load_close(struct sw_load *l)
 	l->fd = -1;
 }
 
+/* What one dump fills: each port's counter, if its interface is there. */
+struct take {
+	const struct sw_port *port;
+	unsigned nports;
+	uint64_t now;
+	struct sw_tx *cur;
+	uint8_t *found;
+};
+
 /* One interface of the dump: its counter, if it is one of our ports. */
-static void take_link(const struct nlmsghdr *h, const struct sw_port *port,
-		      unsigned nports, uint64_t now, struct sw_tx *cur,
-		      uint8_t *found)
+static void take_link(const struct nlmsghdr *h, void *arg)
 {
+	const struct take *tk = arg;
 	const struct ifinfomsg *ifi = NLMSG_DATA(h);
 	int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
 	const struct rtattr *a = IFLA_RTA(ifi);
@@ -60,7 +55,7 @@ static void take_link(const struct nlmsghdr *h, const struct sw_port *port,
 	int have = 0;
 	unsigned i;
 
-	if (len < 0)
+	if (h->nlmsg_type != RTM_NEWLINK || len < 0)
 		return;
 	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (a->rta_type == IFLA_IFNAME &&
@@ -80,11 +75,11 @@ static void take_link(const struct nlmsghdr *h, const struct sw_port *port,
 	}
 	if (!name || !have)
 		return;
-	for (i = 0; i < nports; i++)
-		if (!strcmp(port[i].ifname, name)) {
-			cur[i] = (struct sw_tx){st.tx_bytes, now,
-						(unsigned)ifi->ifi_index};
-			found[i] = 1;
+	for (i = 0; i < tk->nports; i++)
+		if (!strcmp(tk->port[i].ifname, name)) {
+			tk->cur[i] = (struct sw_tx){st.tx_bytes, tk->now,
+						    (unsigned)ifi->ifi_index};
+			tk->found[i] = 1;
 		}
 }
 
@@ -100,32 +95,9 @@ static int dump(struct sw_load *l, const struct sw_port *port, unsigned nports,
 		     .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
 		     .nlmsg_seq = ++l->seq},
 	       .ifi = {.ifi_family = AF_UNSPEC}};
-	static char buf[32768];
-	ssize_t len;
+	struct take tk = {port, nports, now, cur, found};
 
-	if (send(l->fd, &q, q.h.nlmsg_len, 0) < 0)
-		return -errno;
-	for (;;) {
-		struct nlmsghdr *h = (struct nlmsghdr *)buf;
-
-		len = recv(l->fd, buf, sizeof(buf), 0);
-		/* SIGUSR1 has no SA_RESTART: the dump is still to come. */
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0)
-			return -errno;
-		for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-			if (h->nlmsg_seq != l->seq)
-				continue;
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (h->nlmsg_type == NLMSG_ERROR)
-				return ((struct nlmsgerr *)NLMSG_DATA(h))->error
-					       ?: -EIO;
-			if (h->nlmsg_type == RTM_NEWLINK)
-				take_link(h, port, nports, now, cur, found);
-		}
-	}
+	return sw_nl_talk(l->fd, &q.h, take_link, &tk);
 }
 
 void sw_load_sample(struct sw_load *l, struct sw_port *port, unsigned nports,

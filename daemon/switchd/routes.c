@@ -24,26 +24,9 @@
 
 #include "addr.h"
 #include "err.h"
+#include "nl.h"
 #include "reply.h"
 #include "routes.h"
-
-static int nl_open(unsigned groups, char *err)
-{
-	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = groups};
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return dard_fail(err, -errno, "Unable to open rtnetlink: %s",
-				 strerror(errno));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int ret = -errno;
-
-		close(fd);
-		return dard_fail(err, ret, "Unable to bind rtnetlink: %s",
-				 strerror(-ret));
-	}
-	return fd;
-}
 
 int sw_routes_open(struct sw_routes *r, const struct dard_topo *t,
 		   const struct dard_plan *p, uint32_t sw,
@@ -68,11 +51,11 @@ int sw_routes_open(struct sw_routes *r, const struct dard_topo *t,
 	if (r->ioctl_sock < 0)
 		return dard_fail(err, -errno, "Unable to open a socket: %s",
 				 strerror(errno));
-	r->req = nl_open(0, err);
+	r->req = sw_nl_open(0, err);
 	if (r->req < 0)
 		return r->req;
-	r->ev = nl_open(RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE,
-			err);
+	r->ev = sw_nl_open(RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE,
+			   err);
 	return r->ev < 0 ? r->ev : 0;
 }
 
@@ -142,31 +125,6 @@ static void build(struct nlreq *q, const struct dard_sw_entry *e,
 	}
 }
 
-/* Sends q and waits for its ack: 0 or the kernel's negative errno. */
-static int request(int fd, struct nlreq *q)
-{
-	char buf[4096];
-	ssize_t len;
-
-	if (send(fd, q, q->h.nlmsg_len, 0) < 0)
-		return -errno;
-	for (;;) {
-		struct nlmsghdr *h = (struct nlmsghdr *)buf;
-
-		len = recv(fd, buf, sizeof(buf), 0);
-		/* SIGUSR1 has no SA_RESTART: the ack is still to come. */
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0)
-			return -errno;
-		for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len))
-			if (h->nlmsg_seq == q->h.nlmsg_seq &&
-			    h->nlmsg_type == NLMSG_ERROR)
-				return ((struct nlmsgerr *)NLMSG_DATA(h))
-					->error;
-	}
-}
-
 static const char *describe(const struct dard_sw_entry *e, char *buf)
 {
 	char p[24], v[24];
@@ -209,7 +167,7 @@ void sw_routes_reconcile(struct sw_routes *r, uint64_t now)
 	for (i = 0; i < r->n; i++) {
 		build(&q, &r->e[i], r->port[i] ? r->port[i]->ifindex : 0,
 		      ++r->seq);
-		ret = request(r->req, &q);
+		ret = sw_nl_talk(r->req, &q.h, NULL, NULL);
 		if (ret == -EEXIST)
 			continue;
 		if (!ret) {

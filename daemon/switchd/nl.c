@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* dard-switchd's rtnetlink socket and exchanges (nl.h). */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+
+#include "err.h"
+#include "nl.h"
+
+int sw_nl_open(unsigned groups, char *err)
+{
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = groups};
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return dard_fail(err, -errno, "Unable to open rtnetlink: %s",
+				 strerror(errno));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int ret = -errno;
+
+		close(fd);
+		return dard_fail(err, ret, "Unable to bind rtnetlink: %s",
+				 strerror(-ret));
+	}
+	return fd;
+}
+
+int sw_nl_talk(int fd, const struct nlmsghdr *h,
+	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg)
+{
+	/* A dump's datagrams are up to a page or two; one thread. */
+	static char buf[32768];
+	ssize_t len;
+
+	if (send(fd, h, h->nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *m = (struct nlmsghdr *)buf;
+
+		len = recv(fd, buf, sizeof(buf), 0);
+		/* SIGUSR1 has no SA_RESTART: the answer is still to come. */
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return -errno;
+		for (; NLMSG_OK(m, len); m = NLMSG_NEXT(m, len)) {
+			if (m->nlmsg_seq != h->nlmsg_seq)
+				continue;
+			if (m->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(m))
+					->error;
+			if (m->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (each)
+				each(m, arg);
+		}
+	}
+}
