@@ -195,7 +195,7 @@ cat >"$tmp/standin.c" <<'EOF'
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <time.h>
 
 static int argc_;
 static char **argv_;
@@ -213,22 +213,23 @@ static void note(const char *what)
 	fclose(f);
 }
 
-static void stop(int sig)
-{
-	(void)sig;
-	note("stop");
-	_exit(0);
-}
-
 int main(int argc, char **argv)
 {
+	struct timespec t = { .tv_sec = 60 };
+	sigset_t term;
+
 	argc_ = argc;
 	argv_ = argv;
 	if (getenv("STANDIN_FAIL"))
 		return 1;
-	signal(SIGTERM, stop);
+	/* No handler: stdio is not async-signal-safe, and note() may be
+	 * running. SIGTERM stays pending until sigtimedwait takes it. */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, NULL);
 	note("start");
-	sleep(60);
+	if (sigtimedwait(&term, NULL, &t) == SIGTERM)
+		note("stop");
 	return 0;
 }
 EOF
