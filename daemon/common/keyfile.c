@@ -98,6 +98,18 @@ void dard_key_new(struct dard_key *k, const struct dard_keys *old)
 	randombytes_buf(k->k, sizeof(k->k));
 }
 
+void dard_keys_rotate(struct dard_keys *keys)
+{
+	struct dard_key fresh;
+
+	dard_key_new(&fresh, keys);
+	if (fresh.id == keys->key[0].id) /* the ids came round to it */
+		fresh.id++;
+	keys->key[1] = fresh;
+	keys->n = 2;
+	sodium_memzero(&fresh, sizeof(fresh));
+}
+
 int dard_keys_save(const struct dard_keys *keys, const char *path, int force,
 		   char *err)
 {

@@ -28,6 +28,13 @@ int dard_keys_load(struct dard_keys *keys, const char *path, char *err);
 void dard_key_new(struct dard_key *k, const struct dard_keys *old);
 
 /*
+ * Keeps the first key first (it still signs) and puts a fresh one second
+ * (accepted only), dropping any other: every node must accept a key
+ * before any node signs with it (dard_keys_promote, later).
+ */
+void dard_keys_rotate(struct dard_keys *keys);
+
+/*
  * Writes keys to path, mode 0600, through a temporary file renamed over
  * it; an existing path is replaced only with force. err as above.
  */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* dardctl key: the switch protocol's key file (Documentation/protocol.md). */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,12 +15,20 @@ static int usage(FILE *f)
 	fprintf(f,
 		"Usage: dardctl key gen [ FILE ] [ force ]\n"
 		"       dardctl key rotate [ FILE ]\n"
+		"       dardctl key promote [ FILE ]\n"
 		"\n"
 		"gen writes a key file with one fresh key from the OS random number\n"
 		"generator, mode 0600; it does not replace an existing file unless\n"
-		"`force' is given. rotate puts a fresh key first (it signs from now\n"
-		"on) and keeps the file's first key second (still accepted), dropping\n"
-		"any older one: see the rotation steps in Documentation/operations.md.\n"
+		"`force' is given.\n"
+		"\n"
+		"rotate keeps the file's first key first (it still signs) and puts a\n"
+		"fresh key second (accepted only), dropping any other. promote swaps\n"
+		"the two, so that the fresh key signs and the old one is still\n"
+		"accepted; it refuses a file with one key. Every node must hold the\n"
+		"rotated file before any holds the promoted one: hosts and the\n"
+		"controller sign what they send with their file's first key. See the\n"
+		"rotation steps in Documentation/operations.md.\n"
+		"\n"
 		"FILE defaults to -k, else $DARD_KEY, else " DARD_KEY_DEFAULT
 		".\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
@@ -42,22 +51,36 @@ static int key_gen(struct ctl *c, const char *file, int force)
 	return CTL_OK;
 }
 
-static int key_rotate(struct ctl *c, const char *file)
+/* rotate, or promote: the two steps of a key change (operations.md). */
+static int key_change(struct ctl *c, const char *file, int promote)
 {
-	struct dard_keys old, keys = {.n = 2};
 	char err[DARD_ERR_MAX + PATH_MAX];
+	struct dard_keys keys;
 	int ret;
 
-	ret = dard_keys_load(&old, file, err);
-	if (!ret) {
-		dard_key_new(&keys.key[0], &old);
-		keys.key[1] = old.key[0];
-		ret = dard_keys_save(&keys, file, 1, err);
+	ret = dard_keys_load(&keys, file, err);
+	if (ret)
+		goto out;
+	if (!promote) {
+		dard_keys_rotate(&keys);
+	} else if (dard_keys_promote(&keys)) {
+		ret = dard_fail(err, -EINVAL,
+				"nothing to promote: %s has one key; "
+				"`key rotate' first",
+				file);
+		goto out;
 	}
-	if (!ret)
+	ret = dard_keys_save(&keys, file, 1, err);
+	if (ret)
+		goto out;
+	if (promote)
 		printf("%s: key %u signs, key %u still accepted\n", file,
 		       keys.key[0].id, keys.key[1].id);
-	sodium_memzero(&old, sizeof(old));
+	else
+		printf("%s: key %u signs, key %u accepted (promote it once "
+		       "every node has this file)\n",
+		       file, keys.key[0].id, keys.key[1].id);
+out:
 	sodium_memzero(&keys, sizeof(keys));
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
@@ -69,13 +92,14 @@ static int key_rotate(struct ctl *c, const char *file)
 int do_key(struct ctl *c, int argc, char **argv)
 {
 	const char *file = NULL;
-	int i, force = 0, gen;
+	int i, force = 0, gen, promote;
 	char err[DARD_ERR_MAX];
 
 	if (argc < 1 || !strcmp(argv[0], "help"))
 		return usage(argc < 1 ? stderr : stdout);
 	gen = !strcmp(argv[0], "gen");
-	if (!gen && strcmp(argv[0], "rotate"))
+	promote = !strcmp(argv[0], "promote");
+	if (!gen && !promote && strcmp(argv[0], "rotate"))
 		return ctl_unknown("key", argv[0]);
 	for (i = 1; i < argc; i++) {
 		if (gen && !strcmp(argv[i], "force") && !force) {
@@ -94,5 +118,5 @@ int do_key(struct ctl *c, int argc, char **argv)
 	}
 	if (!file)
 		file = dard_key_path(c->key_arg);
-	return gen ? key_gen(c, file, force) : key_rotate(c, file);
+	return gen ? key_gen(c, file, force) : key_change(c, file, promote);
 }

@@ -125,6 +125,17 @@ const struct dard_key *dard_keys_find(const struct dard_keys *keys, uint32_t id)
 	return NULL;
 }
 
+int dard_keys_promote(struct dard_keys *keys)
+{
+	struct dard_key first = keys->key[0];
+
+	if (keys->n != 2)
+		return -EINVAL;
+	keys->key[0] = keys->key[1];
+	keys->key[1] = first;
+	return 0;
+}
+
 size_t dard_keys_format(const struct dard_keys *keys, char *buf, size_t cap)
 {
 	size_t off;

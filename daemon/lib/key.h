@@ -42,6 +42,11 @@ int dard_keys_parse(struct dard_keys *keys, const char *text, size_t len,
 /* The key with this id, or NULL. */
 const struct dard_key *dard_keys_find(const struct dard_keys *keys,
 				      uint32_t id);
+/*
+ * Swaps the two keys: the second, newer one signs from now on and the
+ * first is still accepted. -EINVAL if there is only one.
+ */
+int dard_keys_promote(struct dard_keys *keys);
 /* Writes keys in the file format into buf (cap bytes); its length or 0. */
 size_t dard_keys_format(const struct dard_keys *keys, char *buf, size_t cap);
 

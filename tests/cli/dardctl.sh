@@ -349,8 +349,27 @@ ok "key gen" 0 d key gen "$tmp/k" &&
 	has "key gen mode" "$(stat -c %a "$tmp/k")" '^600$'
 ok "key gen again refused" 1 d key gen "$tmp/k" && has "force named" "$err" "exists: give .force."
 ok "key gen force" 0 d key gen "$tmp/k" force
-ok "key rotate" 0 d key rotate "$tmp/k" && has "rotated" "$out" "key 2 signs, key 1 still accepted"
-ok "key rotate keeps two" 0 d key rotate "$tmp/k" && has "rotated again" "$out" "key 3 signs, key 2"
+# Rotation in two steps: rotate keeps the signing key first and adds one
+# second; promote swaps them. keyids FILE: the file's ids, in order.
+keyids() { awk '!/^#/ && NF { printf "%s ", $1 }' "$1"; }
+ok "key rotate" 0 d key rotate "$tmp/k" &&
+	has "rotated" "$out" "key 1 signs, key 2 accepted \(promote it"
+is "rotate keeps the signing key first" "$(keyids "$tmp/k")" "1 2 "
+k1=$(grep '^1 ' "$tmp/k")
+ok "key rotate again" 0 d key rotate "$tmp/k" && has "rotated again" "$out" "key 1 signs, key 3 accepted"
+is "rotate again replaces the second" "$(keyids "$tmp/k")" "1 3 "
+is "rotate again keeps the first's bytes" "$(grep '^1 ' "$tmp/k")" "$k1"
+k3=$(grep '^3 ' "$tmp/k")
+ok "key promote" 0 d key promote "$tmp/k" && has "promoted" "$out" "key 3 signs, key 1 still accepted"
+is "promote swaps" "$(keyids "$tmp/k")" "3 1 "
+is "promote keeps the bytes" "$(grep '^3 ' "$tmp/k")" "$k3"
+ok "key rotate after promote" 0 d key rotate "$tmp/k" && has "rotated promoted" "$out" "key 3 signs, key 4 accepted"
+is "rotate keeps the promoted key first" "$(keyids "$tmp/k")" "3 4 "
+ok "key gen one" 0 d key gen "$tmp/k1"
+ok "key promote one key refused" 1 d key promote "$tmp/k1" &&
+	has "one key named" "$err" "nothing to promote: $tmp/k1 has one key; .key rotate. first"
+is "refused promote leaves the file" "$(keyids "$tmp/k1")" "1 "
+ok "key promote extra argument" 2 d key promote "$tmp/k1" force
 chmod 644 "$tmp/k"
 ok "key rotate open file refused" 1 d key rotate "$tmp/k" && has "mode named" "$err" "k: mode 0644"
 ok "key bad command" 2 d key show

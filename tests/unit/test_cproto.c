@@ -17,6 +17,7 @@
 
 #include "cproto.h"
 #include "gen.h"
+#include "keyfile.h"
 #include "proto.h"
 #include "topo.h"
 
@@ -101,6 +102,43 @@ static void test_flows_round_trip(void **state)
 	assert_int_equal(len, DARD_CP_HDR_LEN + DARD_CP_MAC_LEN);
 	assert_int_equal(dard_cp_decode(buf, len, &keys, &got, err), 0);
 	assert_true(got.flags & DARD_CP_F_SELF);
+}
+
+/* Whether a node holding file takes a message its sender signed. */
+static int takes(const struct dard_keys *sender, const struct dard_keys *file)
+{
+	uint8_t buf[DARD_CP_MSG_MAX];
+	char err[DARD_ERR_MAX] = "";
+	size_t len;
+
+	flows_msg(DARD_CP_REPORT, 2);
+	len = dard_cp_encode(buf, sizeof(buf), &sender->key[0], &m);
+	assert_true(len);
+	return dard_cp_decode(buf, len, file, &got, err);
+}
+
+/*
+ * A key change in two steps (operations.md): the controller's and the
+ * hosts' messages, signed with a rotated file's first key, are taken
+ * by nodes on the old, the rotated and the promoted file alike.
+ */
+static void test_rotation(void **state)
+{
+	struct dard_keys rotated = keys, promoted;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(dard_crypto_init(err), 0);
+	dard_keys_rotate(&rotated);
+	promoted = rotated;
+	assert_int_equal(dard_keys_promote(&promoted), 0);
+	assert_int_equal(takes(&rotated, &keys), 0);
+	assert_int_equal(got.key_id, K->id);
+	assert_int_equal(takes(&rotated, &rotated), 0);
+	assert_int_equal(takes(&rotated, &promoted), 0);
+	assert_int_equal(takes(&promoted, &rotated), 0);
+	assert_int_equal(got.key_id, rotated.key[1].id);
+	assert_int_equal(takes(&promoted, &keys), -ENOKEY);
 }
 
 static void test_weights(void **state)
@@ -430,6 +468,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flows_round_trip),
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_not_switch_protocol),
 		cmocka_unit_test(test_bad_weights),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The key file: its parser (every refusal with the file and line), and
- * on disk: modes and owners refused, gen and rotate round trips.
+ * on disk: modes and owners refused, gen, rotate and promote round trips.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -121,12 +121,40 @@ static void test_file(void **state)
 	assert_non_null(strstr(err, "force"));
 	assert_int_equal(dard_keys_load(&b, path, err), 0);
 	assert_memory_equal(&a, &b, sizeof(a));
-	/* Rotate: a new first key, the old one second. */
-	b.n = 2;
-	b.key[1] = a.key[0];
-	dard_key_new(&b.key[0], &a);
-	assert_int_equal(b.key[0].id, 2);
-	assert_memory_not_equal(b.key[0].k, a.key[0].k, DARD_KEY_LEN);
+	/* Promote: nothing to promote in one key; left as it was. */
+	assert_int_equal(dard_keys_promote(&b), -EINVAL);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Rotate: the signing key stays first, a fresh one goes second. */
+	dard_keys_rotate(&b);
+	assert_int_equal(b.n, 2);
+	assert_memory_equal(&b.key[0], &a.key[0], sizeof(a.key[0]));
+	assert_int_equal(b.key[1].id, 2);
+	assert_memory_not_equal(b.key[1].k, a.key[0].k, DARD_KEY_LEN);
+	assert_int_equal(dard_keys_save(&b, path, 1, err), 0);
+	assert_int_equal(dard_keys_load(&a, path, err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Again: the second is replaced, not the first. */
+	dard_keys_rotate(&b);
+	assert_memory_equal(&b.key[0], &a.key[0], sizeof(a.key[0]));
+	assert_int_equal(b.key[1].id, 3);
+	assert_memory_not_equal(b.key[1].k, a.key[1].k, DARD_KEY_LEN);
+	/* Promote: the two swap, the newer signs. */
+	a = b;
+	assert_int_equal(dard_keys_promote(&b), 0);
+	assert_int_equal(b.n, 2);
+	assert_memory_equal(&b.key[0], &a.key[1], sizeof(a.key[1]));
+	assert_memory_equal(&b.key[1], &a.key[0], sizeof(a.key[0]));
+	/* And the next rotate keeps the promoted key first. */
+	a = b;
+	dard_keys_rotate(&b);
+	assert_memory_equal(&b.key[0], &a.key[0], sizeof(a.key[0]));
+	assert_int_equal(b.key[1].id, 4);
+	/* Ids that came round to 1 skip the signing key's. */
+	a.key[0].id = 1;
+	a.key[1].id = UINT32_MAX;
+	dard_keys_rotate(&a);
+	assert_int_equal(a.key[0].id, 1);
+	assert_int_equal(a.key[1].id, 2);
 	assert_int_equal(dard_keys_save(&b, path, 1, err), 0);
 	assert_int_equal(dard_keys_load(&a, path, err), 0);
 	assert_memory_equal(&a, &b, sizeof(a));

@@ -18,6 +18,7 @@
 
 #include "cproto.h"
 #include "gen.h"
+#include "keyfile.h"
 #include "proto.h"
 #include "share.h"
 
@@ -280,6 +281,49 @@ static void test_refusals(void **state)
 	assert_int_equal(refused(buf, len, "seq 0"), -EBADMSG);
 }
 
+/* Whether a node holding file takes a share sender signed, as dardd does. */
+static int takes(const struct dard_keys *sender, const struct dard_keys *file)
+{
+	uint8_t buf[DARD_SHARE_MSG_MAX];
+	char err[DARD_ERR_MAX] = "";
+	size_t len;
+
+	fill(2);
+	len = dard_share_encode(buf, sizeof(buf), &sender->key[0], &m);
+	assert_true(len);
+	return dard_share_decode(buf, len, file, &sc, &got, err);
+}
+
+/*
+ * A key change in two steps (operations.md): a share signed with a
+ * rotated file's first key is taken by every node, whether it holds
+ * the old file, the rotated one or the promoted one; after the promote
+ * it is signed with the new key, which every rotated node takes.
+ */
+static void test_rotation(void **state)
+{
+	struct dard_keys rotated = keys, promoted;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(dard_crypto_init(err), 0);
+	dard_keys_rotate(&rotated);
+	promoted = rotated;
+	assert_int_equal(dard_keys_promote(&promoted), 0);
+	/* Step 2: the rotated file still signs with the old key. */
+	assert_int_equal(takes(&rotated, &keys), 0);
+	assert_int_equal(got.key_id, K->id);
+	assert_int_equal(takes(&rotated, &rotated), 0);
+	assert_int_equal(takes(&rotated, &promoted), 0);
+	assert_int_equal(takes(&keys, &rotated), 0);
+	/* Step 3: the promoted file signs with the new key... */
+	assert_int_equal(takes(&promoted, &rotated), 0);
+	assert_int_equal(got.key_id, rotated.key[1].id);
+	assert_int_equal(takes(&promoted, &promoted), 0);
+	/* ...which a node skipped in step 2 refuses. */
+	assert_int_equal(takes(&promoted, &keys), -ENOKEY);
+}
+
 static void test_records(void **state)
 {
 	static uint8_t buf[DARD_SHARE_MSG_MAX];
@@ -506,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_apply_transit),
 		cmocka_unit_test(test_rec_of),
 		cmocka_unit_test(test_want),
+		cmocka_unit_test(test_rotation),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
