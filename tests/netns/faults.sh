@@ -596,13 +596,37 @@ start_switchd "${sw[0]}"
 t "${sw[0]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch query "${sw[0]}"
 
 # dardd killed mid-transfer and started again: the flow goes on through
-# the pinned maps, and the new dardd picks it up.
+# the pinned maps, and the new dardd picks it up with its history: as an
+# elephant since when it was one, with the moves the datapath counted
+# (one of ours, by hand, before the kill: not a count of 0 kept).
+# el_of NODE SPORT: that elephant in NODE's dardd, as JSON.
+el_of() {
+	on "$1" "$dardctl" -j flow show |
+		jq -c --argjson p "$2" '.[] | select(.sport == $p)'
+}
 xfer_start e1_1 e4_4 40006
 xfer_at 2.5
+t "e1_1's dardd holds the transfer as an elephant" within 3 \
+	ctl_jq e1_1 '.[] | select(.sport == 40006)' -- flow show
+pdst=$(id_of e4_4)
+cur=$(tcp_flow e1_1 40006 | jq .path_index)
+t "move it by hand" on e1_1 "$dardctl" flow move dev eth0 \
+	tcp "$src:40006" "$pdst:41006" path $(((cur + 1) % 4 + 1))
 t "kill e1_1's dardd" kill_in e1_1 dardd KILL
+dp=$(tcp_flow e1_1 40006)
 start_dardd e1_1
 t "the new dardd picks the transfer up from the pinned maps" within 10 \
 	ctl_jq e1_1 '.[] | select(.sport == 40006)' -- flow show
+after=$(el_of e1_1 40006)
+echo "dardd restart: datapath $(jq -c '{saddr, daddr, moves, elephant_ms}' <<<"$dp"); adopted $(jq -c '{saddr, daddr, moves, elephant_s}' <<<"$after")"
+# kept WHAT FILTER: whether FILTER holds of $d (the datapath's flow
+# before the start) and $a (the new dardd's elephant).
+kept() { t "$1" jq -ne --argjson d "$dp" --argjson a "$after" "$2"; }
+kept "with the moves the datapath counted ($(jq .moves <<<"$dp"), one by hand)" \
+	'$d.moves >= 1 and $a.moves == $d.moves'
+kept "on the alias pair it was on" '$a.saddr == $d.saddr and $a.daddr == $d.daddr'
+kept "an elephant since it became one ($(jq .elephant_ms <<<"$dp") ms before the start)" \
+	'$d.elephant_ms >= 1000 and $a.elephant_s * 1000 >= $d.elephant_ms'
 xfer_end "dardd killed and restarted" 40006
 
 dump_logs
