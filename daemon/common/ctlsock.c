@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -96,9 +95,19 @@ int dard_ctl_connect(char *err)
 	return fd;
 }
 
+/* An open file description's write lock on the whole file (fcntl(2)). */
+static int ofd_lock(int fd, int cmd, struct flock *fl)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->l_type = F_WRLCK;
+	fl->l_whence = SEEK_SET;
+	return fcntl(fd, cmd, fl);
+}
+
 int dard_ctl_bound(void)
 {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct flock fl;
 	int fd, held;
 
 	if (dardd_ctl_path(path, sizeof(path), ".lock"))
@@ -106,8 +115,8 @@ int dard_ctl_bound(void)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return 0;
-	/* A shared lock is refused while a dardd holds its exclusive one. */
-	held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	/* Asks without taking it: a dardd starting now is not refused. */
+	held = !ofd_lock(fd, F_OFD_GETLK, &fl) && fl.l_type != F_UNLCK;
 	close(fd);
 	return held;
 }
@@ -169,6 +178,7 @@ int dard_ctl_listen(int *lock, char *err)
 		path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct sockaddr_un sun;
 	int len = dardd_ctl_addr(&sun), fd, ret;
+	struct flock fl;
 
 	*lock = -1;
 	if (len < 0)
@@ -185,12 +195,12 @@ int dard_ctl_listen(int *lock, char *err)
 	if (fd < 0)
 		return dard_fail(err, -errno, "Unable to open %s: %s", path,
 				 strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		ret = -errno;
-		if (ret == -EWOULDBLOCK)
+	if (ofd_lock(fd, F_OFD_SETLK, &fl)) {
+		ret = errno == EACCES ? -EAGAIN : -errno;
+		if (ret == -EAGAIN)
 			lock_holder(fd, who, sizeof(who));
 		close(fd);
-		if (ret != -EWOULDBLOCK)
+		if (ret != -EAGAIN)
 			return dard_fail(err, ret, "Unable to lock %s: %s",
 					 path, strerror(-ret));
 		return dard_fail(
@@ -222,11 +232,12 @@ void dard_ctl_close(int fd, int lock)
 {
 	struct sockaddr_un sun;
 
-	if (fd < 0)
-		return;
-	close(fd);
-	if (dardd_ctl_addr(&sun) > 0)
-		unlink(sun.sun_path);
+	if (fd >= 0) {
+		close(fd);
+		if (dardd_ctl_addr(&sun) > 0)
+			unlink(sun.sun_path);
+	}
+	/* After the unlink: the next dardd's socket is not ours to remove. */
 	if (lock >= 0)
 		close(lock);
 }

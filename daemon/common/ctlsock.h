@@ -33,8 +33,9 @@ int dard_ctl_bound(void);
  * Binds and listens on the control socket; returns the fd, or a negative
  * errno with the reason in err. Makes DARD_RUN_DIR (0755) and
  * DARDD_CTL_DIR (0700) if missing and refuses either if another user
- * owns it or may write it. Holds an exclusive lock (*lock, the file
- * beside the socket, which says dardd's pid) for dardd's life: a second
+ * owns it or may write (or, DARDD_CTL_DIR, enter) it. Holds a write lock
+ * (fcntl's, the open file description's, on *lock, the file beside the
+ * socket, which says dardd's pid) for dardd's life: a second
  * dardd in the namespace is refused, naming the first, and a socket file
  * left by a killed one is replaced.
  */

@@ -61,7 +61,8 @@ dardd() { timeout 10 "$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" e1_1; }
 peer() {
 	local run=()
 	[[ $1 == nobody ]] && run=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	"${run[@]}" "$ctlpeer" "$2" >"$tmp/imp" 2>&1 &
+	: >"$tmp/imp" # not the last one's "ready"
+	"${run[@]}" "$ctlpeer" "$2" >>"$tmp/imp" 2>&1 &
 	imp=$!
 	pids+=("$imp")
 	for _ in $(seq 50); do
@@ -112,6 +113,7 @@ peer root listen
 ok "root holder: dardctl talks to it" 0 d stats &&
 	has "root holder: its answer printed" "$out" "^host +impostor"
 stop_peer
+rm -f "$sock" # its file, left behind
 chmod 0777 /run/dard/dardd
 peer nobody listen
 for cmd in "stats" "-j stats" "monitor show" "flow show"; do
