@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Both ends of dardd's control socket, each checking the other (ctlsock.h). */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,7 +14,7 @@
 #include "ctlsock.h"
 #include "dardd.h"
 #include "err.h"
-#include "topo.h"
+#include "log.h"
 
 void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size)
 {
@@ -55,10 +54,14 @@ int dard_ctl_connect(char *err)
 {
 	char who[DARD_PEER_STRLEN];
 	struct sockaddr_un sun;
-	socklen_t len = dardd_ctl_addr(&sun);
+	int len = dardd_ctl_addr(&sun);
 	struct ucred cred;
 	int fd, ret;
 
+	if (len < 0)
+		return dard_fail(err, len,
+				 "Unable to tell this network namespace: %s",
+				 strerror(-len));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return dard_fail(err, -errno, "Unable to open a socket: %s",
@@ -66,150 +69,177 @@ int dard_ctl_connect(char *err)
 	if (connect(fd, (struct sockaddr *)&sun, len)) {
 		ret = -errno;
 		close(fd);
+		if (ret == -EACCES || ret == -EPERM)
+			return dard_fail(
+				err, ret,
+				"Unable to reach dardd at %s: %s (root only)",
+				sun.sun_path, strerror(-ret));
 		return dard_fail(err, ret,
-				 "No dardd in this network namespace: %s",
-				 strerror(-ret));
+				 "No dardd in this network namespace (%s: %s)",
+				 sun.sun_path, strerror(-ret));
 	}
-	/* Before a byte goes either way: anyone may hold an abstract name. */
+	/* Before a byte goes either way: the directory's mode may be wrong. */
 	ret = peer_of(fd, &cred, who, sizeof(who));
 	if (ret) {
 		close(fd);
-		return dard_fail(err, ret, "Unable to tell who holds @%s: %s",
-				 DARDD_CTL_NAME, strerror(-ret));
+		return dard_fail(err, ret, "Unable to tell who holds %s: %s",
+				 sun.sun_path, strerror(-ret));
 	}
 	if (cred.uid != 0) {
 		close(fd);
 		return dard_fail(
 			err, -EPERM,
-			"Refusing to talk to @%s: its holder (%s) is not root, so not dardd",
-			DARDD_CTL_NAME, who);
+			"Refusing to talk to %s: its holder (%s) is not root, so not dardd",
+			sun.sun_path, who);
 	}
 	return fd;
 }
 
-/* The inode of the socket bound to our name, from /proc/net/unix; 0 if none. */
-static unsigned long name_inode(void)
+/* An open file description's write lock on the whole file (fcntl(2)). */
+static int ofd_lock(int fd, int cmd, struct flock *fl)
 {
-	char line[512], want[sizeof(DARDD_CTL_NAME) + 2];
-	unsigned long inode = 0, ino;
-	FILE *f = fopen("/proc/net/unix", "re");
-	int path;
-
-	if (!f)
-		return 0;
-	snprintf(want, sizeof(want), "@%s", DARDD_CTL_NAME);
-	while (!inode && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu %n", &ino,
-			   &path) == 1 &&
-		    !strcmp(line + path, want))
-			inode = ino;
-	}
-	fclose(f);
-	return inode;
+	memset(fl, 0, sizeof(*fl));
+	fl->l_type = F_WRLCK;
+	fl->l_whence = SEEK_SET;
+	return fcntl(fd, cmd, fl);
 }
 
 int dard_ctl_bound(void)
 {
-	return name_inode() != 0;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct flock fl;
+	int fd, held;
+
+	if (dardd_ctl_path(path, sizeof(path), ".lock"))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	/* Asks without taking it: a dardd starting now is not refused. */
+	held = !ofd_lock(fd, F_OFD_GETLK, &fl) && fl.l_type != F_UNLCK;
+	close(fd);
+	return held;
 }
 
 /*
- * Who holds a socket that does not listen (bound only, so connect is
- * refused and SO_PEERCRED has nothing to say): the process with its
- * inode among its open files, as ss -xp finds it.
+ * DIR, made with MODE if missing, must be a directory of ours that no one
+ * else may write (nor, with MASK 077, enter): else another user could put
+ * their own socket where dardctl looks for dardd's.
  */
-static int holder_by_inode(char *who, size_t size, long *uid)
+static int own_dir(const char *dir, mode_t mode, mode_t mask, char *err)
 {
-	unsigned long inode = name_inode();
-	char want[48], path[600], link[48];
-	struct dirent *p, *f;
 	struct stat st;
-	DIR *proc, *fds;
-	int found = 0;
 
-	if (!inode || !(proc = opendir("/proc")))
-		return 0;
-	snprintf(want, sizeof(want), "socket:[%lu]", inode);
-	while (!found && (p = readdir(proc))) {
-		if (!isdigit((unsigned char)p->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
-		fds = opendir(path);
-		while (fds && !found && (f = readdir(fds))) {
-			ssize_t n;
-
-			snprintf(path, sizeof(path), "/proc/%s/fd/%s",
-				 p->d_name, f->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = 0;
-			snprintf(path, sizeof(path), "/proc/%s", p->d_name);
-			if (!strcmp(link, want) && !stat(path, &st)) {
-				dard_peer_describe(atoi(p->d_name), st.st_uid,
-						   who, size);
-				*uid = st.st_uid;
-				found = 1;
-			}
-		}
-		if (fds)
-			closedir(fds);
-	}
-	closedir(proc);
-	return found;
-}
-
-/* Who holds the name, into who; returns its uid, or -1 if not found. */
-static long describe_holder(char *who, size_t size)
-{
-	long uid = -1;
-	struct sockaddr_un sun;
-	socklen_t len = dardd_ctl_addr(&sun);
-	struct ucred cred;
-	int fd;
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && !connect(fd, (struct sockaddr *)&sun, len) &&
-	    !peer_of(fd, &cred, who, size)) {
-		close(fd);
-		return cred.uid;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (!holder_by_inode(who, size, &uid))
-		snprintf(who, size, "a process not found (ss -xlp)");
-	return uid;
-}
-
-int dard_ctl_listen(char *err)
-{
-	char who[DARD_PEER_STRLEN];
-	struct sockaddr_un sun;
-	socklen_t len = dardd_ctl_addr(&sun);
-	int fd, ret;
-	long uid;
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return dard_fail(err, -errno, "Unable to open a socket: %s",
+	if (mkdir(dir, mode) && errno != EEXIST)
+		return dard_fail(err, -errno, "Unable to make %s: %s", dir,
 				 strerror(errno));
-	if (!bind(fd, (struct sockaddr *)&sun, len) && !listen(fd, 8))
+	if (lstat(dir, &st))
+		return dard_fail(err, -errno, "Unable to read %s: %s", dir,
+				 strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return dard_fail(
+			err, -ENOTDIR,
+			"Refusing %s for the control socket: not a directory",
+			dir);
+	if (st.st_uid != geteuid())
+		return dard_fail(
+			err, -EPERM,
+			"Refusing %s for the control socket: owned by uid %u, not uid %u",
+			dir, (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & mask)
+		return dard_fail(
+			err, -EPERM,
+			"Refusing %s for the control socket: mode %04o lets others in (chmod %04o it)",
+			dir, (unsigned)(st.st_mode & 07777),
+			(unsigned)(st.st_mode & 07777 & ~mask));
+	return 0;
+}
+
+/* Who holds the lock: the pid it wrote there, described. */
+static void lock_holder(int fd, char *who, size_t size)
+{
+	char buf[24] = "", path[32];
+	struct stat st;
+	ssize_t n;
+	int pid;
+
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	pid = n > 0 ? atoi(buf) : 0;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (pid > 0 && !stat(path, &st))
+		dard_peer_describe(pid, st.st_uid, who, size);
+	else
+		snprintf(who, size, "a process not found");
+}
+
+int dard_ctl_listen(int *lock, char *err)
+{
+	char who[DARD_PEER_STRLEN],
+		path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sockaddr_un sun;
+	int len = dardd_ctl_addr(&sun), fd, ret;
+	struct flock fl;
+
+	*lock = -1;
+	if (len < 0)
+		return dard_fail(err, len,
+				 "Unable to tell this network namespace: %s",
+				 strerror(-len));
+	ret = own_dir(DARD_RUN_DIR, 0755, 022, err);
+	if (!ret)
+		ret = own_dir(DARDD_CTL_DIR, 0700, 077, err);
+	if (ret)
+		return ret;
+	dardd_ctl_path(path, sizeof(path), ".lock");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return dard_fail(err, -errno, "Unable to open %s: %s", path,
+				 strerror(errno));
+	if (ofd_lock(fd, F_OFD_SETLK, &fl)) {
+		ret = errno == EACCES ? -EAGAIN : -errno;
+		if (ret == -EAGAIN)
+			lock_holder(fd, who, sizeof(who));
+		close(fd);
+		if (ret != -EAGAIN)
+			return dard_fail(err, ret, "Unable to lock %s: %s",
+					 path, strerror(-ret));
+		return dard_fail(
+			err, -EADDRINUSE,
+			"Unable to open the control socket %s: another dardd runs in this network namespace (%s)",
+			sun.sun_path, who);
+	}
+	/* Never unlinked: a second dardd must lock the same file. */
+	if (ftruncate(fd, 0) || dprintf(fd, "%d\n", (int)getpid()) < 0)
+		log_debug("%s: %s", path, strerror(errno));
+	*lock = fd;
+	/* A socket file outlives a killed dardd; holding the lock, it is ours.
+	 */
+	unlink(sun.sun_path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sun, len) &&
+	    !chmod(sun.sun_path, 0600) && !listen(fd, 8))
 		return fd;
 	ret = -errno;
-	close(fd);
-	if (ret != -EADDRINUSE)
-		return dard_fail(err, ret,
-				 "Unable to open the control socket @%s: %s",
-				 DARDD_CTL_NAME, strerror(-ret));
-	/* An abstract name dies with its holder: never stale, so say whose. */
-	uid = describe_holder(who, sizeof(who));
-	return dard_fail(err, ret,
-			 "Unable to open the control socket @%s: held by %s%s",
-			 DARDD_CTL_NAME, who,
-			 uid == 0  ? " (root: another dardd?)"
-			 : uid > 0 ? " (not root: an impostor)"
-				   : "");
+	if (fd >= 0)
+		close(fd);
+	close(*lock);
+	*lock = -1;
+	return dard_fail(err, ret, "Unable to open the control socket %s: %s",
+			 sun.sun_path, strerror(-ret));
+}
+
+void dard_ctl_close(int fd, int lock)
+{
+	struct sockaddr_un sun;
+
+	if (fd >= 0) {
+		close(fd);
+		if (dardd_ctl_addr(&sun) > 0)
+			unlink(sun.sun_path);
+	}
+	/* After the unlink: the next dardd's socket is not ours to remove. */
+	if (lock >= 0)
+		close(lock);
 }
 
 int dard_ctl_line(const char *buf, size_t len, char *cmd)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Both ends of dardd's control socket (dardd.h). The name is abstract,
- * so it has no file mode and anyone in the network namespace may bind
- * it: each end checks who holds the other by SO_PEERCRED before
- * trusting a byte, and says whose it is when it is not root's.
+ * Both ends of dardd's control socket (dardd.h): a file in a directory
+ * only root may enter, so nobody else can bind it or stop dardd from
+ * starting; each end still checks who holds the other by SO_PEERCRED
+ * before trusting a byte, and says whose it is when it is not root's.
  */
 #ifndef _DARD_CTLSOCK_H
 #define _DARD_CTLSOCK_H
@@ -17,25 +17,32 @@ void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size);
 
 /*
  * Connects to dardd's control socket; returns the fd, or a negative errno
- * with the reason in err (DARD_ERR_MAX): -ENOENT-like errors when no dardd
- * listens, -EPERM when the holder of the name is not root (an impostor,
- * named by pid, uid and command).
+ * with the reason in err (DARD_ERR_MAX): -ENOENT or -ECONNREFUSED when no
+ * dardd listens, -EACCES for a client that is not root, -EPERM when the
+ * holder is not root (an impostor, named by pid, uid and command).
  */
 int dard_ctl_connect(char *err);
 
 /*
- * Whether the control socket's name is bound in this network namespace
- * (/proc/net/unix): a dardd runs here, or something squats its name.
+ * Whether a dardd runs in this network namespace: its lock is held.
  * Connects to nothing, so dardd counts nothing.
  */
 int dard_ctl_bound(void);
 
 /*
  * Binds and listens on the control socket; returns the fd, or a negative
- * errno with the reason in err: for a name already taken, whose it is
- * (pid, uid and command of the process listening on it).
+ * errno with the reason in err. Makes DARD_RUN_DIR (0755) and
+ * DARDD_CTL_DIR (0700) if missing and refuses either if another user
+ * owns it or may write (or, DARDD_CTL_DIR, enter) it. Holds a write lock
+ * (fcntl's, the open file description's, on *lock, the file beside the
+ * socket, which says dardd's pid) for dardd's life: a second
+ * dardd in the namespace is refused, naming the first, and a socket file
+ * left by a killed one is replaced.
  */
-int dard_ctl_listen(char *err);
+int dard_ctl_listen(int *lock, char *err);
+
+/* Closes what dard_ctl_listen opened and removes the socket file. */
+void dard_ctl_close(int fd, int lock);
 
 /*
  * A command line as dardd reads it: at most DARD_CTL_LINE_MAX bytes, the

@@ -3,9 +3,9 @@
  * The control socket: a UNIX stream socket at --socket (mode 0600 in a
  * directory it creates 0755), one command line in (dardd's rules,
  * ctlsock.h's dard_ctl_line), one JSON document out, for `dardctl
- * controller stats'. A file, not dardd's abstract name: the controller
- * runs once per fabric, and the file mode keeps others off it; the peer
- * is still checked by SO_PEERCRED.
+ * controller stats'. At a path of its own, not one per network namespace
+ * as dardd's (dardd.h): the controller runs once per fabric. The file
+ * mode keeps others off it; the peer is still checked by SO_PEERCRED.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -406,7 +406,7 @@ static void refuse(struct dardd *d, int fd, int why, const char *what)
 		log_debug("control client went away: %s", strerror(errno));
 }
 
-/* Root only: the abstract socket has no file mode to say so. */
+/* Root only: the directory says so, and so do we, should its mode not. */
 static int is_root(int fd)
 {
 	struct ucred cred;
@@ -491,7 +491,7 @@ out:
 int ctl_init(struct dardd *d)
 {
 	char err[DARD_ERR_MAX];
-	int fd = dard_ctl_listen(err);
+	int fd = dard_ctl_listen(&d->ctl_lock, err);
 
 	d->ctl = -1;
 	if (fd < 0) {
@@ -504,7 +504,7 @@ int ctl_init(struct dardd *d)
 
 void ctl_fini(struct dardd *d)
 {
-	if (d->ctl >= 0)
-		close(d->ctl);
+	dard_ctl_close(d->ctl, d->ctl_lock);
 	d->ctl = -1;
+	d->ctl_lock = -1;
 }

@@ -301,7 +301,7 @@ struct dardd {
 	uint64_t rng;
 	struct elephant *els, *elh[EL_BUCKETS];
 	/* The control socket (ctl.c) and the event loop (loop.c). */
-	int ctl;
+	int ctl, ctl_lock; /* the socket, and the lock held beside it */
 	struct dard_ratelimit ctl_rl[__DARD_CTL_REFUSALS]; /* their warnings */
 	int epfd, tfd;
 	struct dard_notify notify; /* systemd's watchdog, pinged by the loop */

@@ -117,9 +117,10 @@ int main(int argc, char **argv)
 	/* libbpf's warnings always, even under -q; its debug with -v. */
 	dard_bpf_log(d.o.log_level == DARD_LOG_DEBUG);
 	d.ctl = -1;
+	d.ctl_lock = -1;
 	if (host_init(&d))
 		goto err_host;
-	/* Before the datapath: an impostor on the name stops us unchanged. */
+	/* Before the datapath: a dardd already here stops us unchanged. */
 	if (ctl_init(&d))
 		goto err_host;
 	if (query_init(&d) || controller_init(&d) || share_init(&d)) {

@@ -2,9 +2,11 @@
 /*
  * The other end of dardd's control socket, for tests/cli/ctlsock.sh, as
  * whoever runs it:
- *   ctlpeer listen   an impostor: binds the name, says "ready", answers
- *                    every client with a forged stats document
- *   ctlpeer bind     an impostor that only holds the name
+ *   ctlpeer listen   an impostor: binds the control socket's path (only
+ *                    root can), says "ready", answers every client
+ *                    with a forged stats document
+ *   ctlpeer bind     binds it and exits, leaving the file behind, as a
+ *                    killed dardd would
  *   ctlpeer send T   a client sending the bytes T as they are (no
  *                    newline added), printing the answer
  */
@@ -21,13 +23,13 @@ static const char forged[] = "{\"host\":\"impostor\",\"moves\":99}\n";
 static int client(const char *text)
 {
 	struct sockaddr_un sun;
-	socklen_t len = dardd_ctl_addr(&sun);
+	int len = dardd_ctl_addr(&sun);
 	char buf[4096];
 	ssize_t n;
 	int fd;
 
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, len)) {
+	if (len < 0 || fd < 0 || connect(fd, (struct sockaddr *)&sun, len)) {
 		perror("ctlpeer: connect");
 		return 1;
 	}
@@ -42,23 +44,21 @@ static int client(const char *text)
 static int impostor(int listening)
 {
 	struct sockaddr_un sun;
-	socklen_t len = dardd_ctl_addr(&sun);
+	int len = dardd_ctl_addr(&sun);
 	char buf[64];
 	int fd, c;
 
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
+	if (len < 0 || fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
 	    (listening && listen(fd, 8))) {
 		perror("ctlpeer: bind");
 		return 1;
 	}
 	printf("ready\n");
 	fflush(stdout);
+	if (!listening)
+		return 0;
 	for (;;) {
-		if (!listening) {
-			pause();
-			continue;
-		}
 		c = accept(fd, NULL, NULL);
 		if (c < 0)
 			continue;

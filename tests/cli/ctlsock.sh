@@ -1,17 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# dardd's control socket against an unprivileged impostor (issue 13), its
-# refusals counted and rate-limited, and bad numbers against a live flow. Root only: it runs itself in a
-# private network namespace (unshare -n), where the abstract name
-# @dard/dardd is its own and no dardd of this machine is disturbed; the
-# impostor and the refused client run as nobody (setpriv).
+# dardd's control socket against an unprivileged user (issue 13): nobody
+# else can bind it, reach it or stop dardd from starting; a second dardd
+# or a socket file left behind, and the directory's owner and mode; its
+# refusals counted and rate-limited, and bad numbers against a live
+# flow. Root only: it runs itself in private network and mount
+# namespaces (unshare -n -m) with a tmpfs on /run, so its control socket
+# directory (/run/dard/dardd) is its own and no dardd of this machine is
+# disturbed; the unprivileged user is nobody (setpriv).
 #
-#   private netns (unshare -n)
+#   private netns and mount ns (unshare -n -m), tmpfs on /run
 #   +--------------------------------------------------------------+
 #   | lo 127.0.0.1, 172.24.0.21 (e1_1's management address)        |
 #   | dardd e1_1 -i lo   maps in /sys/fs/bpf/dard-ctltest-PID      |
-#   | @dard/dardd  <-  ctlpeer as nobody: an impostor, or a client |
+#   | /run/dard/dardd/net-INODE.sock  <-  dardctl, ctlpeer (root,  |
+#   |   or nobody: refused by the directory's mode)                |
 #   | then lo 172.16.0.1 (e1_1's ID), a UDP flow to e2_1's ID on   |
 #   | the datapath dardd left on lo, for flow move and flow sweep  |
 #   +--------------------------------------------------------------+
@@ -25,8 +29,9 @@ if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null; then
 	exit 0
 fi
 if [[ -z ${DARD_CTLSOCK_NETNS:-} ]]; then
-	DARD_CTLSOCK_NETNS=1 exec unshare -n "$0" "$@"
+	DARD_CTLSOCK_NETNS=1 exec unshare -n -m "$0" "$@"
 fi
+mount -t tmpfs -o mode=0755 ctlsock /run || exit 1
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 pin=/sys/fs/bpf/dard-ctltest-$$
@@ -51,63 +56,83 @@ d() { "$bin/dardctl" "$@"; }
 # A dardd that should refuse to start is stopped if it does not.
 dardd() { timeout 10 "$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" e1_1; }
 
-# impostor USER MODE: starts ctlpeer MODE as USER (nobody or root) and
-# waits until it holds the name; its pid in $imp.
-impostor() {
+# peer USER MODE: runs ctlpeer MODE as USER (nobody or root) and waits
+# until it holds the socket (or, for bind, has left it); its pid in $imp.
+peer() {
 	local run=()
 	[[ $1 == nobody ]] && run=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	"${run[@]}" "$ctlpeer" "$2" >"$tmp/imp" 2>&1 &
+	: >"$tmp/imp" # not the last one's "ready"
+	"${run[@]}" "$ctlpeer" "$2" >>"$tmp/imp" 2>&1 &
 	imp=$!
 	pids+=("$imp")
 	for _ in $(seq 50); do
 		grep -q ready "$tmp/imp" && return 0
 		sleep 0.1
 	done
-	echo "FAIL impostor $*: never ready: $(cat "$tmp/imp")"
+	echo "FAIL ctlpeer $*: never ready: $(cat "$tmp/imp")"
 	exit 1
 }
-stop_impostor() { kill "$imp" && wait "$imp" 2>/dev/null; }
+stop_peer() { kill "$imp" && wait "$imp" 2>/dev/null; }
 
 ip link set lo up
 ip addr add 172.24.0.21/32 dev lo
 d -t fattree:4 topo gen >"$tmp/f4.conf" || exit 1
+sock=/run/dard/dardd/net-$(stat -L -c %i /proc/self/ns/net).sock
 
-# An unprivileged impostor that listens: dardctl refuses to talk to it,
-# naming it, and prints nothing it sent; dardd refuses to start, naming
-# it, before it touches the datapath.
-impostor nobody listen
-for cmd in "stats" "-j stats" "monitor show" "flow show"; do
-	# shellcheck disable=SC2086 # word splitting intended
-	ok "impostor: dardctl $cmd refuses" 1 d $cmd &&
-		is "impostor: dardctl $cmd names pid and uid" "$err" \
-			"Refusing to talk to @dard/dardd: its holder (pid $imp, uid 65534, \`$ctlpeer listen') is not root, so not dardd" &&
-		is "impostor: dardctl $cmd prints nothing of it" "$out" ""
-done
-ok "impostor: dardd refuses to start" 1 dardd &&
-	has "impostor: dardd names pid, uid and command" "$err" \
-		"Unable to open the control socket @dard/dardd: held by pid $imp, uid 65534, \`$ctlpeer listen' \(not root: an impostor\)"
-is "impostor: dardd attached nothing" "$(ls "$pin" 2>&1 >/dev/null | wc -l)" 1
-stop_impostor
+# The directory decides who may bind the socket: dardd refuses one that
+# another user owns or may write, naming it, before it touches the
+# datapath.
+install -d -m 0777 /run/dard
+ok "/run/dard mode 0777: dardd refuses to start" 1 dardd &&
+	has "mode 0777: named" "$err" \
+		"Refusing /run/dard for the control socket: mode 0777 lets others in \(chmod 0755 it\)"
+chmod 0755 /run/dard
+install -d -o 65534 -m 0700 /run/dard/dardd
+ok "/run/dard/dardd nobody's: dardd refuses to start" 1 dardd &&
+	has "nobody's: named" "$err" \
+		"Refusing /run/dard/dardd for the control socket: owned by uid 65534, not uid 0"
+rmdir /run/dard/dardd
+install -d -m 0750 /run/dard/dardd
+ok "/run/dard/dardd mode 0750: dardd refuses to start" 1 dardd &&
+	has "mode 0750: named" "$err" "mode 0750 lets others in \(chmod 0700 it\)"
+is "refused: dardd attached nothing" "$(ls "$pin" 2>&1 >/dev/null | wc -l)" 1
+rm -rf /run/dard
 
-# One that binds without listening: SO_PEERCRED cannot name it, the
-# socket's inode among its open files does.
-impostor nobody bind
-ok "bound impostor: dardd refuses to start" 1 dardd &&
-	has "bound impostor: dardd names pid, uid and command" "$err" \
-		"held by pid $imp, uid 65534, \`$ctlpeer bind' \(not root: an impostor\)"
-ok "bound impostor: dardctl finds no dardd" 1 d stats &&
-	has "bound impostor: said so" "$err" "^No dardd in this network namespace: Connection refused"
-stop_impostor
+# An unprivileged user cannot bind the socket, with the directories
+# there or not, so can neither be dardd for dardctl nor stop it from
+# starting.
+ok "nobody cannot make /run/dard" 1 nobody mkdir /run/dard
+ok "nobody cannot bind the socket (no directory)" 1 nobody "$ctlpeer" listen
+install -d -m 0700 /run/dard/dardd
+ok "nobody cannot bind the socket (root's directory)" 1 nobody "$ctlpeer" listen &&
+	has "nobody: permission denied" "$err" "ctlpeer: bind: Permission denied"
 
-# The check is the holder's uid: a root process is trusted (root can
-# replace dardd anyway), and dardd says a root holder may be a dardd.
-impostor root listen
+# Root is trusted (root can replace dardd anyway), so the check that
+# remains is the holder's uid, for a directory whose mode was changed.
+peer root listen
 ok "root holder: dardctl talks to it" 0 d stats &&
 	has "root holder: its answer printed" "$out" "^host +impostor"
-ok "root holder: dardd refuses to start" 1 dardd &&
-	has "root holder: named as another dardd" "$err" \
-		"held by pid $imp, uid 0, \`$ctlpeer listen' \(root: another dardd\?\)"
-stop_impostor
+stop_peer
+rm -f "$sock" # its file, left behind
+chmod 0777 /run/dard/dardd
+peer nobody listen
+for cmd in "stats" "-j stats" "monitor show" "flow show"; do
+	# shellcheck disable=SC2086 # word splitting intended
+	ok "open directory, nobody's socket: dardctl $cmd refuses" 1 d $cmd &&
+		is "nobody's socket: dardctl $cmd names pid and uid" "$err" \
+			"Refusing to talk to $sock: its holder (pid $imp, uid 65534, \`$ctlpeer listen') is not root, so not dardd" &&
+		is "nobody's socket: dardctl $cmd prints nothing of it" "$out" ""
+done
+ok "open directory: dardd refuses to start" 1 dardd &&
+	has "open directory: named" "$err" "mode 0777 lets others in \(chmod 0700 it\)"
+stop_peer
+rm -f "$sock"
+chmod 0700 /run/dard/dardd
+
+# A socket file nobody holds (a killed dardd's) does not stop the next.
+peer root bind
+is "a socket file left behind" "$(stat -c %F "$sock")" socket
+left=$(stat -c %i "$sock")
 
 # The real dardd: refusals answered, counted by reason and logged at most
 # once a second per reason.
@@ -122,8 +147,14 @@ ok "dardd: root's dardctl stats" 0 d -j stats &&
 	is "dardd: its host" "$(jq -r .[0].host <<<"$out")" e1_1 &&
 	is "dardd: no controller, mode dard" \
 		"$(jq -r '.[0] | [.mode, .controller, .controller_heard_s] | join(" ")' <<<"$out")" "dard none "
+ok "dardd: the socket left behind replaced by its own" 0 test "$(stat -c %i "$sock")" != "$left"
+is "dardd: its socket root's, mode 0600" "$(stat -c %U:%a "$sock")" root:600
 ok "dardd: nobody's dardctl refused" 1 nobody "$bin/dardctl" stats &&
-	is "dardd: nobody told why" "$err" "dardd: root only"
+	is "dardd: nobody told why" "$err" \
+		"Unable to reach dardd at $sock: Permission denied (root only)"
+ok "a second dardd refuses to start" 1 dardd &&
+	has "a second dardd: names the first" "$err" \
+		"Unable to open the control socket $sock: another dardd runs in this network namespace \(pid $dpid, uid 0, \`$bin/dardd -c "
 ok "unknown command" 0 "$ctlpeer" send $'frob\n' &&
 	is "unknown command: answered" "$out" '{"error":"unknown command: expected monitors, flows or stats"}'
 ok "no newline" 0 "$ctlpeer" send 'stats' &&
@@ -135,7 +166,7 @@ ok "two lines" 0 "$ctlpeer" send $'stats\nstats\n' &&
 ok "oversized line" 0 "$ctlpeer" send "$(printf 'x%.0s' $(seq 100))" &&
 	is "oversized: answered" "$out" '{"error":"command too long"}'
 ok "stats after refusals" 0 d -j stats
-for k in ctl_not_root:1 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_refused:6; do
+for k in ctl_not_root:0 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_refused:5; do
 	is "counted: ${k%:*}" "$(jq ".[0].${k%:*}" <<<"$out")" "${k#*:}"
 done
 # A flood of 50, well under a second on an idle machine: counted, and
@@ -150,9 +181,8 @@ sleep 1.1
 "$ctlpeer" send $'frob\n' >/dev/null
 ok "stats after the flood" 0 d -j stats
 kill "$dpid" && wait "$dpid"
+is "dardd's exit: its socket removed, its lock kept" "$(ls /run/dard/dardd)" "$(basename "${sock%.sock}").lock"
 log=$(cat "$tmp/dardd.log")
-has "log names the refused client" "$log" \
-	"warning: control socket: refused pid [0-9]+, uid 65534, \`$bin/dardctl stats': root only"
 has "log shows what was sent" "$log" "refused pid [0-9]+, uid 0, .*: malformed command.*\(\`stats'\)"
 lines=$(grep -c "unknown command" <<<"$log")
 if [[ $lines -ge 2 && $lines -le $((4 + flood_s)) ]]; then

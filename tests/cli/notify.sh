@@ -193,7 +193,7 @@ start() {
 
 # ready NAME STATUS BOUND...: what the fake systemd heard from the
 # daemon started last: READY=1 with STATUS, and each BOUND line ("bound
-# unix @dard/dardd yes") true at that moment. 1 if READY never came.
+# unix PATH yes") true at that moment. 1 if READY never came.
 ready() {
 	local name=$1 status=$2 b
 	shift 2
@@ -282,9 +282,10 @@ is "dardd@.service: its capabilities" "$dcaps" "+bpf,+perfmon,+net_admin"
 unneeded dardd dardd@.service "$bin/dardd" -i lo --pin "$pin-x" e1_1
 has "dardd: a missing capability is named as denied" "$err" \
 	"Unable to attach the datapath to lo: (Permission denied|Operation not permitted)"
-listen --unix @dard/dardd
+dsock=/run/dard/dardd/net-$(stat -L -c %i /proc/self/ns/net).sock
+listen --unix "$dsock"
 start dardd "$dcaps" "$bin/dardd" -i lo --pin "$pin" e1_1
-if ready dardd "e1_1:_datapath_on_lo" "bound unix @dard/dardd"; then
+if ready dardd "e1_1:_datapath_on_lo" "bound unix $dsock"; then
 	ok "dardd: dardctl stats at READY" 0 "$bin/dardctl" stats
 	stopped dardd
 fi
