@@ -14,7 +14,6 @@
 #include "ctlsock.h"
 #include "dardd.h"
 #include "err.h"
-#include "log.h"
 
 void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size)
 {
@@ -209,8 +208,9 @@ int dard_ctl_listen(int *lock, char *err)
 			sun.sun_path, who);
 	}
 	/* Never unlinked: a second dardd must lock the same file. */
-	if (ftruncate(fd, 0) || dprintf(fd, "%d\n", (int)getpid()) < 0)
-		log_debug("%s: %s", path, strerror(errno));
+	if (ftruncate(fd, 0) || dprintf(fd, "%d\n", (int)getpid()) < 0) {
+		/* The pid is for messages alone: go on without it. */
+	}
 	*lock = fd;
 	/* A socket file outlives a killed dardd; holding the lock, it is ours.
 	 */
