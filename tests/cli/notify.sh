@@ -146,6 +146,8 @@ source "$top/tests/cli/lib.sh"
 # datapath's link and so its sock_ops hook with it.
 mount -t bpf bpf /sys/fs/bpf || exit 1
 is "a private bpffs on /sys/fs/bpf" "$(stat -f -c %T /sys/fs/bpf)" "bpf_fs"
+# A /run of our own: dardd's control socket and lock go with it.
+mount -t tmpfs -o mode=0755 notify /run || exit 1
 
 # caps UNIT: the unit's CapabilityBoundingSet as setpriv writes it
 # (+bpf,+perfmon,...), empty for none.

@@ -331,7 +331,13 @@ if [[ -n $converged ]]; then
 fi
 t "no other message was rejected" ctl_jq e1_1 '.[0].rejected == 1' -- stats
 dump_logs
+# The hosts' control socket files, named by their namespaces' inodes.
+ctl_files=$(for h in $(hosts_of "$prefix"); do
+	echo "/run/dard/dardd/net-$(stat -L -c %i "/run/netns/$prefix-$h")".{sock,lock}
+done)
+t "dardd's control sockets and locks are there" bash -c "ls $(echo $ctl_files | xargs) >/dev/null"
 t "down" "$testbed" down --prefix "$prefix"
+t "and removes them" bash -c "! ls $(echo $ctl_files | xargs) 2>/dev/null | grep -q ."
 no_daemons() {
 	local n
 	for ((n = 0; n < 40; n++)); do
