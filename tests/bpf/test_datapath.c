@@ -6,6 +6,7 @@
  * Needs root (CAP_BPF); without it, says so and skips (fails under CI).
  */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,31 +79,50 @@ static uint64_t stat(struct env *e, unsigned which)
 	return v[which];
 }
 
-static int setup(void **state)
+/* Loads the skeleton into e, its flow table flows_max (0: the default). */
+static int env_load(struct env *e, uint32_t flows_max)
 {
-	static struct env e;
 	struct dard_alias_pair p[NPATHS];
 	int i;
 
-	memset(&e, 0, sizeof(e));
-	e.skel = dard_tc__open();
-	if (!e.skel)
+	memset(e, 0, sizeof(*e));
+	e->skel = dard_tc__open();
+	if (!e->skel)
 		return -1;
-	e.skel->rodata->my_id = A(MY_ID);
-	e.skel->rodata->elephant_age_ns = 0; /* every flow, at once */
-	e.skel->rodata->elephant_bytes = 3000;
-	e.skel->rodata->elephant_dscp = 8;
-	e.skel->rodata->hash_seed = 7;
-	if (dard_tc__load(e.skel))
+	e->skel->rodata->my_id = A(MY_ID);
+	e->skel->rodata->elephant_age_ns = 0; /* every flow, at once */
+	e->skel->rodata->elephant_bytes = 3000;
+	e->skel->rodata->elephant_dscp = 8;
+	e->skel->rodata->hash_seed = 7;
+	if (flows_max &&
+	    bpf_map__set_max_entries(e->skel->maps.dard_flows, flows_max))
 		return -1;
-	if (dard_dp_bpf_adopt(&e.dp, e.skel->obj))
+	if (dard_tc__load(e->skel))
+		return -1;
+	if (dard_dp_bpf_adopt(&e->dp, e->skel->obj))
 		return -1;
 	for (i = 0; i < NPATHS; i++) {
 		p[i].saddr = A(paths[i][0]);
 		p[i].daddr = A(paths[i][1]);
 	}
-	if (dard_dp_bpf.set_dest(e.dp, ntohl(A(PEER_ID)), p, NPATHS, NULL) ||
-	    dard_dp_bpf.add_alias(e.dp, ntohl(A(MY_ALIAS))))
+	if (dard_dp_bpf.set_dest(e->dp, ntohl(A(PEER_ID)), p, NPATHS, NULL) ||
+	    dard_dp_bpf.add_alias(e->dp, ntohl(A(MY_ALIAS))))
+		return -1;
+	return 0;
+}
+
+static void env_close(struct env *e)
+{
+	if (e->dp)
+		dard_dp_bpf.close(e->dp);
+	dard_tc__destroy(e->skel);
+}
+
+static int setup(void **state)
+{
+	static struct env e;
+
+	if (env_load(&e, 0))
 		return -1;
 	*state = &e;
 	return 0;
@@ -110,10 +130,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	struct env *e = *state;
-
-	dard_dp_bpf.close(e->dp);
-	dard_tc__destroy(e->skel);
+	env_close(*state);
 	return 0;
 }
 
@@ -856,6 +873,7 @@ static void test_fragments(void **state)
 struct evcount {
 	unsigned elephant, end;
 	uint16_t sport;
+	uint64_t ts_ns; /* the last event's */
 };
 
 static int count_ev(const struct dard_event *ev, void *arg)
@@ -864,6 +882,7 @@ static int count_ev(const struct dard_event *ev, void *arg)
 
 	if (ntohs(ev->key.sport) != c->sport)
 		return 0;
+	c->ts_ns = ev->ts_ns;
 	c->elephant += ev->type == DARD_EVENT_ELEPHANT;
 	c->end += ev->type == DARD_EVENT_END;
 	return 0;
@@ -1298,6 +1317,195 @@ static void test_walk_and_sweep(void **state)
 	assert_int_equal(walked, 0);
 }
 
+/*
+ * LRU eviction. A BPF LRU hash has no eviction callback, and an insert
+ * cannot tell that it evicted something: the program cannot report an
+ * evicted flow's end, and does not. What it leaves is the evidence
+ * dardd's walk ends an elephant by (daemon/dardd/flows.c, walk_cb): the
+ * flow's next packet makes a new entry, begun (first_ns) after dardd took
+ * the old one for an elephant, with no moves and no elephant flags. Shown
+ * here on the real program with the table shrunk to LRU_FLOWS entries:
+ * an elephant, moved once, then LRU_FLOWS new flows, one packet each.
+ *
+ * Why the elephant must go, and by the last of them: an LRU hash
+ * preallocates exactly max_entries entries, no spares, so it and
+ * LRU_FLOWS others cannot all be there. The common LRU hands each CPU
+ * free entries in batches (128 at most; on 6.18 max_entries / possible
+ * CPUs / 2, 16 with 2 CPUs), keeps the entries a CPU made on that CPU's
+ * pending list until its next batch, and once no entry is free evicts a
+ * batch from the tail of the global inactive list, oldest first among
+ * those not looked up since they went there. Pinned to one CPU
+ * (setup_lru), every entry goes through that CPU's lists in the order it
+ * was made, and no flow is seen again, so the oldest, the elephant, is
+ * in the first batch evicted. Unpinned, it could wait on another CPU's
+ * pending list, which this CPU's evictions never reach: with the mice
+ * sent from the other CPU it kept its entry through all 64. The test
+ * prints when it went and how many went with it (6.18, 2 CPUs: at the
+ * 64th, with 15 others).
+ */
+enum { LRU_FLOWS = 64 };
+
+static cpu_set_t lru_was;
+
+static int teardown_lru(void **state)
+{
+	env_close(*state);
+	sched_setaffinity(0, sizeof(lru_was), &lru_was);
+	return 0;
+}
+
+static int setup_lru(void **state)
+{
+	static struct env e;
+	cpu_set_t one;
+
+	if (sched_getaffinity(0, sizeof(lru_was), &lru_was))
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	*state = &e;
+	if (sched_setaffinity(0, sizeof(one), &one) ||
+	    env_load(&e, LRU_FLOWS)) {
+		teardown_lru(state);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether key has an entry; a syscall's lookup, which the LRU ignores. */
+static int has_flow(struct env *e, const struct dard_flow_key *key)
+{
+	struct dard_flow f;
+
+	return !bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.dard_flows), key,
+				    &f);
+}
+
+struct find {
+	struct dard_flow_key key;
+	struct dard_flow flow;
+	unsigned found;
+};
+
+static int find_flow(const struct dard_flow_key *key,
+		     const struct dard_flow *flow, void *arg)
+{
+	struct find *w = arg;
+
+	if (!memcmp(key, &w->key, sizeof(*key))) {
+		w->flow = *flow;
+		w->found++;
+	}
+	return 0;
+}
+
+static void test_lru_evicted(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {.saddr = A(MY_ID),
+			     .daddr = A(PEER_ID),
+			     .sport = 40000,
+			     .dport = 7000,
+			     .payload = 1400};
+	struct dard_flow_key key = key_of(&o);
+	struct evcount c = {.sport = 40000};
+	struct find w = {.key = key};
+	struct dard_alias_pair to;
+	struct dard_flow old;
+	uint8_t in[PKT_MAX], out[PKT_MAX];
+	uint64_t new_flows, full, since;
+	unsigned i, at = 0, left = 0, ends = 0, size;
+	size_t len = build(in, &o);
+	uint32_t n;
+	int k = -1, m;
+
+	/* An elephant at its third packet (3000 bytes), reported once. */
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+		k = check_encap(in, len, out, n, i < 2 ? 0 : 8 << 2);
+		assert_true(k >= 0);
+	}
+	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 100) >= 0);
+	assert_int_equal(c.elephant, 1);
+	/* dardd takes it for an elephant as it reads the event (el_add). */
+	since = dard_clock_ns(CLOCK_MONOTONIC);
+	assert_true(c.ts_ns <= since);
+	m = (k + 1) % NPATHS;
+	to.saddr = A(paths[m][0]);
+	to.daddr = A(paths[m][1]);
+	assert_int_equal(dard_dp_bpf.move(e->dp, &key, &to), 0);
+	flow_of(e, &key, &old);
+	assert_int_equal(old.moves, 1);
+	assert_int_equal(old.path_idx, m);
+	assert_int_equal(old.flags &
+				 (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED),
+			 DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED);
+
+	/* LRU_FLOWS mice: every one gets an entry, the elephant loses its. */
+	new_flows = stat(e, DARD_STAT_NEW_FLOW);
+	full = stat(e, DARD_STAT_FLOW_FULL);
+	for (i = 1; i <= LRU_FLOWS; i++) {
+		struct pkt_opts mouse = o;
+
+		mouse.sport = 1000 + i;
+		mouse.payload = 8;
+		assert_true(send_one(e, &mouse) >= 0);
+		if (!at && !has_flow(e, &key)) {
+			at = i;
+			assert_int_equal(
+				dard_dp_bpf.flows(e->dp, count_flow, &left), 0);
+		}
+	}
+	assert_int_equal(stat(e, DARD_STAT_NEW_FLOW), new_flows + LRU_FLOWS);
+	assert_int_equal(stat(e, DARD_STAT_FLOW_FULL), full);
+	size = bpf_map__max_entries(e->skel->maps.dard_flows);
+	if (!at)
+		fail_msg("the elephant kept its entry through %u new flows in "
+			 "a table of %u",
+			 LRU_FLOWS, size);
+	printf("flow table of %u: the elephant evicted by new flow %u after "
+	       "it, with %u others\n",
+	       size, at, at - left);
+	/* Nothing reported its end, nor any other evicted flow's. */
+	c.elephant = 0;
+	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 0) >= 0);
+	assert_int_equal(c.elephant + c.end, 0);
+	assert_true(dard_dp_bpf.poll(e->dp, count_end, &ends, 0) >= 0);
+	assert_int_equal(ends, 0);
+
+	/*
+	 * Its next packet, a few jiffies on (the coarse clock's): a new
+	 * flow, on its hashed path (the move is gone with the entry), a
+	 * mouse that leaves unmarked. dardd's walk sees a first_ns after it
+	 * took the old entry for an elephant, and ends that.
+	 */
+	usleep(50000);
+	o.payload = 8;
+	assert_int_equal(send_one(e, &o), k);
+	assert_int_equal(stat(e, DARD_STAT_NEW_FLOW),
+			 new_flows + LRU_FLOWS + 1);
+	assert_int_equal(dard_dp_bpf.flows(e->dp, find_flow, &w), 0);
+	assert_int_equal(w.found, 1);
+	assert_true(w.flow.first_ns > since);
+	assert_true(w.flow.first_ns > old.elephant_ns);
+	assert_int_equal(w.flow.moves, 0);
+	assert_int_equal(w.flow.path_idx, k);
+	assert_int_equal(w.flow.flags &
+				 (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED),
+			 0);
+	assert_int_equal(w.flow.elephant_ns, 0);
+	assert_int_equal(w.flow.packets, 1);
+
+	/* An elephant again: a second event, for dardd to adopt it by. */
+	o.payload = 1400;
+	len = build(in, &o);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 100) >= 0);
+	assert_int_equal(c.elephant, 1);
+	assert_true(c.ts_ns > since);
+}
+
 enum { WFLOWS = 8000 };
 
 /* A new UDP flow from port sport to dport (never seen before). */
@@ -1499,6 +1707,8 @@ int main(void)
 		cmocka_unit_test(test_link_cap_gso),
 		cmocka_unit_test(test_pulled_headers),
 		cmocka_unit_test(test_walk_and_sweep),
+		cmocka_unit_test_setup_teardown(test_lru_evicted, setup_lru,
+						teardown_lru),
 		cmocka_unit_test(test_weights_split),
 		cmocka_unit_test(test_weights_dead),
 		cmocka_unit_test(test_weights_known_flow),
