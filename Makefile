@@ -346,6 +346,10 @@ $(B)/fuzz/cpin_fuzz: FUZZ_CFLAGS := -iquote daemon/dardd
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
 $(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+# dardctl's reading of dard-controller's stats answer (json-c).
+$(B)/fuzz/ctlr_answer_fuzz: daemon/dardctl/ctlr_answer.c
+$(B)/fuzz/ctlr_answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
+$(B)/fuzz/ctlr_answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 
 fuzz: $(FUZZ_BINS)
 
