@@ -33,6 +33,14 @@ json_object *ctlr_answer_parse(const char *text, char *err)
 	return doc;
 }
 
+/* A value as text; null (which json-c gives as NULL) as `-'. */
+static const char *str(json_object *v)
+{
+	const char *s = json_object_get_string(v);
+
+	return s ? s : "-";
+}
+
 /* One line per key, `key value'; objects and arrays as their members. */
 static void print_plain(const char *prefix, json_object *o)
 {
@@ -48,12 +56,11 @@ static void print_plain(const char *prefix, json_object *o)
 		} else if (json_object_is_type(v, json_type_array)) {
 			printf("%s", key);
 			for (i = 0; i < json_object_array_length(v); i++)
-				printf(" %s", json_object_get_string(
-						      json_object_array_get_idx(
-							      v, i)));
+				printf(" %s",
+				       str(json_object_array_get_idx(v, i)));
 			printf("\n");
 		} else {
-			printf("%s %s\n", key, json_object_get_string(v));
+			printf("%s %s\n", key, str(v));
 		}
 	}
 }
