@@ -350,6 +350,10 @@ $(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null |
 $(B)/fuzz/ctlr_answer_fuzz: daemon/dardctl/ctlr_answer.c
 $(B)/fuzz/ctlr_answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
 $(B)/fuzz/ctlr_answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
+# dard-switchd's rtnetlink: the links dump's counters, acks (load.c logs).
+$(B)/fuzz/load_fuzz: daemon/switchd/load.c daemon/switchd/nl.c \
+		daemon/switchd/reply.c daemon/common/log.c
+$(B)/fuzz/load_fuzz: FUZZ_CFLAGS := -iquote daemon/switchd
 
 fuzz: $(FUZZ_BINS)
 
