@@ -354,6 +354,9 @@ $(B)/fuzz/ctlr_answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/load_fuzz: daemon/switchd/load.c daemon/switchd/nl.c \
 		daemon/switchd/reply.c daemon/common/log.c
 $(B)/fuzz/load_fuzz: FUZZ_CFLAGS := -iquote daemon/switchd
+# The datapath's reading of the fabric interface's GSO sizes (libmnl).
+$(B)/fuzz/link_fuzz: daemon/dp/dp_link.c
+$(B)/fuzz/link_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 fuzz: $(FUZZ_BINS)
 
