@@ -346,6 +346,17 @@ $(B)/fuzz/cpin_fuzz: FUZZ_CFLAGS := -iquote daemon/dardd
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c
 $(B)/fuzz/kmsg_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+# dardctl's reading of dard-controller's stats answer (json-c).
+$(B)/fuzz/ctlr_answer_fuzz: daemon/dardctl/ctlr_answer.c
+$(B)/fuzz/ctlr_answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
+$(B)/fuzz/ctlr_answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
+# dard-switchd's rtnetlink: the links dump's counters, acks (load.c logs).
+$(B)/fuzz/load_fuzz: daemon/switchd/load.c daemon/switchd/nl.c \
+		daemon/switchd/reply.c daemon/common/log.c
+$(B)/fuzz/load_fuzz: FUZZ_CFLAGS := -iquote daemon/switchd
+# The datapath's reading of the fabric interface's GSO sizes (libmnl).
+$(B)/fuzz/link_fuzz: daemon/dp/dp_link.c
+$(B)/fuzz/link_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 fuzz: $(FUZZ_BINS)
 

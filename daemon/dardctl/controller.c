@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "ctlr_answer.h"
 #include "ctlsock.h"
 #include "dardctl.h"
 #include "print.h"
@@ -78,9 +79,9 @@ static int connect_to(const char *path)
 
 static json_object *ask(const char *path)
 {
-	json_object *doc, *e;
+	char *buf, err[DARD_ERR_MAX];
+	json_object *doc;
 	size_t len;
-	char *buf;
 	int fd, ret;
 
 	fd = connect_to(path);
@@ -94,46 +95,11 @@ static json_object *ask(const char *path)
 			strerror(-ret));
 		return NULL;
 	}
-	doc = json_tokener_parse(buf);
+	doc = ctlr_answer_parse(buf, err);
 	free(buf);
-	if (!doc || !json_object_is_type(doc, json_type_object)) {
-		fprintf(stderr, "dard-controller's answer is not a JSON "
-				"object\n");
-		json_object_put(doc);
-		return NULL;
-	}
-	if (json_object_object_get_ex(doc, "error", &e)) {
-		fprintf(stderr, "dard-controller refused: %s\n",
-			json_object_get_string(e));
-		json_object_put(doc);
-		return NULL;
-	}
+	if (!doc)
+		fprintf(stderr, "%s\n", err);
 	return doc;
-}
-
-/* One line per key, `key value'; objects and arrays as their members. */
-static void print_plain(const char *prefix, json_object *o)
-{
-	char key[128];
-	size_t i;
-
-	json_object_object_foreach(o, k, v)
-	{
-		snprintf(key, sizeof(key), "%s%s", prefix, k);
-		if (json_object_is_type(v, json_type_object)) {
-			strncat(key, ".", sizeof(key) - strlen(key) - 1);
-			print_plain(key, v);
-		} else if (json_object_is_type(v, json_type_array)) {
-			printf("%s", key);
-			for (i = 0; i < json_object_array_length(v); i++)
-				printf(" %s", json_object_get_string(
-						      json_object_array_get_idx(
-							      v, i)));
-			printf("\n");
-		} else {
-			printf("%s %s\n", key, json_object_get_string(v));
-		}
-	}
 }
 
 int do_controller(struct ctl *c, int argc, char **argv)
@@ -159,7 +125,7 @@ int do_controller(struct ctl *c, int argc, char **argv)
 	if (c->json)
 		print_json_value(NULL, doc);
 	else
-		print_plain("", doc);
+		ctlr_answer_text(doc);
 	json_object_put(doc);
 	return CTL_OK;
 }

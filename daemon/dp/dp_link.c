@@ -94,7 +94,7 @@ static int attr_cb(const struct nlattr *a, void *arg)
 	return MNL_CB_OK;
 }
 
-static int link_cb(const struct nlmsghdr *nlh, void *arg)
+int dard_dp_link_sizes_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), attr_cb, arg);
 }
@@ -105,7 +105,7 @@ int dard_dp_link_sizes(unsigned ifindex, struct dard_link_sizes *s)
 
 	memset(s, 0, sizeof(*s));
 	return dard_rt_talk(dard_rt_link_msg(buf, RTM_GETLINK, 0, ifindex),
-			    link_cb, s);
+			    dard_dp_link_sizes_cb, s);
 }
 
 int dard_dp_link_set_sizes(unsigned ifindex, const struct dard_link_sizes *s)

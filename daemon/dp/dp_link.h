@@ -17,6 +17,12 @@ struct dard_link_sizes {
 /* Reads ifindex's sizes. Returns 0 or -errno. */
 int dard_dp_link_sizes(unsigned ifindex, struct dard_link_sizes *s);
 
+/*
+ * Reads the sizes from one answer (RTM_NEWLINK) into arg, a struct
+ * dard_link_sizes: an mnl_cb_t, apart for tests/fuzz/link_fuzz.c.
+ */
+int dard_dp_link_sizes_cb(const struct nlmsghdr *nlh, void *arg);
+
 /* Sets ifindex's sizes, leaving those that are 0. Returns 0 or -errno. */
 int dard_dp_link_set_sizes(unsigned ifindex, const struct dard_link_sizes *s);
 

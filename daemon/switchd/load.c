@@ -83,6 +83,15 @@ static void take_link(const struct nlmsghdr *h, void *arg)
 		}
 }
 
+int sw_load_walk(const void *buf, size_t len, uint32_t seq,
+		 const struct sw_port *port, unsigned nports, uint64_t now,
+		 struct sw_tx *cur, uint8_t *found)
+{
+	struct take tk = {port, nports, now, cur, found};
+
+	return sw_nl_walk(buf, len, seq, take_link, &tk);
+}
+
 /* Dumps every link, filling cur[] for the ports found: 0 or -errno. */
 static int dump(struct sw_load *l, const struct sw_port *port, unsigned nports,
 		uint64_t now, struct sw_tx *cur, uint8_t *found)

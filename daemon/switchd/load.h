@@ -8,6 +8,7 @@
 #ifndef _DARD_SWITCHD_LOAD_H
 #define _DARD_SWITCHD_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "log.h"
@@ -33,6 +34,14 @@ int sw_load_open(struct sw_load *l, char *err);
  */
 void sw_load_sample(struct sw_load *l, struct sw_port *port, unsigned nports,
 		    uint64_t now);
+/*
+ * One datagram of the dump (sequence seq) in buf[0..len), as sw_nl_walk
+ * takes it: each port named sets its cur[] (its counter at now) and
+ * found[]. Returns as sw_nl_walk; apart for tests/fuzz/load_fuzz.c.
+ */
+int sw_load_walk(const void *buf, size_t len, uint32_t seq,
+		 const struct sw_port *port, unsigned nports, uint64_t now,
+		 struct sw_tx *cur, uint8_t *found);
 void sw_load_log(const struct sw_load *l);
 void sw_load_close(struct sw_load *l);
 

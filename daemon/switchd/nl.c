@@ -26,34 +26,55 @@ int sw_nl_open(unsigned groups, char *err)
 	return fd;
 }
 
+/* An error or ack's errno: 0, or one the kernel could have meant. */
+static int error_of(const struct nlmsghdr *m)
+{
+	int error;
+
+	if (m->nlmsg_len < NLMSG_LENGTH(sizeof(error)))
+		return -EBADMSG;
+	memcpy(&error, NLMSG_DATA(m), sizeof(error));
+	return error > 0 || error < -4095 ? -EBADMSG : error;
+}
+
+int sw_nl_walk(const void *buf, size_t len, uint32_t seq,
+	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg)
+{
+	const struct nlmsghdr *m = buf;
+	ssize_t left = len;
+
+	for (; NLMSG_OK(m, left); m = NLMSG_NEXT(m, left)) {
+		if (m->nlmsg_seq != seq)
+			continue;
+		if (m->nlmsg_type == NLMSG_ERROR)
+			return error_of(m);
+		if (m->nlmsg_type == NLMSG_DONE)
+			return 0;
+		if (each)
+			each(m, arg);
+	}
+	return 1;
+}
+
 int sw_nl_talk(int fd, const struct nlmsghdr *h,
 	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg)
 {
 	/* A dump's datagrams are up to a page or two; one thread. */
-	static char buf[32768];
+	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
 	ssize_t len;
+	int ret;
 
 	if (send(fd, h, h->nlmsg_len, 0) < 0)
 		return -errno;
 	for (;;) {
-		struct nlmsghdr *m = (struct nlmsghdr *)buf;
-
 		len = recv(fd, buf, sizeof(buf), 0);
 		/* SIGUSR1 has no SA_RESTART: the answer is still to come. */
 		if (len < 0 && errno == EINTR)
 			continue;
 		if (len < 0)
 			return -errno;
-		for (; NLMSG_OK(m, len); m = NLMSG_NEXT(m, len)) {
-			if (m->nlmsg_seq != h->nlmsg_seq)
-				continue;
-			if (m->nlmsg_type == NLMSG_ERROR)
-				return ((struct nlmsgerr *)NLMSG_DATA(m))
-					->error;
-			if (m->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (each)
-				each(m, arg);
-		}
+		ret = sw_nl_walk(buf, len, h->nlmsg_seq, each, arg);
+		if (ret <= 0)
+			return ret;
 	}
 }

@@ -7,6 +7,8 @@
 #ifndef _DARD_SWITCHD_NL_H
 #define _DARD_SWITCHD_NL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <linux/netlink.h>
 
 /* An rtnetlink socket bound to groups (0: none); err (DARD_ERR_MAX). */
@@ -19,6 +21,14 @@ int sw_nl_open(unsigned groups, char *err);
  * sending or receiving fails.
  */
 int sw_nl_talk(int fd, const struct nlmsghdr *h,
+	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg);
+/*
+ * What sw_nl_talk does with one datagram, buf[0..len) (aligned to
+ * NLMSG_ALIGNTO): the messages of sequence seq go to each (NULL: none)
+ * until an error or ack (its error, 0 for an ack; -EBADMSG for one too
+ * short or not an errno) or a dump's end (0). 1: more is to come.
+ */
+int sw_nl_walk(const void *buf, size_t len, uint32_t seq,
 	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg);
 
 #endif /* _DARD_SWITCHD_NL_H */
