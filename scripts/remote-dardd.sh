@@ -20,7 +20,7 @@ argv() { tr '\0' '\n' </proc/$1/cmdline 2>/dev/null; }
 # Alive: its status read, in one go, says neither zombie nor dead (a
 # test of /proc/PID first and of its State after could see it reaped
 # between the two, and call it alive).
-live() { grep -q '^State:[[:space:]]*[^ZX]' /proc/$1/status 2>/dev/null; }
+live() { grep -q '^State:[[:space:]]*[^ZX[:space:]]' /proc/$1/status 2>/dev/null; }
 ours() { argv $1 | awk -v f="$f" '(p == "-i" || p == "--interface") && $0 == f || $0 == "-i" f || $0 == "--interface=" f { m = 1 } { p = $0 } END { exit !m }'; }
 mode() { argv $1 | awk '(p == "-M" || p == "--sched-mode") && $0 == "paper" || $0 == "-Mpaper" || $0 == "--sched-mode=paper" { m = 1 } { p = $0 } END { print m ? "paper" : "fast" }'; }
 noif() { argv $1 | awk '/^-i/ || /^--interface/ { m = 1 } END { exit m }'; }

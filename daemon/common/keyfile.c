@@ -102,9 +102,17 @@ void dard_keys_rotate(struct dard_keys *keys)
 {
 	struct dard_key fresh;
 
-	dard_key_new(&fresh, keys);
-	if (fresh.id == keys->key[0].id) /* the ids came round to it */
+	dard_key_new(&fresh, NULL);
+	/*
+	 * One past the signing key's, as serial numbers (RFC 1982), so that
+	 * promote can tell which is newer across 4294967295; not the id of
+	 * the key it replaces, which other nodes may still hold.
+	 */
+	fresh.id = keys->key[0].id + 1;
+	if (keys->n == 2 && fresh.id == keys->key[1].id)
 		fresh.id++;
+	if (!fresh.id) /* past 4294967295: start again */
+		fresh.id = 1;
 	keys->key[1] = fresh;
 	keys->n = 2;
 	sodium_memzero(&fresh, sizeof(fresh));

@@ -29,7 +29,8 @@ void dard_key_new(struct dard_key *k, const struct dard_keys *old);
 
 /*
  * Keeps the first key first (it still signs) and puts a fresh one second
- * (accepted only), dropping any other: every node must accept a key
+ * (accepted only), its id one past the first's (skipping the one it
+ * replaces, and 0), dropping any other: every node must accept a key
  * before any node signs with it (dard_keys_promote, later).
  */
 void dard_keys_rotate(struct dard_keys *keys);

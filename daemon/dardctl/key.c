@@ -24,10 +24,11 @@ static int usage(FILE *f)
 		"rotate keeps the file's first key first (it still signs) and puts a\n"
 		"fresh key second (accepted only), dropping any other. promote swaps\n"
 		"the two, so that the fresh key signs and the old one is still\n"
-		"accepted; it refuses a file with one key. Every node must hold the\n"
-		"rotated file before any holds the promoted one: hosts and the\n"
-		"controller sign what they send with their file's first key. See the\n"
-		"rotation steps in Documentation/operations.md.\n"
+		"accepted; it refuses a file with one key or whose newer key\n"
+		"already signs, so that a retry cannot put the old key back. Every\n"
+		"node must hold the rotated file before any holds the promoted one:\n"
+		"hosts and the controller sign what they send with their file's\n"
+		"first key. See the rotation steps in Documentation/operations.md.\n"
 		"\n"
 		"FILE defaults to -k, else $DARD_KEY, else " DARD_KEY_DEFAULT
 		".\n");
@@ -61,15 +62,22 @@ static int key_change(struct ctl *c, const char *file, int promote)
 	ret = dard_keys_load(&keys, file, err);
 	if (ret)
 		goto out;
-	if (!promote) {
+	if (!promote)
 		dard_keys_rotate(&keys);
-	} else if (dard_keys_promote(&keys)) {
-		ret = dard_fail(err, -EINVAL,
-				"nothing to promote: %s has one key; "
-				"`key rotate' first",
-				file);
+	else
+		ret = dard_keys_promote(&keys);
+	if (ret == -EINVAL)
+		dard_fail(
+			err, ret,
+			"nothing to promote: %s has one key; `key rotate' first",
+			file);
+	else if (ret == -EALREADY)
+		dard_fail(
+			err, ret,
+			"nothing to promote: %s's newer key, %u, already signs",
+			file, keys.key[0].id);
+	if (ret)
 		goto out;
-	}
 	ret = dard_keys_save(&keys, file, 1, err);
 	if (ret)
 		goto out;

@@ -131,6 +131,9 @@ int dard_keys_promote(struct dard_keys *keys)
 
 	if (keys->n != 2)
 		return -EINVAL;
+	/* Serial numbers: a second run would let the old key sign again. */
+	if ((int32_t)(keys->key[1].id - keys->key[0].id) <= 0)
+		return -EALREADY;
 	keys->key[0] = keys->key[1];
 	keys->key[1] = first;
 	return 0;

@@ -44,7 +44,8 @@ const struct dard_key *dard_keys_find(const struct dard_keys *keys,
 				      uint32_t id);
 /*
  * Swaps the two keys: the second, newer one signs from now on and the
- * first is still accepted. -EINVAL if there is only one.
+ * first is still accepted. -EINVAL if there is only one, -EALREADY if
+ * the first is the newer (by their ids as serial numbers: promoted).
  */
 int dard_keys_promote(struct dard_keys *keys);
 /* Writes keys in the file format into buf (cap bytes); its length or 0. */

@@ -363,6 +363,9 @@ k3=$(grep '^3 ' "$tmp/k")
 ok "key promote" 0 d key promote "$tmp/k" && has "promoted" "$out" "key 3 signs, key 1 still accepted"
 is "promote swaps" "$(keyids "$tmp/k")" "3 1 "
 is "promote keeps the bytes" "$(grep '^3 ' "$tmp/k")" "$k3"
+ok "key promote twice refused" 1 d key promote "$tmp/k" &&
+	has "promoted already: said" "$err" "nothing to promote: $tmp/k's newer key, 3, already signs"
+is "refused promote: still 3 first" "$(keyids "$tmp/k")" "3 1 "
 ok "key rotate after promote" 0 d key rotate "$tmp/k" && has "rotated promoted" "$out" "key 3 signs, key 4 accepted"
 is "rotate keeps the promoted key first" "$(keyids "$tmp/k")" "3 4 "
 ok "key gen one" 0 d key gen "$tmp/k1"

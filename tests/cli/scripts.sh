@@ -343,6 +343,20 @@ is "remote dard, as words: --sched-mode=paper is dropped for -M fast" \
 is "and restored" "$(cat "$tmp/after")" "-c x --sched-mode=paper -i dard0 h1"
 standins_stop
 is "remote ecmp, none running: nothing done" "$(remote ecmp)" "status 0"
+# A dardd whose parent never reaps it is a zombie once killed: stopped,
+# not waited for until the bound (its State line says Z).
+: >"$tmp/node.log"
+setsid sh -c "\"$tmp/real/dardd\" -i dard0 h1 </dev/null >/dev/null 2>&1 & exec sleep 60" &
+zparent=$!
+i=0
+until grep -q '^start -i dard0 h1$' "$tmp/node.log" 2>/dev/null || ((i++ > 50)); do sleep 0.1; done
+: >"$tmp/node.log"
+t0=$SECONDS
+is "remote ecmp: a dardd left a zombie counts as stopped" "$(remote ecmp)" \
+	"$(lines 'status 0' 'stop -i dard0 h1')"
+is "and at once, not after the 10 s bound" "$((SECONDS - t0 < 8))" 1
+kill "$zparent"
+standins_stop
 
 # One run: the summary exactly as before dard-paper and --repeat (this is
 # what the last version printed for these rows), then with dard-paper.

@@ -144,6 +144,10 @@ static void test_file(void **state)
 	assert_int_equal(b.n, 2);
 	assert_memory_equal(&b.key[0], &a.key[1], sizeof(a.key[1]));
 	assert_memory_equal(&b.key[1], &a.key[0], sizeof(a.key[0]));
+	/* Not twice: the old key would sign again. */
+	a = b;
+	assert_int_equal(dard_keys_promote(&b), -EALREADY);
+	assert_memory_equal(&a, &b, sizeof(a));
 	/* And the next rotate keeps the promoted key first. */
 	a = b;
 	dard_keys_rotate(&b);
@@ -155,6 +159,13 @@ static void test_file(void **state)
 	dard_keys_rotate(&a);
 	assert_int_equal(a.key[0].id, 1);
 	assert_int_equal(a.key[1].id, 2);
+	/* Past 4294967295 the fresh key is still the newer for promote. */
+	a.key[0].id = UINT32_MAX;
+	dard_keys_rotate(&a);
+	assert_int_equal(a.key[1].id, 1);
+	assert_int_equal(dard_keys_promote(&a), 0);
+	assert_int_equal(a.key[0].id, 1);
+	assert_int_equal(dard_keys_promote(&a), -EALREADY);
 	assert_int_equal(dard_keys_save(&b, path, 1, err), 0);
 	assert_int_equal(dard_keys_load(&a, path, err), 0);
 	assert_memory_equal(&a, &b, sizeof(a));
