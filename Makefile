@@ -403,9 +403,9 @@ test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 		DARD_BIN=$(B)/bin tests/cli/simtables.sh || rc=1; \
 		tests/cli/scripts.sh || rc=1; exit $$rc
 
-$(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o
+$(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # A host's side of the controller protocol, for controller.sh.
 $(B)/tests/ctlhost: $(B)/tests/cli/ctlhost.o $(LIBCOMMON) $(LIBDARD)

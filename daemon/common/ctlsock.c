@@ -15,6 +15,27 @@
 #include "dardd.h"
 #include "err.h"
 
+int dardd_ctl_path(char *path, size_t size, const char *suffix)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st))
+		return -errno;
+	snprintf(path, size, DARDD_CTL_DIR "/net-%lu%s",
+		 (unsigned long)st.st_ino, suffix);
+	return 0;
+}
+
+int dardd_ctl_addr(struct sockaddr_un *sun)
+{
+	int ret;
+
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	ret = dardd_ctl_path(sun->sun_path, sizeof(sun->sun_path), ".sock");
+	return ret ? ret : (int)sizeof(*sun);
+}
+
 void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size)
 {
 	char path[64], cmd[64] = "";

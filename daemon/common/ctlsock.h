@@ -11,6 +11,18 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct sockaddr_un;
+
+/*
+ * The control socket's path in this network namespace, with SUFFIX
+ * (".sock"; dardd's lock file: ".lock"): DARDD_CTL_DIR/net-INODE.SUFFIX.
+ * Returns 0, or -errno if /proc/self/ns/net cannot be read.
+ */
+int dardd_ctl_path(char *path, size_t size, const char *suffix);
+
+/* Its address, for bind and connect; returns its length, or -errno. */
+int dardd_ctl_addr(struct sockaddr_un *sun);
+
 /* "pid 123, uid 65534, `python3 squat.py'": who a peer is, for messages. */
 enum { DARD_PEER_STRLEN = 160 };
 void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size);

@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * What dardctl needs to talk to dardd: the control socket's address and
- * its messages. dardd's own state is in daemon/dardd/dardd_priv.h.
+ * What dardctl needs to talk to dardd: where the control socket lives
+ * (its path and address: ctlsock.h) and its messages. dardd's own state
+ * is in daemon/dardd/dardd_priv.h.
  */
 #ifndef _DARD_DARDD_H
 #define _DARD_DARDD_H
-
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 
 /*
  * The control socket: a UNIX socket file in a directory only root may
@@ -31,32 +25,5 @@
 #define DARDD_CMD_MONITORS "monitors" /* an array, one object per monitor */
 #define DARDD_CMD_FLOWS "flows"	      /* an array, one per elephant */
 #define DARDD_CMD_STATS "stats"	      /* an object: dardd's counters */
-
-/*
- * The control socket's path in this network namespace, with SUFFIX
- * (".sock"; dardd's lock file: ".lock"): DARDD_CTL_DIR/net-INODE.SUFFIX.
- * Returns 0, or -errno if /proc/self/ns/net cannot be read.
- */
-static inline int dardd_ctl_path(char *path, size_t size, const char *suffix)
-{
-	struct stat st;
-
-	if (stat("/proc/self/ns/net", &st))
-		return -errno;
-	snprintf(path, size, DARDD_CTL_DIR "/net-%lu%s",
-		 (unsigned long)st.st_ino, suffix);
-	return 0;
-}
-
-/* Its address, for bind and connect; returns its length, or -errno. */
-static inline int dardd_ctl_addr(struct sockaddr_un *sun)
-{
-	int ret;
-
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	ret = dardd_ctl_path(sun->sun_path, sizeof(sun->sun_path), ".sock");
-	return ret ? ret : (int)sizeof(*sun);
-}
 
 #endif /* _DARD_DARDD_H */

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "dardd.h"
+#include "ctlsock.h"
 
 static const char forged[] = "{\"host\":\"impostor\",\"moves\":99}\n";
 
