@@ -170,15 +170,15 @@ void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)
 void render_tc(FILE *f, const struct dard_topo *t, uint32_t node, uint32_t mbit)
 {
 	const struct dard_node *n = &t->node[node];
-	/* Two milliseconds of burst, and at least ten full frames. */
+	/* Two milliseconds of burst, and at least a whole GSO packet. */
 	uint32_t burst = mbit * 1000 / 4;
 	char ifn[16];
 	unsigned k;
 
 	if (!mbit)
 		return;
-	if (burst < 15140)
-		burst = 15140;
+	if (burst < RENDER_TBF_MIN_BURST)
+		burst = RENDER_TBF_MIN_BURST;
 	for_each_port(t, node, k)
 		if (n->port[k - 1] != DARD_NONE)
 			fprintf(f,

@@ -17,6 +17,14 @@
 enum {
 	RENDER_FABRIC_MTU = 1500,
 	RENDER_OUTER_HLEN = 20, /* the IP-in-IP outer header */
+	/*
+	 * The least tbf burst: one whole GSO packet as a qdisc counts it,
+	 * up to 64 KiB of data plus every segment's headers (68,130 bytes:
+	 * 45 segments of 1,428 with 86 bytes of headers each). tbf
+	 * cuts a packet over its burst into frames, and every hop after it
+	 * then forwards frames.
+	 */
+	RENDER_TBF_MIN_BURST = 80000,
 };
 
 /* ip is prepended to every command: "ip " for a script, "" for -batch. */

@@ -276,6 +276,12 @@ static void tc_10(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	render_tc(f, t, n, 10);
 }
 
+static void tc_1000(FILE *f, const struct dard_topo *t,
+		    const struct dard_plan *p, uint32_t n, const char *ip)
+{
+	render_tc(f, t, n, 1000);
+}
+
 static void tc_0(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		 uint32_t n, const char *ip)
 {
@@ -309,14 +315,19 @@ static void test_sysctl(void **state)
 
 static void test_tc(void **state)
 {
-	/* Burst: 2 ms of the rate, but never under ten 1514-byte frames. */
+	/*
+	 * Burst: 2 ms of the rate, but never under a whole GSO packet
+	 * (RENDER_TBF_MIN_BURST), which tbf would cut into frames.
+	 */
+	check(*state, tc_1000, "e1_1", "",
+	      "qdisc add dev eth0 root tbf rate 1000mbit burst 250000 latency 20ms\n");
 	check(*state, tc_100, "e1_1", "",
-	      "qdisc add dev eth0 root tbf rate 100mbit burst 25000 latency 20ms\n");
+	      "qdisc add dev eth0 root tbf rate 100mbit burst 80000 latency 20ms\n");
 	check(*state, tc_10, "aggr1_1", "",
-	      "qdisc add dev p1 root tbf rate 10mbit burst 15140 latency 20ms\n"
-	      "qdisc add dev p2 root tbf rate 10mbit burst 15140 latency 20ms\n"
-	      "qdisc add dev p3 root tbf rate 10mbit burst 15140 latency 20ms\n"
-	      "qdisc add dev p4 root tbf rate 10mbit burst 15140 latency 20ms\n");
+	      "qdisc add dev p1 root tbf rate 10mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p2 root tbf rate 10mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p3 root tbf rate 10mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p4 root tbf rate 10mbit burst 80000 latency 20ms\n");
 	/* Zero: unlimited, no qdisc at all. */
 	check(*state, tc_0, "aggr1_1", "", "");
 }
