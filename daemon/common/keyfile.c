@@ -85,16 +85,9 @@ int dard_keys_load(struct dard_keys *keys, const char *path, char *err)
 	return ret;
 }
 
-void dard_key_new(struct dard_key *k, const struct dard_keys *old)
+void dard_key_new(struct dard_key *k)
 {
-	unsigned i;
-
 	k->id = 1;
-	for (i = 0; old && i < old->n; i++)
-		if (old->key[i].id >= k->id)
-			k->id = old->key[i].id + 1;
-	if (!k->id) /* past 4294967295: start again */
-		k->id = 1;
 	randombytes_buf(k->k, sizeof(k->k));
 }
 
@@ -102,7 +95,7 @@ void dard_keys_rotate(struct dard_keys *keys)
 {
 	struct dard_key fresh;
 
-	dard_key_new(&fresh, NULL);
+	dard_key_new(&fresh);
 	/*
 	 * One past the signing key's, as serial numbers (RFC 1982), so that
 	 * promote can tell which is newer across 4294967295; not the id of

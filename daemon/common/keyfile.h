@@ -24,8 +24,8 @@ int dard_crypto_init(char *err);
  */
 int dard_keys_load(struct dard_keys *keys, const char *path, char *err);
 
-/* A fresh key from the OS RNG, its id one past every id in old (or 1). */
-void dard_key_new(struct dard_key *k, const struct dard_keys *old);
+/* A fresh key from the OS RNG, id 1. */
+void dard_key_new(struct dard_key *k);
 
 /*
  * Keeps the first key first (it still signs) and puts a fresh one second

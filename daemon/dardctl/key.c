@@ -41,7 +41,7 @@ static int key_gen(struct ctl *c, const char *file, int force)
 	char err[DARD_ERR_MAX + PATH_MAX];
 	int ret;
 
-	dard_key_new(&keys.key[0], NULL);
+	dard_key_new(&keys.key[0]);
 	ret = dard_keys_save(&keys, file, force, err);
 	sodium_memzero(&keys, sizeof(keys));
 	if (ret) {

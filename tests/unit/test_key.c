@@ -112,7 +112,7 @@ static void test_file(void **state)
 	assert_non_null(strstr(err, path));
 	/* gen: mode 0600, one key; not twice without force. */
 	a = (struct dard_keys){.n = 1};
-	dard_key_new(&a.key[0], NULL);
+	dard_key_new(&a.key[0]);
 	assert_int_equal(a.key[0].id, 1);
 	assert_int_equal(dard_keys_save(&a, path, 0, err), 0);
 	assert_int_equal(stat(path, &st), 0);

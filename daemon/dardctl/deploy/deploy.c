@@ -145,7 +145,7 @@ static int key_get(struct ctl *c, struct dard_keys *keys)
 	if (!ret && from && *from)
 		ret = dard_keys_load(keys, from, err);
 	else if (!ret)
-		dard_key_new(&keys->key[0], NULL);
+		dard_key_new(&keys->key[0]);
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
 		return CTL_ERR;
