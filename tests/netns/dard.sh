@@ -91,10 +91,11 @@ max_per_link() {
 }
 # Seconds since the flows started.
 since() { awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
-# The four flows' total Mbit/s over iperf3's seconds from $1 to $2.
+# The total Mbit/s over iperf3's seconds from $1 to $2 of flows $3
+# (default all four).
 mbps() {
 	local i
-	for i in 1 2 3 4; do
+	for i in ${3:-1 2 3 4}; do
 		jq --argjson a "$1" --argjson b "$2" \
 			'[.intervals[].sum | select(.start >= $a and .end <= $b) | .bits_per_second] | add / length / 1e6' \
 			"$tmp/iperf$i.json"
@@ -167,6 +168,14 @@ fi
 # equilibrium of DARD's selfish rounds, seen once in CI; testing.md).
 # One after another, the rounds test the rule, not that race.
 ran_round() { ctl_jq "$1" '.[0].rounds >= 1' -- stats; }
+# The flows still on core1, where they were placed: the datapath's
+# repair (which counts no move) has not taken them off it, and they are
+# collided until dardd starts.
+collided=""
+for i in 1 2 3 4; do
+	flow "$i" | jq -e '.switches | index("core1") != null' >/dev/null &&
+		collided+="$i "
+done
 t_dardd=$(since)
 for i in 1 2 3 4; do
 	start_dardd "e1_$i"
@@ -326,7 +335,24 @@ if [[ -n $converged ]]; then
 	before=$(mbps 1 "$a")
 	after=$(mbps "$b" $((b + 5)))
 	echo "total: $before Mbit/s collided (1 s to $a s), $after Mbit/s spread ($b s to $((b + 5)) s)"
-	t "their total throughput at least doubled" test "$after" -ge $((2 * before))
+	# The gain is measured on the flows that shared core1 until dardd
+	# started: n flows on one link, then each on its own path, so n
+	# times their rate ideally (3.9 times with all four), at least
+	# three quarters of that. A flow the datapath's repair moved off
+	# core1 before (after a timeout while four shared it) had a link of
+	# its own or half of one, and counting it would halve the baseline's
+	# meaning: all four's total went from 102 to 189 Mbit/s in one CI
+	# run, flows 2-4's from 47 to 140.
+	n=$(wc -w <<<"$collided")
+	if ((n >= 2)); then
+		cb=$(mbps 1 "$a" "$collided")
+		ca=$(mbps "$b" $((b + 5)) "$collided")
+		echo "flows $collided(collided on core1 until dardd): $cb Mbit/s collided, $ca Mbit/s spread"
+		t "their throughput rose at least $(awk -v n="$n" 'BEGIN { printf "%.2f", 0.75 * n }') times ($n shared core1)" \
+			test $((4 * ca)) -ge $((3 * n * cb))
+	else
+		echo "  the datapath's repair moved $((4 - n)) of the four off core1 before dardd started"
+	fi
 	t "and came near the four links' $((4 * rate)) Mbit/s" test "$after" -ge $((3 * rate))
 fi
 t "no other message was rejected" ctl_jq e1_1 '.[0].rejected == 1' -- stats
