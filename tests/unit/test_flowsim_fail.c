@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The flow-level simulation with a link failing: ECMP's flows stall on
+ * it, switch ECMP re-hashes them after convergence, DARD moves them at
+ * its monitors' next query (or a timeout, blindly), quiet monitors keep
+ * asking while a path is dead, the controllers place every elephant on
+ * a live path at once, a link back up carries again, and bad failures
+ * are refused.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "flowsim_fix.h"
+
+/* The link between two named nodes. */
+static uint32_t link_between(const char *a, const char *b)
+{
+	uint32_t x = find(t, a), y = find(t, b), l;
+
+	for (l = 0; l < t->nlinks; l++)
+		if ((t->link[l].up == x && t->link[l].down == y) ||
+		    (t->link[l].up == y && t->link[l].down == x))
+			return l;
+	fail_msg("%s and %s are not linked", a, b);
+	return 0;
+}
+
+enum { NF = 8 };
+
+/*
+ * NF flows of 125 MB from e1_1 to e2_1, hashed over the 4 paths; the
+ * link tor1_1-aggr1_1 (half the paths) fails at 0.5 s, back up at up.
+ * Returns how many flows never finished.
+ */
+static double fail_start;      /* when run_fail's second half starts */
+static double fail_quiet = -1; /* its --quiet-at; below 0 the mode's */
+
+static size_t run_fail(int sched, double up, double age, double rto,
+		       struct dard_sim_flow *out)
+{
+	struct dard_sim_fail fl = {link_between("tor1_1", "aggr1_1"), 0.5, up};
+	struct dard_tflow f[NF];
+	struct dard_sim_opts o;
+	char err[DARD_ERR_MAX];
+	size_t i;
+
+	for (i = 0; i < NF; i++)
+		f[i] = (struct dard_tflow){i >= NF / 2 ? fail_start : 0,
+					   find(t, "e1_1"), find(t, "e2_1"),
+					   125000000ULL};
+	dard_sim_opts_init(&o);
+	o.sched = sched;
+	o.fail = &fl;
+	o.nfail = 1;
+	o.elephant_age = age;
+	o.rto = rto;
+	o.quiet = fail_quiet;
+	if (dard_sim_run(t, p, f, NF, &o, out, &stats, err))
+		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
+	return stats.unfinished;
+}
+
+/*
+ * ECMP's hash never moves a flow off the failed link: it stalls to the
+ * end; switch ECMP re-hashes it after convergence; DARD moves it at the
+ * next query of a monitor of its ToR pair.
+ */
+static void test_fail(void **state)
+{
+	struct dard_sim_flow ecmp[NF], out[NF];
+	size_t k, i;
+
+	(void)state;
+	k = run_fail(DARD_SIM_ECMP, HUGE_VAL, 10, 0, ecmp);
+	/* Seed 1 hashes some flows onto each half. */
+	assert_true(k > 0 && k < NF);
+	for (i = 0; i < NF; i++)
+		assert_int_equal(ecmp[i].moves, 0);
+	assert_true(stats.stalled > k * 30.0);
+
+	/* switch-ecmp: each stalled flow waits the 0.2 s convergence. */
+	assert_int_equal(run_fail(DARD_SIM_SWITCH_ECMP, HUGE_VAL, 10, 0, out),
+			 0);
+	assert_true(fabs(stats.stalled - k * 0.2) < 1e-6);
+	for (i = 0; i < NF; i++)
+		assert_int_equal(out[i].moves, ecmp[i].end < 0);
+
+	/* dard, all elephants: seen dead at the query at 1 s, moved. */
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), 0);
+	assert_true(fabs(stats.stalled - k * 0.5) < 1e-6);
+	for (i = 0; i < NF; i++)
+		assert_true(ecmp[i].end >= 0 || out[i].moves >= 1);
+
+	/* No monitor yet (elephants at 100 s): stalled, as ECMP. */
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 0, out), k);
+	/* Unless a timeout moves them on, blindly: 1 s at least. */
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 1, out), 0);
+	assert_true(stats.stalled >= k * 1.0 - 1e-6);
+}
+
+/*
+ * Quiet monitors and a failure (as dardd's test_quiet_keeps_dead): the
+ * eight flows run at their share of e1_1's link, so the monitor would be
+ * quiet but for the dead half of its paths, which keeps it asking to the
+ * end: the same queries and stalls as a monitor never quiet.
+ */
+static void test_fail_quiet(void **state)
+{
+	struct dard_sim_flow out[NF];
+	double bytes, stalled;
+
+	(void)state;
+	fail_quiet = 0;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), 0);
+	bytes = stats.ctl_bytes;
+	stalled = stats.stalled;
+	fail_quiet = -1;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), 0);
+	assert_true(bytes > 0);
+	assert_true(fabs(stats.ctl_bytes - bytes) < 1e-6);
+	assert_true(fabs(stats.stalled - stalled) < 1e-6);
+	/* With the link back up at 3 s, the monitor goes quiet: fewer. */
+	fail_quiet = 0;
+	run_fail(DARD_SIM_DARD, 3, 0, 0, out);
+	bytes = stats.ctl_bytes;
+	fail_quiet = -1;
+	run_fail(DARD_SIM_DARD, 3, 0, 0, out);
+	assert_true(stats.ctl_bytes < bytes);
+}
+
+/*
+ * The controllers hear of the port going down at 0.5 s after the 0.2 s
+ * convergence, as switch ECMP does, and run a round at once (not at 5 s,
+ * their next, which would stall each flow 4.5 s): it places every
+ * elephant on a live path though half the paths are dead.
+ */
+static void test_fail_controllers(void **state)
+{
+	static const int sched[] = {DARD_SIM_HEDERA, DARD_SIM_GREEDY,
+				    DARD_SIM_OPTIMAL, DARD_SIM_OPTIMAL_THESIS};
+	struct dard_sim_flow ecmp[NF], out[NF];
+	size_t k, i, j;
+
+	(void)state;
+	k = run_fail(DARD_SIM_ECMP, HUGE_VAL, 0, 0, ecmp);
+	assert_true(k > 0 && k < NF);
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++) {
+		assert_int_equal(run_fail(sched[i], HUGE_VAL, 0, 0, out), 0);
+		if (fabs(stats.stalled - k * 0.2) > 1e-6)
+			fail_msg("%s: %g flow-seconds stalled, not %g",
+				 dard_sim_sched_name(sched[i]), stats.stalled,
+				 k * 0.2);
+		/* Mice (elephants only at 10 s) too: their switch reports
+		 * what it drops for the dead port. */
+		assert_int_equal(run_fail(sched[i], HUGE_VAL, 10, 0, out), 0);
+		if (fabs(stats.stalled - k * 0.2) > 1e-6)
+			fail_msg("%s, mice: %g flow-seconds stalled, not %g",
+				 dard_sim_sched_name(sched[i]), stats.stalled,
+				 k * 0.2);
+	}
+	/*
+	 * The second half starts at 1 s, after the controller's extra round
+	 * at 0.7 s: none of them on the dead link, where ECMP's hash puts
+	 * some for good; only the first half's stall, 0.2 s each.
+	 */
+	fail_start = 1;
+	run_fail(DARD_SIM_ECMP, HUGE_VAL, 10, 0, ecmp);
+	for (k = 0, j = 0, i = 0; i < NF; i++) {
+		k += ecmp[i].end < 0 && i < NF / 2;
+		j += ecmp[i].end < 0 && i >= NF / 2;
+	}
+	assert_true(j > 0);
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++) {
+		assert_int_equal(run_fail(sched[i], HUGE_VAL, 10, 0, out), 0);
+		if (fabs(stats.stalled - k * 0.2) > 1e-6)
+			fail_msg(
+				"%s, new flows: %g flow-seconds stalled, not %g",
+				dard_sim_sched_name(sched[i]), stats.stalled,
+				k * 0.2);
+	}
+	fail_start = 0;
+}
+
+/* A link back up carries again: ECMP's stalled flows finish after it. */
+static void test_fail_up(void **state)
+{
+	struct dard_sim_flow ecmp[NF], out[NF];
+	size_t i, k;
+
+	(void)state;
+	k = run_fail(DARD_SIM_ECMP, HUGE_VAL, 10, 0, ecmp);
+	assert_int_equal(run_fail(DARD_SIM_ECMP, 5, 10, 0, out), 0);
+	for (i = 0; i < NF; i++)
+		assert_true(out[i].end > (ecmp[i].end >= 0 ? 0 : 5));
+	assert_true(fabs(stats.stalled - k * 4.5) < 1e-6);
+}
+
+/* Bad failures are refused before any flow. */
+static void test_fail_bad(void **state)
+{
+	struct dard_tflow f[1] = {{0, find(t, "e1_1"), find(t, "e2_1"), 1000}};
+	struct dard_sim_fail fl = {t->nlinks, 1, HUGE_VAL};
+	struct dard_sim_flow out[1];
+	struct dard_sim_opts o;
+	char err[DARD_ERR_MAX];
+
+	(void)state;
+	dard_sim_opts_init(&o);
+	o.fail = &fl;
+	o.nfail = 1;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
+	assert_non_null(strstr(err, "bad failure"));
+	fl.link = 0;
+	fl.up = 1;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
+	fl.up = HUGE_VAL;
+	fl.down = NAN;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
+	fl.down = 1;
+	o.converge = -1;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
+	o.converge = 0.2;
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fail),
+		cmocka_unit_test(test_fail_quiet),
+		cmocka_unit_test(test_fail_controllers),
+		cmocka_unit_test(test_fail_up),
+		cmocka_unit_test(test_fail_bad),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
