@@ -476,48 +476,65 @@ static int answer(int c, struct dard_msg *r)
 	return 0;
 }
 
+/* sw_answer on loopback: the agent, its ports and a client's socket. */
+struct answer_run {
+	struct sw_port port[2];
+	struct sw_agent a;
+	int c; /* connected to the agent */
+};
+
 /*
- * sw_answer on loopback with a fake counter: a query is answered from one
- * count per quarter window; a failed count answers nothing (partial
- * counts would mislead) and the next query counts again; a malformed
- * datagram is rejected unanswered; a port whose interface is missing is
- * answered down.
+ * The agent with a fake counter and two ports, one whose interface is
+ * missing, bound to loopback; a client connected to it.
  */
-static void test_answer(void **state)
+static void answer_start(struct answer_run *x)
 {
-	struct sw_port port[2] = {
-		{.num = 1, .ifname = "lo", .mbps = 100},
-		{.num = 2, .ifname = "dard-no-such0", .mbps = 100},
-	};
-	/* A window of an hour: two queries never straddle a quarter. */
-	struct sw_agent a = {.port = port,
-			     .nports = 2,
-			     .count = fake_count,
-			     .window_ns = 3600000000000ULL,
-			     .keys = &keys,
-			     .replay = &replay,
-			     .sock = -1,
-			     .ioctl_sock = -1};
 	struct sockaddr_in sa;
 	socklen_t slen = sizeof(sa);
 	char err[DARD_ERR_MAX];
-	struct dard_msg r;
-	int c;
 
-	(void)state;
+	memset(x, 0, sizeof(*x));
+	x->port[0] = (struct sw_port){.num = 1, .ifname = "lo", .mbps = 100};
+	x->port[1] = (struct sw_port){
+		.num = 2, .ifname = "dard-no-such0", .mbps = 100};
+	/* A window of an hour: two queries never straddle a quarter. */
+	x->a = (struct sw_agent){.port = x->port,
+				 .nports = 2,
+				 .count = fake_count,
+				 .window_ns = 3600000000000ULL,
+				 .keys = &keys,
+				 .replay = &replay,
+				 .sock = -1,
+				 .ioctl_sock = -1};
 	dard_log_init("test_switchd", DARD_LOG_WARN);
 	counts = 0;
 	count_fails = 0;
 	assert_int_equal(
-		sw_answer_open(&a, (struct in_addr){htonl(INADDR_LOOPBACK)}, 0,
-			       err),
+		sw_answer_open(&x->a, (struct in_addr){htonl(INADDR_LOOPBACK)},
+			       0, err),
 		0);
-	assert_int_equal(getsockname(a.sock, (struct sockaddr *)&sa, &slen), 0);
-	c = socket(AF_INET, SOCK_DGRAM, 0);
-	assert_true(c >= 0);
-	assert_int_equal(connect(c, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(getsockname(x->a.sock, (struct sockaddr *)&sa, &slen),
+			 0);
+	x->c = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_true(x->c >= 0);
+	assert_int_equal(connect(x->c, (struct sockaddr *)&sa, sizeof(sa)), 0);
+}
 
-	query_agent(&a, c, 7, (uint16_t[]){2, 1}, 2);
+static void answer_stop(struct answer_run *x)
+{
+	close(x->c);
+	sw_answer_close(&x->a);
+}
+
+/* A query is answered from one count, the missing interface's port down. */
+static void answer_counted(struct answer_run *x)
+{
+	struct sw_agent *a = &x->a;
+	struct sw_port *port = x->port;
+	struct dard_msg r;
+	int c = x->c;
+
+	query_agent(a, c, 7, (uint16_t[]){2, 1}, 2);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.type, DARD_MSG_REPLY);
 	assert_int_equal(r.seq, 7);
@@ -533,39 +550,58 @@ static void test_answer(void **state)
 	 * links are looked at anew: port 1's interface has gone.
 	 */
 	snprintf(port[0].ifname, sizeof(port[0].ifname), "dard-no-such1");
-	query_agent(&a, c, 8, NULL, 0);
+	query_agent(a, c, 8, NULL, 0);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.seq, 8);
 	assert_int_equal(counts, 1);
 	assert_int_equal(r.state[0].elephants, 11);
 	assert_int_equal(r.state[0].flags, 0);
 	snprintf(port[0].ifname, sizeof(port[0].ifname), "lo");
+}
 
-	/* A failed count: no answer, counted; the next query counts anew. */
-	a.counted_ns = 0;
+/* A failed count: no answer, counted; the next query counts anew. */
+static void answer_count_failed(struct answer_run *x)
+{
+	struct sw_agent *a = &x->a;
+	struct dard_msg r;
+	int c = x->c;
+
+	a->counted_ns = 0;
 	count_fails = 1;
-	query_agent(&a, c, 9, NULL, 0);
+	query_agent(a, c, 9, NULL, 0);
 	assert_int_equal(answer(c, &r), -1);
-	assert_int_equal(a.count_errors, 1);
+	assert_int_equal(a->count_errors, 1);
 	count_fails = 0;
-	query_agent(&a, c, 10, NULL, 0);
+	query_agent(a, c, 10, NULL, 0);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.seq, 10);
 	assert_int_equal(counts, 3);
 	assert_int_equal(r.state[0].elephants, 13);
+}
+
+/*
+ * Not a query, a replayed query and one under another key: refused by
+ * reason, unanswered; a query in the second key (a rotation) is
+ * answered in it.
+ */
+static void answer_refused(struct answer_run *x)
+{
+	struct sw_agent *a = &x->a;
+	struct dard_msg r;
+	int c = x->c;
 
 	/* Not a query: rejected, unanswered. */
 	assert_int_equal(send(c, "dard", 4, 0), 4);
-	sw_answer(&a);
+	sw_answer(a);
 	assert_int_equal(answer(c, &r), -1);
-	assert_int_equal(a.rejected, 1);
-	assert_int_equal(a.refused[SW_REF_PROTO], 1);
-	assert_int_equal(a.queries, 4);
-	assert_int_equal(a.replies, 3);
+	assert_int_equal(a->rejected, 1);
+	assert_int_equal(a->refused[SW_REF_PROTO], 1);
+	assert_int_equal(a->queries, 4);
+	assert_int_equal(a->replies, 3);
 	/* A replayed query: refused, unanswered. */
-	query_agent(&a, c, 10, NULL, 0);
+	query_agent(a, c, 10, NULL, 0);
 	assert_int_equal(answer(c, &r), -1);
-	assert_int_equal(a.refused[SW_REF_REPLAY], 1);
+	assert_int_equal(a->refused[SW_REF_REPLAY], 1);
 	/* A query under another key: refused, unanswered. */
 	{
 		struct dard_key other = {.id = 3, .k = {8}};
@@ -574,12 +610,12 @@ static void test_answer(void **state)
 					      NULL, 0, 0);
 
 		assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
-		sw_answer(&a);
+		sw_answer(a);
 		assert_int_equal(answer(c, &r), -1);
-		assert_int_equal(a.refused[SW_REF_MAC], 1);
+		assert_int_equal(a->refused[SW_REF_MAC], 1);
 	}
-	assert_int_equal(a.rejected, 3);
-	assert_int_equal(a.queries, 4);
+	assert_int_equal(a->rejected, 3);
+	assert_int_equal(a->queries, 4);
 	/* A query in the second key (a rotation): answered in it. */
 	{
 		uint8_t buf[256];
@@ -588,27 +624,55 @@ static void test_answer(void **state)
 					 NULL, 0, dard_proto_query_len(2));
 
 		assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
-		sw_answer(&a);
+		sw_answer(a);
 		assert_int_equal(answer(c, &r), 0);
 		assert_int_equal(r.key_id, 4);
 		assert_true(r.seq == 78);
 	}
+}
 
-	/* A counter younger than a window: unanswered, counted, not counted
-	 * from; a query after it is answered. */
-	a.ready_ns = dard_clock_ns(CLOCK_MONOTONIC_COARSE) + 3600000000000ULL;
-	a.counted_ns = 0;
-	query_agent(&a, c, 11, NULL, 0);
+/*
+ * A counter younger than a window: unanswered, counted, not counted
+ * from; a query after it is answered.
+ */
+static void answer_early(struct answer_run *x)
+{
+	struct sw_agent *a = &x->a;
+	struct dard_msg r;
+	int c = x->c;
+
+	a->ready_ns = dard_clock_ns(CLOCK_MONOTONIC_COARSE) + 3600000000000ULL;
+	a->counted_ns = 0;
+	query_agent(a, c, 11, NULL, 0);
 	assert_int_equal(answer(c, &r), -1);
-	assert_int_equal(a.early, 1);
+	assert_int_equal(a->early, 1);
 	assert_int_equal(counts, 3);
-	a.ready_ns = 0;
-	query_agent(&a, c, 12, NULL, 0);
+	a->ready_ns = 0;
+	query_agent(a, c, 12, NULL, 0);
 	assert_int_equal(answer(c, &r), 0);
 	assert_int_equal(r.seq, 12);
-	assert_int_equal(a.replies, 5);
-	close(c);
-	sw_answer_close(&a);
+	assert_int_equal(a->replies, 5);
+}
+
+/*
+ * sw_answer on loopback with a fake counter: a query is answered from one
+ * count per quarter window; a failed count answers nothing (partial
+ * counts would mislead) and the next query counts again; a malformed
+ * datagram is rejected unanswered; a port whose interface is missing is
+ * answered down. One agent throughout, so its counters add up: the
+ * steps run in order.
+ */
+static void test_answer(void **state)
+{
+	struct answer_run x;
+
+	(void)state;
+	answer_start(&x);
+	answer_counted(&x);
+	answer_count_failed(&x);
+	answer_refused(&x);
+	answer_early(&x);
+	answer_stop(&x);
 }
 
 int main(void)
