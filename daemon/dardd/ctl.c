@@ -334,6 +334,8 @@ static json_object *stats_json(struct dardd *d)
 	STAT(send_errors);
 	STAT(rounds);
 	STAT(rounds_quiet);
+	STAT(query_ticks);
+	STAT(monitor_ticks);
 	STAT(quiet_ticks);
 	STAT(moves);
 	STAT(ctl_refused);

@@ -88,6 +88,7 @@ void mon_quiet_all(struct dardd *d, uint64_t now)
 		mon->quiet = !wake && !any_dead(mon) &&
 			     dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
 		mon->quiet_ticks += mon->quiet;
+		d->st.monitor_ticks++;
 		d->st.quiet_ticks += mon->quiet;
 		/* Awake again: its first round after this tick's replies,
 		 * which come within milliseconds; a quarter interval is

@@ -168,6 +168,7 @@ void query_send(struct dardd *d, uint64_t now)
 	uint32_t n;
 
 	d->tick++;
+	d->st.query_ticks++;
 	/* Before the WANT and the ports: a quiet monitor needs none. */
 	mon_quiet_all(d, now);
 	share_tick(d, now);

@@ -226,6 +226,11 @@ static void test_quiet(void **state)
 	assert_int_equal(f->nsent, 0);
 	assert_true(mon->quiet);
 	assert_int_equal(d->st.quiet_ticks, 1);
+	/* Two ticks of one monitor, one of them quiet: 9 queries, as the
+	 * namespace tests count them (9 x (monitor_ticks - quiet_ticks)). */
+	assert_int_equal(d->st.query_ticks, 2);
+	assert_int_equal(d->st.monitor_ticks, 2);
+	assert_int_equal(d->st.queries, 9);
 	schedule(d, mon, 2 * S + 1);
 	assert_int_equal(mon->rounds, 0);
 	assert_int_equal(d->st.rounds_quiet, 1);
