@@ -137,7 +137,11 @@ SWITCH_SKEL_USERS := $(call objs,daemon/switchd) $(B)/tests/bpf/test_switch.o
 $(SWITCH_SKEL_USERS): $(B)/bpf/dard_switch.skel.h
 $(SWITCH_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
 $(B)/tests/bpf/test_switch.o: DARD_CFLAGS += -iquote daemon/switchd
-TC_SKEL_USERS := $(call objs,daemon/dp) $(B)/tests/bpf/test_datapath.o
+# The host datapath's BPF tests, one binary per feature, over one env.
+DP_TEST_SRCS := $(wildcard tests/bpf/test_dp_*.c)
+DP_TESTS := $(DP_TEST_SRCS:tests/bpf/%.c=$(B)/tests/%)
+DP_TEST_OBJS := $(DP_TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/bpf/dp_env.o
+TC_SKEL_USERS := $(call objs,daemon/dp) $(DP_TEST_OBJS)
 $(TC_SKEL_USERS): $(BPF_SKEL)
 $(TC_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
 $(B)/bench/bench_dp.o: $(B)/bench/bench_dp.skel.h
@@ -287,9 +291,10 @@ RENDER_TESTS := $(filter $(B)/tests/test_render%,$(UNIT_BINS))
 $(RENDER_TESTS): $(B)/daemon/dardctl/render.o $(B)/daemon/dardctl/render_ecmp.o
 $(RENDER_TESTS:$(B)/tests/%=$(B)/tests/unit/%.o): DARD_CFLAGS += -iquote daemon/dardctl
 
-# BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c.
-$(B)/tests/test_datapath: $(B)/tests/bpf/test_datapath.o $(LIBDP) $(LIBCOMMON) \
-		$(LIBDARD)
+# BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c: each
+# tests/bpf/test_dp_FEATURE.c with the env they share (dp_env.c).
+$(DP_TESTS): $(B)/tests/%: $(B)/tests/bpf/%.o $(B)/tests/bpf/dp_env.o \
+		$(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
@@ -374,9 +379,9 @@ fuzz-smoke: $(FUZZ_BINS)
 test-unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
-test-bpf: $(B)/tests/test_datapath $(B)/tests/test_switch
-	$(Q)$(B)/tests/test_datapath
-	$(Q)$(B)/tests/test_switch
+test-bpf: $(DP_TESTS) $(B)/tests/test_switch
+	$(Q)rc=0; for t in $(DP_TESTS) $(B)/tests/test_switch; do \
+		$$t || rc=1; done; exit $$rc
 
 # Man pages, scdoc sources in man/ (tests/cli/manpages.sh checks them).
 MAN_SRC := $(wildcard man/*.scd)

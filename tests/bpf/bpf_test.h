@@ -51,6 +51,7 @@ struct pkt_outer {
 	uint8_t tos;
 	uint8_t proto; /* 0: IPPROTO_IPIP */
 	uint8_t ttl;   /* 0: 64 */
+	uint16_t frag; /* flags and offset, host order */
 };
 
 struct pkt_opts {
@@ -73,6 +74,7 @@ static inline void ipv4_outer(struct iphdr *ip, const struct pkt_outer *o,
 	ip->ihl = 5;
 	ip->tos = o->tos;
 	ip->tot_len = htons(20 + inner_len);
+	ip->frag_off = htons(o->frag);
 	ip->ttl = o->ttl ? o->ttl : 64;
 	ip->protocol = o->proto ? o->proto : IPPROTO_IPIP;
 	ip->saddr = o->saddr;
