@@ -94,7 +94,7 @@ struct dardd_stats {
 	uint64_t query_ticks;	/* query ticks run */
 	uint64_t monitor_ticks; /* monitors at a query tick, summed */
 	uint64_t quiet_ticks;	/* monitors quiet at a query tick, summed */
-	uint64_t rounds_quiet; /* rounds skipped: their monitor was quiet */
+	uint64_t rounds_quiet;	/* rounds skipped: their monitor was quiet */
 	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
