@@ -14,8 +14,9 @@
 # reason in its log; an authentic query for ports it does not have gets
 # no records for them. The reply-to-query byte ratios are printed. The
 # loads tor1_1's agent reports (`dardctl switch query'): the up port the
-# 20 Mbit/s flow leaves by plausibly loaded, the port to the idle e1_2
-# near 0, the figures printed; and e1_1's monitor shows its path's loads.
+# 20 Mbit/s flow leaves by the most loaded, the port to the idle e1_2
+# near 0, the figures printed; and e1_1's monitor shows its most loaded
+# link on the elephant's path.
 #
 #   e1_1 --(mgmt)--> tor1_1:7471    queries, signed
 #   e1_1 <--(mgmt)-- tor1_1:7471    replies, and the forgeries (raw)
@@ -55,13 +56,13 @@ t "the testbed has its own key, mode 0600" \
 t "testbed exec passes it on" bash -c \
 	"[[ \$('$testbed' exec --prefix '$prefix' e1_1 printenv DARD_KEY) == '$key' ]]"
 
-mgmt() { on "$1" ip -4 -o addr show dev mgmt0 | awk '{ split($4, a, "/"); print a[1]; exit }'; }
-tor=$(mgmt tor1_1)
+tor=$(mgmt_addr tor1_1)
 on e2_1 iperf3 -s -1 -D -B 172.16.0.5
-within 10 listening e2_1 5201 || fail "iperf3 listening on e2_1"
-on e1_1 iperf3 -c 172.16.0.5 -B 172.16.0.1 -t 40 -b 20M >/dev/null 2>&1 &
+within 30 listening e2_1 5201 || fail "iperf3 listening on e2_1"
+# For as long as the test needs it; killed at the end.
+on_bg e1_1 iperf3 -c 172.16.0.5 -B 172.16.0.1 -t 900 -b 20M --cport 40001 >/dev/null 2>&1 &
 ipid=$!
-t "e1_1's dardd has a monitor with tor1_1's paths known" within 15 \
+t "e1_1's dardd has a monitor with tor1_1's paths known" within 60 \
 	ctl_jq e1_1 '.[0].paths | length == 4 and all(.known)' -- monitor show
 # dardd's query socket: its one UDP socket on an ephemeral port, not the
 # ToR sharing port (7473, protocol.md) nor the controller's (7472).
@@ -78,7 +79,7 @@ view() {
 	on e1_1 "$dardctl" -j monitor show |
 		jq -c '[.[] | {dst_tor, paths: [.paths[] | {index, known, dead, elephants}]}]'
 }
-stat_of() { on e1_1 "$dardctl" -j stats | jq ".[0].$1"; }
+stat_of() { dardd_stat e1_1 "$1"; }
 before=$(view)
 echo "monitor show before: $before"
 declare -A was
@@ -93,27 +94,27 @@ for c in zero-seq wrong-seq bad-mac no-mac; do
 	done
 done
 t "a reply replayed as it leaves tor1_1" bash -c \
-	"'$testbed' exec --prefix '$prefix' tor1_1 python3 '$py' replay mgmt0 '$tor' '$e1' '$dport' 5 >/dev/null"
+	"'$testbed' exec --prefix '$prefix' tor1_1 python3 '$py' replay mgmt0 '$tor' '$e1' '$dport' 60 >/dev/null"
 
 grew() { # grew STAT N: STAT rose by N since was[STAT]
 	[[ $(($(stat_of "$1") - was[$1])) -eq $2 ]]
 }
-t "5 signed replies with seq 0 refused as malformed" within 5 grew refused_malformed 5
-t "5 signed replies with a seq nobody asked refused" within 5 grew refused_seq 5
-t "10 replies with a bad or no MAC refused" within 5 grew refused_mac 10
-t "the replayed reply refused as a replay" within 5 grew refused_replay 1
-t "and nothing else refused" within 5 grew rejected 21
+t "5 signed replies with seq 0 refused as malformed" within 30 grew refused_malformed 5
+t "5 signed replies with a seq nobody asked refused" within 30 grew refused_seq 5
+t "10 replies with a bad or no MAC refused" within 30 grew refused_mac 10
+t "the replayed reply refused as a replay" within 30 grew refused_replay 1
+t "and nothing else refused" within 30 grew rejected 21
 t "no forged record reached the monitor" bash -c \
 	"! '$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j monitor show | jq -e '.. | objects | select(.elephants? == 777 or .dead? == true)' >/dev/null"
 same_view() { after=$(view); [[ $after == "$before" ]]; }
 # A real reply may be a moment late on a loaded machine: the same view
 # within a few seconds, not necessarily at once.
-t "monitor show's paths as before" within 5 same_view
+t "monitor show's paths as before" within 30 same_view
 echo "monitor show after:  $after"
-t "replies still taken" within 5 bash -c \
+t "replies still taken" within 30 bash -c \
 	"(( \$('$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j stats | jq '.[0].replies') > ${was[replies]} ))"
 t "refusals logged at most once a second" test \
-	"$(grep -c 'refused a reply' "$dir/log/e1_1.log")" -le $((SECONDS + 1))
+	"$(grep -c 'refused a reply' "$dir/log/e1_1.log")" -le $(($(printf '%.0f' "$(elapsed)") + 1))
 
 # The agent: unauthenticated queries unanswered, each reason counted.
 q() { on e1_1 python3 "$py" query "$key" "$tor" "$@"; }
@@ -134,11 +135,18 @@ got=$(q good 1 50)
 t "a query for port 1 and 50 gets port 1's record only" test "${got##* }" = 1
 
 # The loads (Mbit/s over the agent's 0.2 s window, --fast), while the
-# 20 Mbit/s flow runs: the busiest of tor1_1's up ports carries it.
+# 20 Mbit/s flow runs: of tor1_1's up ports, the one the flow leaves by
+# (its path's aggregation switch) is the most loaded. An order, not a
+# figure: a busy machine makes the flow slower, not another port busier.
 swq() { on e1_1 "$dardctl" -j switch query tor1_1; }
 loads() { swq | jq -r '[.[].ports[] | "\(.to)=\(.load)"] | join(" ")'; }
-busiest_up() { swq | jq -e '[.[].ports[] | select(.to | startswith("aggr")) | .load] | max >= 5' >/dev/null; }
-t "tor1_1 reports a load on the up port the flow leaves by (>= 5 Mbit/s)" within 10 busiest_up
+up_aggr=$(tcp_flow e1_1 40001 | jq -r '.switches[1]')
+busiest_up() {
+	swq | jq -e --arg a "$up_aggr" '[.[].ports[] | select(.to | startswith("aggr"))] |
+		(map(.load) | max) as $top | $top > 0 and
+		all(.[]; (.to == $a) == (.load == $top))' >/dev/null
+}
+t "tor1_1's up port to $up_aggr, the flow's, is its most loaded" within 60 busiest_up
 for _ in 1 2 3; do
 	echo "tor1_1 loads, Mbit/s by neighbour: $(loads)"
 	sleep 0.3
@@ -147,14 +155,18 @@ t "tor1_1 reports every port's load measured (no null)" bash -c \
 	"'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j switch query tor1_1 | jq -e '[.[].ports[].load] | all(. != null)' >/dev/null"
 t "the port to the idle e1_2 near 0 (< 0.5 Mbit/s)" \
 	bash -c "'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j switch query tor1_1 | jq -e '.[].ports[] | select(.to == \"e1_2\") | .load < 0.5' >/dev/null"
-t "e1_1's monitor shows a loaded link on a path (>= 5 Mbit/s)" within 10 \
-	ctl_jq e1_1 '[.[0].paths[].links[].load | numbers] | max >= 5' -- monitor show
+# The monitor's most loaded link is on the path the elephant takes.
+mid=$(tcp_flow e1_1 40001 | jq -c '.switches[1:-1]')
+t "e1_1's monitor shows its most loaded link on the elephant's path ($mid)" within 60 \
+	ctl_jq e1_1 '[.[0].paths[] | {switches, l: ([.links[].load | numbers] | max)}] |
+		(map(.l) | max) as $top | $top > 0 and any(.[]; .switches == $m and .l == $top)' \
+	--argjson m "$mid" -- monitor show
 on e1_1 "$dardctl" monitor show
 
 for p in $(ip netns pids "$prefix-tor1_1"); do
 	[[ $(cat /proc/$p/comm 2>/dev/null) == dard-switchd ]] && kill -USR1 "$p"
 done
-t "tor1_1's agent counts each refusal by reason" within 5 grep -q \
+t "tor1_1's agent counts each refusal by reason" within 30 grep -q \
 	"refused: not_v3 2, unknown_key 1, bad_mac 1, malformed 0, replay 0" "$dir/log/tor1_1.log"
 grep "refused:" "$dir/log/tor1_1.log" | tail -n 1
 t "tor1_1's agent sampled its counters, no read failed" grep -Eq \
@@ -166,7 +178,8 @@ rb=$(stat_of reply_bytes)
 awk -v q="$qb" -v r="$rb" 'BEGIN { printf "e1_1 dardd: %d query bytes, %d reply bytes, reply/query %.2f\n", q, r, q ? r / q : 0 }'
 t "dardd's replies are at most its queries' bytes and the slack each" \
 	test "$rb" -le $((qb + 64 * $(stat_of replies)))
-wait $ipid
+kill $ipid 2>/dev/null
+wait $ipid 2>/dev/null
 t "down" "$testbed" down --prefix "$prefix"
 
 summary

@@ -73,8 +73,9 @@ def forge(keyfile, src, dst, case):
     raw_send(src, dst, msg)
 
 
-def replay(iface, src, dst, times, wait):
-    """Replays the first SHARE src:7473 sends dst:7473, as it leaves."""
+def replay(iface, a, b, times, wait):
+    """Replays the first SHARE a:7473 and b:7473 send each other (either
+    way), as it passes iface; prints `SRC DST LENGTH'."""
     # ETH_P_ALL: a socket bound to ETH_P_IP sees only what comes in.
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     s.bind((iface, 0))
@@ -87,16 +88,17 @@ def replay(iface, src, dst, times, wait):
             continue
         pkt = pkt[14:]
         ihl = (pkt[0] & 15) * 4
-        if pkt[9] != socket.IPPROTO_UDP or socket.inet_ntoa(pkt[12:16]) != src:
+        src = socket.inet_ntoa(pkt[12:16])
+        dst = socket.inet_ntoa(pkt[16:20])
+        if pkt[9] != socket.IPPROTO_UDP or {src, dst} != {a, b}:
             continue
         sport, dport = struct.unpack('>HH', pkt[ihl:ihl + 4])
         body = pkt[ihl + 8:]
-        if (sport != PORT or dport != PORT or
-                socket.inet_ntoa(pkt[16:20]) != dst or body[3] != SHARE):
+        if sport != PORT or dport != PORT or body[3] != SHARE:
             continue
         for _ in range(times):
             raw_send(src, dst, body)
-        print(len(body))
+        print(src, dst, len(body))
         return
     raise SystemExit('no SHARE seen to replay')
 

@@ -1,51 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# What the namespace tests share: the root check (a failure under CI, a
-# skip elsewhere), pass/fail/t, which keep the counts the summary line
-# `NAME: N passed, N failed' reports, waits bounded in time instead of
-# fixed sleeps, on() to run a command in a node, and the look-ups the
-# fault tests and bench-failover make (a host's ID, a TCP flow by source
-# port, the switches it crosses, a program's pids). Source it with
-# $suite set.
+# What the namespace tests share, on top of tests/lib.sh (counts, t,
+# within, bounded, the root rule): on() to run a command in a node,
+# bounded in time, and the look-ups the tests make on a testbed (a
+# host's ID, a TCP flow by source port, the switches it crosses, a
+# program's pids, dardd's and the datapath's counters, a node's
+# management address). Source it with $suite set, and $testbed, $prefix
+# and $dardctl set before calling what needs them.
 
-passed=0
-failed=0
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+need_root
 
-if [[ $EUID -ne 0 ]]; then
-	# CI must run these tests; elsewhere, say why they did not.
-	if [[ -n ${CI:-} ]]; then
-		echo "${BASH_SOURCE[1]##*/}: needs root for namespaces and BPF, and CI is set"
-		echo "$suite: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "${BASH_SOURCE[1]##*/}: SKIP: needs root for namespaces and BPF"
-	echo "$suite: 0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
-
-pass() { echo "ok   [${SECONDS}s] $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL [${SECONDS}s] $*"; failed=$((failed + 1)); }
-# t NAME CMD...: runs CMD (echoed), and passes or fails NAME by its
-# status, which it returns: `t ... || return' skips what depends on it.
-t() {
-	local what=$1
-	shift
-	echo "+ $*"
-	if "$@"; then pass "$what"; else fail "$what"; return 1; fi
-}
-# within SECONDS CMD...: runs CMD until it succeeds, every 0.1 s; fails
-# once SECONDS (whole) have passed. For what a tool does when it is ready, however
-# long its start takes on this machine.
-within() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		((SECONDS < end)) || return 1
-		sleep 0.1
-	done
-}
-# on NODE CMD...: runs CMD in NODE of the testbed $prefix ($testbed).
-on() { "$testbed" exec --prefix "$prefix" "$@"; }
+# on NODE CMD...: runs CMD in NODE of the testbed $prefix ($testbed),
+# killed after $DARD_TEST_CMD_TIMEOUT seconds; on_bg NODE CMD... for what
+# runs in the background for as long as it needs (a server, a transfer
+# with its own end): the testbed's down stops it.
+on() { bounded "$testbed" exec --prefix "$prefix" "$@"; }
+on_bg() { "$testbed" exec --prefix "$prefix" "$@"; }
 # hosts_of PREFIX: the host nodes of testbed PREFIX, one a line.
 hosts_of() { awk '$2 == "host" { print $1 }' "$DARD_TESTBED_DIR/$1/nodes"; }
 # ctl_jq NODE FILTER [JQ OPTIONS...] -- ARGS...: whether `jq -e FILTER'
@@ -91,6 +62,28 @@ pids_of() {
 		[[ $(cat /proc/$p/comm 2>/dev/null) == "$2" ]] && echo "$p"
 	done
 }
+# dardd_stat NODE FIELD: a counter of NODE's dardd (dardctl stats).
+dardd_stat() { on "$1" "$dardctl" -j stats | jq ".[0].$2"; }
+# dardd_stats NODE FIELD...: several of NODE's dardd counters, from one
+# answer (so that they agree with each other), on one line.
+dardd_stats() {
+	local node=$1 f
+	shift
+	on "$node" "$dardctl" -j stats |
+		jq -r "[$(for f in "$@"; do printf '.[0].%s,' "$f"; done | sed 's/,$//')] | map(tostring) | join(\" \")"
+}
+# dp_stat NODE FIELD: a counter of NODE's datapath on eth0 (dp stats).
+dp_stat() { on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2"; }
+# mgmt_addr NODE: NODE's address on the management LAN.
+mgmt_addr() { on "$1" ip -4 -o addr show dev mgmt0 | awk '{ split($4, a, "/"); print a[1]; exit }'; }
+# stop_prog NODE PROG [SIGNAL]: signals PROG's processes in NODE (TERM by
+# default) and waits, within $DARD_TEST_CMD_TIMEOUT, until they are gone.
+stop_prog() {
+	local p
+	for p in $(pids_of "$1" "$2"); do kill -"${3:-TERM}" "$p" 2>/dev/null; done
+	within "$DARD_TEST_CMD_TIMEOUT" prog_gone "$1" "$2"
+}
+prog_gone() { [[ -z $(pids_of "$1" "$2") ]]; }
 # fresh_pcs DIR: the namespaces of `dardctl deploy netns DIR' made to
 # look like freshly booted testbed PCs: only the addresses the testbed
 # gives (link /31s and the management LAN), under interface names of
@@ -111,8 +104,4 @@ fresh_pcs() {
 			k=$((k + 1))
 		done
 	done <"$d/nodes"
-}
-summary() {
-	echo "$suite: $passed passed, $failed failed"
-	[[ $failed -eq 0 ]]
 }
