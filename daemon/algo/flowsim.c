@@ -48,6 +48,8 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->refine = 4;
 	o->keep = 0;
 	o->share = 1;
+	o->link = 0;
+	o->goodput = 1;
 }
 
 static void pset_free(struct pset *p)
@@ -364,16 +366,17 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
 	    !s->mm || !s->rates || !s->hmon || !s->asked)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
+	/* Every state is from the last query: all equally fresh. */
+	for (l = 0; l < 2 * t->nlinks; l++) {
+		s->cap[l] = flowsim_mbps(t, s->o, l / 2);
+		s->when[l] = 1;
+	}
+	/* A scheduler may build on the capacities (bound's OPT). */
 	if (s->sched->init) {
 		int ret = s->sched->init(s);
 
 		if (ret)
 			return ret;
-	}
-	/* Every state is from the last query: all equally fresh. */
-	for (l = 0; l < 2 * t->nlinks; l++) {
-		s->cap[l] = t->link[l / 2].mbps;
-		s->when[l] = 1;
 	}
 	return s->o->nfail ? flowsim_fail_init(s) : 0;
 }
@@ -414,7 +417,9 @@ static int opts_ok(const struct sim *s)
 
 	return m->query > 0 && m->round > 0 && o->pvlb > 0 && o->central > 0 &&
 	       o->step >= 0 && m->elephant_age >= 0 && o->large >= 0 &&
-	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 && m->busy >= 0;
+	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
+	       m->busy >= 0 && o->link >= 0 && o->link < HUGE_VAL &&
+	       o->goodput > 0 && o->goodput <= 1;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */

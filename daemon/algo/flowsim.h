@@ -99,6 +99,16 @@ struct dard_sim_opts {
 	 * every host the same answers either way.
 	 */
 	uint32_t share;
+	/*
+	 * Every link's capacity (Mbit/s, both directions), a testbed's
+	 * rate; 0: the topology's. Flows share goodput times it (0 to 1;
+	 * 1): what a transfer's payload gets of the wire, 1428 bytes in
+	 * each 1514 for TCP over Ethernet, so that a flow alone on its path
+	 * takes as long as the testbed's. The schedulers see the links at
+	 * that rate too.
+	 */
+	double link;
+	double goodput;
 };
 
 struct dard_sim_flow {
@@ -131,8 +141,9 @@ int dard_sim_sched_parse(const char *s);
 /*
  * Runs the flows (sorted by start) to completion; out[i] is flow i's
  * outcome, st (when not NULL) the totals. Link capacities are the
- * topology's (Mbit/s, both directions). Returns 0, or a negative errno
- * with err set (-EINVAL: SDN-optimal on a tree it does not handle).
+ * topology's or o->link's (Mbit/s, both directions), times o->goodput.
+ * Returns 0, or a negative errno with err set (-EINVAL: SDN-optimal on a
+ * tree it does not handle).
  */
 int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		 const struct dard_tflow *flows, size_t n,

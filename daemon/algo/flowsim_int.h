@@ -163,6 +163,13 @@ extern const struct sim_sched flowsim_optimal;
 extern const struct sim_sched flowsim_optimal_thesis;
 extern const struct sim_sched flowsim_switch_ecmp; /* flowsim_fail.c */
 
+/* Link l's capacity in a run under o (flowsim.h: link, goodput). */
+static inline double flowsim_mbps(const struct dard_topo *t,
+				  const struct dard_sim_opts *o, uint32_t l)
+{
+	return (o->link > 0 ? o->link : t->link[l].mbps) * o->goodput;
+}
+
 uint64_t flowsim_rnd(struct sim *s);
 /* Moves a flow to another row, counting the switch. */
 void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
