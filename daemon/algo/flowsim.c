@@ -208,20 +208,29 @@ void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 	f->moved_rate = 0;
 }
 
-static void rates(struct sim *s)
+/* Max-min fairness over the flows' paths, or the scheduler's rates. */
+static int rates(struct sim *s)
 {
 	size_t i;
+	int ret;
 
 	if (!s->dirty)
-		return;
-	for (i = 0; i < s->nact; i++) {
-		s->mm[i].links = s->act[i]->links;
-		s->mm[i].nlinks = s->act[i]->nlinks;
+		return 0;
+	if (s->sched->rates) {
+		ret = s->sched->rates(s);
+		if (ret)
+			return ret;
+	} else {
+		for (i = 0; i < s->nact; i++) {
+			s->mm[i].links = s->act[i]->links;
+			s->mm[i].nlinks = s->act[i]->nlinks;
+		}
+		dard_maxmin(s->cap, 2 * s->t->nlinks, s->mm, s->nact, s->rates);
 	}
-	dard_maxmin(s->cap, 2 * s->t->nlinks, s->mm, s->nact, s->rates);
 	for (i = 0; i < s->nact; i++)
 		s->act[i]->rate = s->rates[i];
 	s->dirty = 0;
+	return 0;
 }
 
 /* A flow old enough becomes an elephant, and its scheduler hears of it. */
@@ -353,6 +362,7 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	const struct dard_topo *t = s->t;
 	uint32_t l;
 
+	s->nflows = n;
 	s->all = calloc(n ? n : 1, sizeof(*s->all));
 	s->pc = dard_pathctx_new(t, p);
 	s->cap = malloc(2 * (size_t)t->nlinks * sizeof(*s->cap));
@@ -466,7 +476,9 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	while (done < n) {
 		double when;
 
-		rates(&s);
+		ret = rates(&s);
+		if (ret)
+			goto out;
 		/* Failures may stall flows for good: the run ends. */
 		if (o->nfail && flowsim_fail_stuck(&s, next < n))
 			break;
