@@ -49,14 +49,15 @@ static void improvement(const double *avg, int a, int b)
  * and a traffic too big to draw. The exit status, or 0.
  */
 static int run_check(const struct dard_topo *t, const struct sim_args *a,
-		     size_t nfail, int *want)
+		     const struct runner *r, int *want)
 {
 	double flows = a->rate * a->duration * t->nhosts;
 	struct dard_sim_opts so = a->sim;
 	char err[DARD_ERR_MAX];
 	int s;
 
-	so.nfail = nfail;
+	so.fail = r->fail;
+	so.nfail = r->nfail;
 	for (s = 0; s < DARD_SIM_NSCHED; s++) {
 		const char *name = dard_sim_sched_name(s);
 
@@ -223,7 +224,7 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	}
 	if (r.nfail && !strcmp(a->sched, "all"))
 		want[DARD_SIM_SWITCH_ECMP] = 1;
-	ret = run_check(t, a, r.nfail, want);
+	ret = run_check(t, a, &r, want);
 	if (ret)
 		goto out;
 	ret = 1;
