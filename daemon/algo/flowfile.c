@@ -68,6 +68,7 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
+/* The header line: where each column is, or -EINVAL with err set. */
 static int header(const char *s, size_t n, struct header *h, char *err)
 {
 	size_t at = 0;
@@ -93,7 +94,7 @@ static int header(const char *s, size_t n, struct header *h, char *err)
 		if (h->pos[c] < 0)
 			return dard_fail(
 				err, -EINVAL,
-				"no `%s' column: the header names start, src, dst and bytes",
+				"no `%s' column (a header names start, src, dst and bytes)",
 				col_name[c]);
 	return 0;
 }

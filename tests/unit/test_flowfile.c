@@ -175,7 +175,7 @@ static const struct refusal {
 	{"\n \n\r\n", 1, "no header: an empty file"},
 	{"start,src,dst,bytes\n\n", 1, "no flow after the header"},
 	{"start,src,dst\n0,e1_1,e2_1\n", 1,
-	 "no `bytes' column: the header names start, src, dst and bytes"},
+	 "no `bytes' column (a header names start, src, dst and bytes)"},
 	{"\nid,Start,src,dst,bytes\n", 2, "no `start' column"},
 	{"start,src,dst,bytes,src\n", 1, "a second `src' column"},
 	{"start,src,dst,bytes\n0,e1_1,e2_1,1\n\n0,e1_1,e9_1,1\n", 4,
