@@ -339,6 +339,8 @@ $(B)/fuzz/answer_fuzz: daemon/dardctl/answer.c
 $(B)/fuzz/answer_fuzz: FUZZ_CFLAGS := $(JSON_CFLAGS)
 $(B)/fuzz/answer_fuzz: FUZZ_LIBS := $(JSON_LIBS)
 $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
+# dard-sim's flow file (--run --flows).
+$(B)/fuzz/flows_fuzz: daemon/algo/flowfile.c
 # dard-controller's host table: the datagrams hosts (or anyone) send it.
 $(B)/fuzz/controller_fuzz: daemon/controller/hosts.c daemon/controller/paths.c \
 		daemon/common/log.c

@@ -48,6 +48,8 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->refine = 4;
 	o->keep = 0;
 	o->share = 1;
+	o->link = 0;
+	o->goodput = 1;
 }
 
 static void pset_free(struct pset *p)
@@ -206,20 +208,29 @@ void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 	f->moved_rate = 0;
 }
 
-static void rates(struct sim *s)
+/* Max-min fairness over the flows' paths, or the scheduler's rates. */
+static int rates(struct sim *s)
 {
 	size_t i;
+	int ret;
 
 	if (!s->dirty)
-		return;
-	for (i = 0; i < s->nact; i++) {
-		s->mm[i].links = s->act[i]->links;
-		s->mm[i].nlinks = s->act[i]->nlinks;
+		return 0;
+	if (s->sched->rates) {
+		ret = s->sched->rates(s);
+		if (ret)
+			return ret;
+	} else {
+		for (i = 0; i < s->nact; i++) {
+			s->mm[i].links = s->act[i]->links;
+			s->mm[i].nlinks = s->act[i]->nlinks;
+		}
+		dard_maxmin(s->cap, 2 * s->t->nlinks, s->mm, s->nact, s->rates);
 	}
-	dard_maxmin(s->cap, 2 * s->t->nlinks, s->mm, s->nact, s->rates);
 	for (i = 0; i < s->nact; i++)
 		s->act[i]->rate = s->rates[i];
 	s->dirty = 0;
+	return 0;
 }
 
 /* A flow old enough becomes an elephant, and its scheduler hears of it. */
@@ -351,6 +362,7 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	const struct dard_topo *t = s->t;
 	uint32_t l;
 
+	s->nflows = n;
 	s->all = calloc(n ? n : 1, sizeof(*s->all));
 	s->pc = dard_pathctx_new(t, p);
 	s->cap = malloc(2 * (size_t)t->nlinks * sizeof(*s->cap));
@@ -364,16 +376,17 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
 	    !s->mm || !s->rates || !s->hmon || !s->asked)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
+	/* Every state is from the last query: all equally fresh. */
+	for (l = 0; l < 2 * t->nlinks; l++) {
+		s->cap[l] = flowsim_mbps(t, s->o, l / 2);
+		s->when[l] = 1;
+	}
+	/* A scheduler may build on the capacities (bound's OPT). */
 	if (s->sched->init) {
 		int ret = s->sched->init(s);
 
 		if (ret)
 			return ret;
-	}
-	/* Every state is from the last query: all equally fresh. */
-	for (l = 0; l < 2 * t->nlinks; l++) {
-		s->cap[l] = t->link[l / 2].mbps;
-		s->when[l] = 1;
 	}
 	return s->o->nfail ? flowsim_fail_init(s) : 0;
 }
@@ -414,7 +427,9 @@ static int opts_ok(const struct sim *s)
 
 	return m->query > 0 && m->round > 0 && o->pvlb > 0 && o->central > 0 &&
 	       o->step >= 0 && m->elephant_age >= 0 && o->large >= 0 &&
-	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 && m->busy >= 0;
+	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
+	       m->busy >= 0 && o->link >= 0 && o->link < HUGE_VAL &&
+	       o->goodput > 0 && o->goodput <= 1;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */
@@ -461,7 +476,9 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	while (done < n) {
 		double when;
 
-		rates(&s);
+		ret = rates(&s);
+		if (ret)
+			goto out;
 		/* Failures may stall flows for good: the run ends. */
 		if (o->nfail && flowsim_fail_stuck(&s, next < n))
 			break;

@@ -6,9 +6,10 @@
  * them. DARD here is dardd's own code: monitors (monitor.c), link states
  * assembled at every query interval, and dard_sched_round_links. The
  * centralized schedulers are the library's too: Hedera (hedera.c),
- * SDN-greedy and SDN-optimal (route.c). Each scheduler is one ops table
- * (flowsim_int.h): ECMP and pVLB in flowsim_sched.c, DARD in flowsim.c,
- * the controllers in flowsim_ctl.c. Pure: no I/O.
+ * SDN-greedy and SDN-optimal (route.c), and so is the bound, OPT (opt.c).
+ * Each scheduler is one ops table (flowsim_int.h): ECMP and pVLB in
+ * flowsim_sched.c, DARD in flowsim_dard.c, the controllers in
+ * flowsim_ctl.c, the bound in flowsim_bound.c. Pure: no I/O.
  */
 #ifndef _DARD_FLOWSIM_H
 #define _DARD_FLOWSIM_H
@@ -40,6 +41,13 @@ enum dard_sim_sched {
 	DARD_SIM_SWITCH_ECMP,
 	/* The thesis's SDN-optimal as it stands (dard_route_optimal). */
 	DARD_SIM_OPTIMAL_THESIS,
+	/*
+	 * A reference, not a scheduler: no flow is on a path, and every
+	 * active flow runs at its max-min fair rate under the best
+	 * splittable multipath routing (OPT, opt.h), which no routing of
+	 * whole flows beats. On the trees OPT handles, without failures.
+	 */
+	DARD_SIM_BOUND,
 	DARD_SIM_NSCHED,
 };
 
@@ -99,6 +107,16 @@ struct dard_sim_opts {
 	 * every host the same answers either way.
 	 */
 	uint32_t share;
+	/*
+	 * Every link's capacity (Mbit/s, both directions), a testbed's
+	 * rate; 0: the topology's. Flows share goodput times it (0 to 1;
+	 * 1): what a transfer's payload gets of the wire, 1428 bytes in
+	 * each 1514 for TCP over Ethernet, so that a flow alone on its path
+	 * takes as long as the testbed's. The schedulers see the links at
+	 * that rate too.
+	 */
+	double link;
+	double goodput;
 };
 
 struct dard_sim_flow {
@@ -125,14 +143,22 @@ struct dard_sim_stats {
 };
 
 void dard_sim_opts_init(struct dard_sim_opts *o);
+/*
+ * Whether o->sched runs on t under o: 0, or -EINVAL with err saying why
+ * (SDN-optimal or bound on a tree it does not handle, bound with
+ * failures), as dard_sim_run would refuse, before any flow.
+ */
+int dard_sim_check(const struct dard_topo *t, const struct dard_sim_opts *o,
+		   char *err);
 const char *dard_sim_sched_name(int sched);
 int dard_sim_sched_parse(const char *s);
 
 /*
  * Runs the flows (sorted by start) to completion; out[i] is flow i's
  * outcome, st (when not NULL) the totals. Link capacities are the
- * topology's (Mbit/s, both directions). Returns 0, or a negative errno
- * with err set (-EINVAL: SDN-optimal on a tree it does not handle).
+ * topology's or o->link's (Mbit/s, both directions), times o->goodput.
+ * Returns 0, or a negative errno with err set (-EINVAL: what
+ * dard_sim_check refuses).
  */
 int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 		 const struct dard_tflow *flows, size_t n,

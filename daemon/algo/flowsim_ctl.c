@@ -299,6 +299,12 @@ const struct sim_sched flowsim_greedy = {
 	.place = greedy_place,
 };
 
+static int optimal_check(const struct dard_topo *t,
+			 const struct dard_sim_opts *o, char *err)
+{
+	return dard_route_optimal_check(t, err);
+}
+
 /* The tree is checked and described once, not every round. */
 static int optimal_init(struct sim *s)
 {
@@ -312,6 +318,7 @@ static void optimal_fini(struct sim *s)
 
 const struct sim_sched flowsim_optimal = {
 	.name = "sdn-optimal",
+	.check = optimal_check,
 	.init = optimal_init,
 	.fini = optimal_fini,
 	.tick = central_tick,
@@ -322,6 +329,7 @@ const struct sim_sched flowsim_optimal = {
 
 const struct sim_sched flowsim_optimal_thesis = {
 	.name = "sdn-optimal-thesis",
+	.check = optimal_check,
 	.init = optimal_init,
 	.fini = optimal_fini,
 	.tick = central_tick,

@@ -216,7 +216,9 @@ static const void *round_next(void *arg, const void *cur,
 	/* Counted by mark_quiet alone, 0 when it did not: never a division
 	 * by 0, not even one the compiler would speculate. */
 	nel = it->s->nel[f->src];
-	rf->share = it->s->t->link[f->up / 2].mbps / (nel ? nel : 1);
+	/* Whole Mbit/s, as dardd's share_of divides its link's. */
+	rf->share = floor(flowsim_mbps(it->s->t, it->s->o, f->up / 2) /
+			  (nel ? nel : 1));
 	if (!nel)
 		rf->share = 0;
 	return f;
@@ -301,7 +303,7 @@ static void query(struct sim *s)
 		s->ls[l].load = 0;
 		s->ls[l].loaded = 1;
 		/* A failed port: answered without DARD_PORT_F_UP. */
-		s->ls[l].mbps = s->t->link[l / 2].mbps;
+		s->ls[l].mbps = flowsim_mbps(s->t, s->o, l / 2);
 		s->ls[l].known = 1;
 		s->ls[l].dead = !(s->cap[l] > 0);
 	}

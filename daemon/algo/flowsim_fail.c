@@ -192,7 +192,7 @@ static void apply_events(struct sim *s)
 		} else if (!e->down && s->ndown[l])
 			s->ndown[l]--;
 		s->cap[2 * l] = s->cap[2 * l + 1] =
-			s->ndown[l] ? 0 : s->t->link[l].mbps;
+			s->ndown[l] ? 0 : flowsim_mbps(s->t, s->o, l);
 		s->dirty = 1;
 	}
 }

@@ -10,6 +10,7 @@
 #include "hedera.h"
 #include "maxmin.h"
 #include "monitor.h"
+#include "opt.h"
 #include "route.h"
 
 enum { LINKS_MAX = 2 * DARD_LEVEL_MAX + 2 };
@@ -110,6 +111,9 @@ struct sim {
 	struct share_want *want; /* per node: a host's last WANT */
 	struct dard_hedera *hedera;
 	struct dard_route_tree *rtree; /* SDN-optimal's, built once */
+	struct dard_opt *opt;	       /* bound's, built once */
+	struct dard_demand *dem;       /* bound's: the active flows' ends */
+	size_t nflows;		       /* flows in the run */
 	uint64_t rng;
 	double now;
 	double next_query;   /* DARD's switch queries */
@@ -134,6 +138,9 @@ struct sim {
  */
 struct sim_sched {
 	const char *name;
+	/* Before a run (dard_sim_check): 0, or -EINVAL with err set. */
+	int (*check)(const struct dard_topo *t, const struct dard_sim_opts *o,
+		     char *err);
 	int (*init)(struct sim *s); /* 0, or -errno with s->err set */
 	void (*fini)(struct sim *s);
 	void (*arrive)(struct sim *s, struct flow *f);
@@ -151,6 +158,11 @@ struct sim_sched {
 	 */
 	int (*place)(struct sim *s, struct flow **e, size_t n,
 		     struct dard_sim_flow *out);
+	/*
+	 * The active flows' rates into s->rates (by s->act) instead of
+	 * max-min fairness over their paths: 0, or -errno, s->err set.
+	 */
+	int (*rates)(struct sim *s);
 };
 
 /* By enum dard_sim_sched (flowsim_sched.c). */
@@ -162,6 +174,14 @@ extern const struct sim_sched flowsim_greedy;
 extern const struct sim_sched flowsim_optimal;
 extern const struct sim_sched flowsim_optimal_thesis;
 extern const struct sim_sched flowsim_switch_ecmp; /* flowsim_fail.c */
+extern const struct sim_sched flowsim_bound;	   /* flowsim_bound.c */
+
+/* Link l's capacity in a run under o (flowsim.h: link, goodput). */
+static inline double flowsim_mbps(const struct dard_topo *t,
+				  const struct dard_sim_opts *o, uint32_t l)
+{
+	return (o->link > 0 ? o->link : t->link[l].mbps) * o->goodput;
+}
 
 uint64_t flowsim_rnd(struct sim *s);
 /* Moves a flow to another row, counting the switch. */

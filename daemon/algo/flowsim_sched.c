@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The flow-level simulation's schedulers, one ops table each, by enum
- * dard_sim_sched: ECMP and pVLB here, DARD in flowsim.c beside its round,
- * the controllers in flowsim_ctl.c.
+ * dard_sim_sched: ECMP and pVLB here, DARD in flowsim_dard.c beside its
+ * round, the controllers in flowsim_ctl.c, the bound in flowsim_bound.c.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "err.h"
 #include "flowsim_int.h"
 
 /* ECMP: the hash at arrival is all. */
@@ -61,7 +63,19 @@ const struct sim_sched *const flowsim_scheds[DARD_SIM_NSCHED] = {
 	[DARD_SIM_OPTIMAL] = &flowsim_optimal,
 	[DARD_SIM_SWITCH_ECMP] = &flowsim_switch_ecmp,
 	[DARD_SIM_OPTIMAL_THESIS] = &flowsim_optimal_thesis,
+	[DARD_SIM_BOUND] = &flowsim_bound,
 };
+
+int dard_sim_check(const struct dard_topo *t, const struct dard_sim_opts *o,
+		   char *err)
+{
+	const struct sim_sched *s;
+
+	if (o->sched < 0 || o->sched >= DARD_SIM_NSCHED)
+		return dard_fail(err, -EINVAL, "bad simulation options");
+	s = flowsim_scheds[o->sched];
+	return s->check ? s->check(t, o, err) : 0;
+}
 
 const char *dard_sim_sched_name(int sched)
 {

@@ -102,6 +102,13 @@ static int group(struct dard_opt *o, uint32_t *gid, uint32_t *uf, char *err)
 	return 0;
 }
 
+/* Link l's capacity: the caller's (dard_opt_new_cap), else the tree's. */
+static double link_mbps(const struct dard_topo *t, const double *mbps,
+			uint32_t l)
+{
+	return mbps ? mbps[l] : t->link[l].mbps;
+}
+
 /*
  * The aggregation is exact when every child group's nodes have the same
  * number of up links, all of one capacity, and every switch of the parent
@@ -110,7 +117,8 @@ static int group(struct dard_opt *o, uint32_t *gid, uint32_t *uf, char *err)
  * and loads its up (and down) links alike (Lemma 1), so its total
  * capacity is what limits the flows crossing it (Lemma 2).
  */
-static int check(struct dard_opt *o, const uint32_t *gid, char *err)
+static int check(struct dard_opt *o, const uint32_t *gid, const double *cap,
+		 char *err)
 {
 	const struct dard_topo *t = o->t;
 	uint32_t ng = o->ngroups, x, l, p, *size = calloc(ng, sizeof(*size));
@@ -141,7 +149,8 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 		uint32_t g0 = members[start[x]], want, touched = 0, z;
 		const struct dard_node *n0 = &t->node[g0];
 		/* The group's up links each, their capacity, its parent. */
-		uint32_t nup = n0->nup, mbps = 0, parent = DARD_NONE;
+		uint32_t nup = n0->nup, parent = DARD_NONE;
+		double mbps = 0;
 
 		if (n0->level == 0) {
 			if (roots != DARD_NONE) {
@@ -171,8 +180,8 @@ static int check(struct dard_opt *o, const uint32_t *gid, char *err)
 				l = up_link(t, members[i], k);
 				p = t->link[l].up;
 				if (!mbps)
-					mbps = t->link[l].mbps;
-				if (t->link[l].mbps != mbps) {
+					mbps = link_mbps(t, cap, l);
+				if (link_mbps(t, cap, l) != mbps) {
 					ret = dard_fail(
 						err, ret,
 						"%s: the up links of `%s' and its peers differ in capacity",
@@ -210,7 +219,8 @@ out:
 	return ret;
 }
 
-struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err)
+struct dard_opt *dard_opt_new_cap(const struct dard_topo *t, const double *mbps,
+				  char *err)
 {
 	struct dard_opt *o = calloc(1, sizeof(*o));
 	uint32_t *gid = NULL, *uf = NULL, h;
@@ -232,7 +242,7 @@ struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err)
 	else
 		ret = group(o, gid, uf, err);
 	if (!ret)
-		ret = check(o, gid, err);
+		ret = check(o, gid, mbps, err);
 	if (ret)
 		goto out;
 	/* Any chain upwards crosses the same groups. */
@@ -253,6 +263,11 @@ out:
 		return NULL;
 	}
 	return o;
+}
+
+struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err)
+{
+	return dard_opt_new_cap(t, NULL, err);
 }
 
 void dard_opt_free(struct dard_opt *o)

@@ -47,6 +47,13 @@ struct dard_opt_stats {
  * group of roots), or when memory runs out.
  */
 struct dard_opt *dard_opt_new(const struct dard_topo *t, char *err);
+/*
+ * The same with link l's capacity mbps[l] (Mbit/s, both directions;
+ * t->nlinks of them, read only here) instead of the topology's: the
+ * flow-level simulation's links at another rate (flowsim.h).
+ */
+struct dard_opt *dard_opt_new_cap(const struct dard_topo *t, const double *mbps,
+				  char *err);
 void dard_opt_free(struct dard_opt *o);
 
 /*

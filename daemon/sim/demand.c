@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* --place's demand: a traffic pattern's first flows, or a file. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "demandfile.h"
-#include "readall.h"
 #include "sim.h"
 #include "traffic.h"
 
@@ -20,23 +16,8 @@ static long read_demand(const struct dard_topo *t, const char *path,
 	unsigned line;
 	size_t len;
 	long n;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "Unable to open `%s': %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	n = dard_read_all(fd, DARD_DEMAND_MAX, &text, &len);
-	close(fd);
-	if (n == -EFBIG)
-		snprintf(err, errlen, "Unable to read `%s': larger than %u MiB",
-			 path, DARD_DEMAND_MAX >> 20);
-	else if (n)
-		snprintf(err, errlen, "Unable to read `%s': %s", path,
-			 strerror((int)-n));
-	if (n)
+	if (sim_read_file(path, DARD_DEMAND_MAX, &text, &len, err, errlen))
 		return -1;
 	n = dard_demand_parse(t, text, len, out, &line, e);
 	free(text);

@@ -24,6 +24,7 @@ typedef int (*opt_parse_fn)(const struct sim_opt *o, const char *arg,
 enum opt_flags {
 	OPT_ABOVE_MIN = 1U << 0, /* a number must exceed min, not reach it */
 	OPT_OR_ZERO = 1U << 1,	 /* 0 is taken as well as [min, max] */
+	OPT_TRAFFIC = 1U << 2,	 /* draws the traffic: not with --flows */
 };
 
 struct sim_opt {
@@ -121,7 +122,7 @@ static int opt_pattern(const struct sim_opt *o, const char *arg,
 /* "unknown scheduler `TOK' in --sched: a, b, ... or all", from flowsim. */
 static int sched_fail(const char *tok, char *err)
 {
-	char names[128] = "";
+	char names[256] = "";
 	size_t len = 0;
 	int s;
 
@@ -192,6 +193,7 @@ static const struct sim_opt opts[] = {
 	 .val = 'p',
 	 .modes = SIM_RUN,
 	 .parse = opt_pattern,
+	 .flags = OPT_TRAFFIC,
 	 .help_in = SIM_RUN,
 	 .help = "  --pattern P    stride (default), random or staggered (0.5, 0.3)\n"},
 	{.name = "rate",
@@ -201,7 +203,7 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(rate),
 	 .min = 0,
 	 .max = 1e7,
-	 .flags = OPT_ABOVE_MIN,
+	 .flags = OPT_ABOVE_MIN | OPT_TRAFFIC,
 	 .domain = "a positive number up to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --rate R       flows per second per source (default 0.2)\n"},
@@ -212,7 +214,7 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(size),
 	 .min = 0,
 	 .max = 1e7,
-	 .flags = OPT_ABOVE_MIN,
+	 .flags = OPT_ABOVE_MIN | OPT_TRAFFIC,
 	 .domain = "a positive number up to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --size MB      per flow (default 512)\n"},
@@ -223,7 +225,7 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(duration),
 	 .min = 0,
 	 .max = 1e7,
-	 .flags = OPT_ABOVE_MIN,
+	 .flags = OPT_ABOVE_MIN | OPT_TRAFFIC,
 	 .domain = "a positive number up to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --duration S   seconds in which flows arrive (default 120)\n"
@@ -231,6 +233,45 @@ static const struct sim_opt opts[] = {
 		 "                 on 1 Gbit/s links that is 5.4 times what a host\n"
 		 "                 link carries. The defaults load host links to 0.86\n"
 		 "                 (Documentation/experiments.md, \"Simulation\").\n"},
+	{.name = "flows",
+	 .val = 'f',
+	 .modes = SIM_RUN,
+	 .parse = opt_string,
+	 .off = OFF(flows),
+	 .help_in = SIM_RUN,
+	 .help = "  --flows FILE   replay FILE's flows instead of drawing them (no\n"
+		 "                 --pattern, --rate, --size or --duration): CSV\n"
+		 "                 whose header names start, src, dst and bytes in\n"
+		 "                 any order, and maybe id (the flows' numbers in\n"
+		 "                 --csv); other columns are ignored, so an\n"
+		 "                 experiment's plan.csv (dardctl traffic gen format\n"
+		 "                 csv) is one. Flows are sorted by start\n"},
+	{.name = "link",
+	 .val = 'l',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.link),
+	 .min = 0,
+	 .max = 1e7,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "Mbit/s above 0, up to 10^7",
+	 .help_in = SIM_RUN,
+	 .help = "  --link MBIT    every link at MBIT Mbit/s, a testbed's --rate\n"
+		 "                 (default: the topology's, 1000 on generated trees)\n"},
+	{.name = "goodput",
+	 .val = 'g',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.goodput),
+	 .min = 0,
+	 .max = 1,
+	 .flags = OPT_ABOVE_MIN,
+	 .domain = "a share above 0, up to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --goodput F    flows share F of every link's rate (default 1):\n"
+		 "                 0.9432 (1428/1514, a TCP segment's payload in its\n"
+		 "                 Ethernet frame) makes a flow alone on its path\n"
+		 "                 take as long as a testbed's iperf3 transfer\n"},
 	{.name = "sched",
 	 .val = 'S',
 	 .modes = SIM_RUN,
@@ -495,89 +536,13 @@ static const struct sim_opt opts[] = {
 
 enum { NOPTS = sizeof(opts) / sizeof(opts[0]) };
 
-static void print_opts(FILE *f, unsigned section)
+void sim_print_opts(FILE *f, unsigned section)
 {
 	const struct sim_opt *o;
 
 	for (o = opts; o < opts + NOPTS; o++)
 		if (o->help_in == section && o->help)
 			fputs(o->help, f);
-}
-
-static void usage(FILE *f)
-{
-	fputs("Usage: dard-sim --place [ --topo TOPO ] [ --algo ALGO ]\n"
-	      "                [ --demand { stride | random | staggered | FILE } ]\n"
-	      "                [ --seed N ]\n"
-	      "       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
-	      "                [ --size MB ] [ --duration S ] [ --seed N ]\n"
-	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
-	      "                [ --round S ] [ --query S ] [ --delta D ]\n"
-	      "                [ --quiet-at F ] [ --quiet-sleep S ] [ --busy-at F ]\n"
-	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
-	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
-	      "                [ --refine N ] [ --keep 1 ] [ --share 0|1 ]\n"
-	      "\n"
-	      "--run:\n"
-	      "Simulates elephant flows at the flow level (the DARD paper, section\n"
-	      "4.3): from every host, flows arrive as a Poisson process to the\n"
-	      "destinations the pattern draws (as dardctl traffic gen), share links\n"
-	      "max-min fairly (its Appendix A) and run to completion. Each scheduler\n"
-	      "starts every flow on the same hashed path:\n"
-	      "  ecmp         never moves it;\n"
-	      "  pvlb         moves it to a random path every 10 s of its life;\n"
-	      "  dard         dardd's own monitors and rounds, its default fast\n"
-	      "               mode: elephants after 1 s, switch queries every\n"
-	      "               1 s, rounds every 1 s + U[0, 1 s], delta 10\n"
-	      "               Mbit/s, a moved flow held 8 s, a monitor quiet\n"
-	      "               while its flows run at 0.9 of their share or of\n"
-	      "               their rates at an idle round (for 3 s), links\n"
-	      "               a bottleneck only when loaded to 0.9 (busy);\n"
-	      "  dard-paper   the same under the paper's mode: elephants after\n"
-	      "               10 s, rounds every 5 s + U[0, 5 s], no hold,\n"
-	      "               never quiet, links by their elephants alone;\n"
-	      "  hedera       every 5 s, demand estimation and simulated annealing\n"
-	      "               over a path per destination host, for the flows the\n"
-	      "               edge switches report (Hedera's large flows, at 10%\n"
-	      "               of their host link, and the elephants);\n"
-	      "  sdn-greedy   every 5 s, SDN-greedy over the same flows;\n"
-	      "  sdn-optimal  every 5 s, SDN-optimal over the same flows (fat-\n"
-	      "               trees whose aggregation switches have full\n"
-	      "               bisection, tapered ToRs allowed; under `all' it is\n"
-	      "               skipped on other trees, with a note): the ToR\n"
-	      "               colouring of all the flows at once, then a local\n"
-	      "               search that unloads switch links, L_D unchanged;\n"
-	      "  switch-ecmp  ECMP in the switches, re-hashing the flows of a\n"
-	      "               failed link onto live paths (with --fail only);\n"
-	      "  sdn-optimal-thesis  the thesis's SDN-optimal as it is: NL_D\n"
-	      "               permutations, each routed alone (Documentation/\n"
-	      "               experiments.md, \"SDN-optimal and SDN-greedy\").\n"
-	      "It prints, per scheduler, the average transfer time, the 90th\n"
-	      "percentile and largest path switches per flow, how many flows became\n"
-	      "elephants, the control traffic by the paper's message sizes (48 and\n"
-	      "32 bytes a query and reply, 80 a report, 72 a switch update; a SHARE\n"
-	      "among a ToR's hosts at its real size, 64 bytes and 8 a record) and\n"
-	      "the last completion; then DARD's improvement over ECMP and pVLB, and\n"
-	      "Hedera's over DARD, by the paper's formula (1).\n"
-	      "\n",
-	      f);
-	print_opts(f, SIM_RUN);
-	fputs("\n"
-	      "--place:\n"
-	      "Places one demand of elephant flows on a multi-rooted tree with a\n"
-	      "routing algorithm and prints the placement as JSON: every flow's\n"
-	      "switches, every directed switch-to-switch link's load, the largest\n"
-	      "load L_D and the largest number of flows a host sends or receives\n"
-	      "NL_D (L_D >= NL_D for any placement; the SDN thesis, Theorem 1),\n"
-	      "and lower_bound, the larger of NL_D and any ToR's non-local flows\n"
-	      "over its up ports, rounded up: no single-path placement has a\n"
-	      "smaller L_D, and sdn-optimal reaches it.\n"
-	      "\n",
-	      f);
-	print_opts(f, SIM_PLACE);
-	fputs("\n"
-	      "Exit status: 0 success, 1 error, 2 bad usage.\n",
-	      f);
 }
 
 static void args_init(struct sim_args *a)
@@ -631,6 +596,7 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 	char so[2 * NOPTS + 1];
 	/* The last option given that only --place, or only --run, takes. */
 	const struct sim_opt *place_only = NULL, *run_only = NULL, *o;
+	const struct sim_opt *traffic = NULL; /* the last that draws it */
 	unsigned modes = 0;
 	int c;
 
@@ -645,13 +611,15 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 		}
 		/* -V, -h, and what getopt refused. */
 		if (!o || !o->parse)
-			return dard_common_opt(c, "dard-sim", NULL, usage);
+			return dard_common_opt(c, "dard-sim", NULL, sim_usage);
 		if (o->parse(o, optarg, a, err))
 			return 2;
 		if (o->modes == SIM_PLACE)
 			place_only = o;
 		else if (o->modes == SIM_RUN)
 			run_only = o;
+		if (o->flags & OPT_TRAFFIC)
+			traffic = o;
 	}
 	if ((modes != SIM_PLACE && modes != SIM_RUN) || optind != argc) {
 		dard_fail(err, -EINVAL, "%s (try --help)",
@@ -664,6 +632,12 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 	if (o) {
 		dard_fail(err, -EINVAL, "--%s is for --%s only", o->name,
 			  modes == SIM_PLACE ? "run" : "place");
+		return 2;
+	}
+	if (a->flows && traffic) {
+		dard_fail(err, -EINVAL,
+			  "--%s draws traffic, and --flows gives it: not both",
+			  traffic->name);
 		return 2;
 	}
 	return DARD_OPTS_RUN;

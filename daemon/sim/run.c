@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * --run: the schedulers on one traffic (daemon/algo/flowsim.c), a line
- * each, then the paper's improvements.
+ * --run: the schedulers on one traffic, drawn or read from a flow file
+ * (daemon/algo/flowsim.c), a line each, then the paper's improvements.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ struct runner {
 	const struct dard_plan *p;
 	const struct sim_args *a;
 	struct dard_tflow *f;
+	uint64_t *ids; /* with --flows: each flow's number */
 	long n;
 	struct dard_sim_flow *out;
 	double *moves;
@@ -42,33 +44,35 @@ static void improvement(const double *avg, int a, int b)
 }
 
 /*
- * What can be refused before any flow: SDN-optimal's tree (skipped, with
- * a note, under all) and a traffic too big. The exit status, or 0.
+ * What can be refused before any flow: a scheduler the tree or the
+ * failures rule out (skipped, with a note, under all; dard_sim_check)
+ * and a traffic too big to draw. The exit status, or 0.
  */
 static int run_check(const struct dard_topo *t, const struct sim_args *a,
-		     int *want)
+		     const struct runner *r, int *want)
 {
 	double flows = a->rate * a->duration * t->nhosts;
+	struct dard_sim_opts so = a->sim;
 	char err[DARD_ERR_MAX];
+	int s;
 
-	static const int optimal[] = {DARD_SIM_OPTIMAL,
-				      DARD_SIM_OPTIMAL_THESIS};
-	unsigned i;
+	so.fail = r->fail;
+	so.nfail = r->nfail;
+	for (s = 0; s < DARD_SIM_NSCHED; s++) {
+		const char *name = dard_sim_sched_name(s);
 
-	for (i = 0; i < 2; i++) {
-		const char *name = dard_sim_sched_name(optimal[i]);
-
-		if (!want[optimal[i]] || !dard_route_optimal_check(t, err))
+		so.sched = s;
+		if (!want[s] || !dard_sim_check(t, &so, err))
 			continue;
 		if (strcmp(a->sched, "all")) {
 			fprintf(stderr, "dard-sim: %s: %s\n", name, err);
 			return 1;
 		}
 		printf("%s skipped: %s\n", name, err);
-		want[optimal[i]] = 0;
+		want[s] = 0;
 	}
 	/* Each flow costs about 200 bytes, and time; keep it to 10 GB. */
-	if (flows > 5e7) {
+	if (!a->flows && flows > 5e7) {
 		fprintf(stderr,
 			"dard-sim: --rate %g for %g s on %u hosts starts about %.3g flows; at most 5e7\n",
 			a->rate, a->duration, t->nhosts, flows);
@@ -104,8 +108,10 @@ static int run_one(struct runner *r, int s)
 			r->avg[s] += (out[i].end - out[i].start) / nfin;
 		r->moves[i] = out[i].moves;
 		if (r->csv)
-			fprintf(r->csv, "%s,%ld,%s,%s,%.6f,%.6f,%.6f,%u\n",
-				dard_sim_sched_name(s), i,
+			fprintf(r->csv, "%s,%llu,%s,%s,%.6f,%.6f,%.6f,%u\n",
+				dard_sim_sched_name(s),
+				r->ids ? (unsigned long long)r->ids[i]
+				       : (unsigned long long)i,
 				t->node[r->f[i].src].name,
 				t->node[r->f[i].dst].name, out[i].start,
 				out[i].end, out[i].end - out[i].start,
@@ -123,25 +129,41 @@ static int run_one(struct runner *r, int s)
 	return 0;
 }
 
+/* The flows, drawn or read from --flows: 0 or -1, said. */
+static int run_traffic(struct runner *r)
+{
+	const struct sim_args *a = r->a;
+	struct dard_traffic_opts to;
+	char err[DARD_ERR_MAX + PATH_MAX];
+
+	if (a->flows) {
+		r->n = sim_flows(r->t, a->flows, &r->f, &r->ids, err,
+				 sizeof(err));
+	} else {
+		dard_traffic_opts_init(&to);
+		to.pattern = a->pattern;
+		to.rate = a->rate;
+		to.duration = a->duration;
+		to.bytes = a->size * (1 << 20);
+		to.seed = a->sim.seed;
+		r->n = dard_traffic_gen(r->t, &to, &r->f, err);
+	}
+	if (r->n < 0) {
+		r->f = NULL;
+		r->ids = NULL;
+		fprintf(stderr, "dard-sim: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* The traffic, the room for outcomes, and the CSV file: 0 or -1, said. */
 static int run_open(struct runner *r)
 {
 	const struct sim_args *a = r->a;
-	struct dard_traffic_opts to;
-	char err[DARD_ERR_MAX];
 
-	dard_traffic_opts_init(&to);
-	to.pattern = a->pattern;
-	to.rate = a->rate;
-	to.duration = a->duration;
-	to.bytes = a->size * (1 << 20);
-	to.seed = a->sim.seed;
-	r->n = dard_traffic_gen(r->t, &to, &r->f, err);
-	if (r->n < 0) {
-		r->f = NULL;
-		fprintf(stderr, "dard-sim: %s\n", err);
+	if (run_traffic(r))
 		return -1;
-	}
 	r->out = calloc(r->n ? r->n : 1, sizeof(*r->out));
 	r->moves = calloc(r->n ? r->n : 1, sizeof(*r->moves));
 	if (!r->out || !r->moves) {
@@ -160,6 +182,33 @@ static int run_open(struct runner *r)
 	return 0;
 }
 
+/* What was simulated: the traffic, the seed, and links not as given. */
+static void run_title(const struct runner *r)
+{
+	const struct sim_args *a = r->a;
+	double bytes = 0;
+	long i;
+
+	if (a->flows) {
+		for (i = 0; i < r->n; i++)
+			bytes += r->f[i].bytes;
+		printf("%s, %ld flows from %s, %.6g MB in all, seed %llu\n",
+		       dard_topo_label(r->t), r->n, a->flows, bytes / (1 << 20),
+		       (unsigned long long)a->sim.seed);
+	} else {
+		printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
+		       dard_topo_label(r->t), a->pattern_name, r->n, a->size,
+		       a->rate, a->duration, (unsigned long long)a->sim.seed);
+	}
+	if (a->sim.link > 0)
+		printf("links at %g Mbit/s", a->sim.link);
+	else if (a->sim.goodput < 1)
+		printf("links at the topology's rates");
+	if (a->sim.link > 0 || a->sim.goodput < 1)
+		printf(", flows sharing %g of it (--goodput)\n",
+		       a->sim.goodput);
+}
+
 int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	    const struct sim_args *a)
 {
@@ -175,15 +224,13 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	}
 	if (r.nfail && !strcmp(a->sched, "all"))
 		want[DARD_SIM_SWITCH_ECMP] = 1;
-	ret = run_check(t, a, want);
+	ret = run_check(t, a, &r, want);
 	if (ret)
 		goto out;
 	ret = 1;
 	if (run_open(&r))
 		goto out;
-	printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
-	       dard_topo_label(t), a->pattern_name, r.n, a->size, a->rate,
-	       a->duration, (unsigned long long)a->sim.seed);
+	run_title(&r);
 	if (r.nfail)
 		printf("%zu link failures, switch-ecmp converging in %g s, rto %g s\n",
 		       r.nfail, a->sim.converge, a->sim.rto);
@@ -204,6 +251,7 @@ out:
 		ret = 1;
 	}
 	free(r.f);
+	free(r.ids);
 	free(r.out);
 	free(r.moves);
 	free(r.fail);

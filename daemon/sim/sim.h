@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* dard-sim's parts: options (opts.c), demands, and one file per mode. */
+/*
+ * dard-sim's parts: options (opts.c) and their help (help.c), demands
+ * (demand.c), flow files (flows.c), failures (fail.c), and one file per
+ * mode.
+ */
 #ifndef _DARD_SIM_H
 #define _DARD_SIM_H
 
@@ -26,8 +30,9 @@ struct sim_args {
 	/* --place */
 	const char *algo_name, *demand;
 	int algo; /* index for sim_place's algorithms */
-	/* --run */
+	/* --run; link and goodput are in sim */
 	const char *sched, *pattern_name, *csv;
+	const char *flows; /* --flows FILE, or NULL: generated traffic */
 	int want[DARD_SIM_NSCHED]; /* the schedulers --sched names */
 	int pattern;
 	double rate, size, duration;
@@ -42,6 +47,10 @@ struct sim_args {
  */
 int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err);
 
+/* --help: the usage (help.c), and the options' lines of a mode's part. */
+void sim_usage(FILE *f);
+void sim_print_opts(FILE *f, unsigned section);
+
 /* The --place algorithm named s: its index, or -1. */
 int sim_algo_find(const char *s);
 
@@ -52,6 +61,22 @@ int sim_algo_find(const char *s);
  */
 long sim_demand(const struct dard_topo *t, const char *spec, uint64_t seed,
 		struct dard_demand **out, char *err, size_t errlen);
+
+/*
+ * Reads path whole into *text (NUL-terminated; free() it), *len bytes
+ * of at most max: 0, or -1 with what went wrong, naming path, in err.
+ */
+int sim_read_file(const char *path, size_t max, char **text, size_t *len,
+		  char *err, size_t errlen);
+
+/*
+ * The flows of the flow file at path (flowfile.h), sorted by start, into
+ * *out and their numbers into *ids: how many, or -1 with err set
+ * ("PATH:LINE: ..." for a bad line).
+ */
+long sim_flows(const struct dard_topo *t, const char *path,
+	       struct dard_tflow **out, uint64_t **ids, char *err,
+	       size_t errlen);
 
 /*
  * The --fail specs resolved on t into *out (*n of them; NULL, 0 when

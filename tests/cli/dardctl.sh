@@ -399,7 +399,7 @@ ok "dard-sim bad rate" 2 "$sim" --run --rate nan &&
 ok "dard-sim refuses an empty --sched" 2 "$sim" --run --sched , &&
 	has "none named" "$err" "^dard-sim: no scheduler in --sched \`,'\$"
 ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
-	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, dard-paper, hedera, sdn-greedy, sdn-optimal, switch-ecmp, sdn-optimal-thesis or all$"
+	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, dard-paper, hedera, sdn-greedy, sdn-optimal, switch-ecmp, sdn-optimal-thesis, bound or all$"
 # dard-sim --fail: links between switches, named or random, at times.
 ok "dard-sim --fail a host link" 2 "$sim" --run --fail aggr1_1-e1_1@3 &&
 	has "host named" "$err" "^dard-sim: --fail .aggr1_1-e1_1@3.: e1_1 is a host"
@@ -476,10 +476,11 @@ ok "dard-sim run bad csv" 1 "$sim" --run --duration 1 --csv /nonexistent/x.csv &
 	has "csv named" "$err" "/nonexistent/x.csv"
 ok "dard-sim run, every scheduler" 0 "$sim" --run --topo fattree:4 --duration 30 \
 	--seed 3 --csv "$tmp/sim.csv" &&
-	is "eight schedulers" "$(grep -cE '^(ecmp|pvlb|dard|dard-paper|hedera|sdn-greedy|sdn-optimal|sdn-optimal-thesis) ' <<<"$out")" 8 &&
+	is "nine schedulers" "$(grep -cE '^(ecmp|pvlb|dard|dard-paper|hedera|sdn-greedy|sdn-optimal|sdn-optimal-thesis|bound) ' <<<"$out")" 9 &&
 	is "a CSV row per flow and scheduler" "$(($(wc -l <"$tmp/sim.csv") - 1))" \
-		"$((8 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
-	is "ECMP moves nothing" "$(awk -F, '$1 == "ecmp" && $8 > 0' "$tmp/sim.csv" | wc -l)" 0 &&
+		"$((9 * $(sed -n 's/^fattree:4, stride, \([0-9]*\) flows.*/\1/p' <<<"$out")))" &&
+	is "ECMP and the bound move nothing" \
+		"$(awk -F, '($1 == "ecmp" || $1 == "bound") && $8 > 0' "$tmp/sim.csv" | wc -l)" 0 &&
 	is "every flow ends after it starts" \
 		"$(awk -F, 'NR > 1 && !($6 > $5)' "$tmp/sim.csv" | wc -l)" 0 &&
 	has "DARD over ECMP" "$out" '^improvement of dard over ecmp: '
@@ -499,6 +500,76 @@ ok "dard-sim run refuses --algo" 2 "$sim" --run --algo sdn-greedy &&
 	has "mode named" "$err" '--algo is for --place only'
 ok "dard-sim run refuses a billion flows" 2 "$sim" --run --rate 1000 --duration 1e6 &&
 	has "count given" "$err" 'at most 5e7'
+
+# dard-sim --run --flows: an experiment's plan.csv replayed; --link and
+# --goodput its links; bound where OPT holds.
+ok "traffic gen, a plan" 0 d -t fattree:4 traffic gen pattern stride rate 0.2 \
+	duration 20 size 512 seed 2 format csv
+printf '%s\n' "$out" >"$tmp/plan.csv"
+ok "dard-sim run the same traffic drawn" 0 "$sim" --run --duration 20 --seed 2 \
+	--sched ecmp,dard,bound
+drawn=$(sed 1d <<<"$out")
+ok "dard-sim run --flows the plan" 0 "$sim" --run --flows "$tmp/plan.csv" --seed 2 \
+	--sched ecmp,dard,bound --csv "$tmp/replay.csv" &&
+	has "flows and bytes said" "$out" \
+		"^fattree:4, $(($(wc -l <"$tmp/plan.csv") - 1)) flows from $tmp/plan.csv, [0-9]+ MB in all, seed 2$" &&
+	is "the plan replayed is the traffic drawn" "$(sed 1d <<<"$out")" "$drawn" &&
+	is "flows numbered as in the plan" \
+		"$(awk -F, '$1 == "ecmp" { print $2 "," $3 "," $4 }' "$tmp/replay.csv")" \
+		"$(sed 1d "$tmp/plan.csv" | cut -d, -f1,3,4)"
+printf 'note,bytes,src,dst,id,start\nx,1000,e1_1,e2_1,10,2\ny,1000,e3_1,e4_1,11,1\n' >"$tmp/flows.csv"
+ok "dard-sim run --flows, ids and order" 0 "$sim" --run --flows "$tmp/flows.csv" \
+	--sched ecmp --csv "$tmp/ids.csv" &&
+	is "sorted by start, ids kept" "$(sed 1d "$tmp/ids.csv" | cut -d, -f2,5)" \
+		"$(printf '11,1.000000\n10,2.000000')"
+printf 'start,src,dst,bytes\n0,e1_1,e2_1,1000\n\n1,e1_1,e1_1,1000\n' >"$tmp/self.csv"
+ok "dard-sim run --flows, a bad line" 1 "$sim" --run --flows "$tmp/self.csv" &&
+	is "file and line named" "$err" "dard-sim: $tmp/self.csv:4: e1_1 sends to itself"
+printf 'start,src,dst\n0,e1_1,e2_1\n' >"$tmp/nobytes.csv"
+ok "dard-sim run --flows, a column missing" 1 "$sim" --run --flows "$tmp/nobytes.csv" &&
+	has "column named" "$err" "^dard-sim: $tmp/nobytes.csv:1: no .bytes. column"
+: >"$tmp/empty.csv"
+ok "dard-sim run --flows, an empty file" 1 "$sim" --run --flows "$tmp/empty.csv" &&
+	is "empty said" "$err" "dard-sim: $tmp/empty.csv:1: no header: an empty file"
+ok "dard-sim run --flows, no file" 1 "$sim" --run --flows "$tmp/none.csv" &&
+	has "file named" "$err" "Unable to open .$tmp/none.csv."
+ok "dard-sim run --flows with --rate" 2 "$sim" --run --rate 1 --flows "$tmp/plan.csv" &&
+	is "both refused" "$err" "dard-sim: --rate draws traffic, and --flows gives it: not both"
+ok "dard-sim run --flows with --pattern" 2 "$sim" --run --flows "$tmp/plan.csv" --pattern random
+ok "dard-sim --flows on --place" 2 "$sim" --place --flows "$tmp/plan.csv" &&
+	has "mode named" "$err" "flows is for --run only"
+# 32 MiB at half of 50 Mbit/s: 32 * 8 * 1.048576 / 25 s.
+printf 'start,src,dst,bytes\n0,e1_1,e3_1,33554432\n' >"$tmp/one.csv"
+ok "dard-sim run --link --goodput" 0 "$sim" --run --flows "$tmp/one.csv" --link 50 \
+	--goodput 0.5 --step 0 --sched ecmp,dard,bound --csv "$tmp/one.out" &&
+	has "links said" "$out" "^links at 50 Mbit/s, flows sharing 0.5 of it \(--goodput\)$" &&
+	is "a flow alone at 25 Mbit/s" "$(cut -d, -f7 "$tmp/one.out" | sed 1d | sort -u)" 10.737418
+ok "dard-sim run --goodput alone" 0 "$sim" --run --flows "$tmp/one.csv" --goodput 0.5 \
+	--step 0 --sched ecmp --csv "$tmp/one.out" &&
+	has "links said" "$out" "^links at the topology's rates, flows sharing 0.5 of it" &&
+	is "a flow alone at 500 Mbit/s" "$(cut -d, -f7 "$tmp/one.out" | sed 1d)" 0.536871
+ok "dard-sim run refuses --goodput 0" 2 "$sim" --run --goodput 0 &&
+	has "goodput named" "$err" "Invalid --goodput .0.: out of range, expected a share above 0, up to 1"
+ok "dard-sim run refuses --goodput 1.5" 2 "$sim" --run --goodput 1.5
+ok "dard-sim run refuses --link 0" 2 "$sim" --run --link 0 &&
+	has "link named" "$err" "Invalid --link .0.: out of range"
+ok "dard-sim --link on --place" 2 "$sim" --place --link 50
+# OPT needs a sub-fat-tree's up links alike: one slower core link breaks
+# that, and --link mends it.
+sed 's/^link core1:1 aggr1_1:3$/& capacity 100/' "$tmp/ft4.conf" >"$tmp/slow.conf"
+ok "dard-sim run bound on an uneven tree" 1 "$sim" --run --topo "$tmp/slow.conf" \
+	--sched ecmp,bound --duration 10 &&
+	has "reason given" "$err" "^dard-sim: bound: .*differ in capacity$" &&
+	is "before any run" "$(grep -c avg <<<"$out")" 0
+ok "dard-sim run all on an uneven tree" 0 "$sim" --run --topo "$tmp/slow.conf" --duration 10 &&
+	has "bound skipped, said" "$out" "^bound skipped: .*differ in capacity$" &&
+	is "no bound row" "$(grep -c '^bound  *[0-9]' <<<"$out")" 0
+ok "dard-sim run bound, --link evens the tree" 0 "$sim" --run --topo "$tmp/slow.conf" \
+	--link 100 --sched bound --duration 10 && has "bound row" "$out" '^bound  *[0-9.]* '
+ok "dard-sim run bound with --fail" 1 "$sim" --run --sched bound --fail random:1@1 &&
+	is "failures refused" "$err" "dard-sim: bound: OPT takes every link up: no failures"
+ok "dard-sim run all with --fail" 0 "$sim" --run --duration 10 --fail random:1@1 &&
+	has "bound skipped, said" "$out" "^bound skipped: OPT takes every link up: no failures$"
 
 # scripts/sim-tables: the paper's grid, here two small trees.
 ok "sim-tables bad argument" 2 "$top/scripts/sim-tables" --bogus

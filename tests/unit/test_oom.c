@@ -19,6 +19,7 @@
 
 #include "addr.h"
 #include "config.h"
+#include "flowfile.h"
 #include "gen.h"
 #include "path.h"
 #include "route.h"
@@ -250,6 +251,58 @@ static void test_config(void **state)
 	assert_true(k > 3);
 }
 
+/*
+ * dard-sim's flow file, grown and sorted: its flows, or -ENOMEM and the
+ * message for the whole file, never a line's fault, nor half the flows.
+ */
+static void test_flows(void **state)
+{
+	struct dard_topo *t = unit_gen("fattree:4");
+	struct dard_tflow *want, *f;
+	uint64_t *wid, *ids;
+	char err[DARD_ERR_MAX], *text = NULL;
+	unsigned line;
+	size_t len;
+	FILE *m = open_memstream(&text, &len);
+	long k, n, i;
+
+	(void)state;
+	assert_non_null(m);
+	fprintf(m, "id,start,src,dst,bytes\n");
+	/* Starts falling: more flows than the first room, out of order. */
+	for (i = 0; i < 100; i++)
+		fprintf(m, "%ld,%ld,%s,%s,1000\n", i, 100 - i,
+			t->node[t->hosts[i % 16]].name,
+			t->node[t->hosts[(i + 1) % 16]].name);
+	assert_int_equal(fclose(m), 0);
+	n = dard_flows_parse(t, text, len, &want, &wid, &line, err);
+	assert_int_equal(n, 100);
+	for (k = 0;; k++) {
+		f = NULL;
+		ids = NULL;
+		arm(k);
+		i = dard_flows_parse(t, text, len, &f, &ids, &line, err);
+		disarm();
+		if (!refused) {
+			assert_int_equal(i, n);
+			assert_memory_equal(f, want, n * sizeof(*f));
+			assert_memory_equal(ids, wid, n * sizeof(*ids));
+			free(f);
+			free(ids);
+			break;
+		}
+		oom_reported(i, err);
+		assert_int_equal(line, 0);
+		assert_null(f);
+		assert_null(ids);
+	}
+	assert_true(k > 2);
+	free(want);
+	free(wid);
+	free(text);
+	dard_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_gen_and_plan),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_flows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -495,6 +495,55 @@ static void test_refused(void **state)
 	refused(t, "differ in capacity");
 }
 
+/*
+ * Capacities the caller gives (dard_opt_new_cap) are the tree's own to
+ * OPT: the same rates as from a tree with those capacities, bit for bit,
+ * and the same refusal of a pod whose up links differ.
+ */
+static void test_cap(void **state)
+{
+	static const uint32_t by_level[] = {300, 700, 1000};
+	enum { NF = 60 };
+	struct dard_topo *t, *c;
+	struct dard_plan *p, *cp;
+	struct dard_demand d[NF];
+	double r[NF], rc[NF], *mbps;
+	char err[DARD_ERR_MAX] = "";
+	struct dard_opt *o;
+	uint32_t l;
+	size_t f;
+
+	(void)state;
+	unit_build("fattree:4", NULL, 0, &t, &p);
+	unit_build("fattree:4", NULL, 0, &c, &cp);
+	set_caps(c, by_level);
+	mbps = calloc(t->nlinks, sizeof(*mbps));
+	assert_non_null(mbps);
+	for (l = 0; l < t->nlinks; l++)
+		mbps[l] = by_level[t->node[t->link[l].up].level];
+	srand(6);
+	for (f = 0; f < NF; f++) {
+		d[f].src = t->hosts[rand() % t->nhosts];
+		d[f].dst = t->hosts[rand() % t->nhosts];
+	}
+	opt_rates(c, d, NF, 1, r);
+	o = dard_opt_new_cap(t, mbps, err);
+	if (!o)
+		fail_msg("%s", err);
+	assert_int_equal(dard_opt_rates(o, d, NF, 1, rc, NULL, err), 0);
+	dard_opt_free(o);
+	if (memcmp(r, rc, sizeof(r)))
+		fail_msg("other rates from the caller's capacities");
+	mbps[0] = 100;
+	assert_null(dard_opt_new_cap(t, mbps, err));
+	assert_non_null(strstr(err, "differ in capacity"));
+	free(mbps);
+	dard_plan_free(p);
+	dard_plan_free(cp);
+	dard_topo_free(t);
+	dard_topo_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_pf_other),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
