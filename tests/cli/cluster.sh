@@ -12,7 +12,8 @@ dardctl=${DARD_BIN:-$top/build/bin}/dardctl
 cluster=$top/scripts/cluster
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-source "$top/tests/cli/lib.sh"
+suite=cluster-cli
+source "$top/tests/lib.sh"
 
 c() { "$cluster" "$@"; }
 
@@ -65,5 +66,4 @@ is "nothing made on the nodes" "$(ls "$tmp/r" 2>/dev/null)" ""
 ok "exec on an unknown node" 1 c "$tmp/hosts" exec "${o[@]}" --node frob true &&
 	has "exec: node named" "$err" "no node .frob."
 
-echo "cluster-cli: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

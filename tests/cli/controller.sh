@@ -41,7 +41,8 @@ cleanup() {
 	rm -rf "$tmp" "$pin"
 }
 trap cleanup EXIT
-source "$top/tests/cli/lib.sh"
+suite=controller.sh
+source "$top/tests/lib.sh"
 
 ctl() { timeout 10 "$bin/dard-controller" "$@"; }
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
@@ -179,5 +180,4 @@ is "dardd: back to DARD" "$mode" dard
 ok "dardd: stats after" 0 "$bin/dardctl" -j stats
 is "dardd: one fallback" "$(jq -r '.[0].controller_fallbacks' <<<"$out")" 1
 
-echo "controller.sh: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

@@ -44,7 +44,8 @@ cleanup() {
 	rm -rf "$tmp" "$pin"
 }
 trap cleanup EXIT
-source "$top/tests/cli/lib.sh"
+suite=ctlsock.sh
+source "$top/tests/lib.sh"
 
 
 # dardd needs the deployment's key (protocol.md), root's and 0600.
@@ -277,5 +278,4 @@ has "controller: the fallback logged" "$(cat "$tmp/dardd.log")" \
 ok "weights without dardd: no force needed" 0 dc dp weights lo e2_1 even &&
 	is "weights without dardd: no warning" "$err" ""
 
-echo "ctlsock.sh: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

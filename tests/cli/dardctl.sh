@@ -10,7 +10,8 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dardctl=${DARD_BIN:-$top/build/bin}/dardctl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-source "$top/tests/cli/lib.sh"
+suite=cli
+source "$top/tests/lib.sh"
 
 
 d() { "$dardctl" "$@"; }
@@ -585,5 +586,4 @@ ok "sim-tables, two trees" 0 env DARD_SIM="$sim" "$top/scripts/sim-tables" --top
 	is "control traffic at two workloads" \
 		"$(grep -c '^| 0\.[12] | [0-9]* | [0-9]* | [0-9]* |$' "$tmp/st/tables.md")" 2
 
-echo "cli: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

@@ -30,7 +30,8 @@ bin=${DARD_BIN:-$top/build/bin}
 src=${DARD_MAN_SRC:-$top/man}
 tmp=$(mktemp -d /tmp/dard-man.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-source "$top/tests/cli/lib.sh"
+suite=man
+source "$top/tests/lib.sh"
 
 # check NAME PROBLEMS: passes when PROBLEMS is empty, else prints them.
 check() {
@@ -277,5 +278,4 @@ printf '.TH X 8\n.SH NAME\nx\n.Bl\n' >"$b/bad.8"
 caught "mandoc's complaints are not filtered away" "$(lint "$b/bad.8")" \
 	'bad\.8'
 
-echo "man: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

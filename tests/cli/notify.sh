@@ -61,7 +61,8 @@ for l in json.load(sys.stdin):
 # run, then what it must not have left.
 if [[ -z ${DARD_NOTIFY_NS:-} ]]; then
 	tmp=$(mktemp -d /tmp/dard-notify-XXXXXX)
-	source "$top/tests/cli/lib.sh"
+	suite=notify.sh
+	source "$top/tests/lib.sh"
 	cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 	cg=${cg2:+$cg2/dard-notifytest-$$}
 	upid= tpid=
@@ -141,7 +142,8 @@ passed=0 failed=0
 trap cleanup EXIT
 # pid 1 of a PID namespace takes no signal it does not handle.
 trap 'exit 143' TERM INT HUP
-source "$top/tests/cli/lib.sh"
+suite=notify.sh
+source "$top/tests/lib.sh"
 # The bpffs of our own, gone with the mount namespace: the pins, the
 # datapath's link and so its sock_ops hook with it.
 mount -t bpf bpf /sys/fs/bpf || exit 1

@@ -35,7 +35,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-source "$top/tests/cli/lib.sh"
+suite=scripts
+source "$top/tests/lib.sh"
 
 cat >"$tmp/dardctl" <<EOF
 #!/bin/sh
@@ -490,5 +491,4 @@ else
 	echo "skip plot: no gnuplot"
 fi
 
-echo "scripts: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

@@ -20,7 +20,8 @@ bin=${DARD_BIN:-$top/build/bin}
 st=$top/scripts/sim-tables
 tmp=$(mktemp -d /tmp/simtables-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-source "$top/tests/cli/lib.sh"
+suite=sim-tables
+source "$top/tests/lib.sh"
 
 # The fake: its summary depends on the tree; FAKE_MODE breaks it.
 cat >"$tmp/fake-sim" <<'EOF'
@@ -144,5 +145,4 @@ else
 	echo "FAIL no $bin/dard-sim: run make first"
 fi
 
-echo "sim-tables: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

@@ -23,7 +23,8 @@ if ! command -v systemd-analyze >/dev/null || [[ ! -d /lib/systemd/system ]]; th
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-source "$top/tests/cli/lib.sh"
+suite=units.sh
+source "$top/tests/lib.sh"
 
 # The highest exposure systemd-analyze security may score a unit (0 to
 # 10; ours are 2.2 to 2.4): a hardening option lost fails the test.
@@ -137,5 +138,4 @@ ok "dard.conf.example parses" 1 "$bin/dardd" -c \
 	"$top/etc/dard/dard.conf.example" nosuch
 has "dard.conf.example is a fattree:4" "$err" "no host \`nosuch' in fattree:4"
 
-echo "units.sh: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

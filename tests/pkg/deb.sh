@@ -27,7 +27,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-source "$top/tests/cli/lib.sh"
+suite=pkg-deb
+source "$top/tests/lib.sh"
 cd "$top" || exit 1
 
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
@@ -190,5 +191,4 @@ else
 	ok "dpkg forgot dard" 1 dpkg -s dard
 fi
 
-echo "pkg-deb: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

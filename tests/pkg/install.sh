@@ -15,7 +15,8 @@ set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tmp=$(mktemp -d /tmp/pkg-install.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-source "$top/tests/cli/lib.sh"
+suite=pkg-install
+source "$top/tests/lib.sh"
 cd "$top" || exit 1
 
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
@@ -155,5 +156,4 @@ printf 'f /x\nq /y\n' > "$root/m/manifest"
 ok "bad manifest refused" 1 env DESTDIR="$root" scripts/install-tree uninstall /m/manifest
 has "naming the line" "$err" "manifest: bad line 'q /y"
 
-echo "pkg-install: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

@@ -20,7 +20,8 @@
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$top/tests/cli/lib.sh"
+suite=readme
+source "$top/tests/lib.sh"
 
 if [[ $EUID -ne 0 ]]; then
 	echo "readme: needs root (mount namespace, chroot, dpkg): skipped"
@@ -140,5 +141,4 @@ is "after dpkg -P, nothing of dard" "$(cat "$tmp/res/readme-left" 2>/dev/null)" 
 is "this machine has no dard package" \
 	"$(dpkg-query -W -f='${Status}' dard 2>/dev/null | grep -c ' installed')" 0
 
-echo "readme: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary
