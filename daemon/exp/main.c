@@ -15,15 +15,16 @@
 
 static const struct cmd {
 	const char *name;
+	const char *argv0; /* what getopt's messages begin with */
 	int (*run)(int argc, char **argv, void (*usage)(FILE *));
 	const char *synopsis;
 	const char *description;
 } cmds[] = {
-	{"sample", exp_sample_cmd,
+	{"sample", "dard-exp sample", exp_sample_cmd,
 	 "--prefix PREFIX --out DIR [ --interval S ]\n"
 	 "                       [ --state DIR ]",
 	 "record a testbed's CPU idle share, links and queues"},
-	{"report", exp_report_cmd, "DIR [ --json FILE ]",
+	{"report", "dard-exp report", exp_report_cmd, "DIR [ --json FILE ]",
 	 "an experiment's statistics, fidelity and the model beside it"},
 };
 
@@ -60,8 +61,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < NCMDS; i++)
-		if (!strcmp(argv[1], cmds[i].name))
+		if (!strcmp(argv[1], cmds[i].name)) {
+			argv[1] = (char *)cmds[i].argv0;
 			return cmds[i].run(argc - 1, argv + 1, usage);
+		}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return dard_common_opt('h', "dard-exp", NULL, usage);
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))

@@ -285,10 +285,11 @@ int exp_report_cmd(int argc, char **argv, void (*usage)(FILE *))
 		ret = exp_fail(err, -ENOMEM, "out of memory");
 	if (!ret && !a.json)
 		ret = exp_path(json, a.dir, "summary.json", err);
-	if (!ret) {
-		exp_print(e, stdout);
+	/* The JSON first: a report whose JSON cannot be had says only so. */
+	if (!ret)
 		ret = exp_json_write(e, a.json ? a.json : json, err);
-	}
+	if (!ret)
+		exp_print(e, stdout);
 	if (e)
 		exp_free(e);
 	free(e);
