@@ -20,6 +20,7 @@
 /* What one cell's share check reads, freed together. */
 struct cell_in {
 	const struct exp *e;
+	const char *rdir; /* the run's, where results.csv is */
 	char sdir[PATH_MAX];
 	struct exp_csv times, paths;
 	struct exp_sflow *f; /* a flow per results row of the scheduler */
@@ -103,7 +104,7 @@ static int sight(struct cell_in *in, size_t i, const struct exp_sflow *f,
 	    !t->node[dst].is_host)
 		return exp_fail(err, -EINVAL,
 				"%s/results.csv:%u: %s or %s is no host of %s",
-				in->sdir, rf->line, rf->src, rf->dst,
+				in->rdir, rf->line, rf->src, rf->dst,
 				dard_topo_label(t));
 	ret = exp_csv_num(c, i, 0, -1e9, 1e9, 0, &s->t, err);
 	if (ret)
@@ -283,7 +284,7 @@ static int cell_flows(struct cell_in *in, unsigned s,
 			return exp_fail(
 				err, -EINVAL,
 				"%s/results.csv:%u: flow %u of %s again",
-				in->sdir, in->rf[k]->line, in->rf[k]->id,
+				in->rdir, in->rf[k]->line, in->rf[k]->id,
 				in->e->sched[s]);
 		in->f[k] = (struct exp_sflow){
 			.id = in->rf[k]->id, .begin = NAN, .end = NAN};
@@ -391,7 +392,7 @@ int exp_judge_cell(struct exp *e, struct exp_run *r, unsigned s,
 		   const struct exp_rflow *rf, const int *rs, size_t n,
 		   char *err)
 {
-	struct cell_in in = {.e = e};
+	struct cell_in in = {.e = e, .rdir = r->dir};
 	struct exp_cell *c = &r->cell[s];
 	struct exp_cpu_figures cf;
 	int ret, have_times = 0;

@@ -277,6 +277,14 @@ static void test_bad_samples(void **state)
 	put(x, "run1/ecmp/t0", "soon\n");
 	assert_int_equal(load(x), -EINVAL);
 	assert_true(strstr(x->err, "/run1/ecmp/t0:1: t0 `soon': not a number"));
+	/* A host the topology has not, named in the run's results.csv. */
+	put_sched(x, "ecmp", 5, 0, 0, 0);
+	put(x, "run1/results.csv",
+	    "pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path\n"
+	    "stride,0.1,ecmp,1,e9_9,e3_1,0,10,1,0,\n");
+	assert_int_equal(load(x), -EINVAL);
+	assert_true(strstr(x->err, "/run1/results.csv:2: e9_9 or e3_1 is no "
+				   "host of fattree:4"));
 }
 
 /* The shares' rules on one flow alone: 10 Mbit/s is its share. */
