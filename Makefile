@@ -51,8 +51,10 @@ JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
-# Whatever links the datapath (daemon/dp) makes rtnetlink requests by libmnl.
-BPF_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+# Whatever links the datapath (daemon/dp) makes rtnetlink requests by libmnl,
+# and so does dard-exp's sampler.
+MNL_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+BPF_LIBS += $(MNL_LIBS)
 # libdard needs libm and libsodium (the switch protocol's MACs, the key
 # file's keys); the algorithms add threads, for the two-thread OPT, and
 # GLPK, for the oblivious-routing LP.
@@ -86,7 +88,8 @@ LIBDP := $(B)/lib/libdard-dp.a
 
 IPPLUG := $(B)/lib/ip/link_dard.so
 PROGS := $(B)/bin/dardctl $(B)/bin/dardd $(B)/bin/dard-switchd \
-	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck $(B)/bin/dard-controller
+	 $(B)/bin/dard-sim $(B)/bin/dard-pathcheck $(B)/bin/dard-controller \
+	 $(B)/bin/dard-exp
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
@@ -126,7 +129,7 @@ $(B)/bench/bench_dp.skel.h: $(B)/bench/bench_dp.bpf.o
 	$(Q)bpftool gen skeleton $< name bench_dp > $@
 
 ALGO_USERS := $(call objs,daemon/algo) $(call objs,daemon/sim) \
-	      $(call objs,daemon/controller)
+	      $(call objs,daemon/controller) $(call objs,daemon/exp)
 $(ALGO_USERS) $(B)/tests/%.o $(B)/bench/%.o: DARD_CFLAGS += -iquote daemon/algo
 
 # dardctl's deploy/ finds dardctl's own headers the same way.
@@ -196,6 +199,13 @@ $(B)/bin/dard-sim: $(call objs,daemon/sim) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS)
+
+# dard-exp: the sampler (libmnl) and the report (libdard-algo's max-min
+# shares, json-c).
+$(B)/bin/dard-exp: $(call objs,daemon/exp) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(MNL_LIBS) $(ALGO_LIBS)
 
 # The iproute2 link plugin (daemon/ipplug/link_dard.c): `ip' dlopens it
 # from $IP_LIB_DIR (default /usr/lib/ip), so it is position-independent
@@ -277,6 +287,16 @@ $(B)/bin/dard-bench-ctl: $(B)/bench/bench_ctl.o $(CTLR_OBJS) $(LIBALGO) \
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JSON_LIBS) $(ALGO_LIBS) $(SYSTEMD_LIBS)
+
+# dard-exp's tests link its objects but main.o: the report on experiment
+# directories they write, the sampler's walk on crafted dumps.
+EXP_TEST_OBJS := $(filter-out %/main.o,$(call objs,daemon/exp))
+$(B)/tests/unit/test_exp%.o: DARD_CFLAGS += -iquote daemon/exp
+$(B)/tests/test_exp%: $(B)/tests/unit/test_exp%.o $(EXP_TEST_OBJS) \
+		$(LIBALGO) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JSON_LIBS) \
+		$(MNL_LIBS) $(ALGO_LIBS)
 
 # The kernel module's backend without the module: its messages, the
 # choice of backend (which links both), the "not loaded" error.
@@ -365,6 +385,14 @@ $(B)/fuzz/load_fuzz: FUZZ_CFLAGS := -iquote daemon/switchd
 $(B)/fuzz/link_fuzz: daemon/dp/dp_link.c
 $(B)/fuzz/link_fuzz: FUZZ_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
+# dard-exp's reading of the experiment directory's CSV, meta and the
+# testbed's nodes file; its sampler's walk of link and qdisc dumps.
+$(B)/fuzz/expcsv_fuzz: daemon/exp/csv.c
+$(B)/fuzz/expcsv_fuzz: FUZZ_CFLAGS := -iquote daemon/exp
+$(B)/fuzz/expnl_fuzz: daemon/exp/nlstats.c daemon/exp/csv.c
+$(B)/fuzz/expnl_fuzz: FUZZ_CFLAGS := -iquote daemon/exp
+$(B)/fuzz/expnl_fuzz: FUZZ_LIBS := $(MNL_LIBS)
+
 fuzz: $(FUZZ_BINS)
 
 # A short, bounded run of every fuzzer from its seed corpus.
@@ -395,6 +423,7 @@ $(B)/man/%: man/%.scd
 
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
+# exp.sh (root too) runs dard-exp sample on two namespaces of its own.
 # notify.sh runs the daemons under a fake systemd (root, unshare -n too);
 # units.sh checks the systemd units offline.
 test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
@@ -402,6 +431,7 @@ test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 		DARD_BIN=$(B)/bin tests/cli/manpages.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
 		tests/cli/ctlsock.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/exp.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
 		tests/cli/controller.sh || rc=1; \
 		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \
@@ -540,7 +570,7 @@ endef
 # configuration file that never replaces an operator's), read by
 # scripts/install-tree.
 define INSTALL_LIST
-$(foreach p,dardctl dardd dard-switchd dard-controller,0755 $(B)/bin/$(p) $(SBINDIR)/$(p)
+$(foreach p,dardctl dardd dard-switchd dard-controller dard-exp,0755 $(B)/bin/$(p) $(SBINDIR)/$(p)
 )0755 $(B)/bin/dard-sim $(BINDIR)/dard-sim
 0755 scripts/testbed $(SBINDIR)/dard-testbed
 0644 $(IPPLUG) $(IPLIBDIR)/link_dard.so

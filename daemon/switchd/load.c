@@ -19,6 +19,7 @@
 #include "err.h"
 #include "load.h"
 #include "nl.h"
+#include "nlwalk.h"
 
 int sw_load_open(struct sw_load *l, char *err)
 {
@@ -89,7 +90,7 @@ int sw_load_walk(const void *buf, size_t len, uint32_t seq,
 {
 	struct take tk = {port, nports, now, cur, found};
 
-	return sw_nl_walk(buf, len, seq, take_link, &tk);
+	return dard_nl_walk(buf, len, seq, take_link, &tk);
 }
 
 /* Dumps every link, filling cur[] for the ports found: 0 or -errno. */

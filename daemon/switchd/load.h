@@ -35,9 +35,9 @@ int sw_load_open(struct sw_load *l, char *err);
 void sw_load_sample(struct sw_load *l, struct sw_port *port, unsigned nports,
 		    uint64_t now);
 /*
- * One datagram of the dump (sequence seq) in buf[0..len), as sw_nl_walk
+ * One datagram of the dump (sequence seq) in buf[0..len), as dard_nl_walk
  * takes it: each port named sets its cur[] (its counter at now) and
- * found[]. Returns as sw_nl_walk; apart for tests/fuzz/load_fuzz.c.
+ * found[]. Returns as dard_nl_walk; apart for tests/fuzz/load_fuzz.c.
  */
 int sw_load_walk(const void *buf, size_t len, uint32_t seq,
 		 const struct sw_port *port, unsigned nports, uint64_t now,

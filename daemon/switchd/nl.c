@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "nl.h"
+#include "nlwalk.h"
 
 int sw_nl_open(unsigned groups, char *err)
 {
@@ -26,36 +27,6 @@ int sw_nl_open(unsigned groups, char *err)
 	return fd;
 }
 
-/* An error or ack's errno: 0, or one the kernel could have meant. */
-static int error_of(const struct nlmsghdr *m)
-{
-	int error;
-
-	if (m->nlmsg_len < NLMSG_LENGTH(sizeof(error)))
-		return -EBADMSG;
-	memcpy(&error, NLMSG_DATA(m), sizeof(error));
-	return error > 0 || error < -4095 ? -EBADMSG : error;
-}
-
-int sw_nl_walk(const void *buf, size_t len, uint32_t seq,
-	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg)
-{
-	const struct nlmsghdr *m = buf;
-	ssize_t left = len;
-
-	for (; NLMSG_OK(m, left); m = NLMSG_NEXT(m, left)) {
-		if (m->nlmsg_seq != seq)
-			continue;
-		if (m->nlmsg_type == NLMSG_ERROR)
-			return error_of(m);
-		if (m->nlmsg_type == NLMSG_DONE)
-			return 0;
-		if (each)
-			each(m, arg);
-	}
-	return 1;
-}
-
 int sw_nl_talk(int fd, const struct nlmsghdr *h,
 	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg)
 {
@@ -73,7 +44,7 @@ int sw_nl_talk(int fd, const struct nlmsghdr *h,
 			continue;
 		if (len < 0)
 			return -errno;
-		ret = sw_nl_walk(buf, len, h->nlmsg_seq, each, arg);
+		ret = dard_nl_walk(buf, len, h->nlmsg_seq, each, arg);
 		if (ret <= 0)
 			return ret;
 	}

@@ -17,18 +17,11 @@ int sw_nl_open(unsigned groups, char *err);
 /*
  * Sends the request h and reads the answers of its sequence number until
  * the kernel's error or ack (its error, 0 for an ack) or a dump's end
- * (0); each other message goes to each (NULL: none) with arg. -errno if
+ * (0); each other message goes to each (NULL: none) with arg: each
+ * datagram walked by libdard's dard_nl_walk (nlwalk.h). -errno if
  * sending or receiving fails.
  */
 int sw_nl_talk(int fd, const struct nlmsghdr *h,
-	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg);
-/*
- * What sw_nl_talk does with one datagram, buf[0..len) (aligned to
- * NLMSG_ALIGNTO): the messages of sequence seq go to each (NULL: none)
- * until an error or ack (its error, 0 for an ack; -EBADMSG for one too
- * short or not an errno) or a dump's end (0). 1: more is to come.
- */
-int sw_nl_walk(const void *buf, size_t len, uint32_t seq,
 	       void (*each)(const struct nlmsghdr *m, void *arg), void *arg);
 
 #endif /* _DARD_SWITCHD_NL_H */

@@ -586,4 +586,40 @@ ok "sim-tables, two trees" 0 env DARD_SIM="$sim" "$top/scripts/sim-tables" --top
 	is "control traffic at two workloads" \
 		"$(grep -c '^| 0\.[12] | [0-9]* | [0-9]* | [0-9]* |$' "$tmp/st/tables.md")" 2
 
+# dard-exp report: its command line, a small experiment's tables and
+# JSON, a bad row (daemon/exp is unit-tested in tests/unit/test_exp_*.c;
+# the sampler, root, in tests/cli/exp.sh).
+exp=${DARD_BIN:-$top/build/bin}/dard-exp
+ok "dard-exp help" 0 "$exp" --help && has "exp usage" "$out" '^Usage: dard-exp sample --prefix'
+ok "dard-exp without a command" 2 "$exp"
+ok "dard-exp unknown command" 2 "$exp" nosuch &&
+	is "command named" "$err" "dard-exp: unknown command \`nosuch' (try --help)"
+ok "dard-exp report without DIR" 2 "$exp" report &&
+	is "DIR asked for" "$err" "dard-exp: report: give one DIR (try --help)"
+ok "dard-exp report unknown option" 2 "$exp" report --bogus "$tmp" &&
+	has "option named" "$err" "^dard-exp report: unrecognized option '--bogus'"
+mkdir -p "$tmp/xp/run1" "$tmp/xp/run2"
+ok "dard-exp report: no experiment" 1 "$exp" report "$tmp/xp" &&
+	is "said so" "$err" "dard-exp: report: $tmp/xp: no results.csv, run1/results.csv or meta: not an experiment directory"
+printf 'topo=fattree:4\nlink=10\ngoodput=1\nschedulers=ecmp,dard\nruns=2\nseeds=1 2\nloadavg=0.1\n' \
+	>"$tmp/xp/meta"
+for r in 1 2; do
+	{
+		echo pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path
+		echo "stride,0.1,ecmp,1,e1_1,e3_1,0,$((8 + 2 * r)),1,0,"
+		echo "stride,0.1,dard,1,e1_1,e3_1,0,$((7 + r)),1,0,"
+	} >"$tmp/xp/run$r/results.csv"
+done
+ok "dard-exp report" 0 "$exp" report "$tmp/xp" --json "$tmp/xp.json" &&
+	has "the gains table" "$out" '^dard +ecmp +2 +22\.50 +31\.77 +- not significant$' &&
+	has "the schedulers' table" "$out" '^ecmp +2 +11\.000 +1\.414 ' &&
+	is "the JSON's mean" "$(jq '.schedulers.ecmp.mean' "$tmp/xp.json")" 11 &&
+	is "the JSON's pairs" "$(jq '.gains[0].pairs' "$tmp/xp.json")" 2
+ok "dard-exp report's JSON by default" 0 "$exp" report "$tmp/xp" &&
+	is "DIR/summary.json" "$(jq -r '.layout' "$tmp/xp/summary.json")" runs
+echo "stride,0.1,ecmp,2,e1_1,e3_1,0,abc,1,0," >>"$tmp/xp/run2/results.csv"
+ok "dard-exp report refuses a bad row" 1 "$exp" report "$tmp/xp" &&
+	is "its file and line" "$err" \
+		"dard-exp: report: $tmp/xp/run2/results.csv:4: seconds \`abc': not a number"
+
 summary

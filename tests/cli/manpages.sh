@@ -5,7 +5,8 @@
 #
 #   man/NAME.N.scd --scdoc--> NAME.N --mandoc -Tlint--> nothing to say
 #         |
-#         +-- OPTIONS     <-->  NAME --help        (both ways)
+#         +-- OPTIONS     <-->  NAME --help        (both ways; the
+#         |                     daemons, dard-exp and dard-sim)
 #         +-- ENVIRONMENT  <--  $DARD_* in --help
 #         +-- ## OBJECT   <-->  dardctl help       (objects, options)
 #         +-- *word*      <-->  dardctl OBJECT help (usage words; the
@@ -184,7 +185,7 @@ for tool in scdoc mandoc; do
 	fi
 done
 
-pages=(dardctl.8 dardd.8 dard-switchd.8 dard-controller.8 dard.conf.5)
+pages=(dardctl.8 dardd.8 dard-switchd.8 dard-controller.8 dard-exp.8 dard.conf.5)
 for p in "${pages[@]}"; do
 	ok "scdoc $p" 0 scdoc <"$src/$p.scd" && cp "$tmp/out" "$tmp/$p" &&
 		check "mandoc -Tlint $p" "$(lint "$tmp/$p")"
@@ -201,7 +202,7 @@ for f in "$src"/*.scd; do
 		check "mandoc -Tlint $p" "$(lint "$tmp/$p")"
 done
 
-for prog in dardd dard-switchd dard-controller; do
+for prog in dardd dard-switchd dard-controller dard-exp; do
 	page=$src/$prog.8.scd
 	ok "$prog --help" 0 "$bin/$prog" --help || continue
 	help=$out

@@ -46,7 +46,7 @@ is "make deb leaves the tree as it was" "$(status | diff "$tmp/status.before" - 
 # Contents: what make install puts there, at /usr, /lib and /etc.
 ok "dpkg-deb -c dard" 0 dpkg-deb -c "$deb"
 files=$(awk '{ print $1, $NF }' <<<"$out")
-for p in dardctl dardd dard-switchd dard-controller dard-testbed; do
+for p in dardctl dardd dard-switchd dard-controller dard-exp dard-testbed; do
 	has "dard: /usr/sbin/$p" "$files" "^-rwxr-xr-x \./usr/sbin/$p$"
 done
 has "dard: /usr/bin/dard-sim" "$files" '^-rwxr-xr-x \./usr/bin/dard-sim$'

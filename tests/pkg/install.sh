@@ -47,6 +47,7 @@ ok "make install" 0 inst install
 
 p=$root/usr/local
 for f in sbin/dardctl sbin/dardd sbin/dard-switchd sbin/dard-controller \
+	sbin/dard-exp \
 	sbin/dard-testbed bin/dard-sim; do
 	is "$f 0755" "$(mode "$p/$f")" 755
 done
