@@ -24,16 +24,9 @@
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${DARD_BIN:-$top/build/bin}
-if [[ $EUID -ne 0 ]]; then
-	# CI must run it; elsewhere, say why it did not.
-	if [[ -n ${CI:-} ]]; then
-		echo "exp.sh: needs root for namespaces, and CI is set"
-		echo "exp: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "skip exp.sh: needs root for namespaces"
-	exit 0
-fi
+suite=exp
+source "$top/tests/lib.sh"
+need_root
 if [[ -z ${DARD_EXP_MOUNTNS:-} ]]; then
 	DARD_EXP_MOUNTNS=1 exec unshare -m "$0" "$@"
 fi
@@ -52,17 +45,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-source "$top/tests/cli/lib.sh"
-
-# until SECONDS CMD...: CMD every 0.1 s until it succeeds; 1 past SECONDS.
-until_ok() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		((SECONDS < end)) || return 1
-		sleep 0.1
-	done
-}
 
 sample() {
 	"$bin/dard-exp" sample --state "$tmp/state" "$@"
@@ -112,10 +94,10 @@ samples() { grep -c "^[0-9.]*,a,p1," "$tmp/s/links.csv" 2>/dev/null; }
 	--out "$tmp/s" --interval 0.2 2>"$tmp/sample.err" &
 pid=$!
 pids+=("$pid")
-if ! until_ok 10 has_rows; then
+if ! within 60 has_rows; then
 	failed=$((failed + 1))
 	echo "FAIL the sampler wrote no rows: $(cat "$tmp/sample.err")"
-	echo "exp: $passed passed, $failed failed"
+	summary
 	exit 1
 fi
 # About a second of 1,400-byte datagrams into a 1 Mbit/s tbf.
@@ -123,10 +105,10 @@ ip netns exec "$prefix-a" bash -c '
 	exec 3>/dev/udp/10.9.0.2/9
 	end=$((SECONDS + 1))
 	while ((SECONDS <= end)); do printf "%1400s" x >&3; done' 2>/dev/null
-until_ok 10 dropped
+within 60 dropped
 # Two more samples after the drops were seen.
 n=$(samples)
-until_ok 10 eval '[[ $(samples) -ge $((n + 2)) ]]'
+within 60 eval '[[ $(samples) -ge $((n + 2)) ]]'
 kill -TERM "$pid"
 # A watchdog bounds the wait: SIGKILL after 10 s fails the test.
 (sleep 10 && kill -KILL "$pid" 2>/dev/null) &
@@ -167,7 +149,7 @@ is "nothing dropped on b's eth0 (no tbf)" "$(last 6 b eth0)" 0
 	--out "$tmp/k" --interval 0.1 &
 pid=$!
 pids+=("$pid")
-until_ok 10 eval '[[ $(grep -c ",a,p1," "$tmp/k/links.csv" 2>/dev/null) -ge 3 ]]'
+within 60 eval '[[ $(grep -c ",a,p1," "$tmp/k/links.csv" 2>/dev/null) -ge 3 ]]'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 is "SIGKILL: whole lines still" \
@@ -175,5 +157,4 @@ is "SIGKILL: whole lines still" \
 		"$tmp/k/links.csv")" 1
 is "SIGKILL: the file ends a line" "$(tail -c 1 "$tmp/k/links.csv" | od -An -c | tr -d ' ')" '\n'
 
-echo "exp: $passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary
