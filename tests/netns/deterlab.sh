@@ -91,8 +91,8 @@ t "e1_1's fabric interface is dard0, with the datapath on it" bash -c \
 t "every path of every ToR pair carries its packet" \
 	"$top/build/bin/dard-pathcheck" "$tmp/dl/setup/dard.conf" "$prefix"
 t "e1_1 reaches e4_1 by ID" nsenter --net="/run/netns/$prefix-e1_1" \
-	ping -c 2 -W 2 -q 172.16.0.13
+	ping -c 2 -W 10 -q 172.16.0.13
 t "and e3_2 e2_4" nsenter --net="/run/netns/$prefix-e3_2" \
-	ping -c 2 -W 2 -q 172.16.0.8
+	ping -c 2 -W 10 -q 172.16.0.8
 
 summary

@@ -29,7 +29,20 @@
 #include "num.h"
 #include "path.h"
 
-enum { PORT = 47000, WAIT_MS = 2000, LOST_WAIT_MS = 300 };
+/*
+ * How long a datagram may take to arrive (a liveness bound: only a
+ * failure waits it out), and how long one that must not arrive is given
+ * before the switches' counters are read; they are then read again
+ * every STABLE_MS until they stop moving (within SETTLE_MS), so that a
+ * late packet, on a busy machine, is charged to its own check.
+ */
+enum {
+	PORT = 47000,
+	WAIT_MS = 20000,
+	LOST_WAIT_MS = 300,
+	STABLE_MS = 100,
+	SETTLE_MS = 10000,
+};
 
 struct check {
 	struct dard_config cfg;
@@ -200,6 +213,29 @@ static int check_path(const struct dard_path *p, void *arg)
 }
 
 /*
+ * c->after, once the switches' counters have stopped moving: two
+ * snapshots STABLE_MS apart agree (or SETTLE_MS have passed).
+ */
+static void settle(struct check *c)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	uint64_t *prev = calloc(t->nnodes, sizeof(*prev));
+	int waited;
+
+	if (!prev)
+		die("calloc");
+	snapshot(c, c->after);
+	for (waited = 0; waited < SETTLE_MS; waited += STABLE_MS) {
+		memcpy(prev, c->after, t->nnodes * sizeof(*prev));
+		poll(NULL, 0, STABLE_MS);
+		snapshot(c, c->after);
+		if (!memcmp(prev, c->after, t->nnodes * sizeof(*prev)))
+			break;
+	}
+	free(prev);
+}
+
+/*
  * Sends a datagram that must not arrive and checks it was dropped, not
  * looped until its TTL ran out: it may climb to the root and come down
  * the far side, and an ICMP error may retrace that, no more.
@@ -219,7 +255,7 @@ static void check_lost(struct check *c, uint32_t h1, uint32_t h2, uint32_t s,
 		c->failed++;
 		return;
 	}
-	snapshot(c, c->after);
+	settle(c);
 	for (n = 0; n < t->nnodes; n++)
 		if (!t->node[n].is_host)
 			total += c->after[n] - c->before[n];

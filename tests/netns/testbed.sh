@@ -69,13 +69,13 @@ t "aggr1_1 has Table 2's rules" bash -c \
 	"'$testbed' exec --prefix '$a' aggr1_1 ip rule | grep -q 'from 10.4.0.0/14 lookup 1003'"
 # A refused connection proves the management LAN carried the SYN there.
 t "mgmt LAN reaches core1 from e1_1" bash -c \
-	"LC_ALL=C '$testbed' exec --prefix '$a' e1_1 timeout 3 bash -c 'exec 3<>/dev/tcp/172.24.0.1/9' 2>&1 | grep -q 'Connection refused'"
+	"LC_ALL=C '$testbed' exec --prefix '$a' e1_1 timeout 30 bash -c 'exec 3<>/dev/tcp/172.24.0.1/9' 2>&1 | grep -q 'Connection refused'"
 t "a second bring-up under one prefix is refused" bash -c \
 	"! '$testbed' up fattree:4 --prefix '$a' 2>/dev/null"
 t "the refused bring-up left the first intact" bash -c \
 	"[[ \$(ip netns list | grep -c '^$a[-.]') == 37 ]]"
 "$testbed" exec --prefix "$a" e2_1 sleep 1000 >/dev/null 2>&1 &
-t "a process left on a node" within 10 bash -c "[[ -n \$(ip netns pids '$a-e2_1') ]]"
+t "a process left on a node" within 30 bash -c "[[ -n \$(ip netns pids '$a-e2_1') ]]"
 t "down from inside the testbed is refused" bash -c \
 	"! '$testbed' exec --prefix '$a' e1_1 '$testbed' down --prefix '$a' 2>$tmp/err && grep -q 'from outside' $tmp/err"
 t "a prefix with - is refused" bash -c \
@@ -93,10 +93,13 @@ t "down of a killed run removes its leftover pins" bash -c \
 
 # A signal to the bring-up alone (not to what it runs) still removes
 # everything, once the command it was running has finished.
+# Mid-way: once it has made a namespace (however long its start took).
 setsid "$testbed" up fattree:8 --prefix "$e" >/dev/null 2>&1 &
 pid=$!
-sleep 0.6
+made_some() { ip netns list | grep -q "^$e-"; }
+t "a bring-up of fattree:8 under way" within 60 made_some
 kill -TERM "$pid"
+t "ends on SIGTERM" within 120 bash -c "! kill -0 $pid 2>/dev/null"
 wait "$pid"
 t "a bring-up killed with SIGTERM leaves nothing" bash -c \
 	"! ip netns list | grep -q '^$e' && [[ ! -e $DARD_TESTBED_DIR/$e ]]"
