@@ -75,6 +75,8 @@ t "a second bring-up under one prefix is refused" bash -c \
 t "the refused bring-up left the first intact" bash -c \
 	"[[ \$(ip netns list | grep -c '^$a[-.]') == 37 ]]"
 "$testbed" exec --prefix "$a" e2_1 sleep 1000 >/dev/null 2>&1 &
+t "hosts run Linux's default congestion control, not the machine's" bash -c \
+	"[[ \$('$testbed' exec --prefix '$a' e1_1 sysctl -n net.ipv4.tcp_congestion_control) == cubic ]]"
 t "a process left on a node" within 30 bash -c "[[ -n \$(ip netns pids '$a-e2_1') ]]"
 t "down from inside the testbed is refused" bash -c \
 	"! '$testbed' exec --prefix '$a' e1_1 '$testbed' down --prefix '$a' 2>$tmp/err && grep -q 'from outside' $tmp/err"
