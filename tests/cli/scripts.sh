@@ -3,11 +3,11 @@
 #
 # scripts/testbed's and scripts/experiment's command lines, checked where
 # they fail before any namespace is made (issue 17: --sched-mode,
-# dard-paper, --unscaled, --repeat), and experiment's summaries of canned
-# results: one run's, which must stay what it was, and --repeat's
-# combination of DIR/run1.. (means, spread, the gain over ECMP); the
-# testbed options each scheduler gets; and what remote mode (--exec)
-# leaves running per scheduler.
+# dard-paper, --unscaled, --repeat, --runs, --seeds), experiment's
+# summaries of canned results (dard-exp report: one run's, and three
+# paired runs': means, intervals, the gains over ECMP); the testbed
+# options each scheduler gets; and what remote mode (--exec) leaves
+# running per scheduler.
 #
 #   testbed up / experiment compare --> argument checks --> error
 #                                    \-> (accepted) fake dardctl: exit 1
@@ -102,12 +102,20 @@ bad() {
 		has "experiment: $name: says why" "$err" "$pat" &&
 		is "experiment: $name: before any run" "$(cat "$tmp/calls" 2>/dev/null)" ""
 }
-bad "--repeat 0" "^experiment: --repeat needs a number of runs, 1 to 999, not \`0'$" \
+bad "--repeat 0" "^experiment: --runs and --repeat need a number of runs, 1 to 999, not \`0'$" \
 	compare --repeat 0
+bad "--runs 0" "not \`0'$" compare --runs 0
+bad "--runs and --seeds" '^experiment: --runs, --repeat and --seeds: one of them$' \
+	compare --runs 2 --seeds 1-2
+bad "--seeds backwards" '^experiment: --seeds 5-1: from the first to the last, 999 at most$' \
+	compare --seeds 5-1
+bad "--seeds not numbers" "^experiment: --seeds needs numbers" compare --seeds "1 b"
+bad "--calibrate-seconds 2" "^experiment: --calibrate-seconds needs a whole number above 2, not \`2'$" \
+	compare --calibrate-seconds 2
 bad "--repeat abc" "not \`abc'$" compare --repeat abc
 bad "--repeat 1000" "not \`1000'$" compare --repeat 1000
 bad "--repeat with no number" '^experiment: --repeat needs a value$' compare --repeat
-bad "--repeat with sweep" '^experiment: --repeat goes with compare$' sweep --repeat 2
+bad "--repeat with sweep" '^experiment: --runs, --repeat and --seeds go with compare$' sweep --repeat 2
 bad "dard-paper passes the list check, bogus does not" \
 	"^experiment: unknown scheduler \`bogus' in --schedulers; known: .* dard dard-paper dard-count sdn-greedy " \
 	compare --schedulers ecmp,dard-paper,bogus
@@ -123,7 +131,8 @@ ok "experiment: help" 0 "$ex" --help &&
 	has "experiment: help names dard-paper" "$out" 'pvlb, dard, dard-paper,$' &&
 	has "experiment: and --unscaled" "$out" '^  --unscaled ' &&
 	has "experiment: with the paper's sizes" "$out" '--link 100 --size 128' &&
-	has "experiment: and --repeat" "$out" 'compare \[ OPTIONS \] \[ --repeat N \]'
+	has "experiment: and --runs, --repeat, --seeds" "$out" \
+		'compare \[ OPTIONS \] \[ --runs N \| --repeat N \| --seeds LIST \]'
 
 # What run_one asks of the testbed per scheduler, scaled and --unscaled:
 # a fake testbed notes its arguments and fails the bring-up, where
@@ -359,8 +368,10 @@ is "and at once, not after the 10 s bound" "$((SECONDS - t0 < 8))" 1
 kill "$zparent"
 standins_stop
 
-# One run: the summary exactly as before dard-paper and --repeat (this is
-# what the last version printed for these rows), then with dard-paper.
+# summary DIR is dard-exp report DIR (its statistics are unit-tested in
+# tests/unit/test_exp_*.c): one run as an older experiment left it
+# (DIR/results.csv), then three paired runs (DIR/runR), with hand-made
+# rows whose averages give the figures by hand.
 header=pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path
 mkdir -p "$tmp/one"
 cat >"$tmp/one/results.csv" <<EOF
@@ -373,46 +384,17 @@ stride,0.1,pvlb,1,e1_1,e2_1,0.5,17.000,33554432,3,tor1_1 aggr1_1 core2 aggr2_1 t
 stride,0.1,pvlb,2,e1_2,e2_2,1.5,,0,2,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
 stride,0.1,dard,1,e1_1,e2_1,0.5,15.000,33554432,1,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
 stride,0.1,dard,2,e1_2,e2_2,1.5,16.000,33554432,2,tor1_1 aggr1_2 core4 aggr2_2 tor2_1
-stride,0.1,sdn-optimal,1,e1_1,e2_1,0.5,14.000,33554432,1,tor1_1 aggr1_1 core1 aggr2_1 tor2_1
-stride,0.1,sdn-optimal,2,e1_2,e2_2,1.5,16.500,33554432,1,tor1_1 aggr1_2 core3 aggr2_2 tor2_1
-EOF
-cat >"$tmp/one.want" <<'EOF'
-sched         flows   failed      avg s  avg moves  max moves
-switch-ecmp       2        0      21.00       0.00          0
-ecmp              2        0      20.00       0.00          0
-pvlb              2        1      17.00       3.00          3
-dard              2        0      15.50       1.50          2
-sdn-optimal       2        0      15.25       1.00          1
-improvement of DARD over ECMP (paper formula (1)): 22.5%
-improvement of DARD over switch ECMP: 26.2%
-improvement of DARD over pVLB: 8.8%
-improvement of SDN-optimal over ECMP: 23.8%
-improvement of DARD over SDN-optimal: -1.6%
-last seen on: dard   core1:1 core4:1
-last seen on: ecmp   core1:1 core3:1
-last seen on: pvlb   core1:1 core2:1
-last seen on: sdn-optimal core1:1 core3:1
 EOF
 ok "summary of one run" 0 "$ex" summary "$tmp/one" &&
-	is "one run: the summary as it was" "$out" "$(cat "$tmp/one.want")"
+	has "one run: ecmp's average" "$out" '^1 +- +ecmp +2 +0 +20\.000 ' &&
+	has "one run: pvlb's failed flow left out" "$out" '^1 +- +pvlb +2 +1 +17\.000 ' &&
+	has "one run: DARD over ECMP, (20 - 15.5) / 20, no interval" "$out" \
+		'^dard +ecmp +1 +22\.50 .* one run: no interval$' &&
+	has "one run: DARD over switch ECMP, (21 - 15.5) / 21" "$out" \
+		'^dard +switch-ecmp +1 +26\.19 '
 
-printf '%s\n' "stride,0.1,dard-paper,1,e1_1,e2_1,0.5,17.000,1,1,tor1_1 aggr1_1 core2 aggr2_1 tor2_1" \
-	"stride,0.1,dard-paper,2,e1_2,e2_2,1.5,19.000,1,0,tor1_1 aggr1_2 core3 aggr2_2 tor2_1" \
-	>>"$tmp/one/results.csv"
-ok "summary with dard-paper" 0 "$ex" summary "$tmp/one" &&
-	has "dard-paper's row after dard's" "$(sed -n 5,6p <<<"$out")" \
-		'^dard-paper +2 +0 +18\.00 +0\.50 +1$' &&
-	has "the paper mode's improvement over ECMP, (20 - 18) / 20" "$out" \
-		'^improvement of DARD \(paper mode\) over ECMP: 10\.0%$' &&
-	has "DARD's over the paper mode, (18 - 15.5) / 18" "$out" \
-		'^improvement of DARD over DARD \(paper mode\): 13\.9%$' &&
-	has "the paper mode's over SDN-optimal, (15.25 - 18) / 15.25" "$out" \
-		'^improvement of DARD \(paper mode\) over SDN-optimal: -18\.0%$' &&
-	is "sweep's grep still finds one line" \
-		"$(grep -c 'improvement of DARD over ECMP' <<<"$out")" 1
-
-# --repeat: three runs of four schedulers, each flow a second longer per
-# run; in run 2 every dard flow failed, so its mean is of runs 1 and 3.
+# Three paired runs of four schedulers, each flow a second longer per
+# run; in run 2 every dard flow failed: its runs are 1 and 3.
 for r in 1 2 3; do
 	mkdir -p "$tmp/rep/run$r"
 	{
@@ -429,64 +411,40 @@ for r in 1 2 3; do
 		done
 	} >"$tmp/rep/run$r/results.csv"
 done
+printf 'topo=fattree:4\nlink=50\ngoodput=0.943197\nschedulers=ecmp,dard-paper,dard,sdn-optimal\nruns=3\nseeds=1 1 1\nloadavg=0.2\n' \
+	>"$tmp/rep/meta"
 ok "summary of three runs" 0 "$ex" summary "$tmp/rep" &&
-	is "repeat: the runs named" "$(head -1 <<<"$out")" \
-		"3 runs of the same traffic: run1 run2 run3" &&
-	has "repeat: the columns" "$(sed -n 2p <<<"$out")" \
-		'^sched +flows +failed +mean s +sd s +min s +max s +over ecmp +avg s per run$' &&
-	has "repeat: ecmp, mean 23, sd 1, 22-24" "$out" \
-		'^ecmp +6 +0 +23\.00 +1\.00 +22\.00 +24\.00 +- +22\.00 23\.00 24\.00$' &&
-	has "repeat: dard's failed run left out, (18 + 20) / 2, sd 1.41" "$out" \
-		'^dard +6 +2 +19\.00 +1\.41 +18\.00 +20\.00 +17\.4% +18\.00 - 20\.00$' &&
-	has "repeat: dard-paper, (23 - 21) / 23" "$out" \
-		'^dard-paper +6 +0 +21\.00 +1\.00 +20\.00 +22\.00 +8\.7% +20\.00 21\.00 22\.00$' &&
-	has "repeat: says the gains are paired" "$out" \
-		'^over ecmp and the improvements: by the means of the runs where both schedulers have an average \(paired\)$' &&
-	has "repeat: the improvement by the means" "$out" \
-		'^improvement of DARD over ECMP \(paper formula \(1\)\), by the paired means of 3 runs: 17\.4%$' &&
-	has "repeat: DARD over its paper mode, (21 - 19) / 21" "$out" \
-		'^improvement of DARD over DARD \(paper mode\), by the paired means of 3 runs: 9\.5%$' &&
-	has "repeat: DARD against SDN-optimal, (18 - 19) / 18" "$out" \
-		'^improvement of DARD over SDN-optimal, by the paired means of 3 runs: -5\.6%$'
-
-# Runs in numeric order, run10 last; a scheduler missing from a run.
-for r in 4 5 6 7 8 9 10; do
-	mkdir -p "$tmp/rep/run$r"
-	printf '%s\nstride,0.1,ecmp,1,e1_1,e2_1,0.5,%d.000,1,0,\n' "$header" $((20 + r)) \
-		>"$tmp/rep/run$r/results.csv"
-done
-ok "summary of ten runs" 0 "$ex" summary "$tmp/rep" &&
-	is "ten runs: in order" "$(head -1 <<<"$out")" \
-		"10 runs of the same traffic: run1 run2 run3 run4 run5 run6 run7 run8 run9 run10" &&
-	has "ten runs: ecmp's last run last" "$out" '^ecmp .* 29\.00 30\.00$' &&
-	has "ten runs: sdn-optimal ran in three" "$out" '^sdn-optimal .* 17\.00 18\.00 19\.00( -){7}$' &&
-	has "ten runs: its gain over ecmp's runs 1-3 only, (23 - 18) / 23" "$out" \
-		'^sdn-optimal +6 +0 +18\.00 .* 21\.7% ' &&
-	has "and its improvement line too" "$out" \
-		'^improvement of SDN-optimal over ECMP, by the paired means of 10 runs: 21\.7%$'
-rm -rf "$tmp/rep/run"[4-9] "$tmp/rep/run10"
+	has "three runs: ecmp's mean 23, sd 1, t(2) 4.303 x 1 / sqrt 3" "$out" \
+		'^ecmp +3 +23\.000 +1\.000 +2\.484 +22\.000 +24\.000 ' &&
+	has "three runs: dard's failed run left out" "$out" \
+		'^dard +2 +19\.000 +1\.414 +12\.706 +18\.000 +20\.000 ' &&
+	has "three runs: DARD over ECMP by pairs, (18.18 + 16.67) / 2" "$out" \
+		'^dard +ecmp +2 +17\.42 +9\.63 ' &&
+	has "three runs: SDN-optimal over ECMP, all three pairs" "$out" \
+		'^sdn-optimal +ecmp +3 +21\.77 ' &&
+	is "and the same as JSON" "$(jq -r '.schedulers.ecmp.mean' "$tmp/rep/summary.json")" 23
 
 mkdir -p "$tmp/empty"
 ok "summary of nothing fails" 1 "$ex" summary "$tmp/empty" &&
-	has "and says what is missing" "$err" 'no results.csv or run\*/results.csv in '
+	has "and says what is missing" "$err" 'not an experiment directory'
 
 bad "--out holding runs" \
-	"^experiment: --out $tmp/rep already holds run directories \\(of an earlier --repeat\\): name another$" \
+	"^experiment: --out $tmp/rep already holds run directories \\(of an earlier experiment\\): name another$" \
 	compare --repeat 2 --out "$tmp/rep"
 
 if command -v gnuplot >/dev/null; then
 	png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
 	ok "plot of three runs" 0 "$ex" plot "$tmp/rep" &&
-		is "the means chart is a PNG" "$(png "$tmp/rep/avg-transfer-time.png" && echo y)" y &&
+		is "the testbed-and-model chart is a PNG" "$(png "$tmp/rep/testbed-model.png" && echo y)" y &&
 		is "each run has its CDF" "$(png "$tmp/rep/run3/transfer-time-cdf.png" && echo y)" y &&
 		mkdir -p "$tmp/a dir" && cp -r "$tmp/rep" "$tmp/a dir/" &&
 		rm -f "$tmp/a dir/rep/run"*/*.png &&
 		ok "plot of runs in a path with a space" 0 "$ex" plot "$tmp/a dir/rep" &&
 		is "each run still has its CDF" \
 			"$(png "$tmp/a dir/rep/run2/transfer-time-cdf.png" && echo y)" y &&
-		is "the chart's data: mean, least, largest" "$(cat "$tmp/rep/avg-time.dat")" \
-			"$(printf '%s\n' 'ecmp 23.000 22.000 24.000' 'dard 19.000 18.000 20.000' \
-				'dard-paper 21.000 20.000 22.000' 'sdn-optimal 18.000 17.000 19.000')"
+		is "the chart's data: mean, interval, model, bound" "$(cat "$tmp/rep/means.dat")" \
+			"$(printf '%s\n' 'ecmp 23 2.484 NaN NaN' 'dard 19 12.706 NaN NaN' \
+				'dard-paper 21 2.484 NaN NaN' 'sdn-optimal 18 2.484 NaN NaN')"
 else
 	echo "skip plot: no gnuplot"
 fi

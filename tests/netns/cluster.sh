@@ -157,14 +157,14 @@ t "scripts/cluster all: a DARD run over ssh" \
 planned=$(($(wc -l <"$tmp/plan.csv") - 1))
 header=$(grep -o '"pattern,rate,scheduler,[a-z,]*"' "$top/scripts/experiment" | tr -d '"')
 t "results.csv has experiment's header" \
-	test "$(head -n 1 "$tmp/out/results.csv" 2>/dev/null)" = "$header"
+	test "$(head -n 1 "$tmp/out/run1/results.csv" 2>/dev/null)" = "$header"
 echo "planned flows: $planned"
 t "a row per planned flow ($planned)" \
-	test "$(tail -n +2 "$tmp/out/results.csv" 2>/dev/null | grep -c ',dard,')" -eq "$planned"
+	test "$(tail -n +2 "$tmp/out/run1/results.csv" 2>/dev/null | grep -c ',dard,')" -eq "$planned"
 t "every flow finished (a transfer time)" \
-	test "$(awk -F, 'NR > 1 && $8 != ""' "$tmp/out/results.csv" | wc -l)" -eq "$planned"
+	test "$(awk -F, 'NR > 1 && $8 != ""' "$tmp/out/run1/results.csv" | wc -l)" -eq "$planned"
 t "a summary" grep -q '^dard ' "$tmp/out/summary.txt"
-t "the figures" test -s "$tmp/out/transfer-time-cdf.png"
+t "the figures" test -s "$tmp/out/run1/transfer-time-cdf.png"
 t "every node's log collected" \
 	test "$(find "$tmp/out/logs" -name 'dard*.log' 2>/dev/null | wc -l)" -eq 36
 t "dardd ran with --dardd-args" grep -q 'query every 0.1' "$tmp/out/logs/e3_2/dardd.log"
