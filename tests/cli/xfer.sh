@@ -18,10 +18,11 @@
 # intervals adding up to N; iperf3 -n's seconds for the same transfer
 # printed beside it (not asserted). Then: recv --daemon accepting a
 # connection as soon as it returns, detached; a fixed client port used
-# twice in a row; --congestion; a receiver killed mid-transfer, send's
-# --timeout, a refused connection, recv's --timeout with nobody
-# connecting and with a connection silent, a port in use and an address
-# not ours, each an exit 1 with its error. Every wait is a bounded poll.
+# twice in a row; --congestion; a port in use and an address not ours;
+# and each an exit 1 with its error: a refused connection, recv's
+# --timeout with nobody connecting and with a connection silent, a
+# short count and none (a receiver in Python that lies), a receiver
+# killed mid-transfer, send's --timeout. Every wait is a bounded poll.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -107,6 +108,7 @@ is "... the intervals back to back from 0 to its end" \
 	true
 wait "$pid"
 is "recv --once exits 0 after it" "$?" 0
+is "... nothing on its stderr" "$(cat "$tmp/recv.err")" ""
 
 # iperf3 -n on the same link, for the figures: its clock stops at the
 # last byte written, with the socket's buffer and the tbf's queue still
@@ -211,6 +213,46 @@ ok "recv --timeout 0.5, nobody connecting: gives up" 1 xrecv --bind "$dst" \
 	--port 5007 --timeout 0.5 &&
 	is "... saying so" "$err" \
 		"dard-exp: recv: no connection to $dst:5007 in 0.5 s"
+
+# A receiver that lies: reads to the end, then answers with one byte
+# fewer, or closes without a count.
+liar() {
+	ip netns exec "$b" python3 -c '
+import socket, struct, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(1)
+c, _ = s.accept()
+n = 0
+while True:
+	d = c.recv(65536)
+	if not d:
+		break
+	n += len(d)
+if sys.argv[3] == "short":
+	c.sendall(struct.pack(">Q", n - 1))
+c.close()' "$dst" "$1" "$2" &
+	pid=$!
+	pids+=("$pid")
+	within 30 listening "$1"
+}
+if command -v python3 >/dev/null; then
+	liar 5012 short
+	ok "a count one byte short: exit 1" 1 xsend --to "$dst" --port 5012 \
+		--bytes 5000 &&
+		is "... the JSON's error" "$(jqo .error)" \
+			"short count: the receiver read 4999 of 5000 bytes" &&
+		is "... its count reported" "$(jqo .end.sum_received.bytes)" 4999
+	wait "$pid"
+	liar 5013 none
+	ok "no count: exit 1" 1 xsend --to "$dst" --port 5013 --bytes 5000 &&
+		is "... the JSON's error" "$(jqo .error)" \
+			"the receiver closed without its count (0 of 8 bytes)"
+	wait "$pid"
+else
+	echo "# python3 is not installed: no lying receiver"
+fi
 
 # A receiver killed mid-transfer (20 s of data), once it has read some:
 # send exits 1 saying so.
