@@ -440,7 +440,8 @@ $(B)/man/%: man/%.scd
 
 # ctlsock.sh needs root (it skips without) and its own network namespace
 # (unshare -n, not the testbed): the control socket against an impostor.
-# exp.sh (root too) runs dard-exp sample on two namespaces of its own.
+# exp.sh (root too) runs dard-exp sample on two namespaces of its own,
+# xfer.sh dard-exp send and recv on two more (a veth, a tbf).
 # notify.sh runs the daemons under a fake systemd (root, unshare -n too);
 # units.sh checks the systemd units offline.
 test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
@@ -449,6 +450,7 @@ test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
 		tests/cli/ctlsock.sh || rc=1; \
 		DARD_BIN=$(B)/bin tests/cli/exp.sh || rc=1; \
+		DARD_BIN=$(B)/bin tests/cli/xfer.sh || rc=1; \
 		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
 		tests/cli/controller.sh || rc=1; \
 		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * dard-exp: what an experiment on the namespace testbed did to the
- * machine (sample.c) and what it shows (report.c). main only wires: a
+ * machine (sample.c), what it shows (report.c), and its transfers,
+ * timed to their end (send.c, recv.c). main only wires: a
  * table of the commands drives both the dispatch and the help; each
  * command parses its own options (opts.c).
  */
@@ -9,8 +10,10 @@
 #include <string.h>
 
 #include "opts.h"
+#include "recv.h"
 #include "report.h"
 #include "sample.h"
+#include "send.h"
 #include "stdopts.h"
 
 static const struct cmd {
@@ -26,6 +29,15 @@ static const struct cmd {
 	 "record a testbed's CPU idle share, links and queues"},
 	{"report", "dard-exp report", exp_report_cmd, "DIR [ --json FILE ]",
 	 "an experiment's statistics, fidelity and the model beside it"},
+	{"send", "dard-exp send", exp_send_cmd,
+	 "--to ADDR --port PORT --bytes N [ --from ADDR ]\n"
+	 "                     [ --cport PORT ] [ --interval S ]\n"
+	 "                     [ --congestion ALGO ] [ --timeout S ]",
+	 "one transfer, timed until the receiver has every byte"},
+	{"recv", "dard-exp recv", exp_recv_cmd,
+	 "--bind ADDR --port PORT [ --once ] [ --daemon ]\n"
+	 "                     [ --timeout S ]",
+	 "send's receiver: reads to the end, answers with the count"},
 };
 
 enum { NCMDS = sizeof(cmds) / sizeof(cmds[0]) };
@@ -47,8 +59,8 @@ static void usage(FILE *f)
 	fputc('\n', f);
 	exp_opts_help(f);
 	fputs("\n"
-	      "Exit status: 0 success, 1 error (a bad file, a testbed not up),\n"
-	      "2 bad usage.\n",
+	      "Exit status: 0 success, 1 error (a bad file, a testbed not up, a\n"
+	      "transfer that failed), 2 bad usage.\n",
 	      f);
 }
 
