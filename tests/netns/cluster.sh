@@ -28,7 +28,7 @@ pins=/sys/fs/bpf/dard/cluster-test/$prefix
 suite=cluster
 source "$top/tests/netns/lib.sh"
 command -v sshd >/dev/null || PATH=$PATH:/usr/sbin
-for tool in sshd ssh ssh-keygen iperf3 jq; do
+for tool in sshd ssh ssh-keygen jq; do
 	command -v $tool >/dev/null && continue
 	echo "cluster.sh: $tool missing: scripts/install-deps"
 	echo "$suite: 0 passed, 1 failed"
@@ -50,7 +50,7 @@ cleanup() {
 	[[ -e $tmp/ns/teardown.batch ]] &&
 		ip -force -batch "$tmp/ns/teardown.batch" >/dev/null 2>&1
 	rm -rf "$pins"
-	# DARD_KEEP_TMP=1 keeps the run's files (per-flow iperf3 JSON in
+	# DARD_KEEP_TMP=1 keeps the run's files (per-flow transfer JSON in
 	# out/dard/json, the nodes' logs, sshd's logs) for reading.
 	if [[ -n ${DARD_KEEP_TMP:-} ]]; then
 		echo "cluster.sh: kept $tmp"
@@ -127,14 +127,14 @@ t "root logs in with the run's key, host key checked" \
 	-o StrictHostKeyChecking=yes -i "$tmp/ssh/id" "root@${mgmt_of[e1_1]}" \
 	"ip -o addr show | grep -q ${mgmt_of[e1_1]}/"
 
-# What a run may leave: nothing. No dard daemon or iperf3 in any node,
+# What a run may leave: nothing. No dard daemon or receiver in any node,
 # no pinned map, no remote directory (but those of $1...).
 left_over() {
 	local n p c keep=" $* "
 	for n in "${!ns_of[@]}"; do
 		for p in $(ip netns pids "${ns_of[$n]}"); do
 			c=$(cat "/proc/$p/comm" 2>/dev/null)
-			[[ $c == dardd || $c == dard-switchd || $c == iperf3 ]] && echo "$n: $c $p"
+			[[ $c == dardd || $c == dard-switchd || $c == dard-exp ]] && echo "$n: $c $p"
 		done
 	done
 	[[ -d $pins ]] && find "$pins" -mindepth 1 | sed 's/^/pin: /'
