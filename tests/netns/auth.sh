@@ -79,13 +79,13 @@ view() {
 	on e1_1 "$dardctl" -j monitor show |
 		jq -c '[.[] | {dst_tor, paths: [.paths[] | {index, known, dead, elephants}]}]'
 }
-stat_of() { dardd_stat e1_1 "$1"; }
+
 before=$(view)
 echo "monitor show before: $before"
 declare -A was
 for s in rejected refused_malformed refused_seq refused_mac refused_replay \
 	refused_source replies; do
-	was[$s]=$(stat_of "$s")
+	was[$s]=$(dardd_stat e1_1 "$s")
 done
 
 for c in zero-seq wrong-seq bad-mac no-mac; do
@@ -97,7 +97,7 @@ t "a reply replayed as it leaves tor1_1" bash -c \
 	"'$testbed' exec --prefix '$prefix' tor1_1 python3 '$py' replay mgmt0 '$tor' '$e1' '$dport' 60 >/dev/null"
 
 grew() { # grew STAT N: STAT rose by N since was[STAT]
-	[[ $(($(stat_of "$1") - was[$1])) -eq $2 ]]
+	[[ $(($(dardd_stat e1_1 "$1") - was[$1])) -eq $2 ]]
 }
 t "5 signed replies with seq 0 refused as malformed" within 30 grew refused_malformed 5
 t "5 signed replies with a seq nobody asked refused" within 30 grew refused_seq 5
@@ -173,11 +173,11 @@ t "tor1_1's agent sampled its counters, no read failed" grep -Eq \
 	"load: [1-9][0-9]* samples, 0 failed" "$dir/log/tor1_1.log"
 grep "load:" "$dir/log/tor1_1.log" | tail -n 1
 
-qb=$(stat_of query_bytes)
-rb=$(stat_of reply_bytes)
+qb=$(dardd_stat e1_1 query_bytes)
+rb=$(dardd_stat e1_1 reply_bytes)
 awk -v q="$qb" -v r="$rb" 'BEGIN { printf "e1_1 dardd: %d query bytes, %d reply bytes, reply/query %.2f\n", q, r, q ? r / q : 0 }'
 t "dardd's replies are at most its queries' bytes and the slack each" \
-	test "$rb" -le $((qb + 64 * $(stat_of replies)))
+	test "$rb" -le $((qb + 64 * $(dardd_stat e1_1 replies)))
 kill $ipid 2>/dev/null
 wait $ipid 2>/dev/null
 t "down" "$testbed" down --prefix "$prefix"

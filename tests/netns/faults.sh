@@ -97,7 +97,7 @@ acks_through() {
 }
 # The switches of node $1's flow from port $2, one line.
 switches() { tcp_flow "$1" "$2" | jq -r '.switches | join(" ")'; }
-stat_of() { dp_stat "$@"; }
+
 # Node $1's repair counters (JSON), and what they gained since $2 (such
 # JSON), as one line.
 repairs() {
@@ -354,10 +354,10 @@ echo "  the ACKs: $(switches e3_1 41001)"
 xfer_at
 t "take $fcore's $fport down, telling no one" on "$fcore" ip link set dev "$fport" down
 xfer_goes_on "in-band, core link down"
-rto=$(stat_of e1_1 repath_rto)
+rto=$(dp_stat e1_1 repath_rto)
 t "e1_1's datapath repathed the data on RTO ($rto)" test "${rto:-0}" -gt 0
 # The ACKs' repair may come a D-SACK later than the data's.
-dsack_seen() { dsack=$(stat_of e3_1 repath_dsack); ((${dsack:-0} > 0)); }
+dsack_seen() { dsack=$(dp_stat e3_1 repath_dsack); ((${dsack:-0} > 0)); }
 t "e3_1's datapath repathed the ACKs on a repeated D-SACK" within 60 dsack_seen
 echo "  $dsack D-SACK repaths"
 # In fattree:4 a core reaches one aggregation switch per pod.
@@ -367,12 +367,12 @@ xfer_end "in-band, core link down"
 
 # Mice: short connections while the link is still down.
 servers_start e3_1
-rto0=$(stat_of e1_1 repath_rto)
-syn0=$(stat_of e3_1 repath_syn)
+rto0=$(dp_stat e1_1 repath_rto)
+syn0=$(dp_stat e3_1 repath_syn)
 mice_run "$mice" 60 e1_1 e3_1
 servers_stop e3_1
-rto1=$(stat_of e1_1 repath_rto)
-syn1=$(stat_of e3_1 repath_syn)
+rto1=$(dp_stat e1_1 repath_rto)
+syn1=$(dp_stat e3_1 repath_syn)
 echo "mice: $done_n of $mice short connections completed, the longest in $longest s, link down; $((rto1 - rto0)) repaths on RTO (e1_1), $((syn1 - syn0)) on a SYN-ACK sent again (e3_1)"
 t "every mouse completed ($done_n of $mice)" test "$done_n" -eq "$mice"
 
@@ -407,13 +407,13 @@ acks_away() {
 	return 1
 }
 t "its ACKs do not cross $pcore" acks_away
-held0=$(stat_of e1_1 rto_held)
-rto0=$(stat_of e1_1 repath_rto)
+held0=$(dp_stat e1_1 rto_held)
+rto0=$(dp_stat e1_1 repath_rto)
 xfer_at
 t "take $pcore's $pport down, telling no one" on "$pcore" ip link set dev "$pport" down
 xfer_goes_on "in-band, placed transfer, core link down"
-held1=$(stat_of e1_1 rto_held)
-rto1=$(stat_of e1_1 repath_rto)
+held1=$(dp_stat e1_1 rto_held)
+rto1=$(dp_stat e1_1 repath_rto)
 t "its first RTO kept the placed path ($((held1 - held0)) held)" test "$((held1 - held0))" -gt 0
 t "a later one moved it ($((rto1 - rto0)) repaths on RTO)" test "$((rto1 - rto0))" -gt 0
 left_p() { ! crosses e1_1 40002 "$pcore"; }
