@@ -101,6 +101,15 @@ bounded() { timeout -k 5 "$DARD_TEST_CMD_TIMEOUT" "$@"; }
 # since T0: the seconds from epoch time T0 (as $EPOCHREALTIME) to now.
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
 
+# figure NAME VALUE UNIT [WHAT]: a figure the test measured, printed
+# and never judged (a rate, a time, a ratio: what the machine's load
+# decides as much as the code). `make bench' runs the tests that print
+# them several times on an idle machine and gives each figure's mean
+# and interval (scripts/bench-figures, Documentation/benchmarks.md).
+figure() {
+	echo "figure $suite.$1 $2 $3${4:+ $4}"
+}
+
 # need_root: tests that need root (namespaces, BPF, mounts) skip without
 # it, or fail when CI is set, so that CI never passes having run nothing.
 need_root() {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "opts.h"
 #include "recv.h"
 #include "report.h"
@@ -38,6 +39,8 @@ static const struct cmd {
 	 "--bind ADDR --port PORT [ --once ] [ --daemon ]\n"
 	 "                     [ --timeout S ]",
 	 "send's receiver: reads to the end, answers with the count"},
+	{"bench", "dard-exp bench", exp_bench_cmd, "LOG... [ --json FILE ]",
+	 "the figures test logs print: each one's mean and interval"},
 };
 
 enum { NCMDS = sizeof(cmds) / sizeof(cmds[0]) };

@@ -420,6 +420,7 @@ case_ecmp() {
 	echo "ECMP: $under of 16 flows under $floor Mbit/s (min $minrate), $shared share a link, at most $(max_per_link) on one link"
 	t "ECMP collides: some link carries two of the flows" test "$shared" -gt 0
 	ecmp_under=$under ecmp_min=$minrate
+	figure ecmp_at_90 $((16 - under)) flows "ECMP: of 16, at 90% of $rate Mbit/s or more"
 	down
 }
 
@@ -441,6 +442,7 @@ case_optimal() {
 		within 300 placed "$inter" ||
 		ctl_stats | jq -c '{flows, last_max_load}' | sed 's/^/  /'
 	echo "  placed $(since "$t0") s after the flows started; repath_rto $(rto_sum)"
+	figure placed_s "$(since "$t0")" s "sdn-optimal: from the flows' start to every flow placed"
 	ctl_stats | jq -c '{algo, epoch, hosts, flows, rounds, moves, last_decision_ms, last_msgs, last_bytes, last_max_load}' |
 		sed 's/^/  controller: /'
 	# A window of $wlen s in which the controller moved no flow: its
@@ -475,6 +477,8 @@ case_optimal() {
 	fi
 	report opt "$w0" "$w1"
 	echo "sdn-optimal: $under of 16 flows under $floor Mbit/s of goodput (90% of the line rate on the wire), min $minrate Mbit/s (ECMP: ${ecmp_under:-?} under, min ${ecmp_min:-?}); a figure, not a check"
+	figure optimal_at_90 $((16 - under)) flows "sdn-optimal: of 16, at 90% of $rate Mbit/s or more"
+	figure optimal_min_mbps "$minrate" Mbit/s "sdn-optimal: the slowest flow over the window"
 }
 # applied: whether every flow's datapath path (dp flow show) is the one
 # dardd holds for it, which the controller assigned.
@@ -516,6 +520,7 @@ case_kill() {
 	t "every flow moves bytes after the kill" moving opt "$w0" "$w1"
 	report opt "$w0" "$w1"
 	echo "fallback: every host in mode dard $fell s after the kill (its timeout: $ctl_timeout s); from the kill to 3 s after, min $minrate Mbit/s, $(zero_seconds opt "$w0" "$w1") seconds at zero, at most $(max_zero opt "$w0" "$w1") on one flow"
+	figure fallback_s "$fell" s "the controller killed to the last host in dard, by the hosts' clocks (timeout $ctl_timeout s)"
 	t "start the controller again" "$testbed" controller --prefix "$prefix" start
 	ts=$EPOCHREALTIME
 	t "every host is back in controller mode" within 120 all_mode controller

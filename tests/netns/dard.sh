@@ -348,8 +348,13 @@ if [[ -n $converged ]]; then
 	a=$(printf '%.0f' "$t_dardd")
 	b=$(awk -v c="$converged" 'BEGIN { printf "%d", c + 1 }')
 	echo "total: $(mbps 1 "$a") Mbit/s collided (1 s to $a s), $(mbps "$b" $((b + 5))) Mbit/s spread ($b s to $((b + 5)) s)"
-	[[ -n $collided ]] &&
+	figure collided_mbps "$(mbps 1 "$a")" Mbit/s "the four flows' total, collided on core1 at 50 Mbit/s"
+	figure spread_mbps "$(mbps "$b" $((b + 5)))" Mbit/s "the four flows' total once spread (200 at most)"
+	figure spread_s "$(awk -v c="$converged" -v d="$t_dardd" 'BEGIN { printf "%.1f", c - d }')" s "from the first dardd's start to no shared link"
+	if [[ -n $collided ]]; then
 		echo "flows ${collided}(on core1 until dardd): $(mbps 1 "$a" "$collided") Mbit/s collided, $(mbps "$b" $((b + 5)) "$collided") Mbit/s spread"
+		figure collided_gain "$(awk -v a="$(mbps 1 "$a" "$collided")" -v b="$(mbps "$b" $((b + 5)) "$collided")" 'BEGIN { printf "%.2f", a > 0 ? b / a : 0 }')" x "the flows still collided when dardd started: spread over collided ($(wc -w <<<"$collided") flows; ideally that many times)"
+	fi
 	for i in 1 2 3 4; do
 		t "flow $i carried bytes once spread" \
 			jq -e --argjson b "$b" --argjson t0 "$t0" \

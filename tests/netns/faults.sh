@@ -257,6 +257,7 @@ xfer_end() {
 	jq -r '[.per_tick[] * 8 / 1e5 | floor] | "  Mbit/s per 0.1 s: \(join(" "))"' \
 		"$tmp/$xport.recv" 2>/dev/null | fold -s -w 76
 	echo "stall: $1: ${stall:-?} s at zero throughput"
+	figure "stall.${1// /_}" "${stall:-nan}" s "$1: seconds at zero throughput (goal: under 2)"
 	echo "  repairs: $xsrc (sender): $(gained "$xsrc" "$xsrc_r"); $xdst (receiver): $(gained "$xdst" "$xdst_r")"
 }
 xfer_gone() { ! kill -0 "$xpid" 2>/dev/null; }
@@ -460,6 +461,7 @@ for b in one three; do
 	mice_wait "$b"
 	s=$([[ $b == one ]] && echo 1 || echo 3)
 	echo "new connections $s s after the failure: $done_n of $conns completed, the last $(awk -v a="$t_fail" -v b="$last" 'BEGIN { printf "%.2f", b - a }') s after the failure; the longest took $longest s, $slow over 0.5 s"
+	figure "conns_${s}s_longest" "$longest" s "the longest of $conns new connections started $s s after a core link failed"
 	eval "done_$b=$done_n"
 done
 t "all of those started 1 s after completed ($done_one of $conns)" \
@@ -480,6 +482,7 @@ crossed() {
 }
 t "new connections cross $fcore's $fport again" within 60 crossed
 echo "link up: new flows cross it $(since "$t_up") s after it came up"
+figure link_up_s "$(since "$t_up")" s "a link up again to new flows crossing it"
 mice_run "$conns" 60 "${pairs[@]}"
 echo "new connections after the link came back: $done_n of $conns completed"
 t "all of them completed ($done_n of $conns)" test "$done_n" -eq "$conns"

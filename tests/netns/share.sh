@@ -102,6 +102,7 @@ for h in e1_1 e1_2; do
 	saved=$((saved + sv))
 done
 t "queries saved by sharing ($saved)" test "$saved" -gt 0
+figure asked_share "$(awk -v q="$dq" -v s="$saved" 'BEGIN { printf "%.3f", q / (q + s) }')" "" "queries two sharers sent over those they needed (11 of 18 a tick ideally)"
 t "both hosts asked under 80% of what they would alone ($dq of $((dq + saved)))" \
 	test $((dq * 100)) -lt $(((dq + saved) * 80))
 for h in e1_1 e1_2; do
@@ -164,9 +165,11 @@ ticks_over() { (($(dardd_stat "$rx" query_ticks) >= $1)); }
 alone() {
 	local k1 q1 s1 k2 q2 s2
 	read -r k1 q1 s1 < <(dardd_stats "$rx" query_ticks queries share_saved)
+	ta=$EPOCHREALTIME
 	within 60 ticks_over $((k1 + 20)) || return 1
 	read -r k2 q2 s2 < <(dardd_stats "$rx" query_ticks queries share_saved)
 	echo "  $rx: $((q2 - q1)) queries, $((s2 - s1)) saved in $((k2 - k1)) ticks"
+	figure alone_queries_per_s "$(awk -v q=$((q2 - q1)) -v t="$(since "$ta")" 'BEGIN { printf "%.1f", q / t }')" "1/s" "queries a host alone sends (9 switches, 10 ticks a second: 90)"
 	((s2 == s1 && q2 - q1 == 9 * (k2 - k1)))
 }
 t "with its sharer gone, $rx asks all 9 itself every tick" within 120 alone
