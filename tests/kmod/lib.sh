@@ -34,6 +34,14 @@ h1=e1_1 h2=e1_2
 # which tests/kmod/run sets on the kernel command line (init exports it).
 source "$top/tests/netns/lib.sh"
 
+# The guest's bound (tests/kmod/init) ends the run with SIGTERM, which
+# bash takes once the command it waits for ends: say so, count it and
+# print the summary on the console, fd 3. A function called with its
+# output redirected (on ... >FILE) redirects the shell's own, and so the
+# trap's, until it returns.
+exec 3>&1
+trap '{ fail "the guest'"'"'s time bound ran out"; summary; } >&3; exit 1' TERM
+
 # The testbed's addressing, without the datapath: the tests attach one.
 testbed_up() {
 	"$testbed" up "$topo" --prefix "$prefix" --no-datapath
