@@ -64,7 +64,7 @@ t "testbed $topo up without a datapath" testbed_up
 id1=$(id_of $h1) id2=$(id_of $h2)
 read -ra pair <<<"$(pair_of $h1 $h2 1)"
 on $h2 iperf3 -s -D
-t "iperf3 listens on $h2" within 20 listening $h2 5201
+t "iperf3 listens on $h2" within 60 listening $h2 5201
 
 measure plain "${pair[0]}" "${pair[1]}"
 

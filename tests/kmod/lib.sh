@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # What the guest's test.sh and bench.sh share (tests/kmod/run boots them):
-# the tree's layout under /dard, tests/netns/lib.sh's pass/fail/t/within/
-# on, the testbed they build, and the look-ups on it. Source it with
-# $suite set, from /dard.
+# the tree's layout under /dard, tests/lib.sh's pass/fail/t/within/
+# bounded and tests/netns/lib.sh's on/on_bg and look-ups (flows, tcp_flow,
+# dp_stat, pids_of, stop_prog), the testbed they build, and the guest's
+# own look-ups on it. Source it with $suite set, from /dard.
 #
 #        int1       int2       clos:2,4,1, the testbed's smallest tree
 #          | \     / |         with two paths between two hosts; both
@@ -29,11 +30,17 @@ kver=$(cat /etc/dard-kver 2>/dev/null)
 ko=/lib/modules/$kver/dard.ko
 h1=e1_1 h2=e1_2
 
+# on (tests/netns/lib.sh) bounds each command by $DARD_TEST_CMD_TIMEOUT,
+# which tests/kmod/run sets on the kernel command line (init exports it).
 source "$top/tests/netns/lib.sh"
 
-# on NODE CMD...: as tests/netns/lib.sh's, bounded: a hung command fails
-# its test instead of taking the whole guest's time.
-on() { timeout 60 "$testbed" exec --prefix "$prefix" "$@"; }
+# The guest's bound (tests/kmod/init) ends the run with SIGTERM, which
+# bash takes once the command it waits for ends: say so, count it and
+# print the summary on the console, fd 3. A function called with its
+# output redirected (on ... >FILE) redirects the shell's own, and so the
+# trap's, until it returns.
+exec 3>&1
+trap '{ fail "the guest'"'"'s time bound ran out"; summary; } >&3; exit 1' TERM
 
 # The testbed's addressing, without the datapath: the tests attach one.
 testbed_up() {
@@ -53,9 +60,23 @@ attach() {
 	on "$h" "$dardctl" $(dp_opt "$be") dp attach eth0 host "$h" "$@"
 }
 detach() { on "$1" "$dardctl" dp detach eth0; }
-# dpstat HOST NAME: counter NAME of HOST's datapath (either backend).
-dpstat() { on "$1" "$dardctl" -j dp stats eth0 | jq ".[0].$2 // empty"; }
-flows() { on "$1" "$dardctl" -j flow show dev eth0; }
+
+# num V: whether V is a whole number: a counter that was read, not the
+# null or empty of one that was not.
+num() { [[ $1 =~ ^[0-9]+$ ]]; }
+# dp_grew HOST COUNTER BEFORE N: whether HOST's datapath COUNTER (either
+# backend) is now at least N above BEFORE, an earlier dp_stat of it.
+dp_grew() {
+	local v
+	v=$(dp_stat "$1" "$2")
+	num "$v" && num "$3" && ((v - $3 >= $4))
+}
+# dp_is HOST COUNTER VALUE: whether that counter is still VALUE.
+dp_is() {
+	local v
+	v=$(dp_stat "$1" "$2")
+	num "$v" && [[ $v == "$3" ]]
+}
 # The paths from $h1 to $h2 (path list's JSON) and a path's turn switch.
 paths() { "$dardctl" -j -t "$conf" path list "$1" "$2"; }
 npaths() { paths "$h1" "$h2" | jq length; }
@@ -64,25 +85,26 @@ pair_of() {
 	paths "$1" "$2" | jq -r --argjson n "$3" \
 		'.[] | select(.index == $n) | "\(.saddr) \(.daddr)"'
 }
-# rx_packets NODE: packets received on all of NODE's interfaces.
-rx_packets() {
-	ip -n "$prefix-$1" -j -s link show |
-		jq '[.[] | .stats64.rx.packets] | add'
+# rx_packets NODE, rx_bytes NODE: packets, bytes received on all of
+# NODE's interfaces.
+rx_sum() {
+	bounded ip -n "$prefix-$1" -j -s link show |
+		jq "[.[] | .stats64.rx.$2] | add"
 }
-# The largest live TCP flow to PORT in HOST's datapath (JSON). Live: not
-# ended and not idle for a second. The table still holds the earlier
-# tests' 2 MiB transfers to the same port, and one of those, picked
-# instead, was moved and never became an elephant.
-tcp_to() {
-	flows "$1" | jq -c --argjson p "$2" \
-		'[.[] | select(.proto == "tcp" and .dport == $p and (.ended | not)
-			       and .idle_ms < 1000)]
-		 | max_by(.bytes) // empty'
+rx_packets() { rx_sum "$1" packets; }
+rx_bytes() { rx_sum "$1" bytes; }
+# rx_grew NODE BEFORE N: whether NODE received N bytes more than BEFORE,
+# an earlier rx_bytes of it.
+rx_grew() {
+	local v
+	v=$(rx_bytes "$1")
+	num "$v" && num "$2" && ((v - $2 >= $3))
 }
-# elephant_to HOST PORT: whether that flow is an elephant yet.
-elephant_to() { tcp_to "$1" "$2" | jq -e '.elephant == true' >/dev/null; }
-# bytes_to HOST PORT BYTES: whether that flow has carried BYTES yet.
-bytes_to() { tcp_to "$1" "$2" | jq -e --argjson b "$3" '.bytes > $b' >/dev/null; }
+# carried HOST SPORT BYTES: whether HOST's TCP flow from port SPORT (the
+# tests pick each transfer's client port) has carried more than BYTES.
+carried() { tcp_flow "$1" "$2" | jq -s -e --argjson b "$3" 'any(.[]; .bytes > $b)' >/dev/null; }
+# elephant HOST SPORT: whether that flow is an elephant yet.
+elephant() { tcp_flow "$1" "$2" | jq -s -e 'any(.[]; .elephant == true)' >/dev/null; }
 # event_for HOST EVENT SPORT FILE: reads HOST's datapath events for half a
 # second, appending them to FILE; whether FILE now has EVENT for SPORT.
 event_for() {

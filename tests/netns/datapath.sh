@@ -33,8 +33,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-flows() { on "$1" "$dardctl" -j flow show dev eth0; }
-
 e1=172.16.0.1 e4=172.16.0.13
 
 t "fattree:4 up with the datapath" \

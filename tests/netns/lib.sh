@@ -3,10 +3,10 @@
 # What the namespace tests share, on top of tests/lib.sh (counts, t,
 # within, bounded, the root rule): on() to run a command in a node,
 # bounded in time, and the look-ups the tests make on a testbed (a
-# host's ID, a TCP flow by source port, the switches it crosses, a
-# program's pids, dardd's and the datapath's counters, a node's
-# management address). Source it with $suite set, and $testbed, $prefix
-# and $dardctl set before calling what needs them.
+# host's ID, its datapath's flows, a TCP flow by source port, the
+# switches it crosses, a program's pids, dardd's and the datapath's
+# counters, a node's management address). Source it with $suite set, and
+# $testbed, $prefix and $dardctl set before calling what needs them.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 need_root
@@ -47,10 +47,11 @@ port_to() {
 }
 # A host's ID, as the testbed's configuration has it. Needs $dardctl.
 id_of() { on "$1" "$dardctl" -j addr show "$1" | jq -r '.[0].id'; }
+# flows NODE: every flow in NODE's datapath on eth0 (flow show's JSON).
+flows() { on "$1" "$dardctl" -j flow show dev eth0; }
 # The TCP flow in node $1's datapath whose source port is $2 (JSON).
 tcp_flow() {
-	on "$1" "$dardctl" -j flow show dev eth0 |
-		jq -c --argjson p "$2" '.[] | select(.proto == "tcp" and .sport == $p)'
+	flows "$1" | jq -c --argjson p "$2" '.[] | select(.proto == "tcp" and .sport == $p)'
 }
 has_flow() { [[ -n $(tcp_flow "$1" "$2") ]]; }
 # crosses NODE SPORT SWITCH: whether that flow's path crosses SWITCH.
