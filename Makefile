@@ -8,7 +8,9 @@
 # make check-long the long scenarios (the kernel module under qemu, the
 #                 packages, the experiment, cluster and controller tests)
 # make check-quick the edit loop's: check without the testbed
-# make bench      benchmarks (Documentation/benchmarks.md)
+# make bench      benchmarks (Documentation/benchmarks.md), each with its
+#                 command, date and the load average before it, tables
+#                 as JSON in build/bench/
 # make demo       bring up a fat-tree testbed, check every path, tear it down
 # make clean
 
@@ -564,18 +566,19 @@ test: check
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
 		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-obl \
 		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl daemon
-	$(Q)$(B)/bin/dard-bench
-	$(Q)$(B)/bin/dard-bench-sched
-	$(Q)$(B)/bin/dard-bench-maxmin
-	$(Q)$(B)/bin/dard-bench-route
-	$(Q)$(B)/bin/dard-bench-obl
-	$(Q)$(B)/bin/dard-bench-ctl
-	$(Q)DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
-	$(Q)scripts/bench-testbed
-	$(Q)scripts/bench-failover
-	$(Q)$(B)/bin/dard-bench-dp
-	$(Q)scripts/bench-datapath
-	$(Q)$(MAKE) --no-print-directory bench-kmod
+	$(Q)scripts/bench-run addressing $(B)/bin/dard-bench
+	$(Q)scripts/bench-run sched $(B)/bin/dard-bench-sched
+	$(Q)scripts/bench-run maxmin $(B)/bin/dard-bench-maxmin
+	$(Q)scripts/bench-run route $(B)/bin/dard-bench-route
+	$(Q)scripts/bench-run oblivious $(B)/bin/dard-bench-obl
+	$(Q)scripts/bench-run controller $(B)/bin/dard-bench-ctl
+	$(Q)scripts/bench-run sim env DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
+	$(Q)scripts/bench-run testbed scripts/bench-testbed
+	$(Q)scripts/bench-run failover scripts/bench-failover
+	$(Q)scripts/bench-run dp $(B)/bin/dard-bench-dp
+	$(Q)scripts/bench-run datapath scripts/bench-datapath
+	$(Q)scripts/bench-run figures scripts/bench-figures
+	$(Q)scripts/bench-run kmod $(MAKE) --no-print-directory bench-kmod
 
 # Installs what it needs first: the one command on a fresh machine.
 demo:
