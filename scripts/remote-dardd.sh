@@ -5,8 +5,8 @@
 # the node's dardd in mode $w (fast, paper; none: stopped; restore: as it
 # was before the first change, whose command line is kept in $s). The
 # caller sets, before this text: w, f (the fabric interface), h (the
-# host's name), l (the log of a dardd started here) and s (the state
-# file).
+# host's name), l (the log of a dardd started here), s (the state
+# file) and b (the seconds a stopped dardd has to exit).
 #
 # The node's dardd is the one in this shell's network namespace (a
 # cluster of namespaces on one machine shares one process table) whose
@@ -32,7 +32,7 @@ m=none; [ -n "$t" ] && m=$(mode $t)
 if [ $w = restore ]; then [ -e "$s" ] || exit 0; elif [ $m = $w ]; then exit 0; fi
 if [ $w != restore ] && [ ! -e "$s" ]; then : >"$s"; [ -n "$t" ] && argv $t >"$s"; fi
 o=$t
-if [ -n "$o" ]; then kill $o; i=0; while live $o && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; fi
+if [ -n "$o" ]; then kill $o; i=0; while live $o && [ $i -lt $((b * 10)) ]; do sleep 0.1; i=$((i + 1)); done; fi
 [ -n "$o" ] && live $o && { echo "dardd $o did not stop" >&2; exit 3; }
 case $w in
 none) exit 0 ;;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 
 #include "ctlsock.h"
@@ -70,7 +71,29 @@ static int peer_of(int fd, struct ucred *cred, char *who, size_t size)
 	return 0;
 }
 
-int dard_ctl_connect(char *err)
+int dard_unix_connect(const struct sockaddr_un *sun, socklen_t len, int ms)
+{
+	struct timeval tv = {.tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000};
+	int fd, ret;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/*
+	 * A listener that takes no connection (stopped, or hung) leaves them
+	 * in its queue; once that is full, connect waits, as long as the
+	 * send timeout (unix(7)) says, then fails with EAGAIN.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
+	    connect(fd, (const struct sockaddr *)sun, len)) {
+		ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+int dard_ctl_connect(int ms, char *err)
 {
 	char who[DARD_PEER_STRLEN];
 	struct sockaddr_un sun;
@@ -82,22 +105,23 @@ int dard_ctl_connect(char *err)
 		return dard_fail(err, len,
 				 "Unable to tell this network namespace: %s",
 				 strerror(-len));
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return dard_fail(err, -errno, "Unable to open a socket: %s",
-				 strerror(errno));
-	if (connect(fd, (struct sockaddr *)&sun, len)) {
-		ret = -errno;
-		close(fd);
-		if (ret == -EACCES || ret == -EPERM)
-			return dard_fail(
-				err, ret,
-				"Unable to reach dardd at %s: %s (root only)",
-				sun.sun_path, strerror(-ret));
-		return dard_fail(err, ret,
+	fd = dard_unix_connect(&sun, len, ms);
+	if (fd == -ETIMEDOUT)
+		return dard_fail(
+			err, fd,
+			"dardd did not answer within %.3g s: %s takes no connection",
+			ms / 1e3, sun.sun_path);
+	if (fd == -EACCES || fd == -EPERM)
+		return dard_fail(err, fd,
+				 "Unable to reach dardd at %s: %s (root only)",
+				 sun.sun_path, strerror(-fd));
+	if (fd == -ENOENT || fd == -ECONNREFUSED)
+		return dard_fail(err, fd,
 				 "No dardd in this network namespace (%s: %s)",
-				 sun.sun_path, strerror(-ret));
-	}
+				 sun.sun_path, strerror(-fd));
+	if (fd < 0)
+		return dard_fail(err, fd, "Unable to reach dardd at %s: %s",
+				 sun.sun_path, strerror(-fd));
 	/* Before a byte goes either way: the directory's mode may be wrong. */
 	ret = peer_of(fd, &cred, who, sizeof(who));
 	if (ret) {

@@ -9,6 +9,7 @@
 #define _DARD_CTLSOCK_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 struct sockaddr_un;
@@ -28,12 +29,20 @@ enum { DARD_PEER_STRLEN = 160 };
 void dard_peer_describe(pid_t pid, uid_t uid, char *s, size_t size);
 
 /*
- * Connects to dardd's control socket; returns the fd, or a negative errno
- * with the reason in err (DARD_ERR_MAX): -ENOENT or -ECONNREFUSED when no
- * dardd listens, -EACCES for a client that is not root, -EPERM when the
+ * A unix stream socket connected to sun (len bytes of it); returns the fd,
+ * or -errno: -ETIMEDOUT when the listener took no connection for ms
+ * (stopped or hung, its queue full). Sends on it wait ms at most too.
+ */
+int dard_unix_connect(const struct sockaddr_un *sun, socklen_t len, int ms);
+
+/*
+ * Connects to dardd's control socket, waiting ms at most; returns the fd,
+ * or a negative errno with the reason in err (DARD_ERR_MAX): -ENOENT or
+ * -ECONNREFUSED when no dardd listens, -ETIMEDOUT when one takes no
+ * connection, -EACCES for a client that is not root, -EPERM when the
  * holder is not root (an impostor, named by pid, uid and command).
  */
-int dard_ctl_connect(char *err);
+int dard_ctl_connect(int ms, char *err);
 
 /*
  * Whether a dardd runs in this network namespace: its lock is held.

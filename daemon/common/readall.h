@@ -4,6 +4,7 @@
 #define _DARD_READALL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Reads fd to its end into a new buffer *buf (NUL-terminated; the caller
@@ -14,5 +15,14 @@
  * failure *buf and *len are untouched.
  */
 int dard_read_all(int fd, size_t max, char **buf, size_t *len);
+
+/*
+ * dard_read_all, but with the stream's end due by `by' (CLOCK_MONOTONIC
+ * ns, as dard_clock_ns reads it): -ETIMEDOUT past it, so that a peer
+ * that stopped (SIGSTOP) or hung before its last byte is an error, not
+ * a wait without end. Bytes already there are still read past it: a
+ * reader descheduled past the deadline takes an answer that came in time.
+ */
+int dard_read_all_by(int fd, size_t max, uint64_t by, char **buf, size_t *len);
 
 #endif /* _DARD_READALL_H */

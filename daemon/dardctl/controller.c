@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "clock.h"
 #include "ctlr_answer.h"
 #include "ctlsock.h"
 #include "dardctl.h"
@@ -51,12 +52,16 @@ static int connect_to(const char *path)
 		return -1;
 	}
 	strcpy(sun.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun))) {
+	fd = dard_unix_connect(&sun, sizeof(sun), CTL_ANSWER_WAIT_S * 1000);
+	if (fd == -ETIMEDOUT) {
+		fprintf(stderr,
+			"dard-controller did not answer within %d s: %s takes no connection\n",
+			CTL_ANSWER_WAIT_S, path);
+		return -1;
+	}
+	if (fd < 0) {
 		fprintf(stderr, "No dard-controller at %s: %s\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
+			strerror(-fd));
 		return -1;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
@@ -81,15 +86,22 @@ static json_object *ask(const char *path)
 {
 	char *buf, err[DARD_ERR_MAX];
 	json_object *doc;
+	uint64_t by;
 	size_t len;
 	int fd, ret;
 
+	by = dard_clock_ns(CLOCK_MONOTONIC) + CTL_ANSWER_WAIT_S * 1000000000ULL;
 	fd = connect_to(path);
 	if (fd < 0)
 		return NULL;
 	send(fd, "stats\n", 6, MSG_NOSIGNAL);
-	ret = dard_read_all(fd, ANSWER_MAX, &buf, &len);
+	ret = dard_read_all_by(fd, ANSWER_MAX, by, &buf, &len);
 	close(fd);
+	if (ret == -ETIMEDOUT) {
+		fprintf(stderr, "dard-controller did not answer within %d s\n",
+			CTL_ANSWER_WAIT_S);
+		return NULL;
+	}
 	if (ret) {
 		fprintf(stderr, "Unable to read dard-controller's answer: %s\n",
 			strerror(-ret));

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "answer.h"
+#include "clock.h"
 #include "ctlsock.h"
 #include "dardctl.h"
 #include "dardd.h"
@@ -30,10 +31,13 @@ static json_object *ask(const char *cmd)
 	char *buf, line[64], err[DARD_ERR_MAX];
 	int fd, ret, sent;
 	json_object *doc;
+	uint64_t by;
 	size_t len;
 
+	/* One deadline for the connect and the answer. */
+	by = dard_clock_ns(CLOCK_MONOTONIC) + CTL_ANSWER_WAIT_S * 1000000000ULL;
 	/* Only once its holder is known to be root (ctlsock.h). */
-	fd = dard_ctl_connect(err);
+	fd = dard_ctl_connect(CTL_ANSWER_WAIT_S * 1000, err);
 	if (fd < 0) {
 		fprintf(stderr, "%s\n", err);
 		return NULL;
@@ -44,7 +48,7 @@ static json_object *ask(const char *cmd)
 	 * (not root) may close before we send: its answer says why.
 	 */
 	sent = send(fd, line, strlen(line), MSG_NOSIGNAL) < 0 ? -errno : 0;
-	ret = dard_read_all(fd, ANSWER_MAX, &buf, &len);
+	ret = dard_read_all_by(fd, ANSWER_MAX, by, &buf, &len);
 	close(fd);
 	if (!ret && !len && sent) {
 		free(buf);
@@ -57,6 +61,9 @@ static json_object *ask(const char *cmd)
 		fprintf(stderr,
 			"Unable to read dardd's answer: larger than %u MiB\n",
 			ANSWER_MAX >> 20);
+	else if (ret == -ETIMEDOUT)
+		fprintf(stderr, "dardd did not answer within %d s\n",
+			CTL_ANSWER_WAIT_S);
 	else if (ret)
 		fprintf(stderr, "Unable to ask dardd: %s\n", strerror(-ret));
 	if (ret)

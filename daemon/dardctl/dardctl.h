@@ -80,4 +80,11 @@ void ctl_print_ends(const struct dard_flow_key *k);
 /* Exit codes. */
 enum { CTL_OK = 0, CTL_ERR = 1, CTL_USAGE = 2 };
 
+/*
+ * Seconds dardctl waits for a daemon's answer on its control socket,
+ * from the connect to the last byte: a stopped or hung dardd or
+ * dard-controller is an error (CTL_ERR), never a wait without end.
+ */
+enum { CTL_ANSWER_WAIT_S = 10 };
+
 #endif /* _DARD_DARDCTL_H */

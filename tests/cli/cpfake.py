@@ -77,7 +77,8 @@ def main():
     sock.bind((addr, PORT))
     other = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     other.bind((addr, 0))
-    deadline = time.monotonic() + 10
+    # A liveness bound: dardd reports every 0.2 s once it runs.
+    deadline = time.monotonic() + 30
     print('ready', flush=True)
     rep, host = wait_for(sock, key, REPORT, deadline)
     print(f"report sender {rep['sender']} count {rep['count']} "

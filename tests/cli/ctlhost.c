@@ -8,10 +8,12 @@
  *
  * It reports one elephant to DST (path 0). MODE is one of:
  *   good    a full report, then the first ASSIGN from CONTROLLER:7472
- *           that authenticates, has sender 0 and our digest; it prints
+ *           that authenticates, has sender 0 and our digest (within
+ *           15 s, a liveness bound: one comes every round); it prints
  *           "assign algo A epoch E flags F count N path P" and ACKs it
  *   forged  the report with its MAC broken: prints "silent" when
- *           nothing comes back within 2.5 s
+ *           nothing comes back within 2.5 s (a late answer would be
+ *           missed: the controller's refused.mac counts the refusal)
  *   replay  the same report twice: only one is taken (see the stats)
  * Exit 0 when the controller did what MODE expects, 1 otherwise.
  */
@@ -51,6 +53,9 @@ static int send_msg(int fd, const struct sockaddr_in *to, int forge)
 		       ? -1
 		       : 0;
 }
+
+/* How long a good report waits for its ASSIGN, and a forged one. */
+enum { ASSIGN_WAIT_MS = 15000, FORGED_WAIT_MS = 2500 };
 
 /* The first authentic ASSIGN from the controller within ms, or -1. */
 static int wait_assign(int fd, const struct sockaddr_in *from_want, int ms,
@@ -132,7 +137,7 @@ int main(int argc, char **argv)
 	m.flow[0].key.proto = IPPROTO_TCP;
 	if (!strcmp(argv[6], "forged")) {
 		send_msg(fd, &ctl, 1);
-		if (!wait_assign(fd, &ctl, 2500, &a)) {
+		if (!wait_assign(fd, &ctl, FORGED_WAIT_MS, &a)) {
 			printf("answered\n");
 			return 1;
 		}
@@ -145,7 +150,8 @@ int main(int argc, char **argv)
 		send_msg(fd, &ctl, 0);
 		return 0;
 	}
-	if (send_msg(fd, &ctl, 0) || wait_assign(fd, &ctl, 3000, &a)) {
+	if (send_msg(fd, &ctl, 0) ||
+	    wait_assign(fd, &ctl, ASSIGN_WAIT_MS, &a)) {
 		printf("no assign\n");
 		return 1;
 	}

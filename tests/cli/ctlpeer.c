@@ -7,6 +7,9 @@
  *                    with a forged stats document
  *   ctlpeer bind     binds it and exits, leaving the file behind, as a
  *                    killed dardd would
+ *   ctlpeer full     binds it, fills its queue with a connection of its
+ *                    own, says "ready" and takes none: a stopped dardd
+ *                    whose queue is full, as a client meets it
  *   ctlpeer send T   a client sending the bytes T as they are (no
  *                    newline added), printing the answer
  */
@@ -39,6 +42,30 @@ static int client(const char *text)
 		fwrite(buf, 1, n, stdout);
 	close(fd);
 	return 0;
+}
+
+/* Queue room for no connection but the one we make ourselves. */
+static int full(void)
+{
+	struct sockaddr_un sun;
+	int len = dardd_ctl_addr(&sun);
+	int fd, c;
+
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (len < 0 || fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
+	    listen(fd, 0)) {
+		perror("ctlpeer: bind");
+		return 1;
+	}
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&sun, len)) {
+		perror("ctlpeer: connect");
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
 }
 
 static int impostor(int listening)
@@ -75,8 +102,11 @@ int main(int argc, char **argv)
 		return impostor(1);
 	if (argc == 2 && !strcmp(argv[1], "bind"))
 		return impostor(0);
+	if (argc == 2 && !strcmp(argv[1], "full"))
+		return full();
 	if (argc == 3 && !strcmp(argv[1], "send"))
 		return client(argv[2]);
-	fprintf(stderr, "Usage: ctlpeer { listen | bind | send TEXT }\n");
+	fprintf(stderr,
+		"Usage: ctlpeer { listen | bind | full | send TEXT }\n");
 	return 2;
 }

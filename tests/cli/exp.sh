@@ -110,12 +110,15 @@ within 60 dropped
 n=$(samples)
 within 60 eval '[[ $(samples) -ge $((n + 2)) ]]'
 kill -TERM "$pid"
-# A watchdog bounds the wait: SIGKILL after 10 s fails the test.
-(sleep 10 && kill -KILL "$pid" 2>/dev/null) &
+# A watchdog bounds the wait: SIGKILL after 30 s fails the test. It is
+# ended by its sleep (so the kill never runs), which must not hold our
+# output open.
+(sleep 30 && kill -KILL "$pid" 2>/dev/null) >/dev/null 2>&1 &
 watchdog=$!
 wait "$pid"
 is "SIGTERM: the sampler exits 0" "$?" 0
-kill "$watchdog" 2>/dev/null
+pkill -P "$watchdog" 2>/dev/null
+wait "$watchdog"
 is "nothing on its stderr" "$(cat "$tmp/sample.err")" ""
 
 is "cpu.csv's header" "$(head -n 1 "$tmp/s/cpu.csv")" "t,idle"

@@ -2,12 +2,19 @@
 /*
  * The control line as dardd checks it (ctlsock.h): one word and a
  * newline, or the reason it is refused; and what a log line shows of it.
+ * A client's connect to a listener that takes no connection gives up.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include <cmocka.h>
 
@@ -66,11 +73,47 @@ static void test_names(void **state)
 	assert_string_equal(s, "abcdefg");
 }
 
+/*
+ * A listener whose queue is full (a stopped daemon's: backlog 0, and a
+ * connection it never took) times a connect out; none there, or bound
+ * but not listening, fail at once.
+ */
+static void test_connect(void **state)
+{
+	char dir[] = "/tmp/dard-ctlsock-XXXXXX";
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	int l, first, fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/s.sock", dir);
+	assert_int_equal(dard_unix_connect(&sun, sizeof(sun), 50), -ENOENT);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(l >= 0);
+	assert_int_equal(bind(l, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	assert_int_equal(dard_unix_connect(&sun, sizeof(sun), 50),
+			 -ECONNREFUSED);
+	assert_int_equal(listen(l, 0), 0);
+	first = dard_unix_connect(&sun, sizeof(sun), 50);
+	assert_true(first >= 0);
+	assert_int_equal(dard_unix_connect(&sun, sizeof(sun), 50), -ETIMEDOUT);
+	/* Taken, the queue has room again. */
+	close(accept(l, NULL, NULL));
+	fd = dard_unix_connect(&sun, sizeof(sun), 50);
+	assert_true(fd >= 0);
+	close(fd);
+	close(first);
+	close(l);
+	unlink(sun.sun_path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_connect),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* dard_read_all: whole streams, the size bound, and read errors. */
+/*
+ * dard_read_all: whole streams, the size bound, and read errors;
+ * dard_read_all_by: a peer that never ends its answer times out.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -10,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "readall.h"
 
 /* A file of n bytes (0, 1, ..., 250, 0, ...), rewound. */
@@ -126,6 +131,46 @@ static void test_endless(void **state)
 	close(fd);
 }
 
+/* CLOCK_MONOTONIC ms from now (negative: past). */
+static uint64_t in_ms(int ms)
+{
+	return dard_clock_ns(CLOCK_MONOTONIC) + (int64_t)ms * 1000000;
+}
+
+/*
+ * A peer that says nothing, or stops before its end: -ETIMEDOUT, nothing
+ * returned. What came with its end is read, even past the deadline.
+ */
+static void test_deadline(void **state)
+{
+	char *buf, *keep = (char *)"untouched";
+	size_t len = 42;
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	buf = keep;
+	assert_int_equal(dard_read_all_by(sv[0], 100, in_ms(50), &buf, &len),
+			 -ETIMEDOUT);
+	assert_int_equal(write(sv[1], "ab", 2), 2);
+	assert_int_equal(dard_read_all_by(sv[0], 100, in_ms(50), &buf, &len),
+			 -ETIMEDOUT);
+	assert_ptr_equal(buf, keep);
+	assert_int_equal(len, 42);
+	/* The rest and the end, there before a deadline long past. */
+	assert_int_equal(write(sv[1], "c", 1), 1);
+	assert_int_equal(shutdown(sv[1], SHUT_WR), 0);
+	assert_int_equal(dard_read_all_by(sv[0], 100, in_ms(-1000), &buf, &len),
+			 0);
+	assert_int_equal(len, 1);
+	assert_string_equal(buf, "c");
+	free(buf);
+	close(sv[0]);
+	close(sv[1]);
+	assert_int_equal(dard_read_all_by(-1, 100, in_ms(50), &buf, &len),
+			 -EBADF);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_endless),
+		cmocka_unit_test(test_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
