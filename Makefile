@@ -101,7 +101,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all daemon bpf check check-build check-quick check-long test test-unit \
-	test-bpf test-cli test-netns test-netns-check test-netns-long test-faults \
+	test-bpf test-cli test-root test-netns test-netns-check test-netns-long test-faults \
 	test-cluster test-controller \
 	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
 	uninstall deb test-pkg man clean kmod kmod-path kmod-clean kmod-tools
@@ -426,7 +426,7 @@ fuzz-smoke: $(FUZZ_BINS)
 	done
 
 test-unit: $(UNIT_BINS)
-	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
+	$(Q)scripts/run-tests --title test-unit $(UNIT_BINS)
 
 test-bpf: $(DP_TESTS) $(B)/tests/test_switch
 	$(Q)rc=0; for t in $(DP_TESTS) $(B)/tests/test_switch; do \
@@ -440,39 +440,46 @@ $(B)/man/%: man/%.scd
 	@mkdir -p $(@D)
 	$(Q)scdoc < $< > $@
 
-# ctlsock.sh needs root (it skips without) and its own network namespace
-# (unshare -n, not the testbed): the control socket against an impostor.
-# exp.sh (root too) runs dard-exp sample on two namespaces of its own,
-# xfer.sh dard-exp send and recv on two more (a veth, a tbf).
-# notify.sh runs the daemons under a fake systemd (root, unshare -n too);
-# units.sh checks the systemd units offline.
-test-cli: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
-	$(Q)rc=0; DARD_BIN=$(B)/bin tests/cli/dardctl.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/manpages.sh || rc=1; \
-		DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer \
-		tests/cli/ctlsock.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/exp.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/xfer.sh || rc=1; \
-		DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost \
-		tests/cli/controller.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/notify.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/units.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/cluster.sh || rc=1; \
-		DARD_BIN=$(B)/bin tests/cli/simtables.sh || rc=1; \
-		tests/cli/scripts.sh || rc=1; exit $$rc
+# The command-line tests: dardctl's commands, the man pages, the units
+# (offline), the cluster runner's and the scripts' checks that fail
+# before any namespace, sim-tables' arithmetic. No root.
+test-cli: daemon
+	$(Q)scripts/run-tests --title test-cli \
+		"DARD_BIN=$(B)/bin tests/cli/dardctl.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/manpages.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/units.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/cluster.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/simtables.sh" \
+		tests/cli/scripts.sh
 
-$(B)/tests/ctlpeer: $(B)/tests/cli/ctlpeer.o $(LIBCOMMON) $(LIBDARD)
+# The tests that need root for namespaces and mounts of their own (never
+# the testbed's; they skip without root, and fail so when CI is set):
+# ctlsock.sh, the control socket against an impostor (unshare -n -m);
+# exp.sh, dard-exp sample on two namespaces of its own; xfer.sh,
+# dard-exp send and recv on two more (a veth, a tbf); controller.sh,
+# dard-controller and a host's side of its protocol (unshare -n);
+# notify.sh, the daemons under a fake systemd (unshare -n -p -m).
+test-root: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
+	$(Q)scripts/run-tests --title test-root \
+		"DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer tests/root/ctlsock.sh" \
+		"DARD_BIN=$(B)/bin tests/root/exp.sh" \
+		"DARD_BIN=$(B)/bin tests/root/xfer.sh" \
+		"DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost tests/root/controller.sh" \
+		"DARD_BIN=$(B)/bin tests/root/notify.sh"
+
+$(B)/tests/ctlpeer: $(B)/tests/root/ctlpeer.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
 # A host's side of the controller protocol, for controller.sh.
-$(B)/tests/ctlhost: $(B)/tests/cli/ctlhost.o $(LIBCOMMON) $(LIBDARD)
+$(B)/tests/ctlhost: $(B)/tests/root/ctlhost.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBDARD_LIBS)
 
-# The unit and CLI tests again, built with ASan and UBSan in build/san.
+# The unit, command-line and root tests again, built with ASan and UBSan
+# in build/san.
 test-san:
-	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit test-cli
+	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit test-cli test-root
 
 # The namespace tests: those make check runs (each a minute or so at
 # most), and the long scenarios make check-long runs (the experiment

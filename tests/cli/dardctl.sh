@@ -588,7 +588,7 @@ ok "sim-tables, two trees" 0 env DARD_SIM="$sim" "$top/scripts/sim-tables" --top
 
 # dard-exp report: its command line, a small experiment's tables and
 # JSON, a bad row (daemon/exp is unit-tested in tests/unit/test_exp_*.c;
-# the sampler, root, in tests/cli/exp.sh).
+# the sampler, root, in tests/root/exp.sh).
 exp=${DARD_BIN:-$top/build/bin}/dard-exp
 ok "dard-exp help" 0 "$exp" --help && has "exp usage" "$out" '^Usage: dard-exp sample --prefix'
 ok "dard-exp without a command" 2 "$exp"

@@ -171,7 +171,7 @@ caps() {
 # $tmp/notify.log.
 listen() {
 	[[ -n ${lpid:-} ]] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
-	python3 "$top/tests/cli/sdnotify.py" "$tmp/notify.sock" "$@" \
+	python3 "$top/tests/root/sdnotify.py" "$tmp/notify.sock" "$@" \
 		>"$tmp/notify.log" &
 	lpid=$!
 	pids+=("$lpid")

@@ -266,7 +266,7 @@ ok "sweep idle 0" 0 dc flow sweep dev lo idle 0 &&
 ok "dardd: bad --controller" 2 "$bin/dardd" --controller 10.0.0.256 e1_1 &&
 	is "bad --controller named" "$err" \
 		"dardd: Invalid --controller \`10.0.0.256': expected an IPv4 address or none"
-python3 "$top/tests/cli/cpfake.py" "$DARD_KEY" 127.0.0.1 77 >"$tmp/cp" 2>&1 &
+python3 "$top/tests/root/cpfake.py" "$DARD_KEY" 127.0.0.1 77 >"$tmp/cp" 2>&1 &
 cpid=$!
 pids+=("$cpid")
 within 20 grep -q ready "$tmp/cp" || fail "cpfake.py never ready: $(cat "$tmp/cp")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# A fake dard-controller for tests/cli/ctlsock.sh (Documentation/
+# A fake dard-controller for tests/root/ctlsock.sh (Documentation/
 # protocol.md, "Controller protocol"; daemon/lib/cproto.h): on
 # ADDR:7472 it waits for dardd's first authentic REPORT, sends it a
 # datagram from another port (dardd must refuse it: source) and one

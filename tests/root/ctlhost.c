@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * A host's side of the controller protocol, for tests/cli/controller.sh:
+ * A host's side of the controller protocol, for tests/root/controller.sh:
  * what dardd will send, from HOST's management address, and what it
  * would take back.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The other end of dardd's control socket, for tests/cli/ctlsock.sh, as
+ * The other end of dardd's control socket, for tests/root/ctlsock.sh, as
  * whoever runs it:
  *   ctlpeer listen   an impostor: binds the control socket's path (only
  *                    root can), says "ready", answers every client
