@@ -62,8 +62,7 @@ static int push(struct exp_bfig *f, double v)
 }
 
 /* One `figure NAME VALUE UNIT [WHAT]' line, NUL-terminated, no newline. */
-static int add_line(struct exp_bench *b, char *line, unsigned lineno,
-		    char *err)
+static int add_line(struct exp_bench *b, char *line, unsigned lineno, char *err)
 {
 	char *name, *value, *unit, *what, *save;
 	struct exp_bfig *f;
@@ -75,19 +74,22 @@ static int add_line(struct exp_bench *b, char *line, unsigned lineno,
 	unit = strtok_r(NULL, " ", &save);
 	what = strtok_r(NULL, "", &save);
 	if (!name || !value)
-		return dard_fail(err, -EINVAL, "%u: a figure needs a name and a value",
+		return dard_fail(err, -EINVAL,
+				 "%u: a figure needs a name and a value",
 				 lineno);
 	if (strlen(name) >= EXP_BENCH_NAME_MAX)
-		return dard_fail(err, -EINVAL, "%u: a figure's name over %d bytes",
-				 lineno, EXP_BENCH_NAME_MAX - 1);
+		return dard_fail(err, -EINVAL,
+				 "%u: a figure's name over %d bytes", lineno,
+				 EXP_BENCH_NAME_MAX - 1);
 	/* A unit may be left out: then the rest is no unit. */
 	if (unit && strlen(unit) >= EXP_BENCH_UNIT_MAX)
 		return dard_fail(err, -EINVAL, "%u: %s's unit over %d bytes",
 				 lineno, name, EXP_BENCH_UNIT_MAX - 1);
 	if (strcmp(value, "nan") &&
 	    (dard_parse_double(value, -1e300, 1e300, &v) || !isfinite(v)))
-		return dard_fail(err, -EINVAL, "%u: %s's value `%s' is no number",
-				 lineno, name, value);
+		return dard_fail(err, -EINVAL,
+				 "%u: %s's value `%s' is no number", lineno,
+				 name, value);
 	f = find(b, name);
 	if (!f)
 		return -ENOMEM;
@@ -95,8 +97,9 @@ static int add_line(struct exp_bench *b, char *line, unsigned lineno,
 		snprintf(f->unit, sizeof(f->unit), "%s", unit ? unit : "");
 		snprintf(f->what, sizeof(f->what), "%s", what ? what : "");
 	} else if (strcmp(f->unit, unit ? unit : "")) {
-		return dard_fail(err, -EINVAL, "%u: %s in `%s', earlier in `%s'",
-				 lineno, name, unit ? unit : "", f->unit);
+		return dard_fail(err, -EINVAL,
+				 "%u: %s in `%s', earlier in `%s'", lineno,
+				 name, unit ? unit : "", f->unit);
 	}
 	if (!strcmp(value, "nan")) {
 		f->nan++;
@@ -105,8 +108,7 @@ static int add_line(struct exp_bench *b, char *line, unsigned lineno,
 	return push(f, v);
 }
 
-int exp_bench_add(struct exp_bench *b, const char *text, size_t len,
-		  char *err)
+int exp_bench_add(struct exp_bench *b, const char *text, size_t len, char *err)
 {
 	unsigned lineno = 0;
 	size_t at = 0;
@@ -234,7 +236,8 @@ int exp_bench_cmd(int argc, char **argv, void (*usage)(FILE *))
 		return ret == DARD_OPTS_RUN ? 2 : ret;
 	}
 	if (optind == argc) {
-		fprintf(stderr, "dard-exp: bench: give one LOG or more (try --help)\n");
+		fprintf(stderr,
+			"dard-exp: bench: give one LOG or more (try --help)\n");
 		return 2;
 	}
 	for (i = optind; i < argc && !ret; i++) {

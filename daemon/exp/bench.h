@@ -12,7 +12,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { EXP_BENCH_NAME_MAX = 96, EXP_BENCH_UNIT_MAX = 24, EXP_BENCH_WHAT_MAX = 200 };
+enum {
+	EXP_BENCH_NAME_MAX = 96,
+	EXP_BENCH_UNIT_MAX = 24,
+	EXP_BENCH_WHAT_MAX = 200
+};
 
 /* One figure: its values in the order met, and what it is. */
 struct exp_bfig {
@@ -36,8 +40,7 @@ struct exp_bench {
  * figure's earlier one is refused: -EINVAL with "LINE: why" in err
  * (DARD_ERR_MAX). Returns 0, or -ENOMEM. Pure.
  */
-int exp_bench_add(struct exp_bench *b, const char *text, size_t len,
-		  char *err);
+int exp_bench_add(struct exp_bench *b, const char *text, size_t len, char *err);
 void exp_bench_free(struct exp_bench *b);
 
 /* The command, from its own argv ("bench" first): the exit status. */

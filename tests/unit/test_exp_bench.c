@@ -29,16 +29,17 @@ static void test_lines(void **state)
 	char err[DARD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(add(&b,
-			     "ok   [1.0s] something\n"
-			     "figure dard.spread_mbps 188.5 Mbit/s the four flows' total\n"
-			     "+ figure not.one 3 x\n"
-			     "figure quiet.share 0.75\n"
-			     "figure dard.spread_mbps 190 Mbit/s\n"
-			     "figure dard.spread_mbps nan Mbit/s\n"
-			     "figure dard.spread_s 12",
-			     err),
-			 0);
+	assert_int_equal(
+		add(&b,
+		    "ok   [1.0s] something\n"
+		    "figure dard.spread_mbps 188.5 Mbit/s the four flows' total\n"
+		    "+ figure not.one 3 x\n"
+		    "figure quiet.share 0.75\n"
+		    "figure dard.spread_mbps 190 Mbit/s\n"
+		    "figure dard.spread_mbps nan Mbit/s\n"
+		    "figure dard.spread_s 12",
+		    err),
+		0);
 	assert_int_equal(b.n, 3);
 	assert_string_equal(b.fig[0].name, "dard.spread_mbps");
 	assert_string_equal(b.fig[0].unit, "Mbit/s");
@@ -64,7 +65,8 @@ static void test_refused(void **state)
 		{"x\nfigure a.b\n", "2: a figure needs a name and a value"},
 		{"figure a.b 1e2x s\n", "1: a.b's value `1e2x' is no number"},
 		{"figure a.b inf s\n", "1: a.b's value `inf' is no number"},
-		{"figure a 1 s\nfigure a 2 ms\n", "2: a in `ms', earlier in `s'"},
+		{"figure a 1 s\nfigure a 2 ms\n",
+		 "2: a in `ms', earlier in `s'"},
 	};
 	char err[DARD_ERR_MAX], name[200], line[256];
 	struct exp_bench b;
