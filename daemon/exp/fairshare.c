@@ -61,7 +61,12 @@ int exp_path_links(const struct dard_topo *t, uint32_t src, uint32_t dst,
 	return 0;
 }
 
-/* The last sighting at or before t, or NULL. */
+/*
+ * The last sighting at or before t; before the first, the first (the
+ * paths are read a second or two apart, and a flow has its hashed path
+ * from its first packet: no scheduler moves one that young), so that
+ * a new flow counts on its links from its start. NULL: never seen.
+ */
 static const struct exp_seen *seen_at(const struct exp_sflow *f, double t)
 {
 	size_t lo = 0, hi = f->nseen;
@@ -74,7 +79,9 @@ static const struct exp_seen *seen_at(const struct exp_sflow *f, double t)
 		else
 			hi = mid;
 	}
-	return lo ? &f->seen[lo - 1] : NULL;
+	if (lo)
+		return &f->seen[lo - 1];
+	return f->nseen ? &f->seen[0] : NULL;
 }
 
 /* f's interval covering t (since t0), if it is one to judge. */
@@ -101,6 +108,7 @@ struct acc {
 	double sum;
 	unsigned n;
 	const char *path;
+	double alone; /* the last second it was alone on its path; -2: none */
 };
 
 struct second {
@@ -108,8 +116,26 @@ struct second {
 	const struct exp_seen **on;
 	struct dard_mm_flow *mm;
 	double *rate, *cap;
+	unsigned *cnt; /* per directed link: the flows on it */
 	size_t nrun;
 };
+
+/*
+ * Whether a flow is alone on every link of its path: an idle path, its
+ * max-min share the links' goodput. Only there is a flow under its share
+ * the testbed's fault: beside other flows it may lose to them, or not
+ * yet have grown into a share another's end left it, as TCP's flows do
+ * and the fluid model's do not.
+ */
+static int alone(const struct second *s, const struct exp_seen *on)
+{
+	unsigned j;
+
+	for (j = 0; j < on->nlinks; j++)
+		if (s->cnt[on->link[j]] != 1)
+			return 0;
+	return 1;
+}
 
 /* Second k: who shares it, their shares, and the judging. */
 static int judge_second(struct second *s, uint32_t nlinks,
@@ -120,6 +146,7 @@ static int judge_second(struct second *s, uint32_t nlinks,
 	const struct exp_iv *iv;
 	double mid = k + 0.5, r;
 	size_t i;
+	unsigned j;
 	int ret;
 
 	s->nrun = 0;
@@ -138,16 +165,29 @@ static int judge_second(struct second *s, uint32_t nlinks,
 	ret = dard_maxmin(s->cap, nlinks, s->mm, s->nrun, s->rate);
 	if (ret)
 		return ret;
+	memset(s->cnt, 0, nlinks * sizeof(*s->cnt));
+	for (i = 0; i < s->nrun; i++)
+		for (j = 0; j < s->on[i]->nlinks; j++)
+			s->cnt[s->on[i]->link[j]]++;
 	for (i = 0; i < s->nrun; i++) {
+		struct acc *a = &acc[s->run[i] - f];
+		int was = a->alone == k - 1;
+
+		if (!alone(s, s->on[i])) {
+			a->alone = -2;
+			continue;
+		}
+		a->alone = k;
+		/* Alone the second before too: not growing into it. */
 		iv = iv_at(s->run[i], mid);
-		if (!iv)
+		if (!iv || !was)
 			continue;
 		r = iv->mbps / s->rate[i];
 		out->judged++;
 		out->below += r < EXP_SHARE_BELOW;
-		acc[s->run[i] - f].sum += r;
-		acc[s->run[i] - f].n++;
-		acc[s->run[i] - f].path = s->on[i]->path;
+		a->sum += r;
+		a->n++;
+		a->path = s->on[i]->path;
 	}
 	return 0;
 }
@@ -192,8 +232,11 @@ int exp_judge_share(uint32_t nlinks, double cap, const struct exp_sflow *f,
 	s.mm = calloc(n ? n : 1, sizeof(*s.mm));
 	s.rate = calloc(n ? n : 1, sizeof(*s.rate));
 	s.cap = malloc((nlinks ? nlinks : 1) * sizeof(*s.cap));
-	if (!acc || !s.run || !s.on || !s.mm || !s.rate || !s.cap)
+	s.cnt = malloc((nlinks ? nlinks : 1) * sizeof(*s.cnt));
+	if (!acc || !s.run || !s.on || !s.mm || !s.rate || !s.cap || !s.cnt)
 		ret = -ENOMEM;
+	for (i = 0; !ret && i < n; i++)
+		acc[i].alone = -2;
 	for (i = 0; !ret && i < nlinks; i++)
 		s.cap[i] = cap;
 	for (i = 0; i < n; i++)
@@ -209,5 +252,6 @@ int exp_judge_share(uint32_t nlinks, double cap, const struct exp_sflow *f,
 	free(s.mm);
 	free(s.rate);
 	free(s.cap);
+	free(s.cnt);
 	return ret;
 }

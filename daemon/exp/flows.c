@@ -323,8 +323,9 @@ static void share_verdict(const struct exp_share *sh, struct exp_cell *c)
 				sh->worst[i].id, sh->worst[i].path,
 				sh->worst[i].ratio);
 	exp_reason(&c->v, "share", c->below,
-		   "flows below their share: %.1f%% of %u flow-seconds under "
-		   "%.1f x their max-min share (more than %.0f%%); worst: %s",
+		   "flows below their share: %.1f%% of %u flow-seconds alone "
+		   "on their paths under %.1f x the links' goodput (more "
+		   "than %.0f%%); worst: %s",
 		   100 * c->below, sh->judged, EXP_SHARE_BELOW,
 		   100 * EXP_SHARE_BELOW_MAX, worst);
 }

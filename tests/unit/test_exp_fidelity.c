@@ -4,7 +4,8 @@
  * Mbit/s written here: ecmp's files are clean (a full link's drops, a
  * counter gone back, a sample outside the run are no reason) and it is
  * faithful; dard's trigger every reason: a saturated CPU, a link over
- * its rate, drops on a link not full, a flow under its max-min share.
+ * its rate, drops on a link not full, a flow alone on its path under
+ * its links' goodput (a flow beside another is not judged).
  * The calibration, faithful and not; the shares' rules on their own
  * (the first and a last partial interval, a flow not running through a
  * second); paths that do not decode.
@@ -22,6 +23,8 @@
 #include "unit.h"
 
 #define PATH1 "tor1_1 aggr1_1 core1 aggr3_1 tor3_1"
+/* e1_2 -> e3_2 by no link of PATH1's: each flow alone on its path. */
+#define PATH2 "tor1_1 aggr1_2 core3 aggr3_2 tor3_1"
 
 static void write_meta(struct exp_fix *x)
 {
@@ -31,9 +34,9 @@ static void write_meta(struct exp_fix *x)
 	put(x, "run1/results.csv",
 	    "pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path\n"
 	    "stride,0.1,ecmp,1,e1_1,e3_1,0,10,1,0," PATH1 "\n"
-	    "stride,0.1,ecmp,2,e1_2,e3_2,0,10,1,0," PATH1 "\n"
+	    "stride,0.1,ecmp,2,e1_2,e3_2,0,10,1,0," PATH2 "\n"
 	    "stride,0.1,dard,1,e1_1,e3_1,0,10,1,0," PATH1 "\n"
-	    "stride,0.1,dard,2,e1_2,e3_2,0,10,1,0," PATH1 "\n");
+	    "stride,0.1,dard,2,e1_2,e3_2,0,10,1,0," PATH2 "\n");
 }
 
 /* Ten one-second iperf3 intervals at mbps. */
@@ -58,8 +61,9 @@ static void put_report(struct exp_fix *x, const char *sched, unsigned id,
 }
 
 /*
- * One scheduler's run from t0 = 1000.25: both flows on PATH1 for 10 s
- * (shares of 5 Mbit/s each), flow 2 at f2 Mbit/s; ten CPU samples in
+ * One scheduler's run from t0 = 1000.25: flow 1 on PATH1, flow 2 on
+ * PATH2 for 10 s, each alone on its path (a share of 10 Mbit/s), flow
+ * 1 at 9 Mbit/s, flow 2 at f2; ten CPU samples in
  * the run, busy of them at an idle share of 0.05; one link over its
  * rate (over: 12 Mbit/s in one interval) and drops on a link at 4
  * Mbit/s (drops of them).
@@ -77,9 +81,9 @@ static void put_sched(struct exp_fix *x, const char *s, double f2,
 	put(x, rel, "1,0.000,10.000\n2,0.000,10.000\n");
 	snprintf(rel, sizeof(rel), "run1/%s/paths.log", s);
 	put(x, rel,
-	    "0.5,1,0," PATH1 "\n0.5,2,0," PATH1 "\n10.0,1,0," PATH1
-	    "\n10.0,2,0," PATH1 "\n");
-	put_report(x, s, 1, 5);
+	    "0.5,1,0," PATH1 "\n0.5,2,0," PATH2 "\n10.0,1,0," PATH1
+	    "\n10.0,2,0," PATH2 "\n");
+	put_report(x, s, 1, 9);
 	put_report(x, s, 2, f2);
 	c += snprintf(cpu, sizeof(cpu), "t,idle\n");
 	for (i = 1; i <= 10; i++)
@@ -132,7 +136,7 @@ static void test_clean(void **state)
 	const struct exp_cell *c;
 
 	write_meta(x);
-	put_sched(x, "ecmp", 5, 1, 0, 0);
+	put_sched(x, "ecmp", 9, 1, 0, 0);
 	put_calib(x, 9.5);
 	load_ok(x);
 	c = &x->e.run[0].cell[sched_of(x, "ecmp")];
@@ -161,7 +165,7 @@ static void test_reasons(void **state)
 	const struct exp_cell *c;
 
 	write_meta(x);
-	put_sched(x, "ecmp", 5, 0, 0, 0);
+	put_sched(x, "ecmp", 9, 0, 0, 0);
 	put_sched(x, "dard", 3, 3, 1, 5);
 	load_ok(x);
 	c = &x->e.run[0].cell[sched_of(x, "dard")];
@@ -179,14 +183,14 @@ static void test_reasons(void **state)
 		has_reason(&c->v, "shaping",
 			   "shaping: aggr1_1:p3 dropped 5 packets in "
 			   "intervals under 0.8 x 10 Mbit/s (5 on 1 links)"));
-	/* Flow 2 at 3 of its 5: every one of its seconds. */
+	/* Flow 2 at 3 of its 10: every one of its seconds judged. */
 	assert_int_equal(c->judged_fs, 18);
 	near(c->below, 0.5, 1e-12);
 	assert_true(has_reason(&c->v, "share",
 			       "flows below their share: 50.0% of 18 "
-			       "flow-seconds under 0.8 x their max-min share "
-			       "(more than 10%); worst: 2 (" PATH1 ") 0.60, "
-			       "1 (" PATH1 ") 1.00"));
+			       "flow-seconds alone on their paths under 0.8 x "
+			       "the links' goodput (more than 10%); worst: 2 "
+			       "(" PATH2 ") 0.30, 1 (" PATH1 ") 0.90"));
 	/* ecmp beside it is faithful still. */
 	c = &x->e.run[0].cell[sched_of(x, "ecmp")];
 	assert_int_equal(exp_faith(&c->v), EXP_FAITHFUL);
@@ -293,15 +297,16 @@ static void test_share_rules(void **state)
 	struct dard_topo *t = unit_gen("fattree:4");
 	char err[DARD_ERR_MAX];
 	/* The first, a whole one at 9.5 and a partial last one. */
-	static const struct exp_iv iv[] = {{0, 1, 2}, {1, 2, 9.5}, {2, 2.5, 1}};
+	/* The first, two whole ones at 9.5 and a partial last one. */
+	struct exp_iv iv[] = {{0, 1, 2}, {1, 2, 9.5}, {2, 3, 9.5}, {3, 3.5, 1}};
 	struct exp_seen seen = {.t = 0.5, .path = PATH1};
-	struct exp_sflow f = {.id = 4,
-			      .begin = 0.2,
-			      .end = 2.7,
-			      .iv = iv,
-			      .niv = 3,
-			      .seen = &seen,
-			      .nseen = 1};
+	struct exp_sflow f[2] = {{.id = 4,
+				  .begin = 0.2,
+				  .end = 3.7,
+				  .iv = iv,
+				  .niv = 4,
+				  .seen = &seen,
+				  .nseen = 1}};
 	struct exp_share sh;
 
 	(void)state;
@@ -310,16 +315,32 @@ static void test_share_rules(void **state)
 			 0);
 	/* Host up, four switch links, host down. */
 	assert_int_equal(seen.nlinks, 6);
-	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, &f, 1, &sh), 0);
-	/* Second 0 is not run through (it began at 0.2); 1 is, at 9.5. */
+	/*
+	 * Second 0 is not run through (it began at 0.2); in 1 it is alone
+	 * on its path, but was not the second before; in 2 it is judged, at
+	 * 9.5 of its 10; 3 is not run through (it ended at 3.7).
+	 */
+	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 1, &sh), 0);
 	assert_int_equal(sh.judged, 1);
 	assert_int_equal(sh.below, 0);
 	assert_int_equal(sh.nworst, 1);
 	near(sh.worst[0].ratio, 0.95, 1e-12);
-	/* Seen only after the second's middle: no path, not judged. */
-	seen.t = 1.6;
-	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, &f, 1, &sh), 0);
+	/* At 7.5 of 10, alone: below. */
+	iv[2].mbps = 7.5;
+	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 1, &sh), 0);
+	assert_int_equal(sh.judged, 1);
+	assert_int_equal(sh.below, 1);
+	/* Beside another flow on its path it is not judged, above or below
+	 * its share: TCP's sharing is not the testbed's fault. */
+	f[1] = f[0];
+	f[1].id = 5;
+	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 2, &sh), 0);
 	assert_int_equal(sh.judged, 0);
+	/* Seen only after the second's middle: its first sighting stands
+	 * for before (no scheduler moves a flow that young). */
+	seen.t = 2.6;
+	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 1, &sh), 0);
+	assert_int_equal(sh.judged, 1);
 	assert_int_equal(exp_path_links(t, find(t, "e1_1"), find(t, "e3_1"),
 					"tor1_1 nosuch", seen.link,
 					&seen.nlinks, err),
