@@ -98,6 +98,17 @@ within() {
 # the whole run.
 bounded() { timeout -k 5 "$DARD_TEST_CMD_TIMEOUT" "$@"; }
 
+# The background processes a test starts and must end: bg_pids+=($!)
+# after each, bg_kill [SIGNAL] (TERM by default) in its cleanup.
+bg_pids=()
+bg_kill() {
+	local p
+	for p in "${bg_pids[@]}"; do
+		kill -"${1:-TERM}" "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	bg_pids=()
+}
+
 # since T0: the seconds from epoch time T0 (as $EPOCHREALTIME) to now.
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
 

@@ -6,8 +6,6 @@
 # agent port through a raw socket (no bind, so the agent keeps its port),
 # a reply replayed the moment it leaves, and queries an agent must not
 # answer. HMAC-SHA-512-256 is HMAC-SHA-512's first 32 bytes.
-import hashlib
-import hmac
 import os
 import select
 import socket
@@ -15,21 +13,11 @@ import struct
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from dardkey import load_key, mac  # noqa: E402
+
 MAGIC, VERSION, QUERY, REPLY, PORT = 0xDA4D, 3, 1, 2, 7471
 REC, SLACK = 16, 64  # a reply's port record; DARD_PROTO_SLACK
-
-
-def load_key(path):
-    for line in open(path):
-        line = line.strip()
-        if line and not line.startswith('#'):
-            kid, hexkey = line.split()
-            return int(kid), bytes.fromhex(hexkey)
-    raise SystemExit(f'{path}: no key')
-
-
-def mac(key, msg):
-    return hmac.new(key, msg, hashlib.sha512).digest()[:32]
 
 
 def message(kind, kid, key, seq, body, count, pad=0, sign=True):

@@ -15,14 +15,16 @@
 #   forge KEYFILE CASE HEX                       prints HEX
 #   send SRC SPORT DST DPORT HEX
 #   show HEX                                     prints the header, JSON
-import hashlib
-import hmac
 import json
+import os
 import select
 import socket
 import struct
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from dardkey import load_key, mac  # noqa: E402
 
 MAGIC, VERSION = 0xDA4E, 1
 HDR = struct.Struct('>HBBHHHBBIIIQQ')  # 40 bytes, cproto.h
@@ -30,20 +32,6 @@ MAC_LEN, FLOW_LEN = 32, 16
 TYPES = {'report': 1, 'assign': 2, 'weights': 3, 'ack': 4}
 FIELDS = ('magic', 'version', 'type', 'length', 'count', 'flags', 'algo',
           'reserved', 'key_id', 'sender', 'topo', 'seq', 'epoch')
-
-
-def load_key(path):
-    """The key file's first key: the one that signs."""
-    for line in open(path):
-        line = line.strip()
-        if line and not line.startswith('#'):
-            kid, hexkey = line.split()[:2]
-            return int(kid), bytes.fromhex(hexkey)
-    raise SystemExit(f'{path}: no key')
-
-
-def mac(key, msg):
-    return hmac.new(key, msg, hashlib.sha512).digest()[:MAC_LEN]
 
 
 def header(msg):

@@ -7,8 +7,6 @@
 # socket (no bind: the peer's dardd keeps its port), and a real SHARE
 # replayed the moment it leaves. HMAC-SHA-512-256 is HMAC-SHA-512's first
 # 32 bytes.
-import hashlib
-import hmac
 import os
 import select
 import socket
@@ -16,20 +14,10 @@ import struct
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from dardkey import load_key, mac  # noqa: E402
+
 MAGIC, VERSION, SHARE, PORT, MSG_MAX = 0xDA4F, 2, 1, 7473, 1472
-
-
-def load_key(path):
-    for line in open(path):
-        line = line.strip()
-        if line and not line.startswith('#'):
-            kid, hexkey = line.split()
-            return int(kid), bytes.fromhex(hexkey)
-    raise SystemExit(f'{path}: no key')
-
-
-def mac(key, msg):
-    return hmac.new(key, msg, hashlib.sha512).digest()[:32]
 
 
 def share(kid, key, sender, seq, sign=True):

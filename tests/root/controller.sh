@@ -22,27 +22,23 @@ set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${DARD_BIN:-$top/build/bin}
 ctlhost=${DARD_CTLHOST:-$top/build/tests/ctlhost}
-if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null; then
-	echo "skip controller.sh: needs root and setpriv"
-	exit 0
-fi
+suite=controller.sh
+source "$top/tests/lib.sh"
+# Root (for namespaces of its own), and setpriv, util-linux's (to run
+# the unprivileged client): without either it skips, and under CI fails.
+need_root
+command -v setpriv >/dev/null || { echo "setpriv is missing"; fail "setpriv"; summary; exit; }
 if [[ -z ${DARD_CTLR_NETNS:-} ]]; then
 	DARD_CTLR_NETNS=1 exec unshare -n "$0" "$@"
 fi
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 pin=/sys/fs/bpf/dard-ctlrtest-$$
-pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
+	bg_kill
 	rm -rf "$tmp" "$pin"
 }
 trap cleanup EXIT
-suite=controller.sh
-source "$top/tests/lib.sh"
 
 # One that should refuse to start is stopped (exit 124) if it does not.
 ctl() { timeout 30 "$bin/dard-controller" "$@"; }
@@ -89,7 +85,7 @@ has "sdn-optimal on a Clos says why" "$err" "error: SDN-optimal needs a fat-tree
 # waiting 10 s, not for ever; SIGTERM then is a clean stop.
 "$bin/dard-controller" -c "$tmp/clos.conf" -s "$tmp/clos.sock" -q &
 gpid=$!
-pids+=("$gpid")
+bg_pids+=("$gpid")
 t "sdn-greedy on a Clos: its socket (bounded)" within 30 test -S "$tmp/clos.sock"
 ok "sdn-greedy on a Clos: serves" 0 "$bin/dardctl" controller stats socket \
 	"$tmp/clos.sock" &&
@@ -111,7 +107,7 @@ is "sdn-greedy on a Clos: SIGTERM, exit 0" "$?" 0
 "$bin/dard-controller" -a sdn-greedy -l 127.0.0.1 -i 0.2 -Q 0.2 -t 600 \
 	-s "$tmp/c.sock" 2>"$tmp/ctl.log" &
 cpid=$!
-pids+=("$cpid")
+bg_pids+=("$cpid")
 within 30 test -S "$tmp/c.sock" || fail "no control socket: $(cat "$tmp/ctl.log")"
 is "control socket is root's, 0600" "$(stat -c '%U %a' "$tmp/c.sock")" \
 	"root 600"
@@ -159,7 +155,7 @@ chown 65534 "$tmp/nobody/dard.key"
 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	"$bin/dard-controller" -k "$tmp/nobody/dard.key" -l 127.0.0.2 \
 	-s "$tmp/nobody/c.sock" -q &
-pids+=("$!")
+bg_pids+=("$!")
 within 30 test -S "$tmp/nobody/c.sock"
 ok "an impostor's socket" 1 "$bin/dardctl" controller stats socket \
 	"$tmp/nobody/c.sock"
@@ -171,7 +167,7 @@ has "the impostor named" "$err" "is not root, so not dard-controller"
 # machine holds the controller back: the one fallback below is the stop.
 "$bin/dardd" -c "$DARD_CONFIG" -i lo --pin "$pin" --controller 127.0.0.1 \
 	--controller-timeout 5 e1_1 2>"$tmp/dardd.log" &
-pids+=("$!")
+bg_pids+=("$!")
 t "dardd: mode controller (bounded)" within 30 mode_is controller
 ok "dardd: stats" 0 "$bin/dardctl" -j stats
 is "dardd: our algorithm" "$(jq -r '.[0].controller_algo' <<<"$out")" \

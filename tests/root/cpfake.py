@@ -11,31 +11,21 @@
 #   ack epoch N count N flags N
 # Exit status 1, saying why, when dardd sends nothing authentic in time.
 # HMAC-SHA-512-256 is HMAC-SHA-512's first 32 bytes.
-import hashlib
 import hmac
+import os
 import socket
 import struct
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from dardkey import load_key, mac  # noqa: E402
 
 MAGIC, VERSION, PORT = 0xDA4E, 1, 7472
 REPORT, ASSIGN, ACK = 1, 2, 4
 FIRST, LAST = 1, 2
 ALGO_OPTIMAL = 2
 HDR = '>HBBHHHBBIIIQQ'  # 40 bytes
-
-
-def load_key(path):
-    for line in open(path):
-        line = line.strip()
-        if line and not line.startswith('#'):
-            kid, hexkey = line.split()
-            return int(kid), bytes.fromhex(hexkey)
-    raise SystemExit(f'{path}: no key')
-
-
-def mac(key, msg):
-    return hmac.new(key, msg, hashlib.sha512).digest()[:32]
 
 
 def parse(key, data):

@@ -25,10 +25,12 @@ set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${DARD_BIN:-$top/build/bin}
 ctlpeer=${DARD_CTLPEER:-$top/build/tests/ctlpeer}
-if [[ $EUID -ne 0 ]] || ! command -v setpriv >/dev/null; then
-	echo "skip ctlsock.sh: needs root and setpriv"
-	exit 0
-fi
+suite=ctlsock.sh
+source "$top/tests/lib.sh"
+# Root (for namespaces of its own), and setpriv, util-linux's (to run
+# the unprivileged client): without either it skips, and under CI fails.
+need_root
+command -v setpriv >/dev/null || { echo "setpriv is missing"; fail "setpriv"; summary; exit; }
 if [[ -z ${DARD_CTLSOCK_NETNS:-} ]]; then
 	DARD_CTLSOCK_NETNS=1 exec unshare -n -m "$0" "$@"
 fi
@@ -36,17 +38,11 @@ mount -t tmpfs -o mode=0755 ctlsock /run || exit 1
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 pin=/sys/fs/bpf/dard-ctltest-$$
-pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
+	bg_kill
 	rm -rf "$tmp" "$pin"
 }
 trap cleanup EXIT
-suite=ctlsock.sh
-source "$top/tests/lib.sh"
 
 
 # dardd needs the deployment's key (protocol.md), root's and 0600.
@@ -67,7 +63,7 @@ peer() {
 	: >"$tmp/imp" # not the last one's "ready"
 	"${run[@]}" "$ctlpeer" "$2" >>"$tmp/imp" 2>&1 &
 	imp=$!
-	pids+=("$imp")
+	bg_pids+=("$imp")
 	within 20 grep -q ready "$tmp/imp" && return 0
 	echo "FAIL ctlpeer $*: never ready: $(cat "$tmp/imp")"
 	exit 1
@@ -156,7 +152,7 @@ left=$(stat -c %i "$sock")
 # once a second per reason.
 "$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" e1_1 2>"$tmp/dardd.log" &
 dpid=$!
-pids+=("$dpid")
+bg_pids+=("$dpid")
 serves() { d stats >/dev/null 2>&1; }
 within 30 serves
 ok "dardd: root's dardctl stats" 0 d -j stats &&
@@ -268,12 +264,12 @@ ok "dardd: bad --controller" 2 "$bin/dardd" --controller 10.0.0.256 e1_1 &&
 		"dardd: Invalid --controller \`10.0.0.256': expected an IPv4 address or none"
 python3 "$top/tests/root/cpfake.py" "$DARD_KEY" 127.0.0.1 77 >"$tmp/cp" 2>&1 &
 cpid=$!
-pids+=("$cpid")
+bg_pids+=("$cpid")
 within 20 grep -q ready "$tmp/cp" || fail "cpfake.py never ready: $(cat "$tmp/cp")"
 DARD_CONTROLLER=127.0.0.1 "$bin/dardd" -c "$tmp/f4.conf" -i lo --pin "$pin" \
 	--controller-timeout 5 --controller-report 0.2 e1_1 2>"$tmp/dardd.log" &
 dpid=$!
-pids+=("$dpid")
+bg_pids+=("$dpid")
 wait "$cpid"
 cp=$(cat "$tmp/cp")
 has "controller: dardd's first report, empty" "$cp" "^report sender [0-9]+ count 0 flags 3$"

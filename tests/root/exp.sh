@@ -34,12 +34,8 @@ mount --make-rprivate / && mkdir -p /run/netns &&
 	mount -t tmpfs -o mode=0755 dard-exp-netns /run/netns || exit 1
 prefix=dexp$$
 tmp=$(mktemp -d)
-pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
+	bg_kill KILL
 	ip netns del "$prefix-a" 2>/dev/null
 	ip netns del "$prefix-b" 2>/dev/null
 	rm -rf "$tmp"
@@ -93,7 +89,7 @@ samples() { grep -c "^[0-9.]*,a,p1," "$tmp/s/links.csv" 2>/dev/null; }
 "$bin/dard-exp" sample --state "$tmp/state" --prefix "$prefix" \
 	--out "$tmp/s" --interval 0.2 2>"$tmp/sample.err" &
 pid=$!
-pids+=("$pid")
+bg_pids+=("$pid")
 if ! within 60 has_rows; then
 	failed=$((failed + 1))
 	echo "FAIL the sampler wrote no rows: $(cat "$tmp/sample.err")"
@@ -151,7 +147,7 @@ is "nothing dropped on b's eth0 (no tbf)" "$(last 6 b eth0)" 0
 "$bin/dard-exp" sample --state "$tmp/state" --prefix "$prefix" \
 	--out "$tmp/k" --interval 0.1 &
 pid=$!
-pids+=("$pid")
+bg_pids+=("$pid")
 within 60 eval '[[ $(grep -c ",a,p1," "$tmp/k/links.csv" 2>/dev/null) -ge 3 ]]'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null

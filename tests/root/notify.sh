@@ -136,12 +136,8 @@ fi
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 pin=/sys/fs/bpf/dard-notifytest
-pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
+	bg_kill
 	echo "$passed $failed" >"$DARD_NOTIFY_OUT/counts"
 	rm -rf "$tmp"
 }
@@ -174,7 +170,7 @@ listen() {
 	python3 "$top/tests/root/sdnotify.py" "$tmp/notify.sock" "$@" \
 		>"$tmp/notify.log" &
 	lpid=$!
-	pids+=("$lpid")
+	bg_pids+=("$lpid")
 	within 20 grep -q listening "$tmp/notify.log" && return 0
 	echo "FAIL sdnotify.py never listened"
 	exit 1
@@ -195,7 +191,7 @@ start() {
 	NOTIFY_SOCKET=$tmp/notify.sock WATCHDOG_USEC=400000 \
 		setpriv --bounding-set "-all${c:+,$c}" "$@" 2>"$tmp/$name.log" &
 	dpid=$!
-	pids+=("$dpid")
+	bg_pids+=("$dpid")
 }
 
 # ready NAME STATUS BOUND...: what the fake systemd heard from the
@@ -325,7 +321,7 @@ listen
 setpriv --bounding-set -all "$bin/dard-controller" "${cctl[@]}" \
 	2>"$tmp/c2.log" &
 dpid=$!
-pids+=("$dpid")
+bg_pids+=("$dpid")
 within 30 test -S "$tmp/c.sock"
 ok "by hand: controller stats" 0 "$bin/dardctl" controller stats socket \
 	"$tmp/c.sock"
@@ -335,7 +331,7 @@ is "by hand: controller exit 0" "$?" 0
 setpriv --bounding-set "-all,$dcaps" "$bin/dardd" -i lo --pin "$pin" e1_1 \
 	2>"$tmp/d2.log" &
 dpid=$!
-pids+=("$dpid")
+bg_pids+=("$dpid")
 serves() { "$bin/dardctl" stats >/dev/null 2>&1; }
 within 30 serves
 ok "by hand: dardd stats" 0 "$bin/dardctl" stats
@@ -351,7 +347,7 @@ is "by hand: no word of systemd" \
 NOTIFY_SOCKET=$tmp/gone WATCHDOG_USEC=400000 setpriv --bounding-set -all \
 	"$bin/dard-controller" "${cctl[@]}" 2>"$tmp/c3.log" &
 dpid=$!
-pids+=("$dpid")
+bg_pids+=("$dpid")
 within 30 test -S "$tmp/c.sock"
 ok "no fake systemd: controller stats" 0 "$bin/dardctl" controller stats \
 	socket "$tmp/c.sock"
@@ -372,7 +368,7 @@ traced() {
 	listen
 	strace -f -qq -o "$tmp/$name.strace" "$@" 2>"$tmp/$name.st.log" &
 	spid=$!
-	pids+=("$spid")
+	bg_pids+=("$spid")
 	t "$name: under strace, serving (bounded)" await "$serving"
 	# shellcheck disable=SC2086 # word splitting intended
 	ok "$name: asked under strace" 0 $ask

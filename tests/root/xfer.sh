@@ -40,12 +40,8 @@ b=dxfer$$-b
 dst=10.9.1.2
 rate=10000000 # bit/s, the tbf's
 tmp=$(mktemp -d)
-pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
+	bg_kill KILL
 	ip netns del "$a" 2>/dev/null
 	ip netns del "$b" 2>/dev/null
 	rm -rf "$tmp"
@@ -72,7 +68,7 @@ recv_bg() {
 	ip netns exec "$b" "$bin/dard-exp" recv --bind "$dst" --port "$port" \
 		"$@" 2>"$tmp/recv.err" &
 	pid=$!
-	pids+=("$pid")
+	bg_pids+=("$pid")
 	within 30 listening "$port"
 }
 # jqo [OPTIONS] FILTER: jq on the last command's output ($out).
@@ -115,7 +111,7 @@ is "... nothing on its stderr" "$(cat "$tmp/recv.err")" ""
 # to go.
 if command -v iperf3 >/dev/null; then
 	ip netns exec "$b" iperf3 -s -1 -B "$dst" -p 5002 >/dev/null 2>&1 &
-	pids+=("$!")
+	bg_pids+=("$!")
 	within 30 listening 5002
 	t0=$EPOCHREALTIME
 	ip netns exec "$a" timeout 60 iperf3 -c "$dst" -p 5002 -n $n -J \
@@ -141,7 +137,7 @@ ok "recv --daemon returns 0" 0 xrecv --bind "$dst" --port 5003 --daemon \
 dpid=$(ip netns exec "$b" ss -Hltnp "sport = :5003" |
 	grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)
 if [[ -n $dpid ]]; then
-	pids+=("$dpid")
+	bg_pids+=("$dpid")
 	is "... the daemon leads its own session" \
 		"$(awk '{ print $6 }' "/proc/$dpid/stat")" "$dpid"
 	is "... its stdin, stdout and stderr /dev/null" \
@@ -203,7 +199,7 @@ ip netns exec "$a" bash -c "
 		sleep 0.05
 	done" 2>/dev/null &
 hpid=$!
-pids+=("$hpid")
+bg_pids+=("$hpid")
 ok "recv --timeout 3, a connection silent: gives up" 1 xrecv --bind "$dst" \
 	--port 5010 --once --timeout 3 &&
 	has "... saying so" "$err" \
@@ -234,7 +230,7 @@ if sys.argv[3] == "short":
 	c.sendall(struct.pack(">Q", n - 1))
 c.close()' "$dst" "$1" "$2" &
 	pid=$!
-	pids+=("$pid")
+	bg_pids+=("$pid")
 	within 30 listening "$1"
 }
 if command -v python3 >/dev/null; then
@@ -265,7 +261,7 @@ rpid=$pid
 xsend --to "$dst" --port 5008 --bytes 25000000 >"$tmp/killed.json" \
 	2>"$tmp/killed.err" &
 spid=$!
-pids+=("$spid")
+bg_pids+=("$spid")
 within 30 read_some
 stop "$rpid"
 wait "$spid"
