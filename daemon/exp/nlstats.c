@@ -57,32 +57,11 @@ static struct exp_ifstat *entry(struct exp_ifstats *s, int ifindex)
 static void take_link(const struct nlmsghdr *m, struct exp_ifstats *s)
 {
 	const struct ifinfomsg *ifi = NLMSG_DATA(m);
-	int len = m->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
-	const struct rtattr *a;
 	struct rtnl_link_stats64 st;
 	struct exp_ifstat *e;
-	const char *name = NULL;
-	int have = 0;
+	const char *name;
 
-	if (len < 0)
-		return;
-	for (a = IFLA_RTA(ifi); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-		if (a->rta_type == IFLA_IFNAME &&
-		    RTA_PAYLOAD(a) <= IF_NAMESIZE &&
-		    memchr(RTA_DATA(a), 0, RTA_PAYLOAD(a)))
-			name = RTA_DATA(a);
-		if (a->rta_type == IFLA_STATS64 &&
-		    RTA_PAYLOAD(a) >=
-			    offsetof(struct rtnl_link_stats64, tx_bytes) +
-				    sizeof(st.tx_bytes)) {
-			memset(&st, 0, sizeof(st));
-			memcpy(&st, RTA_DATA(a),
-			       RTA_PAYLOAD(a) < sizeof(st) ? RTA_PAYLOAD(a)
-							   : sizeof(st));
-			have = 1;
-		}
-	}
-	if (!name || !have || !*name)
+	if (!dard_nl_link_stats(m, &name, &st))
 		return;
 	e = entry(s, ifi->ifi_index);
 	if (!e)

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <linux/netlink.h>
 
+struct rtnl_link_stats64;
+
 /*
  * Walks buf[0..len) (aligned to NLMSG_ALIGNTO): the messages of
  * sequence seq go to each (NULL: none) until an error or ack (its
@@ -21,5 +23,14 @@
  */
 int dard_nl_walk(const void *buf, size_t len, uint32_t seq,
 		 void (*each)(const struct nlmsghdr *m, void *arg), void *arg);
+
+/*
+ * An RTM_NEWLINK of a links dump: its interface's name (NUL-terminated
+ * within IF_NAMESIZE, not empty) into *name and its IFLA_STATS64 into
+ * *st (those the kernel sent, at least tx_bytes; the rest 0). 1 when it
+ * had both, else 0 and nothing written.
+ */
+int dard_nl_link_stats(const struct nlmsghdr *m, const char **name,
+		       struct rtnl_link_stats64 *st);
 
 #endif /* _DARD_NLWALK_H */

@@ -49,32 +49,11 @@ static void take_link(const struct nlmsghdr *h, void *arg)
 {
 	const struct take *tk = arg;
 	const struct ifinfomsg *ifi = NLMSG_DATA(h);
-	int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi));
-	const struct rtattr *a = IFLA_RTA(ifi);
-	const char *name = NULL;
 	struct rtnl_link_stats64 st;
-	int have = 0;
+	const char *name;
 	unsigned i;
 
-	if (h->nlmsg_type != RTM_NEWLINK || len < 0)
-		return;
-	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-		if (a->rta_type == IFLA_IFNAME &&
-		    memchr(RTA_DATA(a), 0, RTA_PAYLOAD(a)))
-			name = RTA_DATA(a);
-		/* Attributes are 4-byte aligned, the u64s maybe not. */
-		if (a->rta_type == IFLA_STATS64 &&
-		    RTA_PAYLOAD(a) >=
-			    offsetof(struct rtnl_link_stats64, tx_bytes) +
-				    sizeof(st.tx_bytes)) {
-			memset(&st, 0, sizeof(st));
-			memcpy(&st, RTA_DATA(a),
-			       RTA_PAYLOAD(a) < sizeof(st) ? RTA_PAYLOAD(a)
-							   : sizeof(st));
-			have = 1;
-		}
-	}
-	if (!name || !have)
+	if (!dard_nl_link_stats(h, &name, &st))
 		return;
 	for (i = 0; i < tk->nports; i++)
 		if (!strcmp(tk->port[i].ifname, name)) {
