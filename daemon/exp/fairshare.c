@@ -137,6 +137,32 @@ static int alone(const struct second *s, const struct exp_seen *on)
 	return 1;
 }
 
+/*
+ * Whether no other flow of f[0..n) that lived at any time in [a, b)
+ * shares a link with on, the path of self: a flow that started or
+ * ended inside the interval judged (and so is not among the second's
+ * runners) took part of it.
+ */
+static int alone_over(const struct exp_sflow *f, size_t n,
+		      const struct exp_sflow *self, const struct exp_seen *on,
+		      double a, double b)
+{
+	const struct exp_seen *g;
+	unsigned j, m;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (&f[i] == self || !(f[i].begin < b && f[i].end > a))
+			continue;
+		g = seen_at(&f[i], f[i].begin > a ? f[i].begin : a);
+		for (j = 0; g && j < g->nlinks; j++)
+			for (m = 0; m < on->nlinks; m++)
+				if (g->link[j] == on->link[m])
+					return 0;
+	}
+	return 1;
+}
+
 /* Second k: who shares it, their shares, and the judging. */
 static int judge_second(struct second *s, uint32_t nlinks,
 			const struct exp_sflow *f, size_t n, double k,
@@ -180,7 +206,10 @@ static int judge_second(struct second *s, uint32_t nlinks,
 		a->alone = k;
 		/* Alone the second before too: not growing into it. */
 		iv = iv_at(s->run[i], mid);
-		if (!iv || !was)
+		if (!iv || !was ||
+		    !alone_over(f, n, s->run[i], s->on[i],
+				s->run[i]->begin + iv->start,
+				s->run[i]->begin + iv->end))
 			continue;
 		r = iv->mbps / s->rate[i];
 		out->judged++;

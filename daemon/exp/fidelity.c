@@ -72,6 +72,41 @@ struct links_found {
 	const struct exp_link_sample *dropper;
 };
 
+/*
+ * The rate over s[i - 1]..s[i] in Mbit/s; NAN when there is no such
+ * interval or its counters went back (the interface was made anew).
+ */
+static double rate_at(const struct exp_link_sample *s, size_t n, size_t i)
+{
+	double dt;
+
+	if (i < 1 || i >= n)
+		return NAN;
+	dt = s[i].t - s[i - 1].t;
+	if (!(dt > 0) || s[i].tx_bytes < s[i - 1].tx_bytes ||
+	    s[i].drops < s[i - 1].drops)
+		return NAN;
+	return (s[i].tx_bytes - s[i - 1].tx_bytes) * 8 / dt / 1e6;
+}
+
+/*
+ * Whether a link was short of full around interval i: under
+ * EXP_DROP_UNDER x link in it and in its neighbours. A queue that
+ * dropped in an interval beside a full one may have been full at that
+ * moment (a flow's start or end inside the interval lowers its mean).
+ */
+static int short_around(const struct exp_link_sample *s, size_t n, size_t i,
+			double link)
+{
+	double under = EXP_DROP_UNDER * link;
+	size_t k;
+
+	for (k = i - 1; k <= i + 1; k++)
+		if (rate_at(s, n, k) >= under)
+			return 0;
+	return 1;
+}
+
 /* One link's samples s[0..n), all of one link, in time. */
 static void one_link(const struct exp_link_sample *s, size_t n, double from,
 		     double to, double link, struct links_found *f)
@@ -87,18 +122,15 @@ static void one_link(const struct exp_link_sample *s, size_t n, double from,
 		const struct exp_link_sample *a = &s[i - 1], *b = &s[i];
 
 		dt = b->t - a->t;
-		if (!(dt > 0) || b->t <= from || a->t >= to)
-			continue;
-		/* A counter gone back: the interface was made anew. */
-		if (b->tx_bytes < a->tx_bytes || b->drops < a->drops)
+		rate = rate_at(s, n, i);
+		if (isnan(rate) || b->t <= from || a->t >= to)
 			continue;
 		f->intervals++;
-		rate = (b->tx_bytes - a->tx_bytes) * 8 / dt / 1e6;
 		if (rate > EXP_SHAPING_OVER * link + burst * 8 / dt / 1e6) {
 			over++;
 			worst = fmax(worst, rate);
 		}
-		if (b->drops > a->drops && rate < EXP_DROP_UNDER * link)
+		if (b->drops > a->drops && short_around(s, n, i, link))
 			drops += b->drops - a->drops;
 	}
 	f->over += over;

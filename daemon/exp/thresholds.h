@@ -33,16 +33,20 @@
 
 /*
  * shaping: packets dropped by a link's queue during an interval in
- * which it carried under EXP_DROP_UNDER x the link rate. A fluid model
- * loses nothing on a link that is not full; such drops (a burst over
- * the queue, a GSO packet over the bucket) slow TCP where the model
- * would not.
+ * which it carried under EXP_DROP_UNDER x the link rate, as did the
+ * intervals before and after it. A fluid model loses nothing on a link
+ * that is not full; such drops (a burst over the queue, a GSO packet
+ * over the bucket) slow TCP where the model would not. Beside a full
+ * interval the queue may have been full when it dropped: a flow that
+ * started or ended inside the interval lowered its mean.
  */
 #define EXP_DROP_UNDER 0.8
 
 /*
  * share: a flow-second is judged when the flow has been alone on every
- * link of its path that second and the one before: an idle path, where
+ * link of its path that second and the one before, and no other flow
+ * on those links lived during any part of the iperf3 interval judged
+ * (one that started or ended inside it took part of it): an idle path, where
  * its max-min fair share is the links' goodput (link x goodput). It is
  * below its share when the flow's goodput over its iperf3 interval
  * covering that second is under EXP_SHARE_BELOW x that share: a flow

@@ -66,7 +66,8 @@ static void put_report(struct exp_fix *x, const char *sched, unsigned id,
  * 1 at 9 Mbit/s, flow 2 at f2; ten CPU samples in
  * the run, busy of them at an idle share of 0.05; one link over its
  * rate (over: 12 Mbit/s in one interval) and drops on a link at 4
- * Mbit/s (drops of them).
+ * Mbit/s (drops of them); the drops of full links, or beside a full
+ * interval, are not counted.
  */
 static void put_sched(struct exp_fix *x, const char *s, double f2,
 		      unsigned busy, int over, unsigned drops)
@@ -106,10 +107,15 @@ static void put_sched(struct exp_fix *x, const char *s, double f2,
 			      /* Full: its drops are the model's too. */
 			      "%.2f,tor3_1,p1,%.0f,%u,%u,0\n"
 			      /* Made anew at i = 6: its counters go back. */
-			      "%.2f,tor3_1,p2,%.0f,%u,0,0\n",
+			      "%.2f,tor3_1,p2,%.0f,%u,0,0\n"
+			      /* Full, then at 5 Mbit/s from i = 4 with drops
+			       * next to the full interval: a flow's end. */
+			      "%.2f,tor3_1,p3,%.0f,%u,%u,0\n",
 			      t, tor, i, t, 0.5e6 * i, i, i >= 7 ? drops : 0, t,
 			      1.125e6 * i, i, i >= 3 ? 100 : 0, t,
-			      i < 6 ? 1e5 * i : 1e5 * (i - 6), i);
+			      i < 6 ? 1e5 * i : 1e5 * (i - 6), i, t,
+			      i <= 4 ? 1.25e6 * i : 5e6 + 0.625e6 * (i - 4), i,
+			      i >= 5 ? 7 : 0);
 	}
 	snprintf(rel, sizeof(rel), "run1/%s/links.csv", s);
 	put(x, rel, "%s", links);
@@ -296,7 +302,6 @@ static void test_share_rules(void **state)
 {
 	struct dard_topo *t = unit_gen("fattree:4");
 	char err[DARD_ERR_MAX];
-	/* The first, a whole one at 9.5 and a partial last one. */
 	/* The first, two whole ones at 9.5 and a partial last one. */
 	struct exp_iv iv[] = {{0, 1, 2}, {1, 2, 9.5}, {2, 3, 9.5}, {3, 3.5, 1}};
 	struct exp_seen seen = {.t = 0.5, .path = PATH1};
@@ -336,6 +341,17 @@ static void test_share_rules(void **state)
 	f[1].id = 5;
 	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 2, &sh), 0);
 	assert_int_equal(sh.judged, 0);
+	/* Nor beside one that lived only inside its judged interval (from
+	 * 2.2 to 3.2): it runs through no whole second, but took a part. */
+	f[1].begin = 3.0;
+	f[1].end = 3.6;
+	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 2, &sh), 0);
+	assert_int_equal(sh.judged, 0);
+	/* One that lived before that interval is no competitor in it. */
+	f[1].begin = 1.05;
+	f[1].end = 1.9;
+	assert_int_equal(exp_judge_share(2 * t->nlinks, 10, f, 2, &sh), 0);
+	assert_int_equal(sh.judged, 1);
 	/* Seen only after the second's middle: its first sighting stands
 	 * for before (no scheduler moves a flow that young). */
 	seen.t = 2.6;
