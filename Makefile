@@ -451,7 +451,8 @@ test-cli: daemon
 		"DARD_BIN=$(B)/bin tests/cli/units.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/cluster.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/simtables.sh" \
-		tests/cli/scripts.sh
+		tests/cli/scripts.sh \
+		tests/cli/testlib.sh
 
 # The tests that need root for namespaces and mounts of their own (never
 # the testbed's; they skip without root, and fail so when CI is set):

@@ -353,7 +353,7 @@ if [[ -n $converged ]]; then
 	figure spread_s "$(awk -v c="$converged" -v d="$t_dardd" 'BEGIN { printf "%.1f", c - d }')" s "from the first dardd's start to no shared link"
 	if [[ -n $collided ]]; then
 		echo "flows ${collided}(on core1 until dardd): $(mbps 1 "$a" "$collided") Mbit/s collided, $(mbps "$b" $((b + 5)) "$collided") Mbit/s spread"
-		figure collided_gain "$(awk -v a="$(mbps 1 "$a" "$collided")" -v b="$(mbps "$b" $((b + 5)) "$collided")" 'BEGIN { printf "%.2f", a > 0 ? b / a : 0 }')" x "the flows still collided when dardd started: spread over collided ($(wc -w <<<"$collided") flows; ideally that many times)"
+		figure collided_gain "$(awk -v a="$(mbps 1 "$a" "$collided")" -v b="$(mbps "$b" $((b + 5)) "$collided")" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')" x "the flows still collided when dardd started: spread over collided ($(wc -w <<<"$collided") flows; ideally that many times)"
 	fi
 	for i in 1 2 3 4; do
 		t "flow $i carried bytes once spread" \
