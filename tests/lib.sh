@@ -118,10 +118,15 @@ since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; 
 # them several times on an idle machine and gives each figure's mean
 # and interval (scripts/bench-figures, Documentation/benchmarks.md).
 # VALUE nan: not measured (counted apart by dard-exp bench). Any other
-# VALUE that is no number is the test's own defect, and fails.
+# VALUE that is no number, or a UNIT that is not one word (ratio for a
+# ratio), is the test's own defect, and fails.
 figure() {
 	if [[ ! $2 =~ ^(-?[0-9]+(\.[0-9]+)?|nan)$ ]]; then
 		fail "figure $suite.$1: value \`$2' is no number"
+		return 1
+	fi
+	if [[ ! $3 =~ ^[^[:space:]]+$ ]]; then
+		fail "figure $suite.$1: unit \`$3' is not one word"
 		return 1
 	fi
 	echo "figure $suite.$1 $2 $3${4:+ $4}"

@@ -144,7 +144,24 @@ void exp_bench_free(struct exp_bench *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static void print_table(const struct exp_bench *b, FILE *out)
+/*
+ * v as the table shows it: three significant digits, whole numbers from
+ * 100 up to a million as they are (2000, not 2e+03), and 0 for what is
+ * within rounding of 0 at the scale of the figure (an sd of 2.7e-16 of
+ * equal values).
+ */
+static const char *shown(char *buf, size_t size, double v, double scale)
+{
+	if (fabs(v) < 1e-9 * fmax(1, fabs(scale)))
+		v = 0;
+	if (fabs(v) >= 100 && fabs(v) < 1e6)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%.3g", v);
+	return buf;
+}
+
+void exp_bench_print(const struct exp_bench *b, FILE *out)
 {
 	size_t i, k;
 
@@ -155,6 +172,7 @@ static void print_table(const struct exp_bench *b, FILE *out)
 		const struct exp_bfig *f = &b->fig[i];
 		struct dard_ci ci;
 		double lo = NAN, hi = NAN;
+		char a[32], c[32];
 
 		dard_ci95(f->v, f->n, &ci);
 		for (k = 0; k < f->n; k++) {
@@ -163,15 +181,20 @@ static void print_table(const struct exp_bench *b, FILE *out)
 			if (k == 0 || f->v[k] > hi)
 				hi = f->v[k];
 		}
-		fprintf(out, "| %s | %zu%s | %.3g | %.3g | ", f->name, f->n,
-			f->nan ? " (+nan)" : "", ci.mean, ci.sd);
+		fprintf(out, "| %s | %zu%s | %s | %s | ", f->name, f->n,
+			f->nan ? " (+nan)" : "",
+			shown(a, sizeof(a), ci.mean, ci.mean),
+			shown(c, sizeof(c), ci.sd, ci.mean));
 		if (isnan(ci.half))
 			fputs("- | ", out);
 		else
-			fprintf(out, "%.3g to %.3g | ", ci.mean - ci.half,
-				ci.mean + ci.half);
-		fprintf(out, "%.3g | %.3g | %s | %s |\n", lo, hi, f->unit,
-			f->what);
+			fprintf(out, "%s to %s | ",
+				shown(a, sizeof(a), ci.mean - ci.half, ci.mean),
+				shown(c, sizeof(c), ci.mean + ci.half,
+				      ci.mean));
+		fprintf(out, "%s | %s | %s | %s |\n",
+			shown(a, sizeof(a), lo, ci.mean),
+			shown(c, sizeof(c), hi, ci.mean), f->unit, f->what);
 	}
 }
 
@@ -268,7 +291,7 @@ int exp_bench_cmd(int argc, char **argv, void (*usage)(FILE *))
 		}
 	}
 	if (!ret) {
-		print_table(&b, stdout);
+		exp_bench_print(&b, stdout);
 		if (json && write_json(&b, json)) {
 			fprintf(stderr, "dard-exp: bench: writing %s failed\n",
 				json);

@@ -43,6 +43,13 @@ struct exp_bench {
 int exp_bench_add(struct exp_bench *b, const char *text, size_t len, char *err);
 void exp_bench_free(struct exp_bench *b);
 
+/*
+ * b as a markdown table: per figure its runs, mean, sd, 95% interval,
+ * least and largest (three significant digits; whole numbers from 100
+ * as they are; what rounding leaves of 0 is 0), unit and what it is.
+ */
+void exp_bench_print(const struct exp_bench *b, FILE *out);
+
 /* The command, from its own argv ("bench" first): the exit status. */
 int exp_bench_cmd(int argc, char **argv, void (*usage)(FILE *));
 

@@ -56,12 +56,13 @@ has "bounded: a hung command ends with 124" "$out" '^bounded rc 124$'
 has "bounded: a quick one keeps its status" "$out" '^bounded true 0$'
 
 out=$(child 'figure rate 41.5 Mbit/s "what it is"; figure none nan s; figure neg -2 s
-figure empty "" s; figure word x s; figure exp 1e3 s')
-is "figure: a value that is no number fails" "$(counts "$out")" "0 3"
+figure empty "" s; figure word x s; figure exp 1e3 s; figure nounit 1 "" what')
+is "figure: a value that is no number, or no unit, fails" "$(counts "$out")" "0 4"
 has "figure: prints the suite, name, value, unit and what" "$out" \
 	'^figure c\.rate 41\.5 Mbit/s what it is$'
 has "figure: nan is not measured, printed" "$out" '^figure c\.none nan s$'
 has "figure: says which value" "$out" "figure c.word: value \`x' is no number"
+has "figure: says the unit is missing" "$out" "figure c.nounit: unit \`' is not one word"
 
 out=$(child 'sleep 30 & bg_pids+=($!); sleep 30 & bg_pids+=($!); p="${bg_pids[*]}"
 bg_kill; for q in $p; do kill -0 $q 2>/dev/null && echo "alive $q"; done

@@ -176,7 +176,7 @@ grep "load:" "$dir/log/tor1_1.log" | tail -n 1
 qb=$(dardd_stat e1_1 query_bytes)
 rb=$(dardd_stat e1_1 reply_bytes)
 awk -v q="$qb" -v r="$rb" 'BEGIN { printf "e1_1 dardd: %d query bytes, %d reply bytes, reply/query %.2f\n", q, r, q ? r / q : 0 }'
-figure reply_query "$(awk -v q="$qb" -v r="$rb" 'BEGIN { printf "%.2f", q ? r / q : 0 }')" "" "dardd's reply bytes over its query bytes"
+figure reply_query "$(awk -v q="$qb" -v r="$rb" 'BEGIN { printf "%.2f", q ? r / q : 0 }')" ratio "dardd's reply bytes over its query bytes"
 t "dardd's replies are at most its queries' bytes and the slack each" \
 	test "$rb" -le $((qb + 64 * $(dardd_stat e1_1 replies)))
 kill $ipid 2>/dev/null

@@ -74,7 +74,7 @@ read -r m1 k1 q1 r1 s1 < <(dardd_stats e1_1 monitor_ticks quiet_ticks queries ro
 dm=$((m1 - m0)) dk=$((k1 - k0)) dq=$((q1 - q0)) dr=$((r1 - r0)) ds=$((s1 - s0))
 echo "e1_1 in $dm ticks: $dk quiet, $dq queries (never quiet: $((9 * dm))), $dr rounds run, $ds skipped"
 t "quiet ticks counted ($dk of $dm)" test "$dk" -gt 0
-figure quiet_share "$(awk -v k="$dk" -v m="$dm" 'BEGIN { printf "%.3f", m ? k / m : 0 }')" "" "a quiet monitor's query ticks spent quiet (of 50)"
+figure quiet_share "$(awk -v k="$dk" -v m="$dm" 'BEGIN { printf "%.3f", m ? k / m : 0 }')" ratio "a quiet monitor's query ticks spent quiet (of 50)"
 t "9 queries for each awake tick, none for a quiet one" test "$dq" -eq $((9 * (dm - dk)))
 t "rounds skipped while quiet ($ds), after one that ran ($r0 before)" \
 	test "$ds" -ge 1 -a "$r0" -ge 1

@@ -102,7 +102,7 @@ for h in e1_1 e1_2; do
 	saved=$((saved + sv))
 done
 t "queries saved by sharing ($saved)" test "$saved" -gt 0
-figure asked_share "$(awk -v q="$dq" -v s="$saved" 'BEGIN { printf "%.3f", q / (q + s) }')" "" "queries two sharers sent over those they needed (11 of 18 a tick ideally)"
+figure asked_share "$(awk -v q="$dq" -v s="$saved" 'BEGIN { printf "%.3f", q / (q + s) }')" ratio "queries two sharers sent over those they needed (11 of 18 a tick ideally)"
 t "both hosts asked under 80% of what they would alone ($dq of $((dq + saved)))" \
 	test $((dq * 100)) -lt $(((dq + saved) * 80))
 for h in e1_1 e1_2; do

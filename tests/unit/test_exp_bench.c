@@ -2,7 +2,8 @@
 /*
  * dard-exp bench's reading of figure lines (bench.h): the lines that are
  * figures among those that are not, values in order, nan counted apart,
- * the unit and what the figure is kept from its first line, and each
+ * the unit and what the figure is kept from its first line, the table's
+ * numbers (0 for an sd of equal values, 2000 not 2e+03), and each
  * refusal with its line.
  */
 #include <errno.h>
@@ -57,6 +58,38 @@ static void test_lines(void **state)
 	exp_bench_free(&b);
 }
 
+/* The table: equal values' sd is 0, big whole numbers as they are. */
+static void test_table(void **state)
+{
+	struct exp_bench b = {0};
+	char err[DARD_ERR_MAX], *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(add(&b,
+			     "figure a.stall 1.6 s the stall\n"
+			     "figure a.stall 1.6 s\nfigure a.stall 1.6 s\n"
+			     "figure a.rate 2000 Mbit/s moved\n"
+			     "figure a.rate 2000 Mbit/s\n"
+			     "figure a.one 0.25 ratio alone\n",
+			     err),
+			 0);
+	f = open_memstream(&text, &size);
+	assert_non_null(f);
+	exp_bench_print(&b, f);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(text, "| a.stall | 3 | 1.6 | 0 | 1.6 to 1.6 | "
+				     "1.6 | 1.6 | s | the stall |\n"));
+	assert_non_null(strstr(text, "| a.rate | 2 | 2000 | 0 | 2000 to 2000 "
+				     "| 2000 | 2000 | Mbit/s | moved |\n"));
+	/* One run: no interval. */
+	assert_non_null(strstr(text, "| a.one | 1 | 0.25 | "));
+	assert_non_null(strstr(text, " | - | 0.25 | 0.25 | ratio | alone |\n"));
+	free(text);
+	exp_bench_free(&b);
+}
+
 static void test_refused(void **state)
 {
 	static const struct {
@@ -92,6 +125,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_refused),
 	};
 
