@@ -348,7 +348,7 @@ if [[ -n $converged ]]; then
 	a=$(printf '%.0f' "$t_dardd")
 	b=$(awk -v c="$converged" 'BEGIN { printf "%d", c + 1 }')
 	echo "total: $(mbps 1 "$a") Mbit/s collided (1 s to $a s), $(mbps "$b" $((b + 5))) Mbit/s spread ($b s to $((b + 5)) s)"
-	figure collided_mbps "$(mbps 1 "$a")" Mbit/s "the four flows' total, collided on core1 at 50 Mbit/s"
+	figure collided_mbps "$(mbps 1 "$a")" Mbit/s "the four flows' total before dardd, placed on core1 at 50 Mbit/s (the datapath's repair on a timeout may have moved some off)"
 	figure spread_mbps "$(mbps "$b" $((b + 5)))" Mbit/s "the four flows' total once spread (200 at most)"
 	figure spread_s "$(awk -v c="$converged" -v d="$t_dardd" 'BEGIN { printf "%.1f", c - d }')" s "from the first dardd's start to no shared link"
 	if [[ -n $collided ]]; then
