@@ -100,7 +100,8 @@ after=$((1048576000 - b0))
 dold=$(($(rx_bytes "$oldcore") - old0)) dnew=$(($(rx_bytes "$newcore") - new0))
 echo "  after the move: $after bytes of the flow left; $newcore received $dnew, $oldcore $dold"
 echo "  iperf3's seconds (Mbit/s): $(jq -r '[.intervals[].sum.bits_per_second / 1e6 | floor] | join(" ")' "$tmp/iperf.json")"
-figure move_transfer_mbps "$(jq '.end.sum_sent.bits_per_second / 1e6 | . * 10 | round / 10' "$tmp/iperf.json")" Mbit/s "a 1000 MB transfer moved to another core at 100 MB"
+# The receiver's rate: the sender's is the -b 2G it was paced to.
+figure move_transfer_mbps "$(jq '.end.sum_received.bits_per_second / 1e6 | . * 10 | round / 10' "$tmp/iperf.json")" Mbit/s "a 1000 MB transfer moved to another core at 100 MB, as its receiver got it"
 t "what the flow sent after the move crossed $newcore" test "$dnew" -ge "$after"
 t "and not $oldcore (under a tenth of it: the reverse ACKs' path is the receiver's)" \
 	test $((dold * 10)) -lt "$after"
