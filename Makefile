@@ -44,6 +44,9 @@ else
 B := build
 SAN_FLAGS :=
 endif
+# The uapi headers, included as system headers, which -MMD leaves out of
+# the dependencies it writes.
+UAPI_H := $(wildcard kmod/uapi/linux/*.h)
 # What every program may include; libdard-algo's headers only where it
 # is linked (dard-sim, the tests, the benchmarks), so that dardd cannot
 # reach for it by accident.
@@ -115,7 +118,7 @@ daemon: $(PROGS) $(LIBDARD) $(LIBALGO) $(IPPLUG)
 bpf: $(BPF_SKEL) $(B)/bpf/dard_switch.skel.h
 
 # The host datapath, and the switches' elephant counter (dard-switchd).
-$(B)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) kmod/uapi/linux/dard.h
+$(B)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(UAPI_H)
 	$(quiet) BPF $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -126,7 +129,7 @@ $(B)/bpf/%.skel.h: $(B)/bpf/%.bpf.o
 
 # The benchmark's loops around the same programs (bench/bench_dp.bpf.c).
 $(B)/bench/bench_dp.bpf.o: bench/bench_dp.bpf.c bpf/dard_tc.bpf.c \
-		$(wildcard bpf/*.h) kmod/uapi/linux/dard.h
+		$(wildcard bpf/*.h) $(UAPI_H)
 	$(quiet) BPF $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -161,7 +164,7 @@ $(B)/bench/bench_dp.o: DARD_CFLAGS += -I$(B)/bench
 # change to it rebuilds every object that could see it.
 # The version is compiled in (stdopts.c): a new changelog entry rebuilds it.
 $(B)/daemon/common/stdopts.o: debian/changelog
-$(B)/%.o: %.c kmod/uapi/linux/dard.h
+$(B)/%.o: %.c $(UAPI_H)
 	$(quiet) CC $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(DARD_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(JSON_CFLAGS) -c -o $@ $<
@@ -218,7 +221,7 @@ $(B)/bin/dard-exp: $(call objs,daemon/exp) $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 # from $IP_LIB_DIR (default /usr/lib/ip), so it is position-independent
 # and carries the libdard number parsing it uses.
 $(IPPLUG): daemon/ipplug/link_dard.c daemon/lib/num.c daemon/lib/err.c \
-		kmod/uapi/linux/dard.h
+		$(UAPI_H)
 	$(quiet) SO $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
@@ -312,6 +315,12 @@ $(B)/tests/test_dp_kmod: $(B)/tests/unit/test_dp_kmod.o $(LIBDP) $(LIBCOMMON) \
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
+# The policy both datapaths compile, and the datapath options' defaults.
+$(B)/tests/test_dp_policy: $(B)/tests/unit/test_dp_policy.o $(LIBDP) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+
 # The renderers' tests also link dardctl's renderers (daemon/dardctl); the
 # rule above puts objects before the libraries they call.
 RENDER_TESTS := $(filter $(B)/tests/test_render%,$(UNIT_BINS))
@@ -356,7 +365,7 @@ FUZZ_BASE_CFLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -MMD -MP $(DAEMON_INC) \
 	-fno-sanitize-recover=all
 FUZZ_LIBDARD := $(B)/fuzz/libdard-fuzz.a
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(call srcs,daemon/lib))
-$(B)/fuzz/obj/%.o: %.c kmod/uapi/linux/dard.h
+$(B)/fuzz/obj/%.o: %.c $(UAPI_H)
 	$(quiet) FUZZCC $<
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(FUZZ_BASE_CFLAGS) \
@@ -616,7 +625,7 @@ DKMSDIR ?= /usr/src/dard-$(VERSION)
 MANIFEST ?= $(PREFIX)/share/dard/install-manifest
 UNITS := $(wildcard systemd/*.service)
 ETC_SRCS ?= $(wildcard etc/dard/*)
-KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch]) kmod/uapi/linux/dard.h
+KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(UAPI_H)
 
 # Units and dkms.conf name paths; they are written for PREFIX=/usr and
 # SYSCONFDIR=/etc, and rewritten at each install for the ones given.

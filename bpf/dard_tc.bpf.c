@@ -5,6 +5,8 @@
  * ingress unwraps packets to one of our aliases that carry our ID inside.
  * Documentation/datapath.md has the policies.
  */
+#include <linux/dard_policy.h>
+
 #include "dsack.h"
 #include "encap.h"
 #include "live.h"
@@ -20,7 +22,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* Set by the loader before load. */
 const volatile __be32 my_id = 0;
 const volatile __u64 elephant_age_ns = 10ULL * 1000000000; /* paper: 10 s */
-const volatile __u64 elephant_bytes = 0;
+const volatile __u64 elephant_bytes = 0; /* payload (dard_policy.h) */
 const volatile int elephant_dscp = 8; /* < 0: leave DSCP alone */
 const volatile __u32 hash_seed = 0;
 const volatile __u32 fabric_mtu = 1500; /* the interface's, read at attach */
@@ -377,6 +379,7 @@ static __always_inline int egress(struct __sk_buff *skb)
 	if ((tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
 		f->first_ns = now;
 		f->bytes = 0;
+		f->payload = 0;
 		f->packets = 0;
 		f->elephant_ns = 0;
 		f->flags = f->flags & DARD_FLOW_F_SYN_HASH;
@@ -387,12 +390,13 @@ static __always_inline int egress(struct __sk_buff *skb)
 	 * packet costs more than it is worth.
 	 */
 	f->bytes += len;
+	f->payload += dard_payload(len, ip->ihl * 4, l4_hlen);
 	f->packets++;
 	if (f->last_ns != now)
 		f->last_ns = now;
 	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
-	    now - f->first_ns >= elephant_age_ns &&
-	    f->bytes >= elephant_bytes) {
+	    dard_is_elephant(now - f->first_ns, f->payload, elephant_age_ns,
+			     elephant_bytes)) {
 		f->elephant_ns = now;
 		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ELEPHANT);
 	}

@@ -667,6 +667,8 @@ static int put_flow(struct sk_buff *skb, const struct dard_flow_key *k,
 			      DARD_FLOW_A_PAD) ||
 	    nla_put_u64_64bit(skb, DARD_FLOW_A_PACKETS, f->packets,
 			      DARD_FLOW_A_PAD) ||
+	    nla_put_u64_64bit(skb, DARD_FLOW_A_PAYLOAD, f->payload,
+			      DARD_FLOW_A_PAD) ||
 	    nla_put_u64_64bit(skb, DARD_FLOW_A_ELEPHANT_NS, f->elephant_ns,
 			      DARD_FLOW_A_PAD) ||
 	    nla_put_u32(skb, DARD_FLOW_A_MOVES, f->moves) ||

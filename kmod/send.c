@@ -18,6 +18,7 @@
 #include <net/ip_tunnels.h>
 #include <net/route.h>
 #include <net/tcp.h>
+#include <linux/dard_policy.h>
 #include "device.h"
 #include "flows.h"
 #include "send.h"
@@ -28,6 +29,7 @@ struct pkt {
 	u32 hash;
 	u16 len;
 	u8 tos, ihl, tcp_flags;
+	u8 l4_hlen; /* TCP's or UDP's header, 0: other or a fragment */
 	bool dsack; /* TCP: it carries a D-SACK starting at dsack_start */
 	u32 dsack_start;
 	__be16 frag;
@@ -104,6 +106,7 @@ static int parse_l4(struct sk_buff *skb, u32 off, struct pkt *p)
 			return DARD_STAT_DROP_TRUNCATED;
 		p->key.sport = ports[0];
 		p->key.dport = ports[1];
+		p->l4_hlen = sizeof(struct udphdr);
 		return PARSE_OK;
 	}
 	th = skb_header_pointer(skb, off, sizeof(*th), buf);
@@ -113,6 +116,7 @@ static int parse_l4(struct sk_buff *skb, u32 off, struct pkt *p)
 	p->key.dport = th->dest;
 	p->tcp_flags = tcp_flag_byte(th);
 	hlen = th->doff * 4;
+	p->l4_hlen = hlen;
 	if (hlen <= sizeof(*th) || (p->tcp_flags & TCPHDR_SYN))
 		return PARSE_OK;
 	th = skb_header_pointer(skb, off, hlen, buf);
@@ -155,6 +159,7 @@ static int parse(struct sk_buff *skb, struct pkt *p)
 	p->ihl = ip->ihl;
 	p->frag = ip->frag_off;
 	p->tcp_flags = 0;
+	p->l4_hlen = 0;
 	p->dsack = false;
 	/* The socket's transmit hash, as TC's skb->hash sees it. */
 	p->hash = skb->hash;
@@ -374,18 +379,21 @@ static bool account(struct dard_dev *dd, struct dard_flow *f,
 	if ((p->tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
 		f->first_ns = now;
 		f->bytes = 0;
+		f->payload = 0;
 		f->packets = 0;
 		f->elephant_ns = 0;
 		f->flags &= DARD_FLOW_F_SYN_HASH;
 		before = f->flags;
 	}
 	f->bytes += p->len;
+	f->payload += dard_payload(p->len, p->ihl * 4, p->l4_hlen);
 	f->packets++;
 	/* The GC reads it without the flow's lock. */
 	WRITE_ONCE(f->last_ns, now);
 	if (!(f->flags & DARD_FLOW_F_ELEPHANT) &&
-	    now - f->first_ns >= READ_ONCE(dd->elephant_age_ns) &&
-	    f->bytes >= READ_ONCE(dd->elephant_bytes)) {
+	    dard_is_elephant(now - f->first_ns, f->payload,
+			     READ_ONCE(dd->elephant_age_ns),
+			     READ_ONCE(dd->elephant_bytes))) {
 		f->elephant_ns = now;
 		f->flags |= DARD_FLOW_F_ELEPHANT;
 	}

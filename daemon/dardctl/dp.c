@@ -34,8 +34,11 @@ static int usage(FILE *f)
 		"        (default: the host whose ID is configured here), with this\n"
 		"        host's aliases and its alias pairs to every other host from the\n"
 		"        configuration. A flow is an elephant once it has lived SECONDS\n"
-		"        (default 10, the paper's) and carried BYTES (default 0); its\n"
-		"        outer packets then carry DSCP (default 8).\n"
+		"        (default 10, the paper's) and carried BYTES of payload, TCP's\n"
+		"        or UDP's data, and at least one (default: a tenth of a second\n"
+		"        at the configured capacity of NAME's link to its ToR; 0: any\n"
+		"        data), so a transfer's ACK stream is never one; its outer\n"
+		"        packets then carry DSCP (default 8).\n"
 		"        bpf: programs on IF's TC hooks, maps pinned in DIR/IF (default\n"
 		"        " DARD_PIN_ROOT
 		"/IF), so forwarding outlives dardctl; a TCP flow of a\n"

@@ -27,10 +27,10 @@ static int usage(FILE *f)
 		"show  every flow the datapath on IF carries: its ID 5-tuple, its alias\n"
 		"      pair and the switches that pair names, its index among the\n"
 		"      destination's paths in the datapath (from 0; none if unknown),\n"
-		"      bytes, packets, age, when it became an elephant, and how often\n"
-		"      it was moved. Without dev: the elephants the dardd of this\n"
-		"      network namespace schedules, each with its path and the\n"
-		"      history of its paths.\n"
+		"      bytes, packets, payload (TCP or UDP data bytes), age, when it\n"
+		"      became an elephant, and how often it was moved. Without dev:\n"
+		"      the elephants the dardd of this network namespace schedules,\n"
+		"      each with its path and the history of its paths.\n"
 		"move  put FLOW on path N (as numbered by `dardctl path list' from this\n"
 		"      host to the destination), from its next packet on.\n"
 		"sweep forget the flows idle for SECONDS, printing each as ended (a\n"
@@ -89,6 +89,7 @@ static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		print_uint(PRINT_ANY, "path_index", " index %llu", f->path_idx);
 	print_uint(PRINT_ANY, "bytes", "\n    bytes %llu", f->bytes);
 	print_uint(PRINT_ANY, "packets", " packets %llu", f->packets);
+	print_uint(PRINT_ANY, "payload", " payload %llu", f->payload);
 	print_uint(PRINT_ANY, "age_ms", " age %llums",
 		   (s->now - f->first_ns) / 1000000);
 	print_uint(PRINT_ANY, "idle_ms", " idle %llums",

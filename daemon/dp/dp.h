@@ -28,6 +28,8 @@ struct dard_dp_opts {
 	const char *pin_root; /* NULL: DARD_PIN_ROOT */
 	uint32_t my_id;	      /* host byte order */
 	uint64_t elephant_age_ns;
+	/* Payload (dard_is_elephant); DARD_DP_ELEPHANT_BYTES_AUTO: a share
+	 * of the host link's capacity (dard_dp_elephant_bytes). */
 	uint64_t elephant_bytes;
 	int elephant_dscp;  /* < 0: outer DSCP copies the inner */
 	uint32_t max_dests; /* 0: DARD_DESTS_MAX */
@@ -140,7 +142,17 @@ const struct dard_dp_ops *dard_dp_choose(enum dard_dp_kind kind,
 void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,
 		       const char *pin_root);
 
+#define DARD_DP_ELEPHANT_BYTES_AUTO UINT64_MAX
+
 struct dard_topo;
+/*
+ * The elephant payload o asks for; for DARD_DP_ELEPHANT_BYTES_AUTO, the
+ * default share of host me's link to its ToR in t
+ * (dard_elephant_bytes_for), or 0 (any payload) without t.
+ */
+uint64_t dard_dp_elephant_bytes(const struct dard_dp_opts *o,
+				const struct dard_topo *t, uint32_t me);
+
 struct dard_plan;
 /*
  * Attaches a datapath for host me (its ID and the tree's size go into o)

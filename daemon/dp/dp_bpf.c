@@ -233,7 +233,7 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	}
 	skel->rodata->my_id = htonl(o->my_id);
 	skel->rodata->elephant_age_ns = o->elephant_age_ns;
-	skel->rodata->elephant_bytes = o->elephant_bytes;
+	skel->rodata->elephant_bytes = dard_dp_elephant_bytes(o, NULL, 0);
 	skel->rodata->elephant_dscp = o->elephant_dscp;
 	skel->rodata->hash_seed = (uint32_t)time(NULL) ^ (getpid() << 16);
 	ret = if_mtu(o->ifname);

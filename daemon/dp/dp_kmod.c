@@ -134,7 +134,8 @@ static int set_device(struct dard_dp *dp, const struct dard_dp_opts *o)
 
 	mnl_attr_put_u32(nlh, DARD_A_ID, htonl(o->my_id));
 	mnl_attr_put_u64(nlh, DARD_A_ELEPHANT_AGE_NS, o->elephant_age_ns);
-	mnl_attr_put_u64(nlh, DARD_A_ELEPHANT_BYTES, o->elephant_bytes);
+	mnl_attr_put_u64(nlh, DARD_A_ELEPHANT_BYTES,
+			 dard_dp_elephant_bytes(o, NULL, 0));
 	mnl_attr_put_u8(nlh, DARD_A_ELEPHANT_DSCP,
 			o->elephant_dscp < 0 ? DARD_DSCP_INHERIT
 					     : o->elephant_dscp);
@@ -164,7 +165,8 @@ static int kmod_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	ret = dp_new(&dp, o->ifname, &dev);
 	if (ret == -ENOENT) {
 		ret = dard_klink_create(
-			name, uplink, o->elephant_age_ns, o->elephant_bytes,
+			name, uplink, o->elephant_age_ns,
+			dard_dp_elephant_bytes(o, NULL, 0),
 			o->elephant_dscp < 0 ? DARD_DSCP_INHERIT
 					     : o->elephant_dscp);
 		made = !ret;

@@ -196,6 +196,7 @@ static const enum mnl_attr_data_type flow_types[DARD_FLOW_A_MAX + 1] = {
 	[DARD_FLOW_A_ELEPHANT_NS] = MNL_TYPE_U64,
 	[DARD_FLOW_A_MOVES] = MNL_TYPE_U32,
 	[DARD_FLOW_A_FLAGS] = MNL_TYPE_U32,
+	[DARD_FLOW_A_PAYLOAD] = MNL_TYPE_U64,
 };
 
 /*
@@ -234,6 +235,7 @@ int dard_kmsg_flow_nest(const struct nlattr *nest, struct dard_flow_key *key,
 	f->last_ns = get_u64(tb[DARD_FLOW_A_LAST_NS]);
 	f->bytes = get_u64(tb[DARD_FLOW_A_BYTES]);
 	f->packets = get_u64(tb[DARD_FLOW_A_PACKETS]);
+	f->payload = get_u64(tb[DARD_FLOW_A_PAYLOAD]);
 	f->elephant_ns = get_u64(tb[DARD_FLOW_A_ELEPHANT_NS]);
 	f->moves = get_u32(tb[DARD_FLOW_A_MOVES]);
 	f->flags = get_u32(tb[DARD_FLOW_A_FLAGS]) & __DARD_FLOW_F_ALL;

@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/dard_policy.h>
 
 #include "dp.h"
 #include "addr.h"
 #include "err.h"
 #include "path.h"
 #include "repair.h"
+#include "sched.h"
 
 struct collect {
 	struct dard_alias_pair path[DARD_PATHS_MAX];
@@ -106,7 +108,19 @@ void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,
 	o->ifname = ifname;
 	o->pin_root = pin_root;
 	o->elephant_age_ns = 10ULL * 1000000000;
+	o->elephant_bytes = DARD_DP_ELEPHANT_BYTES_AUTO;
 	o->elephant_dscp = 8;
+}
+
+uint64_t dard_dp_elephant_bytes(const struct dard_dp_opts *o,
+				const struct dard_topo *t, uint32_t me)
+{
+	if (o->elephant_bytes != DARD_DP_ELEPHANT_BYTES_AUTO)
+		return o->elephant_bytes;
+	if (!t)
+		return 0;
+	return dard_elephant_bytes_for(
+		t->link[dard_host_dlink(t, me, DARD_UP) / 2].mbps);
 }
 
 int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
@@ -117,6 +131,7 @@ int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
 	int ret;
 
 	o->my_id = t->node[me].id;
+	o->elephant_bytes = dard_dp_elephant_bytes(o, t, me);
 	o->max_dests = t->nhosts;
 	o->id_net = p->opts.ids.addr;
 	o->id_plen = p->opts.ids.len;

@@ -85,7 +85,8 @@ static void usage(FILE *f)
 		"Usage: ... dard [ elephant-age SECONDS ] [ elephant-bytes BYTES ]\n"
 		"                [ elephant-dscp { DSCP | inherit } ]\n"
 		"Where: SECONDS a decimal up to 86400 (a flow's age before it is an\n"
-		"               elephant), BYTES what it carried by then, DSCP 0-63\n"
+		"               elephant), BYTES the payload it carried by then\n"
+		"               (TCP or UDP data; at least one byte), DSCP 0-63\n"
 		"               (the elephants' outer mark; inherit: the inner one)\n"
 		"The ID, aliases and paths are set over generic netlink (dardctl dp\n"
 		"attach --datapath kmod).\n");

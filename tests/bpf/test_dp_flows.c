@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The flow table and its events under BPF_PROG_TEST_RUN: a flow becoming
- * an elephant and ending, each reported once; a new connection on an
+ * an elephant and ending, each reported once; a flow of ACKs never one,
+ * as only payload counts; a new connection on an
  * ended flow's 5-tuple starting afresh; events the full ring buffer
  * could not take delivered later; the batched walk and sweep; and what
  * an LRU eviction leaves for dardd. Needs root (CAP_BPF); without it,
@@ -80,6 +81,80 @@ static void test_elephant_once(void **state)
 	assert_int_equal(c.end, 1);
 }
 
+/*
+ * A flow of ACKs never becomes an elephant, however many bytes its
+ * headers add up to (here 100 packets of 40, above the 3000 bytes), and
+ * never carries the mark: only TCP's and UDP's data counts, and the
+ * flow's payload says exactly how much there was.
+ */
+static void test_acks_no_elephant(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {ME_TO_PEER, .proto = IPPROTO_TCP, .sport = 5555,
+			     .dport = 80, .tcp_flags = 0x10};
+	struct dard_flow_key key = {.saddr = A(MY_ID),
+				    .daddr = A(PEER_ID),
+				    .sport = htons(5555),
+				    .dport = htons(80),
+				    .proto = IPPROTO_TCP};
+	struct evcount c = {.sport = 5555};
+	/* NOP, NOP, timestamps: Linux's usual options. */
+	static const uint8_t ts[12] = {1, 1, 8, 10};
+	uint8_t in[PKT_MAX], out[PKT_MAX];
+	size_t len = build(in, &o);
+	struct dard_flow f;
+	uint32_t n;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+		assert_true(check_encap(in, len, out, n, 0) >= 0);
+	}
+	flow_of(e, &key, &f);
+	assert_int_equal(f.bytes, 100 * 40);
+	assert_int_equal(f.payload, 0);
+	assert_false(f.flags & DARD_FLOW_F_ELEPHANT);
+	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 0) >= 0);
+	assert_int_equal(c.elephant, 0);
+
+	/* Its first data: 1000 bytes behind 32 of header, not enough... */
+	o.payload = 1000;
+	o.tcp_opts = ts;
+	o.tcp_optlen = sizeof(ts);
+	len = build(in, &o);
+	assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+	flow_of(e, &key, &f);
+	assert_int_equal(f.payload, 1000);
+	assert_false(f.flags & DARD_FLOW_F_ELEPHANT);
+	/* ...until the payload passes 3000, and the mark goes on. */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(run(e, 1, in, len, out, &n), TC_ACT_OK);
+		check_encap(in, len, out, n, i < 1 ? 0 : 8 << 2);
+	}
+	flow_of(e, &key, &f);
+	assert_int_equal(f.payload, 3000);
+	assert_true(f.flags & DARD_FLOW_F_ELEPHANT);
+}
+
+/* UDP's data is its payload, fragments' every byte after the IP header. */
+static void test_payload_udp(void **state)
+{
+	struct env *e = *state;
+	struct pkt_opts o = {ME_TO_PEER, .proto = IPPROTO_UDP, .sport = 6666,
+			     .dport = 53, .payload = 700};
+	struct dard_flow_key key = {.saddr = A(MY_ID),
+				    .daddr = A(PEER_ID),
+				    .sport = htons(6666),
+				    .dport = htons(53),
+				    .proto = IPPROTO_UDP};
+	struct dard_flow f;
+
+	assert_true(send_one(e, &o) >= 0);
+	flow_of(e, &key, &f);
+	assert_int_equal(f.bytes, 20 + 8 + 700);
+	assert_int_equal(f.payload, 700);
+}
+
 /* A new connection on an ended flow's 5-tuple starts afresh. */
 static void test_syn_resets(void **state)
 {
@@ -106,6 +181,7 @@ static void test_syn_resets(void **state)
 	flow_of(e, &key, &f);
 	assert_int_equal(f.flags, 0);
 	assert_int_equal(f.packets, 1);
+	assert_int_equal(f.payload, 0);
 
 	/* Ended again; a server's SYN-ACK on the 5-tuple starts afresh too. */
 	o.tcp_flags = 0x11; /* FIN, ACK */
@@ -431,6 +507,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		DP_TEST(test_elephant_once),
+		DP_TEST(test_acks_no_elephant),
+		DP_TEST(test_payload_udp),
 		DP_TEST(test_syn_resets),
 		DP_TEST(test_ring_full),
 		DP_TEST(test_walk_and_sweep),

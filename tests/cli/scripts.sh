@@ -143,29 +143,31 @@ upargs() {
 	rm -f "$tmp/tb.log"
 	(
 		source "$ex"
-		testbed=$tmp/testbed quiet=1 unscaled=${2:-}
+		testbed=$tmp/testbed quiet=1 unscaled=${2:-} ebytes=${3:-}
 		run_one "$tmp/ru" "$1"
 	) 2>/dev/null
 	cat "$tmp/tb.log" 2>/dev/null
 }
 up="^up fattree:4 --rate 50 --prefix exp_[0-9]+_"
-has "run_one dard: --fast" "$(upargs dard)" "${up}dard --dard --fast --elephant-bytes 2097152$"
+has "run_one dard: --fast" "$(upargs dard)" "${up}dard --dard --fast$"
 has "run_one dard-paper: the paper's mode, --fast" "$(upargs dard-paper)" \
-	"${up}dard_paper --dard --sched-mode paper --fast --elephant-bytes 2097152$"
+	"${up}dard_paper --dard --sched-mode paper --fast$"
 has "run_one dard-paper --unscaled: no --fast" "$(upargs dard-paper 1)" \
-	"${up}dard_paper --dard --sched-mode paper --elephant-bytes 2097152$"
+	"${up}dard_paper --dard --sched-mode paper$"
 has "run_one dard --unscaled: no --fast" "$(upargs dard 1)" \
-	"${up}dard --dard --elephant-bytes 2097152$"
+	"${up}dard --dard$"
 has "run_one dard-count: links by their elephants alone" "$(upargs dard-count)" \
-	"${up}dard_count --dard --busy-at 0 --fast --elephant-bytes 2097152$"
+	"${up}dard_count --dard --busy-at 0 --fast$"
 has "run_one dard-count --unscaled: no --fast" "$(upargs dard-count 1)" \
-	"${up}dard_count --dard --busy-at 0 --elephant-bytes 2097152$"
+	"${up}dard_count --dard --busy-at 0$"
 has "run_one sdn-optimal --unscaled: no --fast" "$(upargs sdn-optimal 1)" \
-	"${up}sdn_optimal --dard --controller sdn-optimal --elephant-bytes 2097152$"
+	"${up}sdn_optimal --dard --controller sdn-optimal$"
 has "run_one ecmp --unscaled: still 1 s elephants" "$(upargs ecmp 1)" \
-	"${up}ecmp --elephant-age 1 --elephant-bytes 2097152$"
+	"${up}ecmp --elephant-age 1$"
 has "run_one switch-ecmp: the testbed's ECMP routing" "$(upargs switch-ecmp)" \
 	"${up}switch_ecmp --routing ecmp$"
+has "run_one dard --elephant-bytes: the datapath is given it" \
+	"$(upargs dard "" 5000)" "${up}dard --dard --fast --elephant-bytes 5000$"
 
 # A failure after the bring-up (here the traffic: dardctl fails) leaves
 # no testbed or state behind: the exit downs it.

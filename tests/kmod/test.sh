@@ -213,6 +213,9 @@ move_test() {
 	$tt "$what: exactly once" jq -s -e --argjson p $cport \
 		'[.[][] | select(.event == "elephant" and .sport == $p)] | length == 1' \
 		"$tmp/events"
+	# Its ACKs, as old and as many packets, carry no payload.
+	$tt "$what: the receiver's ACK stream is no elephant" \
+		acks_mouse $h2 5202 $cport
 	move_end $ipid
 	$tt "$what: the transfer ended by the test's stop alone" jq -e \
 		'(.error // "" | startswith("interrupt")) and .end.sum_sent.bytes > 0' \

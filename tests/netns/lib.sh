@@ -54,6 +54,15 @@ tcp_flow() {
 	flows "$1" | jq -c --argjson p "$2" '.[] | select(.proto == "tcp" and .sport == $p)'
 }
 has_flow() { [[ -n $(tcp_flow "$1" "$2") ]]; }
+# acks_mouse NODE SPORT DPORT: whether the TCP flow from port SPORT to
+# port DPORT in NODE's datapath, a transfer's ACK stream, has carried
+# over 100 packets and no payload, and is no elephant.
+acks_mouse() {
+	flows "$1" | jq -e --argjson s "$2" --argjson d "$3" '
+		[.[] | select(.proto == "tcp" and .sport == $s and .dport == $d)] |
+		length == 1 and .[0].packets > 100 and .[0].payload == 0 and
+		.[0].elephant == false' >/dev/null
+}
 # crosses NODE SPORT SWITCH: whether that flow's path crosses SWITCH.
 crosses() { tcp_flow "$1" "$2" | jq -e --arg s "$3" '.switches | index($s) != null' >/dev/null; }
 # The pids of program $2 in node $1's namespace.

@@ -95,7 +95,7 @@ struct dard_sw_key {
 };
 
 enum dard_flow_flag {
-	DARD_FLOW_F_ELEPHANT = 1U << 0, /* lived long enough (and big enough) */
+	DARD_FLOW_F_ELEPHANT = 1U << 0, /* dard_is_elephant (dard_policy.h) */
 	DARD_FLOW_F_REPORTED = 1U << 1, /* the elephant event was delivered */
 	DARD_FLOW_F_ENDED = 1U << 2,	/* FIN or RST seen */
 	DARD_FLOW_F_END_REPORTED = 1U << 3,
@@ -119,6 +119,8 @@ struct dard_flow {
 	__u32 live_gen; /* dard_live_gen when its path was last checked
 			 * against the dead bits; DARD_LIVE_GEN_UNCHECKED:
 			 * at its next packet */
+	__u32 pad;
+	__u64 payload; /* TCP or UDP data bytes (dard_payload) */
 };
 
 /* A flow's live_gen that no generation equals: userspace moved it. */
@@ -249,7 +251,7 @@ enum {
 	IFLA_DARD_DESTS,	   /* u32: destinations with paths */
 	IFLA_DARD_ALIASES,	   /* u32: this host's aliases */
 	IFLA_DARD_ELEPHANT_AGE_NS, /* u64 */
-	IFLA_DARD_ELEPHANT_BYTES,  /* u64 */
+	IFLA_DARD_ELEPHANT_BYTES,  /* u64: payload, as DARD_A_ELEPHANT_BYTES */
 	IFLA_DARD_ELEPHANT_DSCP,   /* u8: 0-63, or DARD_DSCP_INHERIT */
 	IFLA_DARD_PAD,		   /* aligns the u64s (added after the
 				    * contract's first cut: appended) */
@@ -317,7 +319,7 @@ enum dard_attr {
 	DARD_A_ALIAS,		/* __be32, repeated: one of this host's */
 	DARD_A_FLAGS,		/* u32: enum dard_dev_flag */
 	DARD_A_ELEPHANT_AGE_NS, /* u64 */
-	DARD_A_ELEPHANT_BYTES,	/* u64 */
+	DARD_A_ELEPHANT_BYTES,	/* u64: payload, dard_is_elephant's */
 	DARD_A_ELEPHANT_DSCP,	/* u8: 0-63 or DARD_DSCP_INHERIT */
 	DARD_A_FLOWS,		/* u32: flows in the table (read only) */
 	DARD_A_FLOWS_MAX, /* u32: the table's bound, 1-DARD_FLOWS_MAX*16 */
@@ -372,6 +374,7 @@ enum dard_flow_attr {
 	DARD_FLOW_A_MOVES,	 /* u32 */
 	DARD_FLOW_A_FLAGS,	 /* u32: enum dard_flow_flag */
 	DARD_FLOW_A_PAD,
+	DARD_FLOW_A_PAYLOAD,	 /* u64: TCP or UDP data bytes */
 	__DARD_FLOW_A_MAX
 };
 #define DARD_FLOW_A_MAX (__DARD_FLOW_A_MAX - 1)
