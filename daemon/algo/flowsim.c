@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/dard_policy.h>
 
 #include "err.h"
 #include "flowsim_int.h"
@@ -29,12 +30,15 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->sched = DARD_SIM_DARD;
 	/* The scheduler's mode decides (sim_mode). */
 	o->elephant_age = -1;
+	o->elephant_bytes = -1;
 	o->query = -1;
 	o->schedule = -1;
 	o->delta = -1;
 	o->quiet = -1;
 	o->sleep = -1;
 	o->busy = -1;
+	o->escape = -1;
+	o->stale = 1;
 	o->pvlb = 10;
 	o->central = 5;
 	o->anneal = 0;
@@ -233,11 +237,25 @@ static int rates(struct sim *s)
 	return 0;
 }
 
-/* A flow old enough becomes an elephant, and its scheduler hears of it. */
+/*
+ * The datapaths' rule (dard_is_elephant): old enough, with its payload
+ * carried. Within a part in 10^9 of the payload, as next_event computes
+ * the time it is reached and the flow's bits are counted down.
+ */
+static int payload_due(const struct flow *f)
+{
+	return f->size - f->left >= f->payload_min * (1 - 1e-9);
+}
+
+/*
+ * A flow old enough that has carried the elephant payload becomes an
+ * elephant, and its scheduler hears of it.
+ */
 static int promote(struct sim *s, struct flow *f)
 {
 	/* The event came at start + age: compare the same sum. */
-	if (f->elephant || f->start + s->mode.elephant_age > s->now)
+	if (f->elephant || f->start + s->mode.elephant_age > s->now ||
+	    !payload_due(f))
 		return 0;
 	f->elephant = 1;
 	s->st->elephants++;
@@ -263,8 +281,14 @@ static double next_event(struct sim *s, double when)
 
 		if (f->rate > 0)
 			when = fmin(when, s->now + f->left / f->rate);
-		if (!f->elephant)
+		if (f->elephant)
+			continue;
+		if (f->start + s->mode.elephant_age > s->now)
 			when = fmin(when, f->start + s->mode.elephant_age);
+		else if (!payload_due(f) && f->rate > 0)
+			when = fmin(when, s->now + (f->payload_min -
+						    (f->size - f->left)) /
+							   f->rate);
 	}
 	if (s->o->nfail)
 		when = fmin(when, s->fail_due);
@@ -319,6 +343,15 @@ static int arrive(struct sim *s, const struct dard_tflow *tf, size_t id)
 	f->up = dard_host_dlink(s->t, f->src, DARD_UP);
 	f->down = dard_host_dlink(s->t, f->dst, DARD_DOWN);
 	f->left = tf->bytes * 8.0 / 1e6;
+	f->size = f->left;
+	/* The payload its host's datapath waits for: by default a share of
+	 * a second at its link's configured capacity, in Mbit. */
+	if (s->o->elephant_bytes >= 0)
+		f->payload_min = s->o->elephant_bytes * 8 / 1e6;
+	else
+		f->payload_min = (s->o->link > 0 ? s->o->link
+						 : s->t->link[f->up / 2].mbps) *
+				 DARD_ELEPHANT_SHARE_PCT / 100.0;
 	if (s->sched->arrive)
 		s->sched->arrive(s, f);
 	ret = pset_get(s, f->src, f->dst, &f->ps);
@@ -409,14 +442,19 @@ static void sim_mode(struct sim *s)
 		m->round = o->schedule;
 	if (!(o->query < 0))
 		m->query = o->query;
-	if (!(o->delta < 0))
+	/* A delta given is in Mbit/s, whatever the mode's kind. */
+	if (!(o->delta < 0)) {
 		m->delta = o->delta;
+		m->delta_share = 0;
+	}
 	if (!(o->quiet < 0))
 		m->quiet = o->quiet;
 	if (!(o->sleep < 0))
 		m->sleep = o->sleep;
 	if (!(o->busy < 0))
 		m->busy = o->busy;
+	if (!(o->escape < 0))
+		m->escape = o->escape;
 }
 
 /* Written to refuse NaN: a zero interval would never move on. */
@@ -427,8 +465,10 @@ static int opts_ok(const struct sim *s)
 
 	return m->query > 0 && m->round > 0 && o->pvlb > 0 && o->central > 0 &&
 	       o->step >= 0 && m->elephant_age >= 0 && o->large >= 0 &&
+	       !isnan(o->elephant_bytes) && o->elephant_bytes < HUGE_VAL &&
 	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
-	       m->busy >= 0 && o->link >= 0 && o->link < HUGE_VAL &&
+	       m->busy >= 0 && m->escape >= 0 && m->escape <= 1 &&
+	       o->link >= 0 && o->link < HUGE_VAL &&
 	       o->goodput > 0 && o->goodput <= 1;
 }
 

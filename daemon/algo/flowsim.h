@@ -65,12 +65,23 @@ struct dard_sim_opts {
 	 * every other scheduler counts elephants at the paper's age).
 	 */
 	double elephant_age; /* s; paper 10 */
+	/* Bytes it must have carried too (dard_is_elephant); below 0 (the
+	 * default): dard_elephant_bytes_for its host link. */
+	double elephant_bytes;
 	double query;	     /* s between switch queries; paper 1 */
 	double schedule;     /* s; rounds every this + U[0, this]; paper 5 */
 	double delta;	     /* Mbit/s; paper 10 */
 	double quiet;	     /* sched.h's; paper 0 */
 	double sleep;	     /* s; paper 0 */
 	double busy;	     /* sched.h's; paper 0 */
+	double escape;	     /* sched.h's; paper 0 */
+	/*
+	 * DARD: 1 (the default), a host's rounds see another host's moves
+	 * only once a query has counted them, as dardd's do, so that two
+	 * hosts may move onto one link between two queries; 0: every move
+	 * at once, as the simulator did before.
+	 */
+	uint32_t stale;
 	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
 	double central;	     /* s between centralized rounds; paper 5 */
 	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10 per
@@ -136,6 +147,7 @@ struct dard_sim_stats {
 	double ctl_bytes;   /* control messages, both directions */
 	double share_bytes; /* of which SHAREs among a ToR's hosts */
 	size_t elephants;   /* flows that lived to the elephant age */
+	size_t neutral;	    /* DARD's neutral moves (sched.h, escape) */
 	double end;	    /* s: the last completion */
 	/* With failures: */
 	double stalled;	   /* flow-seconds active at rate 0 */

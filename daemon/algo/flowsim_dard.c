@@ -209,6 +209,7 @@ static const void *round_next(void *arg, const void *cur,
 		return NULL;
 	rf->path = f->row;
 	rf->moves = it->out ? it->out[f->id].moves : 0;
+	rf->neutral = f->neutral;
 	rf->moved_at = f->moved_at;
 	rf->moved_rate = f->moved_rate;
 	rf->rate = f->rate;
@@ -316,6 +317,10 @@ static void query(struct sim *s)
 		}
 	if (s->o->nfail)
 		dead_views(s);
+	if (s->lq) {
+		memcpy(s->lq, s->ls, 2 * (size_t)s->t->nlinks * sizeof(*s->ls));
+		s->nvlog = 0;
+	}
 	if (s->o->share) {
 		query_shared(s);
 		return;
@@ -373,6 +378,8 @@ static struct mon *mon_get(struct sim *s, const struct flow *f)
 			return NULL;
 		}
 	m->m->busy = s->mode.busy;
+	/* The escape's draws: from the run's seed, apart per monitor. */
+	m->m->rng ^= dard_mix64(s->o->seed);
 	m->host = f->src;
 	m->next_round =
 		s->now + s->mode.round + dard_urand(&s->rng) * s->mode.round;
@@ -414,13 +421,71 @@ static void mon_leave(struct sim *s, struct flow *f)
 }
 
 /*
- * One round of a monitor: dardd's own round (dard_monitor_round) on the
- * last query's states.
+ * What host h's rounds see (o->stale): the last query's link states on
+ * monitor m's links, and h's own moves since, as dardd counts its own
+ * moves at once (dard_monitor_moved) and hears of the others' from the
+ * switches.
  */
-static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
+static struct dard_lstate *view_of(struct sim *s, const struct mon *m)
+{
+	unsigned i, k;
+	size_t j;
+
+	for (i = 0; i < m->m->npaths; i++)
+		for (k = 0; k < m->m->links[i].n; k++) {
+			uint32_t dl = m->m->links[i].dl[k];
+
+			s->view[dl] = s->lq[dl];
+		}
+	for (j = 0; j < s->nvlog; j++) {
+		const struct vmove *v = &s->vlog[j];
+		struct dard_path_links from = {v->from, v->nfrom};
+		struct dard_path_links to = {v->to, v->nto};
+
+		/* Links outside m's are written, and never read. */
+		if (v->host == m->host)
+			dard_lstate_move(s->view, &from, &to, v->rate, v->est);
+	}
+	return s->view;
+}
+
+/* Host h moved as mv says: logged until the next query counts it. */
+static int log_move(struct sim *s, const struct mon *m,
+		    const struct dard_move *mv)
+{
+	const struct dard_path_links *from = &m->m->links[mv->from];
+	const struct dard_path_links *to = &m->m->links[mv->to];
+	struct vmove *v;
+
+	if (s->nvlog == s->vlog_cap) {
+		size_t cap = s->vlog_cap ? 2 * s->vlog_cap : 64;
+
+		v = realloc(s->vlog, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->vlog = v;
+		s->vlog_cap = cap;
+	}
+	v = &s->vlog[s->nvlog++];
+	v->host = m->host;
+	v->nfrom = from->n;
+	v->nto = to->n;
+	memcpy(v->from, from->dl, from->n * sizeof(v->from[0]));
+	memcpy(v->to, to->dl, to->n * sizeof(v->to[0]));
+	v->rate = mv->rate;
+	v->est = mv->estimate;
+	return 0;
+}
+
+/*
+ * One round of a monitor: dardd's own round (dard_monitor_round) on the
+ * last query's states, with its host's own moves since (o->stale).
+ */
+static int round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
 	struct round_iter ri = {s, m, out};
 	struct dard_flow_iter it = {round_next, &ri};
+	struct dard_lstate *ls = s->lq ? view_of(s, m) : s->ls;
 	struct flow *pick, *f;
 	struct dard_move mv;
 
@@ -428,20 +493,29 @@ static void round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 		s->now + s->mode.round + dard_urand(&s->rng) * s->mode.round;
 	/* Quiet at the last query: it asked nothing, and acts on nothing. */
 	if (m->quiet)
-		return;
-	dard_monitor_pv(m->m, s->ls, s->when, 1, UINT64_MAX, m->m->pv);
+		return 0;
+	dard_monitor_pv(m->m, ls, s->when, 1, UINT64_MAX, m->m->pv);
 	pick = (struct flow *)dard_monitor_round_mode(
-		m->m, s->ls, &it, s->mode.delta, &s->mode, s->now, &mv);
+		m->m, ls, &it,
+		dard_sched_delta(&s->mode, m->m->pv, m->m->npaths), &s->mode,
+		s->now, &mv);
 	if (dard_monitor_idle(m->m, s->now))
 		for (f = m->flows; f; f = f->mnext)
 			f->idle_rate = f->rate;
 	if (!pick)
-		return;
+		return 0;
+	if (s->lq && log_move(s, m, &mv))
+		return dard_fail(s->err, -ENOMEM, "out of memory");
 	flowsim_move(s, pick, mv.to, out);
-	pick->moved_rate = mv.rate > 0 ? mv.rate : 0;
+	/* As dardd: a neutral move keeps the rate by design. */
+	pick->moved_rate = mv.rate > 0 && !mv.neutral ? mv.rate : 0;
 	pick->moved_at = s->now;
-	/* As dardd does: the move counted at once in its own picture. */
+	pick->neutral += mv.neutral;
+	s->st->neutral += mv.neutral;
+	/* As dardd does: the move counted at once in its own picture
+	 * (with o->stale, in the log its host's views take it from). */
 	dard_monitor_moved(m->m, s->ls, &mv);
+	return 0;
 }
 
 /* DARD: an elephant joins its host's monitor of its ToR pair. */
@@ -476,8 +550,8 @@ static int dard_tick(struct sim *s, struct dard_sim_flow *out)
 			flowsim_fail_dp(s, out);
 	}
 	for (m = s->mons; m; m = m->next)
-		if (m->next_round <= s->now)
-			round_of(s, m, out);
+		if (m->next_round <= s->now && round_of(s, m, out))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -509,6 +583,12 @@ static int dard_init(struct sim *s)
 	s->dlseen = calloc(2 * (size_t)t->nlinks, sizeof(*s->dlseen));
 	if (!s->nel || !s->woke || !s->dlseen)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
+	if (s->o->stale) {
+		s->lq = calloc(2 * (size_t)t->nlinks, sizeof(*s->lq));
+		s->view = calloc(2 * (size_t)t->nlinks, sizeof(*s->view));
+		if (!s->lq || !s->view)
+			return dard_fail(s->err, -ENOMEM, "out of memory");
+	}
 	if (!s->o->share)
 		return 0;
 	/* Per node, its index in s->tors when it is a ToR. */
@@ -557,6 +637,12 @@ static void dard_fini(struct sim *s)
 	free(s->nel);
 	free(s->woke);
 	free(s->dlseen);
+	free(s->lq);
+	free(s->view);
+	free(s->vlog);
+	s->lq = s->view = NULL;
+	s->vlog = NULL;
+	s->nvlog = s->vlog_cap = 0;
 	s->dlseen = NULL;
 	s->woke = NULL;
 	s->nel = NULL;

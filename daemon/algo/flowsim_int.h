@@ -36,6 +36,8 @@ struct flow {
 	uint32_t src, dst;
 	uint32_t up, down; /* the hosts' directed links */
 	double left;	   /* Mbit */
+	double size;	   /* Mbit, all it carries */
+	double payload_min; /* Mbit: the elephant payload (dard_policy.h) */
 	double rate;	   /* Mbit/s */
 	double next_pvlb;  /* s */
 	const struct pset *ps;
@@ -48,6 +50,7 @@ struct flow {
 	double dead_since;  /* s: on a failed link since; < 0: not */
 	double moved_at;    /* s: DARD's last move of it */
 	double moved_rate;  /* Mbit/s then; 0: never moved */
+	unsigned neutral;   /* DARD's neutral moves of it (mode.escape) */
 	double idle_rate;   /* Mbit/s at its monitor's last idle round; 0 */
 };
 
@@ -80,6 +83,18 @@ struct share_want {
 
 struct sim_sched;
 
+/*
+ * A DARD move since the last query, which only its own host sees until
+ * the switches count it (o->stale): its links as dard_lstate_move takes
+ * them.
+ */
+struct vmove {
+	uint32_t host;
+	uint32_t from[2 * DARD_LEVEL_MAX], to[2 * DARD_LEVEL_MAX];
+	unsigned nfrom, nto;
+	double rate, est;
+};
+
 struct sim {
 	const struct dard_topo *t;
 	const struct dard_sim_opts *o;
@@ -109,6 +124,11 @@ struct sim {
 	uint32_t ntors;
 	uint64_t *dlhost;
 	struct share_want *want; /* per node: a host's last WANT */
+	/* With o->stale: the link states of the last query, a round's view
+	 * made from them, and the moves since. */
+	struct dard_lstate *lq, *view;
+	struct vmove *vlog;
+	size_t nvlog, vlog_cap;
 	struct dard_hedera *hedera;
 	struct dard_route_tree *rtree; /* SDN-optimal's, built once */
 	struct dard_opt *opt;	       /* bound's, built once */

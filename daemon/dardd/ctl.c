@@ -338,6 +338,7 @@ static json_object *stats_json(struct dardd *d)
 	STAT(monitor_ticks);
 	STAT(quiet_ticks);
 	STAT(moves);
+	STAT(moves_neutral);
 	STAT(ctl_refused);
 #undef STAT
 	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {

@@ -47,7 +47,7 @@ struct dardd_opts {
 	int no_share;		/* --no-share: ask every switch ourselves */
 	/* --quiet-at, --quiet-sleep, --busy-at: below 0 (unset), the
 	 * mode's. */
-	double quiet_at, quiet_sleep, busy_at;
+	double quiet_at, quiet_sleep, busy_at, escape;
 	struct dard_sched_mode sched; /* the mode's, with those three */
 };
 
@@ -95,6 +95,7 @@ struct dardd_stats {
 	uint64_t monitor_ticks; /* monitors at a query tick, summed */
 	uint64_t quiet_ticks;	/* monitors quiet at a query tick, summed */
 	uint64_t rounds_quiet;	/* rounds skipped: their monitor was quiet */
+	uint64_t moves_neutral; /* of moves: out of an equilibrium (escape) */
 	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
@@ -177,6 +178,7 @@ struct elephant {
 	int path;		     /* index among mon's paths, or -1 */
 	uint64_t since_ns;	     /* when it became an elephant */
 	unsigned moves;		     /* ours, + earlier ones if adopted */
+	unsigned neutral;	     /* of ours, neutral ones (mode->escape) */
 	uint64_t moved_ns;	     /* our rounds' last move of it, or 0 */
 	double moved_rate;	     /* Mbit/s then (the round's), 0: unknown */
 	/* Its rate over the last walk of the flow table (flows.c), for

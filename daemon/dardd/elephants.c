@@ -169,6 +169,7 @@ static const void *el_next(void *arg, const void *cur,
 		if (e->mon == mon) {
 			f->path = e->path;
 			f->moves = e->moves;
+			f->neutral = e->neutral;
 			/* Never moved by a round: long ago, for the hold. */
 			f->moved_at =
 				e->moved_ns ? e->moved_ns / 1e9 : -HUGE_VAL;

@@ -141,6 +141,9 @@ struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
 		return NULL;
 	}
 	mon->m->busy = d->o.sched.busy;
+	/* Its own draws for the escape, apart from every other host's
+	 * and from the last run's. */
+	mon->m->rng ^= dard_mix64(dard_clock_ns(CLOCK_REALTIME));
 	/* Let a query round come back before the first decision. */
 	mon->next_round_ns = mon_next_round(d, now);
 	d->next_query_ns = now;

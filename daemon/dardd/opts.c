@@ -72,7 +72,8 @@ static void usage(FILE *f)
 		"                             5)\n"
 		"  -d, --delta D              move only when the gain in BoNF exceeds D\n"
 		"                             Mbit/s, or D%% of the paths' bandwidth\n"
-		"                             when D ends in %% (default 10)\n"
+		"                             when D ends in %% (default: the mode's,\n"
+		"                             1%% for fast, 10 Mbit/s for paper)\n"
 		"  -I, --idle S               forget flows idle this long (default 10)\n"
 		"  -e, --elephant-age S       when the datapath is not attached yet,\n"
 		"                             attach it with this age (default: the\n"
@@ -100,6 +101,14 @@ static void usage(FILE *f)
 		"                             switch measured its load at F of its\n"
 		"                             bandwidth or more; 0: by its elephants\n"
 		"                             alone (default: the mode's, 0.9 or 0)\n"
+		"      --escape P             a round that finds no move that gains\n"
+		"                             takes, with probability P, a neutral\n"
+		"                             move that costs its flow nothing and\n"
+		"                             frees a shared bottleneck, at most\n"
+		"                             twice per flow, so that elephants\n"
+		"                             settled where no single move gains\n"
+		"                             spread (default: the mode's, 0.5 or 0:\n"
+		"                             never)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -215,6 +224,7 @@ static void defaults(struct dardd_opts *o)
 	o->quiet_at = -1;
 	o->quiet_sleep = -1;
 	o->busy_at = -1;
+	o->escape = -1;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
 	o->cp_timeout_ns = 3000000000ULL;
@@ -233,8 +243,10 @@ static void derive(struct dardd_opts *o)
 		o->schedule_ns = (uint64_t)(m->round * 1e9);
 	if (!o->query_ns)
 		o->query_ns = (uint64_t)(m->query * 1e9);
-	if (o->delta < 0)
-		o->delta = m->delta;
+	if (o->delta < 0) {
+		o->delta_is_frac = m->delta_share > 0;
+		o->delta = o->delta_is_frac ? m->delta_share : m->delta;
+	}
 	o->sched = *m;
 	if (o->quiet_at >= 0)
 		o->sched.quiet = o->quiet_at;
@@ -242,6 +254,8 @@ static void derive(struct dardd_opts *o)
 		o->sched.sleep = o->quiet_sleep;
 	if (o->busy_at >= 0)
 		o->sched.busy = o->busy_at;
+	if (o->escape >= 0)
+		o->sched.escape = o->escape;
 	/* A link state older than three query rounds counts as unknown. */
 	o->max_age_ns = o->query_ns * 3;
 	/* Idle flows are found to within a quarter of the idle time. */
@@ -264,6 +278,7 @@ enum {
 	OPT_QUIET_AT,
 	OPT_QUIET_SLEEP,
 	OPT_BUSY_AT,
+	OPT_ESCAPE,
 };
 
 /* A number in [min, max] into *x, or its refusal in err. */
@@ -346,6 +361,10 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		ret = number("--busy-at", arg, 0, 1, "a share from 0 to 1",
 			     &o->busy_at, err);
 		break;
+	case OPT_ESCAPE:
+		ret = number("--escape", arg, 0, 1, "a probability from 0 to 1",
+			     &o->escape, err);
+		break;
 	default:
 		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
@@ -374,6 +393,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"quiet-at", required_argument, NULL, OPT_QUIET_AT},
 		{"quiet-sleep", required_argument, NULL, OPT_QUIET_SLEEP},
 		{"busy-at", required_argument, NULL, OPT_BUSY_AT},
+		{"escape", required_argument, NULL, OPT_ESCAPE},
 		DARD_OPTS_COMMON,
 		{},
 	};

@@ -15,17 +15,13 @@
 
 double schedule_delta(const struct dardd *d, const struct mon *mon)
 {
-	double bw = HUGE_VAL;
-	unsigned i;
+	struct dard_sched_mode m = d->o.sched;
 
-	if (!d->o.delta_is_frac)
-		return d->o.delta;
-	/* delta as a share of the paths' bandwidth: the slowest live. */
-	for (i = 0; i < mon->m->npaths; i++)
-		if (mon->m->pv[i].known && !mon->m->pv[i].dead &&
-		    mon->m->pv[i].mbps < bw)
-			bw = mon->m->pv[i].mbps;
-	return isinf(bw) ? 0 : d->o.delta * bw;
+	/* --delta, or the mode's: Mbit/s, or a share of the slowest live
+	 * path's bandwidth. */
+	m.delta = d->o.delta_is_frac ? 0 : d->o.delta;
+	m.delta_share = d->o.delta_is_frac ? d->o.delta : 0;
+	return dard_sched_delta(&m, mon->m->pv, mon->m->npaths);
 }
 
 /* The datapath sends e by monitor path `to', named for its two hosts. */
@@ -90,12 +86,17 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	pick->path = mv.to;
 	pick->moves++;
 	pick->moved_ns = now;
-	pick->moved_rate = pick->rate > 0 ? pick->rate : 0;
+	/* A neutral move keeps its rate by design: no futile move to end
+	 * its moves on (monitor.c, gains). */
+	pick->moved_rate = pick->rate > 0 && !mv.neutral ? pick->rate : 0;
+	pick->neutral += mv.neutral;
 	el_hist_add(pick, now, mv.to);
 	mon->moves++;
 	d->st.moves++;
+	d->st.moves_neutral += mv.neutral;
 	log_info(
-		"moved %s from path %u (BoNF %.4g Mbit/s) to path %u (%.4g with it)",
+		"moved %s from path %u (BoNF %.4g Mbit/s) to path %u (%.4g with it)%s",
 		flow_str(&pick->key, b, sizeof(b)), mv.from + 1, mv.from_bonf,
-		mv.to + 1, mv.estimate);
+		mv.to + 1, mv.estimate,
+		mv.neutral ? ", a neutral move out of an equilibrium" : "");
 }

@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "monitor.h"
+#include "rng.h"
 
 struct build {
 	const struct dard_topo *t;
@@ -145,6 +146,7 @@ struct dard_monitor *dard_monitor_new(struct dard_pathctx *c,
 		goto oom;
 	b.m->src_tor = src_tor;
 	b.m->dst_tor = dst_tor;
+	b.m->rng = (uint64_t)src_host << 32 | dst_tor;
 	dard_path_foreach(c, src_host, dst, add_path, &b);
 	if (b.oom || plan_queries(t, b.m) || round_arrays(b.m))
 		goto oom;
@@ -328,6 +330,41 @@ static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
 	return mv->estimate - f->rate > delta;
 }
 
+/*
+ * The neutral move out of an equilibrium (dard_sched_neutral), for the
+ * flow on its source that moved least among those it may move: not
+ * held, and under its budget of them. Taken with mode->escape's
+ * probability.
+ */
+static const void *escape(struct dard_monitor *m, const struct dard_lstate *ls,
+			  const struct dard_flow_iter *it,
+			  const struct dard_sched_mode *mode, double now,
+			  struct dard_move *mv)
+{
+	struct dard_round_flow f;
+	const void *cur = NULL, *pick = NULL;
+	unsigned least = 0;
+	double rate = -1;
+
+	if (!dard_sched_neutral(ls, m->links, m->pv, m->fv, m->npaths, m->busy,
+				&m->rng, mv))
+		return NULL;
+	memset(&f, 0, sizeof(f));
+	while ((cur = it->next(it->arg, cur, &f))) {
+		if (f.path == (int)mv->from && !held(&f, mode, now) &&
+		    f.neutral < mode->escape_max && (!pick || f.moves < least)) {
+			pick = cur;
+			least = f.moves;
+			rate = f.rate;
+		}
+		memset(&f, 0, sizeof(f));
+	}
+	if (!pick || !(dard_splitmix_unit(&m->rng) <= mode->escape))
+		return NULL;
+	mv->rate = rate;
+	return pick;
+}
+
 const void *dard_monitor_round_mode(struct dard_monitor *m,
 				    const struct dard_lstate *ls,
 				    const struct dard_flow_iter *it,
@@ -344,6 +381,9 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	dard_monitor_fv(m, it);
 	if (!dard_sched_round_links(ls, m->links, m->pv, m->fv, m->npaths,
 				    delta, m->busy, mv)) {
+		if (mode->escape > 0 && all_known(m) &&
+		    (pick = escape(m, ls, it, mode, now, mv)))
+			return pick;
 		/* Nothing to gain, and every path known (not a round
 		 * blind for want of replies): sleep while our rates hold. */
 		if (mode->sleep > 0 && all_known(m))

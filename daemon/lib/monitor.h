@@ -43,6 +43,10 @@ struct dard_monitor {
 	/* dard_link_bonf's busy for its path states and rounds: the
 	 * caller's mode's (0 from dard_monitor_new: the count alone). */
 	double busy;
+	/* dard_splitmix64's state for the escape's draws (mode->escape):
+	 * dard_monitor_new seeds it from the host and the ToR, a caller may
+	 * seed it anew. */
+	uint64_t rng;
 };
 
 /*
@@ -99,6 +103,7 @@ struct dard_round_flow {
 	/* Mbit/s, its rate when a round last moved it; <= 0: unknown. With
 	 * busy links, a move that left it there ends its moves (monitor.c). */
 	double moved_rate;
+	unsigned neutral; /* the neutral moves it made (mode->escape) */
 };
 
 /*
@@ -134,8 +139,12 @@ const void *dard_monitor_round(struct dard_monitor *m,
  * dard_monitor_round under a mode (sched.h): mode->hold keeps a flow that
  * moved less than hold seconds before now (the clock of the flows'
  * moved_at) where it is, unless its path is dead. When every elephant on
- * the source path is held, nothing moves this round. The paper's mode
- * gives dard_monitor_round's answers exactly.
+ * the source path is held, nothing moves this round. When no move gains,
+ * with probability mode->escape (drawn from m->rng) the round takes
+ * dard_sched_neutral's move for the source's flow that moved least among
+ * those not held with fewer than mode->escape_max neutral moves (mv->
+ * neutral says so: the caller counts it in the flow's neutral). The
+ * paper's mode gives dard_monitor_round's answers exactly.
  */
 const void *dard_monitor_round_mode(struct dard_monitor *m,
 				    const struct dard_lstate *ls,

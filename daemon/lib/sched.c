@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "sched.h"
 
 uint32_t dard_host_dlink(const struct dard_topo *t, uint32_t host,
@@ -190,6 +191,7 @@ int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 	m->from_bonf = pv[from].bonf;
 	m->estimate = pv[to].est;
 	m->rate = -1;
+	m->neutral = 0;
 	return 1;
 }
 
@@ -242,6 +244,7 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 	m->from_bonf = pv[from].bonf;
 	m->estimate = best;
 	m->rate = -1;
+	m->neutral = 0;
 	return 1;
 }
 
@@ -272,11 +275,123 @@ void dard_lstate_move(struct dard_lstate *ls,
 	}
 }
 
+/* Within rounding of BoNF b: links at the source's bottleneck level. */
+static int at_level(double x, double b)
+{
+	return fabs(x - b) <= 1e-9 * b;
+}
+
+int dard_sched_neutral(const struct dard_lstate *ls,
+		       const struct dard_path_links *paths,
+		       const struct dard_pstate *pv, const uint32_t *fv,
+		       unsigned n, double busy, uint64_t *rng,
+		       struct dard_move *m)
+{
+	unsigned i, k, from = pick_source(pv, fv, n), to = n, ties = 0;
+	const struct dard_path_links *src;
+	double b, best = 0;
+	int shared = 0;
+
+	if (!(busy > 0) || from == n || !live(&pv[from]) ||
+	    !isfinite(pv[from].bonf) || !(pv[from].bonf > 0))
+		return 0;
+	b = pv[from].bonf;
+	src = &paths[from];
+	for (k = 0; k < src->n; k++) {
+		const struct dard_lstate *l = &ls[src->dl[k]];
+
+		if (at_level(dard_link_bonf(l, busy), b) && l->flows >= 2)
+			shared = 1;
+	}
+	if (!shared)
+		return 0;
+	for (i = 0; i < n; i++) {
+		double e = HUGE_VAL;
+		int frees = 1;
+
+		if (i == from || !live(&pv[i]))
+			continue;
+		for (k = 0; k < paths[i].n && frees; k++) {
+			uint32_t dl = paths[i].dl[k];
+			const struct dard_lstate *l = &ls[dl];
+			double x;
+
+			if (on_path(src, dl)) {
+				x = dard_link_bonf(l, busy);
+				/* It would not leave this bottleneck. */
+				if (at_level(x, b))
+					frees = 0;
+			} else {
+				/*
+				 * Room for the flow's rate beside what
+				 * its elephants take (limited elsewhere),
+				 * within busy's slack for measurement.
+				 */
+				if (!use_load(l, busy) ||
+				    !(l->load < busy * l->mbps) ||
+				    !(l->mbps - l->load >= busy * b))
+					frees = 0;
+				x = dard_link_est(l, busy);
+			}
+			if (x < e)
+				e = x;
+		}
+		if (!frees || !(e >= b || at_level(e, b)))
+			continue;
+		/* The best estimate; among equals, each as likely. */
+		if (to == n || e > best) {
+			to = i;
+			best = e;
+			ties = 1;
+		} else if (e == best &&
+			   dard_splitmix64(rng) % ++ties == 0) {
+			to = i;
+		}
+	}
+	if (to == n)
+		return 0;
+	m->from = from;
+	m->to = to;
+	m->from_bonf = b;
+	m->estimate = best;
+	m->rate = -1;
+	m->neutral = 1;
+	return 1;
+}
+
 const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES] = {
-	[DARD_SCHED_PAPER] = {"paper", 10, 5, 1, 10, 0, 0, 0, 0},
+	[DARD_SCHED_PAPER] = {.name = "paper",
+			      .elephant_age = 10,
+			      .round = 5,
+			      .query = 1,
+			      .delta = 10},
 	/* Measured on fattree:8 and clos:8,8 (experiments.md). */
-	[DARD_SCHED_FAST] = {"fast", 1, 1, 1, 10, 8, 0.9, 3, 0.9},
+	[DARD_SCHED_FAST] = {.name = "fast",
+			     .elephant_age = 1,
+			     .round = 1,
+			     .query = 1,
+			     .delta_share = 0.01,
+			     .hold = 8,
+			     .quiet = 0.9,
+			     .sleep = 3,
+			     .busy = 0.9,
+			     .escape = 0.5,
+			     .escape_max = 2},
 };
+
+double dard_sched_delta(const struct dard_sched_mode *mode,
+			const struct dard_pstate *pv, unsigned n)
+{
+	double bw = HUGE_VAL;
+	unsigned i;
+
+	if (!(mode->delta_share > 0))
+		return mode->delta;
+	for (i = 0; i < n; i++)
+		if (pv[i].known && !pv[i].dead && pv[i].mbps < bw)
+			bw = pv[i].mbps;
+	return isinf(bw) ? 0 : mode->delta_share * bw;
+}
 
 int dard_sched_mode_parse(const char *name)
 {

@@ -122,6 +122,7 @@ struct dard_move {
 	double from_bonf; /* the source path's BoNF */
 	double estimate;  /* the target's BoNF with the moved flow */
 	double rate;	  /* Mbit/s, the moved flow's lately; < 0: unknown */
+	int neutral;	  /* dard_sched_neutral's: it gains nothing itself */
 };
 
 /*
@@ -175,6 +176,40 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			   struct dard_move *m);
 
 /*
+ * A neutral move out of an equilibrium of selfish rounds, for a round in
+ * which dard_sched_round_links found no move. Four elephants from one
+ * pod to another on a fat-tree can settle two to a ToR's up link, the
+ * other ToR's pair on the cores the first pair's free up link leads to:
+ * every flow at half a link, and no single move gains, since each free
+ * up link leads to a core another flow uses (the two ToR peers may also
+ * have moved onto one up link in the same query interval, before
+ * either saw the other). Moving one of them onto such a core costs it
+ * nothing, frees its ToR peer, and gives the flow it joins a move that
+ * gains.
+ *
+ * It needs the switches' loads (busy > 0; none with busy 0). The source
+ * is dard_sched_round_links's (our elephants' path with the smallest
+ * BoNF); its bottleneck links (those at its BoNF, which must be finite,
+ * so busy) must carry two elephants or more, so that leaving frees one.
+ * The target is a live known path that crosses none of those bottleneck
+ * links, every other link of which was measured below busy (its
+ * elephants are limited elsewhere: it has room), and whose estimate, as
+ * dard_sched_round_links takes it (shared links by their BoNF, the
+ * others by dard_link_est), is at least the source's BoNF: no link the
+ * flow joins ends below the level it leaves. On links that are all
+ * full, where a swap would only churn, there is none. Of those, the one with the
+ * best estimate; ties are drawn at random from *rng (dard_splitmix64),
+ * so that ToR peers in the same state need not choose alike. Returns 1
+ * and fills m (m->neutral set), 0 if there is none. Whether to take it
+ * is the caller's (dard_monitor_round_mode: mode->escape).
+ */
+int dard_sched_neutral(const struct dard_lstate *ls,
+		       const struct dard_path_links *paths,
+		       const struct dard_pstate *pv, const uint32_t *fv,
+		       unsigned n, double busy, uint64_t *rng,
+		       struct dard_move *m);
+
+/*
  * One of our flows moved from path `from' to path `to': the link states
  * as the switches will count them once their window has passed. The
  * load, where measured, moves too: rate (< 0: unknown, nothing taken)
@@ -200,13 +235,17 @@ void dard_lstate_move(struct dard_lstate *ls,
  * fast: the default. Elephants at 1 s and rounds every 1 s + U[0, 1 s]:
  * the 10 s age and the 5-10 s rounds were most of DARD's gap to the
  * central schedulers, which see a flow at its first report. The same
- * queries, delta and estimate. A flow that moved stays on its new path
- * for 8 s (hold): with five times the rounds, a flow would otherwise
- * chase paths that other hosts' moves, not yet in the last query, have
- * already filled (fattree:16 random: 18 switches for one flow, 8 with
- * the hold). The hold only removes moves, so the paper's argument that
- * rounds converge (Appendix B) still holds: every move keeps the
- * global minimum BoNF and gains more than delta.
+ * queries and estimate; delta 1% of the paths' bandwidth, which is the
+ * paper's 10 Mbit/s on the 1 Gbit/s links of its simulations and works
+ * alike on 20 Mbit/s and on 100 Gbit/s (an absolute 10 Mbit/s is half
+ * of a 20 Mbit/s link: two elephants sharing it could never leave for
+ * an idle one, as the move gains exactly 10). A flow that moved stays
+ * on its new path for 8 s (hold): with five times the rounds, a flow
+ * would otherwise chase paths that other hosts' moves, not yet in the
+ * last query, have already filled (fattree:16 random: 18 switches for
+ * one flow, 8 with the hold). The hold only removes moves, so the
+ * paper's argument that rounds converge (Appendix B) still holds: every
+ * move keeps the global minimum BoNF and gains more than delta.
  */
 enum dard_sched_mode_id {
 	DARD_SCHED_PAPER = 0, /* 0: zeroed options keep the paper's rule */
@@ -220,6 +259,9 @@ struct dard_sched_mode {
 	double round;	     /* s: rounds every round + U[0, round] */
 	double query;	     /* s between switch queries */
 	double delta;	     /* Mbit/s: a move must gain more */
+	/* delta as this share of the slowest live path's bandwidth
+	 * (dard_sched_delta) instead; 0: delta in Mbit/s. */
+	double delta_share;
 	double hold;	     /* s: a moved flow stays this long; 0: never */
 	/*
 	 * A monitor is quiet, asks no switch and runs no round, while each
@@ -231,6 +273,15 @@ struct dard_sched_mode {
 	double quiet;
 	double sleep; /* s */
 	/*
+	 * A round that wants no move takes dard_sched_neutral's neutral
+	 * move with this probability, for an elephant not held that has
+	 * made fewer than escape_max of them: each flow's are bounded, so
+	 * rounds still end (improving moves are finite, Appendix B). 0:
+	 * never (the paper's rule).
+	 */
+	double escape;
+	unsigned escape_max;
+	/*
 	 * dard_link_bonf's: a link is a bottleneck when its switch measured
 	 * it at busy times its bandwidth or more. 0: by its count alone.
 	 */
@@ -238,6 +289,14 @@ struct dard_sched_mode {
 };
 
 extern const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES];
+
+/*
+ * The delta a round of a monitor with n paths in states pv uses under
+ * mode: mode->delta, or with mode->delta_share that share of the
+ * bandwidth of the slowest path known and live (0 when there is none).
+ */
+double dard_sched_delta(const struct dard_sched_mode *mode,
+			const struct dard_pstate *pv, unsigned n);
 
 /* The mode called name, or -1. */
 int dard_sched_mode_parse(const char *name);

@@ -306,6 +306,20 @@ static const struct sim_opt opts[] = {
 	 .help_in = SIM_RUN,
 	 .help = "  --elephant-age S  when a flow becomes an elephant (default:\n"
 		 "                 dard's mode, 1; every other scheduler 10)\n"},
+	{.name = "elephant-bytes",
+	 .val = 'Y',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.elephant_bytes),
+	 .min = 0,
+	 .max = 1e15,
+	 .flags = 0,
+	 .domain = "bytes from 0 to 10^15",
+	 .help_in = SIM_RUN,
+	 .help = "  --elephant-bytes B  and once it has carried B bytes, as the\n"
+		 "                 datapaths count payload (default: 10% of a second\n"
+		 "                 at its host link's capacity, as dardd's datapath;\n"
+		 "                 0: at its first byte)\n"},
 	/* DARD's own intervals and threshold, to see what each costs. */
 	{.name = "round",
 	 .val = 'I',
@@ -365,7 +379,8 @@ static const struct sim_opt opts[] = {
 	 .domain = "Mbit/s from 0 to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --delta D      dard, dard-paper: a move must gain more than\n"
-		 "                 D Mbit/s (default 10)\n"},
+		 "                 D Mbit/s (default: dard 1% of the paths'\n"
+		 "                 bandwidth, dard-paper 10)\n"},
 	{.name = "quiet-at",
 	 .val = 'W',
 	 .modes = SIM_RUN,
@@ -403,6 +418,19 @@ static const struct sim_opt opts[] = {
 		 "                 when its load is F of its bandwidth or more;\n"
 		 "                 0: by its elephants alone (default: the\n"
 		 "                 mode's, 0.9 or 0)\n"},
+	{.name = "escape",
+	 .val = 'X',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.escape),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "a probability from 0 to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --escape P     dard, dard-paper: a round that finds no move\n"
+		 "                 that gains takes a neutral one out of an\n"
+		 "                 equilibrium with probability P, at most twice\n"
+		 "                 per flow (default: the mode's, 0.5 or 0)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
@@ -508,6 +536,20 @@ static const struct sim_opt opts[] = {
 	 .help = "  --share 0|1    dard, dard-paper: a ToR's hosts share the answers\n"
 		 "                 of the switches they all ask, as dardd does\n"
 		 "                 (default 1; 0: each host asks every switch)\n"},
+	{.name = "stale",
+	 .val = 'J',
+	 .modes = SIM_RUN,
+	 .parse = opt_u32,
+	 .off = OFF(sim.stale),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "0 or 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --stale 0|1    dard, dard-paper: a host's rounds see another\n"
+		 "                 host's moves only once a query has counted them,\n"
+		 "                 as dardd's do, so two hosts may move onto one\n"
+		 "                 link between queries (default 1; 0: every move\n"
+		 "                 at once)\n"},
 	{.name = "topo",
 	 .val = 't',
 	 .modes = SIM_PLACE | SIM_RUN,

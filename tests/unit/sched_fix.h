@@ -27,6 +27,7 @@ struct flow {
 	double moved_at;   /* s, round_now of its last move */
 	double rate;	   /* Mbit/s, max-min fair, when sim_loads */
 	double moved_rate; /* its rate at its last move */
+	unsigned neutral;  /* its neutral moves (mode->escape) */
 };
 
 /* The whole network, as an oracle for what switches would answer. */
@@ -188,6 +189,8 @@ static int links_aware;
 /* dardd's round under this mode (NULL: dard_monitor_round), at this time. */
 static const struct dard_sched_mode *round_mode;
 static double round_now;
+/* The escape's draws, one stream for all the rounds (monitor.c). */
+static uint64_t round_rng;
 
 /* The elephants of src's monitor towards the ToR dtor. */
 struct round_iter {
@@ -207,6 +210,7 @@ static inline const void *round_next(void *arg, const void *cur,
 		    dard_topo_tor(s->t, f->dst) == it->dtor) {
 			rf->path = f->path;
 			rf->moves = f->moves;
+			rf->neutral = f->neutral;
 			rf->moved_at = f->moved_at;
 			rf->rate = sim_loads ? f->rate : -1;
 			rf->moved_rate = f->moved_rate;
@@ -233,6 +237,7 @@ static inline struct flow *round_links(struct sim *s, uint32_t src,
 	if (!mon)
 		fail_msg("%s", err);
 	mon->busy = round_busy;
+	mon->rng = round_rng;
 	/* The monitor's paths are the test's, in the same order. */
 	assert_int_equal(mon->npaths, l->n);
 	for (i = 0; i < l->n; i++) {
@@ -247,6 +252,7 @@ static inline struct flow *round_links(struct sim *s, uint32_t src,
 	else
 		pick = (struct flow *)dard_monitor_round(mon, s->ls, &it, delta,
 							 m);
+	round_rng = mon->rng;
 	dard_monitor_free(mon);
 	return pick;
 }
@@ -289,9 +295,11 @@ static inline int round_of(struct sim *s, uint32_t src, uint32_t dst,
 	if (pick->path != m->from)
 		fail_msg("no flow of ours on path %u, which had fv > 0",
 			 m->from);
-	pick->moved_rate = pick->rate;
+	/* As dardd: a neutral move keeps the rate by design. */
+	pick->moved_rate = m->neutral ? 0 : pick->rate;
 	pick->path = m->to;
 	pick->moves++;
+	pick->neutral += m->neutral;
 	pick->moved_at = round_now;
 	sim_links(s);
 	return 1;

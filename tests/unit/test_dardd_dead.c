@@ -209,6 +209,7 @@ static void test_round_moves(void **state)
 	fix_elephant(f, "e2_1", 1, 1);
 	port = core_port(f, 1, &core);
 	round_trip(f, 1 * S, DARD_NONE, core, port);
+	f->d.o.delta_is_frac = 0;
 	f->d.o.delta = 1e9;
 	schedule(&f->d, f->d.mons, 1 * S + 1);
 	assert_int_equal(f->dp.nmoves, 1);

@@ -56,8 +56,9 @@ static void test_defaults(void **state)
 	assert_true(o.age_ns == 1000000000ULL);
 	assert_true(o.max_age_ns == 3000000000ULL);
 	assert_true(o.sweep_ns == 1000000000ULL);
-	assert_true(o.delta == 10);
-	assert_int_equal(o.delta_is_frac, 0);
+	/* 1% of the paths' bandwidth: moves at any link rate. */
+	assert_true(o.delta == 0.01);
+	assert_int_equal(o.delta_is_frac, 1);
 	assert_int_equal(o.switch_port, DARD_PROTO_PORT);
 	assert_int_equal(o.log_level, DARD_LOG_INFO);
 }
@@ -101,15 +102,16 @@ static void test_values(void **state)
 	assert_true(o.schedule_ns == 5000000000ULL);
 	assert_true(o.age_ns == 10000000000ULL);
 	assert_true(o.query_ns == 1000000000ULL);
+	/* The paper's absolute 10 Mbit/s. */
 	assert_true(o.delta == 10);
+	assert_int_equal(o.delta_is_frac, 0);
 	/* An explicit value wins over the mode, before or after it. */
 	assert_int_equal(
 		PARSE(&o, err, "-S", "2", "-M", "paper", "-e", "3", "h"),
 		DARD_OPTS_RUN);
 	assert_true(o.schedule_ns == 2000000000ULL);
 	assert_true(o.age_ns == 3000000000ULL);
-	/* Queries and delta too, though both modes have the same ones;
-	 * -d 0 is a delta given, not one unset. */
+	/* Queries and delta too; -d 0 is a delta given, not one unset. */
 	assert_int_equal(
 		PARSE(&o, err, "-Q", "0.5", "-d", "0", "-M", "paper", "h"),
 		DARD_OPTS_RUN);

@@ -33,6 +33,7 @@ static void test_delta(void **state)
 	pv[2] = (struct dard_pstate){.mbps = 100, .known = 0};
 	pv[3] = (struct dard_pstate){.mbps = 700, .known = 1};
 	/* Mbit/s: as it is, whatever the paths. */
+	d->o.delta_is_frac = 0;
 	d->o.delta = 25;
 	assert_true(schedule_delta(d, mon) == 25);
 	/* A fraction of the slowest known path: 400, not the unknown 100. */

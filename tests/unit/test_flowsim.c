@@ -340,11 +340,14 @@ static void test_long_and_bad(void **state)
  * dard-paper is today's DARD exactly: fattree:4 stride, 60 s, seed 1, as
  * `dard-sim --run --topo fattree:4 --duration 60 --sched dard` gave before
  * the modes (--csv: 55 moves, sum of (flow + 1) * moves 6093, times
- * summing to 4444.300217 s). The fast mode, on the same flows, is faster.
+ * summing to 4444.300217 s), with views that see every move at once
+ * (--stale 0), as the simulator's were then. The fast mode, on the same
+ * flows and the default stale views, is faster.
  */
 static void test_paper_unchanged(void **state)
 {
 	struct dard_traffic_opts to;
+	struct dard_sim_opts o;
 	struct dard_sim_flow *out;
 	struct dard_tflow *f;
 	char err[DARD_ERR_MAX];
@@ -361,7 +364,12 @@ static void test_paper_unchanged(void **state)
 	assert_int_equal(n, 192);
 	out = calloc(n, sizeof(*out));
 	assert_non_null(out);
-	run_step(DARD_SIM_DARD_PAPER, 1, 0.25, f, n, out);
+	dard_sim_opts_init(&o);
+	o.sched = DARD_SIM_DARD_PAPER;
+	o.seed = 1;
+	o.step = 0.25;
+	o.stale = 0;
+	run_o(&o, f, n, out);
 	for (i = 0; i < n; i++) {
 		moves += out[i].moves;
 		weighted += (i + 1) * out[i].moves;
@@ -529,8 +537,11 @@ static void test_optimal_not_slower(void **state)
  * default load for 60 s, seeds 1 to 5. A host whose flows share its own
  * link leaves room on the network links they cross; with the switches'
  * loads DARD puts other flows there, and is faster on average than with
- * the count alone (2.0% here), within 4% of SDN-greedy on every seed
- * (experiments.md, "Busy links").
+ * the count alone, within 5% of SDN-greedy on every seed (experiments.md,
+ * "Busy links"). It was 4% before the simulator's views went stale as
+ * dardd's are (a host sees another's move at the next query): seed 3
+ * went from 15.807 s to 15.972 s (4.1% over SDN-greedy's 15.339), and
+ * the escape brought it to 15.957 s.
  */
 static void test_busy(void **state)
 {
@@ -558,7 +569,7 @@ static void test_busy(void **state)
 			"seed %lu: busy links %.3f s, count alone %.3f s, "
 			"SDN-greedy %.3f s\n",
 			(unsigned long)seed, busy, count, g);
-		if (busy > 1.04 * g)
+		if (busy > 1.05 * g)
 			fail_msg(
 				"seed %lu: busy links %.3f s, SDN-greedy %.3f s",
 				(unsigned long)seed, busy, g);

@@ -42,6 +42,8 @@ enum { NF = 8 };
  */
 static double fail_start;      /* when run_fail's second half starts */
 static double fail_quiet = -1; /* its --quiet-at; below 0 the mode's */
+/* Its --elephant-bytes: 0, every flow of the age at its first byte. */
+static double fail_bytes;
 
 static size_t run_fail(int sched, double up, double age, double rto,
 		       struct dard_sim_flow *out)
@@ -61,6 +63,7 @@ static size_t run_fail(int sched, double up, double age, double rto,
 	o.fail = &fl;
 	o.nfail = 1;
 	o.elephant_age = age;
+	o.elephant_bytes = fail_bytes;
 	o.rto = rto;
 	o.quiet = fail_quiet;
 	if (dard_sim_run(t, p, f, NF, &o, out, &stats, err))
@@ -104,6 +107,19 @@ static void test_fail(void **state)
 	/* Unless a timeout moves them on, blindly: 1 s at least. */
 	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 1, out), 0);
 	assert_true(stats.stalled >= k * 1.0 - 1e-6);
+
+	/*
+	 * The datapaths' payload (100 Mbit, a tenth of a second of the
+	 * 1 Gbit/s host link): the eight flows share it at 125 Mbit/s and
+	 * have carried 62.5 Mbit each at the failure. Those it stalls never
+	 * carry the rest and never become elephants, so no monitor moves
+	 * them: only the timeout does, as dardd's datapath repairs a flow
+	 * on a retransmission timeout whatever its size.
+	 */
+	fail_bytes = -1;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), k);
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 1, out), 0);
+	fail_bytes = 0;
 }
 
 /*

@@ -154,6 +154,55 @@ static void test_overlap(void **state)
 	sim_free(&s);
 }
 
+/*
+ * The same collision on 20 Mbit/s links: the move takes the flow from 10
+ * to 20 Mbit/s, a gain of exactly the paper's absolute delta, which a
+ * move must exceed, so the pair stays collided for good. fast's delta,
+ * 1% of the paths' 20 Mbit/s, lets it go.
+ */
+static void test_overlap_slow_links(void **state)
+{
+	const struct dard_sched_mode *paper = &dard_sched_modes[DARD_SCHED_PAPER];
+	const struct dard_sched_mode *fast = &dard_sched_modes[DARD_SCHED_FAST];
+	struct dard_pstate pv[4];
+	uint32_t fv[4];
+	struct dard_move m;
+	struct sim s;
+	double d_paper, d_fast;
+
+	(void)state;
+	sim_init(&s, "fattree:4", 20);
+	s.flow[0] = (struct flow){
+		.src = find(s.t, "e1_1"), .dst = find(s.t, "e2_1"), .path = 0};
+	s.flow[1] = (struct flow){
+		.src = find(s.t, "e1_2"), .dst = find(s.t, "e2_2"), .path = 2};
+	s.flow[2] = (struct flow){
+		.src = find(s.t, "e1_3"), .dst = find(s.t, "e2_3"), .path = 2};
+	s.flow[3] = (struct flow){
+		.src = find(s.t, "e1_4"), .dst = find(s.t, "e2_4"), .path = 1};
+	s.nflows = 4;
+	sim_links(&s);
+	assert_true(sim_min_bonf(&s) == 10);
+	links_aware = 1;
+	/* Each mode's delta from the monitor's path states. */
+	assert_int_equal(monitor(&s, find(s.t, "e1_2"), find(s.t, "e2_2"), pv,
+				 fv),
+			 4);
+	d_paper = dard_sched_delta(paper, pv, 4);
+	d_fast = dard_sched_delta(fast, pv, 4);
+	assert_true(d_paper == 10);
+	assert_true(fabs(d_fast - 0.2) < 1e-12);
+	assert_int_equal(round_of(&s, find(s.t, "e1_2"), find(s.t, "e2_2"),
+				  d_paper, &m),
+			 0);
+	assert_int_equal(round_of(&s, find(s.t, "e1_2"), find(s.t, "e2_2"),
+				  d_fast, &m),
+			 1);
+	assert_true(m.from_bonf == 10 && m.estimate == 20);
+	assert_true(sim_min_bonf(&s) == 20);
+	sim_free(&s);
+}
+
 static void test_round_rules(void **state)
 {
 	struct dard_pstate pv[4] = {
@@ -426,6 +475,120 @@ static void test_monitor_switches(void **state)
 	sim_free(&s);
 }
 
+/* Whether no switch-switch link carries two flows: one core each, and
+ * the two of a ToR on its two up links. */
+static int spread4(struct sim *s)
+{
+	return sim_min_bonf(s) == s->mbps;
+}
+
+/*
+ * The equilibrium the testbed settles in (issue 28): four elephants from
+ * pod 1 to pod 2 on 20 Mbit/s links, tor1_1's two through aggr1_1 (cores
+ * 1 and 2), tor1_2's two through aggr1_2 (cores 3 and 4). Every flow
+ * runs at 10 Mbit/s, half its ToR's up link, and no single move gains:
+ * each free up link leads to the cores the other pair uses, whose
+ * estimate with one more flow is 10 again. The switches measure every
+ * link (the flows' max-min fair rates). Without the escape every round
+ * stays; with it, a round takes the neutral move onto an idle up link
+ * and a core whose flow is limited at its own ToR (so it has room), the
+ * flow it joins then gains by leaving, and the four end on four cores.
+ */
+static void test_escape(void **state)
+{
+	const struct dard_sched_mode *fast = &dard_sched_modes[DARD_SCHED_FAST];
+	struct dard_sched_mode stay = *fast;
+	struct dard_move m;
+	struct sim s;
+	unsigned i, sweep, moves = 0, neutral = 0;
+
+	(void)state;
+	sim_init(&s, "fattree:4", 20);
+	for (i = 0; i < 4; i++) {
+		char src[8], dst[8];
+
+		snprintf(src, sizeof(src), "e1_%u", i + 1);
+		snprintf(dst, sizeof(dst), "e2_%u", i + 1);
+		s.flow[i] = (struct flow){.src = find(s.t, src),
+					  .dst = find(s.t, dst),
+					  .path = i,
+					  .moved_at = -HUGE_VAL};
+	}
+	s.nflows = 4;
+	sim_loads = 1;
+	round_busy = fast->busy;
+	links_aware = 1;
+	sim_links(&s);
+	assert_false(spread4(&s));
+	for (i = 0; i < 4; i++)
+		assert_true(fabs(s.flow[i].rate - 10) < 1e-9);
+	/* Stuck without the escape, at any time. */
+	stay.escape = 0;
+	round_mode = &stay;
+	for (round_now = 1; round_now < 30; round_now++)
+		for (i = 0; i < 4; i++)
+			assert_int_equal(round_of(&s, s.flow[i].src,
+						  s.flow[i].dst, 0.2, &m),
+					 0);
+	/* With it: one sweep of the four rounds a second. */
+	round_mode = fast;
+	round_rng = 1;
+	for (sweep = 0; sweep < 60 && !spread4(&s); sweep++) {
+		round_now += 1;
+		for (i = 0; i < 4; i++)
+			if (round_of(&s, s.flow[i].src, s.flow[i].dst, 0.2,
+				     &m)) {
+				moves++;
+				neutral += m.neutral;
+				/* Never below the level it left. */
+				assert_true(m.estimate >= m.from_bonf);
+			}
+	}
+	print_message("the escape spread them in %u sweeps: %u moves, %u "
+		      "neutral\n",
+		      sweep, moves, neutral);
+	assert_true(spread4(&s));
+	assert_true(neutral >= 1 && neutral <= 2);
+	for (i = 0; i < 4; i++)
+		assert_true(fabs(s.flow[i].rate - 20) < 1e-9);
+	/* And there it stays: no round wants a move. */
+	round_now += 2 * fast->hold;
+	for (i = 0; i < 4; i++)
+		assert_int_equal(
+			round_of(&s, s.flow[i].src, s.flow[i].dst, 0.2, &m), 0);
+	round_mode = NULL;
+	round_busy = 0;
+	sim_loads = 0;
+	sim_free(&s);
+}
+
+/*
+ * delta by mode: the paper's 10 Mbit/s whatever the links; fast's 1% of
+ * the slowest path known and live, so a move that doubles a flow's rate
+ * passes it on 20 Mbit/s links as on 1 Gbit/s ones.
+ */
+static void test_delta_share(void **state)
+{
+	const struct dard_sched_mode *paper = &dard_sched_modes[DARD_SCHED_PAPER];
+	const struct dard_sched_mode *fast = &dard_sched_modes[DARD_SCHED_FAST];
+	struct dard_pstate pv[4] = {
+		{.mbps = 20, .known = 1},
+		{.mbps = 20, .known = 1},
+		{.mbps = 5, .known = 0},
+		{.mbps = 1, .known = 1, .dead = 1},
+	};
+
+	(void)state;
+	assert_true(dard_sched_delta(paper, pv, 4) == 10);
+	assert_true(fabs(dard_sched_delta(fast, pv, 4) - 0.2) < 1e-12);
+	/* The 1 Gbit/s links of the paper's simulations: its 10 Mbit/s. */
+	pv[0].mbps = pv[1].mbps = 1000;
+	assert_true(fabs(dard_sched_delta(fast, pv, 4) - 10) < 1e-12);
+	/* Nothing known and live: no bandwidth to take a share of. */
+	pv[0].known = pv[1].known = 0;
+	assert_true(dard_sched_delta(fast, pv, 4) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +600,9 @@ int main(void)
 		cmocka_unit_test(test_monitor_switches),
 		cmocka_unit_test(test_busy_rule),
 		cmocka_unit_test(test_busy_gain),
+		cmocka_unit_test(test_delta_share),
+		cmocka_unit_test(test_overlap_slow_links),
+		cmocka_unit_test(test_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -200,9 +200,14 @@ static void test_converge_fast(void **state)
  * below the mode's busy is nobody's bottleneck, so a move may leave more
  * elephants on a link than the count alone allowed, and the paper's
  * argument (no move lowers the minimum BoNF) no longer applies. What is
- * tested instead: the rounds stop within the same bound of one-second
- * sweeps, end where no monitor wants a move even without a hold, and
- * leave the slowest flow no slower than the hashed placement did.
+ * tested instead: the rounds stop within a bound of one-second sweeps,
+ * end where no monitor wants a move even without a hold, and leave the
+ * flows no slower in all than the hashed placement did. The bound is
+ * twice the count's: the fast mode's escape (dard_sched_neutral) makes
+ * at most two neutral moves per flow, each after the flow's hold, and
+ * its draws wait half the time; they lengthen the tail (68 sweeps on
+ * fattree:4 seed 14, 40 moves; 28 at most without the escape) and raise
+ * the total (711 Gbit/s here, 700 without).
  */
 static void test_converge_busy(void **state)
 {
@@ -254,7 +259,7 @@ static void test_converge_busy(void **state)
 	assert_true(moves > 0);
 	assert_true(busy > count);
 	assert_true(most <=
-		    6 * (unsigned)ceil(dard_sched_modes[DARD_SCHED_FAST].hold));
+		    12 * (unsigned)ceil(dard_sched_modes[DARD_SCHED_FAST].hold));
 }
 
 int main(void)
