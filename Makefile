@@ -495,8 +495,8 @@ test-san:
 # The namespace tests: those make check runs (each a minute and a half
 # at most on two idle cores), and the long scenarios make check-long
 # runs (the experiment pipeline, a cluster over real sshd).
-NETNS_CHECK := testbed datapath dard auth share quiet faults deterlab \
-	controller
+NETNS_CHECK := testbed datapath dard spread auth share quiet faults \
+	deterlab controller
 NETNS_LONG := experiment cluster
 test-netns: test-netns-check test-netns-long
 test-netns-check: daemon
@@ -597,6 +597,7 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin 
 	$(Q)scripts/bench-run dp $(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-run datapath scripts/bench-datapath
 	$(Q)scripts/bench-run figures scripts/bench-figures
+	$(Q)scripts/bench-run spread scripts/bench-spread
 	$(Q)scripts/bench-run kmod $(MAKE) --no-print-directory bench-kmod
 
 # Installs what it needs first: the one command on a fresh machine.

@@ -23,7 +23,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 const volatile __be32 my_id = 0;
 const volatile __u64 elephant_age_ns = 10ULL * 1000000000; /* paper: 10 s */
 const volatile __u64 elephant_bytes = 0; /* payload (dard_policy.h) */
-const volatile int elephant_dscp = 8; /* < 0: leave DSCP alone */
+const volatile int elephant_dscp = 8;	 /* < 0: leave DSCP alone */
 const volatile __u32 hash_seed = 0;
 const volatile __u32 fabric_mtu = 1500; /* the interface's, read at attach */
 

@@ -468,8 +468,8 @@ static int opts_ok(const struct sim *s)
 	       !isnan(o->elephant_bytes) && o->elephant_bytes < HUGE_VAL &&
 	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
 	       m->busy >= 0 && m->escape >= 0 && m->escape <= 1 &&
-	       o->link >= 0 && o->link < HUGE_VAL &&
-	       o->goodput > 0 && o->goodput <= 1;
+	       o->link >= 0 && o->link < HUGE_VAL && o->goodput > 0 &&
+	       o->goodput <= 1;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */

@@ -68,13 +68,13 @@ struct dard_sim_opts {
 	/* Bytes it must have carried too (dard_is_elephant); below 0 (the
 	 * default): dard_elephant_bytes_for its host link. */
 	double elephant_bytes;
-	double query;	     /* s between switch queries; paper 1 */
-	double schedule;     /* s; rounds every this + U[0, this]; paper 5 */
-	double delta;	     /* Mbit/s; paper 10 */
-	double quiet;	     /* sched.h's; paper 0 */
-	double sleep;	     /* s; paper 0 */
-	double busy;	     /* sched.h's; paper 0 */
-	double escape;	     /* sched.h's; paper 0 */
+	double query;	 /* s between switch queries; paper 1 */
+	double schedule; /* s; rounds every this + U[0, this]; paper 5 */
+	double delta;	 /* Mbit/s; paper 10 */
+	double quiet;	 /* sched.h's; paper 0 */
+	double sleep;	 /* s; paper 0 */
+	double busy;	 /* sched.h's; paper 0 */
+	double escape;	 /* sched.h's; paper 0 */
 	/*
 	 * DARD: 1 (the default), a host's rounds see another host's moves
 	 * only once a query has counted them, as dardd's do, so that two
@@ -82,12 +82,12 @@ struct dard_sim_opts {
 	 * at once, as the simulator did before.
 	 */
 	uint32_t stale;
-	double pvlb;	     /* s between a flow's pVLB re-picks; paper 10 */
-	double central;	     /* s between centralized rounds; paper 5 */
-	unsigned anneal;     /* Hedera's steps per round; 0: 1000 + 10 per
-				destination host */
-	double large;	     /* a controller also sees flows at this share
-				of their host link's rate (Hedera: 0.1) */
+	double pvlb;	 /* s between a flow's pVLB re-picks; paper 10 */
+	double central;	 /* s between centralized rounds; paper 5 */
+	unsigned anneal; /* Hedera's steps per round; 0: 1000 + 10 per
+			    destination host */
+	double large;	 /* a controller also sees flows at this share
+			    of their host link's rate (Hedera: 0.1) */
 	/*
 	 * 0: exact, rates recomputed at every event. Otherwise rates are
 	 * recomputed every step seconds only: arrivals wait for the next

@@ -34,12 +34,12 @@ struct flow {
 	size_t id;
 	double start; /* s */
 	uint32_t src, dst;
-	uint32_t up, down; /* the hosts' directed links */
-	double left;	   /* Mbit */
-	double size;	   /* Mbit, all it carries */
+	uint32_t up, down;  /* the hosts' directed links */
+	double left;	    /* Mbit */
+	double size;	    /* Mbit, all it carries */
 	double payload_min; /* Mbit: the elephant payload (dard_policy.h) */
-	double rate;	   /* Mbit/s */
-	double next_pvlb;  /* s */
+	double rate;	    /* Mbit/s */
+	double next_pvlb;   /* s */
 	const struct pset *ps;
 	uint32_t row;
 	uint32_t links[LINKS_MAX]; /* directed, host links included */

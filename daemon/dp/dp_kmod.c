@@ -164,11 +164,11 @@ static int kmod_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 		return -ENODEV;
 	ret = dp_new(&dp, o->ifname, &dev);
 	if (ret == -ENOENT) {
-		ret = dard_klink_create(
-			name, uplink, o->elephant_age_ns,
-			dard_dp_elephant_bytes(o, NULL, 0),
-			o->elephant_dscp < 0 ? DARD_DSCP_INHERIT
-					     : o->elephant_dscp);
+		ret = dard_klink_create(name, uplink, o->elephant_age_ns,
+					dard_dp_elephant_bytes(o, NULL, 0),
+					o->elephant_dscp < 0
+						? DARD_DSCP_INHERIT
+						: o->elephant_dscp);
 		made = !ret;
 		if (!ret)
 			ret = dp_new(&dp, o->ifname, &dev);

@@ -352,7 +352,8 @@ static const void *escape(struct dard_monitor *m, const struct dard_lstate *ls,
 	memset(&f, 0, sizeof(f));
 	while ((cur = it->next(it->arg, cur, &f))) {
 		if (f.path == (int)mv->from && !held(&f, mode, now) &&
-		    f.neutral < mode->escape_max && (!pick || f.moves < least)) {
+		    f.neutral < mode->escape_max &&
+		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;
 			rate = f.rate;

@@ -343,8 +343,7 @@ int dard_sched_neutral(const struct dard_lstate *ls,
 			to = i;
 			best = e;
 			ties = 1;
-		} else if (e == best &&
-			   dard_splitmix64(rng) % ++ties == 0) {
+		} else if (e == best && dard_splitmix64(rng) % ++ties == 0) {
 			to = i;
 		}
 	}

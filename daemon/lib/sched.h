@@ -197,11 +197,11 @@ int dard_sched_round_links(const struct dard_lstate *ls,
  * dard_sched_round_links takes it (shared links by their BoNF, the
  * others by dard_link_est), is at least the source's BoNF: no link the
  * flow joins ends below the level it leaves. On links that are all
- * full, where a swap would only churn, there is none. Of those, the one with the
- * best estimate; ties are drawn at random from *rng (dard_splitmix64),
- * so that ToR peers in the same state need not choose alike. Returns 1
- * and fills m (m->neutral set), 0 if there is none. Whether to take it
- * is the caller's (dard_monitor_round_mode: mode->escape).
+ * full, where a swap would only churn, there is none. Of those, the one with
+ * the best estimate; ties are drawn at random from *rng (dard_splitmix64), so
+ * that ToR peers in the same state need not choose alike. Returns 1 and fills m
+ * (m->neutral set), 0 if there is none. Whether to take it is the caller's
+ * (dard_monitor_round_mode: mode->escape).
  */
 int dard_sched_neutral(const struct dard_lstate *ls,
 		       const struct dard_path_links *paths,
@@ -262,7 +262,7 @@ struct dard_sched_mode {
 	/* delta as this share of the slowest live path's bandwidth
 	 * (dard_sched_delta) instead; 0: delta in Mbit/s. */
 	double delta_share;
-	double hold;	     /* s: a moved flow stays this long; 0: never */
+	double hold; /* s: a moved flow stays this long; 0: never */
 	/*
 	 * A monitor is quiet, asks no switch and runs no round, while each
 	 * of its elephants runs at quiet times its share of the host's up

@@ -301,7 +301,6 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(sim.elephant_age),
 	 .min = 0,
 	 .max = 1e7,
-	 .flags = 0,
 	 .domain = "a number from 0 to 10^7",
 	 .help_in = SIM_RUN,
 	 .help = "  --elephant-age S  when a flow becomes an elephant (default:\n"
@@ -313,13 +312,10 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(sim.elephant_bytes),
 	 .min = 0,
 	 .max = 1e15,
-	 .flags = 0,
 	 .domain = "bytes from 0 to 10^15",
 	 .help_in = SIM_RUN,
-	 .help = "  --elephant-bytes B  and once it has carried B bytes, as the\n"
-		 "                 datapaths count payload (default: 10% of a second\n"
-		 "                 at its host link's capacity, as dardd's datapath;\n"
-		 "                 0: at its first byte)\n"},
+	 .help = "  --elephant-bytes B  and carried B bytes of payload (default: 0.1 s\n"
+		 "                 at its host link's rate, as dardd's datapath; 0: any)\n"},
 	/* DARD's own intervals and threshold, to see what each costs. */
 	{.name = "round",
 	 .val = 'I',
@@ -378,9 +374,8 @@ static const struct sim_opt opts[] = {
 	 .max = 1e7,
 	 .domain = "Mbit/s from 0 to 10^7",
 	 .help_in = SIM_RUN,
-	 .help = "  --delta D      dard, dard-paper: a move must gain more than\n"
-		 "                 D Mbit/s (default: dard 1% of the paths'\n"
-		 "                 bandwidth, dard-paper 10)\n"},
+	 .help = "  --delta D      dard, dard-paper: a move must gain more than D\n"
+		 "                 Mbit/s (default: 1% of the paths' bandwidth; dard-paper 10)\n"},
 	{.name = "quiet-at",
 	 .val = 'W',
 	 .modes = SIM_RUN,
@@ -427,10 +422,9 @@ static const struct sim_opt opts[] = {
 	 .max = 1,
 	 .domain = "a probability from 0 to 1",
 	 .help_in = SIM_RUN,
-	 .help = "  --escape P     dard, dard-paper: a round that finds no move\n"
-		 "                 that gains takes a neutral one out of an\n"
-		 "                 equilibrium with probability P, at most twice\n"
-		 "                 per flow (default: the mode's, 0.5 or 0)\n"},
+	 .help = "  --escape P     dard, dard-paper: a round with no move that gains\n"
+		 "                 takes a neutral one with probability P, twice\n"
+		 "                 per flow at most (default: the mode's, 0.5 or 0)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
@@ -438,7 +432,6 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(sim.anneal),
 	 .min = 0,
 	 .max = 100000000,
-	 .flags = 0,
 	 .domain = "a number of steps up to 10^8",
 	 .help_in = SIM_RUN,
 	 .help = "  --anneal N     Hedera's annealing steps per round (default 1000\n"
@@ -450,7 +443,6 @@ static const struct sim_opt opts[] = {
 	 .off = OFF(sim.large),
 	 .min = 0,
 	 .max = 1,
-	 .flags = 0,
 	 .domain = "a fraction in [0, 1]",
 	 .help_in = SIM_RUN,
 	 .help = "  --large F      the controllers' large-flow share (default 0.1;\n"
@@ -545,11 +537,8 @@ static const struct sim_opt opts[] = {
 	 .max = 1,
 	 .domain = "0 or 1",
 	 .help_in = SIM_RUN,
-	 .help = "  --stale 0|1    dard, dard-paper: a host's rounds see another\n"
-		 "                 host's moves only once a query has counted them,\n"
-		 "                 as dardd's do, so two hosts may move onto one\n"
-		 "                 link between queries (default 1; 0: every move\n"
-		 "                 at once)\n"},
+	 .help = "  --stale 0|1    dard, dard-paper: a host sees other hosts' moves at\n"
+		 "                 its next query, as dardd does (default 1; 0: at once)\n"},
 	{.name = "topo",
 	 .val = 't',
 	 .modes = SIM_PLACE | SIM_RUN,

@@ -162,7 +162,8 @@ static void test_overlap(void **state)
  */
 static void test_overlap_slow_links(void **state)
 {
-	const struct dard_sched_mode *paper = &dard_sched_modes[DARD_SCHED_PAPER];
+	const struct dard_sched_mode *paper =
+		&dard_sched_modes[DARD_SCHED_PAPER];
 	const struct dard_sched_mode *fast = &dard_sched_modes[DARD_SCHED_FAST];
 	struct dard_pstate pv[4];
 	uint32_t fv[4];
@@ -185,19 +186,18 @@ static void test_overlap_slow_links(void **state)
 	assert_true(sim_min_bonf(&s) == 10);
 	links_aware = 1;
 	/* Each mode's delta from the monitor's path states. */
-	assert_int_equal(monitor(&s, find(s.t, "e1_2"), find(s.t, "e2_2"), pv,
-				 fv),
-			 4);
+	assert_int_equal(
+		monitor(&s, find(s.t, "e1_2"), find(s.t, "e2_2"), pv, fv), 4);
 	d_paper = dard_sched_delta(paper, pv, 4);
 	d_fast = dard_sched_delta(fast, pv, 4);
 	assert_true(d_paper == 10);
 	assert_true(fabs(d_fast - 0.2) < 1e-12);
-	assert_int_equal(round_of(&s, find(s.t, "e1_2"), find(s.t, "e2_2"),
-				  d_paper, &m),
-			 0);
-	assert_int_equal(round_of(&s, find(s.t, "e1_2"), find(s.t, "e2_2"),
-				  d_fast, &m),
-			 1);
+	assert_int_equal(
+		round_of(&s, find(s.t, "e1_2"), find(s.t, "e2_2"), d_paper, &m),
+		0);
+	assert_int_equal(
+		round_of(&s, find(s.t, "e1_2"), find(s.t, "e2_2"), d_fast, &m),
+		1);
 	assert_true(m.from_bonf == 10 && m.estimate == 20);
 	assert_true(sim_min_bonf(&s) == 20);
 	sim_free(&s);
@@ -569,7 +569,8 @@ static void test_escape(void **state)
  */
 static void test_delta_share(void **state)
 {
-	const struct dard_sched_mode *paper = &dard_sched_modes[DARD_SCHED_PAPER];
+	const struct dard_sched_mode *paper =
+		&dard_sched_modes[DARD_SCHED_PAPER];
 	const struct dard_sched_mode *fast = &dard_sched_modes[DARD_SCHED_FAST];
 	struct dard_pstate pv[4] = {
 		{.mbps = 20, .known = 1},

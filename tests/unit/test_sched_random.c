@@ -258,8 +258,9 @@ static void test_converge_busy(void **state)
 		      moves, most, busy, count, hashed);
 	assert_true(moves > 0);
 	assert_true(busy > count);
-	assert_true(most <=
-		    12 * (unsigned)ceil(dard_sched_modes[DARD_SCHED_FAST].hold));
+	assert_true(
+		most <=
+		12 * (unsigned)ceil(dard_sched_modes[DARD_SCHED_FAST].hold));
 }
 
 int main(void)

@@ -374,7 +374,7 @@ enum dard_flow_attr {
 	DARD_FLOW_A_MOVES,	 /* u32 */
 	DARD_FLOW_A_FLAGS,	 /* u32: enum dard_flow_flag */
 	DARD_FLOW_A_PAD,
-	DARD_FLOW_A_PAYLOAD,	 /* u64: TCP or UDP data bytes */
+	DARD_FLOW_A_PAYLOAD, /* u64: TCP or UDP data bytes */
 	__DARD_FLOW_A_MAX
 };
 #define DARD_FLOW_A_MAX (__DARD_FLOW_A_MAX - 1)
