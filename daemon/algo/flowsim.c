@@ -209,7 +209,7 @@ void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 {
 	move(s, f, row, out);
 	/* Not a round's move (a round sets it after): nothing to judge. */
-	f->moved_rate = 0;
+	f->moved_rate = f->moved_est = 0;
 }
 
 /* Max-min fairness over the flows' paths, or the scheduler's rates. */

@@ -210,6 +210,7 @@ static const void *round_next(void *arg, const void *cur,
 	rf->path = f->row;
 	rf->moves = it->out ? it->out[f->id].moves : 0;
 	rf->neutral = f->neutral;
+	rf->moved_est = f->moved_est;
 	rf->moved_at = f->moved_at;
 	rf->moved_rate = f->moved_rate;
 	rf->rate = f->rate;
@@ -511,6 +512,7 @@ static int round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 	pick->moved_rate = mv.rate > 0 && !mv.neutral ? mv.rate : 0;
 	pick->moved_at = s->now;
 	pick->neutral += mv.neutral;
+	pick->moved_est = mv.count_est;
 	s->st->neutral += mv.neutral;
 	/* As dardd does: the move counted at once in its own picture
 	 * (with o->stale, in the log its host's views take it from). */

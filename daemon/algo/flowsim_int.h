@@ -51,6 +51,7 @@ struct flow {
 	double moved_at;    /* s: DARD's last move of it */
 	double moved_rate;  /* Mbit/s then; 0: never moved */
 	unsigned neutral;   /* DARD's neutral moves of it (mode.escape) */
+	double moved_est;   /* Mbit/s its last move expected; 0: none */
 	double idle_rate;   /* Mbit/s at its monitor's last idle round; 0 */
 };
 

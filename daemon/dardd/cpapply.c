@@ -117,7 +117,7 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	 * rounds do not undo the controller's placement at once. */
 	e->moved_ns = now;
 	/* Not a round's gain to judge (dard_round_flow's moved_rate). */
-	e->moved_rate = 0;
+	e->moved_rate = e->moved_est = 0;
 	el_hist_add(e, now, i);
 	d->st.cp_moves++;
 	log_info("controller moved %s to path %u",

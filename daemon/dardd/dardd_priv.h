@@ -181,6 +181,7 @@ struct elephant {
 	unsigned neutral;	     /* of ours, neutral ones (mode->escape) */
 	uint64_t moved_ns;	     /* our rounds' last move of it, or 0 */
 	double moved_rate;	     /* Mbit/s then (the round's), 0: unknown */
+	double moved_est;	     /* what that move expected, 0: unknown */
 	/* Its rate over the last walk of the flow table (flows.c), for
 	 * dard_monitor_quiet: Mbit/s, < 0 until two walks saw it; and at
 	 * its monitor's last idle round, 0: none. */

@@ -174,6 +174,7 @@ static const void *el_next(void *arg, const void *cur,
 			f->moved_at =
 				e->moved_ns ? e->moved_ns / 1e9 : -HUGE_VAL;
 			f->moved_rate = e->moved_rate;
+			f->moved_est = e->moved_est;
 			f->rate = e->rate;
 			f->idle_rate = e->idle_rate;
 			f->share = share_of(d);

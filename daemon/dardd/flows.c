@@ -163,7 +163,7 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 			e->pair = f->path;
 			e->path = mon_path_of(w->d, e->mon, &f->path);
 			/* Not our round's move: no futility to judge. */
-			e->moved_rate = 0;
+			e->moved_rate = e->moved_est = 0;
 			el_hist_add(e, w->now, e->path);
 		}
 		e->dp_moves = f->moves;

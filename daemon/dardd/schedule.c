@@ -90,6 +90,7 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	 * its moves on (monitor.c, gains). */
 	pick->moved_rate = pick->rate > 0 && !mv.neutral ? pick->rate : 0;
 	pick->neutral += mv.neutral;
+	pick->moved_est = mv.count_est;
 	el_hist_add(pick, now, mv.to);
 	mon->moves++;
 	d->st.moves++;

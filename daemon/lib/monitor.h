@@ -104,6 +104,9 @@ struct dard_round_flow {
 	 * busy links, a move that left it there ends its moves (monitor.c). */
 	double moved_rate;
 	unsigned neutral; /* the neutral moves it made (mode->escape) */
+	/* Mbit/s, its last move's count_est (sched.h); <= 0: unknown. A
+	 * path whose counts now offer less was crowded by others' moves. */
+	double moved_est;
 };
 
 /*

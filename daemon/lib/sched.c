@@ -192,6 +192,7 @@ int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 	m->estimate = pv[to].est;
 	m->rate = -1;
 	m->neutral = 0;
+	m->count_est = 0;
 	return 1;
 }
 
@@ -245,6 +246,7 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 	m->estimate = best;
 	m->rate = -1;
 	m->neutral = 0;
+	m->count_est = 0;
 	return 1;
 }
 
@@ -355,6 +357,7 @@ int dard_sched_neutral(const struct dard_lstate *ls,
 	m->estimate = best;
 	m->rate = -1;
 	m->neutral = 1;
+	m->count_est = 0;
 	return 1;
 }
 

@@ -123,6 +123,9 @@ struct dard_move {
 	double estimate;  /* the target's BoNF with the moved flow */
 	double rate;	  /* Mbit/s, the moved flow's lately; < 0: unknown */
 	int neutral;	  /* dard_sched_neutral's: it gains nothing itself */
+	/* The target's BoNF with the moved flow by the elephants' counts
+	 * alone (dard_monitor_round_mode's, for the flow's moved_est). */
+	double count_est;
 };
 
 /*

@@ -28,6 +28,7 @@ struct flow {
 	double rate;	   /* Mbit/s, max-min fair, when sim_loads */
 	double moved_rate; /* its rate at its last move */
 	unsigned neutral;  /* its neutral moves (mode->escape) */
+	double moved_est;  /* what its last move expected */
 };
 
 /* The whole network, as an oracle for what switches would answer. */
@@ -211,6 +212,7 @@ static inline const void *round_next(void *arg, const void *cur,
 			rf->path = f->path;
 			rf->moves = f->moves;
 			rf->neutral = f->neutral;
+			rf->moved_est = f->moved_est;
 			rf->moved_at = f->moved_at;
 			rf->rate = sim_loads ? f->rate : -1;
 			rf->moved_rate = f->moved_rate;
@@ -300,6 +302,7 @@ static inline int round_of(struct sim *s, uint32_t src, uint32_t dst,
 	pick->path = m->to;
 	pick->moves++;
 	pick->neutral += m->neutral;
+	pick->moved_est = m->count_est;
 	pick->moved_at = round_now;
 	sim_links(s);
 	return 1;

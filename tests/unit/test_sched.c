@@ -563,6 +563,57 @@ static void test_escape(void **state)
 }
 
 /*
+ * Two ToR peers that moved onto one path in the same query interval
+ * (each expecting it free, 20 Mbit/s by the counts) share it at 10, as
+ * they did before: the move looks futile, the rule that keeps a flow
+ * limited by its own hosts where it is. But the path now offers 10 by
+ * the counts, not the 20 the move expected: others crowded it, and a
+ * free path still gives 20, so the round moves one. Had the path offered
+ * what the move expected, the flow would stay.
+ */
+static void test_crowded_not_futile(void **state)
+{
+	struct dard_sched_mode mode = dard_sched_modes[DARD_SCHED_FAST];
+	struct dard_move m;
+	struct sim s;
+	unsigned i;
+
+	(void)state;
+	sim_init(&s, "fattree:4", 20);
+	for (i = 0; i < 2; i++)
+		s.flow[i] = (struct flow){.src = find(s.t, i ? "e1_2" : "e1_1"),
+					  .dst = find(s.t, i ? "e3_2" : "e3_1"),
+					  .path = 1,
+					  .moves = 1,
+					  .moved_at = 0,
+					  .moved_rate = 10,
+					  .moved_est = 20};
+	s.nflows = 2;
+	sim_loads = 1;
+	round_busy = mode.busy;
+	links_aware = 1;
+	mode.escape = 0;
+	round_mode = &mode;
+	round_now = 2 * mode.hold;
+	sim_links(&s);
+	assert_true(fabs(s.flow[0].rate - 10) < 1e-9);
+	assert_int_equal(round_of(&s, s.flow[0].src, s.flow[0].dst, 0.2, &m),
+			 1);
+	assert_true(m.from == 1 && m.estimate == 20);
+	/* The path gave what the move expected: futile, it stays. */
+	s.flow[0].path = s.flow[1].path = 1;
+	s.flow[0].moved_est = s.flow[1].moved_est = 10;
+	sim_links(&s);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(
+			round_of(&s, s.flow[i].src, s.flow[i].dst, 0.2, &m), 0);
+	round_mode = NULL;
+	round_busy = 0;
+	sim_loads = 0;
+	sim_free(&s);
+}
+
+/*
  * delta by mode: the paper's 10 Mbit/s whatever the links; fast's 1% of
  * the slowest path known and live, so a move that doubles a flow's rate
  * passes it on 20 Mbit/s links as on 1 Gbit/s ones.
@@ -604,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_delta_share),
 		cmocka_unit_test(test_overlap_slow_links),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_crowded_not_futile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
