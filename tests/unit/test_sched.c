@@ -120,6 +120,24 @@ static void test_toy_example_links(void **state)
  * all 100 here) offers 50 against 50 and nothing moves. Counting the
  * shared links once, core4 offers 100.
  */
+/* Flow i from e1_i to e2_i on path path[i] of its ToR pair's, i < 4. */
+static void four(struct sim *s, const unsigned *path)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		char src[8], dst[8];
+
+		snprintf(src, sizeof(src), "e1_%u", i + 1);
+		snprintf(dst, sizeof(dst), "e2_%u", i + 1);
+		s->flow[i] = (struct flow){.src = find(s->t, src),
+					   .dst = find(s->t, dst),
+					   .path = path[i],
+					   .moved_at = -HUGE_VAL};
+	}
+	s->nflows = 4;
+}
+
 static void test_overlap(void **state)
 {
 	struct dard_move m;
@@ -127,15 +145,7 @@ static void test_overlap(void **state)
 
 	(void)state;
 	sim_init(&s, "fattree:4", 100);
-	s.flow[0] = (struct flow){
-		.src = find(s.t, "e1_1"), .dst = find(s.t, "e2_1"), .path = 0};
-	s.flow[1] = (struct flow){
-		.src = find(s.t, "e1_2"), .dst = find(s.t, "e2_2"), .path = 2};
-	s.flow[2] = (struct flow){
-		.src = find(s.t, "e1_3"), .dst = find(s.t, "e2_3"), .path = 2};
-	s.flow[3] = (struct flow){
-		.src = find(s.t, "e1_4"), .dst = find(s.t, "e2_4"), .path = 1};
-	s.nflows = 4;
+	four(&s, (unsigned[]){0, 2, 2, 1});
 	sim_links(&s);
 	assert_true(sim_min_bonf(&s) == 50);
 	links_aware = 0;
@@ -173,15 +183,7 @@ static void test_overlap_slow_links(void **state)
 
 	(void)state;
 	sim_init(&s, "fattree:4", 20);
-	s.flow[0] = (struct flow){
-		.src = find(s.t, "e1_1"), .dst = find(s.t, "e2_1"), .path = 0};
-	s.flow[1] = (struct flow){
-		.src = find(s.t, "e1_2"), .dst = find(s.t, "e2_2"), .path = 2};
-	s.flow[2] = (struct flow){
-		.src = find(s.t, "e1_3"), .dst = find(s.t, "e2_3"), .path = 2};
-	s.flow[3] = (struct flow){
-		.src = find(s.t, "e1_4"), .dst = find(s.t, "e2_4"), .path = 1};
-	s.nflows = 4;
+	four(&s, (unsigned[]){0, 2, 2, 1});
 	sim_links(&s);
 	assert_true(sim_min_bonf(&s) == 10);
 	links_aware = 1;
@@ -475,6 +477,35 @@ static void test_monitor_switches(void **state)
 	sim_free(&s);
 }
 
+/* Rounds in a mode with switches that measure the flows' loads. */
+static void busy_begin(const struct dard_sched_mode *mode)
+{
+	sim_loads = 1;
+	round_busy = mode->busy;
+	links_aware = 1;
+	round_mode = mode;
+}
+
+static void busy_end(struct sim *s)
+{
+	round_mode = NULL;
+	round_busy = 0;
+	sim_loads = 0;
+	sim_free(s);
+}
+
+/* No flow's round wants a move. */
+static void none_moves(struct sim *s)
+{
+	struct dard_move m;
+	unsigned i;
+
+	for (i = 0; i < s->nflows; i++)
+		assert_int_equal(
+			round_of(s, s->flow[i].src, s->flow[i].dst, 0.2, &m),
+			0);
+}
+
 /* Whether no switch-switch link carries two flows: one core each, and
  * the two of a ToR on its two up links. */
 static int spread4(struct sim *s)
@@ -504,20 +535,8 @@ static void test_escape(void **state)
 
 	(void)state;
 	sim_init(&s, "fattree:4", 20);
-	for (i = 0; i < 4; i++) {
-		char src[8], dst[8];
-
-		snprintf(src, sizeof(src), "e1_%u", i + 1);
-		snprintf(dst, sizeof(dst), "e2_%u", i + 1);
-		s.flow[i] = (struct flow){.src = find(s.t, src),
-					  .dst = find(s.t, dst),
-					  .path = i,
-					  .moved_at = -HUGE_VAL};
-	}
-	s.nflows = 4;
-	sim_loads = 1;
-	round_busy = fast->busy;
-	links_aware = 1;
+	four(&s, (unsigned[]){0, 1, 2, 3});
+	busy_begin(fast);
 	sim_links(&s);
 	assert_false(spread4(&s));
 	for (i = 0; i < 4; i++)
@@ -526,10 +545,7 @@ static void test_escape(void **state)
 	stay.escape = 0;
 	round_mode = &stay;
 	for (round_now = 1; round_now < 30; round_now++)
-		for (i = 0; i < 4; i++)
-			assert_int_equal(round_of(&s, s.flow[i].src,
-						  s.flow[i].dst, 0.2, &m),
-					 0);
+		none_moves(&s);
 	/* With it: one sweep of the four rounds a second. */
 	round_mode = fast;
 	round_rng = 1;
@@ -553,13 +569,8 @@ static void test_escape(void **state)
 		assert_true(fabs(s.flow[i].rate - 20) < 1e-9);
 	/* And there it stays: no round wants a move. */
 	round_now += 2 * fast->hold;
-	for (i = 0; i < 4; i++)
-		assert_int_equal(
-			round_of(&s, s.flow[i].src, s.flow[i].dst, 0.2, &m), 0);
-	round_mode = NULL;
-	round_busy = 0;
-	sim_loads = 0;
-	sim_free(&s);
+	none_moves(&s);
+	busy_end(&s);
 }
 
 /*
@@ -589,11 +600,8 @@ static void test_crowded_not_futile(void **state)
 					  .moved_rate = 10,
 					  .moved_est = 20};
 	s.nflows = 2;
-	sim_loads = 1;
-	round_busy = mode.busy;
-	links_aware = 1;
 	mode.escape = 0;
-	round_mode = &mode;
+	busy_begin(&mode);
 	round_now = 2 * mode.hold;
 	sim_links(&s);
 	assert_true(fabs(s.flow[0].rate - 10) < 1e-9);
@@ -604,13 +612,8 @@ static void test_crowded_not_futile(void **state)
 	s.flow[0].path = s.flow[1].path = 1;
 	s.flow[0].moved_est = s.flow[1].moved_est = 10;
 	sim_links(&s);
-	for (i = 0; i < 2; i++)
-		assert_int_equal(
-			round_of(&s, s.flow[i].src, s.flow[i].dst, 0.2, &m), 0);
-	round_mode = NULL;
-	round_busy = 0;
-	sim_loads = 0;
-	sim_free(&s);
+	none_moves(&s);
+	busy_end(&s);
 }
 
 /*
