@@ -374,6 +374,25 @@ static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
 }
 
 /*
+ * The hold keeps a flow that moved where it went, so that it does not
+ * chase paths other hosts' moves have filled since the last query. A
+ * flow whose path others crowded in the same query interval (two ToR
+ * peers onto one up link) is let go before the hold ends with the
+ * escape's probability each round, so that one of the two leaves soon
+ * and the other, as likely as not, stays.
+ */
+static int holds(struct dard_monitor *m, const struct dard_lstate *ls,
+		 const struct dard_round_flow *f,
+		 const struct dard_sched_mode *mode, double now)
+{
+	if (!held(f, mode, now))
+		return 0;
+	return !(mode->escape > 0 && f->path >= 0 &&
+		 crowded(m, ls, f, (unsigned)f->path) &&
+		 dard_splitmix_unit(&m->rng) <= mode->escape);
+}
+
+/*
  * The neutral move out of an equilibrium (dard_sched_neutral), for the
  * flow on its source that moved least among those it may move: not
  * held, and under its budget of them. Taken with mode->escape's
@@ -444,7 +463,7 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 		if (!dead && !gains(m, ls, &f, mv, delta))
 			continue;
 		wants = 1;
-		if ((dead || !held(&f, mode, now)) &&
+		if ((dead || !holds(m, ls, &f, mode, now)) &&
 		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;
