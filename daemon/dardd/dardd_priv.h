@@ -213,6 +213,10 @@ struct mon {
 	struct dardd *d; /* whose */
 	struct dard_monitor *m;
 	unsigned nflows;
+	/* Kept for its dead paths until then: a flow of ours that is no
+	 * elephant (a transfer's ACKs, a stalled mouse) has lived the
+	 * elephant age towards its ToR (flows.c, watch). */
+	uint64_t watch_until_ns;
 	uint64_t next_round_ns;
 	uint64_t rounds, moves;
 	uint64_t quiet_ticks; /* query ticks it was quiet in */
@@ -347,6 +351,8 @@ const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len);
 void monitors_init(struct dardd *d, uint64_t seed);
 void monitors_fini(struct dardd *d);
 struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now);
+/* Frees the monitors with neither elephants nor a watch left. */
+void mon_expire(struct dardd *d, uint64_t now);
 void mon_put(struct dardd *d, struct mon *mon);
 unsigned mon_count(const struct dardd *d);
 /*

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "dardd_priv.h"
 #include "log.h"
@@ -121,12 +122,40 @@ static void rate_update(struct elephant *e, const struct dard_flow *f,
 	e->rate_ns = now;
 }
 
+/*
+ * A flow of ours that is no elephant but has lived the elephant age and
+ * sent since the last walk (a transfer's ACK stream, a mouse stalled on
+ * a dead link) keeps a monitor of its ToR, for the dead paths alone: so
+ * that the datapath avoids them for new flows and moves such flows off
+ * them (dead.c), as it does for the elephants. It schedules nothing:
+ * the monitor has no elephant to move.
+ */
+static void watch(struct walk *w, const struct dard_flow_key *k,
+		  const struct dard_flow *f)
+{
+	struct dardd *d = w->d;
+	uint32_t dst;
+	struct mon *mon;
+
+	if ((f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_ENDED)) ||
+	    w->now - f->first_ns < d->o.age_ns ||
+	    f->last_ns + d->o.sweep_ns < w->now)
+		return;
+	dst = dard_topo_find_id(d->t, ntohl(k->daddr));
+	if (dst == DARD_NONE || dard_topo_tor(d->t, dst) == d->my_tor)
+		return;
+	mon = mon_get(d, dard_topo_tor(d->t, dst), w->now);
+	if (mon)
+		mon->watch_until_ns = w->now + d->o.idle_ns;
+}
+
 static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		   void *arg)
 {
 	struct walk *w = arg;
 	struct elephant *e = el_find(w->d, k);
 
+	watch(w, k, f);
 	/* Elephants that sent since the last walk: an idle one (UDP, or
 	 * TCP gone without a FIN) takes no share of our link. */
 	w->nel += (f->flags & DARD_FLOW_F_ELEPHANT) &&
@@ -186,6 +215,7 @@ void flows_sweep(struct dardd *d, uint64_t now)
 	for (e = d->els; e; e = e->next)
 		e->seen = 0;
 	n = d->ops->flows(d->dp, walk_cb, &w);
+	mon_expire(d, now);
 	/* A walk that failed says nothing about which flows are gone. */
 	if (n < 0)
 		log_warn("Unable to walk the flow table: %s", strerror(-n));

@@ -85,7 +85,8 @@ void mon_quiet_all(struct dardd *d, uint64_t now)
 		el_iter(mon, &it);
 		/* A dead path keeps it asking: its states must not age to
 		 * unknown, which would revive the path (dead.c). */
-		mon->quiet = !wake && !any_dead(mon) &&
+		/* One kept for its dead paths alone asks every tick. */
+		mon->quiet = !wake && !any_dead(mon) && mon->nflows &&
 			     dard_monitor_quiet(mon->m, &it, mode, now / 1e9);
 		mon->quiet_ticks += mon->quiet;
 		d->st.monitor_ticks++;
@@ -156,20 +157,39 @@ struct mon *mon_get(struct dardd *d, uint32_t dst_tor, uint64_t now)
 	return mon;
 }
 
-void mon_put(struct dardd *d, struct mon *mon)
+static void mon_free(struct dardd *d, struct mon *mon, const char *why)
 {
 	struct mon **pp;
 
-	if (--mon->nflows)
-		return;
 	for (pp = &d->mons; *pp; pp = &(*pp)->next)
 		if (*pp == mon) {
 			*pp = mon->next;
 			break;
 		}
 	dead_forget(d, mon);
-	log_info("monitor %s -> %s released: its last elephant ended",
-		 d->t->node[d->my_tor].name, d->t->node[mon->m->dst_tor].name);
+	log_info("monitor %s -> %s released: %s", d->t->node[d->my_tor].name,
+		 d->t->node[mon->m->dst_tor].name, why);
 	dard_monitor_free(mon->m);
 	free(mon);
+}
+
+void mon_put(struct dardd *d, struct mon *mon)
+{
+	if (--mon->nflows || mon->watch_until_ns)
+		return;
+	mon_free(d, mon, "its last elephant ended");
+}
+
+void mon_expire(struct dardd *d, uint64_t now)
+{
+	struct mon *mon, *next;
+
+	for (mon = d->mons; mon; mon = next) {
+		next = mon->next;
+		if (mon->watch_until_ns && mon->watch_until_ns <= now) {
+			mon->watch_until_ns = 0;
+			if (!mon->nflows)
+				mon_free(d, mon, "no flow of ours goes there");
+		}
+	}
 }

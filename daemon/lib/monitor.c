@@ -377,7 +377,7 @@ static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
  * The hold keeps a flow that moved where it went, so that it does not
  * chase paths other hosts' moves have filled since the last query. A
  * flow whose path others crowded in the same query interval (two ToR
- * peers onto one up link) is let go before the hold ends with the
+ * peers onto one up link) is let go after a quarter of the hold with the
  * escape's probability each round, so that one of the two leaves soon
  * and the other, as likely as not, stays.
  */
@@ -387,7 +387,11 @@ static int holds(struct dard_monitor *m, const struct dard_lstate *ls,
 {
 	if (!held(f, mode, now))
 		return 0;
+	/* A quarter of the hold first: the switches count a flow on the
+	 * path it left for a window after the move, and a query or two
+	 * may not have seen the move at all. */
 	return !(mode->escape > 0 && f->path >= 0 &&
+		 now - f->moved_at >= mode->hold / 4 &&
 		 crowded(m, ls, f, (unsigned)f->path) &&
 		 dard_splitmix_unit(&m->rng) <= mode->escape);
 }
