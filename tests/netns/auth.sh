@@ -64,6 +64,13 @@ on_bg e1_1 iperf3 -c 172.16.0.5 -B 172.16.0.1 -t 900 -b 20M --cport 40001 >/dev/
 ipid=$!
 t "e1_1's dardd has a monitor with tor1_1's paths known" within 60 \
 	ctl_jq e1_1 '.[0].paths | length == 4 and all(.known)' -- monitor show
+# The view below must be the elephant's: the monitor comes first for the
+# iperf3 connections' ToR (a flow 1 s old keeps one for dead paths), and
+# the transfer is an elephant once it has carried the datapath's payload
+# (a tenth of a second at the tree's 1 Gbit/s: about 5 s at 20 Mbit/s),
+# and its switches count it in their next window.
+t "e1_1's dardd schedules the transfer, and the switches count it" within 60 \
+	ctl_jq e1_1 'length == 1 and any(.[0].paths[]; .elephants > 0)' -- monitor show
 # dardd's query socket: its one UDP socket on an ephemeral port, not the
 # ToR sharing port (7473, protocol.md) nor the controller's (7472).
 dardd_at=$(on e1_1 ss -Haunp |
