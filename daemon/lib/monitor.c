@@ -320,43 +320,13 @@ static int loaded(const struct dard_monitor *m, const struct dard_lstate *ls,
  * the flow's hosts (issue 28: two such pairs stayed at half a link for
  * good).
  */
-static int on_links(const struct dard_path_links *p, uint32_t dl)
-{
-	unsigned i;
-
-	for (i = 0; i < p->n; i++)
-		if (p->dl[i] == dl)
-			return 1;
-	return 0;
-}
-
-/* Path to's BoNF by the counts alone with one more flow from path from
- * (a shared link keeps its count): what a move expects of the paths'
- * elephants, whatever their rates. */
-static double count_est(const struct dard_lstate *ls,
-			const struct dard_path_links *from,
-			const struct dard_path_links *to)
-{
-	double e = HUGE_VAL, b;
-	unsigned k;
-
-	for (k = 0; k < to->n; k++) {
-		const struct dard_lstate *l = &ls[to->dl[k]];
-
-		b = dard_bonf(l->mbps, l->flows + !on_links(from, to->dl[k]));
-		if (b < e)
-			e = b;
-	}
-	return e;
-}
-
 static int crowded(const struct dard_monitor *m, const struct dard_lstate *ls,
 		   const struct dard_round_flow *f, unsigned path)
 {
 	const struct dard_path_links *p = &m->links[path];
 
 	return f->moved_est > 0 && isfinite(f->moved_est) &&
-	       count_est(ls, p, p) < f->moved_est * (1 - 1e-9);
+	       dard_path_count_est(ls, p, p) < f->moved_est * (1 - 1e-9);
 }
 
 static int gains(const struct dard_monitor *m, const struct dard_lstate *ls,
@@ -429,7 +399,6 @@ static const void *escape(struct dard_monitor *m, const struct dard_lstate *ls,
 	if (!pick || !(dard_splitmix_unit(&m->rng) <= mode->escape))
 		return NULL;
 	mv->rate = rate;
-	mv->count_est = count_est(ls, &m->links[mv->from], &m->links[mv->to]);
 	return pick;
 }
 
@@ -477,9 +446,6 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	/* Every flow there already gets more than the target offers. */
 	if (!wants && mode->sleep > 0 && all_known(m))
 		m->idle_until = now + mode->sleep;
-	if (pick)
-		mv->count_est =
-			count_est(ls, &m->links[mv->from], &m->links[mv->to]);
 	return pick;
 }
 

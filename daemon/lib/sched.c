@@ -196,7 +196,7 @@ int dard_sched_round(const struct dard_pstate *pv, const uint32_t *fv,
 	return 1;
 }
 
-static int on_path(const struct dard_path_links *p, uint32_t dl)
+int dard_path_links_has(const struct dard_path_links *p, uint32_t dl)
 {
 	unsigned i;
 
@@ -204,6 +204,24 @@ static int on_path(const struct dard_path_links *p, uint32_t dl)
 		if (p->dl[i] == dl)
 			return 1;
 	return 0;
+}
+
+double dard_path_count_est(const struct dard_lstate *ls,
+			   const struct dard_path_links *from,
+			   const struct dard_path_links *to)
+{
+	double e = HUGE_VAL, b;
+	unsigned k;
+
+	for (k = 0; k < to->n; k++) {
+		const struct dard_lstate *l = &ls[to->dl[k]];
+
+		b = dard_bonf(l->mbps,
+			      l->flows + !dard_path_links_has(from, to->dl[k]));
+		if (b < e)
+			e = b;
+	}
+	return e;
 }
 
 int dard_sched_round_links(const struct dard_lstate *ls,
@@ -225,7 +243,8 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 		for (k = 0; k < paths[i].n; k++) {
 			const struct dard_lstate *l = &ls[paths[i].dl[k]];
 			/* A shared link carries the flow either way. */
-			double b = on_path(&paths[from], paths[i].dl[k])
+			double b = dard_path_links_has(&paths[from],
+						       paths[i].dl[k])
 					   ? dard_link_bonf(l, busy)
 					   : dard_link_est(l, busy);
 
@@ -246,7 +265,7 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 	m->estimate = best;
 	m->rate = -1;
 	m->neutral = 0;
-	m->count_est = 0;
+	m->count_est = dard_path_count_est(ls, &paths[from], &paths[to]);
 	return 1;
 }
 
@@ -262,7 +281,7 @@ void dard_lstate_move(struct dard_lstate *ls,
 		if (l->flows)
 			l->flows--;
 		/* A shared link keeps the flow's load: it stays on it. */
-		if (rate >= 0 && !on_path(to, from->dl[i])) {
+		if (rate >= 0 && !dard_path_links_has(to, from->dl[i])) {
 			l->load -= rate;
 			if (l->load < 0)
 				l->load = 0;
@@ -272,7 +291,8 @@ void dard_lstate_move(struct dard_lstate *ls,
 		struct dard_lstate *l = &ls[to->dl[i]];
 
 		l->flows++;
-		if (isfinite(est) && est > 0 && !on_path(from, to->dl[i]))
+		if (isfinite(est) && est > 0 &&
+		    !dard_path_links_has(from, to->dl[i]))
 			l->load += est;
 	}
 }
@@ -318,7 +338,7 @@ int dard_sched_neutral(const struct dard_lstate *ls,
 			const struct dard_lstate *l = &ls[dl];
 			double x;
 
-			if (on_path(src, dl)) {
+			if (dard_path_links_has(src, dl)) {
 				x = dard_link_bonf(l, busy);
 				/* It would not leave this bottleneck. */
 				if (at_level(x, b))
@@ -357,7 +377,7 @@ int dard_sched_neutral(const struct dard_lstate *ls,
 	m->estimate = best;
 	m->rate = -1;
 	m->neutral = 1;
-	m->count_est = 0;
+	m->count_est = dard_path_count_est(ls, src, &paths[to]);
 	return 1;
 }
 

@@ -124,7 +124,8 @@ struct dard_move {
 	double rate;	  /* Mbit/s, the moved flow's lately; < 0: unknown */
 	int neutral;	  /* dard_sched_neutral's: it gains nothing itself */
 	/* The target's BoNF with the moved flow by the elephants' counts
-	 * alone (dard_monitor_round_mode's, for the flow's moved_est). */
+	 * alone (dard_path_count_est; 0 from dard_sched_round, which has
+	 * no links), for the flow's moved_est. */
 	double count_est;
 };
 
@@ -152,6 +153,18 @@ struct dard_path_links {
 	const uint32_t *dl;
 	unsigned n;
 };
+
+/* Whether path p crosses directed link dl. */
+int dard_path_links_has(const struct dard_path_links *p, uint32_t dl);
+
+/*
+ * Path to's BoNF by the elephants' counts alone with one more flow from
+ * path from (a link both cross keeps its count; from == to: the path's
+ * own BoNF by the counts): what a move expects, whatever the rates.
+ */
+double dard_path_count_est(const struct dard_lstate *ls,
+			   const struct dard_path_links *from,
+			   const struct dard_path_links *to);
 
 /*
  * The round dardd runs: as dard_sched_round, but with each target's

@@ -301,10 +301,7 @@ route_line() { echo "$1 $(route_of "$1")"; }
 routes() { each route_line | tee "$tmp/routes"; }
 # The most flows on one directed switch-switch link (host links carry
 # one each: a permutation), as $tmp/routes has them.
-max_per_link() {
-	awk '{ for (i = 2; i < NF; i++) n[$i ">" $(i + 1)]++ }
-		END { m = 0; for (l in n) if (n[l] > m) m = n[l]; print m }' "$tmp/routes"
-}
+max_per_link() { most_per_link 2 <"$tmp/routes"; }
 not_seen() {
 	local k
 	for k in $(awk 'NF < 2 { print $1 }' "$tmp/routes"); do

@@ -79,10 +79,7 @@ all_on_core1() { [[ $(routes | grep -c ' core1 ') == 4 ]]; }
 four_on() { [[ $(routes | grep -c " $1 $2 ") == 4 ]]; }
 max_is() { [[ $(max_per_link) == "$1" ]]; }
 # The most flows on any directed switch-switch link.
-max_per_link() {
-	routes | awk '{ for (i = 1; i < NF; i++) n[$i ">" $(i + 1)]++ }
-		END { m = 0; for (l in n) if (n[l] > m) m = n[l]; print m }'
-}
+max_per_link() { routes | most_per_link; }
 # Seconds since the flows started.
 since_t0() { since "$t0"; }
 # The total Mbit/s from $1 to $2 seconds after the flows started of flows

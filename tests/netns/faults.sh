@@ -434,10 +434,13 @@ t "the transfers' ports reserved on every host" reserve_ports
 # core-aggregation link of pod 3 that has gone down (and a quarter of
 # their replies): into pod 3 from three pods, and out of it. A host
 # learns of a dead link only through a monitor, which it keeps for the
-# ToRs its elephants go to, so new connections elsewhere still meet the
-# dead link and are repaired in-band, the first time at their SYN's
-# 1 s timeout: the longest took 2 to 3.5 s on an idle machine. Each may
-# take 60 s: a connection that never completes is the failure.
+# ToRs its elephants go to and, for the dead paths alone, those its
+# flows 1 s old go to (a mouse stalled on the link, an ACK stream). The
+# first connections meet the dead link and are repaired in-band, the
+# first time at their SYN's 1 s timeout: the longest took 2 to 3.5 s on
+# an idle machine; by then the stalled ones have made their hosts watch
+# pod 3's ToRs, and the later ones avoid the link. Each may take 60 s:
+# a connection that never completes is the failure.
 pairs=(e1_1 e3_1 e2_1 e3_2 e4_1 e3_3 e3_4 e1_2)
 servers_start e3_1 e3_2 e3_3 e1_2
 for fcore in core1 core2 core3 core4; do

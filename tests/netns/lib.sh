@@ -63,6 +63,16 @@ acks_mouse() {
 		length == 1 and .[0].packets > 100 and .[0].payload == 0 and
 		.[0].elephant == false' >/dev/null
 }
+# most_per_link [FIRST [N]]: of the routes on standard input, one a line
+# whose switches start at field FIRST (default 1), the most on any one
+# directed switch-switch link; 0 unless N routes were read, when N is
+# given (a look-up that found no flow is no spread).
+most_per_link() {
+	awk -v f="${1:-1}" -v want="${2:-0}" '
+		NF >= f { for (i = f; i < NF; i++) n[$i ">" $(i + 1)]++; r++ }
+		END { m = 0; for (l in n) if (n[l] > m) m = n[l]
+		      print (want && r != want ? 0 : m) }'
+}
 # crosses NODE SPORT SWITCH: whether that flow's path crosses SWITCH.
 crosses() { tcp_flow "$1" "$2" | jq -e --arg s "$3" '.switches | index($s) != null' >/dev/null; }
 # The pids of program $2 in node $1's namespace.

@@ -52,10 +52,7 @@ routes() {
 	done
 }
 # The most flows on any directed switch-switch link.
-max_per_link() {
-	routes | awk 'NF { for (i = 1; i < NF; i++) n[$i ">" $(i + 1)]++; f++ }
-		END { m = 0; for (l in n) if (n[l] > m) m = n[l]; print (f == 4 ? m : 0) }'
-}
+max_per_link() { routes | most_per_link 1 4; }
 spread() { [[ $(max_per_link) == 1 ]]; }
 all_on_core1() { [[ $(routes | grep -c ' core1 ') == 4 ]]; }
 # The elephants the four cores count, over all their ports.
