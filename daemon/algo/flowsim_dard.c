@@ -486,7 +486,7 @@ static int round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
 	struct round_iter ri = {s, m, out};
 	struct dard_flow_iter it = {round_next, &ri};
-	struct dard_lstate *ls = s->lq ? view_of(s, m) : s->ls;
+	struct dard_lstate *ls = s->ls;
 	struct flow *pick, *f;
 	struct dard_move mv;
 
@@ -495,6 +495,8 @@ static int round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 	/* Quiet at the last query: it asked nothing, and acts on nothing. */
 	if (m->quiet)
 		return 0;
+	if (s->lq)
+		ls = view_of(s, m);
 	dard_monitor_pv(m->m, ls, s->when, 1, UINT64_MAX, m->m->pv);
 	pick = (struct flow *)dard_monitor_round_mode(
 		m->m, ls, &it,
