@@ -111,6 +111,12 @@ struct exp_gain {
 	struct dard_ci ci; /* over the pairs of runs */
 	double model;	   /* the mean of the per-pair model gains */
 	unsigned model_n;
+	double model_half; /* their 95% interval's half (Student's t) */
+	/*
+	 * The testbed's gain minus the model's, pair by pair, over the
+	 * pairs with both: the model agrees when its interval holds 0.
+	 */
+	struct dard_ci diff;
 };
 
 enum { EXP_GAIN_MAX = 32 };

@@ -77,13 +77,16 @@ static void sched_stats(struct exp *e, unsigned s, double *x, double *m,
 	ss->bound = dard_mean(b, nb);
 }
 
-/* The model's gain of s over o, averaged over the testbed's pairs. */
-static void model_gain(const struct exp *e, struct exp_gain *g)
+/*
+ * The model's gain of s over o on the testbed's pairs, and the testbed's
+ * minus the model's pair by pair (mg, dg: room for e->nruns).
+ */
+static void model_gain(const struct exp *e, struct exp_gain *g, double *mg,
+		       double *dg)
 {
-	double sum = 0;
-	size_t r;
+	struct dard_ci mci;
+	size_t r, n = 0;
 
-	g->model_n = 0;
 	for (r = 0; r < e->nruns; r++) {
 		const struct exp_cell *s = &e->run[r].cell[g->s];
 		const struct exp_cell *o = &e->run[r].cell[g->o];
@@ -92,10 +95,15 @@ static void model_gain(const struct exp *e, struct exp_gain *g)
 		    !isfinite(s->model) || !isfinite(o->model) ||
 		    !(o->model > 0))
 			continue;
-		sum += dard_gain(s->model, o->model);
-		g->model_n++;
+		mg[n] = dard_gain(s->model, o->model);
+		dg[n] = dard_gain(s->avg, o->avg) - mg[n];
+		n++;
 	}
-	g->model = g->model_n ? sum / g->model_n : NAN;
+	dard_ci95(mg, n, &mci);
+	g->model_n = n;
+	g->model = n ? mci.mean : NAN;
+	g->model_half = mci.half;
+	dard_ci95(dg, n, &g->diff);
 }
 
 int exp_figures(struct exp *e)
@@ -126,7 +134,7 @@ int exp_figures(struct exp *e)
 			oa[r] = e->run[r].cell[oi].avg;
 		}
 		dard_gain_ci95(sa, oa, e->nruns, &g->ci);
-		model_gain(e, g);
+		model_gain(e, g, x, m);
 		e->ngains++;
 	}
 	free(x);
@@ -135,6 +143,15 @@ int exp_figures(struct exp *e)
 	free(sa);
 	free(oa);
 	return ret;
+}
+
+const char *exp_gain_model_verdict(const struct exp_gain *g)
+{
+	if (!g->diff.n)
+		return "no model";
+	if (g->diff.n == 1)
+		return "one pair";
+	return dard_ci_excludes_zero(&g->diff) ? "differs" : "agrees";
 }
 
 const char *exp_gain_verdict(const struct exp_gain *g)

@@ -22,4 +22,11 @@ double exp_cell_ratio(const struct exp_cell *c);
  */
 const char *exp_gain_verdict(const struct exp_gain *g);
 
+/*
+ * Whether the testbed's gain agrees with the model's: "agrees" when the
+ * interval of their pair-by-pair difference holds 0, "differs" when it
+ * does not, "one pair" or "no model".
+ */
+const char *exp_gain_model_verdict(const struct exp_gain *g);
+
 #endif /* _DARD_EXP_FIGURES_H */

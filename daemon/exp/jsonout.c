@@ -231,6 +231,12 @@ static struct json_object *jgains(const struct exp *e)
 		add(o, "verdict", jstr(exp_gain_verdict(g)));
 		add(o, "model", jnum(g->model));
 		add(o, "model_pairs", json_object_new_int64(g->model_n));
+		add(o, "model_ci95", jnum(g->model_half));
+		add(o, "of_model",
+		    jnum(g->model > 0 ? g->ci.mean / g->model : (double)NAN));
+		add(o, "minus_model", jnum(g->diff.mean));
+		add(o, "minus_model_ci95", jnum(g->diff.half));
+		add(o, "model_verdict", jstr(exp_gain_model_verdict(g)));
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -233,14 +233,20 @@ static void print_scheds(const struct exp *e, FILE *f)
 	}
 }
 
+/*
+ * Each gain on the testbed beside the model's for the same flows, both
+ * with their intervals; of_model is the share of the model's gain the
+ * testbed delivered, and model says whether the two agree within the
+ * pairs' noise (exp_gain_model_verdict).
+ */
 static void print_gains(const struct exp *e, FILE *f)
 {
 	const struct exp_gain *g;
 	unsigned i;
 
-	fprintf(f, "\n== gains\n%-13s %-13s %5s %8s %8s %9s %s\n", "sched",
-		"over", "pairs", "gain_pct", "ci95_pct", "model_pct",
-		"verdict");
+	fprintf(f, "\n== gains\n%-13s %-13s %5s %8s %8s %9s %8s %8s %-8s %s\n",
+		"sched", "over", "pairs", "gain_pct", "ci95_pct", "model_pct",
+		"mci95", "of_model", "model", "verdict");
 	for (i = 0; i < e->ngains; i++) {
 		g = &e->gain[i];
 		fprintf(f, "%-13s %-13s %5zu", e->sched[g->s], e->sched[g->o],
@@ -248,7 +254,11 @@ static void print_gains(const struct exp *e, FILE *f)
 		num(f, 8, 2, 100 * g->ci.mean);
 		num(f, 8, 2, 100 * g->ci.half);
 		num(f, 9, 2, 100 * g->model);
-		fprintf(f, " %s\n", exp_gain_verdict(g));
+		num(f, 8, 2, 100 * g->model_half);
+		num(f, 8, 2,
+		    g->model > 0 ? g->ci.mean / g->model : (double)NAN);
+		fprintf(f, " %-8s %s\n", exp_gain_model_verdict(g),
+			exp_gain_verdict(g));
 	}
 }
 

@@ -5,7 +5,8 @@
  * hand-chosen transfer times, each scheduler's mean, deviation and 95%
  * interval against hand calculation, the model's mean and the ratio
  * over the runs that have both, a gain whose interval leaves out 0, one
- * that holds it and one of a single pair; the text tables and the
+ * that holds it and one of a single pair, the model's gain with its
+ * interval and whether the testbed's agrees; the text tables and the
  * JSON's values; the one-run layout; bad rows refused with FILE:LINE.
  */
 #include <math.h>
@@ -166,6 +167,12 @@ static void test_gains(void **state)
 	/* The model's: (9 - 7) / 9 and (10 - 8) / 10. */
 	assert_int_equal(g->model_n, 2);
 	near(g->model, (2.0 / 9 + 0.2) / 2, 1e-12);
+	/* t(1) = 12.7062: 12.7062 * sd(2/9, 0.2) / sqrt(2). */
+	near(g->model_half, 12.7062 * (1.0 / 45) / 2, 1e-4);
+	/* On the same pairs the testbed's 0.2 and 0.2: 0.2 - 2/9, 0. */
+	assert_int_equal(g->diff.n, 2);
+	near(g->diff.mean, -1.0 / 90, 1e-12);
+	assert_string_equal(exp_gain_model_verdict(g), "agrees");
 	/* 1/9, 0.04, 2/13: the interval holds 0. */
 	g = gain_of(x, "dard", "pvlb");
 	near(g->ci.mean, 0.101652422, 1e-8);
@@ -178,6 +185,25 @@ static void test_gains(void **state)
 	near(g->ci.mean, 0.6, 1e-12);
 	assert_string_equal(exp_gain_verdict(g), "one run: no interval");
 	assert_true(isnan(g->model));
+	assert_int_equal(g->diff.n, 0);
+	assert_string_equal(exp_gain_model_verdict(g), "no model");
+}
+
+/* The model verdict reads the difference's interval, nothing else. */
+static void test_model_verdict(void **state)
+{
+	struct exp_gain g = {.diff = {.n = 5, .mean = 0.05, .half = 0.04}};
+
+	(void)state;
+	assert_string_equal(exp_gain_model_verdict(&g), "differs");
+	g.diff.mean = -0.05;
+	assert_string_equal(exp_gain_model_verdict(&g), "differs");
+	g.diff.half = 0.06;
+	assert_string_equal(exp_gain_model_verdict(&g), "agrees");
+	g.diff = (struct dard_ci){.n = 1, .mean = 0.3, .half = NAN};
+	assert_string_equal(exp_gain_model_verdict(&g), "one pair");
+	g.diff.n = 0;
+	assert_string_equal(exp_gain_model_verdict(&g), "no model");
 }
 
 /* exp_print's text into a string (free it). */
@@ -221,13 +247,13 @@ static void test_text(void **state)
 		    "14.000    9.500  1.158    5.250 1.111,1.200,-\n");
 	contains(t,
 		 "\n== gains\nsched         over          pairs gain_pct "
-		 "ci95_pct model_pct verdict\n"
+		 "ci95_pct model_pct    mci95 of_model model    verdict\n"
 		 "dard          ecmp              3    20.48     2.05     "
-		 "21.11 significant\n"
+		 "21.11    14.12     0.97 agrees   significant\n"
 		 "dard          switch-ecmp       1    60.00        -        "
-		 " - one run: no interval\n"
+		 " -        -        - no model one run: no interval\n"
 		 "dard          pvlb              3    10.17    14.29     "
-		 "11.81 not significant\n");
+		 "11.81     8.82     0.86 agrees   not significant\n");
 	contains(t, "\n== fidelity\nrun          sched         verdict\n"
 		    "1            ecmp          not judged\n");
 	contains(t, "1            ecmp          cpu          no t0\n");
@@ -311,6 +337,13 @@ static void test_json(void **state)
 	json_is(path, "gains.1.significant", "null");
 	json_is(path, "gains.2.significant", "false");
 	json_is(path, "gains.1.verdict", "\"one run: no interval\"");
+	near(json_num(path, "gains.0.model_ci95"), 12.7062 / 90, 1e-4);
+	near(json_num(path, "gains.0.of_model"), 0.204761905 / (19.0 / 90),
+	     1e-8);
+	near(json_num(path, "gains.0.minus_model"), -1.0 / 90, 1e-10);
+	json_is(path, "gains.0.model_verdict", "\"agrees\"");
+	json_is(path, "gains.1.model_verdict", "\"no model\"");
+	json_is(path, "gains.1.of_model", "null");
 	json_is(path, "calibration", "null");
 }
 
@@ -376,6 +409,7 @@ int main(void)
 						exp_fix_teardown),
 		cmocka_unit_test_setup_teardown(test_gains, exp_fix_setup,
 						exp_fix_teardown),
+		cmocka_unit_test(test_model_verdict),
 		cmocka_unit_test_setup_teardown(test_text, exp_fix_setup,
 						exp_fix_teardown),
 		cmocka_unit_test_setup_teardown(test_json, exp_fix_setup,
