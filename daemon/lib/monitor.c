@@ -427,6 +427,11 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 			m->idle_until = now + mode->sleep;
 		return NULL;
 	}
+	/* The new rule draws among near-equal targets, so that hosts
+	 * reading the same answers need not all choose alike. */
+	if (mode->escape > 0)
+		dard_sched_spread_ties(ls, m->links, m->pv, m->npaths, delta,
+				       m->busy, &m->rng, mv);
 	/* A dead path's elephants leave whatever the hold says. */
 	dead = m->pv[mv->from].dead;
 	/* Moving the flow that moved least spreads the moves out. */

@@ -224,33 +224,44 @@ double dard_path_count_est(const struct dard_lstate *ls,
 	return e;
 }
 
+/* What path `to' offers a flow of path `from' (dard_sched_round_links). */
+static double target_est(const struct dard_lstate *ls,
+			 const struct dard_path_links *from,
+			 const struct dard_path_links *to, double busy)
+{
+	double e = HUGE_VAL;
+	unsigned k;
+
+	for (k = 0; k < to->n; k++) {
+		const struct dard_lstate *l = &ls[to->dl[k]];
+		/* A shared link carries the flow either way. */
+		double b = dard_path_links_has(from, to->dl[k])
+				   ? dard_link_bonf(l, busy)
+				   : dard_link_est(l, busy);
+
+		if (b < e)
+			e = b;
+	}
+	return e;
+}
+
 int dard_sched_round_links(const struct dard_lstate *ls,
 			   const struct dard_path_links *paths,
 			   const struct dard_pstate *pv, const uint32_t *fv,
 			   unsigned n, double delta, double busy,
 			   struct dard_move *m)
 {
-	unsigned i, k, from = pick_source(pv, fv, n), to = n;
+	unsigned i, from = pick_source(pv, fv, n), to = n;
 	double best = 0;
 
 	if (from == n)
 		return 0;
 	for (i = 0; i < n; i++) {
-		double e = HUGE_VAL;
+		double e;
 
 		if (i == from || !live(&pv[i]))
 			continue;
-		for (k = 0; k < paths[i].n; k++) {
-			const struct dard_lstate *l = &ls[paths[i].dl[k]];
-			/* A shared link carries the flow either way. */
-			double b = dard_path_links_has(&paths[from],
-						       paths[i].dl[k])
-					   ? dard_link_bonf(l, busy)
-					   : dard_link_est(l, busy);
-
-			if (b < e)
-				e = b;
-		}
+		e = target_est(ls, &paths[from], &paths[i], busy);
 		if (to == n || e > best ||
 		    (e == best && pv[i].bonf > pv[to].bonf)) {
 			to = i;
@@ -266,6 +277,38 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 	m->rate = -1;
 	m->neutral = 0;
 	m->count_est = dard_path_count_est(ls, &paths[from], &paths[to]);
+	return 1;
+}
+
+int dard_sched_spread_ties(const struct dard_lstate *ls,
+			   const struct dard_path_links *paths,
+			   const struct dard_pstate *pv, unsigned n,
+			   double delta, double busy, uint64_t *rng,
+			   struct dard_move *m)
+{
+	unsigned i, to = m->to, ties = 0;
+	/* Within delta, and never wider than a twentieth of the best. */
+	double near = delta > 0 ? fmin(delta, 0.05 * m->estimate) : 0;
+	double floor = m->estimate - near, e;
+
+	if (m->neutral || m->from >= n || m->to >= n || !isfinite(floor))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (i == m->from || !live(&pv[i]))
+			continue;
+		e = target_est(ls, &paths[m->from], &paths[i], busy);
+		/* Near the best, and still a move the round would make. */
+		if (!(e >= floor) ||
+		    (!pv[m->from].dead && !(e - pv[m->from].bonf > delta)))
+			continue;
+		if (dard_splitmix64(rng) % ++ties == 0)
+			to = i;
+	}
+	if (to == m->to)
+		return 0;
+	m->to = to;
+	m->estimate = target_est(ls, &paths[m->from], &paths[to], busy);
+	m->count_est = dard_path_count_est(ls, &paths[m->from], &paths[to]);
 	return 1;
 }
 

@@ -192,6 +192,26 @@ int dard_sched_round_links(const struct dard_lstate *ls,
 			   struct dard_move *m);
 
 /*
+ * Hosts that read the same switches' answers compute the same estimates,
+ * so a round that takes the best target sends every host whose round
+ * falls in the same query interval onto the same free path (issue 28:
+ * two senders under different ToRs moved onto one free core together
+ * twice in a row, and parted again each time). This draws m's target
+ * instead uniformly, from *rng (dard_splitmix64), among the paths whose
+ * estimate is within delta of m's, or a twentieth of it if that is less
+ * (the measurement's noise on equally free paths, not a delta set high
+ * to stop moves), and that would still be a move the round makes (beating
+ * the source's BoNF by more than delta, unless it is dead). m must be
+ * dard_sched_round_links's move on the same states. Returns 1 if it
+ * changed m (its target, estimate and count_est), 0 if it kept it.
+ */
+int dard_sched_spread_ties(const struct dard_lstate *ls,
+			   const struct dard_path_links *paths,
+			   const struct dard_pstate *pv, unsigned n,
+			   double delta, double busy, uint64_t *rng,
+			   struct dard_move *m);
+
+/*
  * A neutral move out of an equilibrium of selfish rounds, for a round in
  * which dard_sched_round_links found no move. Four elephants from one
  * pod to another on a fat-tree can settle two to a ToR's up link, the
@@ -292,8 +312,9 @@ struct dard_sched_mode {
 	 * A round that wants no move takes dard_sched_neutral's neutral
 	 * move with this probability, for an elephant not held that has
 	 * made fewer than escape_max of them: each flow's are bounded, so
-	 * rounds still end (improving moves are finite, Appendix B). 0:
-	 * never (the paper's rule).
+	 * rounds still end (improving moves are finite, Appendix B). Above
+	 * 0, a round's target is also drawn among near-equal ones
+	 * (dard_sched_spread_ties). 0: neither (the paper's rule).
 	 */
 	double escape;
 	unsigned escape_max;

@@ -574,6 +574,54 @@ static void test_escape(void **state)
 }
 
 /*
+ * Four elephants on core1 from pod 1 to pod 2 (5 Mbit/s each on 20
+ * Mbit/s links): e1_1's round may take cores 2, 3 and 4 alike, 20 Mbit/s
+ * each (the up link to aggr1_1 that core2's path shares with core1's
+ * carries 10 of its 20: not busy, and not the flows' bottleneck). The
+ * best-first rule takes the same one whatever the seed, as every host
+ * reading the same answers would; the new rule draws any of the three,
+ * and nothing else: the target is always one that gains.
+ */
+static void test_spread_ties(void **state)
+{
+	const struct dard_sched_mode *fast = &dard_sched_modes[DARD_SCHED_FAST];
+	struct dard_sched_mode best = *fast;
+	const struct dard_sched_mode *modes[] = {fast, &best};
+	unsigned seen[2][PATHS_MAX] = {{0}}, k, seed, i, kinds[2] = {0};
+	struct dard_move m;
+	struct sim s;
+
+	(void)state;
+	best.escape = 0;
+	sim_init(&s, "fattree:4", 20);
+	busy_begin(fast);
+	round_now = 1;
+	for (k = 0; k < 2; k++) {
+		round_mode = modes[k];
+		for (seed = 1; seed <= 64; seed++) {
+			four(&s, (unsigned[]){0, 0, 0, 0});
+			sim_links(&s);
+			round_rng = seed;
+			assert_int_equal(round_of(&s, s.flow[0].src,
+						  s.flow[0].dst, 0.2, &m),
+					 1);
+			assert_false(m.neutral);
+			assert_true(fabs(m.estimate - 20) < 1e-9);
+			assert_true(m.to < PATHS_MAX);
+			seen[k][m.to]++;
+		}
+		for (i = 0; i < PATHS_MAX; i++)
+			kinds[k] += seen[k][i] > 0;
+	}
+	print_message("targets over 64 seeds: %u kinds drawn, %u best-first\n",
+		      kinds[0], kinds[1]);
+	assert_int_equal(kinds[0], 3);
+	assert_int_equal(kinds[1], 1);
+	assert_int_equal(seen[0][0] + seen[1][0], 0);
+	busy_end(&s);
+}
+
+/*
  * Two ToR peers that moved onto one path in the same query interval
  * (each expecting it free, 20 Mbit/s by the counts) share it at 10, as
  * they did before: the move looks futile, the rule that keeps a flow
@@ -658,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_delta_share),
 		cmocka_unit_test(test_overlap_slow_links),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_spread_ties),
 		cmocka_unit_test(test_crowded_not_futile),
 	};
 

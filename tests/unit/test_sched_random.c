@@ -205,8 +205,8 @@ static void test_converge_fast(void **state)
  * flows no slower in all than the hashed placement did. The bound is
  * twice the count's: the fast mode's escape (dard_sched_neutral) makes
  * at most two neutral moves per flow, each after the flow's hold, and
- * its draws wait half the time; they lengthen the tail (63 sweeps at
- * the most here, 28 without the escape) and raise the total (710.8
+ * its draws wait half the time; they lengthen the tail (68 sweeps at
+ * the most here, 28 without the escape) and raise the total (711.1
  * Gbit/s here, 699.8 without).
  */
 static void test_converge_busy(void **state)
