@@ -201,14 +201,31 @@ echo "  dardd started at ${t_dardd} s, spread at ${converged:-never} s"
 routes | sed 's/^/  /'
 cores() { routes | awk '{ print $3 }' | sort -u | wc -l; }
 t "the four cross four distinct cores" test "$(cores)" -eq 4
-# Stable: three more rounds on every sender move a flow little.
+# Stable: once spread, three more rounds on every sender move no flow (a
+# move needs a gain, and alone on its core a flow has none to take).
+# How many moves the spreading took is a figure, not a check: two
+# senders under different ToRs whose rounds fall within a query interval
+# of each other both move onto the one free core and part again (seen
+# here with 10 moves in all, one flow making 4; bench-spread had 3 to 8
+# in 20 runs at 50 Mbit/s). What bounds them is the rule's: improving
+# moves are finite, every flow makes at most escape_max (2) neutral
+# ones, and they spread within the bound above.
+for i in 1 2 3 4; do spread_moves[$i]=$(flow "$i" | jq .moves); done
 mark_rounds
 t "every sender ran three more rounds" within 90 ran_rounds 3
-for i in 1 2 3 4; do
-	moves=$(flow "$i" | jq .moves)
-	t "flow $i switched paths at most three times ($((moves - placed[$i])))" \
-		test $((moves - placed[$i])) -le 3
+most=0 total=0
+for f in 1 2 3 4; do
+	moves=$(flow "$f" | jq .moves)
+	made=$((moves - ${placed[$f]}))
+	total=$((total + made))
+	((made > most)) && most=$made
+	t "flow $f stayed where it spread to over them (moves $made in all)" \
+		test "$moves" -eq "${spread_moves[$f]}"
+	t "flow $f's sender made at most two neutral moves" \
+		ctl_jq "e1_$f" '.[0].moves_neutral <= 2' -- stats
 done
+figure moves_total "$total" moves "dardd's moves of the four flows from collided to three rounds after spread"
+figure moves_most "$most" moves "the most moves one of the four flows made"
 on e1_1 "$dardctl" monitor show
 t "e1_1 has one monitor, tor1_1 -> tor2_1, its paths known" ctl_jq e1_1 \
 	'length == 1 and .[0].dst_tor == "tor2_1" and ([.[0].paths[] | select(.known)] | length) == 4' \
