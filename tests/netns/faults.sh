@@ -221,7 +221,11 @@ received() {
 	on "$xdst" ss -Hti state established "sport = :$((xport + 1000))" |
 		grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | head -n 1
 }
-grown() { (($(received) >= $1)); }
+grown() {
+	local n
+	n=$(received)
+	[[ -n $n ]] && ((n >= $1))
+}
 # xfer_at: waits until the transfer has carried 5 MB (an elephant, as
 # dardd's testbed intervals count, for a second or more), and checks
 # that it runs: a failure after its end would test nothing.
@@ -533,8 +537,32 @@ t "bring them up again" links_set "$victim" up $ports
 t "and every route is back" within 30 all_routes_back
 
 # Switch agents killed under a transfer: a core's, then a ToR's. The
-# switch forwards on; its paths become unknown, never dead, and the
-# transfer keeps its path.
+# switch forwards on; its paths become unknown, never dead, and nothing
+# that reads the agents moves the transfer: its moves (dardd's, the
+# controller's, dardctl's) stay, and it keeps its path. The datapath's
+# own repair on a TCP timeout (issue 12), which a lone transfer meets
+# now and then when the tbf queue drops a window's tail, is no move and
+# no agent's doing: when its count grew after the agent was killed,
+# where the transfer went is printed, not judged. (The test read the
+# path before the transfer's first 5 MB, and a timeout in its slow start
+# then moved it before the kill: once in the 38 checks of the 19 runs
+# kept on this machine, 2026-12-02, it killed an agent the transfer no
+# longer crossed.)
+# kept_path NODE SPORT RTO0 MOVES0 SWITCHES...: the checks above, after
+# the failure, for the transfer from NODE's port SPORT, whose RTO
+# repairs and moves were RTO0 and MOVES0 before it.
+kept_path() {
+	local node=$1 sport=$2 rto0=$3 moves0=$4 rto
+	shift 4
+	t "no one moved the transfer (moves $moves0)" \
+		test "$(tcp_flow "$node" "$sport" | jq .moves)" == "$moves0"
+	rto=$(dp_stat "$node" repath_rto)
+	if [[ $rto == "$rto0" ]]; then
+		t "the transfer kept its path" test "$(switches "$node" "$sport")" == "$*"
+	else
+		echo "  the datapath repaired it on $((rto - rto0)) timeouts: now through $(switches "$node" "$sport")"
+	fi
+}
 # unknown_not_dead HOST [SWITCH]: whether HOST's monitors hold every
 # path through SWITCH (every path: a monitor's paths name no ToR)
 # unknown, and none dead.
@@ -544,23 +572,28 @@ unknown_not_dead() {
 		--arg v "${2:-}" -- monitor show
 }
 xfer_start e4_1 e1_4 40004
-read -r -a sw < <(switches e4_1 40004)
 xfer_at
+# Its path once it runs: a timeout in its slow start may have moved it.
+read -r -a sw < <(switches e4_1 40004)
+rto0=$(dp_stat e4_1 repath_rto)
+moves0=$(tcp_flow e4_1 40004 | jq .moves)
 t "kill ${sw[2]}'s dard-switchd (on the transfer's path)" kill_in "${sw[2]}" dard-switchd KILL
 t "e4_1 holds the paths through ${sw[2]} unknown, not dead" within 30 unknown_not_dead e4_1 "${sw[2]}"
 xfer_goes_on "core agent killed"
-t "the transfer kept its path through ${sw[2]}" crosses e4_1 40004 "${sw[2]}"
+kept_path e4_1 40004 "$rto0" "$moves0" "${sw[@]}"
 xfer_end "core agent killed"
 start_switchd "${sw[2]}"
 t "${sw[2]}'s agent, started again, answers" within 30 on e1_1 "$dardctl" switch query "${sw[2]}"
 
 xfer_start e2_4 e3_4 40005
-read -r -a sw < <(switches e2_4 40005)
 xfer_at
+read -r -a sw < <(switches e2_4 40005)
+rto0=$(dp_stat e2_4 repath_rto)
+moves0=$(tcp_flow e2_4 40005 | jq .moves)
 t "kill ${sw[0]}'s dard-switchd (the sender's ToR)" kill_in "${sw[0]}" dard-switchd KILL
 t "e2_4 holds all its paths, from ${sw[0]}, unknown, not dead" within 30 unknown_not_dead e2_4
 xfer_goes_on "ToR agent killed"
-t "the transfer kept its path" test "$(switches e2_4 40005)" == "${sw[*]}"
+kept_path e2_4 40005 "$rto0" "$moves0" "${sw[@]}"
 xfer_end "ToR agent killed"
 start_switchd "${sw[0]}"
 t "${sw[0]}'s agent, started again, answers" within 30 on e1_1 "$dardctl" switch query "${sw[0]}"
