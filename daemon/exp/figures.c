@@ -145,6 +145,11 @@ int exp_figures(struct exp *e)
 	return ret;
 }
 
+double exp_gain_of_model(const struct exp_gain *g)
+{
+	return g->model > 0 ? g->ci.mean / g->model : NAN;
+}
+
 const char *exp_gain_model_verdict(const struct exp_gain *g)
 {
 	if (!g->diff.n)

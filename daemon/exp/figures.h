@@ -22,6 +22,10 @@ double exp_cell_ratio(const struct exp_cell *c);
  */
 const char *exp_gain_verdict(const struct exp_gain *g);
 
+/* The share of the model's gain the testbed's delivered: NAN when the
+ * model predicts none. */
+double exp_gain_of_model(const struct exp_gain *g);
+
 /*
  * Whether the testbed's gain agrees with the model's: "agrees" when the
  * interval of their pair-by-pair difference holds 0, "differs" when it

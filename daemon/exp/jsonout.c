@@ -232,8 +232,7 @@ static struct json_object *jgains(const struct exp *e)
 		add(o, "model", jnum(g->model));
 		add(o, "model_pairs", json_object_new_int64(g->model_n));
 		add(o, "model_ci95", jnum(g->model_half));
-		add(o, "of_model",
-		    jnum(g->model > 0 ? g->ci.mean / g->model : (double)NAN));
+		add(o, "of_model", jnum(exp_gain_of_model(g)));
 		add(o, "minus_model", jnum(g->diff.mean));
 		add(o, "minus_model_ci95", jnum(g->diff.half));
 		add(o, "model_verdict", jstr(exp_gain_model_verdict(g)));

@@ -255,8 +255,7 @@ static void print_gains(const struct exp *e, FILE *f)
 		num(f, 8, 2, 100 * g->ci.half);
 		num(f, 9, 2, 100 * g->model);
 		num(f, 8, 2, 100 * g->model_half);
-		num(f, 8, 2,
-		    g->model > 0 ? g->ci.mean / g->model : (double)NAN);
+		num(f, 8, 2, exp_gain_of_model(g));
 		fprintf(f, " %-8s %s\n", exp_gain_model_verdict(g),
 			exp_gain_verdict(g));
 	}

@@ -289,7 +289,7 @@ int dard_sched_spread_ties(const struct dard_lstate *ls,
 	unsigned i, to = m->to, ties = 0;
 	/* Within delta, and never wider than a twentieth of the best. */
 	double near = delta > 0 ? fmin(delta, 0.05 * m->estimate) : 0;
-	double floor = m->estimate - near, e;
+	double floor = m->estimate - near, e, est = m->estimate;
 
 	if (m->neutral || m->from >= n || m->to >= n || !isfinite(floor))
 		return 0;
@@ -301,13 +301,15 @@ int dard_sched_spread_ties(const struct dard_lstate *ls,
 		if (!(e >= floor) ||
 		    (!pv[m->from].dead && !(e - pv[m->from].bonf > delta)))
 			continue;
-		if (dard_splitmix64(rng) % ++ties == 0)
+		if (dard_splitmix64(rng) % ++ties == 0) {
 			to = i;
+			est = e;
+		}
 	}
 	if (to == m->to)
 		return 0;
 	m->to = to;
-	m->estimate = target_est(ls, &paths[m->from], &paths[to], busy);
+	m->estimate = est;
 	m->count_est = dard_path_count_est(ls, &paths[m->from], &paths[to]);
 	return 1;
 }
