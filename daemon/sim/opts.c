@@ -424,7 +424,8 @@ static const struct sim_opt opts[] = {
 	 .help_in = SIM_RUN,
 	 .help = "  --escape P     dard, dard-paper: a round with no move that gains\n"
 		 "                 takes a neutral one with probability P, twice\n"
-		 "                 per flow at most (default: the mode's, 0.5 or 0)\n"},
+		 "                 per flow at most, and draws its target among\n"
+		 "                 near-equal ones (default: the mode's, 0.5 or 0)\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,
