@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "flowsim_int.h"
+#include "pvlb.h"
 
 /* ECMP: the hash at arrival is all. */
 static const struct sim_sched flowsim_ecmp = {
@@ -18,21 +19,28 @@ static const struct sim_sched flowsim_ecmp = {
 
 static void pvlb_arrive(struct sim *s, struct flow *f)
 {
-	f->next_pvlb = f->start + s->o->pvlb;
+	f->next_pvlb = dard_pvlb_first(f->start, s->o->pvlb);
 }
 
-/* pVLB: a random row every pvlb seconds of a flow's life. */
+static uint64_t pvlb_rnd(void *s)
+{
+	return flowsim_rnd(s);
+}
+
+/* pVLB (pvlb.h, dardd's pvlb mode's rule): a random row every pvlb
+ * seconds of a flow's life. */
 static int pvlb_tick(struct sim *s, struct dard_sim_flow *out)
 {
 	size_t i;
+	int row;
 
 	for (i = 0; i < s->nact; i++) {
 		struct flow *f = s->act[i];
 
-		if (f->next_pvlb > s->now)
-			continue;
-		f->next_pvlb += s->o->pvlb;
-		flowsim_move(s, f, flowsim_rnd(s) % f->ps->npaths, out);
+		row = dard_pvlb_step(&f->next_pvlb, s->now, s->o->pvlb,
+				     f->ps->npaths, pvlb_rnd, s);
+		if (row >= 0)
+			flowsim_move(s, f, row, out);
 	}
 	return 0;
 }
