@@ -297,11 +297,13 @@ int dard_ctl_line(const char *buf, size_t len, char *cmd)
 		return len >= DARD_CTL_LINE_MAX ? DARD_CTL_OVERSIZED
 						: DARD_CTL_MALFORMED;
 	n = nl - buf;
-	/* One line per connection, a word of printable bytes. */
-	if (!n || n + 1 != len)
+	/* One line per connection: words of printable bytes, one space
+	 * between two, none before the first or after the last. */
+	if (!n || n + 1 != len || buf[0] == ' ' || buf[n - 1] == ' ')
 		return DARD_CTL_MALFORMED;
 	for (i = 0; i < n; i++)
-		if (!isgraph((unsigned char)buf[i]))
+		if (buf[i] == ' ' ? buf[i - 1] == ' '
+				  : !isgraph((unsigned char)buf[i]))
 			return DARD_CTL_MALFORMED;
 	memcpy(cmd, buf, n);
 	cmd[n] = 0;
@@ -315,6 +317,7 @@ const char *dard_ctl_refusal_name(int why)
 		[DARD_CTL_MALFORMED] = "malformed",
 		[DARD_CTL_OVERSIZED] = "oversized",
 		[DARD_CTL_UNKNOWN] = "unknown",
+		[DARD_CTL_INVALID] = "invalid",
 	};
 
 	return why >= 0 && why < __DARD_CTL_REFUSALS ? names[why] : "?";

@@ -77,6 +77,7 @@ enum dard_ctl_refusal {
 	DARD_CTL_MALFORMED, /* no newline, a second line, a byte not a word's */
 	DARD_CTL_OVERSIZED, /* DARD_CTL_LINE_MAX bytes and no newline yet */
 	DARD_CTL_UNKNOWN,   /* a word, but no command of dardd.h */
+	DARD_CTL_INVALID,   /* a command, with arguments it does not take */
 	__DARD_CTL_REFUSALS
 };
 

@@ -25,5 +25,12 @@
 #define DARDD_CMD_MONITORS "monitors" /* an array, one object per monitor */
 #define DARDD_CMD_FLOWS "flows"	      /* an array, one per elephant */
 #define DARDD_CMD_STATS "stats"	      /* an object: dardd's counters */
+/*
+ * "sched": an object, what moves our elephants (sched_mode: fast, paper,
+ * pvlb or off) and its intervals. "sched MODE", "sched pvlb SECONDS":
+ * the mode changed (a refusal, "invalid", for any other argument), then
+ * the same object. The one command that writes.
+ */
+#define DARDD_CMD_SCHED "sched"
 
 #endif /* _DARD_DARDD_H */

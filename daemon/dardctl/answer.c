@@ -42,7 +42,9 @@ static json_object *parse(const char *buf, size_t len)
 json_object *answer_parse(const char *cmd, const char *buf, size_t len,
 			  char *err)
 {
-	int want_array = strcmp(cmd, DARDD_CMD_STATS) != 0;
+	/* Objects: stats, and sched with or without its arguments. */
+	int want_array = strcmp(cmd, DARDD_CMD_STATS) &&
+			 strncmp(cmd, DARDD_CMD_SCHED, strlen(DARDD_CMD_SCHED));
 	json_object *doc = parse(buf, len), *e;
 
 	if (!doc) {

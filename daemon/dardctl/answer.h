@@ -13,7 +13,8 @@ struct json_object;
 
 /*
  * The answer to cmd (a DARDD_CMD_*) in buf[0..len): one JSON document and
- * a newline, an array for monitors and flows, an object for stats. NULL
+ * a newline, an array for monitors and flows, an object for stats and
+ * sched (with its arguments or without). NULL
  * with the reason in err (DARD_ERR_MAX): not JSON, not the shape cmd
  * answers with, or dardd's own {"error": "why"}.
  */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * dardctl monitor show, flow show (without dev) and stats: what the dardd
- * of this network namespace knows, asked over its control socket.
+ * dardctl monitor show, flow show (without dev), stats and sched: what
+ * the dardd of this network namespace knows, asked over its control
+ * socket, and its scheduling mode, changed through it.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -100,6 +101,25 @@ static int usage(FILE *f, const char *what)
 			"bottleneck, ours), the load its switches measured on each of its\n"
 			"links, ToR to ToR, in Mbit/s (`-': not measured), and the\n"
 			"switches it crosses.\n");
+	else if (!strcmp(what, "sched"))
+		fprintf(f,
+			"Usage: dardctl sched show\n"
+			"       dardctl sched set { fast | paper | off | pvlb [ interval S ] }\n"
+			"\n"
+			"What moves the elephants of the dardd in this network namespace,\n"
+			"and its intervals. set changes it while dardd runs, its flows\n"
+			"and monitors kept:\n"
+			"  fast, paper  DARD's rounds under that mode (dardd --sched-mode):\n"
+			"               its rounds, queries and delta, unless dardd's\n"
+			"               command line set them; the elephant age stays the\n"
+			"               datapath's\n"
+			"  pvlb         no rounds; each elephant re-picks a random path\n"
+			"               every S seconds of its life (default: as before,\n"
+			"               first dardd's --pvlb-interval, 10), the paper's pVLB\n"
+			"               by the rule dard-sim's pvlb runs\n"
+			"  off          no rounds and no moves: new flows hashed over the\n"
+			"               live paths (ECMP)\n"
+			"A controller that places the elephants still does, in any mode.\n");
 	else
 		fprintf(f,
 			"Usage: dardctl stats\n"
@@ -150,6 +170,60 @@ int do_stats(struct ctl *c, int argc, char **argv)
 		return usage(stderr, "stats");
 	}
 	return show(c, DARDD_CMD_STATS);
+}
+
+/* sched set's words as dardd's command line: "sched MODE [SECONDS]". */
+static int sched_line(int argc, char **argv, char *line, size_t size)
+{
+	static const char *const modes[] = {"fast", "paper", "off", "pvlb"};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(argv[0], modes[i]))
+			break;
+	if (i == sizeof(modes) / sizeof(modes[0])) {
+		fprintf(stderr,
+			"sched set: invalid mode `%s': expected fast, paper, "
+			"off or pvlb\n",
+			argv[0]);
+		return -1;
+	}
+	if (argc == 1) {
+		snprintf(line, size, "%s %s", DARDD_CMD_SCHED, argv[0]);
+		return 0;
+	}
+	if (argc != 3 || strcmp(argv[0], "pvlb") ||
+	    strcmp(argv[1], "interval")) {
+		fprintf(stderr, "sched set: unexpected `%s'%s\n", argv[1],
+			strcmp(argv[0], "pvlb")
+				? ""
+				: ": expected `interval SECONDS'");
+		return -1;
+	}
+	/* dardd checks the number; a word that is one goes as it is. */
+	if (strlen(argv[2]) > 16 || strchr(argv[2], ' ')) {
+		fprintf(stderr, "sched set: invalid interval `%s'\n", argv[2]);
+		return -1;
+	}
+	snprintf(line, size, "%s pvlb %s", DARDD_CMD_SCHED, argv[2]);
+	return 0;
+}
+
+int do_sched(struct ctl *c, int argc, char **argv)
+{
+	char line[48];
+
+	if (ctl_wants_help(argc, argv))
+		return usage(stdout, "sched");
+	if (argc == 1 && !strcmp(argv[0], "show"))
+		return show(c, DARDD_CMD_SCHED);
+	if (argc >= 2 && !strcmp(argv[0], "set")) {
+		if (sched_line(argc - 1, argv + 1, line, sizeof(line)))
+			return usage(stderr, "sched");
+		return show(c, line);
+	}
+	fprintf(stderr, "sched: expected `show' or `set MODE'\n");
+	return usage(stderr, "sched");
 }
 
 int ctl_daemon_flows(struct ctl *c)

@@ -41,6 +41,8 @@ static const struct cmd {
 	 "show the datapath's flows, or move one to another path"},
 	{"monitor", do_monitor, "show the monitors of this namespace's dardd"},
 	{"stats", do_stats, "show the counters of this namespace's dardd"},
+	{"sched", do_sched,
+	 "show or set what moves this namespace's dardd's elephants"},
 	{"controller", do_controller, "show the state of dard-controller"},
 	{"traffic", do_traffic, "generate the paper's traffic patterns"},
 };

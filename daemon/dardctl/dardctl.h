@@ -69,6 +69,7 @@ int ctl_dp_weights(struct ctl *c, int argc, char **argv);
 int do_flow(struct ctl *c, int argc, char **argv);
 int do_monitor(struct ctl *c, int argc, char **argv);
 int do_stats(struct ctl *c, int argc, char **argv);
+int do_sched(struct ctl *c, int argc, char **argv);
 int do_traffic(struct ctl *c, int argc, char **argv);
 int do_controller(struct ctl *c, int argc, char **argv);
 /* flow show without dev: the elephants of this namespace's dardd. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The control socket (daemon/common/dardd.h): one command line in, one
- * JSON document out, for `dardctl monitor show', `flow show' and `stats'.
+ * JSON document out, for `dardctl monitor show', `flow show', `stats'
+ * and `sched show' and `sched set', the one command that writes.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include "dardd.h"
 #include "dardd_priv.h"
 #include "log.h"
+#include "num.h"
 
 static json_object *pstate_json(const struct dard_pstate *ps)
 {
@@ -312,6 +314,10 @@ static json_object *stats_json(struct dardd *d)
 		json_object_new_int64((int64_t)d->cp.mode_wall_ns));
 	json_object_object_add(o, "monitors",
 			       json_object_new_int64(mon_count(d)));
+	json_object_object_add(o, "sched_mode",
+			       json_object_new_string(dardd_mode_name(&d->o)));
+	json_object_object_add(o, "pvlb_interval_s",
+			       json_object_new_double(d->o.pvlb));
 #define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
 	STAT(monitors_created);
 	STAT(elephants);
@@ -339,6 +345,8 @@ static json_object *stats_json(struct dardd *d)
 	STAT(quiet_ticks);
 	STAT(moves);
 	STAT(moves_neutral);
+	STAT(pvlb_moves);
+	STAT(mode_changes);
 	STAT(ctl_refused);
 #undef STAT
 	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {
@@ -358,7 +366,55 @@ static json_object *stats_json(struct dardd *d)
 	return o;
 }
 
-/* The commands of dardd.h, and what answers each. */
+/* What moves our elephants, and the intervals it runs by. */
+static json_object *sched_json(struct dardd *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "sched_mode",
+			       json_object_new_string(dardd_mode_name(&d->o)));
+	json_object_object_add(o, "pvlb_interval_s",
+			       json_object_new_double(d->o.pvlb));
+	json_object_object_add(o, "schedule_interval_s",
+			       json_object_new_double(d->o.schedule_ns / 1e9));
+	json_object_object_add(o, "query_interval_s",
+			       json_object_new_double(d->o.query_ns / 1e9));
+	json_object_object_add(o, "mode_changes",
+			       json_object_new_int64(d->st.mode_changes));
+	return o;
+}
+
+/*
+ * "MODE" or "pvlb SECONDS" after DARDD_CMD_SCHED: the mode changed, 0;
+ * -EINVAL for anything else, nothing changed.
+ */
+static int sched_set(struct dardd *d, const char *args, uint64_t now)
+{
+	char name[DARD_CTL_LINE_MAX];
+	const char *sp = strchr(args, ' ');
+	const char *was = dardd_mode_name(&d->o);
+	double pvlb = 0;
+	struct mon *mon;
+	size_t n = sp ? (size_t)(sp - args) : strlen(args);
+
+	memcpy(name, args, n);
+	name[n] = 0;
+	if (sp && (strcmp(name, "pvlb") ||
+		   dard_parse_double(sp + 1, 0.001, 86400, &pvlb)))
+		return -EINVAL;
+	if (dardd_opts_set_mode(&d->o, name, pvlb))
+		return -EINVAL;
+	d->st.mode_changes++;
+	schedule_mode_changed(d);
+	/* The new mode's rounds from now, not the old one's. */
+	for (mon = d->mons; mon; mon = mon->next)
+		mon->next_round_ns = mon_next_round(d, now);
+	log_info("scheduling mode %s (was %s), set through the control socket",
+		 dardd_mode_name(&d->o), was);
+	return 0;
+}
+
+/* The commands of dardd.h that only read, and what answers each. */
 static const struct {
 	const char *cmd;
 	json_object *(*answer)(struct dardd *d);
@@ -366,6 +422,7 @@ static const struct {
 	{DARDD_CMD_MONITORS, monitors_json},
 	{DARDD_CMD_FLOWS, flows_json},
 	{DARDD_CMD_STATS, stats_json},
+	{DARDD_CMD_SCHED, sched_json},
 };
 
 json_object *ctl_answer(struct dardd *d, const char *cmd)
@@ -375,6 +432,28 @@ json_object *ctl_answer(struct dardd *d, const char *cmd)
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(cmd, cmds[i].cmd))
 			return cmds[i].answer(d);
+	return NULL;
+}
+
+json_object *ctl_command(struct dardd *d, const char *line, int *why)
+{
+	size_t n = strlen(DARDD_CMD_SCHED);
+
+	*why = 0;
+	if (!strncmp(line, DARDD_CMD_SCHED " ", n + 1)) {
+		if (sched_set(d, line + n + 1, dardd_now_ns())) {
+			*why = DARD_CTL_INVALID;
+			return NULL;
+		}
+		return sched_json(d);
+	}
+	if (!strchr(line, ' ')) {
+		json_object *doc = ctl_answer(d, line);
+
+		if (doc)
+			return doc;
+	}
+	*why = DARD_CTL_UNKNOWN;
 	return NULL;
 }
 
@@ -390,7 +469,9 @@ static void refuse(struct dardd *d, int fd, int why, const char *what)
 				       "and a newline",
 		[DARD_CTL_OVERSIZED] = "command too long",
 		[DARD_CTL_UNKNOWN] = "unknown command: expected monitors, "
-				     "flows or stats",
+				     "flows, stats or sched",
+		[DARD_CTL_INVALID] = "invalid arguments: expected sched fast, "
+				     "paper, off, pvlb or pvlb SECONDS",
 	};
 	char who[DARD_PEER_STRLEN] = "an unknown peer", text[128];
 	struct ucred cred;
@@ -476,9 +557,9 @@ void ctl_accept(struct dardd *d)
 		refuse(d, fd, why, seen);
 		goto out;
 	}
-	doc = ctl_answer(d, cmd);
+	doc = ctl_command(d, cmd, &why);
 	if (!doc) {
-		refuse(d, fd, DARD_CTL_UNKNOWN, cmd);
+		refuse(d, fd, why, cmd);
 		goto out;
 	}
 	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);

@@ -21,6 +21,26 @@
 #include "notify.h"
 #include "share.h"
 
+/*
+ * What moves our elephants (opts.c), set by --sched-mode or dardctl
+ * sched set: DARD's rounds (fast or paper, the mode), pVLB's random
+ * re-picks (pvlb.h) or nothing (off: the datapath's hash alone, ECMP).
+ */
+enum dardd_mover {
+	DARDD_MOVER_DARD,
+	DARDD_MOVER_PVLB,
+	DARDD_MOVER_OFF,
+};
+
+/* What the command line set of what the mode gives defaults to: kept
+ * so that a change of mode takes the new mode's for the rest. */
+struct dardd_opts_given {
+	uint64_t query_ns, schedule_ns;
+	double delta;
+	int delta_is_frac;
+	double quiet_at, quiet_sleep, busy_at, escape;
+};
+
 /* What the command line asks for (opts.c). */
 struct dardd_opts {
 	const char *config;   /* NULL: $DARD_CONFIG, else the default */
@@ -49,6 +69,9 @@ struct dardd_opts {
 	 * mode's. */
 	double quiet_at, quiet_sleep, busy_at, escape;
 	struct dard_sched_mode sched; /* the mode's, with those three */
+	int mover;		      /* enum dardd_mover */
+	double pvlb;		      /* s between a flow's pVLB re-picks */
+	struct dardd_opts_given given;
 };
 
 /* Why a controller's datagram was refused (controller.c), each counted. */
@@ -96,6 +119,8 @@ struct dardd_stats {
 	uint64_t quiet_ticks;	/* monitors quiet at a query tick, summed */
 	uint64_t rounds_quiet;	/* rounds skipped: their monitor was quiet */
 	uint64_t moves_neutral; /* of moves: out of an equilibrium (escape) */
+	uint64_t pvlb_moves;	/* pVLB's re-picks that changed a path */
+	uint64_t mode_changes;	/* dardctl sched set */
 	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
 	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
 	uint64_t evicted; /* elephants gone from the flow table unreported */
@@ -177,6 +202,8 @@ struct elephant {
 	struct dard_alias_pair pair; /* where the datapath sends it */
 	int path;		     /* index among mon's paths, or -1 */
 	uint64_t since_ns;	     /* when it became an elephant */
+	uint64_t first_ns;	     /* when it began (the flow table's) */
+	double pvlb_next;	     /* s: its next pVLB re-pick, 0: unset */
 	unsigned moves;		     /* ours, + earlier ones if adopted */
 	unsigned neutral;	     /* of ours, neutral ones (mode->escape) */
 	uint64_t moved_ns;	     /* our rounds' last move of it, or 0 */
@@ -333,6 +360,15 @@ uint64_t dardd_now_ns(void);
 int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err);
 /* The defaults, and what follows from them, as dardd runs without options. */
 void dardd_opts_defaults(struct dardd_opts *o);
+/*
+ * What moves our elephants from now on: fast, paper, pvlb or off
+ * (dardd_mode_name's), pVLB every pvlb seconds (0: as it was). A DARD
+ * mode takes its defaults for what the command line did not set; the
+ * elephant age stays the datapath's. 0, or -EINVAL for another name.
+ */
+int dardd_opts_set_mode(struct dardd_opts *o, const char *name, double pvlb);
+/* fast, paper, pvlb or off: what dardd_opts_set_mode takes. */
+const char *dardd_mode_name(const struct dardd_opts *o);
 
 /* elephants.c: the table of our elephants, by flow key. */
 void elephants_init(struct dardd *d);
@@ -392,6 +428,10 @@ uint32_t query_switch_at(const struct dardd *d, uint32_t addr);
 void schedule(struct dardd *d, struct mon *mon, uint64_t now);
 /* delta for mon's round in Mbit/s, from m->pv when it is a fraction. */
 double schedule_delta(const struct dardd *d, const struct mon *mon);
+/* pvlb mode: every elephant whose re-pick is due takes a random path. */
+void schedule_pvlb(struct dardd *d, uint64_t now);
+/* The mode changed: pVLB's clocks start again from the flows' starts. */
+void schedule_mode_changed(struct dardd *d);
 
 /*
  * dead.c: each monitor's dead paths from the link states as of now; on a
@@ -414,8 +454,13 @@ void flows_sweep(struct dardd *d, uint64_t now);
 int ctl_init(struct dardd *d);
 void ctl_fini(struct dardd *d);
 void ctl_accept(struct dardd *d);
-/* The answer to one command line, or NULL for an unknown command. */
+/* The answer to one command that reads, or NULL for an unknown one. */
 struct json_object *ctl_answer(struct dardd *d, const char *cmd);
+/*
+ * The answer to a command line (words, dard_ctl_line's), doing what it
+ * says; NULL with the refusal (enum dard_ctl_refusal) in *why.
+ */
+struct json_object *ctl_command(struct dardd *d, const char *line, int *why);
 
 /*
  * controller.c: reports to dard-controller, its datagrams checked, and

@@ -88,6 +88,8 @@ struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
 	e->pair = *pair;
 	e->path = mon_path_of(d, e->mon, pair);
 	e->since_ns = now;
+	/* Until a walk reads the flow table's: it lived the age at least. */
+	e->first_ns = now > d->o.age_ns ? now - d->o.age_ns : 0;
 	e->seen = 1;
 	e->left = -1;
 	e->rate = -1;

@@ -98,6 +98,7 @@ static void adopt(struct dardd *d, const struct dard_flow_key *k,
 	e->moves = f->moves;
 	e->dp_moves = f->moves;
 	e->dp_known = 1;
+	e->first_ns = f->first_ns;
 	log_info("elephant %s adopted: an elephant for %.1f s, %u moves",
 		 flow_str(k, b, sizeof(b)), (now - e->since_ns) / 1e9,
 		 e->moves);
@@ -197,6 +198,7 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		}
 		e->dp_moves = f->moves;
 		e->dp_known = 1;
+		e->first_ns = f->first_ns;
 		rate_update(e, f, w->now);
 		return 0;
 	}

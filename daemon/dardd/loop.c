@@ -45,6 +45,7 @@ static void loop_tick(struct dardd *d, uint64_t now)
 	for (mon = d->mons; mon; mon = mon->next)
 		if (now >= mon->next_round_ns)
 			schedule(d, mon, now);
+	schedule_pvlb(d, now);
 	if (now >= d->next_sweep_ns) {
 		d->next_sweep_ns = now + d->o.sweep_ns;
 		flows_sweep(d, now);

@@ -2,6 +2,7 @@
 /* dardd's command line: a table of options, parsed into struct dardd_opts. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "num.h"
 #include "cproto.h"
 #include "proto.h"
+#include "pvlb.h"
 #include "stdopts.h"
 
 /* Durations: a millisecond (finer than the loop's tick) up to a day. */
@@ -67,7 +69,14 @@ static void usage(FILE *f)
 		"                             the defaults of -S, -e, -Q, -d and the\n"
 		"                             --quiet- options\n"
 		"                             (the age only if dardd attaches the\n"
-		"                             datapath)\n"
+		"                             datapath). pvlb: no rounds; each\n"
+		"                             elephant re-picks a random path every\n"
+		"                             --pvlb-interval of its life (the\n"
+		"                             paper's pVLB, as dard-sim's); off: no\n"
+		"                             rounds and no moves (the datapath's\n"
+		"                             hash alone: ECMP). Both keep fast's\n"
+		"                             queries; `dardctl sched set' changes\n"
+		"                             the mode of a running dardd\n"
 		"  -Q, --query-interval S     query the switches every S (default 1)\n"
 		"  -S, --schedule-interval S  a monitor's round every S plus a random\n"
 		"                             time up to S (default: the mode's, 1 or\n"
@@ -112,6 +121,8 @@ static void usage(FILE *f)
 		"                             spread; above 0, a round also draws its\n"
 		"                             target among near-equal ones (default:\n"
 		"                             the mode's, 0.5 or 0: neither)\n"
+		"      --pvlb-interval S      pvlb: a flow's re-pick every S of its\n"
+		"                             life (default 10, the paper's)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -162,17 +173,33 @@ static int delta(struct dardd_opts *o, const char *arg, char *err)
 	return 0;
 }
 
+/* Which mover and, for DARD, which mode's defaults: 0 or -EINVAL. */
+static int mover(struct dardd_opts *o, const char *name)
+{
+	int mode = dard_sched_mode_parse(name);
+
+	if (mode >= 0) {
+		o->mode = mode;
+		o->mover = DARDD_MOVER_DARD;
+	} else if (!strcmp(name, "pvlb")) {
+		o->mover = DARDD_MOVER_PVLB;
+	} else if (!strcmp(name, "off")) {
+		o->mover = DARDD_MOVER_OFF;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int sched_mode(struct dardd_opts *o, const char *arg, char *err)
 {
-	int mode = dard_sched_mode_parse(arg);
-
-	if (mode < 0) {
+	if (mover(o, arg)) {
 		dard_fail(err, -EINVAL,
-			  "Invalid --sched-mode `%s': expected fast or paper",
+			  "Invalid --sched-mode `%s': expected fast, paper, "
+			  "pvlb or off",
 			  arg);
 		return 2;
 	}
-	o->mode = mode;
 	return DARD_OPTS_RUN;
 }
 
@@ -228,10 +255,27 @@ static void defaults(struct dardd_opts *o)
 	o->quiet_sleep = -1;
 	o->busy_at = -1;
 	o->escape = -1;
+	o->mover = DARDD_MOVER_DARD;
+	o->pvlb = DARD_PVLB_INTERVAL;
 	o->idle_ns = 10000000000ULL;
 	o->switch_port = DARD_PROTO_PORT;
 	o->cp_timeout_ns = 3000000000ULL;
 	o->cp_report_ns = 1000000000ULL;
+}
+
+/* What the command line set of what the mode gives defaults to. */
+static void keep_given(struct dardd_opts *o)
+{
+	o->given = (struct dardd_opts_given){
+		.query_ns = o->query_ns,
+		.schedule_ns = o->schedule_ns,
+		.delta = o->delta,
+		.delta_is_frac = o->delta_is_frac,
+		.quiet_at = o->quiet_at,
+		.quiet_sleep = o->quiet_sleep,
+		.busy_at = o->busy_at,
+		.escape = o->escape,
+	};
 }
 
 /* What follows from the options: link-state age and the sweep interval. */
@@ -239,6 +283,7 @@ static void derive(struct dardd_opts *o)
 {
 	const struct dard_sched_mode *m = &dard_sched_modes[o->mode];
 
+	keep_given(o);
 	/* What no option set, in either order with --sched-mode. */
 	if (!o->age_ns)
 		o->age_ns = (uint64_t)(m->elephant_age * 1e9);
@@ -272,6 +317,38 @@ void dardd_opts_defaults(struct dardd_opts *o)
 	derive(o);
 }
 
+int dardd_opts_set_mode(struct dardd_opts *o, const char *name, double pvlb)
+{
+	struct dardd_opts n = *o;
+	const struct dardd_opts_given *g = &o->given;
+
+	if (mover(&n, name) || pvlb < 0 || !isfinite(pvlb))
+		return -EINVAL;
+	if (pvlb > 0)
+		n.pvlb = pvlb;
+	/* Derived again from what was given, under the mode now named. */
+	n.query_ns = g->query_ns;
+	n.schedule_ns = g->schedule_ns;
+	n.delta = g->delta;
+	n.delta_is_frac = g->delta_is_frac;
+	n.quiet_at = g->quiet_at;
+	n.quiet_sleep = g->quiet_sleep;
+	n.busy_at = g->busy_at;
+	n.escape = g->escape;
+	derive(&n);
+	*o = n;
+	return 0;
+}
+
+const char *dardd_mode_name(const struct dardd_opts *o)
+{
+	if (o->mover == DARDD_MOVER_PVLB)
+		return "pvlb";
+	if (o->mover == DARDD_MOVER_OFF)
+		return "off";
+	return dard_sched_modes[o->mode].name;
+}
+
 /* Long options without a short one. */
 enum {
 	OPT_CONTROLLER = 256,
@@ -282,6 +359,7 @@ enum {
 	OPT_QUIET_SLEEP,
 	OPT_BUSY_AT,
 	OPT_ESCAPE,
+	OPT_PVLB,
 };
 
 /* A number in [min, max] into *x, or its refusal in err. */
@@ -368,6 +446,10 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		ret = number("--escape", arg, 0, 1, "a probability from 0 to 1",
 			     &o->escape, err);
 		break;
+	case OPT_PVLB:
+		ret = number("--pvlb-interval", arg, SECONDS_MIN, SECONDS_MAX,
+			     "seconds from 0.001 to 86400", &o->pvlb, err);
+		break;
 	default:
 		return dard_common_opt(opt, "dardd", &o->log_level, usage);
 	}
@@ -397,6 +479,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"quiet-sleep", required_argument, NULL, OPT_QUIET_SLEEP},
 		{"busy-at", required_argument, NULL, OPT_BUSY_AT},
 		{"escape", required_argument, NULL, OPT_ESCAPE},
+		{"pvlb-interval", required_argument, NULL, OPT_PVLB},
 		DARD_OPTS_COMMON,
 		{},
 	};

@@ -12,6 +12,8 @@
 
 #include "dardd_priv.h"
 #include "log.h"
+#include "pvlb.h"
+#include "rng.h"
 
 double schedule_delta(const struct dardd *d, const struct mon *mon)
 {
@@ -56,8 +58,9 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	char b[96];
 
 	mon->next_round_ns = mon_next_round(d, now);
-	/* The controller places our elephants: the round waits its turn. */
-	if (controller_places(d))
+	/* The controller places our elephants, or another mode moves them
+	 * (pvlb) or nothing does (off): the round waits its turn. */
+	if (controller_places(d) || d->o.mover != DARDD_MOVER_DARD)
 		return;
 	/* Quiet at the last query tick: it asked nothing, and acts on
 	 * nothing (mon_quiet_all). */
@@ -100,4 +103,66 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 		flow_str(&pick->key, b, sizeof(b)), mv.from + 1, mv.from_bonf,
 		mv.to + 1, mv.estimate,
 		mv.neutral ? ", a neutral move out of an equilibrium" : "");
+}
+
+static uint64_t pvlb_rnd(void *d)
+{
+	return dard_xorshift64s(&((struct dardd *)d)->rng);
+}
+
+/*
+ * When e's first re-pick is: an interval after it began (the flow
+ * table's first packet), or if that is past, as the mode came later,
+ * the first of its intervals still ahead.
+ */
+static double pvlb_first(const struct dardd *d, const struct elephant *e,
+			 double now)
+{
+	double next = dard_pvlb_first(e->first_ns / 1e9, d->o.pvlb);
+
+	if (next <= now)
+		next += ceil((now - next) / d->o.pvlb) * d->o.pvlb;
+	return next > now ? next : next + d->o.pvlb;
+}
+
+void schedule_pvlb(struct dardd *d, uint64_t now)
+{
+	struct dard_alias_pair pair;
+	struct elephant *e;
+	double t = now / 1e9;
+	char b[96];
+	int to;
+
+	if (d->o.mover != DARDD_MOVER_PVLB || controller_places(d))
+		return;
+	for (e = d->els; e; e = e->next) {
+		/* Its start is the flow table's, once a walk has seen it. */
+		if (!e->dp_known)
+			continue;
+		if (!e->pvlb_next)
+			e->pvlb_next = pvlb_first(d, e, t);
+		to = dard_pvlb_step(&e->pvlb_next, t, d->o.pvlb,
+				    e->mon->m->npaths, pvlb_rnd, d);
+		/* Its own path drawn: it stays, as dard-sim's does. */
+		if (to < 0 || to == e->path || move(d, e->mon, e, to, &pair))
+			continue;
+		log_debug("pvlb: moved %s from path %d to path %d",
+			  flow_str(&e->key, b, sizeof(b)), e->path + 1, to + 1);
+		e->pair = pair;
+		e->path = to;
+		e->moves++;
+		e->moved_ns = now;
+		e->moved_rate = e->moved_est = 0;
+		el_hist_add(e, now, to);
+		e->mon->moves++;
+		d->st.pvlb_moves++;
+	}
+}
+
+void schedule_mode_changed(struct dardd *d)
+{
+	struct elephant *e;
+
+	for (e = d->els; e; e = e->next)
+		e->pvlb_next = 0;
 }

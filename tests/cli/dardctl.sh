@@ -24,7 +24,7 @@ ok "unknown object" 2 d frob && has "unknown object message" "$err" 'unknown'
 # is one dardctl knows.
 ok "help" 0 d help
 objs=$(sed -n '/^Objects:/,/^$/p' <<<"$out" | awk 'NF && !/^Objects:/ { print $1 }' | xargs)
-is "help lists the twelve objects" "$objs" "topo addr path key switch deploy dp flow monitor stats controller traffic"
+is "help lists the thirteen objects" "$objs" "topo addr path key switch deploy dp flow monitor stats sched controller traffic"
 is "OBJECT := names the same" \
 	"$(sed -n '/OBJECT :=/,/}/p' <<<"$out" | tr -d '{}|' | sed 's/where  OBJECT :=//' | xargs)" "$objs"
 for obj in $objs; do

@@ -24,11 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	why = dard_ctl_line(buf, len, cmd);
 	n = strlen(cmd);
 	if (!why) {
-		/* The word and its newline are every byte read. */
-		if (!n || n + 1 != len || buf[n] != '\n' || memcmp(cmd, buf, n))
+		/* The words and the newline are every byte read; one
+		 * space between two words, none at either end. */
+		if (!n || n + 1 != len || buf[n] != '\n' ||
+		    memcmp(cmd, buf, n) || cmd[0] == ' ' || cmd[n - 1] == ' ')
 			abort();
 		for (i = 0; i < n; i++)
-			if (!isgraph((unsigned char)cmd[i]))
+			if (cmd[i] == ' ' ? cmd[i - 1] == ' '
+					  : !isgraph((unsigned char)cmd[i]))
 				abort();
 	} else if (why == DARD_CTL_OVERSIZED) {
 		if (n || len != DARD_CTL_LINE_MAX || memchr(buf, '\n', len))

@@ -34,6 +34,9 @@ static void test_line(void **state)
 	assert_string_equal(cmd, "stats");
 	assert_int_equal(line("frob\n", 5, cmd), 0);
 	assert_string_equal(cmd, "frob");
+	/* Words, one space apart: a command and its arguments. */
+	assert_int_equal(line("sched pvlb 2\n", 13, cmd), 0);
+	assert_string_equal(cmd, "sched pvlb 2");
 	/* No newline (a client that stalled or hung up), or an empty line. */
 	assert_int_equal(line("stats", 5, cmd), DARD_CTL_MALFORMED);
 	assert_string_equal(cmd, "");
@@ -42,6 +45,9 @@ static void test_line(void **state)
 	/* A second line, blanks, control bytes, a NUL, bytes past ASCII. */
 	assert_int_equal(line("stats\nflows\n", 12, cmd), DARD_CTL_MALFORMED);
 	assert_int_equal(line("stats \n", 7, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line(" stats\n", 7, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("sched  off\n", 11, cmd), DARD_CTL_MALFORMED);
+	assert_int_equal(line("sched\toff\n", 10, cmd), DARD_CTL_MALFORMED);
 	assert_int_equal(line("stats\r\n", 7, cmd), DARD_CTL_MALFORMED);
 	assert_int_equal(line("st\001ts\n", 6, cmd), DARD_CTL_MALFORMED);
 	assert_int_equal(line("st\0ts\n", 6, cmd), DARD_CTL_MALFORMED);
@@ -65,6 +71,7 @@ static void test_names(void **state)
 	assert_string_equal(dard_ctl_refusal_name(DARD_CTL_NOT_ROOT),
 			    "not_root");
 	assert_string_equal(dard_ctl_refusal_name(DARD_CTL_UNKNOWN), "unknown");
+	assert_string_equal(dard_ctl_refusal_name(DARD_CTL_INVALID), "invalid");
 	assert_string_equal(dard_ctl_refusal_name(__DARD_CTL_REFUSALS), "?");
 	assert_string_equal(dard_ctl_refusal_name(-1), "?");
 	dard_ctl_printable("a\001b\n\0z", 6, s, sizeof(s));
