@@ -12,7 +12,7 @@
 #   testbed up / experiment compare --> argument checks --> error
 #                                    \-> (accepted) fake dardctl: exit 1
 #   run_one SCHED --> $tmp/testbed (fake: notes its arguments, fails)
-#   remote_scheduler --> $tmp/ssh h1 (joins, sh -c) --> stand-in dardd
+#   remote_scheduler --> $tmp/ssh h1 (joins, sh -c) --> stand-in dardctl
 #   run_one, a failure after the bring-up --> the EXIT trap downs it
 #   canned results.csv --> experiment summary DIR / plot DIR
 #
@@ -25,16 +25,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tb=$top/scripts/testbed
 ex=$top/scripts/experiment
 tmp=$(mktemp -d /tmp/scripts-XXXXXX)
-# The stand-in dardds (below) are found by their executable, never by
-# a pid kept in a file that may outlive them.
-cleanup() {
-	local p
-	for p in $(pgrep -x dardd); do
-		[[ $(readlink "/proc/$p/exe") == "$tmp/real/dardd" ]] && kill "$p"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'rm -rf "$tmp"' EXIT
 suite=scripts
 source "$top/tests/lib.sh"
 
@@ -76,9 +67,9 @@ accepted() {
 
 refused "--sched-mode without --dard" '^testbed: --sched-mode goes with --dard$' \
 	up fattree:2 --sched-mode paper
-refused "a bad mode names the good ones" "^testbed: invalid --sched-mode \`slow': fast or paper$" \
+refused "a bad mode names the good ones" "^testbed: invalid --sched-mode \`slow': fast, paper, pvlb or off$" \
 	up fattree:2 --dard --sched-mode slow
-refused "--sched-mode with no mode" '^testbed: --sched-mode needs fast or paper$' \
+refused "--sched-mode with no mode" '^testbed: --sched-mode needs fast, paper, pvlb or off$' \
 	up fattree:2 --dard --sched-mode
 refused "--sched-mode and --no-datapath" '^testbed: --sched-mode goes with --dard$' \
 	up fattree:2 --no-datapath --sched-mode fast
@@ -87,6 +78,14 @@ refused "--fast still needs --dard" '^testbed: --fast goes with --dard$' \
 accepted "--dard --sched-mode paper" up fattree:2 --dard --sched-mode paper
 accepted "--dard --sched-mode fast --fast" up fattree:2 --dard --sched-mode fast --fast
 accepted "--sched-mode before --dard" up fattree:2 --sched-mode paper --dard
+refused "--pvlb-interval without the pvlb mode" \
+	'^testbed: --pvlb-interval goes with --sched-mode pvlb$' \
+	up fattree:2 --dard --pvlb-interval 2
+refused "--pvlb-interval needs seconds" '^testbed: --pvlb-interval needs seconds$' \
+	up fattree:2 --dard --sched-mode pvlb --pvlb-interval soon
+accepted "--dard --sched-mode pvlb --pvlb-interval 2" \
+	up fattree:2 --dard --sched-mode pvlb --pvlb-interval 2 --fast
+accepted "--dard --sched-mode off" up fattree:2 --dard --sched-mode off
 ok "testbed: help" 0 "$tb" --help &&
 	has "testbed: help names --sched-mode" "$out" '\[ --dard \[ --sched-mode MODE \]' &&
 	has "testbed: and the modes" "$out" 'MODE := \{ fast \| paper \}' &&
@@ -162,6 +161,8 @@ has "run_one dard-count --unscaled: no --fast" "$(upargs dard-count 1)" \
 	"${up}dard_count --dard --busy-at 0$"
 has "run_one sdn-optimal --unscaled: no --fast" "$(upargs sdn-optimal 1)" \
 	"${up}sdn_optimal --dard --controller sdn-optimal$"
+has "run_one pvlb: dardd's pvlb mode at the run's interval" "$(upargs pvlb)" \
+	"${up}pvlb --dard --sched-mode pvlb --pvlb-interval 2 --fast$"
 has "run_one ecmp --unscaled: still 1 s elephants" "$(upargs ecmp 1)" \
 	"${up}ecmp --elephant-age 1$"
 has "run_one switch-ecmp: the testbed's ECMP routing" "$(upargs switch-ecmp)" \
@@ -193,71 +194,31 @@ is "--unscaled: pVLB every 10 s" "$(pvlb --unscaled)" 10
 is "scaled: every 2 s" "$(pvlb)" 2
 is "--unscaled --pvlb-interval 3: 3 s" "$(pvlb --pvlb-interval 3 --unscaled)" 3
 
-# Remote mode (--exec): what each scheduler leaves running on a host, and
-# what the exit leaves. The node is here, reached through a shim that
-# does what ssh does (joins its arguments, sh -c runs the line); its
-# dardd is a stand-in (a compiled sleeper, so that its name is dardd and
-# its /proc cmdline its arguments) that logs "start ARGS" and, on
-# SIGTERM, "stop ARGS" to $tmp/node.log; pgrep sees only stand-ins.
-# A dardd found on PATH (a start without a recorded command line) is a
-# script that waits $STANDIN_DELAY before it runs the stand-in, so that
-# a start that does not wait for it fails.
-mkdir -p "$tmp/shim" "$tmp/real"
-cat >"$tmp/standin.c" <<'EOF'
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-static int argc_;
-static char **argv_;
-
-static void note(const char *what)
-{
-	FILE *f = fopen(getenv("STANDIN_LOG"), "a");
-
-	if (!f)
-		return;
-	fputs(what, f);
-	for (int i = 1; i < argc_; i++)
-		fprintf(f, " %s", argv_[i]);
-	fputc('\n', f);
-	fclose(f);
-}
-
-int main(int argc, char **argv)
-{
-	struct timespec t = { .tv_sec = 60 };
-	sigset_t term;
-
-	argc_ = argc;
-	argv_ = argv;
-	if (getenv("STANDIN_FAIL"))
-		return 1;
-	/* No handler: stdio is not async-signal-safe, and note() may be
-	 * running. SIGTERM stays pending until sigtimedwait takes it. */
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigprocmask(SIG_BLOCK, &term, NULL);
-	note("start");
-	if (sigtimedwait(&term, NULL, &t) == SIGTERM)
-		note("stop");
-	return 0;
-}
-EOF
-${CC:-cc} -o "$tmp/real/dardd" "$tmp/standin.c" || exit 1
-export STANDIN_LOG=$tmp/node.log
-cat >"$tmp/shim/dardd" <<EOF
-#!/bin/sh
-sleep \${STANDIN_DELAY:-0}
-exec $tmp/real/dardd "\$@"
-EOF
-cat >"$tmp/shim/pgrep" <<EOF
-#!/bin/sh
-for p in \$(/usr/bin/pgrep -x dardd); do
-	[ "\$(readlink /proc/\$p/exe)" = $tmp/real/dardd ] && echo \$p
-done
-exit 0
+# Remote mode (--exec): what each scheduler sets a host's dardd to, and
+# what the exit sets it back to. The node is here, reached through a shim
+# that does what ssh does (joins its arguments, sh -c runs the line), or
+# one that passes words (scripts/cluster exec's way); its dardctl is a
+# stand-in that keeps the mode of a dardd in $tmp/mode (none: no dardd),
+# answers `-j sched show' as dardctl does and logs each `sched set' to
+# $tmp/node.log. What the real dardd does with the command:
+# tests/unit/test_dardd_mode.c; on a testbed: tests/netns/mode.sh.
+mkdir -p "$tmp/shim"
+cat >"$tmp/shim/dardctl" <<EOF
+#!/bin/bash
+m=\$(cat "$tmp/mode" 2>/dev/null) || { echo "No dardd in this network namespace" >&2; exit 1; }
+case "\$*" in
+"-j sched show")
+	read -r mode _ interval <<<"\$m"
+	echo "[{\"sched_mode\": \"\$mode\", \"pvlb_interval_s\": \${interval:-10}}]" ;;
+"sched set "*)
+	shift 2
+	[[ \$1 =~ ^(fast|paper|off|pvlb)\$ ]] || { echo "invalid mode" >&2; exit 2; }
+	echo "set \$*" >>"$tmp/node.log"
+	was=\$(cut -s -d' ' -f3 "$tmp/mode")
+	[[ \$1 == pvlb ]] && was=\${3:-\$was}
+	echo "\$1 - \$was" | sed 's/ *\$//' >"$tmp/mode" ;;
+*) exit 2 ;;
+esac
 EOF
 # ssh NODE ARGS...: ssh's way, the words joined into one line for sh.
 cat >"$tmp/ssh" <<EOF
@@ -273,115 +234,52 @@ PATH=$tmp/shim:\$PATH exec "\$@"
 EOF
 printf '#!/bin/sh\necho %s\n' "'[{\"name\": \"h1\"}]'" >"$tmp/addrs"
 chmod +x "$tmp/shim/"* "$tmp/ssh" "$tmp/words" "$tmp/addrs"
-# running: the stand-ins' arguments, a line each, sorted.
-running() {
-	local p
-	for p in $(PATH=$tmp/shim:$PATH pgrep); do
-		tr '\0' ' ' <"/proc/$p/cmdline" | cut -d' ' -f2- | sed 's/ $//'
-	done | sort
-}
-# started ARGS...: a stand-in logged its start with ARGS (a poll, 20 s),
-# or the test says which did not; the log then emptied.
-started() {
-	within 20 grep -q "^start $*\$" "$tmp/node.log" ||
-		fail "a stand-in dardd $* never started"
-	: >"$tmp/node.log"
-}
-# standin ARGS...: the deployment's dardd, ARGS in its command line.
-standin() {
-	setsid "$tmp/real/dardd" "$@" </dev/null >/dev/null 2>&1 &
-	started "$@"
-}
 # remote SCHED [TEMPLATE]: experiment's remote_scheduler for SCHED on h1
-# (through the ssh shim unless TEMPLATE), its status, what it did and
-# what then ran; after its exit (cleanup), $tmp/after has what runs.
+# (through the ssh shim unless TEMPLATE), its status, the commands the
+# node took and its mode then; after its exit (cleanup), the mode in
+# $tmp/after and the commands the exit sent in $tmp/restored.
 remote() {
 	: >"$tmp/node.log"
 	(
 		source "$ex"
 		dardctl=$tmp/addrs rconfig=/dev/null exec_tmpl=${2:-"$tmp/ssh %s"}
-		fabric_if=dard0 remote_log=$tmp/dardd.log remote_state=$tmp/state.h1
+		fabric_if=dard0 ndardctl=dardctl pvlb_interval=2
 		remote_scheduler "$1" 2>"$tmp/remote.err"
 		echo "status $?"
 		cat "$tmp/node.log"
-		running | sed 's/^/running: /'
+		echo "mode $(cat "$tmp/mode")"
 		: >"$tmp/node.log"
 	) || sed 's/^/failed: /' "$tmp/remote.err"
-	running >"$tmp/after"
+	cat "$tmp/mode" >"$tmp/after" 2>/dev/null
+	cat "$tmp/node.log" >"$tmp/restored"
 }
 lines() { printf '%s\n' "$@"; }
-# standins_stop: every stand-in stopped, and gone (so its "stop" line is
-# written: a poll, 20 s) before the log is emptied.
-none_run() { [[ -z $(PATH=$tmp/shim:$PATH pgrep) ]]; }
-standins_stop() {
-	local p
-	for p in $(PATH=$tmp/shim:$PATH pgrep); do kill "$p"; done
-	within 20 none_run || fail "stand-ins still run: $(running)"
-	: >"$tmp/node.log"
-}
 
-is "remote dard, none running: one started in the fast mode, waited for" \
-	"$(STANDIN_DELAY=0.5 remote dard)" \
-	"$(lines 'status 0' 'start -M fast -i dard0 h1' 'running: -M fast -i dard0 h1')"
-is "and the exit stops it again" "$(cat "$tmp/after")" ""
-is "and leaves no state on the node" "$(ls "$tmp"/state.h1* 2>/dev/null)" ""
-
-STANDIN_FAIL=1 remote dard >/dev/null
-has "remote dard: a dardd that does not come up fails, naming the node" \
-	"$(cat "$tmp/remote.err")" '^experiment: h1: dardd did not come up in the fast mode \(its log: '
-
-own="-c /etc/dard/dard.conf -k /etc/dard/key -P /sys/fs/bpf/dard -i dard0 h1"
-standin $own
-standin -c /etc/dard/dard.conf -i other0 h9
-is "remote dard: the deployment's own (no -M) is kept" "$(remote dard)" \
-	"$(lines 'status 0' 'running: -c /etc/dard/dard.conf -i other0 h9' "running: $own")"
-is "remote dard-paper: only its own replaced, its options kept, -M paper added" \
-	"$(remote dard-paper)" \
-	"$(lines 'status 0' "stop $own" "start -M paper $own" \
-		"running: -M paper $own" 'running: -c /etc/dard/dard.conf -i other0 h9')"
-is "and the exit restores the original command line" "$(cat "$tmp/after")" \
-	"$(lines '-c /etc/dard/dard.conf -i other0 h9' "$own")"
-is "remote ecmp (remote_scheduler): only its dardd stopped" "$(remote ecmp)" \
-	"$(lines 'status 0' "stop $own" 'running: -c /etc/dard/dard.conf -i other0 h9')"
-is "and restored at the exit" "$(cat "$tmp/after")" \
-	"$(lines '-c /etc/dard/dard.conf -i other0 h9' "$own")"
-standins_stop
-
-standin -M paper -i dard0 h1
-is "remote dard: a -M paper dardd is replaced by a fast one" "$(remote dard)" \
-	"$(lines 'status 0' 'stop -M paper -i dard0 h1' 'start -M fast -i dard0 h1' \
-		'running: -M fast -i dard0 h1')"
-is "and restored" "$(cat "$tmp/after")" "-M paper -i dard0 h1"
-is "remote dard-paper: the -M paper dardd is kept" "$(remote dard-paper)" \
-	"$(lines 'status 0' 'running: -M paper -i dard0 h1')"
-standins_stop
-standin -c x --sched-mode=paper -i dard0 h1
-is "remote dard, as words: --sched-mode=paper is dropped for -M fast" \
-	"$(remote dard "$tmp/words %s")" \
-	"$(lines 'status 0' 'stop -c x --sched-mode=paper -i dard0 h1' \
-		'start -M fast -c x -i dard0 h1' 'running: -M fast -c x -i dard0 h1')"
-is "and restored" "$(cat "$tmp/after")" "-c x --sched-mode=paper -i dard0 h1"
-standins_stop
-is "remote ecmp, none running: nothing done" "$(remote ecmp)" "status 0"
-# A dardd whose parent never reaps it is a zombie once killed: stopped,
-# not waited for until the bound (its State line says Z). The bound is
-# 60 s here (and its parent outlives it), so that "at once", under 30 s
-# however busy the machine, tells the two apart.
-: >"$tmp/node.log"
-setsid sh -c "\"$tmp/real/dardd\" -i dard0 h1 </dev/null >/dev/null 2>&1 & exec sleep 120" &
-zparent=$!
-started -i dard0 h1
-t0=$EPOCHREALTIME
-is "remote ecmp: a dardd left a zombie counts as stopped" \
-	"$(DARD_STOP_BOUND=60 remote ecmp)" "$(lines 'status 0' 'stop -i dard0 h1')"
-took=$(since "$t0")
-t "and at once, not after the 60 s bound ($took s)" \
-	awk -v s="$took" 'BEGIN { exit !(s < 30) }'
-kill "$zparent"
-standins_stop
-is "remote: DARD_STOP_BOUND must be whole seconds" \
-	"$(DARD_STOP_BOUND=1.5 remote ecmp)" \
-	"failed: experiment: DARD_STOP_BOUND: expected whole seconds, not \`1.5'"
+echo "fast" >"$tmp/mode"
+is "remote dard on a fast dardd: set fast" "$(remote dard)" \
+	"$(lines 'status 0' 'set fast' 'mode fast -')"
+is "and the exit sets it back" "$(cat "$tmp/restored")" "set fast"
+is "remote dard-paper: set paper" "$(remote dard-paper)" \
+	"$(lines 'status 0' 'set paper' 'mode paper -')"
+is "and the exit sets it back to fast" "$(cat "$tmp/after")" "fast -"
+is "remote pvlb: pvlb at the run's interval" "$(remote pvlb)" \
+	"$(lines 'status 0' 'set pvlb interval 2' 'mode pvlb - 2')"
+is "and the exit: fast again, the interval the run's" "$(cat "$tmp/after")" \
+	"fast - 2"
+is "remote ecmp: off, no moves" "$(remote ecmp)" \
+	"$(lines 'status 0' 'set off' 'mode off - 2')"
+is "remote sdn-optimal: off too (remote mode runs no controller)" \
+	"$(remote sdn-optimal)" "$(lines 'status 0' 'set off' 'mode off - 2')"
+echo "pvlb - 7" >"$tmp/mode"
+is "remote dard, as words, on a pvlb dardd" "$(remote dard "$tmp/words %s")" \
+	"$(lines 'status 0' 'set fast' 'mode fast - 7')"
+is "and the exit: pvlb at its own interval" "$(cat "$tmp/restored")" \
+	"set pvlb interval 7"
+rm -f "$tmp/mode"
+remote dard >/dev/null
+is "remote dard, no dardd on the node: fails, naming it" \
+	"$(grep '^experiment:' "$tmp/remote.err")" \
+	"experiment: h1: its dardd did not say its mode (is dardd running there, as new as this dardctl?)"
 
 # summary DIR is dard-exp report DIR (its statistics are unit-tested in
 # tests/unit/test_exp_*.c): one run as an older experiment left it
