@@ -3,20 +3,18 @@
  * dardctl: inspect and generate dard topologies, addresses, paths and
  * switch tables. Grammar as in iproute2: dardctl [OPTIONS] OBJECT COMMAND.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "bpflog.h"
 #include "cfgfile.h"
-#include "dardctl.h"
-#include "gen.h"
-#include "num.h"
+#include "ctl.h"
 #include "dp.h"
 #include "log.h"
+#include "objects.h"
 #include "print.h"
 #include "stdopts.h"
 #include <linux/dard.h>
@@ -117,64 +115,6 @@ static void usage(FILE *f)
 		"Exit status: 0 success, 1 error, 2 bad usage.\n");
 }
 
-int ctl_load(struct ctl *c)
-{
-	/* Generated trees keep 10.0.0.0/8 unless --base says otherwise. */
-	const struct dard_load_opts o = {
-		.mbps = c->mbps,
-		.over = &c->opts,
-		.mask = c->opts_mask,
-	};
-	char err[DARD_ERR_MAX + PATH_MAX] = "";
-	int ret;
-
-	if (c->loaded)
-		return 0;
-	ret = dard_topo_load(&c->cfg, dard_config_path(c->topo_arg), &o, err,
-			     sizeof(err));
-	if (ret) {
-		fprintf(stderr, "%s%s\n", err,
-			ret == -ENOENT && !c->topo_arg
-				? " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)"
-				: "");
-		return -1;
-	}
-	c->loaded = 1;
-	return 0;
-}
-
-int ctl_wants_help(int argc, char **argv)
-{
-	int i;
-
-	if (argc > 0 && !strcmp(argv[0], "help"))
-		return 1;
-	for (i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	return 0;
-}
-
-uint32_t ctl_node(struct ctl *c, const char *name, int want_host)
-{
-	const struct dard_topo *t = c->cfg.topo;
-	uint32_t n = dard_topo_find(t, name);
-
-	if (n == DARD_NONE) {
-		fprintf(stderr, "No node `%s' in %s\n", name, t->name);
-		return DARD_NONE;
-	}
-	if (want_host > 0 && !t->node[n].is_host) {
-		fprintf(stderr, "`%s' is a switch, not a host\n", name);
-		return DARD_NONE;
-	}
-	if (!want_host && t->node[n].is_host) {
-		fprintf(stderr, "`%s' is a host, not a switch\n", name);
-		return DARD_NONE;
-	}
-	return n;
-}
-
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 		      struct dard_prefix *p, unsigned bit)
 {
@@ -186,65 +126,6 @@ static int prefix_opt(struct ctl *c, const char *name, const char *arg,
 	}
 	c->opts_mask |= bit;
 	return 0;
-}
-
-/* dardctl says a ctl_parse_* refusal in num.h's one form. */
-static int num_fail(const char *what, const char *s, int ret, const char *range)
-{
-	char err[DARD_ERR_MAX];
-
-	dard_num_fail(err, ret, what, s, range);
-	fprintf(stderr, "%s\n", err);
-	return -1;
-}
-
-int ctl_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out)
-{
-	char range[48];
-	int ret = dard_parse_u64(s, min, max, out);
-
-	if (!ret)
-		return 0;
-	snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)min,
-		 (unsigned long long)max);
-	return num_fail(what, s, ret, range);
-}
-
-int ctl_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
-		  uint32_t *out)
-{
-	uint64_t v;
-
-	if (ctl_parse_u64(what, s, min, max, &v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int ctl_parse_double(const char *what, const char *s, double min, double max,
-		     double *out)
-{
-	char range[64];
-	int ret = dard_parse_double(s, min, max, out);
-
-	if (!ret)
-		return 0;
-	snprintf(range, sizeof(range), "a decimal from %.15g to %.15g", min,
-		 max);
-	return num_fail(what, s, ret, range);
-}
-
-int ctl_parse_seconds(const char *what, const char *s, double min, double max,
-		      uint64_t *ns)
-{
-	char range[64];
-	int ret = dard_parse_seconds(s, min, max, ns);
-
-	if (!ret)
-		return 0;
-	snprintf(range, sizeof(range), "seconds from %.15g to %.15g", min, max);
-	return num_fail(what, s, ret, range);
 }
 
 static int dp_kind(struct ctl *c, const char *what, const char *arg)
@@ -383,40 +264,6 @@ static int run(struct ctl *c, int argc, char **argv)
 	fprintf(stderr, "Object \"%s\" is unknown, try \"dardctl help\".\n",
 		argv[0]);
 	return CTL_USAGE;
-}
-
-/*
- * Helpers every object file shares; kept apart from option and number
- * parsing above.
- */
-int ctl_unknown(const char *obj, const char *cmd)
-{
-	fprintf(stderr, "Command \"%s\" is unknown, try \"dardctl %s help\".\n",
-		cmd, obj);
-	return CTL_USAGE;
-}
-
-int ctl_format(struct ctl *c, const char *format, const char *text_only)
-{
-	if (!strcmp(format, "json") && !is_json_context())
-		new_json_obj(1, c->pretty);
-	if (!strcmp(format, text_only) && is_json_context()) {
-		fprintf(stderr, "format %s and -j do not mix\n", text_only);
-		return CTL_USAGE;
-	}
-	return CTL_OK;
-}
-
-int ctl_dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp)
-{
-	int ret;
-
-	c->ops = dard_dp_choose(c->dp_kind, ifname, c->pin_root);
-	ret = c->ops->open(dp, ifname, c->pin_root);
-	if (ret)
-		fprintf(stderr, "No %s datapath on %s: %s\n", c->ops->name,
-			ifname, dard_dp_strerror(ret));
-	return ret;
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,12 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "dpopen.h"
+#include "format.h"
+#include "objects.h"
 #include "dp.h"
 #include "print.h"
 

@@ -8,7 +8,12 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "dpopen.h"
+#include "format.h"
+#include "objects.h"
 #include "dp.h"
 #include "num.h"
 #include "path.h"
@@ -43,18 +48,6 @@ struct show {
 	struct dard_pathctx *pc;
 	uint64_t now;
 };
-
-void ctl_print_ends(const struct dard_flow_key *k)
-{
-	char b[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &k->saddr, b, sizeof(b));
-	print_string(PRINT_ANY, "src", " %s", b);
-	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(k->sport));
-	inet_ntop(AF_INET, &k->daddr, b, sizeof(b));
-	print_string(PRINT_ANY, "dst", " %s", b);
-	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(k->dport));
-}
 
 static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		   void *arg)

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "objects.h"
 #include "err.h"
 #include "keyfile.h"
 

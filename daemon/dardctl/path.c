@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
 #include "path.h"
 #include "print.h"
 

@@ -14,7 +14,11 @@
 #include <limits.h>
 #include <sodium.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "format.h"
+#include "objects.h"
 #include "keyfile.h"
 #include "proto.h"
 #include "table.h"

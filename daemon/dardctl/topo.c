@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
 #include "buf.h"
 #include "print.h"
 

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "format.h"
+#include "objects.h"
 #include "traffic.h"
 #include "print.h"
 

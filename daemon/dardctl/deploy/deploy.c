@@ -9,7 +9,10 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
 #include "keyfile.h"
 #include "print.h"
 #include "cluster.h"
