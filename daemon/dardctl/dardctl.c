@@ -1,46 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * dardctl: inspect and generate dard topologies, addresses, paths and
- * switch tables. Grammar as in iproute2: dardctl [OPTIONS] OBJECT COMMAND.
+ * switch tables. Grammar as in iproute2: dardctl [OPTIONS] OBJECT COMMAND,
+ * with the options only some objects take among COMMAND's words.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
 #include "bpflog.h"
 #include "cfgfile.h"
 #include "ctl.h"
 #include "dp.h"
 #include "log.h"
 #include "objects.h"
+#include "objopts.h"
 #include "print.h"
 #include "stdopts.h"
 #include <linux/dard.h>
 
-/* The objects: dispatch walks this table, usage prints it. */
+/*
+ * The objects: dispatch walks this table, usage prints it, and opts says
+ * which object options (objopts.h) each takes after its name.
+ */
 static const struct cmd {
 	const char *name;
 	int (*func)(struct ctl *c, int argc, char **argv);
+	unsigned opts;
 	const char *description;
 } cmds[] = {
-	{"topo", do_topo,
+	{"topo", do_topo, CTL_OPTS_TOPO,
 	 "show or generate the topology and host configuration file"},
-	{"addr", do_addr, "show a host's ID, management address and aliases"},
-	{"path", do_path,
+	{"addr", do_addr, CTL_OPTS_TOPO,
+	 "show a host's ID, management address and aliases"},
+	{"path", do_path, CTL_OPTS_TOPO,
 	 "list the paths between two hosts, or decode an alias pair"},
-	{"key", do_key, "make or rotate the switch protocol's key file"},
-	{"switch", do_switch,
+	{"key", do_key, CTL_OPTS_KEY,
+	 "make or rotate the switch protocol's key file"},
+	{"switch", do_switch, CTL_OPTS_TOPO | CTL_OPTS_KEY,
 	 "show a switch's tables, or query its dard-switchd"},
-	{"deploy", do_deploy, "write the commands that build a testbed"},
-	{"dp", do_dp, "attach the host datapath to an interface, or detach it"},
-	{"flow", do_flow,
+	{"deploy", do_deploy, CTL_OPTS_TOPO | CTL_OPTS_KEY,
+	 "write the commands that build a testbed"},
+	{"dp", do_dp, CTL_OPTS_TOPO | CTL_OPTS_DP,
+	 "attach the host datapath to an interface, or detach it"},
+	{"flow", do_flow, CTL_OPTS_TOPO | CTL_OPTS_DP,
 	 "show the datapath's flows, or move one to another path"},
-	{"monitor", do_monitor, "show the monitors of this namespace's dardd"},
-	{"stats", do_stats, "show the counters of this namespace's dardd"},
-	{"controller", do_controller, "show the state of dard-controller"},
-	{"traffic", do_traffic, "generate the paper's traffic patterns"},
+	{"monitor", do_monitor, 0,
+	 "show the monitors of this namespace's dardd"},
+	{"stats", do_stats, 0, "show the counters of this namespace's dardd"},
+	{"controller", do_controller, 0, "show the state of dard-controller"},
+	{"traffic", do_traffic, CTL_OPTS_TOPO,
+	 "generate the paper's traffic patterns"},
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -64,6 +75,18 @@ static void usage_objects(FILE *f)
 	fputc('\n', f);
 }
 
+/* `  WHAT: the objects taking set', from the table. */
+static void usage_takers(FILE *f, const char *what, unsigned set)
+{
+	unsigned i;
+
+	fprintf(f, "  %-10s", what);
+	for (i = 0; i < NCMDS; i++)
+		if (cmds[i].opts & set)
+			fprintf(f, " %s", cmds[i].name);
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
 	unsigned i;
@@ -71,14 +94,13 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n");
 	usage_objects(f);
 	fprintf(f,
-		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
-		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
-		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR |\n"
-		"                    --datapath { auto | bpf | kmod } |\n"
-		"                    -k[ey] FILE | -v |\n"
-		"                    -V[ersion] | -h[elp] }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] |\n"
+		"                    -h[elp] }\n");
+	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO | CTL_OPTS_DP);
+	fprintf(f,
 		"       TOPO := { fattree:P[,T] | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
+		"       KIND := { auto | bpf | kmod }\n"
 		"\n"
 		"Objects:\n");
 	for (i = 0; i < NCMDS; i++)
@@ -86,90 +108,54 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"Options:\n"
-		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
-		"                      default: $DARD_CONFIG, else /etc/dard/dard.conf\n"
-		"  -c, --capacity MBIT link capacity of generated topologies (default 1000)\n"
-		"  --base PREFIX       alias space (default 10.0.0.0/8)\n"
-		"  --mode MODE         alias layout: paper (6 bits per level, ports from 1, as\n"
-		"                      in the DARD paper), compact (fewest bits), or auto\n"
-		"                      (paper where it fits; the default)\n"
-		"  --ids PREFIX        host IDs (default 172.16.0.0/16)\n"
-		"  --linknet PREFIX    /31 link addresses (default 172.20.0.0/14)\n"
-		"  --mgmtnet PREFIX    management network (default 172.24.0.0/16)\n"
-		"  --pin DIR           where datapaths pin their maps (default\n"
-		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
-		")\n"
-		"  --datapath KIND     the host datapath dp and flow use: bpf (TC programs),\n"
-		"                      kmod (the dard.ko device) or auto (default\n"
-		"                      $DARD_DATAPATH, else auto: the one already on the\n"
-		"                      interface, else kmod when dard.ko is loaded, else bpf)\n"
-		"  -k, --key FILE      the switch protocol's key file (default $DARD_KEY,\n"
-		"                      else /etc/dard/dard.key)\n"
 		"  -v, --verbose       libbpf's debug messages too (its warnings always)\n"
 		"  -j, --json          print JSON: an array of objects\n"
 		"  -p, --pretty        indent JSON\n"
 		"  -V, --version       print the version\n"
 		"  -h, --help          print this help\n"
 		"\n"
+		"Object options, after OBJECT among COMMAND's words (topo show -t fattree:4):\n");
+	ctl_opts_help(f);
+	fprintf(f, "\n"
+		   "The objects that take them (others refuse them):\n");
+	usage_takers(f, "TOPO_OPTS:", CTL_OPTS_TOPO);
+	usage_takers(f, "DP_OPTS:", CTL_OPTS_DP);
+	usage_takers(f, "-k:", CTL_OPTS_KEY);
+	fprintf(f,
+		"Before OBJECT, where earlier versions took them, every object takes\n"
+		"them still; after OBJECT they count over those.\n"
+		"\n"
 		"Run `dardctl OBJECT help' for the commands of an object.\n"
 		"Exit status: 0 success, 1 error, 2 bad usage.\n");
 }
 
-static int prefix_opt(struct ctl *c, const char *name, const char *arg,
-		      struct dard_prefix *p, unsigned bit)
-{
-	if (dard_prefix_parse(arg, p)) {
-		fprintf(stderr,
-			"Invalid %s `%s': expected A.B.C.D/LEN with no host bits set\n",
-			name, arg);
-		return -1;
-	}
-	c->opts_mask |= bit;
-	return 0;
-}
+/* The global options; the object options join them (objopts.h). */
+static const struct option global_opts[] = {
+	{"json", no_argument, NULL, 'j'},
+	{"pretty", no_argument, NULL, 'p'},
+	DARD_OPTS_VERBOSE,
+	DARD_OPTS_INFO,
+};
 
-static int dp_kind(struct ctl *c, const char *what, const char *arg)
-{
-	int kind = dard_dp_kind_parse(arg);
-
-	if (kind < 0) {
-		fprintf(stderr, "Invalid %s `%s': expected auto, bpf or kmod\n",
-			what, arg);
-		return -1;
-	}
-	c->dp_kind = kind;
-	return 0;
-}
+#define NGLOBAL (sizeof(global_opts) / sizeof(global_opts[0]))
 
 /* OPTIONS into c: DARD_OPTS_RUN, else the exit status (-h, -V, bad usage). */
 static int parse_opts(struct ctl *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"pretty", no_argument, NULL, 'p'},
-		{"topo", required_argument, NULL, 't'},
-		{"capacity", required_argument, NULL, 'c'},
-		{"base", required_argument, NULL, 'B'},
-		{"mode", required_argument, NULL, 'M'},
-		{"ids", required_argument, NULL, 'I'},
-		{"linknet", required_argument, NULL, 'L'},
-		{"mgmtnet", required_argument, NULL, 'G'},
-		{"pin", required_argument, NULL, 'P'},
-		{"key", required_argument, NULL, 'k'},
-		{"datapath", required_argument, NULL, 'D'},
-		DARD_OPTS_VERBOSE,
-		DARD_OPTS_INFO,
-		{0}};
+	struct option longopts[NGLOBAL + CTL_OBJ_OPTS_MAX + 1] = {};
+	char shortopts[64] = "+jpvVh";
 	/* -v: libbpf's debug messages; dardctl has no log of its own. */
 	int opt, ret, level = DARD_LOG_INFO;
 
-	/* The environment first: --datapath overrides it. */
-	if (getenv("DARD_DATAPATH") &&
-	    dp_kind(c, "DARD_DATAPATH", getenv("DARD_DATAPATH")))
-		return CTL_USAGE;
-
-	while ((opt = getopt_long(argc, argv, "+jpt:c:k:vVh", longopts,
-				  NULL)) != -1) {
+	/* Where earlier versions took the object options: every object. */
+	memcpy(longopts, global_opts, sizeof(global_opts));
+	ctl_opts_getopt(longopts, NGLOBAL, shortopts, sizeof(shortopts));
+	/* The environment first: the options override it. */
+	ret = ctl_opts_env(c);
+	if (ret != CTL_OK)
+		return ret;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'j':
 			c->json = 1;
@@ -177,57 +163,12 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 		case 'p':
 			c->pretty = 1;
 			break;
-		case 't':
-			c->topo_arg = optarg;
-			break;
-		case 'k':
-			c->key_arg = optarg;
-			break;
-		case 'c':
-			/* Mbit/s; UINT32_MAX is no capacity but a sentinel. */
-			if (ctl_parse_u32("capacity", optarg, 1, UINT32_MAX - 1,
-					  &c->mbps))
-				return CTL_USAGE;
-			break;
-		case 'B':
-			if (prefix_opt(c, "base", optarg, &c->opts.base,
-				       DARD_OPT_BASE))
-				return CTL_USAGE;
-			break;
-		case 'I':
-			if (prefix_opt(c, "ID prefix", optarg, &c->opts.ids,
-				       DARD_OPT_IDS))
-				return CTL_USAGE;
-			break;
-		case 'L':
-			if (prefix_opt(c, "link prefix", optarg, &c->opts.links,
-				       DARD_OPT_LINKS))
-				return CTL_USAGE;
-			break;
-		case 'G':
-			if (prefix_opt(c, "management prefix", optarg,
-				       &c->opts.mgmt, DARD_OPT_MGMT))
-				return CTL_USAGE;
-			break;
-		case 'M':
-			ret = dard_mode_parse(optarg);
-			if (ret < 0) {
-				fprintf(stderr,
-					"Invalid mode `%s': expected auto, paper or compact\n",
-					optarg);
-				return CTL_USAGE;
-			}
-			c->opts.mode = ret;
-			c->opts_mask |= DARD_OPT_MODE;
-			break;
-		case 'P':
-			c->pin_root = optarg;
-			break;
-		case 'D':
-			if (dp_kind(c, "datapath", optarg))
-				return CTL_USAGE;
-			break;
 		default:
+			ret = ctl_opts_apply(c, opt, optarg);
+			if (ret < 0)
+				return CTL_USAGE;
+			if (!ret)
+				break;
 			ret = dard_common_opt(opt, "dardctl", &level, usage);
 			if (ret != DARD_OPTS_RUN)
 				return ret;
@@ -237,7 +178,7 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 	return DARD_OPTS_RUN;
 }
 
-/* OBJECT ARGS...: the object's function from cmds[]. */
+/* OBJECT ARGS...: its options taken, the object's function from cmds[]. */
 static int run(struct ctl *c, int argc, char **argv)
 {
 	unsigned i;
@@ -254,8 +195,13 @@ static int run(struct ctl *c, int argc, char **argv)
 	for (i = 0; i < NCMDS; i++) {
 		if (strcmp(argv[0], cmds[i].name))
 			continue;
+		argc--;
+		ret = ctl_opts_take(c, cmds[i].name, cmds[i].opts, &argc,
+				    argv + 1);
+		if (ret != CTL_OK)
+			return ret;
 		new_json_obj(c->json, c->pretty);
-		ret = cmds[i].func(c, argc - 1, argv + 1);
+		ret = cmds[i].func(c, argc, argv + 1);
 		if (ret == CTL_OK)
 			delete_json_obj();
 		dard_config_free(&c->cfg);
@@ -276,7 +222,5 @@ int main(int argc, char **argv)
 	if (ret != DARD_OPTS_RUN)
 		return ret;
 	dard_bpf_log(c.verbose);
-	if (!c.pin_root)
-		c.pin_root = getenv("DARD_PIN_ROOT");
 	return run(&c, argc - optind, argv + optind);
 }

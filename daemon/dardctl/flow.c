@@ -14,6 +14,7 @@
 #include "dpopen.h"
 #include "format.h"
 #include "objects.h"
+#include "objopts.h"
 #include "dp.h"
 #include "num.h"
 #include "path.h"
@@ -22,12 +23,14 @@
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] flow show [ dev IF ]\n"
-		"       dardctl [ -t TOPO ] [ --pin DIR ] flow move dev IF FLOW\n"
-		"               path N\n"
-		"       dardctl [ --pin DIR ] flow sweep dev IF idle SECONDS\n"
+		"Usage: dardctl flow show [ dev IF ] [ TOPO_OPTS ] [ DP_OPTS ]\n"
+		"       dardctl flow move dev IF FLOW path N [ TOPO_OPTS ] [ DP_OPTS ]\n"
+		"       dardctl flow sweep dev IF idle SECONDS [ TOPO_OPTS ] [ DP_OPTS ]\n"
 		"Where: FLOW := PROTO SRC_ID[:PORT] DST_ID[:PORT]\n"
 		"       PROTO := { tcp | udp | icmp | NUMBER }\n"
+		"       KIND := { auto | bpf | kmod }\n");
+	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO | CTL_OPTS_DP);
+	fprintf(f,
 		"\n"
 		"show  every flow the datapath on IF carries: its ID 5-tuple, its alias\n"
 		"      pair and the switches that pair names, its index among the\n"

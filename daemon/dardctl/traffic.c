@@ -10,15 +10,19 @@
 #include "load.h"
 #include "format.h"
 #include "objects.h"
+#include "objopts.h"
 #include "traffic.h"
 #include "print.h"
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] traffic gen [ pattern { stride | random | staggered } ]\n"
+		"Usage: dardctl traffic gen [ pattern { stride | random | staggered } ]\n"
 		"               [ step N ] [ torp P ] [ podp P ] [ rate R ] [ duration S ]\n"
 		"               [ size MB ] [ seed N ] [ format { text | csv | json } ]\n"
+		"               [ TOPO_OPTS ]\n");
+	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
+	fprintf(f,
 		"\n"
 		"The elephant flows of one of the DARD paper's traffic patterns\n"
 		"(section 4.1), sorted by start time. Every host is a source whose\n"
