@@ -15,6 +15,7 @@
 
 struct ctl {
 	int json, pretty, stats, verbose;
+	const char *netns;    /* -n: the network namespace to run in */
 	const char *topo_arg; /* --topo: a generator or a file */
 	const char *pin_root; /* --pin: where datapaths pin their maps */
 	const char *key_arg;  /* --key: the switch protocol's key file */

@@ -15,6 +15,7 @@
 #include "dp.h"
 #include "log.h"
 #include "objects.h"
+#include "nsenter.h"
 #include "objopts.h"
 #include "print.h"
 #include "stdopts.h"
@@ -94,8 +95,8 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n");
 	usage_objects(f);
 	fprintf(f,
-		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] |\n"
-		"                    -h[elp] }\n");
+		"       OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -v[erbose] |\n"
+		"                    -V[ersion] | -h[elp] }\n");
 	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO | CTL_OPTS_DP);
 	fprintf(f,
 		"       TOPO := { fattree:P[,T] | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
@@ -108,6 +109,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"Options:\n"
+		"  -n, --netns NAME    run in network namespace NAME (" CTL_NETNS_DIR
+		"/NAME), as\n"
+		"                      ip -n does; setns(2) alone (nsenter --net): files,\n"
+		"                      /sys and bpffs stay the caller's\n"
 		"  -v, --verbose       libbpf's debug messages too (its warnings always)\n"
 		"  -j, --json          print JSON: an array of objects\n"
 		"  -p, --pretty        indent JSON\n"
@@ -133,6 +138,7 @@ static void usage(FILE *f)
 static const struct option global_opts[] = {
 	{"json", no_argument, NULL, 'j'},
 	{"pretty", no_argument, NULL, 'p'},
+	{"netns", required_argument, NULL, 'n'},
 	DARD_OPTS_VERBOSE,
 	DARD_OPTS_INFO,
 };
@@ -143,7 +149,7 @@ static const struct option global_opts[] = {
 static int parse_opts(struct ctl *c, int argc, char **argv)
 {
 	struct option longopts[NGLOBAL + CTL_OBJ_OPTS_MAX + 1] = {};
-	char shortopts[64] = "+jpvVh";
+	char shortopts[64] = "+jpn:vVh";
 	/* -v: libbpf's debug messages; dardctl has no log of its own. */
 	int opt, ret, level = DARD_LOG_INFO;
 
@@ -162,6 +168,9 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 			break;
 		case 'p':
 			c->pretty = 1;
+			break;
+		case 'n':
+			c->netns = optarg;
 			break;
 		default:
 			ret = ctl_opts_apply(c, opt, optarg);
@@ -221,6 +230,12 @@ int main(int argc, char **argv)
 	ret = parse_opts(&c, argc, argv);
 	if (ret != DARD_OPTS_RUN)
 		return ret;
+	/* Before any socket, netlink request or datapath is opened. */
+	if (c.netns) {
+		ret = ctl_netns_enter(c.netns);
+		if (ret != CTL_OK)
+			return ret;
+	}
 	dard_bpf_log(c.verbose);
 	return run(&c, argc - optind, argv + optind);
 }

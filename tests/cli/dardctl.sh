@@ -3,7 +3,8 @@
 #
 # dardctl's command line: every object's output in text and JSON (checked
 # with jq), exit codes (0 success, 1 error, 2 usage) and error messages.
-# Needs no privileges and no namespaces.
+# Needs no privileges; as root it also runs -n in one empty network
+# namespace of its own (dardctl-test-PID), made and deleted here.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -270,6 +271,48 @@ ok "help says which objects take which" 0 d help &&
 	has "TOPO_OPTS takers" "$out" '^  TOPO_OPTS: +topo addr path switch deploy dp flow traffic$' &&
 	has "DP_OPTS takers" "$out" '^  DP_OPTS: +dp flow$' &&
 	has "-k takers" "$out" '^  -k: +key switch deploy$'
+
+# -n NAME: the command runs in network namespace /run/netns/NAME, or
+# not at all. One of this run's own (dardctl-test-PID), made and deleted
+# here, where root may; a name that is none fails before the object.
+ns=dardctl-test-$$
+ok "-n: no such namespace" 1 d -n "$ns-none" topo show -t fattree:4 &&
+	is "namespace and reason named" "$err" \
+		"Unable to enter network namespace \`$ns-none' (/run/netns/$ns-none): No such file or directory" &&
+	is "and nothing run" "$out" ""
+ok "--netns: no such namespace" 1 d --netns "$ns-none" stats &&
+	has "long form named" "$err" "^Unable to enter network namespace .$ns-none."
+ok "-n: a path is no name" 2 d -n ../x stats &&
+	has "path refused" "$err" "^Invalid network namespace .\.\./x.: expected a name in /run/netns"
+ok "-n without a name" 2 d -n
+ok "help has -n" 0 d help && has "-n in help" "$out" '^  -n, --netns NAME '
+if [[ $EUID -eq 0 ]] && command -v ip >/dev/null && ip netns add "$ns" 2>/dev/null; then
+	trap 'ip netns del "$ns" 2>/dev/null; rm -rf "$tmp"' EXIT
+	ino=$(stat -L -c %i "/run/netns/$ns")
+	t "-n: the namespace is not ours" test "$ino" != "$(stat -L -c %i /proc/self/ns/net)"
+	# dardd's control socket is named by its namespace's inode.
+	ok "-n: stats asks that namespace's dardd" 1 d -n "$ns" stats &&
+		has "its socket, not ours" "$err" \
+			"^No dardd in this network namespace \(/run/dard/dardd/net-$ino\.sock: "
+	ok "--netns: monitor show, the same" 1 d --netns "$ns" monitor show &&
+		has "its socket again" "$err" "/run/dard/dardd/net-$ino\.sock"
+	# An ID on the namespace's loopback makes it e2_1 there, and only
+	# there (dard.ko absent: attach stops at the module, building nothing).
+	if [[ ! -e /sys/module/dard ]] && ip -n "$ns" addr add 172.16.0.5/32 dev lo; then
+		ok "here: no host's ID" 1 d dp attach lo -t fattree:4 --datapath kmod &&
+			is "no host here" "$err" "No host of fattree:4 has its ID here: give host NAME"
+		ok "-n: the namespace's lo holds e2_1's ID" 1 d -n "$ns" dp attach lo \
+			-t fattree:4 --datapath kmod &&
+			is "found, then stopped at the module" "$err" \
+				"Unable to attach the datapath to lo: dard.ko is not loaded (modprobe dard)"
+	else
+		echo "skip -n loopback check: dard.ko is loaded, or no address on lo"
+	fi
+	t "the namespace deleted" ip netns del "$ns"
+	trap 'rm -rf "$tmp"' EXIT
+else
+	echo "skip -n in a namespace of its own: needs root and ip netns add"
+fi
 
 # Strict numbers: no silent truncation, no inf/nan/1e20; the argument and
 # the value are named. All are refused before any datapath or dardd is
