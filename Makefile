@@ -452,7 +452,8 @@ $(B)/man/%: man/%.scd
 
 # The command-line tests: dardctl's commands, the man pages, the units
 # (offline), the cluster runner's and the scripts' checks that fail
-# before any namespace, sim-tables' arithmetic. No root.
+# before any namespace, sim-tables' arithmetic. No root (as root,
+# dardctl.sh also makes one empty namespace of its own for -n).
 test-cli: daemon
 	$(Q)scripts/run-tests --title test-cli \
 		"DARD_BIN=$(B)/bin tests/cli/dardctl.sh" \

@@ -3,13 +3,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
+#include "objopts.h"
 #include "print.h"
 
 static int usage(FILE *f)
 {
+	fprintf(f, "Usage: dardctl addr show [ NODE ] [ TOPO_OPTS ]\n");
+	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] addr show [ NODE ]\n"
 		"\n"
 		"For a host: its ToR, ID, management address and every alias, each\n"
 		"with the chain of switches that allocated it (root first). For a\n"

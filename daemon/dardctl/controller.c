@@ -16,7 +16,9 @@
 #include "clock.h"
 #include "ctlr_answer.h"
 #include "ctlsock.h"
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "objects.h"
 #include "print.h"
 #include "readall.h"
 

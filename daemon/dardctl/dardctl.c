@@ -1,50 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * dardctl: inspect and generate dard topologies, addresses, paths and
- * switch tables. Grammar as in iproute2: dardctl [OPTIONS] OBJECT COMMAND.
+ * switch tables. Grammar as in iproute2: dardctl [OPTIONS] OBJECT COMMAND,
+ * with the options only some objects take among COMMAND's words.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bpflog.h"
 #include "cfgfile.h"
-#include "dardctl.h"
-#include "gen.h"
-#include "num.h"
+#include "ctl.h"
 #include "dp.h"
 #include "log.h"
+#include "objects.h"
+#include "nsenter.h"
+#include "objopts.h"
 #include "print.h"
 #include "stdopts.h"
 #include <linux/dard.h>
 
-/* The objects: dispatch walks this table, usage prints it. */
+/*
+ * The objects: dispatch walks this table, usage prints it, and opts says
+ * which object options (objopts.h) each takes after its name.
+ */
 static const struct cmd {
 	const char *name;
 	int (*func)(struct ctl *c, int argc, char **argv);
+	unsigned opts;
 	const char *description;
 } cmds[] = {
-	{"topo", do_topo,
+	{"topo", do_topo, CTL_OPTS_TOPO,
 	 "show or generate the topology and host configuration file"},
-	{"addr", do_addr, "show a host's ID, management address and aliases"},
-	{"path", do_path,
+	{"addr", do_addr, CTL_OPTS_TOPO,
+	 "show a host's ID, management address and aliases"},
+	{"path", do_path, CTL_OPTS_TOPO,
 	 "list the paths between two hosts, or decode an alias pair"},
-	{"key", do_key, "make or rotate the switch protocol's key file"},
-	{"switch", do_switch,
+	{"key", do_key, CTL_OPTS_KEY,
+	 "make or rotate the switch protocol's key file"},
+	{"switch", do_switch, CTL_OPTS_TOPO | CTL_OPTS_KEY,
 	 "show a switch's tables, or query its dard-switchd"},
-	{"deploy", do_deploy, "write the commands that build a testbed"},
-	{"dp", do_dp, "attach the host datapath to an interface, or detach it"},
-	{"flow", do_flow,
+	{"deploy", do_deploy, CTL_OPTS_TOPO | CTL_OPTS_KEY,
+	 "write the commands that build a testbed"},
+	{"dp", do_dp, CTL_OPTS_TOPO | CTL_OPTS_DP,
+	 "attach the host datapath to an interface, or detach it"},
+	{"flow", do_flow, CTL_OPTS_TOPO | CTL_OPTS_DP,
 	 "show the datapath's flows, or move one to another path"},
-	{"monitor", do_monitor, "show the monitors of this namespace's dardd"},
-	{"stats", do_stats, "show the counters of this namespace's dardd"},
-	{"sched", do_sched,
+	{"monitor", do_monitor, 0,
+	 "show the monitors of this namespace's dardd"},
+	{"stats", do_stats, 0, "show the counters of this namespace's dardd"},
+	{"sched", do_sched, 0,
 	 "show or set what moves this namespace's dardd's elephants"},
-	{"controller", do_controller, "show the state of dard-controller"},
-	{"traffic", do_traffic, "generate the paper's traffic patterns"},
+	{"controller", do_controller, 0, "show the state of dard-controller"},
+	{"traffic", do_traffic, CTL_OPTS_TOPO,
+	 "generate the paper's traffic patterns"},
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -68,6 +78,18 @@ static void usage_objects(FILE *f)
 	fputc('\n', f);
 }
 
+/* `  WHAT: the objects taking set', from the table. */
+static void usage_takers(FILE *f, const char *what, unsigned set)
+{
+	unsigned i;
+
+	fprintf(f, "  %-10s", what);
+	for (i = 0; i < NCMDS; i++)
+		if (cmds[i].opts & set)
+			fprintf(f, " %s", cmds[i].name);
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
 	unsigned i;
@@ -75,14 +97,13 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dardctl [ OPTIONS ] OBJECT { COMMAND | help }\n");
 	usage_objects(f);
 	fprintf(f,
-		"       OPTIONS := { -j[son] | -p[retty] | -t[opo] TOPO | -c[apacity] MBIT |\n"
-		"                    --base PREFIX | --mode MODE | --ids PREFIX |\n"
-		"                    --linknet PREFIX | --mgmtnet PREFIX | --pin DIR |\n"
-		"                    --datapath { auto | bpf | kmod } |\n"
-		"                    -k[ey] FILE | -v |\n"
-		"                    -V[ersion] | -h[elp] }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -v[erbose] |\n"
+		"                    -V[ersion] | -h[elp] }\n");
+	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO | CTL_OPTS_DP);
+	fprintf(f,
 		"       TOPO := { fattree:P[,T] | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
+		"       KIND := { auto | bpf | kmod }\n"
 		"\n"
 		"Objects:\n");
 	for (i = 0; i < NCMDS; i++)
@@ -90,207 +111,59 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"Options:\n"
-		"  -t, --topo TOPO     a generated topology or a topology/configuration file;\n"
-		"                      default: $DARD_CONFIG, else /etc/dard/dard.conf\n"
-		"  -c, --capacity MBIT link capacity of generated topologies (default 1000)\n"
-		"  --base PREFIX       alias space (default 10.0.0.0/8)\n"
-		"  --mode MODE         alias layout: paper (6 bits per level, ports from 1, as\n"
-		"                      in the DARD paper), compact (fewest bits), or auto\n"
-		"                      (paper where it fits; the default)\n"
-		"  --ids PREFIX        host IDs (default 172.16.0.0/16)\n"
-		"  --linknet PREFIX    /31 link addresses (default 172.20.0.0/14)\n"
-		"  --mgmtnet PREFIX    management network (default 172.24.0.0/16)\n"
-		"  --pin DIR           where datapaths pin their maps (default\n"
-		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
-		")\n"
-		"  --datapath KIND     the host datapath dp and flow use: bpf (TC programs),\n"
-		"                      kmod (the dard.ko device) or auto (default\n"
-		"                      $DARD_DATAPATH, else auto: the one already on the\n"
-		"                      interface, else kmod when dard.ko is loaded, else bpf)\n"
-		"  -k, --key FILE      the switch protocol's key file (default $DARD_KEY,\n"
-		"                      else /etc/dard/dard.key)\n"
+		"  -n, --netns NAME    run in network namespace NAME (" CTL_NETNS_DIR
+		"/NAME), as\n"
+		"                      ip -n does; setns(2) alone (nsenter --net): files,\n"
+		"                      /sys and bpffs stay the caller's\n"
 		"  -v, --verbose       libbpf's debug messages too (its warnings always)\n"
 		"  -j, --json          print JSON: an array of objects\n"
 		"  -p, --pretty        indent JSON\n"
 		"  -V, --version       print the version\n"
 		"  -h, --help          print this help\n"
 		"\n"
+		"Object options, after OBJECT among COMMAND's words (topo show -t fattree:4):\n");
+	ctl_opts_help(f);
+	fprintf(f, "\n"
+		   "The objects that take them (others refuse them):\n");
+	usage_takers(f, "TOPO_OPTS:", CTL_OPTS_TOPO);
+	usage_takers(f, "DP_OPTS:", CTL_OPTS_DP);
+	usage_takers(f, "-k:", CTL_OPTS_KEY);
+	fprintf(f,
+		"Before OBJECT, where earlier versions took them, every object takes\n"
+		"them still; after OBJECT they count over those.\n"
+		"\n"
 		"Run `dardctl OBJECT help' for the commands of an object.\n"
 		"Exit status: 0 success, 1 error, 2 bad usage.\n");
 }
 
-int ctl_load(struct ctl *c)
-{
-	/* Generated trees keep 10.0.0.0/8 unless --base says otherwise. */
-	const struct dard_load_opts o = {
-		.mbps = c->mbps,
-		.over = &c->opts,
-		.mask = c->opts_mask,
-	};
-	char err[DARD_ERR_MAX + PATH_MAX] = "";
-	int ret;
+/* The global options; the object options join them (objopts.h). */
+static const struct option global_opts[] = {
+	{"json", no_argument, NULL, 'j'},
+	{"pretty", no_argument, NULL, 'p'},
+	{"netns", required_argument, NULL, 'n'},
+	DARD_OPTS_VERBOSE,
+	DARD_OPTS_INFO,
+};
 
-	if (c->loaded)
-		return 0;
-	ret = dard_topo_load(&c->cfg, dard_config_path(c->topo_arg), &o, err,
-			     sizeof(err));
-	if (ret) {
-		fprintf(stderr, "%s%s\n", err,
-			ret == -ENOENT && !c->topo_arg
-				? " (give --topo fattree:P, clos:DI,DA, 3tier or FILE)"
-				: "");
-		return -1;
-	}
-	c->loaded = 1;
-	return 0;
-}
-
-int ctl_wants_help(int argc, char **argv)
-{
-	int i;
-
-	if (argc > 0 && !strcmp(argv[0], "help"))
-		return 1;
-	for (i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	return 0;
-}
-
-uint32_t ctl_node(struct ctl *c, const char *name, int want_host)
-{
-	const struct dard_topo *t = c->cfg.topo;
-	uint32_t n = dard_topo_find(t, name);
-
-	if (n == DARD_NONE) {
-		fprintf(stderr, "No node `%s' in %s\n", name, t->name);
-		return DARD_NONE;
-	}
-	if (want_host > 0 && !t->node[n].is_host) {
-		fprintf(stderr, "`%s' is a switch, not a host\n", name);
-		return DARD_NONE;
-	}
-	if (!want_host && t->node[n].is_host) {
-		fprintf(stderr, "`%s' is a host, not a switch\n", name);
-		return DARD_NONE;
-	}
-	return n;
-}
-
-static int prefix_opt(struct ctl *c, const char *name, const char *arg,
-		      struct dard_prefix *p, unsigned bit)
-{
-	if (dard_prefix_parse(arg, p)) {
-		fprintf(stderr,
-			"Invalid %s `%s': expected A.B.C.D/LEN with no host bits set\n",
-			name, arg);
-		return -1;
-	}
-	c->opts_mask |= bit;
-	return 0;
-}
-
-/* dardctl says a ctl_parse_* refusal in num.h's one form. */
-static int num_fail(const char *what, const char *s, int ret, const char *range)
-{
-	char err[DARD_ERR_MAX];
-
-	dard_num_fail(err, ret, what, s, range);
-	fprintf(stderr, "%s\n", err);
-	return -1;
-}
-
-int ctl_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out)
-{
-	char range[48];
-	int ret = dard_parse_u64(s, min, max, out);
-
-	if (!ret)
-		return 0;
-	snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)min,
-		 (unsigned long long)max);
-	return num_fail(what, s, ret, range);
-}
-
-int ctl_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
-		  uint32_t *out)
-{
-	uint64_t v;
-
-	if (ctl_parse_u64(what, s, min, max, &v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int ctl_parse_double(const char *what, const char *s, double min, double max,
-		     double *out)
-{
-	char range[64];
-	int ret = dard_parse_double(s, min, max, out);
-
-	if (!ret)
-		return 0;
-	snprintf(range, sizeof(range), "a decimal from %.15g to %.15g", min,
-		 max);
-	return num_fail(what, s, ret, range);
-}
-
-int ctl_parse_seconds(const char *what, const char *s, double min, double max,
-		      uint64_t *ns)
-{
-	char range[64];
-	int ret = dard_parse_seconds(s, min, max, ns);
-
-	if (!ret)
-		return 0;
-	snprintf(range, sizeof(range), "seconds from %.15g to %.15g", min, max);
-	return num_fail(what, s, ret, range);
-}
-
-static int dp_kind(struct ctl *c, const char *what, const char *arg)
-{
-	int kind = dard_dp_kind_parse(arg);
-
-	if (kind < 0) {
-		fprintf(stderr, "Invalid %s `%s': expected auto, bpf or kmod\n",
-			what, arg);
-		return -1;
-	}
-	c->dp_kind = kind;
-	return 0;
-}
+#define NGLOBAL (sizeof(global_opts) / sizeof(global_opts[0]))
 
 /* OPTIONS into c: DARD_OPTS_RUN, else the exit status (-h, -V, bad usage). */
 static int parse_opts(struct ctl *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"pretty", no_argument, NULL, 'p'},
-		{"topo", required_argument, NULL, 't'},
-		{"capacity", required_argument, NULL, 'c'},
-		{"base", required_argument, NULL, 'B'},
-		{"mode", required_argument, NULL, 'M'},
-		{"ids", required_argument, NULL, 'I'},
-		{"linknet", required_argument, NULL, 'L'},
-		{"mgmtnet", required_argument, NULL, 'G'},
-		{"pin", required_argument, NULL, 'P'},
-		{"key", required_argument, NULL, 'k'},
-		{"datapath", required_argument, NULL, 'D'},
-		DARD_OPTS_VERBOSE,
-		DARD_OPTS_INFO,
-		{0}};
+	struct option longopts[NGLOBAL + CTL_OBJ_OPTS_MAX + 1] = {};
+	char shortopts[64] = "+jpn:vVh";
 	/* -v: libbpf's debug messages; dardctl has no log of its own. */
 	int opt, ret, level = DARD_LOG_INFO;
 
-	/* The environment first: --datapath overrides it. */
-	if (getenv("DARD_DATAPATH") &&
-	    dp_kind(c, "DARD_DATAPATH", getenv("DARD_DATAPATH")))
-		return CTL_USAGE;
-
-	while ((opt = getopt_long(argc, argv, "+jpt:c:k:vVh", longopts,
-				  NULL)) != -1) {
+	/* Where earlier versions took the object options: every object. */
+	memcpy(longopts, global_opts, sizeof(global_opts));
+	ctl_opts_getopt(longopts, NGLOBAL, shortopts, sizeof(shortopts));
+	/* The environment first: the options override it. */
+	ret = ctl_opts_env(c);
+	if (ret != CTL_OK)
+		return ret;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'j':
 			c->json = 1;
@@ -298,57 +171,15 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 		case 'p':
 			c->pretty = 1;
 			break;
-		case 't':
-			c->topo_arg = optarg;
-			break;
-		case 'k':
-			c->key_arg = optarg;
-			break;
-		case 'c':
-			/* Mbit/s; UINT32_MAX is no capacity but a sentinel. */
-			if (ctl_parse_u32("capacity", optarg, 1, UINT32_MAX - 1,
-					  &c->mbps))
-				return CTL_USAGE;
-			break;
-		case 'B':
-			if (prefix_opt(c, "base", optarg, &c->opts.base,
-				       DARD_OPT_BASE))
-				return CTL_USAGE;
-			break;
-		case 'I':
-			if (prefix_opt(c, "ID prefix", optarg, &c->opts.ids,
-				       DARD_OPT_IDS))
-				return CTL_USAGE;
-			break;
-		case 'L':
-			if (prefix_opt(c, "link prefix", optarg, &c->opts.links,
-				       DARD_OPT_LINKS))
-				return CTL_USAGE;
-			break;
-		case 'G':
-			if (prefix_opt(c, "management prefix", optarg,
-				       &c->opts.mgmt, DARD_OPT_MGMT))
-				return CTL_USAGE;
-			break;
-		case 'M':
-			ret = dard_mode_parse(optarg);
-			if (ret < 0) {
-				fprintf(stderr,
-					"Invalid mode `%s': expected auto, paper or compact\n",
-					optarg);
-				return CTL_USAGE;
-			}
-			c->opts.mode = ret;
-			c->opts_mask |= DARD_OPT_MODE;
-			break;
-		case 'P':
-			c->pin_root = optarg;
-			break;
-		case 'D':
-			if (dp_kind(c, "datapath", optarg))
-				return CTL_USAGE;
+		case 'n':
+			c->netns = optarg;
 			break;
 		default:
+			ret = ctl_opts_apply(c, opt, optarg);
+			if (ret < 0)
+				return CTL_USAGE;
+			if (!ret)
+				break;
 			ret = dard_common_opt(opt, "dardctl", &level, usage);
 			if (ret != DARD_OPTS_RUN)
 				return ret;
@@ -358,7 +189,7 @@ static int parse_opts(struct ctl *c, int argc, char **argv)
 	return DARD_OPTS_RUN;
 }
 
-/* OBJECT ARGS...: the object's function from cmds[]. */
+/* OBJECT ARGS...: its options taken, the object's function from cmds[]. */
 static int run(struct ctl *c, int argc, char **argv)
 {
 	unsigned i;
@@ -375,8 +206,13 @@ static int run(struct ctl *c, int argc, char **argv)
 	for (i = 0; i < NCMDS; i++) {
 		if (strcmp(argv[0], cmds[i].name))
 			continue;
+		argc--;
+		ret = ctl_opts_take(c, cmds[i].name, cmds[i].opts, &argc,
+				    argv + 1);
+		if (ret != CTL_OK)
+			return ret;
 		new_json_obj(c->json, c->pretty);
-		ret = cmds[i].func(c, argc - 1, argv + 1);
+		ret = cmds[i].func(c, argc, argv + 1);
 		if (ret == CTL_OK)
 			delete_json_obj();
 		dard_config_free(&c->cfg);
@@ -385,40 +221,6 @@ static int run(struct ctl *c, int argc, char **argv)
 	fprintf(stderr, "Object \"%s\" is unknown, try \"dardctl help\".\n",
 		argv[0]);
 	return CTL_USAGE;
-}
-
-/*
- * Helpers every object file shares; kept apart from option and number
- * parsing above.
- */
-int ctl_unknown(const char *obj, const char *cmd)
-{
-	fprintf(stderr, "Command \"%s\" is unknown, try \"dardctl %s help\".\n",
-		cmd, obj);
-	return CTL_USAGE;
-}
-
-int ctl_format(struct ctl *c, const char *format, const char *text_only)
-{
-	if (!strcmp(format, "json") && !is_json_context())
-		new_json_obj(1, c->pretty);
-	if (!strcmp(format, text_only) && is_json_context()) {
-		fprintf(stderr, "format %s and -j do not mix\n", text_only);
-		return CTL_USAGE;
-	}
-	return CTL_OK;
-}
-
-int ctl_dp_open(struct ctl *c, const char *ifname, struct dard_dp **dp)
-{
-	int ret;
-
-	c->ops = dard_dp_choose(c->dp_kind, ifname, c->pin_root);
-	ret = c->ops->open(dp, ifname, c->pin_root);
-	if (ret)
-		fprintf(stderr, "No %s datapath on %s: %s\n", c->ops->name,
-			ifname, dard_dp_strerror(ret));
-	return ret;
 }
 
 int main(int argc, char **argv)
@@ -430,8 +232,12 @@ int main(int argc, char **argv)
 	ret = parse_opts(&c, argc, argv);
 	if (ret != DARD_OPTS_RUN)
 		return ret;
+	/* Before any socket, netlink request or datapath is opened. */
+	if (c.netns) {
+		ret = ctl_netns_enter(c.netns);
+		if (ret != CTL_OK)
+			return ret;
+	}
 	dard_bpf_log(c.verbose);
-	if (!c.pin_root)
-		c.pin_root = getenv("DARD_PIN_ROOT");
 	return run(&c, argc - optind, argv + optind);
 }

@@ -11,24 +11,31 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "dpopen.h"
+#include "format.h"
+#include "objects.h"
+#include "objopts.h"
 #include "dp.h"
 #include "print.h"
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] [ --datapath KIND ] dp attach IF\n"
-		"               [ host NAME ] [ elephant-age SECONDS ]\n"
+		"Usage: dardctl dp attach IF [ host NAME ] [ elephant-age SECONDS ]\n"
 		"               [ elephant-bytes BYTES ] [ elephant-dscp { DSCP | copy } ]\n"
-		"               [ cgroup DIR ] [ device DEV ]\n"
-		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp detach IF\n"
-		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp stats IF\n"
-		"       dardctl [ --pin DIR ] [ --datapath KIND ] dp events IF [ wait MS ]\n"
-		"       dardctl [ -t TOPO ] [ --pin DIR ] [ --datapath KIND ] dp weights IF\n"
-		"               [ DEST [ { W0 W1 ... | even } [ force ] ] ]\n"
+		"               [ cgroup DIR ] [ device DEV ] [ TOPO_OPTS ] [ DP_OPTS ]\n"
+		"       dardctl dp detach IF [ DP_OPTS ]\n"
+		"       dardctl dp stats IF [ DP_OPTS ]\n"
+		"       dardctl dp events IF [ wait MS ] [ DP_OPTS ]\n"
+		"       dardctl dp weights IF [ DEST [ { W0 W1 ... | even } [ force ] ] ]\n"
+		"               [ TOPO_OPTS ] [ DP_OPTS ]\n"
 		"Where: KIND := { auto | bpf | kmod }\n"
-		"       DEST := { ID | HOST }\n"
+		"       DEST := { ID | HOST }\n");
+	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO | CTL_OPTS_DP);
+	fprintf(f,
 		"\n"
 		"attach  attach the host datapath to fabric interface IF for host NAME\n"
 		"        (default: the host whose ID is configured here), with this\n"

@@ -8,7 +8,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "dpopen.h"
+#include "format.h"
+#include "objects.h"
+#include "objopts.h"
 #include "dp.h"
 #include "num.h"
 #include "path.h"
@@ -17,12 +23,14 @@
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] [ --pin DIR ] flow show [ dev IF ]\n"
-		"       dardctl [ -t TOPO ] [ --pin DIR ] flow move dev IF FLOW\n"
-		"               path N\n"
-		"       dardctl [ --pin DIR ] flow sweep dev IF idle SECONDS\n"
+		"Usage: dardctl flow show [ dev IF ] [ TOPO_OPTS ] [ DP_OPTS ]\n"
+		"       dardctl flow move dev IF FLOW path N [ TOPO_OPTS ] [ DP_OPTS ]\n"
+		"       dardctl flow sweep dev IF idle SECONDS [ TOPO_OPTS ] [ DP_OPTS ]\n"
 		"Where: FLOW := PROTO SRC_ID[:PORT] DST_ID[:PORT]\n"
 		"       PROTO := { tcp | udp | icmp | NUMBER }\n"
+		"       KIND := { auto | bpf | kmod }\n");
+	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO | CTL_OPTS_DP);
+	fprintf(f,
 		"\n"
 		"show  every flow the datapath on IF carries: its ID 5-tuple, its alias\n"
 		"      pair and the switches that pair names, its index among the\n"
@@ -43,18 +51,6 @@ struct show {
 	struct dard_pathctx *pc;
 	uint64_t now;
 };
-
-void ctl_print_ends(const struct dard_flow_key *k)
-{
-	char b[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &k->saddr, b, sizeof(b));
-	print_string(PRINT_ANY, "src", " %s", b);
-	print_uint(PRINT_ANY, "sport", ":%llu", ntohs(k->sport));
-	inet_ntop(AF_INET, &k->daddr, b, sizeof(b));
-	print_string(PRINT_ANY, "dst", " %s", b);
-	print_uint(PRINT_ANY, "dport", ":%llu", ntohs(k->dport));
-}
 
 static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		   void *arg)

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "objects.h"
 #include "err.h"
 #include "keyfile.h"
 
@@ -30,8 +32,8 @@ static int usage(FILE *f)
 		"hosts and the controller sign what they send with their file's\n"
 		"first key. See the rotation steps in Documentation/operations.md.\n"
 		"\n"
-		"FILE defaults to -k, else $DARD_KEY, else " DARD_KEY_DEFAULT
-		".\n");
+		"FILE defaults to -k FILE's (after key, or before it), else\n"
+		"$DARD_KEY, else " DARD_KEY_DEFAULT ".\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 

@@ -3,16 +3,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
+#include "objopts.h"
 #include "path.h"
 #include "print.h"
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] path list SRC DST\n"
-		"       dardctl [ -t TOPO ] path decode SRC_ALIAS DST_ALIAS\n"
-		"Where: SRC, DST := { HOST | ID }\n"
+		"Usage: dardctl path list SRC DST [ TOPO_OPTS ]\n"
+		"       dardctl path decode SRC_ALIAS DST_ALIAS [ TOPO_OPTS ]\n"
+		"Where: SRC, DST := { HOST | ID }\n");
+	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO);
+	fprintf(f,
 		"\n"
 		"list    every shortest path from SRC to DST, each with the alias\n"
 		"        pair that names it and the switches it crosses.\n"

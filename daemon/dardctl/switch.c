@@ -14,7 +14,12 @@
 #include <limits.h>
 #include <sodium.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "format.h"
+#include "objects.h"
+#include "objopts.h"
 #include "keyfile.h"
 #include "proto.h"
 #include "table.h"
@@ -24,9 +29,12 @@
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] switch tables SWITCH [ format { text | ip | json } ]\n"
-		"       dardctl [ -t TOPO ] switch query SWITCH [ port N ]... [ at ADDR[:PORT] ]\n"
-		"                                     [ timeout MS ]\n"
+		"Usage: dardctl switch tables SWITCH [ format { text | ip | json } ]\n"
+		"                                    [ TOPO_OPTS ]\n"
+		"       dardctl switch query SWITCH [ port N ]... [ at ADDR[:PORT] ]\n"
+		"                                   [ timeout MS ] [ TOPO_OPTS ] [ -k FILE ]\n");
+	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
+	fprintf(f,
 		"\n"
 		"tables:\n"
 		"The downhill table (prefixes allocated below, by down port; looked up\n"

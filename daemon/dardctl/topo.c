@@ -4,15 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
+#include "objopts.h"
 #include "buf.h"
 #include "print.h"
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] topo show\n"
-		"       dardctl [ -t TOPO ] topo gen [ noplan ] [ noaliases ] [ output FILE ]\n"
+		"Usage: dardctl topo show [ TOPO_OPTS ]\n"
+		"       dardctl topo gen [ noplan ] [ noaliases ] [ output FILE ]\n"
+		"                        [ TOPO_OPTS ]\n");
+	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
+	fprintf(f,
 		"\n"
 		"show   the levels, switch and host counts, and the address plan.\n"
 		"gen    write the host configuration file: the topology, the address\n"

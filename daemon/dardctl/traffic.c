@@ -5,16 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "format.h"
+#include "objects.h"
+#include "objopts.h"
 #include "traffic.h"
 #include "print.h"
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] traffic gen [ pattern { stride | random | staggered } ]\n"
+		"Usage: dardctl traffic gen [ pattern { stride | random | staggered } ]\n"
 		"               [ step N ] [ torp P ] [ podp P ] [ rate R ] [ duration S ]\n"
 		"               [ size MB ] [ seed N ] [ format { text | csv | json } ]\n"
+		"               [ TOPO_OPTS ]\n");
+	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
+	fprintf(f,
 		"\n"
 		"The elephant flows of one of the DARD paper's traffic patterns\n"
 		"(section 4.1), sorted by start time. Every host is a source whose\n"

@@ -10,7 +10,11 @@
 
 #include "addr.h"
 #include "ctlsock.h"
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "dpopen.h"
+#include "objects.h"
 #include "dp.h"
 #include "print.h"
 

@@ -3,7 +3,8 @@
 #
 # dardctl's command line: every object's output in text and JSON (checked
 # with jq), exit codes (0 success, 1 error, 2 usage) and error messages.
-# Needs no privileges and no namespaces.
+# Needs no privileges; as root it also runs -n in one empty network
+# namespace of its own (dardctl-test-PID), made and deleted here.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -210,6 +211,108 @@ ok "deploy cluster on a full disk" 1 d -t fattree:4 deploy cluster "$tmp/fullc" 
 	is "cluster full disk: one message naming the file" "$err" \
 		"Unable to write \`$tmp/fullc/core1/setup.sh': No space left on device"
 is "no nodes file after a failure" "$(ls "$tmp/fullc/nodes" 2>/dev/null)" ""
+
+# Object options: after the object, anywhere among its words, and only
+# to the objects that take them; before it, where earlier versions took
+# them, still to every object, so old scripts run unchanged.
+ok "topo show, old form" 0 d -t fattree:4 topo show
+before=$out
+ok "-t after the command" 0 d topo show -t fattree:4 && is "same as before the object" "$out" "$before"
+ok "-t between object and command" 0 d topo -t fattree:4 show &&
+	is "same again" "$out" "$before"
+ok "--topo=TOPO" 0 d topo show --topo=fattree:4 && is "same with =" "$out" "$before"
+ok "after the object counts over before" 0 d -t fattree:8 topo show -t fattree:4 &&
+	is "fattree:4, not 8" "$out" "$before"
+ok "-c after the object" 0 d topo show -t fattree:4 -c 100 &&
+	has "capacity taken" "$out" '^topology fattree:4: .* 100 Mbit/s$'
+ok "--base after the object" 0 d -j topo show -t fattree:48 --base 16.0.0.0/4 &&
+	is "base taken" "$(jq -r '.[0].addressing.base' <<<"$out")" 16.0.0.0/4
+ok "--mode after the object" 0 d -j topo show -t fattree:4 --mode compact &&
+	is "mode taken" "$(jq -r '.[0].addressing.mode' <<<"$out")" compact
+ok "--ids, --linknet, --mgmtnet after the object" 0 d -j addr show e1_1 -t fattree:4 \
+	--ids 172.17.0.0/16 --linknet 172.21.0.0/16 --mgmtnet=172.25.0.0/16 &&
+	has "ID from --ids" "$(jq -r '.[0].id' <<<"$out")" '^172\.17\.' &&
+	has "management address from --mgmtnet" "$(jq -r '.[0].mgmt' <<<"$out")" '^172\.25\.'
+ok "path list, options last" 0 d path list e1_1 e2_1 -t fattree:4 &&
+	is "four paths" "$(wc -l <<<"$out")" 4
+ok "traffic gen, options first" 0 d traffic -t fattree:4 gen seed 3 format csv &&
+	has "a flow" "$out" '^0,[0-9.]+,e'
+ok "bad value after the object" 2 d topo show -t fattree:4 --base 10.1.0.0/8 &&
+	has "value named" "$err" "^Invalid base .10.1.0.0/8."
+ok "bad capacity after the object" 2 d topo show -t fattree:4 -c 0 &&
+	has "capacity named" "$err" "^Invalid capacity .0.: out of range"
+ok "no value after the object" 2 d topo show -t &&
+	is "value asked for" "$err" 'Option "-t" needs a value, try "dardctl topo help".'
+ok "another object's option refused" 2 d topo show -t fattree:4 --pin "$tmp/pin" &&
+	is "refusal named" "$err" 'Option "--pin" is not one of topo'"'"'s, try "dardctl topo help".'
+ok "-k refused by path" 2 d path list e1_1 e2_1 -t fattree:4 -k "$tmp/k"
+ok "stats takes none" 2 d stats -t fattree:4 && has "stats refusal" "$err" '"-t" is not one of stats'
+# The same options before the object: every object takes them, as ever.
+ok "old form: stats ignores -t" 1 d -t fattree:4 stats && has "no dardd" "$err" '^No dardd'
+ok "old form: an abbreviation" 0 d --cap 100 -t fattree:4 topo show &&
+	has "abbreviated capacity taken" "$out" ' 100 Mbit/s$'
+ok "--datapath after dp" 1 d dp stats lo --datapath kmod &&
+	is "kmod chosen" "$err" "No kmod datapath on lo: dard.ko is not loaded (modprobe dard)"
+ok "--datapath=KIND after flow" 1 d flow show dev lo -t fattree:4 --datapath=kmod &&
+	is "kmod chosen for flow" "$err" "No kmod datapath on lo: dard.ko is not loaded (modprobe dard)"
+ok "bad --datapath after dp" 2 d dp stats lo --datapath ebpf &&
+	has "datapath named" "$err" "^Invalid datapath .ebpf."
+ok "-k after deploy" 0 d deploy cluster "$tmp/cl4" -t fattree:4 -k "$tmp/cl/e1_1/etc/dard/dard.key" &&
+	t "deploy: -k's key copied" cmp "$tmp/cl/e1_1/etc/dard/dard.key" "$tmp/cl4/core1/etc/dard/dard.key"
+ok "-k after key" 0 d key gen -k "$tmp/kafter" && t "key gen: -k's file written" test -s "$tmp/kafter"
+# Exact words only: one that merely starts like an option is the command's.
+ok "a word like an option is an argument" 2 d dp weights lo 172.16.0.5 -tx -t fattree:4 &&
+	has "-tx reached dp weights" "$err" "^Invalid weight .-tx.: not a number"
+ok "topo help names its options" 0 d topo help &&
+	has "TOPO_OPTS in topo help" "$out" '^Where: TOPO_OPTS := \{ -t TOPO \| -c MBIT \|'
+ok "dp help names its options" 0 d dp help &&
+	has "DP_OPTS in dp help" "$out" '^ +DP_OPTS := \{ --pin DIR \| --datapath KIND \}$'
+ok "help says which objects take which" 0 d help &&
+	has "TOPO_OPTS takers" "$out" '^  TOPO_OPTS: +topo addr path switch deploy dp flow traffic$' &&
+	has "DP_OPTS takers" "$out" '^  DP_OPTS: +dp flow$' &&
+	has "-k takers" "$out" '^  -k: +key switch deploy$'
+
+# -n NAME: the command runs in network namespace /run/netns/NAME, or
+# not at all. One of this run's own (dardctl-test-PID), made and deleted
+# here, where root may; a name that is none fails before the object.
+ns=dardctl-test-$$
+ok "-n: no such namespace" 1 d -n "$ns-none" topo show -t fattree:4 &&
+	is "namespace and reason named" "$err" \
+		"Unable to enter network namespace \`$ns-none' (/run/netns/$ns-none): No such file or directory" &&
+	is "and nothing run" "$out" ""
+ok "--netns: no such namespace" 1 d --netns "$ns-none" stats &&
+	has "long form named" "$err" "^Unable to enter network namespace .$ns-none."
+ok "-n: a path is no name" 2 d -n ../x stats &&
+	has "path refused" "$err" "^Invalid network namespace .\.\./x.: expected a name in /run/netns"
+ok "-n without a name" 2 d -n
+ok "help has -n" 0 d help && has "-n in help" "$out" '^  -n, --netns NAME '
+if [[ $EUID -eq 0 ]] && command -v ip >/dev/null && ip netns add "$ns" 2>/dev/null; then
+	trap 'ip netns del "$ns" 2>/dev/null; rm -rf "$tmp"' EXIT
+	ino=$(stat -L -c %i "/run/netns/$ns")
+	t "-n: the namespace is not ours" test "$ino" != "$(stat -L -c %i /proc/self/ns/net)"
+	# dardd's control socket is named by its namespace's inode.
+	ok "-n: stats asks that namespace's dardd" 1 d -n "$ns" stats &&
+		has "its socket, not ours" "$err" \
+			"^No dardd in this network namespace \(/run/dard/dardd/net-$ino\.sock: "
+	ok "--netns: monitor show, the same" 1 d --netns "$ns" monitor show &&
+		has "its socket again" "$err" "/run/dard/dardd/net-$ino\.sock"
+	# An ID on the namespace's loopback makes it e2_1 there, and only
+	# there (dard.ko absent: attach stops at the module, building nothing).
+	if [[ ! -e /sys/module/dard ]] && ip -n "$ns" addr add 172.16.0.5/32 dev lo; then
+		ok "here: no host's ID" 1 d dp attach lo -t fattree:4 --datapath kmod &&
+			is "no host here" "$err" "No host of fattree:4 has its ID here: give host NAME"
+		ok "-n: the namespace's lo holds e2_1's ID" 1 d -n "$ns" dp attach lo \
+			-t fattree:4 --datapath kmod &&
+			is "found, then stopped at the module" "$err" \
+				"Unable to attach the datapath to lo: dard.ko is not loaded (modprobe dard)"
+	else
+		echo "skip -n loopback check: dard.ko is loaded, or no address on lo"
+	fi
+	t "the namespace deleted" ip netns del "$ns"
+	trap 'rm -rf "$tmp"' EXIT
+else
+	echo "skip -n in a namespace of its own: needs root and ip netns add"
+fi
 
 # Strict numbers: no silent truncation, no inf/nan/1e20; the argument and
 # the value are named. All are refused before any datapath or dardd is

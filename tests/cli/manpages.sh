@@ -8,7 +8,8 @@
 #         +-- OPTIONS     <-->  NAME --help        (both ways; the
 #         |                     daemons, dard-exp and dard-sim)
 #         +-- ENVIRONMENT  <--  $DARD_* in --help
-#         +-- ## OBJECT   <-->  dardctl help       (objects, options)
+#         +-- ## OBJECT   <-->  dardctl help       (objects, options and
+#         |                                          object options)
 #         +-- *word*      <-->  dardctl OBJECT help (usage words; the
 #         |                                           section's synopsis)
 #         +-- sections NAME ... SEE ALSO; *dard...*(N) references exist
@@ -221,8 +222,10 @@ help=$out
 objs=$(help_objects "$help")
 has "dardctl help lists objects" "$objs" '^topo$'
 check "dardctl: objects = the page's COMMANDS" "$(obj_drift "$help" "$page")"
+# The page's OPTIONS holds both kinds: those before OBJECT (Options:)
+# and the object options after it (Object options ...:).
 check "dardctl: Options = the page's OPTIONS" \
-	"$(opt_drift "$(sed -n '/^Options:/,/^$/p' <<<"$help")" "$page")"
+	"$(opt_drift "$(sed -n '/^Options:/,/^$/p; /^Object options/,/^$/p' <<<"$help")" "$page")"
 check "dardctl: help's variables in ENVIRONMENT" "$(env_drift "$help" "$page")"
 for obj in $objs; do
 	ok "dardctl $obj help" 0 "$bin/dardctl" "$obj" help || continue

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
 #include "keyfile.h"
 #include "cluster.h"
 #include "deterlab.h"

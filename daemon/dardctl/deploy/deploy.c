@@ -9,7 +9,11 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "dardctl.h"
+#include "ctl.h"
+#include "args.h"
+#include "load.h"
+#include "objects.h"
+#include "objopts.h"
 #include "keyfile.h"
 #include "print.h"
 #include "cluster.h"
@@ -19,11 +23,13 @@
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dardctl [ -t TOPO ] deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
-		"                                       [ routing { dard | ecmp } ]\n"
-		"       dardctl [ -t TOPO ] deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
-		"                                          [ setup-dir PATH ]\n"
-		"       dardctl [ -t TOPO ] deploy cluster DIR [ rate MBIT ]\n"
+		"Usage: dardctl deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
+		"                        [ routing { dard | ecmp } ] [ TOPO_OPTS ] [ -k FILE ]\n"
+		"       dardctl deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
+		"                        [ setup-dir PATH ] [ TOPO_OPTS ] [ -k FILE ]\n"
+		"       dardctl deploy cluster DIR [ rate MBIT ] [ TOPO_OPTS ] [ -k FILE ]\n");
+	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
+	fprintf(f,
 		"\n"
 		"netns:\n"
 		"Writes into DIR, for a testbed of network namespaces named NAME-NODE\n"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
 #include "render.h"
 #include "deterlab.h"
 #include "out.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dardctl.h"
+#include "ctl.h"
 #include "render.h"
 #include "netns.h"
 #include "out.h"
