@@ -350,7 +350,8 @@ struct dardd {
 	struct dardd_stats st;
 };
 
-/* CLOCK_MONOTONIC in ns: every time dardd keeps (loop.c). */
+/* CLOCK_MONOTONIC in ns: every time dardd keeps (clock.c, a leaf that
+ * a test replaces with its own clock). */
 uint64_t dardd_now_ns(void);
 
 /*
@@ -374,10 +375,13 @@ const char *dardd_mode_name(const struct dardd_opts *o);
 void elephants_init(struct dardd *d);
 void elephants_fini(struct dardd *d);
 struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k);
-/* The new elephant, or NULL: known already, ignored or out of memory. */
-struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
-			const struct dard_alias_pair *pair, uint64_t now);
-void el_del(struct dardd *d, struct elephant *e, const char *why);
+/* A new entry for k, to host dst, in no monitor yet (path -1); NULL when
+ * out of memory. track_add() fills in the rest. */
+struct elephant *el_insert(struct dardd *d, const struct dard_flow_key *k,
+			   const struct dard_alias_pair *pair, uint32_t dst,
+			   uint64_t now);
+/* Unlinks and frees e: track_end() has told the others. */
+void el_remove(struct dardd *d, struct elephant *e);
 void el_hist_add(struct elephant *e, uint64_t now, int path);
 /* Our elephants of one monitor, for dard_monitor_round. */
 void el_iter(struct mon *mon, struct dard_flow_iter *it);
@@ -449,6 +453,16 @@ void flows_fini(struct dardd *d);
 int flows_on_event(const struct dard_event *ev, void *arg);
 /* Our elephants against the flow table; idle flows forgotten. */
 void flows_sweep(struct dardd *d, uint64_t now);
+
+/*
+ * track.c: an elephant's life. track_add: a flow the datapath calls an
+ * elephant, in its ToR's monitor, told to the controller; NULL when
+ * known already, not to another ToR's host, or out of memory.
+ */
+struct elephant *track_add(struct dardd *d, const struct dard_flow_key *k,
+			   const struct dard_alias_pair *pair, uint64_t now);
+/* e ended (why, for the log): the controller told, its monitor let go. */
+void track_end(struct dardd *d, struct elephant *e, const char *why);
 
 /* ctl.c: the control socket, answering dardctl. */
 int ctl_init(struct dardd *d);

@@ -2,7 +2,9 @@
 /*
  * Our elephants: every flow the datapath reported as an elephant and that
  * has not ended, by flow key, each with its monitor, its path and the
- * paths it took.
+ * paths it took. A table and nothing more: it calls no other part of
+ * dardd; flows.c tracks and ends elephants, telling the monitors and
+ * the controller.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +14,6 @@
 #include <netinet/in.h>
 
 #include "dardd_priv.h"
-#include "log.h"
 #include "rng.h"
 
 const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len)
@@ -59,41 +60,24 @@ struct elephant *el_find(struct dardd *d, const struct dard_flow_key *k)
 	return NULL;
 }
 
-struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
-			const struct dard_alias_pair *pair, uint64_t now)
+struct elephant *el_insert(struct dardd *d, const struct dard_flow_key *k,
+			   const struct dard_alias_pair *pair, uint32_t dst,
+			   uint64_t now)
 {
-	uint32_t dst = dard_topo_find_id(d->t, ntohl(k->daddr));
-	struct elephant *e;
-	char b[96];
+	struct elephant *e = calloc(1, sizeof(*e));
 
-	if (el_find(d, k))
-		return NULL;
-	if (dst == DARD_NONE || dard_topo_tor(d->t, dst) == d->my_tor) {
-		log_debug("elephant %s: %s", flow_str(k, b, sizeof(b)),
-			  dst == DARD_NONE ? "not to a known ID"
-					   : "under our own ToR, one path");
-		return NULL;
-	}
-	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->mon = mon_get(d, dard_topo_tor(d->t, dst), now);
-	if (!e->mon) {
-		free(e);
-		return NULL;
-	}
-	e->mon->nflows++;
 	e->key = *k;
 	e->dst = dst;
 	e->pair = *pair;
-	e->path = mon_path_of(d, e->mon, pair);
+	e->path = -1;
 	e->since_ns = now;
 	/* Until a walk reads the flow table's: it lived the age at least. */
 	e->first_ns = now > d->o.age_ns ? now - d->o.age_ns : 0;
 	e->seen = 1;
 	e->left = -1;
 	e->rate = -1;
-	el_hist_add(e, now, e->path);
 	e->next = d->els;
 	if (e->next)
 		e->next->pprev = &e->next;
@@ -101,10 +85,6 @@ struct elephant *el_add(struct dardd *d, const struct dard_flow_key *k,
 	d->els = e;
 	e->hnext = *el_bucket(d, k);
 	*el_bucket(d, k) = e;
-	d->st.elephants++;
-	log_info("elephant %s on path %d of %s", flow_str(k, b, sizeof(b)),
-		 e->path + 1, d->t->node[e->mon->m->dst_tor].name);
-	controller_note(d, e, 0);
 	return e;
 }
 
@@ -120,16 +100,9 @@ static void el_unlink(struct dardd *d, struct elephant *e)
 	*pp = e->hnext;
 }
 
-void el_del(struct dardd *d, struct elephant *e, const char *why)
+void el_remove(struct dardd *d, struct elephant *e)
 {
-	char b[96];
-
 	el_unlink(d, e);
-	log_info("elephant %s ended (%s)", flow_str(&e->key, b, sizeof(b)),
-		 why);
-	controller_note(d, e, 1);
-	d->st.ended++;
-	mon_put(d, e->mon);
 	free(e);
 }
 

@@ -58,11 +58,11 @@ int flows_on_event(const struct dard_event *ev, void *arg)
 
 	d->st.events++;
 	if (ev->type == DARD_EVENT_ELEPHANT) {
-		el_add(d, &ev->key, &ev->path, dardd_now_ns());
+		track_add(d, &ev->key, &ev->path, dardd_now_ns());
 	} else if (ev->type == DARD_EVENT_END) {
 		e = el_find(d, &ev->key);
 		if (e)
-			el_del(d, e, "FIN or RST");
+			track_end(d, e, "FIN or RST");
 	}
 	return 0;
 }
@@ -73,7 +73,7 @@ static int on_idle(const struct dard_event *ev, void *arg)
 	struct elephant *e = el_find(d, &ev->key);
 
 	if (e)
-		el_del(d, e, "idle");
+		track_end(d, e, "idle");
 	return 0;
 }
 
@@ -87,7 +87,7 @@ static int on_idle(const struct dard_event *ev, void *arg)
 static void adopt(struct dardd *d, const struct dard_flow_key *k,
 		  const struct dard_flow *f, uint64_t now)
 {
-	struct elephant *e = el_add(d, k, &f->path, now);
+	struct elephant *e = track_add(d, k, &f->path, now);
 	char b[96];
 
 	if (!e)
@@ -169,8 +169,8 @@ static int walk_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 	 */
 	if (e && f->first_ns > e->since_ns) {
 		w->d->st.evicted++;
-		el_del(w->d, e,
-		       "evicted from the flow table, back as a new flow");
+		track_end(w->d, e,
+			  "evicted from the flow table, back as a new flow");
 		e = NULL;
 	}
 	if (e) {
@@ -229,7 +229,7 @@ void flows_sweep(struct dardd *d, uint64_t now)
 			continue;
 		/* The LRU's evictions (or a sweep by dardctl): no event. */
 		d->st.evicted++;
-		el_del(d, e, "gone from the flow table");
+		track_end(d, e, "gone from the flow table");
 	}
 	n = d->ops->sweep(d->dp, d->o.idle_ns, on_idle, d);
 	if (n > 0)

@@ -25,11 +25,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-uint64_t dardd_now_ns(void)
-{
-	return dard_clock_ns(CLOCK_MONOTONIC);
-}
-
 /* The timer's work: queries, rounds and walks that are due. */
 static void loop_tick(struct dardd *d, uint64_t now)
 {

@@ -425,7 +425,7 @@ static void test_lru_evicted(void **state)
 	}
 	assert_true(dard_dp_bpf.poll(e->dp, count_ev, &c, 100) >= 0);
 	assert_int_equal(c.elephant, 1);
-	/* dardd takes it for an elephant as it reads the event (el_add). */
+	/* dardd takes it for an elephant as it reads the event (track_add). */
 	since = dard_clock_ns(CLOCK_MONOTONIC);
 	assert_true(c.ts_ns <= since);
 	m = (k + 1) % NPATHS;

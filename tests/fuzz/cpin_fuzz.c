@@ -30,7 +30,7 @@ static struct dardd d;
 static uint64_t clock_ns = 1000000000ULL;
 static struct dard_flow_key keys[NELS];
 
-/* loop.c and dp's, which this target does not link. */
+/* clock.c's and dp's, which this target does not link. */
 uint64_t dardd_now_ns(void)
 {
 	return clock_ns;
@@ -139,7 +139,7 @@ static void setup(void)
 		keys[i].dport = htons(5001);
 		keys[i].proto = 6;
 		dard_path_foreach(d.pc, d.me, h, first_path, &pair);
-		if (!el_add(&d, &keys[i], &pair, clock_ns))
+		if (!track_add(&d, &keys[i], &pair, clock_ns))
 			abort();
 	}
 }

@@ -297,7 +297,7 @@ static void test_show_release(void **state)
 	assert_int_equal(json_object_get_int64(v), 1);
 	json_object_put(doc);
 	/* The last elephant ends: no monitor is left to clear the bits. */
-	el_del(&f->d, f->d.els, "test");
+	track_end(&f->d, f->d.els, "test");
 	assert_null(f->d.mons);
 	assert_dead(f, "e2_1", 0);
 	fix_free(f);
