@@ -238,14 +238,27 @@ static const void *flows_next(void *arg, const void *cur,
  * out), the elephant that moved least picked (the first of equals), and
  * the move counted in the link states.
  */
+/* A flow of a round: its path, moves and last move's time. */
+#define RF(p, m, at)                                                           \
+	{                                                                      \
+		.path = (p), .moves = (m), .moved_at = (at)                    \
+	}
+/* And its rates: path, moves, moved_at, rate, idle_rate, share,
+ * moved_rate. */
+#define RFQ(p, m, at, r, ir, sh, mr)                                           \
+	{                                                                      \
+		.path = (p), .moves = (m), .moved_at = (at), .rate = (r),      \
+		.idle_rate = (ir), .share = (sh), .moved_rate = (mr)           \
+	}
+
 static void test_round(void **state)
 {
 	struct fix *f = *state;
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
 	struct dard_round_flow fl[] = {
-		{0, 3, 0}, {-1, 0, 0}, {0, 1, 0},
-		{1, 0, 0}, {0, 1, 0},  {-2, 0, 0},
+		RF(0, 3, 0), RF(-1, 0, 0), RF(0, 1, 0),
+		RF(1, 0, 0), RF(0, 1, 0),  RF(-2, 0, 0),
 	};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
@@ -300,7 +313,8 @@ static void test_round_hold(void **state)
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
 	/* Two of ours on path 0: one moved at 100 s, one at 50 s. */
-	struct dard_round_flow fl[] = {{0, 1, 100}, {0, 2, 50}, {-2, 0, 0}};
+	struct dard_round_flow fl[] = {RF(0, 1, 100), RF(0, 2, 50),
+				       RF(-2, 0, 0)};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
 	unsigned i;
@@ -366,9 +380,9 @@ static void test_quiet(void **state)
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
 	/* path, moves, moved_at, rate, idle_rate, share, moved_rate */
-	struct dard_round_flow fl[] = {{0, 0, 0, 95, 0, 100, 0},
-				       {1, 0, 0, 45, 0, 50, 0},
-				       {-2, 0, 0, 0, 0, 0, 0}};
+	struct dard_round_flow fl[] = {RFQ(0, 0, 0, 95, 0, 100, 0),
+				       RFQ(1, 0, 0, 45, 0, 50, 0),
+				       RFQ(-2, 0, 0, 0, 0, 0, 0)};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
 	unsigned i;
@@ -444,7 +458,7 @@ static void test_round_dead(void **state)
 	struct fix *f = *state;
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
-	struct dard_round_flow fl[] = {{0, 0, 0}, {1, 0, 0}, {-2, 0, 0}};
+	struct dard_round_flow fl[] = {RF(0, 0, 0), RF(1, 0, 0), RF(-2, 0, 0)};
 	struct dard_flow_iter it = {flows_next, fl};
 	struct dard_move mv;
 	unsigned i;
