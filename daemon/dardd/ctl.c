@@ -214,24 +214,23 @@ static json_object *flows_json(struct dardd *d)
 	return a;
 }
 
-/* PREFIXNAME: the count of each refusal reason, by its name. */
-static void add_refusals(json_object *o, const char *prefix,
-			 const uint64_t *why, int n, const char *(*name)(int))
-{
-	char key[64];
-	int i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(key, sizeof(key), "%s%s", prefix, name(i));
-		json_object_object_add(o, key, json_object_new_int64(why[i]));
-	}
-}
+/* A receiver's refusals: their total, then each of LIST by its name. */
+#define ADD_REFUSED(id, name)                                                  \
+	json_object_object_add(o, #name,                                       \
+			       json_object_new_int64(rx->n[DARD_RX_##id]));
+#define ADD_REFUSALS(total, LIST)                                              \
+	do {                                                                   \
+		json_object_object_add(                                        \
+			o, total, json_object_new_int64(dard_rx_refused(rx))); \
+		LIST(ADD_REFUSED)                                              \
+	} while (0)
 
 /* Who places our elephants and what the controller did (contract). */
 static void controller_json(struct dardd *d, json_object *o)
 {
 	const struct dardd_stats *s = &d->st;
 	const char *algo = dard_cp_algo_name(d->cp.algo);
+	const struct dard_rx *rx;
 	uint64_t now = dardd_now_ns();
 
 	if (d->o.controller)
@@ -260,16 +259,16 @@ static void controller_json(struct dardd *d, json_object *o)
 	STAT("controller_weights", cp_weights);
 	STAT("controller_weights_failed", cp_weights_failed);
 	STAT("controller_fallbacks", cp_fallbacks);
-	STAT("controller_refused", cp_refused);
 #undef STAT
-	add_refusals(o, "controller_refused_", s->cp_why, __CPR_MAX,
-		     controller_refusal_name);
+	rx = &d->cp.rx;
+	ADD_REFUSALS("controller_refused", DARDD_CP_REFUSALS);
 }
 
 /* Sharing with the hosts under our ToR (share.c; protocol.md). */
 static void share_json(struct dardd *d, json_object *o)
 {
 	const struct dardd_stats *s = &d->st;
+	const struct dard_rx *rx;
 
 	json_object_object_add(o, "share", json_object_new_boolean(d->sh.on));
 	json_object_object_add(o, "share_peers",
@@ -288,16 +287,16 @@ static void share_json(struct dardd *d, json_object *o)
 	STAT(wants_taken);
 	STAT(share_skipped);
 	STAT(share_saved);
-	STAT(share_refused);
 #undef STAT
-	add_refusals(o, "share_refused_", s->share_why, __SR_MAX,
-		     share_refusal_name);
+	rx = &d->sh.rx;
+	ADD_REFUSALS("share_refused", DARDD_SHARE_REFUSALS);
 }
 
 static json_object *stats_json(struct dardd *d)
 {
 	json_object *o = json_object_new_object();
 	const struct dardd_stats *s = &d->st;
+	const struct dard_rx *rx;
 	int i;
 
 	json_object_object_add(o, "host",
@@ -322,15 +321,10 @@ static json_object *stats_json(struct dardd *d)
 	STAT(replies);
 	STAT(reply_bytes);
 	STAT(timeouts);
-	STAT(late);
-	STAT(rejected);
-	STAT(refused_proto);
-	STAT(refused_key);
-	STAT(refused_mac);
-	STAT(refused_malformed);
-	STAT(refused_source);
-	STAT(refused_seq);
-	STAT(refused_replay);
+	json_object_object_add(
+		o, "late", json_object_new_int64(d->reply_rx.n[DARD_RX_LATE]));
+	rx = &d->reply_rx;
+	ADD_REFUSALS("rejected", DARDD_REPLY_REFUSALS);
 	STAT(send_errors);
 	STAT(rounds);
 	STAT(rounds_quiet);

@@ -285,7 +285,7 @@ static void test_weights(void **state)
 	assert_int_equal(dard_cp_add_weights(m, 99, w, 4), 0);
 	push(f, m, 12 * S);
 	assert_int_equal(nwcalls, before);
-	assert_int_equal(d->st.cp_why[CPR_MALFORMED], 1);
+	assert_int_equal(d->cp.rx.n[DARD_RX_MALFORMED], 1);
 	assert_int_equal(d->st.cp_weights, 2);
 	/* Destinations the datapath does not have yet: no failure. */
 	assert_int_equal(d->st.cp_weights_failed, 0);
