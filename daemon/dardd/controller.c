@@ -142,12 +142,12 @@ int controller_send(struct dardd *d, struct dard_cp_msg *m)
 		return -1;
 	}
 	if (d->cp.xmit(d, buf, len) < 0) {
-		d->st.cp_send_errors++;
+		d->st.controller_send_errors++;
 		return -1;
 	}
 	if (m->type == DARD_CP_REPORT) {
-		d->st.cp_reports++;
-		d->st.cp_report_bytes += len;
+		d->st.controller_reports++;
+		d->st.controller_report_bytes += len;
 	}
 	return 0;
 }
@@ -238,7 +238,7 @@ static void fall_back(struct dardd *d, enum cp_mode why)
 
 	d->cp.mode = why;
 	d->cp.mode_wall_ns = d->cp.wall_ns();
-	d->st.cp_fallbacks++;
+	d->st.controller_fallbacks++;
 	cp_weights_even(d);
 	log_warn(
 		"controller %s silent for %.3g s: DARD schedules our elephants",

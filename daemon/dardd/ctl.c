@@ -214,143 +214,124 @@ static json_object *flows_json(struct dardd *d)
 	return a;
 }
 
-/* A receiver's refusals: their total, then each of LIST by its name. */
-#define ADD_REFUSED(id, name)                                                  \
-	json_object_object_add(o, #name,                                       \
-			       json_object_new_int64(rx->n[DARD_RX_##id]));
-#define ADD_REFUSALS(total, LIST)                                              \
-	do {                                                                   \
-		json_object_object_add(                                        \
-			o, total, json_object_new_int64(dard_rx_refused(rx))); \
-		LIST(ADD_REFUSED)                                              \
-	} while (0)
-
-/* Who places our elephants and what the controller did (contract). */
-static void controller_json(struct dardd *d, json_object *o)
+static void add_u64(json_object *o, const char *key, uint64_t v)
 {
-	const struct dardd_stats *s = &d->st;
-	const char *algo = dard_cp_algo_name(d->cp.algo);
-	const struct dard_rx *rx;
-	uint64_t now = dardd_now_ns();
+	json_object_object_add(o, key, json_object_new_int64((int64_t)v));
+}
 
+/* The values DARDD_STATS's V entries name: stat_NAME() adds NAME. */
+static void stat_host(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "host",
+			       json_object_new_string(d->t->node[d->me].name));
+}
+
+static void stat_mode(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "mode",
+			       json_object_new_string(controller_mode_name(d)));
+}
+
+static void stat_mode_why(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "mode_why",
+			       json_object_new_string(controller_mode_why(d)));
+}
+
+/* Wall-clock, so that it can be set beside other hosts' and a log's. */
+static void stat_mode_since_ns(struct dardd *d, json_object *o)
+{
+	add_u64(o, "mode_since_ns", d->cp.mode_wall_ns);
+}
+
+static void stat_monitors(struct dardd *d, json_object *o)
+{
+	add_u64(o, "monitors", mon_count(d));
+}
+
+/* Their sum, summed here, then ctl_REASON for each reason (ctlsock.h). */
+static void stat_ctl_refused(struct dardd *d, json_object *o)
+{
+	uint64_t sum = 0;
+	char key[32];
+	int i;
+
+	for (i = 0; i < __DARD_CTL_REFUSALS; i++)
+		sum += d->st.ctl_why[i];
+	add_u64(o, "ctl_refused", sum);
+	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {
+		snprintf(key, sizeof(key), "ctl_%s", dard_ctl_refusal_name(i));
+		add_u64(o, key, d->st.ctl_why[i]);
+	}
+}
+
+static void stat_controller(struct dardd *d, json_object *o)
+{
 	if (d->o.controller)
 		add_addr(o, "controller", htonl(d->o.controller));
 	else
 		json_object_object_add(o, "controller",
 				       json_object_new_string("none"));
+}
+
+static void stat_controller_algo(struct dardd *d, json_object *o)
+{
+	const char *algo = dard_cp_algo_name(d->cp.algo);
+
 	json_object_object_add(
 		o, "controller_algo",
 		json_object_new_string(algo && d->cp.heard_ns ? algo : "none"));
-	json_object_object_add(o, "controller_epoch",
-			       json_object_new_int64(d->cp.epoch));
-	/* null: never heard from. */
+}
+
+static void stat_controller_epoch(struct dardd *d, json_object *o)
+{
+	add_u64(o, "controller_epoch", d->cp.epoch);
+}
+
+/* null: never heard from. */
+static void stat_controller_heard_s(struct dardd *d, json_object *o)
+{
+	uint64_t ago = dardd_now_ns() - d->cp.heard_ns;
+
 	json_object_object_add(
 		o, "controller_heard_s",
-		d->cp.heard_ns
-			? json_object_new_double((now - d->cp.heard_ns) / 1e9)
-			: NULL);
-#define STAT(k, f) json_object_object_add(o, k, json_object_new_int64(s->f))
-	STAT("controller_reports", cp_reports);
-	STAT("controller_report_bytes", cp_report_bytes);
-	STAT("controller_send_errors", cp_send_errors);
-	STAT("controller_assigns", cp_assigns);
-	STAT("controller_moves", cp_moves);
-	STAT("controller_failed", cp_failed);
-	STAT("controller_weights", cp_weights);
-	STAT("controller_weights_failed", cp_weights_failed);
-	STAT("controller_fallbacks", cp_fallbacks);
-#undef STAT
-	rx = &d->cp.rx;
-	ADD_REFUSALS("controller_refused", DARDD_CP_REFUSALS);
+		d->cp.heard_ns ? json_object_new_double(ago / 1e9) : NULL);
 }
 
-/* Sharing with the hosts under our ToR (share.c; protocol.md). */
-static void share_json(struct dardd *d, json_object *o)
+static void stat_share(struct dardd *d, json_object *o)
 {
-	const struct dardd_stats *s = &d->st;
-	const struct dard_rx *rx;
-
 	json_object_object_add(o, "share", json_object_new_boolean(d->sh.on));
-	json_object_object_add(o, "share_peers",
-			       json_object_new_int64(d->sh.npeers));
-#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
-	STAT(shares_sent);
-	STAT(share_bytes);
-	STAT(share_records);
-	STAT(wants_sent);
-	STAT(want_bytes);
-	STAT(share_send_errors);
-	STAT(shares_taken);
-	STAT(share_taken);
-	STAT(share_down);
-	STAT(share_stale);
-	STAT(wants_taken);
-	STAT(share_skipped);
-	STAT(share_saved);
-#undef STAT
-	rx = &d->sh.rx;
-	ADD_REFUSALS("share_refused", DARDD_SHARE_REFUSALS);
 }
+
+static void stat_share_peers(struct dardd *d, json_object *o)
+{
+	add_u64(o, "share_peers", d->sh.npeers);
+}
+
+/* `dardctl stats': DARDD_STATS (dardd_priv.h), in its order. */
+#define STAT_C(name) add_u64(o, #name, d->st.name);
+#define STAT_R(name, r, id) add_u64(o, #name, d->r.n[DARD_RX_##id]);
+#define STAT_KIND(id, name) add_u64(o, #name, rx->n[DARD_RX_##id]);
+#define STAT_L(name, r, LIST)                                                  \
+	rx = &d->r;                                                            \
+	add_u64(o, #name, dard_rx_refused(rx));                                \
+	LIST(STAT_KIND)
+#define STAT_V(name) stat_##name(d, o);
 
 static json_object *stats_json(struct dardd *d)
 {
 	json_object *o = json_object_new_object();
-	const struct dardd_stats *s = &d->st;
 	const struct dard_rx *rx;
-	int i;
 
-	json_object_object_add(o, "host",
-			       json_object_new_string(d->t->node[d->me].name));
-	json_object_object_add(o, "mode",
-			       json_object_new_string(controller_mode_name(d)));
-	json_object_object_add(o, "mode_why",
-			       json_object_new_string(controller_mode_why(d)));
-	/* Wall-clock, so that it can be set beside other hosts' and a log's. */
-	json_object_object_add(
-		o, "mode_since_ns",
-		json_object_new_int64((int64_t)d->cp.mode_wall_ns));
-	json_object_object_add(o, "monitors",
-			       json_object_new_int64(mon_count(d)));
-#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
-	STAT(monitors_created);
-	STAT(elephants);
-	STAT(ended);
-	STAT(events);
-	STAT(queries);
-	STAT(query_bytes);
-	STAT(replies);
-	STAT(reply_bytes);
-	STAT(timeouts);
-	json_object_object_add(
-		o, "late", json_object_new_int64(d->reply_rx.n[DARD_RX_LATE]));
-	rx = &d->reply_rx;
-	ADD_REFUSALS("rejected", DARDD_REPLY_REFUSALS);
-	STAT(send_errors);
-	STAT(rounds);
-	STAT(rounds_quiet);
-	STAT(query_ticks);
-	STAT(monitor_ticks);
-	STAT(quiet_ticks);
-	STAT(moves);
-	STAT(moves_neutral);
-	STAT(ctl_refused);
-#undef STAT
-	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "ctl_%s", dard_ctl_refusal_name(i));
-		json_object_object_add(o, key,
-				       json_object_new_int64(s->ctl_why[i]));
-	}
-#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
-	STAT(dead_paths);
-	STAT(revived_paths);
-	STAT(evicted);
-#undef STAT
-	controller_json(d, o);
-	share_json(d, o);
+	DARDD_STATS(STAT_C, STAT_R, STAT_L, STAT_V)
 	return o;
 }
+
+#undef STAT_C
+#undef STAT_R
+#undef STAT_KIND
+#undef STAT_L
+#undef STAT_V
 
 /* The commands of dardd.h, and what answers each. */
 static const struct {
@@ -390,7 +371,6 @@ static void refuse(struct dardd *d, int fd, int why, const char *what)
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 
-	d->st.ctl_refused++;
 	d->st.ctl_why[why]++;
 	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen))
 		dard_peer_describe(cred.pid, cred.uid, who, sizeof(who));

@@ -93,32 +93,87 @@ struct dardd_opts {
 	FN(REPLAY, share_refused_replay)                                       \
 	FN(CLOCK, share_refused_clock)
 
-/* The counters `dardctl stats' shows. */
+/*
+ * What `dardctl stats' shows, in its order: C(name), a counter of struct
+ * dardd_stats; R(name, rx, ID), receiver rx's refusals of kind ID;
+ * L(name, rx, LIST), the total of rx's refusals (summed when shown,
+ * never stored), then each of LIST's, FN(ID, name); V(name), what ctl.c's
+ * stat_NAME() adds from dardd's state. Every name is the JSON key that
+ * dardctl, the tests and the scripts read: keep them.
+ */
+/* clang-format off */
+#define DARDD_STATS(C, R, L, V)                                                \
+	V(host)                                                                \
+	V(mode)                         /* dard or controller */               \
+	V(mode_why)                                                            \
+	V(mode_since_ns)                /* CLOCK_REALTIME, as others' */       \
+	V(monitors)                     /* now */                              \
+	C(monitors_created)                                                    \
+	C(elephants)                                                           \
+	C(ended)                                                               \
+	C(events)                                                              \
+	C(queries)                                                             \
+	C(query_bytes)                                                         \
+	C(replies)                                                             \
+	C(reply_bytes)                                                         \
+	C(timeouts)                     /* unanswered, asked again */          \
+	R(late, reply_rx, LATE)         /* no attack: not rejected */          \
+	L(rejected, reply_rx, DARDD_REPLY_REFUSALS)                            \
+	C(send_errors)                                                         \
+	C(rounds)                                                              \
+	C(rounds_quiet)                 /* skipped: monitor quiet */           \
+	C(query_ticks)                  /* query ticks run */                  \
+	C(monitor_ticks)                /* monitors at a tick, summed */       \
+	C(quiet_ticks)                  /* quiet ones, summed */               \
+	C(moves)                                                               \
+	C(moves_neutral)                /* of moves: out of an equilibrium */  \
+	V(ctl_refused)                  /* control clients, by reason */       \
+	C(dead_paths)                   /* a monitor path's transitions */     \
+	C(revived_paths)                                                       \
+	C(evicted)                      /* left the flow table unreported */   \
+	V(controller)                   /* its address, or none */             \
+	V(controller_algo)                                                     \
+	V(controller_epoch)                                                    \
+	V(controller_heard_s)           /* ago; null: never */                 \
+	C(controller_reports)                                                  \
+	C(controller_report_bytes)                                             \
+	C(controller_send_errors)                                              \
+	C(controller_assigns)                                                  \
+	C(controller_moves)                                                    \
+	C(controller_failed)                                                   \
+	C(controller_weights)                                                  \
+	C(controller_weights_failed)    /* refused by the datapath */          \
+	C(controller_fallbacks)                                                \
+	L(controller_refused, cp.rx, DARDD_CP_REFUSALS)                        \
+	V(share)                        /* on or off */                        \
+	V(share_peers)                                                         \
+	C(shares_sent)                                                         \
+	C(share_bytes)                                                         \
+	C(share_records)                                                       \
+	C(wants_sent)                                                          \
+	C(want_bytes)                                                          \
+	C(share_send_errors)                                                   \
+	C(shares_taken)                                                        \
+	C(share_taken)                  /* records applied */                  \
+	C(share_down)                                                          \
+	C(share_stale)                  /* records too old on arrival */       \
+	C(wants_taken)                                                         \
+	C(share_skipped)                /* links not asked: shared */          \
+	C(share_saved)                  /* queries not sent: all shared */     \
+	L(share_refused, sh.rx, DARDD_SHARE_REFUSALS)
+/* clang-format on */
+
+#define __DARDD_STAT_FIELD(name) uint64_t name;
+#define __DARDD_STAT_NONE(...)
+/* The counters every part adds to: DARDD_STATS's C entries. */
 struct dardd_stats {
-	uint64_t monitors_created, elephants, ended, events;
-	uint64_t queries, query_bytes, replies, reply_bytes;
-	uint64_t timeouts, send_errors;
-	uint64_t rounds, moves, ctl_refused;
-	uint64_t query_ticks;	/* query ticks run */
-	uint64_t monitor_ticks; /* monitors at a query tick, summed */
-	uint64_t quiet_ticks;	/* monitors quiet at a query tick, summed */
-	uint64_t rounds_quiet;	/* rounds skipped: their monitor was quiet */
-	uint64_t moves_neutral; /* of moves: out of an equilibrium (escape) */
-	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
-	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
-	uint64_t evicted; /* elephants gone from the flow table unreported */
-	/* The controller (controller.c, cpapply.c). */
-	uint64_t cp_reports, cp_report_bytes, cp_send_errors;
-	uint64_t cp_assigns, cp_moves, cp_failed, cp_weights, cp_fallbacks;
-	uint64_t cp_weights_failed; /* destinations the datapath refused */
-	/* Sharing among the ToR's hosts (share.c). */
-	uint64_t shares_sent, share_bytes, share_records;
-	uint64_t wants_sent, want_bytes, share_send_errors;
-	uint64_t shares_taken, share_taken, share_down, wants_taken;
-	uint64_t share_stale;	/* records too old on arrival: not taken */
-	uint64_t share_skipped; /* directed links not asked: shared */
-	uint64_t share_saved;	/* queries not sent: all their links shared */
+	DARDD_STATS(__DARDD_STAT_FIELD, __DARDD_STAT_NONE, __DARDD_STAT_NONE,
+		    __DARDD_STAT_NONE)
+	/* V(ctl_refused): control clients refused, by reason (ctl.c). */
+	uint64_t ctl_why[__DARD_CTL_REFUSALS];
 };
+#undef __DARDD_STAT_FIELD
+#undef __DARDD_STAT_NONE
 
 struct dardd;
 

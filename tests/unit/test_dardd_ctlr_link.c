@@ -25,7 +25,7 @@ static void refused(struct fix *f, int r, uint64_t total)
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_int_equal(f->d.cp.rx.n[r], 1);
 	assert_int_equal(dard_rx_refused(&f->d.cp.rx), total);
-	assert_int_equal(f->d.st.cp_assigns, 0);
+	assert_int_equal(f->d.st.controller_assigns, 0);
 	assert_int_equal(nsent, 0); /* no answer to any of them */
 }
 
@@ -127,7 +127,7 @@ static void test_mode(void **state)
 	wall = WALL0 + 3 * S;
 	controller_tick(d, 12 * S);
 	assert_true(controller_places(d));
-	assert_int_equal(d->st.cp_fallbacks, 0);
+	assert_int_equal(d->st.controller_fallbacks, 0);
 	assert_int_equal(d->cp.mode_wall_ns, WALL0 + S);
 	/* Silent past it: DARD, every destination even, a round moves. */
 	nwcalls = 0;
@@ -136,7 +136,7 @@ static void test_mode(void **state)
 	assert_string_equal(controller_mode_name(d), "dard");
 	assert_int_equal(d->cp.mode, CP_SILENT);
 	assert_int_equal(d->cp.mode_wall_ns, WALL0 + 4 * S);
-	assert_int_equal(d->st.cp_fallbacks, 1);
+	assert_int_equal(d->st.controller_fallbacks, 1);
 	/* fattree:4: the 14 hosts outside our ToR, all even. */
 	assert_int_equal(nwcalls, 14);
 	assert_true(wcall[0].even && wcall[13].even);
@@ -164,14 +164,14 @@ static void test_mode(void **state)
 	assert_int_equal(d->cp.mode, CP_SELF);
 	controller_tick(d, 22 * S);
 	assert_int_equal(d->cp.mode, CP_SELF);
-	assert_int_equal(d->st.cp_fallbacks, 1);
+	assert_int_equal(d->st.controller_fallbacks, 1);
 	fix_links(f, 0, 2, 22 * S);
 	schedule(d, d->mons, 22 * S);
 	assert_int_equal(d->st.rounds, 2);
 	/* SELF and then silent: a fallback too. */
 	controller_tick(d, 25 * S);
 	assert_int_equal(d->cp.mode, CP_SILENT);
-	assert_int_equal(d->st.cp_fallbacks, 2);
+	assert_int_equal(d->st.controller_fallbacks, 2);
 	cp_free(f);
 }
 
@@ -278,7 +278,7 @@ static void test_clock(void **state)
 		DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	len = dard_cp_encode(rec, sizeof(rec), &k, m);
 	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
-	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.controller_assigns, 1);
 	assert_true(last_sent()->seq >= WALL0); /* the ACK's: our clock */
 	/* dardd restarts 11 s later: the recording is refused. */
 	cp_free(f);
@@ -307,7 +307,7 @@ static void test_clock(void **state)
 	     msg(f, DARD_CP_ASSIGN, wall / S << 20,
 		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
 	     S);
-	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.controller_assigns, 1);
 	assert_int_equal(dard_rx_refused(&d->cp.rx), 3);
 	assert_true(controller_places(d));
 	/* Our seq follows our clock, and never goes back when it does. */
