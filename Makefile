@@ -391,7 +391,7 @@ $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
 $(B)/fuzz/flows_fuzz: daemon/algo/flowfile.c
 # dard-controller's host table: the datagrams hosts (or anyone) send it.
 $(B)/fuzz/controller_fuzz: daemon/controller/hosts.c daemon/controller/paths.c \
-		daemon/common/log.c
+		daemon/common/receiver.c daemon/common/log.c
 $(B)/fuzz/controller_fuzz: FUZZ_CFLAGS := -iquote daemon/controller
 # dardd's handling of the controller's datagrams, with a fake datapath.
 $(B)/fuzz/cpin_fuzz: daemon/dardd/controller.c daemon/dardd/cpapply.c \

@@ -147,12 +147,13 @@ char *control_stats(struct ctlr *c)
 	STAT(send_errors);
 	STAT(queries);
 	STAT(replies);
-	STAT(query_refused);
+	add_u64(o, "query_refused", dard_rx_refused(&c->srx));
 	STAT(silent);
 #undef STAT
 	r = json_object_new_object();
-	for (i = 0; i < __CR_MAX; i++)
-		add_u64(r, ctlr_refusal_name(i), s->refused[i]);
+#define ADD_KIND(id, name) add_u64(r, #name, c->hrx.n[DARD_RX_##id]);
+	CTLR_HOST_REFUSALS(ADD_KIND)
+#undef ADD_KIND
 	json_object_object_add(o, "refused", r);
 	out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
