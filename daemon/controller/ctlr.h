@@ -108,16 +108,61 @@ struct cpset {
 	uint32_t *sw, *dl; /* npaths rows of nsw switches, ndl dlinks */
 };
 
+/*
+ * What `dardctl controller stats' shows, in its order: C(name), a counter
+ * of struct ctlr_stats; T(name, rx), receiver rx's refusals, summed when
+ * shown, never stored; O(name, rx, LIST), an object of rx's refusals of
+ * each of LIST's kinds, FN(ID, name); V(name), what control.c's
+ * stat_NAME() adds from the controller's state. Every name is a JSON key
+ * dardctl, the tests and the scripts read: keep them.
+ */
+/* clang-format off */
+#define CTLR_STATS(C, T, O, V)                                                 \
+	V(algo)                                                                \
+	V(epoch)                                                               \
+	V(hosts)                        /* heard from */                       \
+	V(flows)                        /* theirs */                           \
+	V(self)                         /* the last round pushed SELF */       \
+	V(last_decision_ms)             /* the last round's: last_ns */        \
+	C(last_msgs)                                                           \
+	C(last_bytes)                                                          \
+	C(last_max_load)                /* L_D over switch links, placed */    \
+	V(failed_links)                                                        \
+	V(lp_exact)                     /* oblivious mode only */              \
+	V(lp_util)                      /* oblivious mode only */              \
+	C(rounds)                                                              \
+	C(recomputed)                                                          \
+	C(obl_solves)                                                          \
+	C(weights)                                                             \
+	C(weights_bytes)                                                       \
+	C(self_rounds)                                                         \
+	C(moves)                                                               \
+	C(reports)                                                             \
+	C(report_bytes)                                                        \
+	C(acks)                                                                \
+	C(ack_failed)                                                          \
+	C(forgotten)                                                           \
+	C(assigns)                                                             \
+	C(assign_bytes)                                                        \
+	C(send_errors)                                                         \
+	C(queries)                      /* to the switches (links.c) */        \
+	C(replies)                                                             \
+	T(query_refused, srx)                                                  \
+	C(silent)                                                              \
+	O(refused, hrx, CTLR_HOST_REFUSALS)
+/* clang-format on */
+
+#define __CTLR_STAT_FIELD(name) uint64_t name;
+#define __CTLR_STAT_NONE(...)
+/* The counters every part adds to: CTLR_STATS's C entries. */
 struct ctlr_stats {
-	uint64_t rounds, reports, report_bytes, acks, ack_failed, forgotten;
-	uint64_t assigns, assign_bytes, weights, weights_bytes, send_errors;
-	uint64_t self_rounds, recomputed, moves, obl_solves;
-	/* The last round's. */
-	uint64_t last_ns, last_msgs, last_bytes, last_flows, last_hosts;
-	uint32_t last_max_load; /* L_D over switch links, placed flows */
-	/* The switch queries (links.c). */
-	uint64_t queries, replies, silent;
+	CTLR_STATS(__CTLR_STAT_FIELD, __CTLR_STAT_NONE, __CTLR_STAT_NONE,
+		   __CTLR_STAT_NONE)
+	/* The last round's, beside: its duration and what it placed. */
+	uint64_t last_ns, last_flows, last_hosts;
 };
+#undef __CTLR_STAT_FIELD
+#undef __CTLR_STAT_NONE
 
 struct ctlr;
 typedef ssize_t (*ctlr_xmit_fn)(struct ctlr *c, const void *buf, size_t len,
