@@ -391,13 +391,12 @@ $(B)/fuzz/demand_fuzz: daemon/algo/demandfile.c
 $(B)/fuzz/flows_fuzz: daemon/algo/flowfile.c
 # dard-controller's host table: the datagrams hosts (or anyone) send it.
 $(B)/fuzz/controller_fuzz: daemon/controller/hosts.c daemon/controller/paths.c \
-		daemon/common/log.c
+		daemon/common/receiver.c daemon/common/log.c
 $(B)/fuzz/controller_fuzz: FUZZ_CFLAGS := -iquote daemon/controller
 # dardd's handling of the controller's datagrams, with a fake datapath.
 $(B)/fuzz/cpin_fuzz: daemon/dardd/controller.c daemon/dardd/cpapply.c \
 	daemon/dardd/elephants.c daemon/dardd/monitors.c daemon/dardd/dead.c \
-	daemon/dardd/track.c \
-	daemon/common/log.c
+	daemon/dardd/track.c daemon/common/receiver.c daemon/common/log.c
 $(B)/fuzz/cpin_fuzz: FUZZ_CFLAGS := -iquote daemon/dardd
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c

@@ -166,11 +166,11 @@ static int run(const struct dard_config *cfg, const char *pattern,
 			return -1;
 		}
 		printf("| %s | %s | %llu | %.0f | %.1f | %.1f | %.1f | %.1f | "
-		       "%u | %llu | %llu |\n",
+		       "%llu | %llu | %llu |\n",
 		       pattern, dard_cp_algo_name(algos[a]),
 		       (unsigned long long)c.st.last_flows, rep,
 		       fresh.decide_ms, fresh.round_ms, steady.decide_ms,
-		       steady.round_ms, c.st.last_max_load,
+		       steady.round_ms, (unsigned long long)c.st.last_max_load,
 		       (unsigned long long)c.st.last_msgs,
 		       (unsigned long long)c.st.last_bytes);
 		fflush(stdout);

@@ -93,71 +93,104 @@ static json_object *failed_json(struct ctlr *c)
 	return a;
 }
 
-char *control_stats(struct ctlr *c)
+/* The values CTLR_STATS's V entries name: stat_NAME() adds NAME. */
+static void stat_algo(struct ctlr *c, json_object *o)
 {
-	json_object *o = json_object_new_object(), *r;
-	const struct ctlr_stats *s = &c->st;
-	uint64_t flows = 0, hosts = 0;
-	uint32_t i;
-	char *out;
-
-	for (i = 0; i < c->nhosts; i++)
-		if (host_live(&c->host[i])) {
-			hosts++;
-			flows += c->host[i].nflows;
-		}
 	json_object_object_add(
 		o, "algo",
 		json_object_new_string(dard_cp_algo_name(c->o.algo)));
+}
+
+static void stat_epoch(struct ctlr *c, json_object *o)
+{
 	add_u64(o, "epoch", c->epoch);
-	add_u64(o, "hosts", hosts);
-	add_u64(o, "flows", flows);
+}
+
+/* The hosts heard from within the timeout, and their flows. */
+static void stat_hosts(struct ctlr *c, json_object *o)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nhosts; i++)
+		n += host_live(&c->host[i]);
+	add_u64(o, "hosts", n);
+}
+
+static void stat_flows(struct ctlr *c, json_object *o)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (host_live(&c->host[i]))
+			n += c->host[i].nflows;
+	add_u64(o, "flows", n);
+}
+
+static void stat_self(struct ctlr *c, json_object *o)
+{
 	json_object_object_add(o, "self", json_object_new_boolean(c->self));
+}
+
+static void stat_last_decision_ms(struct ctlr *c, json_object *o)
+{
 	json_object_object_add(o, "last_decision_ms",
-			       json_object_new_double(s->last_ns / 1e6));
-	add_u64(o, "last_msgs", s->last_msgs);
-	add_u64(o, "last_bytes", s->last_bytes);
-	add_u64(o, "last_max_load", s->last_max_load);
+			       json_object_new_double(c->st.last_ns / 1e6));
+}
+
+static void stat_failed_links(struct ctlr *c, json_object *o)
+{
 	json_object_object_add(o, "failed_links", failed_json(c));
-	if (c->obl) {
+}
+
+/* The oblivious LP's, once it has weights. */
+static void stat_lp_exact(struct ctlr *c, json_object *o)
+{
+	if (c->obl)
 		json_object_object_add(
 			o, "lp_exact",
 			json_object_new_boolean(dard_obl_exact(c->obl)));
+}
+
+static void stat_lp_util(struct ctlr *c, json_object *o)
+{
+	if (c->obl)
 		json_object_object_add(
 			o, "lp_util",
 			dard_obl_exact(c->obl)
 				? json_object_new_double(dard_obl_util(c->obl))
 				: json_object_new_string("none"));
-	}
-#define STAT(f) add_u64(o, #f, s->f)
-	STAT(rounds);
-	STAT(recomputed);
-	STAT(obl_solves);
-	STAT(weights);
-	STAT(weights_bytes);
-	STAT(self_rounds);
-	STAT(moves);
-	STAT(reports);
-	STAT(report_bytes);
-	STAT(acks);
-	STAT(ack_failed);
-	STAT(forgotten);
-	STAT(assigns);
-	STAT(assign_bytes);
-	STAT(send_errors);
-	STAT(queries);
-	STAT(replies);
-	STAT(query_refused);
-	STAT(silent);
-#undef STAT
-	r = json_object_new_object();
-	for (i = 0; i < __CR_MAX; i++)
-		add_u64(r, ctlr_refusal_name(i), s->refused[i]);
-	json_object_object_add(o, "refused", r);
+}
+
+/* `dardctl controller stats': CTLR_STATS (ctlr.h), in its order. */
+#define STAT_C(name) add_u64(o, #name, c->st.name);
+#define STAT_T(name, rx) add_u64(o, #name, dard_rx_refused(&c->rx));
+#define STAT_KIND(id, name) add_u64(r, #name, rx->n[DARD_RX_##id]);
+#define STAT_O(name, r_, LIST)                                                 \
+	rx = &c->r_;                                                           \
+	r = json_object_new_object();                                          \
+	LIST(STAT_KIND)                                                        \
+	json_object_object_add(o, #name, r);
+#define STAT_V(name) stat_##name(c, o);
+
+char *control_stats(struct ctlr *c)
+{
+	json_object *o = json_object_new_object(), *r;
+	const struct dard_rx *rx;
+	char *out;
+
+	CTLR_STATS(STAT_C, STAT_T, STAT_O, STAT_V)
 	out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return out;
 }
+
+#undef STAT_C
+#undef STAT_T
+#undef STAT_KIND
+#undef STAT_O
+#undef STAT_V
 
 /* Writes all of s and a newline, giving up after the send timeout. */
 static void answer(int fd, const char *s)

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "notify.h"
 #include "path.h"
+#include "receiver.h"
 
 /* What the command line asks for (opts.c). */
 struct ctlr_opts {
@@ -83,21 +84,21 @@ struct chost {
 	unsigned nflows, cap;
 };
 
-/* Why a datagram (or one record of it) was refused: each counted. */
-enum ctlr_refusal {
-	CR_PROTO,     /* not this protocol or version */
-	CR_KEY,	      /* unknown key id */
-	CR_MAC,	      /* bad MAC */
-	CR_MALFORMED, /* authentic, malformed, or not a host's type */
-	CR_SENDER,    /* sender is no host of our tree */
-	CR_SOURCE,    /* source address is no host's, or not the sender's */
-	CR_REPLAY,    /* seq not above the last taken from that host */
-	CR_CLOCK,     /* seq further than DARD_CP_SKEW_NS from our clock */
-	CR_TOPO,      /* another topology digest */
-	CR_FLOW,      /* one record: not the host's flow, or no such path */
-	__CR_MAX
-};
-const char *ctlr_refusal_name(int why);
+/*
+ * The refusals of a host's datagram (hosts.c, receiver.h), FN(ID, name):
+ * `dardctl controller stats' shows each as refused.NAME, in this order.
+ */
+#define CTLR_HOST_REFUSALS(FN)                                                 \
+	FN(PROTO, proto)                                                       \
+	FN(KEY, key)                                                           \
+	FN(MAC, mac)                                                           \
+	FN(MALFORMED, malformed) /* or not a host's type */                    \
+	FN(SENDER, sender)	 /* no host of our tree */                     \
+	FN(SOURCE, source)	 /* no host's address, or not the sender's */  \
+	FN(REPLAY, replay)	 /* seq not above the host's last taken */     \
+	FN(CLOCK, clock)	 /* seq further than DARD_CP_SKEW_NS */        \
+	FN(TOPO, topology)	 /* another topology digest */                 \
+	FN(FLOW, flow)		 /* a record: not its flow, or no such path */
 
 /* The ToR pair's shortest paths in dard_path_foreach order (paths.c). */
 struct cpset {
@@ -107,17 +108,61 @@ struct cpset {
 	uint32_t *sw, *dl; /* npaths rows of nsw switches, ndl dlinks */
 };
 
+/*
+ * What `dardctl controller stats' shows, in its order: C(name), a counter
+ * of struct ctlr_stats; T(name, rx), receiver rx's refusals, summed when
+ * shown, never stored; O(name, rx, LIST), an object of rx's refusals of
+ * each of LIST's kinds, FN(ID, name); V(name), what control.c's
+ * stat_NAME() adds from the controller's state. Every name is a JSON key
+ * dardctl, the tests and the scripts read: keep them.
+ */
+/* clang-format off */
+#define CTLR_STATS(C, T, O, V)                                                 \
+	V(algo)                                                                \
+	V(epoch)                                                               \
+	V(hosts)                        /* heard from */                       \
+	V(flows)                        /* theirs */                           \
+	V(self)                         /* the last round pushed SELF */       \
+	V(last_decision_ms)             /* the last round's: last_ns */        \
+	C(last_msgs)                                                           \
+	C(last_bytes)                                                          \
+	C(last_max_load)                /* L_D over switch links, placed */    \
+	V(failed_links)                                                        \
+	V(lp_exact)                     /* oblivious mode only */              \
+	V(lp_util)                      /* oblivious mode only */              \
+	C(rounds)                                                              \
+	C(recomputed)                                                          \
+	C(obl_solves)                                                          \
+	C(weights)                                                             \
+	C(weights_bytes)                                                       \
+	C(self_rounds)                                                         \
+	C(moves)                                                               \
+	C(reports)                                                             \
+	C(report_bytes)                                                        \
+	C(acks)                                                                \
+	C(ack_failed)                                                          \
+	C(forgotten)                                                           \
+	C(assigns)                                                             \
+	C(assign_bytes)                                                        \
+	C(send_errors)                                                         \
+	C(queries)                      /* to the switches (links.c) */        \
+	C(replies)                                                             \
+	T(query_refused, srx)                                                  \
+	C(silent)                                                              \
+	O(refused, hrx, CTLR_HOST_REFUSALS)
+/* clang-format on */
+
+#define __CTLR_STAT_FIELD(name) uint64_t name;
+#define __CTLR_STAT_NONE(...)
+/* The counters every part adds to: CTLR_STATS's C entries. */
 struct ctlr_stats {
-	uint64_t rounds, reports, report_bytes, acks, ack_failed, forgotten;
-	uint64_t assigns, assign_bytes, weights, weights_bytes, send_errors;
-	uint64_t self_rounds, recomputed, moves, obl_solves;
-	uint64_t refused[__CR_MAX];
-	/* The last round's. */
-	uint64_t last_ns, last_msgs, last_bytes, last_flows, last_hosts;
-	uint32_t last_max_load; /* L_D over switch links, placed flows */
-	/* The switch queries (links.c). */
-	uint64_t queries, replies, query_refused, silent;
+	CTLR_STATS(__CTLR_STAT_FIELD, __CTLR_STAT_NONE, __CTLR_STAT_NONE,
+		   __CTLR_STAT_NONE)
+	/* The last round's, beside: its duration and what it placed. */
+	uint64_t last_ns, last_flows, last_hosts;
 };
+#undef __CTLR_STAT_FIELD
+#undef __CTLR_STAT_NONE
 
 struct ctlr;
 typedef ssize_t (*ctlr_xmit_fn)(struct ctlr *c, const void *buf, size_t len,
@@ -178,7 +223,9 @@ struct ctlr {
 	uint64_t drained_ns; /* the host socket last read empty; 0: never */
 	struct dard_notify notify; /* systemd's watchdog, pinged by the loop */
 	struct ctlr_stats st;
-	struct dard_ratelimit rl_refused, rl_send, rl_switch;
+	struct dard_rx hrx; /* the hosts' datagrams (hosts.c) */
+	struct dard_rx srx; /* the switches' replies (links.c) */
+	struct dard_ratelimit rl_send, rl_switch;
 };
 
 /* core.c: everything but the sockets; ctlr_fini after a failure too. */
@@ -240,9 +287,9 @@ void obl_push(struct ctlr *c, uint64_t now);
 int links_init(struct ctlr *c);
 void links_fini(struct ctlr *c);
 void links_query(struct ctlr *c, uint64_t now);
-/* A datagram on the switch socket from addr (host order). */
+/* A datagram on the switch socket from addr:port (host order). */
 void links_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
-		   uint64_t now);
+		   uint16_t port, uint64_t now);
 
 /* control.c: the control socket. */
 int control_open(struct ctlr *c, char *err);

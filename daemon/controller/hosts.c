@@ -16,19 +16,6 @@
 #include "ctlr.h"
 #include "err.h"
 
-static const char *const refusal_names[__CR_MAX] = {
-	[CR_PROTO] = "proto",	[CR_KEY] = "key",
-	[CR_MAC] = "mac",	[CR_MALFORMED] = "malformed",
-	[CR_SENDER] = "sender", [CR_SOURCE] = "source",
-	[CR_REPLAY] = "replay", [CR_CLOCK] = "clock",
-	[CR_TOPO] = "topology", [CR_FLOW] = "flow",
-};
-
-const char *ctlr_refusal_name(int why)
-{
-	return why >= 0 && why < __CR_MAX ? refusal_names[why] : "?";
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -36,10 +23,13 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static const struct dard_rx_ops host_ops;
+
 int hosts_init(struct ctlr *c)
 {
 	uint32_t i;
 
+	dard_rx_init(&c->hrx, &host_ops, c);
 	c->nhosts = c->t->nhosts;
 	c->host = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->host));
 	c->mgmt = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->mgmt));
@@ -65,32 +55,6 @@ void hosts_fini(struct ctlr *c)
 	free(c->mgmt);
 	c->host = NULL;
 	c->mgmt = NULL;
-}
-
-/* Anyone can send datagrams: each counted, a line a second logged. */
-static void refuse(struct ctlr *c, int why, uint64_t now, uint32_t addr,
-		   uint16_t port, const char *what)
-{
-	struct in_addr in = {.s_addr = htonl(addr)};
-
-	c->st.refused[why]++;
-	dard_log_ratelimited(&c->rl_refused, now, DARD_LOG_WARN,
-			     "refused a datagram from %s:%u (%s): %s",
-			     inet_ntoa(in), port, ctlr_refusal_name(why), what);
-}
-
-static int decode_refusal(int ret)
-{
-	switch (ret) {
-	case -EPROTONOSUPPORT:
-		return CR_PROTO;
-	case -ENOKEY:
-		return CR_KEY;
-	case -EKEYREJECTED:
-		return CR_MAC;
-	default:
-		return CR_MALFORMED;
-	}
 }
 
 static struct cflow *find_flow(struct chost *h, const struct dard_flow_key *k)
@@ -205,7 +169,8 @@ static void on_report(struct ctlr *c, struct chost *h,
 		uint32_t dst = DARD_NONE;
 
 		if (check_flow(c, h, r, &dst, why)) {
-			refuse(c, CR_FLOW, now, h->addr, h->port, why);
+			dard_rx_refuse(&c->hrx, DARD_RX_FLOW, h->addr, h->port,
+				       why, now);
 			continue;
 		}
 		if (r->flags & DARD_CP_FL_END) {
@@ -218,7 +183,8 @@ static void on_report(struct ctlr *c, struct chost *h,
 				 "memory ran out",
 				 c->t->node[h->node].name, h->nflows,
 				 c->nflows);
-			refuse(c, CR_FLOW, now, h->addr, h->port, why);
+			dard_rx_refuse(&c->hrx, DARD_RX_FLOW, h->addr, h->port,
+				       why, now);
 		}
 	}
 	if ((m->flags & DARD_CP_F_LAST) && h->in_set) {
@@ -254,44 +220,43 @@ static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m,
 	}
 }
 
-/* Who may send m from addr: the host it names, from its mgmt address. */
-static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
-			       uint32_t addr, uint16_t port, uint64_t now)
+/*
+ * Who may send m from addr: the host it names, from its mgmt address;
+ * DARD_RX_TAKEN with it in *hp, or the refusal.
+ */
+static int sender_of(struct ctlr *c, const struct dard_cp_msg *m, uint32_t addr,
+		     struct chost **hp, char *why)
 {
 	uint32_t node = dard_topo_find_id(c->t, m->sender);
-	char err[DARD_ERR_MAX], what[DARD_ERR_MAX + 64];
+	char err[DARD_ERR_MAX];
 	const struct dard_node *n;
 	struct chost *h;
 	int ret;
 
 	if (m->type != DARD_CP_REPORT && m->type != DARD_CP_ACK) {
-		snprintf(what, sizeof(what),
+		snprintf(why, DARD_RX_WHY_MAX,
 			 "a %s: hosts send reports and acks",
 			 dard_cp_type_name(m->type));
-		refuse(c, CR_MALFORMED, now, addr, port, what);
-		return NULL;
+		return DARD_RX_MALFORMED;
 	}
 	if (node == DARD_NONE) {
-		snprintf(what, sizeof(what), "sender %s is no host of %s",
+		snprintf(why, DARD_RX_WHY_MAX, "sender %s is no host of %s",
 			 inet_ntoa((struct in_addr){htonl(m->sender)}),
 			 dard_topo_label(c->t));
-		refuse(c, CR_SENDER, now, addr, port, what);
-		return NULL;
+		return DARD_RX_SENDER;
 	}
 	n = &c->t->node[node];
 	if (n->mgmt != addr) {
-		snprintf(what, sizeof(what),
+		snprintf(why, DARD_RX_WHY_MAX,
 			 "sender %s's management address is %s", n->name,
 			 inet_ntoa((struct in_addr){htonl(n->mgmt)}));
-		refuse(c, CR_SOURCE, now, addr, port, what);
-		return NULL;
+		return DARD_RX_SOURCE;
 	}
 	if (m->topo != c->topo) {
-		snprintf(what, sizeof(what),
+		snprintf(why, DARD_RX_WHY_MAX,
 			 "topology differs (%s's digest %08x, ours %08x)",
 			 n->name, m->topo, c->topo);
-		refuse(c, CR_TOPO, now, addr, port, what);
-		return NULL;
+		return DARD_RX_TOPO;
 	}
 	h = &c->host[n->rank];
 	/*
@@ -302,46 +267,71 @@ static struct chost *sender_of(struct ctlr *c, const struct dard_cp_msg *m,
 	ret = dard_cp_seq_check(m->seq, h->seq, dard_clock_ns(CLOCK_REALTIME),
 				err);
 	if (ret) {
-		snprintf(what, sizeof(what), "%s: %s", n->name, err);
-		refuse(c, ret == -EALREADY ? CR_REPLAY : CR_CLOCK, now, addr,
-		       port, what);
-		return NULL;
+		snprintf(why, DARD_RX_WHY_MAX, "%s: %s", n->name, err);
+		return dard_rx_kind_of(ret);
 	}
-	return h;
+	*hp = h;
+	return DARD_RX_TAKEN;
 }
 
-void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
-		  uint16_t port, uint64_t now)
+/* No MAC is computed for a stranger's datagram. */
+static int host_source(void *arg, uint32_t addr, uint16_t port, char *why)
 {
-	static struct dard_cp_msg m;
-	char err[DARD_ERR_MAX];
-	struct chost *h;
-	int ret;
+	struct ctlr *c = arg;
 
-	/* No MAC is computed for a stranger's datagram. */
-	if (!bsearch(&addr, c->mgmt, c->nmgmt, sizeof(addr), cmp_u32)) {
-		refuse(c, CR_SOURCE, now, addr, port,
-		       "no host's management address");
-		return;
-	}
-	ret = dard_cp_decode(buf, len, c->keys, &m, err);
-	if (ret) {
-		refuse(c, decode_refusal(ret), now, addr, port, err);
-		return;
-	}
-	h = sender_of(c, &m, addr, port, now);
-	if (!h)
-		return;
-	h->seq = m.seq;
+	if (bsearch(&addr, c->mgmt, c->nmgmt, sizeof(addr), cmp_u32))
+		return DARD_RX_TAKEN;
+	strcpy(why, "no host's management address");
+	return DARD_RX_SOURCE;
+}
+
+/* The datagram being taken: a few KiB, kept off the stack. */
+static struct dard_cp_msg in;
+
+static int host_decode(void *arg, const uint8_t *buf, size_t len, char *err)
+{
+	struct ctlr *c = arg;
+
+	return dard_cp_decode(buf, len, c->keys, &in, err);
+}
+
+static int host_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		     uint64_t now, char *why)
+{
+	struct ctlr *c = arg;
+	struct chost *h;
+	int ret = sender_of(c, &in, addr, &h, why);
+
+	if (ret != DARD_RX_TAKEN)
+		return ret;
+	h->seq = in.seq;
 	if (!h->heard_ns)
 		log_debug("%s reports", c->t->node[h->node].name);
 	h->heard_ns = now;
 	h->addr = addr;
 	h->port = port;
-	if (m.type == DARD_CP_REPORT)
-		on_report(c, h, &m, now);
+	if (in.type == DARD_CP_REPORT)
+		on_report(c, h, &in, now);
 	else
-		on_ack(c, h, &m, now);
+		on_ack(c, h, &in, now);
+	return DARD_RX_TAKEN;
+}
+
+/* One warning a second in all: the controller's log stays short. */
+static const struct dard_rx_ops host_ops = {
+	.what = "datagram",
+	.max_len = DARD_CP_MSG_MAX,
+	.kinds = DARD_RX_KINDS_OF(CTLR_HOST_REFUSALS),
+	.source = host_source,
+	.decode = host_decode,
+	.take = host_take,
+	.now = ctlr_now_ns,
+};
+
+void ctlr_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
+		  uint16_t port, uint64_t now)
+{
+	dard_rx_input(&c->hrx, buf, len, addr, port, now);
 }
 
 void hosts_expire(struct ctlr *c, uint64_t now)

@@ -36,11 +36,14 @@ static int by_mgmt(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static const struct dard_rx_ops switch_ops;
+
 int links_init(struct ctlr *c)
 {
 	size_t n = 0, k = 0;
 	uint32_t i;
 
+	dard_rx_init(&c->srx, &switch_ops, c);
 	for (i = 0; i < c->t->nnodes; i++)
 		n += !c->t->node[i].is_host && c->t->node[i].mgmt;
 
@@ -152,23 +155,47 @@ void links_query(struct ctlr *c, uint64_t now)
 	recount(c, gen);
 }
 
-void links_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
-		   uint64_t now)
+static struct cswitch *switch_at(struct ctlr *c, uint32_t addr)
 {
-	static struct dard_msg m;
-	struct cswitch key = {.mgmt = addr}, *s;
-	char err[DARD_ERR_MAX];
+	struct cswitch key = {.mgmt = addr};
+
+	return bsearch(&key, c->sw, c->nsw, sizeof(key), by_mgmt);
+}
+
+/* No MAC is computed for a stranger's datagram. */
+static int switch_source(void *arg, uint32_t addr, uint16_t port, char *why)
+{
+	if (switch_at(arg, addr))
+		return DARD_RX_TAKEN;
+	strcpy(why, "not a switch of ours");
+	return DARD_RX_SOURCE;
+}
+
+/* The reply being taken: 16 KiB, kept off the stack. */
+static struct dard_msg reply;
+
+static int switch_decode(void *arg, const uint8_t *buf, size_t len, char *err)
+{
+	struct ctlr *c = arg;
+
+	return dard_proto_decode(buf, len, c->keys, &reply, err);
+}
+
+static int switch_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		       uint64_t now, char *why)
+{
+	struct ctlr *c = arg;
+	struct cswitch *s = switch_at(c, addr);
 	uint64_t gen = c->fail_gen;
 	unsigned i;
 
-	s = bsearch(&key, c->sw, c->nsw, sizeof(key), by_mgmt);
-	if (!s || dard_proto_decode(buf, len, c->keys, &m, err) ||
-	    m.type != DARD_MSG_REPLY || !s->pending || m.seq != s->pending) {
-		c->st.query_refused++;
-		dard_log_ratelimited(&c->rl_switch, now, DARD_LOG_WARN,
-				     "refused a switch reply from %s",
-				     inet_ntoa((struct in_addr){htonl(addr)}));
-		return;
+	if (reply.type != DARD_MSG_REPLY) {
+		strcpy(why, "not a reply");
+		return DARD_RX_MALFORMED;
+	}
+	if (!s->pending || reply.seq != s->pending) {
+		strcpy(why, "answers no query of ours (wrong seq)");
+		return DARD_RX_SEQ;
 	}
 	c->st.replies++;
 	s->pending = 0;
@@ -176,8 +203,27 @@ void links_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
 	if (s->silent)
 		log_info("%s answers again", c->t->node[s->node].name);
 	s->silent = 0;
-	for (i = 0; i < m.count; i++)
-		set_end(c, s->node, m.state[i].port,
-			!(m.state[i].flags & DARD_PORT_F_UP));
+	for (i = 0; i < reply.count; i++)
+		set_end(c, s->node, reply.state[i].port,
+			!(reply.state[i].flags & DARD_PORT_F_UP));
 	recount(c, gen);
+	return DARD_RX_TAKEN;
+}
+
+/* Counted in all only (query_refused); one warning a second. */
+static const struct dard_rx_ops switch_ops = {
+	.what = "switch reply",
+	.max_len = DARD_MSG_MAX,
+	.kinds = DARD_RX_BIT(PROTO) | DARD_RX_BIT(KEY) | DARD_RX_BIT(MAC) |
+		 DARD_RX_BIT(SOURCE) | DARD_RX_BIT(SEQ),
+	.source = switch_source,
+	.decode = switch_decode,
+	.take = switch_take,
+	.now = ctlr_now_ns,
+};
+
+void links_receive(struct ctlr *c, const void *buf, size_t len, uint32_t addr,
+		   uint16_t port, uint64_t now)
+{
+	dard_rx_input(&c->srx, buf, len, addr, port, now);
 }

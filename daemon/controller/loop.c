@@ -151,39 +151,20 @@ static int due(uint64_t *next, uint64_t every, uint64_t now)
 	return 1;
 }
 
-/* Every datagram waiting on fd, to the receiver of its kind. */
+/* The datagrams waiting on fd, to the receiver of its kind. */
 static void drain(struct ctlr *c, int fd)
 {
-	/*
-	 * Each socket reads its own protocol's longest datagram and one
-	 * byte more, so that a longer one is seen whole enough to refuse.
-	 */
-	static uint8_t buf[DARD_MSG_MAX + 1];
-	size_t cap = fd == c->udp ? DARD_CP_MSG_MAX + 1 : DARD_MSG_MAX + 1;
 	uint64_t start = ctlr_now_ns();
-	struct sockaddr_in sa;
-	socklen_t slen;
-	ssize_t n;
-	int i;
+	int empty;
 
-	/* A bounded batch: the timer is not starved by a flood. */
-	for (i = 0; i < 256; i++) {
-		slen = sizeof(sa);
-		n = recvfrom(fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&sa,
-			     &slen);
-		if (n < 0) {
-			/* Everything sent before start is taken. */
-			if (fd == c->udp && errno == EAGAIN)
-				c->drained_ns = start;
-			return;
-		}
-		if (fd == c->udp)
-			ctlr_receive(c, buf, n, ntohl(sa.sin_addr.s_addr),
-				     ntohs(sa.sin_port), ctlr_now_ns());
-		else
-			links_receive(c, buf, n, ntohl(sa.sin_addr.s_addr),
-				      ctlr_now_ns());
+	if (fd != c->udp) {
+		dard_rx_drain(&c->srx, fd, NULL);
+		return;
 	}
+	dard_rx_drain(&c->hrx, fd, &empty);
+	/* Everything sent before start is taken. */
+	if (empty)
+		c->drained_ns = start;
 }
 
 static void on_timer(struct ctlr *c)

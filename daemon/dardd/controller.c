@@ -26,19 +26,6 @@
 #include "dardd_priv.h"
 #include "log.h"
 
-static const char *const refusal_names[__CPR_MAX] = {
-	[CPR_PROTO] = "proto",	 [CPR_KEY] = "key",
-	[CPR_MAC] = "mac",	 [CPR_MALFORMED] = "malformed",
-	[CPR_SOURCE] = "source", [CPR_SENDER] = "sender",
-	[CPR_TOPO] = "topo",	 [CPR_REPLAY] = "replay",
-	[CPR_STALE] = "stale",	 [CPR_CLOCK] = "clock",
-};
-
-const char *controller_refusal_name(int r)
-{
-	return r >= 0 && r < __CPR_MAX ? refusal_names[r] : "?";
-}
-
 int controller_places(const struct dardd *d)
 {
 	return d->cp.mode == CP_PLACES;
@@ -77,6 +64,8 @@ static uint64_t wall_ns(void)
 	return dard_clock_ns(CLOCK_REALTIME);
 }
 
+static const struct dard_rx_ops cp_ops;
+
 int controller_init(struct dardd *d)
 {
 	struct cp *c = &d->cp;
@@ -88,6 +77,7 @@ int controller_init(struct dardd *d)
 	c->xmit = xmit_udp;
 	c->wall_ns = wall_ns;
 	c->mode_wall_ns = wall_ns();
+	dard_rx_init(&c->rx, &cp_ops, d);
 	c->digest = dard_cp_topo_digest(d->t);
 	for (r = 0; dard_cp_tor_of_rank(d->t, r) != DARD_NONE; r++)
 		;
@@ -152,12 +142,12 @@ int controller_send(struct dardd *d, struct dard_cp_msg *m)
 		return -1;
 	}
 	if (d->cp.xmit(d, buf, len) < 0) {
-		d->st.cp_send_errors++;
+		d->st.controller_send_errors++;
 		return -1;
 	}
 	if (m->type == DARD_CP_REPORT) {
-		d->st.cp_reports++;
-		d->st.cp_report_bytes += len;
+		d->st.controller_reports++;
+		d->st.controller_report_bytes += len;
 	}
 	return 0;
 }
@@ -248,7 +238,7 @@ static void fall_back(struct dardd *d, enum cp_mode why)
 
 	d->cp.mode = why;
 	d->cp.mode_wall_ns = d->cp.wall_ns();
-	d->st.cp_fallbacks++;
+	d->st.controller_fallbacks++;
 	cp_weights_even(d);
 	log_warn(
 		"controller %s silent for %.3g s: DARD schedules our elephants",
@@ -272,36 +262,7 @@ void controller_tick(struct dardd *d, uint64_t now)
 	}
 }
 
-/* Anyone can send us datagrams: each counted, not each logged. */
-static void refuse(struct dardd *d, enum cp_refusal r, uint32_t addr,
-		   uint16_t port, const char *why, uint64_t now)
-{
-	struct in_addr in = {.s_addr = htonl(addr)};
-	char from[INET_ADDRSTRLEN];
-
-	d->st.cp_refused++;
-	d->st.cp_why[r]++;
-	inet_ntop(AF_INET, &in, from, sizeof(from));
-	dard_log_ratelimited(&d->cp.rl[r], now, DARD_LOG_WARN,
-			     "refused a controller message from %s:%u: %s",
-			     from, port, why);
-}
-
-static enum cp_refusal decode_refusal(int ret)
-{
-	switch (ret) {
-	case -EPROTONOSUPPORT:
-		return CPR_PROTO;
-	case -ENOKEY:
-		return CPR_KEY;
-	case -EKEYREJECTED:
-		return CPR_MAC;
-	default:
-		return CPR_MALFORMED;
-	}
-}
-
-/* Whether authentic m may be taken: -1, or the refusal with its why. */
+/* Whether authentic m may be taken: DARD_RX_TAKEN, or the refusal. */
 static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 		 size_t len)
 {
@@ -312,18 +273,18 @@ static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 	if (m->sender) {
 		snprintf(why, len, "sender %u, not 0 (the controller's)",
 			 m->sender);
-		return CPR_SENDER;
+		return DARD_RX_SENDER;
 	}
 	if (m->topo != d->cp.digest) {
 		snprintf(why, len,
 			 "topology differs (digest 0x%08x, ours 0x%08x)",
 			 m->topo, d->cp.digest);
-		return CPR_TOPO;
+		return DARD_RX_TOPO;
 	}
 	if (m->type != DARD_CP_ASSIGN && m->type != DARD_CP_WEIGHTS) {
 		snprintf(why, len, "a %s, which only hosts send",
 			 dard_cp_type_name(m->type));
-		return CPR_MALFORMED;
+		return DARD_RX_MALFORMED;
 	}
 	/* A replay, or a recording or forgery far from our clock. */
 	ret = dard_cp_seq_check(m->seq, d->cp.seq_in, wall, err);
@@ -331,21 +292,21 @@ static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 		ret = dard_cp_epoch_check(m->epoch, wall, err);
 	if (ret) {
 		snprintf(why, len, "%s", err);
-		return ret == -EALREADY ? CPR_REPLAY : CPR_CLOCK;
+		return dard_rx_kind_of(ret);
 	}
 	if (m->epoch < d->cp.epoch) {
 		snprintf(why, len, "epoch %llu below %llu (stale)",
 			 (unsigned long long)m->epoch,
 			 (unsigned long long)d->cp.epoch);
-		return CPR_STALE;
+		return DARD_RX_STALE;
 	}
 	rank = m->type == DARD_CP_WEIGHTS ? cp_weights_check(d, m) : -1;
 	if (rank >= 0) {
 		snprintf(why, len, "weight record %d names no ToR (rank %u)",
 			 rank, m->wrec[rank].dst_tor);
-		return CPR_MALFORMED;
+		return DARD_RX_MALFORMED;
 	}
-	return -1;
+	return DARD_RX_TAKEN;
 }
 
 /* Heard: the mode that m asks for, said when it changes. */
@@ -373,32 +334,34 @@ static void heard(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 			 algo ? algo : "?");
 }
 
-void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
-		      uint32_t addr, uint16_t port, uint64_t now)
+/* Not from the controller: not even worth a MAC's work. */
+static int cp_source(void *arg, uint32_t addr, uint16_t port, char *why)
 {
-	struct dard_cp_msg *m = d->cp.in;
-	char err[DARD_ERR_MAX];
-	int ret;
+	struct dardd *d = arg;
 
-	/* Not from the controller: not even worth a MAC's work. */
-	if (addr != d->o.controller || port != DARD_CP_PORT) {
-		refuse(d, CPR_SOURCE, addr, port,
-		       addr != d->o.controller
-			       ? "not the controller's address"
-			       : "not from the controller's port",
-		       now);
-		return;
-	}
-	ret = dard_cp_decode(buf, len, &d->keys, m, err);
-	if (ret) {
-		refuse(d, decode_refusal(ret), addr, port, err, now);
-		return;
-	}
-	ret = check(d, m, err, sizeof(err));
-	if (ret >= 0) {
-		refuse(d, ret, addr, port, err, now);
-		return;
-	}
+	if (addr == d->o.controller && port == DARD_CP_PORT)
+		return DARD_RX_TAKEN;
+	strcpy(why, addr != d->o.controller ? "not the controller's address"
+					    : "not from the controller's port");
+	return DARD_RX_SOURCE;
+}
+
+static int cp_decode(void *arg, const uint8_t *buf, size_t len, char *err)
+{
+	struct dardd *d = arg;
+
+	return dard_cp_decode(buf, len, &d->keys, d->cp.in, err);
+}
+
+static int cp_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		   uint64_t now, char *why)
+{
+	struct dardd *d = arg;
+	struct dard_cp_msg *m = d->cp.in;
+	int ret = check(d, m, why, DARD_RX_WHY_MAX);
+
+	if (ret != DARD_RX_TAKEN)
+		return ret;
 	d->cp.seq_in = m->seq;
 	d->cp.epoch = m->epoch;
 	heard(d, m, now);
@@ -406,24 +369,28 @@ void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
 		cp_assign(d, m, now);
 	else
 		cp_weights(d, m);
+	return DARD_RX_TAKEN;
+}
+
+/* Each kind warned of once a second: one must not hide another. */
+static const struct dard_rx_ops cp_ops = {
+	.what = "controller message",
+	.max_len = DARD_CP_MSG_MAX,
+	.kinds = DARD_RX_KINDS_OF(DARDD_CP_REFUSALS),
+	.log_per_kind = 1,
+	.source = cp_source,
+	.decode = cp_decode,
+	.take = cp_take,
+	.now = dardd_now_ns,
+};
+
+void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
+		      uint32_t addr, uint16_t port, uint64_t now)
+{
+	dard_rx_input(&d->cp.rx, buf, len, addr, port, now);
 }
 
 unsigned controller_receive(struct dardd *d)
 {
-	static uint8_t buf[DARD_CP_MSG_MAX + 1];
-	struct sockaddr_in sa;
-	socklen_t salen = sizeof(sa);
-	unsigned n;
-	ssize_t len;
-
-	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
-		len = recvfrom(d->cp.fd, buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&sa, &salen);
-		if (len < 0)
-			break;
-		controller_input(d, buf, len, ntohl(sa.sin_addr.s_addr),
-				 ntohs(sa.sin_port), dardd_now_ns());
-		salen = sizeof(sa);
-	}
-	return n;
+	return dard_rx_drain(&d->cp.rx, d->cp.fd, NULL);
 }

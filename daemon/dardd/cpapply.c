@@ -119,7 +119,7 @@ static const char *apply(struct dardd *d, const struct dard_cp_flow *r,
 	/* Not a round's gain to judge (dard_round_flow's moved_rate). */
 	e->moved_rate = e->moved_est = 0;
 	el_hist_add(e, now, i);
-	d->st.cp_moves++;
+	d->st.controller_moves++;
 	log_info("controller moved %s to path %u",
 		 flow_str(&e->key, b, sizeof(b)), r->path + 1);
 	return NULL;
@@ -171,7 +171,7 @@ void cp_assign(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 
 		if (!why)
 			continue;
-		d->st.cp_failed++;
+		d->st.controller_failed++;
 		log_debug("controller's path %u for %s: %s",
 			  m->flow[i].path + 1,
 			  flow_str(&m->flow[i].key, b, sizeof(b)), why);
@@ -183,7 +183,7 @@ void cp_assign(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 	if (m->flags & DARD_CP_F_LAST) {
 		ack_send(d, 1);
 		c->ack_open = 0;
-		d->st.cp_assigns++;
+		d->st.controller_assigns++;
 	}
 }
 
@@ -223,7 +223,7 @@ static unsigned weigh_tor(struct dardd *d, uint32_t tor, const uint16_t *w,
 		if (ret && ret != -ENOENT && !failed++)
 			*first = ret;
 	}
-	d->st.cp_weights_failed += failed;
+	d->st.controller_weights_failed += failed;
 	return failed;
 }
 
@@ -278,7 +278,7 @@ void cp_weights(struct dardd *d, const struct dard_cp_msg *m)
 			c->wgen[r] = 0;
 		}
 	c->w_open = 0;
-	d->st.cp_weights++;
+	d->st.controller_weights++;
 }
 
 /*

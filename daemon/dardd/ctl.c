@@ -216,155 +216,136 @@ static json_object *flows_json(struct dardd *d)
 	return a;
 }
 
-/* PREFIXNAME: the count of each refusal reason, by its name. */
-static void add_refusals(json_object *o, const char *prefix,
-			 const uint64_t *why, int n, const char *(*name)(int))
+static void add_u64(json_object *o, const char *key, uint64_t v)
 {
-	char key[64];
+	json_object_object_add(o, key, json_object_new_int64((int64_t)v));
+}
+
+/* The values DARDD_STATS's V entries name: stat_NAME() adds NAME. */
+static void stat_host(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "host",
+			       json_object_new_string(d->t->node[d->me].name));
+}
+
+static void stat_mode(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "mode",
+			       json_object_new_string(controller_mode_name(d)));
+}
+
+static void stat_mode_why(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "mode_why",
+			       json_object_new_string(controller_mode_why(d)));
+}
+
+/* Wall-clock, so that it can be set beside other hosts' and a log's. */
+static void stat_mode_since_ns(struct dardd *d, json_object *o)
+{
+	add_u64(o, "mode_since_ns", d->cp.mode_wall_ns);
+}
+
+static void stat_monitors(struct dardd *d, json_object *o)
+{
+	add_u64(o, "monitors", mon_count(d));
+}
+
+/* Their sum, summed here, then ctl_REASON for each reason (ctlsock.h). */
+static void stat_sched_mode(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "sched_mode",
+			       json_object_new_string(dardd_mode_name(&d->o)));
+}
+
+static void stat_pvlb_interval_s(struct dardd *d, json_object *o)
+{
+	json_object_object_add(o, "pvlb_interval_s",
+			       json_object_new_double(d->o.pvlb));
+}
+
+static void stat_ctl_refused(struct dardd *d, json_object *o)
+{
+	uint64_t sum = 0;
+	char key[32];
 	int i;
 
-	for (i = 0; i < n; i++) {
-		snprintf(key, sizeof(key), "%s%s", prefix, name(i));
-		json_object_object_add(o, key, json_object_new_int64(why[i]));
+	for (i = 0; i < __DARD_CTL_REFUSALS; i++)
+		sum += d->st.ctl_why[i];
+	add_u64(o, "ctl_refused", sum);
+	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {
+		snprintf(key, sizeof(key), "ctl_%s", dard_ctl_refusal_name(i));
+		add_u64(o, key, d->st.ctl_why[i]);
 	}
 }
 
-/* Who places our elephants and what the controller did (contract). */
-static void controller_json(struct dardd *d, json_object *o)
+static void stat_controller(struct dardd *d, json_object *o)
 {
-	const struct dardd_stats *s = &d->st;
-	const char *algo = dard_cp_algo_name(d->cp.algo);
-	uint64_t now = dardd_now_ns();
-
 	if (d->o.controller)
 		add_addr(o, "controller", htonl(d->o.controller));
 	else
 		json_object_object_add(o, "controller",
 				       json_object_new_string("none"));
+}
+
+static void stat_controller_algo(struct dardd *d, json_object *o)
+{
+	const char *algo = dard_cp_algo_name(d->cp.algo);
+
 	json_object_object_add(
 		o, "controller_algo",
 		json_object_new_string(algo && d->cp.heard_ns ? algo : "none"));
-	json_object_object_add(o, "controller_epoch",
-			       json_object_new_int64(d->cp.epoch));
-	/* null: never heard from. */
+}
+
+static void stat_controller_epoch(struct dardd *d, json_object *o)
+{
+	add_u64(o, "controller_epoch", d->cp.epoch);
+}
+
+/* null: never heard from. */
+static void stat_controller_heard_s(struct dardd *d, json_object *o)
+{
+	uint64_t ago = dardd_now_ns() - d->cp.heard_ns;
+
 	json_object_object_add(
 		o, "controller_heard_s",
-		d->cp.heard_ns
-			? json_object_new_double((now - d->cp.heard_ns) / 1e9)
-			: NULL);
-#define STAT(k, f) json_object_object_add(o, k, json_object_new_int64(s->f))
-	STAT("controller_reports", cp_reports);
-	STAT("controller_report_bytes", cp_report_bytes);
-	STAT("controller_send_errors", cp_send_errors);
-	STAT("controller_assigns", cp_assigns);
-	STAT("controller_moves", cp_moves);
-	STAT("controller_failed", cp_failed);
-	STAT("controller_weights", cp_weights);
-	STAT("controller_weights_failed", cp_weights_failed);
-	STAT("controller_fallbacks", cp_fallbacks);
-	STAT("controller_refused", cp_refused);
-#undef STAT
-	add_refusals(o, "controller_refused_", s->cp_why, __CPR_MAX,
-		     controller_refusal_name);
+		d->cp.heard_ns ? json_object_new_double(ago / 1e9) : NULL);
 }
 
-/* Sharing with the hosts under our ToR (share.c; protocol.md). */
-static void share_json(struct dardd *d, json_object *o)
+static void stat_share(struct dardd *d, json_object *o)
 {
-	const struct dardd_stats *s = &d->st;
-
 	json_object_object_add(o, "share", json_object_new_boolean(d->sh.on));
-	json_object_object_add(o, "share_peers",
-			       json_object_new_int64(d->sh.npeers));
-#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
-	STAT(shares_sent);
-	STAT(share_bytes);
-	STAT(share_records);
-	STAT(wants_sent);
-	STAT(want_bytes);
-	STAT(share_send_errors);
-	STAT(shares_taken);
-	STAT(share_taken);
-	STAT(share_down);
-	STAT(share_stale);
-	STAT(wants_taken);
-	STAT(share_skipped);
-	STAT(share_saved);
-	STAT(share_refused);
-#undef STAT
-	add_refusals(o, "share_refused_", s->share_why, __SR_MAX,
-		     share_refusal_name);
 }
+
+static void stat_share_peers(struct dardd *d, json_object *o)
+{
+	add_u64(o, "share_peers", d->sh.npeers);
+}
+
+/* `dardctl stats': DARDD_STATS (dardd_priv.h), in its order. */
+#define STAT_C(name) add_u64(o, #name, d->st.name);
+#define STAT_R(name, r, id) add_u64(o, #name, d->r.n[DARD_RX_##id]);
+#define STAT_KIND(id, name) add_u64(o, #name, rx->n[DARD_RX_##id]);
+#define STAT_L(name, r, LIST)                                                  \
+	rx = &d->r;                                                            \
+	add_u64(o, #name, dard_rx_refused(rx));                                \
+	LIST(STAT_KIND)
+#define STAT_V(name) stat_##name(d, o);
 
 static json_object *stats_json(struct dardd *d)
 {
 	json_object *o = json_object_new_object();
-	const struct dardd_stats *s = &d->st;
-	int i;
+	const struct dard_rx *rx;
 
-	json_object_object_add(o, "host",
-			       json_object_new_string(d->t->node[d->me].name));
-	json_object_object_add(o, "mode",
-			       json_object_new_string(controller_mode_name(d)));
-	json_object_object_add(o, "mode_why",
-			       json_object_new_string(controller_mode_why(d)));
-	/* Wall-clock, so that it can be set beside other hosts' and a log's. */
-	json_object_object_add(
-		o, "mode_since_ns",
-		json_object_new_int64((int64_t)d->cp.mode_wall_ns));
-	json_object_object_add(o, "monitors",
-			       json_object_new_int64(mon_count(d)));
-	json_object_object_add(o, "sched_mode",
-			       json_object_new_string(dardd_mode_name(&d->o)));
-	json_object_object_add(o, "pvlb_interval_s",
-			       json_object_new_double(d->o.pvlb));
-#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
-	STAT(monitors_created);
-	STAT(elephants);
-	STAT(ended);
-	STAT(events);
-	STAT(queries);
-	STAT(query_bytes);
-	STAT(replies);
-	STAT(reply_bytes);
-	STAT(timeouts);
-	STAT(late);
-	STAT(rejected);
-	STAT(refused_proto);
-	STAT(refused_key);
-	STAT(refused_mac);
-	STAT(refused_malformed);
-	STAT(refused_source);
-	STAT(refused_seq);
-	STAT(refused_replay);
-	STAT(send_errors);
-	STAT(rounds);
-	STAT(rounds_quiet);
-	STAT(query_ticks);
-	STAT(monitor_ticks);
-	STAT(quiet_ticks);
-	STAT(moves);
-	STAT(moves_neutral);
-	STAT(pvlb_moves);
-	STAT(mode_changes);
-	STAT(ctl_refused);
-#undef STAT
-	for (i = 0; i < __DARD_CTL_REFUSALS; i++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "ctl_%s", dard_ctl_refusal_name(i));
-		json_object_object_add(o, key,
-				       json_object_new_int64(s->ctl_why[i]));
-	}
-#define STAT(f) json_object_object_add(o, #f, json_object_new_int64(s->f))
-	STAT(dead_paths);
-	STAT(revived_paths);
-	STAT(evicted);
-#undef STAT
-	controller_json(d, o);
-	share_json(d, o);
+	DARDD_STATS(STAT_C, STAT_R, STAT_L, STAT_V)
 	return o;
 }
+
+#undef STAT_C
+#undef STAT_R
+#undef STAT_KIND
+#undef STAT_L
+#undef STAT_V
 
 /* What moves our elephants, and the intervals it runs by. */
 static json_object *sched_json(struct dardd *d)
@@ -477,7 +458,6 @@ static void refuse(struct dardd *d, int fd, int why, const char *what)
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 
-	d->st.ctl_refused++;
 	d->st.ctl_why[why]++;
 	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen))
 		dard_peer_describe(cred.pid, cred.uid, who, sizeof(who));

@@ -19,6 +19,7 @@
 #include "key.h"
 #include "monitor.h"
 #include "notify.h"
+#include "receiver.h"
 #include "share.h"
 
 /*
@@ -74,70 +75,132 @@ struct dardd_opts {
 	struct dardd_opts_given given;
 };
 
-/* Why a controller's datagram was refused (controller.c), each counted. */
-enum cp_refusal {
-	CPR_PROTO,     /* not this protocol or version */
-	CPR_KEY,       /* unknown key id */
-	CPR_MAC,       /* bad MAC */
-	CPR_MALFORMED, /* authentic, but malformed or not for a host */
-	CPR_SOURCE,    /* not from the controller's address and port */
-	CPR_SENDER,    /* sender is not 0, the controller's */
-	CPR_TOPO,      /* made for another tree: path indices differ */
-	CPR_REPLAY,    /* seq not above the last taken */
-	CPR_STALE,     /* epoch below the last applied */
-	CPR_CLOCK,     /* seq or epoch too far from our clock */
-	__CPR_MAX,
-};
+/*
+ * The refusals each of dardd's receivers tells apart (receiver.h), as
+ * FN(ID, name): name is the count's in `dardctl stats', which also shows
+ * their total. A switch's reply (query.c), beside its late ones:
+ */
+#define DARDD_REPLY_REFUSALS(FN)                                               \
+	FN(PROTO, refused_proto)                                               \
+	FN(KEY, refused_key)                                                   \
+	FN(MAC, refused_mac)                                                   \
+	FN(MALFORMED, refused_malformed) /* or not a reply */                  \
+	FN(SOURCE, refused_source) /* not a switch's agent's address, port */  \
+	FN(SEQ, refused_seq)	   /* answers no query of ours */              \
+	FN(REPLAY, refused_replay) /* answers one already answered */
 
-/* Why a ToR peer's datagram was refused (share.c), each counted. */
-enum share_refusal {
-	SR_SIZE,      /* longer than a message: not even hashed */
-	SR_PROTO,     /* not this protocol or version */
-	SR_KEY,	      /* unknown key id */
-	SR_MAC,	      /* bad MAC */
-	SR_MALFORMED, /* authentic, but malformed */
-	SR_SCOPE,     /* a link the ToR's hosts do not share */
-	SR_SOURCE,    /* not from a ToR peer's address and port */
-	SR_SENDER,    /* the sender field names another host */
-	SR_TOPO,      /* made for another tree */
-	SR_REPLAY,    /* seq not above the peer's last taken */
-	SR_CLOCK,     /* seq too far from our clock */
-	__SR_MAX,
-};
+/* The controller's datagrams (controller.c). */
+#define DARDD_CP_REFUSALS(FN)                                                  \
+	FN(PROTO, controller_refused_proto)                                    \
+	FN(KEY, controller_refused_key)                                        \
+	FN(MAC, controller_refused_mac)                                        \
+	FN(MALFORMED, controller_refused_malformed) /* or not for a host */    \
+	FN(SOURCE, controller_refused_source)                                  \
+	FN(SENDER, controller_refused_sender) /* not 0, the controller's */    \
+	FN(TOPO, controller_refused_topo)     /* path indices differ */        \
+	FN(REPLAY, controller_refused_replay)                                  \
+	FN(STALE, controller_refused_stale)                                    \
+	FN(CLOCK, controller_refused_clock)
 
-/* The counters `dardctl stats' shows. */
+/* A ToR peer's datagrams (share.c). */
+#define DARDD_SHARE_REFUSALS(FN)                                               \
+	FN(SIZE, share_refused_size)                                           \
+	FN(PROTO, share_refused_proto)                                         \
+	FN(KEY, share_refused_key)                                             \
+	FN(MAC, share_refused_mac)                                             \
+	FN(MALFORMED, share_refused_malformed)                                 \
+	FN(SCOPE, share_refused_scope)                                         \
+	FN(SOURCE, share_refused_source)                                       \
+	FN(SENDER, share_refused_sender)                                       \
+	FN(TOPO, share_refused_topo)                                           \
+	FN(REPLAY, share_refused_replay)                                       \
+	FN(CLOCK, share_refused_clock)
+
+/*
+ * What `dardctl stats' shows, in its order: C(name), a counter of struct
+ * dardd_stats; R(name, rx, ID), receiver rx's refusals of kind ID;
+ * L(name, rx, LIST), the total of rx's refusals (summed when shown,
+ * never stored), then each of LIST's, FN(ID, name); V(name), what ctl.c's
+ * stat_NAME() adds from dardd's state. Every name is the JSON key that
+ * dardctl, the tests and the scripts read: keep them.
+ */
+/* clang-format off */
+#define DARDD_STATS(C, R, L, V)                                                \
+	V(host)                                                                \
+	V(mode)                         /* dard or controller */               \
+	V(mode_why)                                                            \
+	V(mode_since_ns)                /* CLOCK_REALTIME, as others' */       \
+	V(monitors)                     /* now */                              \
+	V(sched_mode)                   /* fast, paper, pvlb or off */         \
+	V(pvlb_interval_s)                                                     \
+	C(monitors_created)                                                    \
+	C(elephants)                                                           \
+	C(ended)                                                               \
+	C(events)                                                              \
+	C(queries)                                                             \
+	C(query_bytes)                                                         \
+	C(replies)                                                             \
+	C(reply_bytes)                                                         \
+	C(timeouts)                     /* unanswered, asked again */          \
+	R(late, reply_rx, LATE)         /* no attack: not rejected */          \
+	L(rejected, reply_rx, DARDD_REPLY_REFUSALS)                            \
+	C(send_errors)                                                         \
+	C(rounds)                                                              \
+	C(rounds_quiet)                 /* skipped: monitor quiet */           \
+	C(query_ticks)                  /* query ticks run */                  \
+	C(monitor_ticks)                /* monitors at a tick, summed */       \
+	C(quiet_ticks)                  /* quiet ones, summed */               \
+	C(moves)                                                               \
+	C(moves_neutral)                /* of moves: out of an equilibrium */  \
+	C(pvlb_moves)                   /* pVLB's re-picks that moved */       \
+	C(mode_changes)                 /* by dardctl sched set */             \
+	V(ctl_refused)                  /* control clients, by reason */       \
+	C(dead_paths)                   /* a monitor path's transitions */     \
+	C(revived_paths)                                                       \
+	C(evicted)                      /* left the flow table unreported */   \
+	V(controller)                   /* its address, or none */             \
+	V(controller_algo)                                                     \
+	V(controller_epoch)                                                    \
+	V(controller_heard_s)           /* ago; null: never */                 \
+	C(controller_reports)                                                  \
+	C(controller_report_bytes)                                             \
+	C(controller_send_errors)                                              \
+	C(controller_assigns)                                                  \
+	C(controller_moves)                                                    \
+	C(controller_failed)                                                   \
+	C(controller_weights)                                                  \
+	C(controller_weights_failed)    /* refused by the datapath */          \
+	C(controller_fallbacks)                                                \
+	L(controller_refused, cp.rx, DARDD_CP_REFUSALS)                        \
+	V(share)                        /* on or off */                        \
+	V(share_peers)                                                         \
+	C(shares_sent)                                                         \
+	C(share_bytes)                                                         \
+	C(share_records)                                                       \
+	C(wants_sent)                                                          \
+	C(want_bytes)                                                          \
+	C(share_send_errors)                                                   \
+	C(shares_taken)                                                        \
+	C(share_taken)                  /* records applied */                  \
+	C(share_down)                                                          \
+	C(share_stale)                  /* records too old on arrival */       \
+	C(wants_taken)                                                         \
+	C(share_skipped)                /* links not asked: shared */          \
+	C(share_saved)                  /* queries not sent: all shared */     \
+	L(share_refused, sh.rx, DARDD_SHARE_REFUSALS)
+/* clang-format on */
+
+#define __DARDD_STAT_FIELD(name) uint64_t name;
+#define __DARDD_STAT_NONE(...)
+/* The counters every part adds to: DARDD_STATS's C entries. */
 struct dardd_stats {
-	uint64_t monitors_created, elephants, ended, events;
-	uint64_t queries, query_bytes, replies, reply_bytes;
-	uint64_t timeouts, late, rejected, send_errors;
-	/* rejected, by reason (query.c, enum query_refusal) */
-	uint64_t refused_proto, refused_key, refused_mac, refused_malformed;
-	uint64_t refused_source, refused_seq, refused_replay;
-	uint64_t rounds, moves, ctl_refused;
-	uint64_t query_ticks;	/* query ticks run */
-	uint64_t monitor_ticks; /* monitors at a query tick, summed */
-	uint64_t quiet_ticks;	/* monitors quiet at a query tick, summed */
-	uint64_t rounds_quiet;	/* rounds skipped: their monitor was quiet */
-	uint64_t moves_neutral; /* of moves: out of an equilibrium (escape) */
-	uint64_t pvlb_moves;	/* pVLB's re-picks that changed a path */
-	uint64_t mode_changes;	/* dardctl sched set */
-	uint64_t ctl_why[__DARD_CTL_REFUSALS]; /* ctl_refused by reason */
-	uint64_t dead_paths, revived_paths; /* a monitor path's transitions */
-	uint64_t evicted; /* elephants gone from the flow table unreported */
-	/* The controller (controller.c, cpapply.c). */
-	uint64_t cp_reports, cp_report_bytes, cp_send_errors;
-	uint64_t cp_assigns, cp_moves, cp_failed, cp_weights, cp_fallbacks;
-	uint64_t cp_weights_failed; /* destinations the datapath refused */
-	uint64_t cp_refused, cp_why[__CPR_MAX]; /* by enum cp_refusal */
-	/* Sharing among the ToR's hosts (share.c). */
-	uint64_t shares_sent, share_bytes, share_records;
-	uint64_t wants_sent, want_bytes, share_send_errors;
-	uint64_t shares_taken, share_taken, share_down, wants_taken;
-	uint64_t share_stale;	/* records too old on arrival: not taken */
-	uint64_t share_skipped; /* directed links not asked: shared */
-	uint64_t share_saved;	/* queries not sent: all their links shared */
-	uint64_t share_refused, share_why[__SR_MAX]; /* by enum share_refusal */
+	DARDD_STATS(__DARDD_STAT_FIELD, __DARDD_STAT_NONE, __DARDD_STAT_NONE,
+		    __DARDD_STAT_NONE)
+	/* V(ctl_refused): control clients refused, by reason (ctl.c). */
+	uint64_t ctl_why[__DARD_CTL_REFUSALS];
 };
+#undef __DARDD_STAT_FIELD
+#undef __DARDD_STAT_NONE
 
 struct dardd;
 
@@ -172,9 +235,9 @@ struct cp {
 	uint64_t wset, w_epoch, *wgen;
 	uint32_t ntors;
 	int w_open, w_warned;
-	int weighted; /* some destination has the controller's weights */
-	struct dard_ratelimit rl[__CPR_MAX]; /* refusals' warnings */
-	struct dard_ratelimit w_rl;	     /* weights refused */
+	int weighted;	   /* some destination has the controller's weights */
+	struct dard_rx rx; /* its datagrams, taken or refused */
+	struct dard_ratelimit w_rl; /* weights refused */
 	/* Sends a datagram to the controller: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len);
 	/* CLOCK_REALTIME in ns, which seqs and epochs are: or a test's. */
@@ -298,7 +361,7 @@ struct share {
 	uint64_t want_sig, want_ns; /* our last WANT, when sent */
 	uint8_t *need;		    /* per directed link: scratch */
 	struct dard_share_msg *msg; /* decoded, or being built */
-	struct dard_ratelimit rl[__SR_MAX];
+	struct dard_rx rx;	    /* the peers' datagrams, taken or refused */
 	/* Sends to a peer's management address: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
 			uint32_t mgmt);
@@ -328,7 +391,7 @@ struct dardd {
 	int udp;
 	struct dard_keys keys; /* keys[0] signs our queries */
 	uint64_t next_query_ns;
-	struct dard_ratelimit rejects; /* their warnings, one a second */
+	struct dard_rx reply_rx; /* the switches' replies, taken or refused */
 	/* Sends a query to a switch's mgmt address: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
 			uint32_t mgmt);
@@ -417,13 +480,7 @@ void query_send(struct dardd *d, uint64_t now);
 /* One datagram from addr:port (host byte order). */
 void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		 uint16_t port, uint64_t now);
-/*
- * At most this many datagrams per wakeup from one socket: a flood must
- * not starve the timer (queries, rounds, reports, the fallback) nor the
- * other sockets. epoll is level-triggered: the rest wake us again.
- */
-#define DARDD_DRAIN_MAX 256
-/* The datagrams waiting on the query socket, DARDD_DRAIN_MAX at most. */
+/* The datagrams waiting on the query socket, DARD_RX_DRAIN_MAX at most. */
 unsigned query_receive(struct dardd *d);
 /* The switch with management address addr, or DARD_NONE. */
 uint32_t query_switch_at(const struct dardd *d, uint32_t addr);
@@ -500,7 +557,6 @@ int controller_places(const struct dardd *d);
 /* "dard" or "controller", and why, for dardctl stats. */
 const char *controller_mode_name(const struct dardd *d);
 const char *controller_mode_why(const struct dardd *d);
-const char *controller_refusal_name(int r);
 /* Signs m (our sender, digest, next seq) and sends it; 0 or -1. */
 int controller_send(struct dardd *d, struct dard_cp_msg *m);
 
@@ -541,7 +597,6 @@ void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		 uint16_t port, uint64_t now);
 /* As query_receive(), from the SHARE socket. */
 unsigned share_receive(struct dardd *d);
-const char *share_refusal_name(int r);
 
 /* loop.c: the epoll loop over timer, query, control and event sockets. */
 int loop_init(struct dardd *d);

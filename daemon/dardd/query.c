@@ -65,6 +65,8 @@ static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len,
 	return sendto(d->udp, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa));
 }
 
+static const struct dard_rx_ops reply_ops;
+
 int query_init(struct dardd *d)
 {
 	size_t ndl = 2 * (size_t)d->t->nlinks;
@@ -72,6 +74,7 @@ int query_init(struct dardd *d)
 
 	d->udp = -1;
 	d->xmit = xmit_udp;
+	dard_rx_init(&d->reply_rx, &reply_ops, d);
 	d->ls = calloc(ndl, sizeof(*d->ls));
 	d->ls_when = calloc(ndl, sizeof(*d->ls_when));
 	d->ls_stamp = calloc(ndl, sizeof(*d->ls_stamp));
@@ -223,128 +226,71 @@ void query_send(struct dardd *d, uint64_t now)
 	share_sent(d, nq, now);
 }
 
-/* Why a datagram was refused: each counted in its own stat. */
-enum query_refusal {
-	QR_PROTO,     /* not this protocol or version */
-	QR_KEY,	      /* unknown key id */
-	QR_MAC,	      /* bad MAC */
-	QR_MALFORMED, /* authentic, but malformed or not a reply */
-	QR_SOURCE,    /* not from a switch of ours at its agent's port */
-	QR_SEQ,	      /* answers no query of ours */
-	QR_REPLAY,    /* answers a query already answered */
-	QR_LATE,      /* answers the pending query after its timeout */
-};
-
-static uint64_t *refusal_stat(struct dardd *d, enum query_refusal r)
-{
-	uint64_t *const stat[] = {
-		[QR_PROTO] = &d->st.refused_proto,
-		[QR_KEY] = &d->st.refused_key,
-		[QR_MAC] = &d->st.refused_mac,
-		[QR_MALFORMED] = &d->st.refused_malformed,
-		[QR_SOURCE] = &d->st.refused_source,
-		[QR_SEQ] = &d->st.refused_seq,
-		[QR_REPLAY] = &d->st.refused_replay,
-		[QR_LATE] = &d->st.late,
-	};
-
-	return stat[r];
-}
-
-/* Anyone can send us datagrams: each counted, not each logged. */
-static void refuse(struct dardd *d, enum query_refusal r, uint32_t addr,
-		   uint16_t port, const char *why, uint64_t now)
-{
-	struct in_addr in = {.s_addr = htonl(addr)};
-	char from[INET_ADDRSTRLEN];
-
-	(*refusal_stat(d, r))++;
-	inet_ntop(AF_INET, &in, from, sizeof(from));
-	/* A slow switch is no attack: counted late, logged for -v. */
-	if (r == QR_LATE) {
-		log_debug("late reply from %s:%u: %s", from, port, why);
-		return;
-	}
-	d->st.rejected++;
-	dard_log_ratelimited(&d->rejects, now, DARD_LOG_WARN,
-			     "refused a reply from %s:%u: %s", from, port, why);
-}
-
-static enum query_refusal decode_refusal(int ret)
-{
-	switch (ret) {
-	case -EPROTONOSUPPORT:
-		return QR_PROTO;
-	case -ENOKEY:
-		return QR_KEY;
-	case -EKEYREJECTED:
-		return QR_MAC;
-	default:
-		return QR_MALFORMED;
-	}
-}
-
 /*
  * Whether msg, authentic and from switch n, answers n's pending query in
  * time: its seq, within the query interval. Seq 0 never is (the decoder
  * refuses it; pending is 0 when nothing is).
  */
 static int check_answer(struct dardd *d, const struct sw *s,
-			const struct dard_msg *msg, uint64_t now,
-			const char **why)
+			const struct dard_msg *msg, uint64_t now, char *why)
 {
 	if (msg->type != DARD_MSG_REPLY) {
-		*why = "not a reply";
-		return QR_MALFORMED;
+		strcpy(why, "not a reply");
+		return DARD_RX_MALFORMED;
 	}
 	if (s->spent && msg->seq == s->spent) {
-		*why = "a reply already taken (replayed)";
-		return QR_REPLAY;
+		strcpy(why, "a reply already taken (replayed)");
+		return DARD_RX_REPLAY;
 	}
+	/* A slow switch is no attack: counted late, logged for -v. */
 	if (s->prev && msg->seq == s->prev) {
-		*why = "answers a query already given up on";
-		return QR_LATE;
+		strcpy(why, "answers a query already given up on");
+		return DARD_RX_LATE;
 	}
 	if (!s->pending || msg->seq != s->pending) {
-		*why = "answers no query of ours (wrong seq)";
-		return QR_SEQ;
+		strcpy(why, "answers no query of ours (wrong seq)");
+		return DARD_RX_SEQ;
 	}
 	if (now - s->sent_ns > d->o.query_ns) {
-		*why = "arrived after the query's timeout";
-		return QR_LATE;
+		strcpy(why, "arrived after the query's timeout");
+		return DARD_RX_LATE;
 	}
-	return -1;
+	return DARD_RX_TAKEN;
 }
 
-void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
-		 uint16_t port, uint64_t now)
+/* Not from a switch's agent: not even worth a MAC's work. */
+static int reply_source(void *arg, uint32_t addr, uint16_t port, char *why)
 {
-	static struct dard_msg msg;
-	char err[DARD_ERR_MAX];
+	struct dardd *d = arg;
 	uint32_t n = query_switch_at(d, addr);
-	const char *why;
-	struct sw *s;
-	int ret;
 
-	/* Not from a switch's agent: not even worth a MAC's work. */
-	if (n == DARD_NONE || port != d->o.switch_port) {
-		refuse(d, QR_SOURCE, addr, port,
-		       n == DARD_NONE ? "not a switch of ours"
-				      : "not from the agent's port",
-		       now);
-		return;
-	}
-	ret = dard_proto_decode(buf, len, &d->keys, &msg, err);
-	if (ret) {
-		refuse(d, decode_refusal(ret), addr, port, err, now);
-		return;
-	}
-	s = &d->sw[n];
-	ret = check_answer(d, s, &msg, now, &why);
-	if (ret >= 0) {
-		refuse(d, ret, addr, port, why, now);
-		return;
-	}
+	if (n != DARD_NONE && port == d->o.switch_port)
+		return DARD_RX_TAKEN;
+	strcpy(why, n == DARD_NONE ? "not a switch of ours"
+				   : "not from the agent's port");
+	return DARD_RX_SOURCE;
+}
+
+/* The reply being taken: 16 KiB, kept off the stack. */
+static struct dard_msg reply;
+
+static int reply_decode(void *arg, const uint8_t *buf, size_t len, char *err)
+{
+	struct dardd *d = arg;
+
+	return dard_proto_decode(buf, len, &d->keys, &reply, err);
+}
+
+static int reply_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		      uint64_t now, char *why)
+{
+	struct dardd *d = arg;
+	uint32_t n = query_switch_at(d, addr);
+	struct sw *s = &d->sw[n];
+	int ret = check_answer(d, s, &reply, now, why);
+
+	if (ret != DARD_RX_TAKEN)
+		return ret;
 	d->st.replies++;
 	d->st.reply_bytes += len;
 	/* Spent: the same reply again is a replay. */
@@ -354,27 +300,29 @@ void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 	if (s->silent)
 		log_info("%s answers again", d->t->node[n].name);
 	s->silent = 0;
-	dard_reply_apply(d->t, n, &msg, d->ls, d->ls_when, now);
+	dard_reply_apply(d->t, n, &reply, d->ls, d->ls_when, now);
 	dead_update(d, now);
-	share_reply(d, n, &msg, now);
+	share_reply(d, n, &reply, now);
+	return DARD_RX_TAKEN;
+}
+
+static const struct dard_rx_ops reply_ops = {
+	.what = "reply",
+	.max_len = DARD_MSG_MAX,
+	.kinds = DARD_RX_KINDS_OF(DARDD_REPLY_REFUSALS) | DARD_RX_BIT(LATE),
+	.source = reply_source,
+	.decode = reply_decode,
+	.take = reply_take,
+	.now = dardd_now_ns,
+};
+
+void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
+		 uint16_t port, uint64_t now)
+{
+	dard_rx_input(&d->reply_rx, buf, len, addr, port, now);
 }
 
 unsigned query_receive(struct dardd *d)
 {
-	static uint8_t buf[DARD_MSG_MAX];
-	struct sockaddr_in sa;
-	socklen_t salen = sizeof(sa);
-	unsigned n;
-	ssize_t len;
-
-	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
-		len = recvfrom(d->udp, buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&sa, &salen);
-		if (len < 0)
-			break;
-		query_reply(d, buf, len, ntohl(sa.sin_addr.s_addr),
-			    ntohs(sa.sin_port), dardd_now_ns());
-		salen = sizeof(sa);
-	}
-	return n;
+	return dard_rx_drain(&d->reply_rx, d->udp, NULL);
 }

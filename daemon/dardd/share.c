@@ -22,25 +22,6 @@
 #include "dardd_priv.h"
 #include "log.h"
 
-static const char *const refusal_names[__SR_MAX] = {
-	[SR_SIZE] = "size",
-	[SR_PROTO] = "proto",
-	[SR_KEY] = "key",
-	[SR_MAC] = "mac",
-	[SR_MALFORMED] = "malformed",
-	[SR_SCOPE] = "scope",
-	[SR_SOURCE] = "source",
-	[SR_SENDER] = "sender",
-	[SR_TOPO] = "topo",
-	[SR_REPLAY] = "replay",
-	[SR_CLOCK] = "clock",
-};
-
-const char *share_refusal_name(int r)
-{
-	return r >= 0 && r < __SR_MAX ? refusal_names[r] : NULL;
-}
-
 static uint64_t wall_ns(void)
 {
 	return dard_clock_ns(CLOCK_REALTIME);
@@ -90,12 +71,15 @@ static int find_peers(struct dardd *d)
 	return 0;
 }
 
+static const struct dard_rx_ops share_ops;
+
 int share_init(struct dardd *d)
 {
 	struct share *sh = &d->sh;
 
 	memset(sh, 0, sizeof(*sh));
 	sh->fd = -1;
+	dard_rx_init(&sh->rx, &share_ops, d);
 	if (d->o.no_share)
 		return 0;
 	if (dard_share_scope_init(&sh->sc, d->t, d->my_tor))
@@ -388,52 +372,6 @@ void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 		flush(d, now);
 }
 
-static enum share_refusal decode_refusal(int ret)
-{
-	switch (ret) {
-	case -EMSGSIZE:
-		return SR_SIZE;
-	case -EPROTONOSUPPORT:
-		return SR_PROTO;
-	case -ENOKEY:
-		return SR_KEY;
-	case -EKEYREJECTED:
-		return SR_MAC;
-	case -ERANGE:
-		return SR_SCOPE;
-	default:
-		return SR_MALFORMED;
-	}
-}
-
-static enum share_refusal check_refusal(int ret)
-{
-	switch (ret) {
-	case -EACCES:
-		return SR_SENDER;
-	case -ESTALE:
-		return SR_TOPO;
-	case -EALREADY:
-		return SR_REPLAY;
-	default:
-		return SR_CLOCK;
-	}
-}
-
-/* Anyone can send us datagrams: each counted, warned of once a second. */
-static void refuse(struct dardd *d, enum share_refusal r, uint32_t addr,
-		   uint16_t port, const char *why, uint64_t now)
-{
-	struct in_addr in = {.s_addr = htonl(addr)};
-	char from[INET_ADDRSTRLEN];
-
-	d->st.share_refused++;
-	d->st.share_why[r]++;
-	inet_ntop(AF_INET, &in, from, sizeof(from));
-	dard_log_ratelimited(&d->sh.rl[r], now, DARD_LOG_WARN,
-			     "refused a share from %s:%u: %s", from, port, why);
-}
-
 static struct peer *peer_at(struct dardd *d, uint32_t addr)
 {
 	unsigned i;
@@ -480,58 +418,62 @@ static void take(struct dardd *d, struct peer *p,
 		d->next_query_ns = now;
 }
 
+/* Not from a ToR peer's socket: not even worth a MAC's work. */
+static int share_source(void *arg, uint32_t addr, uint16_t port, char *why)
+{
+	struct dardd *d = arg;
+	struct peer *p = peer_at(d, addr);
+
+	if (p && port == DARD_SHARE_PORT)
+		return DARD_RX_TAKEN;
+	strcpy(why, p ? "not from the share port" : "not a host under our ToR");
+	return DARD_RX_SOURCE;
+}
+
+static int share_decode(void *arg, const uint8_t *buf, size_t len, char *err)
+{
+	struct dardd *d = arg;
+
+	return dard_share_decode(buf, len, &d->keys, &d->sh.sc, d->sh.msg, err);
+}
+
+static int share_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		      uint64_t now, char *why)
+{
+	struct dardd *d = arg;
+	struct dard_share_msg *m = d->sh.msg;
+	struct peer *p = peer_at(d, addr);
+	uint64_t wall = d->sh.wall_ns();
+	int ret;
+
+	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in, wall, why);
+	if (ret)
+		return dard_rx_kind_of(ret);
+	p->seq_in = m->seq;
+	take(d, p, m, now, wall);
+	return DARD_RX_TAKEN;
+}
+
+/* Each kind warned of once a second: one must not hide another. */
+static const struct dard_rx_ops share_ops = {
+	.what = "share",
+	.max_len = DARD_SHARE_MSG_MAX,
+	.kinds = DARD_RX_KINDS_OF(DARDD_SHARE_REFUSALS),
+	.log_per_kind = 1,
+	.source = share_source,
+	.decode = share_decode,
+	.take = share_take,
+	.now = dardd_now_ns,
+};
+
 void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		 uint16_t port, uint64_t now)
 {
-	struct dard_share_msg *m = d->sh.msg;
-	char err[DARD_ERR_MAX];
-	struct peer *p;
-	uint64_t wall;
-	int ret;
-
-	if (!d->sh.on)
-		return;
-	/* Not from a ToR peer's socket: not even worth a MAC's work. */
-	p = peer_at(d, addr);
-	if (!p || port != DARD_SHARE_PORT) {
-		refuse(d, SR_SOURCE, addr, port,
-		       p ? "not from the share port"
-			 : "not a host under our ToR",
-		       now);
-		return;
-	}
-	ret = dard_share_decode(buf, len, &d->keys, &d->sh.sc, m, err);
-	if (ret) {
-		refuse(d, decode_refusal(ret), addr, port, err, now);
-		return;
-	}
-	wall = d->sh.wall_ns();
-	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in, wall, err);
-	if (ret) {
-		refuse(d, check_refusal(ret), addr, port, err, now);
-		return;
-	}
-	p->seq_in = m->seq;
-	take(d, p, m, now, wall);
+	if (d->sh.on)
+		dard_rx_input(&d->sh.rx, buf, len, addr, port, now);
 }
 
 unsigned share_receive(struct dardd *d)
 {
-	static uint8_t buf[DARD_SHARE_MSG_MAX + 1];
-	struct sockaddr_in sa;
-	socklen_t salen = sizeof(sa);
-	unsigned n;
-	ssize_t len;
-
-	for (n = 0; n < DARDD_DRAIN_MAX; n++) {
-		/* One byte more than a message: a longer one is seen long. */
-		len = recvfrom(d->sh.fd, buf, sizeof(buf), MSG_DONTWAIT,
-			       (struct sockaddr *)&sa, &salen);
-		if (len < 0)
-			break;
-		share_input(d, buf, len, ntohl(sa.sin_addr.s_addr),
-			    ntohs(sa.sin_port), dardd_now_ns());
-		salen = sizeof(sa);
-	}
-	return n;
+	return dard_rx_drain(&d->sh.rx, d->sh.fd, NULL);
 }

@@ -17,6 +17,8 @@
 #include "topo.h"
 #include "log.h"
 
+static const struct dard_rx_ops query_ops;
+
 int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,
 		   char *err)
 {
@@ -25,6 +27,7 @@ int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,
 				 .sin_port = htons(port)};
 	char name[INET_ADDRSTRLEN];
 
+	dard_rx_init(&a->rx, &query_ops, a);
 	a->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	a->ioctl_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (a->sock < 0 || a->ioctl_sock < 0 ||
@@ -43,44 +46,6 @@ void sw_answer_close(struct sw_agent *a)
 	if (a->ioctl_sock >= 0)
 		close(a->ioctl_sock);
 	a->sock = a->ioctl_sock = -1;
-}
-
-static const char *const refusal_names[__SW_REF_MAX] = {
-	[SW_REF_PROTO] = "not_v3",	[SW_REF_KEY] = "unknown_key",
-	[SW_REF_MAC] = "bad_mac",	[SW_REF_MALFORMED] = "malformed",
-	[SW_REF_REPLAY] = "replay",	[SW_REF_BUSY] = "replay_table_full",
-	[SW_REF_UNPADDED] = "unpadded",
-};
-
-const char *sw_refusal_name(enum sw_refusal r)
-{
-	return r < __SW_REF_MAX ? refusal_names[r] : "?";
-}
-
-/* The reason for a decoder's refusal. */
-static enum sw_refusal decode_refusal(int ret)
-{
-	switch (ret) {
-	case -EPROTONOSUPPORT:
-		return SW_REF_PROTO;
-	case -ENOKEY:
-		return SW_REF_KEY;
-	case -EKEYREJECTED:
-		return SW_REF_MAC;
-	default:
-		return SW_REF_MALFORMED;
-	}
-}
-
-/* Anyone can send datagrams: each counted, not each logged. */
-static void refuse(struct sw_agent *a, enum sw_refusal r, uint64_t now,
-		   const char *from, unsigned port, const char *why)
-{
-	a->rejected++;
-	a->refused[r]++;
-	dard_log_ratelimited(&a->rejects, now, DARD_LOG_WARN,
-			     "refused a message from %s:%u (%s): %s", from,
-			     port, sw_refusal_name(r), why);
 }
 
 static int port_up(const struct sw_agent *a, const struct sw_port *p)
@@ -119,42 +84,40 @@ static int refresh(struct sw_agent *a, uint64_t now)
 	return ret;
 }
 
-void sw_answer(struct sw_agent *a)
+/* The query being answered: 16 KiB, kept off the stack. */
+static struct dard_msg query;
+
+static int query_decode(void *arg, const uint8_t *buf, size_t len, char *err)
 {
-	static struct dard_msg msg;
+	struct sw_agent *a = arg;
+
+	return sw_query_decode(buf, len, a->keys, &query, err);
+}
+
+/* An authentic query from addr:port: answered, if we can. */
+static int query_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		      uint64_t now, char *why)
+{
 	static uint8_t buf[DARD_MSG_MAX];
-	char err[DARD_ERR_MAX] = "", from[INET_ADDRSTRLEN];
-	struct sockaddr_in peer;
-	socklen_t plen = sizeof(peer);
-	uint64_t now;
+	struct sw_agent *a = arg;
+	struct sockaddr_in peer = {.sin_family = AF_INET,
+				   .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(addr)};
+	char from[INET_ADDRSTRLEN];
 	unsigned n;
-	ssize_t len;
 	size_t out;
 	int ret;
 
-	len = recvfrom(a->sock, buf, sizeof(buf), MSG_DONTWAIT,
-		       (struct sockaddr *)&peer, &plen);
-	if (len < 0)
-		return;
-	now = sw_now();
-	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
-	ret = sw_query_decode(buf, len, a->keys, &msg, err);
+	ret = sw_replay_check(a->replay, query.key_id, query.seq, now);
 	if (ret) {
-		refuse(a, decode_refusal(ret), now, from, ntohs(peer.sin_port),
-		       err);
-		return;
-	}
-	ret = sw_replay_check(a->replay, msg.key_id, msg.seq, now);
-	if (ret) {
-		refuse(a, ret == -EBUSY ? SW_REF_BUSY : SW_REF_REPLAY, now,
-		       from, ntohs(peer.sin_port),
-		       ret == -EBUSY
-			       ? "too many queries in 10 s to tell replays"
-			       : "query already answered");
-		return;
+		strcpy(why, ret == -EBUSY
+				    ? "too many queries in 10 s to tell replays"
+				    : "query already answered");
+		return dard_rx_kind_of(ret);
 	}
 	a->queries++;
 	a->query_bytes += len;
+	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
 	/*
 	 * A started (or restarted) agent's counter has seen less than a
 	 * window of traffic: its counts would be low, and a low count draws
@@ -164,9 +127,9 @@ void sw_answer(struct sw_agent *a)
 		a->early++;
 		log_debug(
 			"query %llu from %s unanswered: counting for %.3g s more",
-			(unsigned long long)msg.seq, from,
+			(unsigned long long)query.seq, from,
 			(a->ready_ns - now) / 1e9);
-		return;
+		return DARD_RX_TAKEN;
 	}
 	ret = refresh(a, now);
 	if (ret) {
@@ -175,54 +138,100 @@ void sw_answer(struct sw_agent *a)
 		dard_log_ratelimited(
 			&a->unanswered, now, DARD_LOG_WARN,
 			"query %llu from %s unanswered: counting elephants failed: %s",
-			(unsigned long long)msg.seq, from, strerror(-ret));
-		return;
+			(unsigned long long)query.seq, from, strerror(-ret));
+		return DARD_RX_TAKEN;
 	}
 	/* In the query's key: a querier not yet rotated still hears us. */
-	out = sw_reply(a->port, a->nports, &msg,
-		       dard_keys_find(a->keys, msg.key_id), buf, sizeof(buf),
+	out = sw_reply(a->port, a->nports, &query,
+		       dard_keys_find(a->keys, query.key_id), buf, sizeof(buf),
 		       &n);
 	if (!out) {
-		refuse(a, SW_REF_UNPADDED, now, from, ntohs(peer.sin_port),
-		       "its reply would be longer than it plus 64 bytes: pad it "
-		       "(Documentation/protocol.md)");
-		return;
+		strcpy(why, "its reply would be longer than it plus 64 bytes: "
+			    "pad it (Documentation/protocol.md)");
+		return DARD_RX_UNPADDED;
 	}
-	if (sendto(a->sock, buf, out, 0, (struct sockaddr *)&peer, plen) < 0) {
+	if (sendto(a->sock, buf, out, 0, (struct sockaddr *)&peer,
+		   sizeof(peer)) < 0) {
 		a->send_errors++;
 		dard_log_ratelimited(&a->send_failed, now, DARD_LOG_WARN,
 				     "reply to %s failed: %s", from,
 				     strerror(errno));
-		return;
+		return DARD_RX_TAKEN;
 	}
 	a->replies++;
 	a->reply_bytes += out;
-	log_debug("query %llu from %s: %u ports", (unsigned long long)msg.seq,
+	log_debug("query %llu from %s: %u ports", (unsigned long long)query.seq,
 		  from, n);
+	return DARD_RX_TAKEN;
 }
+
+/* Anyone may ask: the MAC and the replay table say who is answered. */
+static const struct dard_rx_ops query_ops = {
+	.what = "message",
+	.max_len = DARD_MSG_MAX,
+	.kinds = DARD_RX_KINDS_OF(SW_REFUSALS),
+	.decode = query_decode,
+	.take = query_take,
+	.now = sw_now,
+};
+
+void sw_answer(struct sw_agent *a)
+{
+	dard_rx_drain(&a->rx, a->sock, NULL);
+}
+
+/* A line of the log's counts: "name value" after "name value, ". */
+struct stat_line {
+	char s[512];
+	size_t off;
+	const char *sep;
+};
+
+static void stat_put(struct stat_line *l, const char *name, uint64_t v)
+{
+	if (l->off < sizeof(l->s))
+		l->off += snprintf(l->s + l->off, sizeof(l->s) - l->off,
+				   "%s%s %llu", l->sep, name,
+				   (unsigned long long)v);
+	l->sep = ", ";
+}
+
+/* "name: " before a list of counts, then "; " after it. */
+static void stat_head(struct stat_line *l, const char *name)
+{
+	if (l->off < sizeof(l->s))
+		l->off += snprintf(l->s + l->off, sizeof(l->s) - l->off,
+				   "%s%s: ", l->sep, name);
+	l->sep = "";
+}
+
+static void stat_flush(struct stat_line *l)
+{
+	log_info("%s", l->s);
+	l->off = 0;
+	l->s[0] = '\0';
+	l->sep = "";
+}
+
+/* SW_STATS (answer.h), in its order. */
+#define STAT_C(name, text) stat_put(&l, text, a->name);
+#define STAT_T(text) stat_put(&l, text, dard_rx_refused(&a->rx));
+#define STAT_KIND(id, text) stat_put(&l, text, a->rx.n[DARD_RX_##id]);
+#define STAT_L(text, LIST)                                                     \
+	stat_head(&l, text);                                                   \
+	LIST(STAT_KIND)                                                        \
+	l.sep = "; ";
+#define STAT_NL() stat_flush(&l);
 
 void sw_answer_log(const struct sw_agent *a)
 {
+	struct stat_line l = {.sep = ""};
 	uint64_t v[__DARD_SW_STAT_MAX];
-	char line[256];
 	unsigned i;
-	int off = 0, ret;
+	int ret;
 
-	log_info(
-		"queries %llu, replies %llu, rejected %llu, send errors %llu, count errors %llu, before the first window %llu",
-		(unsigned long long)a->queries, (unsigned long long)a->replies,
-		(unsigned long long)a->rejected,
-		(unsigned long long)a->send_errors,
-		(unsigned long long)a->count_errors,
-		(unsigned long long)a->early);
-	for (i = 0; i < __SW_REF_MAX && off < (int)sizeof(line); i++)
-		off += snprintf(line + off, sizeof(line) - off, "%s%s %llu",
-				i ? ", " : "", sw_refusal_name(i),
-				(unsigned long long)a->refused[i]);
-	log_info("refused: %s; bytes in %llu, out %llu", line,
-		 (unsigned long long)a->query_bytes,
-		 (unsigned long long)a->reply_bytes);
-	off = 0;
+	SW_STATS(STAT_C, STAT_T, STAT_L, STAT_NL)
+	stat_flush(&l);
 	if (!a->counter)
 		return;
 	ret = sw_counter_stats(a->counter, v);
@@ -232,9 +241,13 @@ void sw_answer_log(const struct sw_agent *a)
 		return;
 	}
 	/* flow_full and truncated are elephants the counter missed. */
-	for (i = 0; i < __DARD_SW_STAT_MAX && off < (int)sizeof(line); i++)
-		off += snprintf(line + off, sizeof(line) - off, "%s%s %llu",
-				i ? ", " : "", sw_stat_name(i),
-				(unsigned long long)v[i]);
-	log_info("counter: %s", line);
+	for (i = 0; i < __DARD_SW_STAT_MAX; i++)
+		stat_put(&l, sw_stat_name(i), v[i]);
+	log_info("counter: %s", l.s);
 }
+
+#undef STAT_C
+#undef STAT_T
+#undef STAT_KIND
+#undef STAT_L
+#undef STAT_NL

@@ -9,21 +9,44 @@
 #include "clock.h"
 #include "counter.h"
 #include "log.h"
+#include "receiver.h"
 #include "reply.h"
 
-/* Why a datagram went unanswered: each counted (sw_refusal_name). */
-enum sw_refusal {
-	SW_REF_PROTO,	  /* not this protocol or version (v1, v2 included) */
-	SW_REF_KEY,	  /* unknown key id */
-	SW_REF_MAC,	  /* bad MAC */
-	SW_REF_MALFORMED, /* authentic but malformed, or not a query */
-	SW_REF_REPLAY,	  /* a query already taken */
-	SW_REF_BUSY,	  /* the replay table is full */
-	SW_REF_UNPADDED,  /* its reply would be longer than it plus the slack */
-	__SW_REF_MAX,
-};
-const char *sw_refusal_name(enum sw_refusal r);
+/*
+ * The refusals the agent tells apart (receiver.h), FN(ID, name): name is
+ * the count's in the log's "refused:" list.
+ */
+#define SW_REFUSALS(FN)                                                        \
+	FN(PROTO, "not_v3") /* v1 and v2 included */                           \
+	FN(KEY, "unknown_key")                                                 \
+	FN(MAC, "bad_mac")                                                     \
+	FN(MALFORMED, "malformed") /* or not a query */                        \
+	FN(REPLAY, "replay")	   /* a query already taken */                 \
+	FN(REPLAY_FULL, "replay_table_full")                                   \
+	FN(UNPADDED, "unpadded") /* its reply would be longer than it + slack  \
+				  */
 
+/*
+ * What the agent did, logged at exit and on SIGUSR1, in the log's order:
+ * C(name, text), a counter of struct sw_agent, text its name in the log;
+ * T(text), the refusals' total, summed when logged, never stored;
+ * L(text, LIST), "text:" and each of the refusals of LIST's kinds; NL(),
+ * a new line.
+ */
+#define SW_STATS(C, T, L, NL)                                                  \
+	C(queries, "queries")                                                  \
+	C(replies, "replies")                                                  \
+	T("rejected")                                                          \
+	C(send_errors, "send errors")                                          \
+	C(count_errors, "count errors")                                        \
+	C(early, "before the first window")                                    \
+	NL()                                                                   \
+	L("refused", SW_REFUSALS)                                              \
+	C(query_bytes, "bytes in")                                             \
+	C(reply_bytes, "out")
+
+#define __SW_STAT_FIELD(name, text) uint64_t name;
+#define __SW_STAT_NONE(...)
 struct sw_agent {
 	struct sw_port *port;
 	unsigned nports;
@@ -39,13 +62,15 @@ struct sw_agent {
 	/* sw_now() before which queries go unanswered: a
 	 * counter started afresh has seen a window of traffic only then. */
 	uint64_t ready_ns;
-	/* What it did, logged at exit and on SIGUSR1. */
-	uint64_t queries, replies, rejected, send_errors, count_errors, early;
-	uint64_t refused[__SW_REF_MAX]; /* rejected, by reason */
-	uint64_t query_bytes, reply_bytes;
+	/* What it did (SW_STATS), the queries it took or refused. */
+	SW_STATS(__SW_STAT_FIELD, __SW_STAT_NONE, __SW_STAT_NONE,
+		 __SW_STAT_NONE)
+	struct dard_rx rx;
 	/* Their warnings, one a second: datagrams come from anyone. */
-	struct dard_ratelimit rejects, unanswered, send_failed;
+	struct dard_ratelimit unanswered, send_failed;
 };
+#undef __SW_STAT_FIELD
+#undef __SW_STAT_NONE
 
 /*
  * The agent's one clock: the counter's (bpf_ktime_get_coarse_ns() is
@@ -60,7 +85,10 @@ static inline uint64_t sw_now(void)
 /* Opens a's sockets and listens on addr:port; err (DARD_ERR_MAX) why. */
 int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,
 		   char *err);
-/* Answers one waiting datagram, if there is one; logs what went wrong. */
+/*
+ * Answers the waiting datagrams, DARD_RX_DRAIN_MAX at most; logs what
+ * went wrong.
+ */
 void sw_answer(struct sw_agent *a);
 /* Logs what the agent and its counter did. */
 void sw_answer_log(const struct sw_agent *a);

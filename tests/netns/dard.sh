@@ -336,7 +336,7 @@ s.bind(('$core2', 0))
 s.sendto(bytes.fromhex('da4d0102000c000100000001ff'), ('${local_addr%:*}', ${local_addr##*:}))"
 t "a stray reply to dardd ($local_addr) is refused and counted" within 30 \
 	ctl_jq e1_1 '.[0].rejected == 1 and .[0].refused_source == 1' -- stats
-t "and logged with the reason" grep -qE "refused a reply from $core2:[0-9]+: not from the agent's port" \
+t "and logged with the reason" grep -qE "refused a reply from $core2:[0-9]+ \(source\): not from the agent's port" \
 	"$dir/log/e1_1.log"
 # The flows end: every byte each sent, its receiver counted.
 touch "$tmp/stop"

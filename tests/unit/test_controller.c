@@ -31,39 +31,39 @@ static void test_refusals(void **state)
 	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1, 0);
 	buf[len - 1] ^= 1;
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_MAC], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_MAC], 1);
 	/* Not our protocol. */
 	ctlr_receive(&c, "hello", 5, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_PROTO], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_PROTO], 1);
 	/* From no host's management address: not even its MAC checked. */
 	ctlr_receive(&c, buf, len, 0x0a090909, 1, SEC);
-	assert_int_equal(c.st.refused[CR_SOURCE], 1);
-	assert_int_equal(c.st.refused[CR_MAC], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_SOURCE], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_MAC], 1);
 	/* Sender no host of ours. */
 	m.sender = 0x01020304;
 	m.topo = c.topo;
 	m.seq = ++seq;
 	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_SENDER], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_SENDER], 1);
 	/* From another host's management address. */
 	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1, 0);
 	ctlr_receive(&c, buf, len, host(1)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_SOURCE], 2);
+	assert_int_equal(c.hrx.n[DARD_RX_SOURCE], 2);
 	/* Another topology. */
 	m.sender = host(0)->id;
 	m.topo = c.topo ^ 1;
 	m.seq = ++seq;
 	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_TOPO], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_TOPO], 1);
 	/* A good one, then it again: a replay. */
 	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1,
 		       DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
 	assert_int_equal(c.st.reports, 1);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_REPLAY], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_REPLAY], 1);
 	assert_int_equal(c.st.reports, 1);
 	/* After our restart: a recording 11 s old, a seq 11 s ahead. */
 	stop();
@@ -78,7 +78,7 @@ static void test_refusals(void **state)
 	m.seq = seq + 11 * SEC;
 	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_CLOCK], 2);
+	assert_int_equal(c.hrx.n[DARD_RX_CLOCK], 2);
 	assert_int_equal(c.st.reports, 0);
 	/* The real host's next one is taken. */
 	len = host_msg(buf, DARD_CP_REPORT, 0, &dst, NULL, 1,
@@ -98,7 +98,7 @@ static void test_refusals(void **state)
 	m.flow[1].path = 4; /* fattree:4 has 4 paths between pods */
 	len = dard_cp_encode(buf, sizeof(buf), &keys.key[0], &m);
 	ctlr_receive(&c, buf, len, host(0)->mgmt, 1, SEC);
-	assert_int_equal(c.st.refused[CR_FLOW], 2);
+	assert_int_equal(c.hrx.n[DARD_RX_FLOW], 2);
 	assert_int_equal(c.host[0].nflows, 1);
 	/* Nothing refused was ever answered. */
 	assert_int_equal(nsent, 0);
@@ -184,7 +184,7 @@ static void test_flows_bounded(void **state)
 		ctlr_receive(&c, buf, len, host(0)->mgmt, 40000, SEC);
 	}
 	assert_int_equal(c.host[0].nflows, CTLR_HOST_FLOWS_MAX);
-	assert_int_equal(c.st.refused[CR_FLOW],
+	assert_int_equal(c.hrx.n[DARD_RX_FLOW],
 			 sent_flows - CTLR_HOST_FLOWS_MAX);
 	assert_int_equal(c.nflows, CTLR_HOST_FLOWS_MAX);
 	stop();
@@ -202,7 +202,7 @@ static void test_flows_bounded_globally(void **state)
 	report(1, two, 2, SEC);
 	assert_int_equal(c.nflows, 3);
 	assert_int_equal(c.host[1].nflows, 1);
-	assert_int_equal(c.st.refused[CR_FLOW], 1);
+	assert_int_equal(c.hrx.n[DARD_RX_FLOW], 1);
 	/* Host 0's full report without its flow to 9: room for another. */
 	report(0, two, 1, SEC);
 	report_flags(2, &one, 1, 0, SEC);

@@ -42,8 +42,8 @@ static void test_assign_moves(void **state)
 	assert_int_equal(cp_path_index(d, e), to);
 	assert_int_equal(e->moves, 1);
 	assert_int_equal(e->nhist, 2);
-	assert_int_equal(d->st.cp_moves, 1);
-	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.controller_moves, 1);
+	assert_int_equal(d->st.controller_assigns, 1);
 	assert_int_equal(d->cp.epoch, 5);
 	assert_string_equal(controller_mode_name(d), "controller");
 	/* ACKed: its epoch, nothing failed. */
@@ -96,8 +96,8 @@ static void test_assign_failed(void **state)
 	assert_int_equal(f->dp.nmoves, 0);
 	assert_int_equal(cp_path_index(d, e), from);
 	assert_int_equal(e->moves, 0);
-	assert_int_equal(d->st.cp_failed, 4);
-	assert_int_equal(d->st.cp_moves, 0);
+	assert_int_equal(d->st.controller_failed, 4);
+	assert_int_equal(d->st.controller_moves, 0);
 	a = last_sent();
 	assert_int_equal(a->type, DARD_CP_ACK);
 	assert_int_equal(a->epoch, 7);
@@ -135,7 +135,7 @@ static void test_assign_evidence(void **state)
 	m = msg(f, DARD_CP_ASSIGN, 7, DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	assign_add(m, fix_key(f, "e2_1", 1), from);
 	push(f, m, 10 * S);
-	assert_int_equal(d->st.cp_failed, 1);
+	assert_int_equal(d->st.controller_failed, 1);
 	assert_int_equal(last_sent()->count, 1);
 	assert_int_equal(last_sent()->flow[0].flags, DARD_CP_FL_FAILED);
 	e->mon->dead[0] = 0;
@@ -157,7 +157,7 @@ static void test_assign_evidence(void **state)
 	assign_add(m, fix_key(f, "e2_1", 1), from);
 	push(f, m, 13 * S);
 	assert_int_equal(dp->nmoves, 1);
-	assert_int_equal(d->st.cp_failed, 1);
+	assert_int_equal(d->st.controller_failed, 1);
 	assert_int_equal(cp_path_index(d, e), from);
 	/* Off it again by itself: now it is the datapath's evidence. */
 	dp->flow[0].path = e->pair;
@@ -170,7 +170,7 @@ static void test_assign_evidence(void **state)
 	assign_add(m, fix_key(f, "e2_1", 1), from);
 	push(f, m, 16 * S);
 	assert_int_equal(dp->nmoves, 1);
-	assert_int_equal(d->st.cp_failed, 2);
+	assert_int_equal(d->st.controller_failed, 2);
 	/* Long enough ago: the controller may send it back. */
 	m = msg(f, DARD_CP_ASSIGN, 10, DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	assign_add(m, fix_key(f, "e2_1", 1), from);
@@ -211,8 +211,8 @@ static void test_assign_set(void **state)
 	for (i = 60; i < 97; i++)
 		assign_add(m, fix_key(f, "e4_1", 2000 + i), 0);
 	push(f, m, 10 * S);
-	assert_int_equal(d->st.cp_failed, 97);
-	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.controller_failed, 97);
+	assert_int_equal(d->st.controller_assigns, 1);
 	assert_int_equal(nsent, 2);
 	assert_int_equal(sent[0].type, DARD_CP_ACK);
 	assert_int_equal(sent[0].flags, DARD_CP_F_FIRST);
@@ -252,7 +252,7 @@ static void test_weights(void **state)
 		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, d->my_tor), w, 1),
 		0);
 	push(f, m, 10 * S);
-	assert_int_equal(d->st.cp_weights, 1);
+	assert_int_equal(d->st.controller_weights, 1);
 	/* Both hosts under tor2_1, with n 4 and the weights; nobody else. */
 	assert_int_equal(nwcalls, 2);
 	for (i = 0; i < 2; i++) {
@@ -285,18 +285,18 @@ static void test_weights(void **state)
 	assert_int_equal(dard_cp_add_weights(m, 99, w, 4), 0);
 	push(f, m, 12 * S);
 	assert_int_equal(nwcalls, before);
-	assert_int_equal(d->st.cp_why[CPR_MALFORMED], 1);
-	assert_int_equal(d->st.cp_weights, 2);
+	assert_int_equal(d->cp.rx.n[DARD_RX_MALFORMED], 1);
+	assert_int_equal(d->st.controller_weights, 2);
 	/* Destinations the datapath does not have yet: no failure. */
-	assert_int_equal(d->st.cp_weights_failed, 0);
+	assert_int_equal(d->st.controller_weights_failed, 0);
 	wret = -ENOENT;
 	m = msg(f, DARD_CP_WEIGHTS, 12, DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	assert_int_equal(
 		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor3), w, 4), 0);
 	push(f, m, 13 * S);
-	assert_int_equal(d->st.cp_weights_failed, 0);
+	assert_int_equal(d->st.controller_weights_failed, 0);
 	cp_weights_even(d);
-	assert_int_equal(d->st.cp_weights_failed, 0);
+	assert_int_equal(d->st.controller_weights_failed, 0);
 	/* Refused: each destination counted (the line rate-limited). */
 	wret = -EINVAL;
 	dard_log_init("test", DARD_LOG_WARN);
@@ -306,7 +306,7 @@ static void test_weights(void **state)
 	assert_int_equal(
 		dard_cp_add_weights(m, dard_cp_tor_rank(f->t, tor2), w, 4), 0);
 	push(f, m, 14 * S);
-	assert_int_equal(d->st.cp_weights_failed, 4);
+	assert_int_equal(d->st.controller_weights_failed, 4);
 	assert_true(d->cp.w_rl.said);
 	assert_int_equal(d->cp.w_rl.suppressed, 1);
 	dard_log_init("test", DARD_LOG_ERR);

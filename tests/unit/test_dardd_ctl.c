@@ -31,7 +31,7 @@ static void test_ctl(void **state)
 	assert_null(ctl_answer(&f->d, "status"));
 	assert_null(ctl_answer(&f->d, ""));
 	fix_elephant(f, "e2_1", 40001, 2);
-	f->d.st.late = 3;
+	f->d.reply_rx.n[DARD_RX_LATE] = 3;
 
 	doc = ctl_answer(&f->d, "stats");
 	assert_string_equal(json_object_get_string(key(doc, "host")), "e1_1");
@@ -41,8 +41,7 @@ static void test_ctl(void **state)
 	assert_int_equal(json_object_get_int(key(doc, "rejected")), 0);
 	json_object_put(doc);
 
-	/* Refusals by reason, each under its own key beside the sum. */
-	f->d.st.ctl_refused = 3;
+	/* Refusals by reason, each under its own key beside their sum. */
 	f->d.st.ctl_why[DARD_CTL_NOT_ROOT] = 1;
 	f->d.st.ctl_why[DARD_CTL_OVERSIZED] = 2;
 	doc = ctl_answer(&f->d, "stats");

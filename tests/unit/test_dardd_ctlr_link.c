@@ -20,12 +20,12 @@
 #include "dardd_cp_fix.h"
 
 /* One refusal: nothing moves, counted under r and in the total. */
-static void refused(struct fix *f, enum cp_refusal r, uint64_t total)
+static void refused(struct fix *f, int r, uint64_t total)
 {
 	assert_int_equal(f->dp.nmoves, 0);
-	assert_int_equal(f->d.st.cp_why[r], 1);
-	assert_int_equal(f->d.st.cp_refused, total);
-	assert_int_equal(f->d.st.cp_assigns, 0);
+	assert_int_equal(f->d.cp.rx.n[r], 1);
+	assert_int_equal(dard_rx_refused(&f->d.cp.rx), total);
+	assert_int_equal(f->d.st.controller_assigns, 0);
 	assert_int_equal(nsent, 0); /* no answer to any of them */
 }
 
@@ -50,28 +50,28 @@ static void test_refusals(void **state)
 	bad.k[0] ^= 1;
 	other.id = 8;
 	push_as(f, m, &bad, CTLR, DARD_CP_PORT, S);
-	refused(f, CPR_MAC, 1);
+	refused(f, DARD_RX_MAC, 1);
 	push_as(f, m, &other, CTLR, DARD_CP_PORT, S);
-	refused(f, CPR_KEY, 2);
+	refused(f, DARD_RX_KEY, 2);
 	controller_input(d, (const uint8_t *)"GET / HTTP/1.0\r\n\r\n", 18, CTLR,
 			 DARD_CP_PORT, S);
-	refused(f, CPR_PROTO, 3);
+	refused(f, DARD_RX_PROTO, 3);
 	push_as(f, m, &good, CTLR + 1, DARD_CP_PORT, S);
-	refused(f, CPR_SOURCE, 4);
+	refused(f, DARD_RX_SOURCE, 4);
 	push_as(f, m, &good, CTLR, DARD_CP_PORT + 1, S);
-	assert_int_equal(d->st.cp_why[CPR_SOURCE], 2);
+	assert_int_equal(d->cp.rx.n[DARD_RX_SOURCE], 2);
 	m->sender = f->t->node[d->me].id;
 	push(f, m, S);
-	refused(f, CPR_SENDER, 6);
+	refused(f, DARD_RX_SENDER, 6);
 	m->sender = 0;
 	m->topo ^= 1;
 	push(f, m, S);
-	refused(f, CPR_TOPO, 7);
+	refused(f, DARD_RX_TOPO, 7);
 	/* A host's message type: malformed for us. */
 	*m = keep;
 	m->type = DARD_CP_REPORT;
 	push(f, m, S);
-	refused(f, CPR_MALFORMED, 8);
+	refused(f, DARD_RX_MALFORMED, 8);
 	assert_string_equal(controller_mode_name(d), "dard");
 	assert_int_equal(d->cp.heard_ns, 0);
 	/* The genuine one is taken, once: its replay is refused. */
@@ -81,17 +81,17 @@ static void test_refusals(void **state)
 	assert_int_equal(f->dp.nmoves, 1);
 	assert_int_equal(nsent, 1);
 	controller_input(d, buf, len, CTLR, DARD_CP_PORT, S);
-	assert_int_equal(d->st.cp_why[CPR_REPLAY], 1);
+	assert_int_equal(d->cp.rx.n[DARD_RX_REPLAY], 1);
 	assert_int_equal(f->dp.nmoves, 1);
 	assert_int_equal(nsent, 1);
 	/* Fresh but of an older round: stale, nothing moves back. */
 	m = msg(f, DARD_CP_ASSIGN, 19, DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	assign_add(m, k, (to + 1) % 4);
 	push(f, m, 2 * S);
-	assert_int_equal(d->st.cp_why[CPR_STALE], 1);
+	assert_int_equal(d->cp.rx.n[DARD_RX_STALE], 1);
 	assert_int_equal(f->dp.nmoves, 1);
 	assert_int_equal(d->cp.epoch, 20);
-	assert_int_equal(d->st.cp_refused, 10);
+	assert_int_equal(dard_rx_refused(&d->cp.rx), 10);
 	cp_free(f);
 }
 
@@ -127,7 +127,7 @@ static void test_mode(void **state)
 	wall = WALL0 + 3 * S;
 	controller_tick(d, 12 * S);
 	assert_true(controller_places(d));
-	assert_int_equal(d->st.cp_fallbacks, 0);
+	assert_int_equal(d->st.controller_fallbacks, 0);
 	assert_int_equal(d->cp.mode_wall_ns, WALL0 + S);
 	/* Silent past it: DARD, every destination even, a round moves. */
 	nwcalls = 0;
@@ -136,7 +136,7 @@ static void test_mode(void **state)
 	assert_string_equal(controller_mode_name(d), "dard");
 	assert_int_equal(d->cp.mode, CP_SILENT);
 	assert_int_equal(d->cp.mode_wall_ns, WALL0 + 4 * S);
-	assert_int_equal(d->st.cp_fallbacks, 1);
+	assert_int_equal(d->st.controller_fallbacks, 1);
 	/* fattree:4: the 14 hosts outside our ToR, all even. */
 	assert_int_equal(nwcalls, 14);
 	assert_true(wcall[0].even && wcall[13].even);
@@ -164,14 +164,14 @@ static void test_mode(void **state)
 	assert_int_equal(d->cp.mode, CP_SELF);
 	controller_tick(d, 22 * S);
 	assert_int_equal(d->cp.mode, CP_SELF);
-	assert_int_equal(d->st.cp_fallbacks, 1);
+	assert_int_equal(d->st.controller_fallbacks, 1);
 	fix_links(f, 0, 2, 22 * S);
 	schedule(d, d->mons, 22 * S);
 	assert_int_equal(d->st.rounds, 2);
 	/* SELF and then silent: a fallback too. */
 	controller_tick(d, 25 * S);
 	assert_int_equal(d->cp.mode, CP_SILENT);
-	assert_int_equal(d->st.cp_fallbacks, 2);
+	assert_int_equal(d->st.controller_fallbacks, 2);
 	cp_free(f);
 }
 
@@ -278,7 +278,7 @@ static void test_clock(void **state)
 		DARD_CP_F_FIRST | DARD_CP_F_LAST);
 	len = dard_cp_encode(rec, sizeof(rec), &k, m);
 	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
-	assert_int_equal(d->st.cp_assigns, 1);
+	assert_int_equal(d->st.controller_assigns, 1);
 	assert_true(last_sent()->seq >= WALL0); /* the ACK's: our clock */
 	/* dardd restarts 11 s later: the recording is refused. */
 	cp_free(f);
@@ -286,36 +286,36 @@ static void test_clock(void **state)
 	d = &f->d;
 	wall = WALL0 + 11 * S;
 	controller_input(d, rec, len, CTLR, DARD_CP_PORT, S);
-	assert_int_equal(d->st.cp_why[CPR_CLOCK], 1);
-	assert_int_equal(d->st.cp_refused, 1);
+	assert_int_equal(d->cp.rx.n[DARD_RX_CLOCK], 1);
+	assert_int_equal(dard_rx_refused(&d->cp.rx), 1);
 	assert_int_equal(d->cp.seq_in, 0);
 	assert_int_equal(d->cp.mode, CP_UNHEARD);
 	/* A seq 11 s ahead: refused, it would lock the controller out. */
 	cseq = wall + 11 * S;
 	push(f, msg(f, DARD_CP_ASSIGN, 1, DARD_CP_F_FIRST | DARD_CP_F_LAST), S);
-	assert_int_equal(d->st.cp_why[CPR_CLOCK], 2);
+	assert_int_equal(d->cp.rx.n[DARD_RX_CLOCK], 2);
 	/* An epoch 11 s ahead: refused, it would make real ones stale. */
 	cseq = wall;
 	push(f,
 	     msg(f, DARD_CP_ASSIGN, (wall / S + 11) << 20,
 		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
 	     S);
-	assert_int_equal(d->st.cp_why[CPR_CLOCK], 3);
+	assert_int_equal(d->cp.rx.n[DARD_RX_CLOCK], 3);
 	assert_int_equal(d->cp.epoch, 0);
 	/* The controller's next message: taken. */
 	push(f,
 	     msg(f, DARD_CP_ASSIGN, wall / S << 20,
 		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
 	     S);
-	assert_int_equal(d->st.cp_assigns, 1);
-	assert_int_equal(d->st.cp_refused, 3);
+	assert_int_equal(d->st.controller_assigns, 1);
+	assert_int_equal(dard_rx_refused(&d->cp.rx), 3);
 	assert_true(controller_places(d));
 	/* Our seq follows our clock, and never goes back when it does. */
 	assert_true(last_sent()->seq >= wall);
 	wall -= 5 * S;
 	controller_tick(d, 2 * S);
 	assert_true(last_sent()->seq > WALL0 + 11 * S);
-	assert_string_equal(controller_refusal_name(CPR_CLOCK), "clock");
+	assert_string_equal(dard_rx_kind_name(DARD_RX_CLOCK), "clock");
 	cp_free(f);
 }
 
@@ -351,7 +351,7 @@ static void flood(const struct sockaddr_in *sa, unsigned n)
 
 /*
  * A flood on the controller's or the query socket: one wakeup takes at
- * most DARDD_DRAIN_MAX datagrams, so the timer gets its turn; the rest
+ * most DARD_RX_DRAIN_MAX datagrams, so the timer gets its turn; the rest
  * come at the next.
  */
 static void test_drain(void **state)
@@ -362,18 +362,18 @@ static void test_drain(void **state)
 
 	(void)state;
 	d->cp.fd = lo_socket(&sa);
-	flood(&sa, DARDD_DRAIN_MAX + 3);
-	assert_int_equal(controller_receive(d), DARDD_DRAIN_MAX);
-	assert_int_equal(d->st.cp_why[CPR_SOURCE], DARDD_DRAIN_MAX);
+	flood(&sa, DARD_RX_DRAIN_MAX + 3);
+	assert_int_equal(controller_receive(d), DARD_RX_DRAIN_MAX);
+	assert_int_equal(d->cp.rx.n[DARD_RX_SOURCE], DARD_RX_DRAIN_MAX);
 	assert_int_equal(controller_receive(d), 3);
 	assert_int_equal(controller_receive(d), 0);
-	assert_int_equal(d->st.cp_refused, DARDD_DRAIN_MAX + 3);
+	assert_int_equal(dard_rx_refused(&d->cp.rx), DARD_RX_DRAIN_MAX + 3);
 	d->udp = lo_socket(&sa);
-	flood(&sa, DARDD_DRAIN_MAX + 1);
-	assert_int_equal(query_receive(d), DARDD_DRAIN_MAX);
+	flood(&sa, DARD_RX_DRAIN_MAX + 1);
+	assert_int_equal(query_receive(d), DARD_RX_DRAIN_MAX);
 	assert_int_equal(query_receive(d), 1);
 	assert_int_equal(query_receive(d), 0);
-	assert_int_equal(d->st.rejected, DARDD_DRAIN_MAX + 1);
+	assert_int_equal(dard_rx_refused(&d->reply_rx), DARD_RX_DRAIN_MAX + 1);
 	close(d->udp);
 	d->udp = -1;
 	cp_free(f); /* closes cp.fd */

@@ -116,7 +116,7 @@ static void test_reply_sequence(void **state)
 
 	/* Answered twice: a replay, refused. */
 	answer(f, "tor1_1", first, 7, 1 * S + 2000);
-	assert_int_equal(f->d.st.refused_replay, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_REPLAY], 1);
 	assert_int_equal(f->d.st.replies, 1);
 	assert_int_equal(f->d.ls[dl].flows, 3);
 
@@ -126,17 +126,17 @@ static void test_reply_sequence(void **state)
 	query_send(&f->d, 3 * S);
 	assert_true(f->sent_seq[tor] != first);
 	answer(f, "tor1_1", first, 7, 3 * S + 1000);
-	assert_int_equal(f->d.st.late, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_LATE], 1);
 	assert_int_equal(f->d.ls[dl].flows, 3);
 	/* A sequence never sent is refused. */
 	answer(f, "tor1_1", f->sent_seq[tor] + 100, 7, 3 * S + 1000);
-	assert_int_equal(f->d.st.refused_seq, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
 	assert_int_equal(f->d.ls[dl].flows, 3);
 	answer(f, "tor1_1", f->sent_seq[tor], 5, 3 * S + 2000);
 	assert_int_equal(f->d.st.replies, 2);
 	assert_int_equal(f->d.ls[dl].flows, 5);
 	/* late is no refusal; the replay and the wrong seq are. */
-	assert_int_equal(f->d.st.rejected, 2);
+	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 2);
 	fix_free(f);
 }
 
@@ -175,45 +175,45 @@ static void test_forged(void **state)
 	crypto_auth_hmacsha512256(buf + len - DARD_MAC_LEN, buf,
 				  len - DARD_MAC_LEN, k.k);
 	fix_from(f, tor, buf, len, 1 * S);
-	assert_int_equal(f->d.st.refused_malformed, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_MALFORMED], 1);
 	/* Wrong seq. */
 	len = forge(f, tor, &k, seq ^ 1, buf);
 	fix_from(f, tor, buf, len, 1 * S);
-	assert_int_equal(f->d.st.refused_seq, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
 	/* Right seq, bad MAC; no MAC at all. */
 	len = forge(f, tor, &k, seq, buf);
 	buf[len - 1] ^= 1;
 	fix_from(f, tor, buf, len, 1 * S);
 	fix_from(f, tor, buf, len - DARD_MAC_LEN, 1 * S);
-	assert_int_equal(f->d.st.refused_mac, 1);
-	assert_int_equal(f->d.st.refused_malformed, 2);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_MAC], 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_MALFORMED], 2);
 	/* Right seq under a key id we do not have, or our id, their key. */
 	len = forge(f, tor, &other, seq, buf);
 	fix_from(f, tor, buf, len, 1 * S);
-	assert_int_equal(f->d.st.refused_key, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_KEY], 1);
 	other.id = k.id;
 	len = forge(f, tor, &other, seq, buf);
 	fix_from(f, tor, buf, len, 1 * S);
-	assert_int_equal(f->d.st.refused_mac, 2);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_MAC], 2);
 	/* Right everything, from another address or another port. */
 	len = forge(f, tor, &k, seq, buf);
 	query_reply(&f->d, buf, len, fix_mgmt(tor) + 1000, f->d.o.switch_port,
 		    1 * S);
 	query_reply(&f->d, buf, len, fix_mgmt(tor), f->d.o.switch_port + 1,
 		    1 * S);
-	assert_int_equal(f->d.st.refused_source, 2);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SOURCE], 2);
 	/* Right everything, after the query's timeout. */
 	fix_from(f, tor, buf, len, 1 * S + f->d.o.query_ns + 1);
-	assert_int_equal(f->d.st.late, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_LATE], 1);
 	/* A version 1 message. */
 	buf[2] = 1;
 	fix_from(f, tor, buf, len, 1 * S);
-	assert_int_equal(f->d.st.refused_proto, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_PROTO], 1);
 	/* Nothing taken. */
 	assert_int_equal(f->d.st.replies, 0);
 	assert_int_equal(f->d.sw[tor].pending, seq);
 	assert_int_equal(f->d.ls[dl].known, 0);
-	assert_int_equal(f->d.st.rejected, 9);
+	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 9);
 
 	/* The right one, then its replay. */
 	len = forge(f, tor, &k, seq, buf);
@@ -221,7 +221,7 @@ static void test_forged(void **state)
 	assert_int_equal(f->d.st.replies, 1);
 	assert_int_equal(f->d.ls[dl].flows, 99);
 	fix_from(f, tor, buf, len, 1 * S + 2);
-	assert_int_equal(f->d.st.refused_replay, 1);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_REPLAY], 1);
 	assert_int_equal(f->d.st.replies, 1);
 	fix_free(f);
 }
@@ -245,7 +245,7 @@ static void test_rotation(void **state)
 	len = forge(f, tor, &new, f->sent_seq[tor], buf);
 	fix_from(f, tor, buf, len, 2 * S + 1);
 	assert_int_equal(f->d.st.replies, 2);
-	assert_int_equal(f->d.st.rejected, 0);
+	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 0);
 	fix_free(f);
 }
 

@@ -594,14 +594,14 @@ static void answer_refused(struct answer_run *x)
 	assert_int_equal(send(c, "dard", 4, 0), 4);
 	sw_answer(a);
 	assert_int_equal(answer(c, &r), -1);
-	assert_int_equal(a->rejected, 1);
-	assert_int_equal(a->refused[SW_REF_PROTO], 1);
+	assert_int_equal(dard_rx_refused(&a->rx), 1);
+	assert_int_equal(a->rx.n[DARD_RX_PROTO], 1);
 	assert_int_equal(a->queries, 4);
 	assert_int_equal(a->replies, 3);
 	/* A replayed query: refused, unanswered. */
 	query_agent(a, c, 10, NULL, 0);
 	assert_int_equal(answer(c, &r), -1);
-	assert_int_equal(a->refused[SW_REF_REPLAY], 1);
+	assert_int_equal(a->rx.n[DARD_RX_REPLAY], 1);
 	/* A query under another key: refused, unanswered. */
 	{
 		struct dard_key other = {.id = 3, .k = {8}};
@@ -612,9 +612,9 @@ static void answer_refused(struct answer_run *x)
 		assert_int_equal(send(c, buf, len, 0), (ssize_t)len);
 		sw_answer(a);
 		assert_int_equal(answer(c, &r), -1);
-		assert_int_equal(a->refused[SW_REF_MAC], 1);
+		assert_int_equal(a->rx.n[DARD_RX_MAC], 1);
 	}
-	assert_int_equal(a->rejected, 3);
+	assert_int_equal(dard_rx_refused(&a->rx), 3);
 	assert_int_equal(a->queries, 4);
 	/* A query in the second key (a rotation): answered in it. */
 	{
