@@ -373,10 +373,12 @@ $(B)/fuzz/obj/%.o: %.c $(UAPI_H)
 $(FUZZ_LIBDARD): $(FUZZ_LIB_OBJS) daemon/lib
 	$(quiet) AR $@
 	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
+# A target's own folder first (FUZZ_CFLAGS): dardctl's load.h is not
+# dard-switchd's.
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIBDARD)
 	$(quiet) FUZZ $@
 	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) $(FUZZ_BASE_CFLAGS) -MF $@.d $(FUZZ_CFLAGS) \
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(FUZZ_BASE_CFLAGS) -MF $@.d \
 		-fsanitize=fuzzer,address,undefined \
 		-o $@ $(filter %.c,$^) $(FUZZ_LIBDARD) $(LIBDARD_LIBS) $(FUZZ_LIBS)
 # dardd's control line; dardctl's reading of dardd's answers (json-c);
