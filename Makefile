@@ -398,7 +398,8 @@ $(B)/fuzz/controller_fuzz: FUZZ_CFLAGS := -iquote daemon/controller
 # dardd's handling of the controller's datagrams, with a fake datapath.
 $(B)/fuzz/cpin_fuzz: daemon/dardd/controller.c daemon/dardd/cpapply.c \
 	daemon/dardd/elephants.c daemon/dardd/monitors.c daemon/dardd/dead.c \
-	daemon/dardd/track.c daemon/common/receiver.c daemon/common/log.c
+	daemon/dardd/track.c daemon/dardd/io.c daemon/common/receiver.c \
+	daemon/common/log.c
 $(B)/fuzz/cpin_fuzz: FUZZ_CFLAGS := -iquote daemon/dardd
 # The kmod backend's reading of the module's replies (libmnl).
 $(B)/fuzz/kmsg_fuzz: daemon/dp/dp_kmod_msg.c

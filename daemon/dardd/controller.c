@@ -49,21 +49,6 @@ const char *controller_mode_why(const struct dardd *d)
 	return why[d->cp.mode];
 }
 
-static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET,
-				 .sin_port = htons(DARD_CP_PORT),
-				 .sin_addr.s_addr = htonl(d->o.controller)};
-
-	return sendto(d->cp.fd, buf, len, 0, (struct sockaddr *)&sa,
-		      sizeof(sa));
-}
-
-static uint64_t wall_ns(void)
-{
-	return dard_clock_ns(CLOCK_REALTIME);
-}
-
 static const struct dard_rx_ops cp_ops;
 
 int controller_init(struct dardd *d)
@@ -72,13 +57,9 @@ int controller_init(struct dardd *d)
 	uint32_t r;
 
 	memset(c, 0, sizeof(*c));
-	c->fd = -1;
 	c->mode = d->o.controller ? CP_UNHEARD : CP_NONE;
-	c->xmit = xmit_udp;
-	c->wall_ns = wall_ns;
-	c->mode_wall_ns = wall_ns();
+	c->mode_wall_ns = d->io.wall_ns();
 	dard_rx_init(&c->rx, &cp_ops, d);
-	c->digest = dard_cp_topo_digest(d->t);
 	for (r = 0; dard_cp_tor_of_rank(d->t, r) != DARD_NONE; r++)
 		;
 	c->ntors = r;
@@ -94,19 +75,9 @@ int controller_init(struct dardd *d)
 
 int controller_open(struct dardd *d)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET};
-
 	if (!d->o.controller)
 		return 0;
-	d->cp.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	sa.sin_addr.s_addr = htonl(d->t->node[d->me].mgmt);
-	if (d->cp.fd < 0 ||
-	    bind(d->cp.fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		log_err("Unable to open the controller socket on %s: %s",
-			inet_ntoa(sa.sin_addr), strerror(errno));
-		return -1;
-	}
-	return 0;
+	return io_open(d, DARDD_SOCK_CONTROLLER, "controller");
 }
 
 void controller_fini(struct dardd *d)
@@ -115,41 +86,12 @@ void controller_fini(struct dardd *d)
 
 	if (!c->in)
 		return;
-	if (c->fd >= 0)
-		close(c->fd);
+	io_close(d, DARDD_SOCK_CONTROLLER);
 	free(c->in);
 	free(c->out);
 	free(c->ack);
 	free(c->wgen);
 	memset(c, 0, sizeof(*c));
-	c->fd = -1;
-}
-
-int controller_send(struct dardd *d, struct dard_cp_msg *m)
-{
-	static uint8_t buf[DARD_CP_MSG_MAX];
-	size_t len;
-
-	m->sender = d->t->node[d->me].id;
-	m->topo = d->cp.digest;
-	/* Clock times: above any a dardd before us sent (cproto.h). */
-	d->cp.seq_out = dard_cp_next_seq(d->cp.seq_out, d->cp.wall_ns());
-	m->seq = d->cp.seq_out;
-	len = dard_cp_encode(buf, sizeof(buf), &d->keys.key[0], m);
-	if (!len) {
-		log_warn("controller: unable to encode a %s of %u records",
-			 dard_cp_type_name(m->type), m->count);
-		return -1;
-	}
-	if (d->cp.xmit(d, buf, len) < 0) {
-		d->st.controller_send_errors++;
-		return -1;
-	}
-	if (m->type == DARD_CP_REPORT) {
-		d->st.controller_reports++;
-		d->st.controller_report_bytes += len;
-	}
-	return 0;
 }
 
 /*
@@ -182,7 +124,7 @@ void controller_flush(struct dardd *d)
 	m->flags = 0;
 	m->algo = DARD_CP_ALGO_NONE;
 	m->epoch = d->cp.epoch;
-	controller_send(d, m);
+	io_send_cp(d, m);
 	m->count = 0;
 }
 
@@ -221,14 +163,14 @@ static void report_full(struct dardd *d)
 			continue;
 		if (m->count == DARD_CP_FLOWS_MAX) {
 			m->flags = first ? DARD_CP_F_FIRST : 0;
-			controller_send(d, m);
+			io_send_cp(d, m);
 			m->count = 0;
 			first = 0;
 		}
 		m->flow[m->count++] = f;
 	}
 	m->flags = (first ? DARD_CP_F_FIRST : 0) | DARD_CP_F_LAST;
-	controller_send(d, m);
+	io_send_cp(d, m);
 }
 
 /* Silent past the timeout: DARD again, weights even, nothing forgotten. */
@@ -237,7 +179,7 @@ static void fall_back(struct dardd *d, enum cp_mode why)
 	struct in_addr in = {.s_addr = htonl(d->o.controller)};
 
 	d->cp.mode = why;
-	d->cp.mode_wall_ns = d->cp.wall_ns();
+	d->cp.mode_wall_ns = d->io.wall_ns();
 	d->st.controller_fallbacks++;
 	cp_weights_even(d);
 	log_warn(
@@ -266,7 +208,7 @@ void controller_tick(struct dardd *d, uint64_t now)
 static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 		 size_t len)
 {
-	uint64_t wall = d->cp.wall_ns();
+	uint64_t wall = d->io.wall_ns();
 	char err[DARD_ERR_MAX];
 	int rank, ret;
 
@@ -275,10 +217,10 @@ static int check(struct dardd *d, const struct dard_cp_msg *m, char *why,
 			 m->sender);
 		return DARD_RX_SENDER;
 	}
-	if (m->topo != d->cp.digest) {
+	if (m->topo != d->io.digest) {
 		snprintf(why, len,
 			 "topology differs (digest 0x%08x, ours 0x%08x)",
-			 m->topo, d->cp.digest);
+			 m->topo, d->io.digest);
 		return DARD_RX_TOPO;
 	}
 	if (m->type != DARD_CP_ASSIGN && m->type != DARD_CP_WEIGHTS) {
@@ -325,7 +267,7 @@ static void heard(struct dardd *d, const struct dard_cp_msg *m, uint64_t now)
 	if (is == was)
 		return;
 	c->mode = is;
-	c->mode_wall_ns = c->wall_ns();
+	c->mode_wall_ns = d->io.wall_ns();
 	if (is == CP_PLACES)
 		log_info("controller (%s, epoch %llu) places our elephants",
 			 algo ? algo : "?", (unsigned long long)m->epoch);
@@ -392,5 +334,5 @@ void controller_input(struct dardd *d, const uint8_t *buf, size_t len,
 
 unsigned controller_receive(struct dardd *d)
 {
-	return dard_rx_drain(&d->cp.rx, d->cp.fd, NULL);
+	return dard_rx_drain(&d->cp.rx, d->io.fd[DARDD_SOCK_CONTROLLER], NULL);
 }

@@ -135,7 +135,7 @@ static void ack_send(struct dardd *d, int last)
 	a->epoch = d->cp.ack_epoch;
 	a->flags = (d->cp.ack_sent ? 0 : DARD_CP_F_FIRST) |
 		   (last ? DARD_CP_F_LAST : 0);
-	controller_send(d, a);
+	io_send_cp(d, a);
 	a->count = 0;
 	d->cp.ack_sent = 1;
 }

@@ -15,6 +15,7 @@
 #include "cproto.h"
 #include "ctlsock.h"
 #include "dp.h"
+#include "io.h"
 #include "log.h"
 #include "key.h"
 #include "monitor.h"
@@ -215,11 +216,8 @@ enum cp_mode {
 
 /* The controller client's state (controller.c, cpapply.c). */
 struct cp {
-	int fd; /* our socket to the controller, or -1 */
 	enum cp_mode mode;
 	uint8_t algo;	       /* of its last ASSIGN or WEIGHTS */
-	uint32_t digest;       /* dard_cp_topo_digest() of our tree */
-	uint64_t seq_out;      /* our last seq: dard_cp_next_seq() */
 	uint64_t seq_in;       /* the last seq taken from the controller */
 	uint64_t epoch;	       /* the last epoch applied, 0: none */
 	uint64_t heard_ns;     /* when last heard, 0: never */
@@ -238,10 +236,6 @@ struct cp {
 	int weighted;	   /* some destination has the controller's weights */
 	struct dard_rx rx; /* its datagrams, taken or refused */
 	struct dard_ratelimit w_rl; /* weights refused */
-	/* Sends a datagram to the controller: sendto, or a test's. */
-	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len);
-	/* CLOCK_REALTIME in ns, which seqs and epochs are: or a test's. */
-	uint64_t (*wall_ns)(void);
 };
 
 enum { HIST_MAX = 8 };
@@ -349,23 +343,16 @@ struct peer {
 /* Sharing the switches' answers with the hosts under our ToR (share.c). */
 struct share {
 	int on; /* set up, and not --no-share */
-	int fd; /* the SHARE socket, or -1 */
 	struct dard_share_scope sc;
 	struct dard_share_seen seen;
 	struct peer *peer;
 	unsigned npeers;
-	uint32_t digest;	    /* dard_cp_topo_digest() of our tree */
-	uint64_t seq_out;	    /* our last seq: dard_cp_next_seq() */
 	uint64_t prev_tick;	    /* our previous query tick, 0: none yet */
 	unsigned outstanding;	    /* this tick's queries not answered yet */
 	uint64_t want_sig, want_ns; /* our last WANT, when sent */
 	uint8_t *need;		    /* per directed link: scratch */
 	struct dard_share_msg *msg; /* decoded, or being built */
 	struct dard_rx rx;	    /* the peers' datagrams, taken or refused */
-	/* Sends to a peer's management address: sendto, or a test's. */
-	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
-			uint32_t mgmt);
-	uint64_t (*wall_ns)(void); /* CLOCK_REALTIME, or a test's */
 };
 
 struct dardd {
@@ -388,13 +375,11 @@ struct dardd {
 	struct sw *sw;
 	struct sw_addr *swaddr;
 	uint32_t nswaddr;
-	int udp;
-	struct dard_keys keys; /* keys[0] signs our queries */
+	struct dard_keys keys; /* keys[0] signs what we send */
 	uint64_t next_query_ns;
 	struct dard_rx reply_rx; /* the switches' replies, taken or refused */
-	/* Sends a query to a switch's mgmt address: sendto, or a test's. */
-	ssize_t (*xmit)(struct dardd *d, const void *buf, size_t len,
-			uint32_t mgmt);
+	/* The sockets, and how a datagram leaves (io.c). */
+	struct dardd_io io;
 	/* Monitors (monitors.c) and elephants (elephants.c). */
 	struct mon *mons;
 	uint64_t rng;
@@ -557,8 +542,6 @@ int controller_places(const struct dardd *d);
 /* "dard" or "controller", and why, for dardctl stats. */
 const char *controller_mode_name(const struct dardd *d);
 const char *controller_mode_why(const struct dardd *d);
-/* Signs m (our sender, digest, next seq) and sends it; 0 or -1. */
-int controller_send(struct dardd *d, struct dard_cp_msg *m);
 
 /*
  * cpapply.c: ASSIGN and WEIGHTS through the datapath. Path indices are

@@ -81,6 +81,17 @@ static int add_fd(struct dardd *d, int fd)
 	return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
+/* The sockets that are open (io.h): the query socket always. */
+static int add_socks(struct dardd *d)
+{
+	int s;
+
+	for (s = 0; s < __DARDD_SOCKS; s++)
+		if (d->io.fd[s] >= 0 && add_fd(d, d->io.fd[s]))
+			return -1;
+	return 0;
+}
+
 /* The loop over the sockets query_open, controller_open, ctl_init opened. */
 int loop_init(struct dardd *d)
 {
@@ -106,9 +117,8 @@ int loop_init(struct dardd *d)
 	its.it_value = its.it_interval;
 	d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (d->tfd < 0 || timerfd_settime(d->tfd, 0, &its, NULL) ||
-	    add_fd(d, d->tfd) || add_fd(d, d->udp) || add_fd(d, d->ctl) ||
-	    add_fd(d, efd) || (d->cp.fd >= 0 && add_fd(d, d->cp.fd)) ||
-	    (d->sh.fd >= 0 && add_fd(d, d->sh.fd))) {
+	    add_fd(d, d->tfd) || add_fd(d, d->ctl) || add_fd(d, efd) ||
+	    add_socks(d)) {
 		log_err("Unable to set up the event loop: %s", strerror(errno));
 		return -1;
 	}
@@ -140,11 +150,11 @@ void loop_run(struct dardd *d)
 
 			if (fd == d->tfd)
 				on_timer(d);
-			else if (fd == d->udp)
+			else if (fd == d->io.fd[DARDD_SOCK_QUERY])
 				query_receive(d);
-			else if (fd == d->cp.fd)
+			else if (fd == d->io.fd[DARDD_SOCK_CONTROLLER])
 				controller_receive(d);
-			else if (fd == d->sh.fd)
+			else if (fd == d->io.fd[DARDD_SOCK_SHARE])
 				share_receive(d);
 			else if (fd == d->ctl)
 				ctl_accept(d);

@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	/* Before the datapath: a dardd already here stops us unchanged. */
 	if (ctl_init(&d))
 		goto err_host;
+	io_init(&d);
 	if (query_init(&d) || controller_init(&d) || share_init(&d)) {
 		log_err("out of memory");
 		goto err_query;

@@ -55,16 +55,6 @@ static int index_switches(struct dardd *d)
 	return 0;
 }
 
-static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len,
-			uint32_t mgmt)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET,
-				 .sin_port = htons(d->o.switch_port),
-				 .sin_addr.s_addr = htonl(mgmt)};
-
-	return sendto(d->udp, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa));
-}
-
 static const struct dard_rx_ops reply_ops;
 
 int query_init(struct dardd *d)
@@ -72,8 +62,6 @@ int query_init(struct dardd *d)
 	size_t ndl = 2 * (size_t)d->t->nlinks;
 	uint32_t n;
 
-	d->udp = -1;
-	d->xmit = xmit_udp;
 	dard_rx_init(&d->reply_rx, &reply_ops, d);
 	d->ls = calloc(ndl, sizeof(*d->ls));
 	d->ls_when = calloc(ndl, sizeof(*d->ls_when));
@@ -93,7 +81,6 @@ int query_init(struct dardd *d)
 
 int query_open(struct dardd *d)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET};
 	char err[DARD_ERR_MAX + PATH_MAX];
 
 	if (dard_crypto_init(err) ||
@@ -101,24 +88,14 @@ int query_open(struct dardd *d)
 		log_err("%s", err);
 		return -1;
 	}
-
-	d->udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	sa.sin_addr.s_addr = htonl(d->t->node[d->me].mgmt);
-	if (d->udp < 0 || bind(d->udp, (struct sockaddr *)&sa, sizeof(sa))) {
-		log_err("Unable to open the query socket on %s: %s",
-			inet_ntoa(sa.sin_addr), strerror(errno));
-		return -1;
-	}
-	return 0;
+	return io_open(d, DARDD_SOCK_QUERY, "query");
 }
 
 void query_fini(struct dardd *d)
 {
 	uint32_t n;
 
-	if (d->udp >= 0)
-		close(d->udp);
-	d->udp = -1;
+	io_close(d, DARDD_SOCK_QUERY);
 	for (n = 0; d->sw && n < d->t->nnodes; n++)
 		free(d->sw[n].ports);
 	free(d->sw);
@@ -211,7 +188,7 @@ void query_send(struct dardd *d, uint64_t now)
 		s->nports = 0;
 		if (!len || !mgmt)
 			continue;
-		if (d->xmit(d, buf, len, mgmt) < 0) {
+		if (d->io.xmit(d, DARDD_SOCK_QUERY, buf, len, mgmt) < 0) {
 			d->st.send_errors++;
 			continue;
 		}
@@ -324,5 +301,5 @@ void query_reply(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 
 unsigned query_receive(struct dardd *d)
 {
-	return dard_rx_drain(&d->reply_rx, d->udp, NULL);
+	return dard_rx_drain(&d->reply_rx, d->io.fd[DARDD_SOCK_QUERY], NULL);
 }

@@ -22,22 +22,6 @@
 #include "dardd_priv.h"
 #include "log.h"
 
-static uint64_t wall_ns(void)
-{
-	return dard_clock_ns(CLOCK_REALTIME);
-}
-
-static ssize_t xmit_udp(struct dardd *d, const void *buf, size_t len,
-			uint32_t mgmt)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET,
-				 .sin_port = htons(DARD_SHARE_PORT),
-				 .sin_addr.s_addr = htonl(mgmt)};
-
-	return sendto(d->sh.fd, buf, len, 0, (struct sockaddr *)&sa,
-		      sizeof(sa));
-}
-
 /* The hosts under our ToR with a management address, but us. */
 static int find_peers(struct dardd *d)
 {
@@ -78,7 +62,6 @@ int share_init(struct dardd *d)
 	struct share *sh = &d->sh;
 
 	memset(sh, 0, sizeof(*sh));
-	sh->fd = -1;
 	dard_rx_init(&sh->rx, &share_ops, d);
 	if (d->o.no_share)
 		return 0;
@@ -89,9 +72,6 @@ int share_init(struct dardd *d)
 	sh->msg = calloc(1, sizeof(*sh->msg));
 	if (!sh->seen.got_ns || !sh->need || !sh->msg || find_peers(d))
 		return -ENOMEM;
-	sh->digest = dard_cp_topo_digest(d->t);
-	sh->xmit = xmit_udp;
-	sh->wall_ns = wall_ns;
 	/* Alone under the ToR, or unreachable: nothing to share or hear. */
 	sh->on = sh->npeers > 0 && d->t->node[d->me].mgmt;
 	return 0;
@@ -99,21 +79,9 @@ int share_init(struct dardd *d)
 
 int share_open(struct dardd *d)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET,
-				 .sin_port = htons(DARD_SHARE_PORT)};
-
 	if (!d->sh.on)
 		return 0;
-	d->sh.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	sa.sin_addr.s_addr = htonl(d->t->node[d->me].mgmt);
-	if (d->sh.fd < 0 ||
-	    bind(d->sh.fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		log_err("Unable to open the share socket on %s:%d: %s",
-			inet_ntoa(sa.sin_addr), DARD_SHARE_PORT,
-			strerror(errno));
-		return -1;
-	}
-	return 0;
+	return io_open(d, DARDD_SOCK_SHARE, "share");
 }
 
 void share_fini(struct dardd *d)
@@ -121,8 +89,7 @@ void share_fini(struct dardd *d)
 	struct share *sh = &d->sh;
 	unsigned i;
 
-	if (sh->fd >= 0)
-		close(sh->fd);
+	io_close(d, DARDD_SOCK_SHARE);
 	for (i = 0; sh->peer && i < sh->npeers; i++) {
 		free(sh->peer[i].want);
 		free(sh->peer[i].out);
@@ -134,22 +101,19 @@ void share_fini(struct dardd *d)
 	free(sh->msg);
 	dard_share_scope_free(&sh->sc);
 	memset(sh, 0, sizeof(*sh));
-	sh->fd = -1;
 }
 
 /* Signs m (type, count and records filled) and sends it to p. */
 static int send_to(struct dardd *d, struct peer *p, struct dard_share_msg *m)
 {
 	static uint8_t buf[DARD_SHARE_MSG_MAX];
-	struct share *sh = &d->sh;
 	size_t len;
 
-	sh->seq_out = dard_cp_next_seq(sh->seq_out, sh->wall_ns());
-	m->seq = sh->seq_out;
+	m->seq = io_next_seq(d);
 	m->sender = d->t->node[d->me].id;
-	m->topo = sh->digest;
+	m->topo = d->io.digest;
 	len = dard_share_encode(buf, sizeof(buf), &d->keys.key[0], m);
-	if (!len || sh->xmit(d, buf, len, p->mgmt) < 0) {
+	if (!len || d->io.xmit(d, DARDD_SOCK_SHARE, buf, len, p->mgmt) < 0) {
 		d->st.share_send_errors++;
 		return -1;
 	}
@@ -443,10 +407,10 @@ static int share_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	struct dardd *d = arg;
 	struct dard_share_msg *m = d->sh.msg;
 	struct peer *p = peer_at(d, addr);
-	uint64_t wall = d->sh.wall_ns();
+	uint64_t wall = d->io.wall_ns();
 	int ret;
 
-	ret = dard_share_check(m, p->id, d->sh.digest, p->seq_in, wall, why);
+	ret = dard_share_check(m, p->id, d->io.digest, p->seq_in, wall, why);
 	if (ret)
 		return dard_rx_kind_of(ret);
 	p->seq_in = m->seq;
@@ -475,5 +439,5 @@ void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 
 unsigned share_receive(struct dardd *d)
 {
-	return dard_rx_drain(&d->sh.rx, d->sh.fd, NULL);
+	return dard_rx_drain(&d->sh.rx, d->io.fd[DARDD_SOCK_SHARE], NULL);
 }

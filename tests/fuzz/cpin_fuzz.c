@@ -75,8 +75,11 @@ static const struct dard_dp_ops ops = {
 	.set_weights = fake_set_weights,
 };
 
-static ssize_t xmit(struct dardd *dd, const void *buf, size_t len)
+static ssize_t xmit(struct dardd *dd, enum dardd_sock sock, const void *buf,
+		    size_t len, uint32_t addr)
 {
+	(void)sock;
+	(void)addr;
 	static struct dard_cp_msg m;
 	char err[DARD_ERR_MAX];
 
@@ -126,9 +129,10 @@ static void setup(void)
 	d.keys = (struct dard_keys){.n = 1, .key = {{.id = 1, .k = {42}}}};
 	elephants_init(&d);
 	monitors_init(&d, 1);
+	io_init(&d);
+	d.io.xmit = xmit;
 	if (controller_init(&d))
 		abort();
-	d.cp.xmit = xmit;
 	for (i = 0; i < NELS; i++) {
 		uint32_t h = dard_topo_find(d.t, dst[i]);
 		struct dard_alias_pair pair;
@@ -152,7 +156,7 @@ static void patch(uint8_t *in, size_t n)
 	if (n < DARD_CP_HDR_LEN)
 		return;
 	dard_put32(in + 16, 0);
-	dard_put32(in + 20, d.cp.digest);
+	dard_put32(in + 20, d.io.digest);
 	dard_put64(in + 24, d.cp.seq_in + 1);
 	if (dard_get64(in + 32) < d.cp.epoch)
 		dard_put64(in + 32, d.cp.epoch);

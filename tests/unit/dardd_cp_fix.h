@@ -82,8 +82,8 @@ static inline struct fix *cp_new(void)
 	d->ops = &ops_w;
 	d->o.controller = CTLR;
 	assert_int_equal(controller_init(d), 0);
-	d->cp.xmit = cp_xmit;
-	d->cp.wall_ns = fake_wall_ns;
+	fix_cp_xmit = cp_xmit;
+	d->io.wall_ns = fake_wall_ns;
 	wall = WALL0;
 	nsent = nwcalls = 0;
 	wret = 0;

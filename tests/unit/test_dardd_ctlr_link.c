@@ -361,22 +361,21 @@ static void test_drain(void **state)
 	struct sockaddr_in sa;
 
 	(void)state;
-	d->cp.fd = lo_socket(&sa);
+	d->io.fd[DARDD_SOCK_CONTROLLER] = lo_socket(&sa);
 	flood(&sa, DARD_RX_DRAIN_MAX + 3);
 	assert_int_equal(controller_receive(d), DARD_RX_DRAIN_MAX);
 	assert_int_equal(d->cp.rx.n[DARD_RX_SOURCE], DARD_RX_DRAIN_MAX);
 	assert_int_equal(controller_receive(d), 3);
 	assert_int_equal(controller_receive(d), 0);
 	assert_int_equal(dard_rx_refused(&d->cp.rx), DARD_RX_DRAIN_MAX + 3);
-	d->udp = lo_socket(&sa);
+	d->io.fd[DARDD_SOCK_QUERY] = lo_socket(&sa);
 	flood(&sa, DARD_RX_DRAIN_MAX + 1);
 	assert_int_equal(query_receive(d), DARD_RX_DRAIN_MAX);
 	assert_int_equal(query_receive(d), 1);
 	assert_int_equal(query_receive(d), 0);
 	assert_int_equal(dard_rx_refused(&d->reply_rx), DARD_RX_DRAIN_MAX + 1);
-	close(d->udp);
-	d->udp = -1;
-	cp_free(f); /* closes cp.fd */
+	io_close(d, DARDD_SOCK_QUERY);
+	cp_free(f); /* closes the controller's socket */
 }
 
 /* No controller configured: nothing sent, mode dard, as before. */
@@ -387,7 +386,7 @@ static void test_none(void **state)
 
 	(void)state;
 	assert_int_equal(controller_init(d), 0);
-	d->cp.xmit = cp_xmit;
+	fix_cp_xmit = cp_xmit;
 	nsent = 0;
 	fix_elephant(f, "e2_1", 1, 0);
 	controller_flush(d);

@@ -68,8 +68,8 @@ static void host_up(struct fix *f, const char *name)
 	assert_int_equal(share_init(&f->d), 0);
 	assert_true(f->d.sh.on);
 	assert_int_equal(f->d.sh.npeers, 1);
-	f->d.sh.xmit = deliver;
-	f->d.sh.wall_ns = fake_wall;
+	fix_share_xmit = deliver;
+	f->d.io.wall_ns = fake_wall;
 }
 
 static int setup(void **state)
@@ -225,8 +225,8 @@ static void test_down_from_switch(void **state)
 	m->count = 1;
 	m->rec[0] = (struct dard_share_rec){dl, 0, 0, 0, DARD_LOAD_UNKNOWN};
 	m->sender = b->t->node[b->d.me].id;
-	m->topo = b->d.sh.digest;
-	m->seq = b->d.sh.seq_out = b->d.sh.seq_out + 1;
+	m->topo = b->d.io.digest;
+	m->seq = b->d.io.seq_out = b->d.io.seq_out + 1;
 	len = dard_share_encode(buf, sizeof(buf), &b->d.keys.key[0], m);
 	clock_now = 5 * S;
 	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
@@ -275,7 +275,7 @@ static void test_refused(void **state)
 	 */
 	m->type = DARD_SHARE_MSG;
 	m->sender = a->t->node[a->d.me].id;
-	m->topo = a->d.sh.digest;
+	m->topo = a->d.io.digest;
 	m->seq = wall + 5 * S;
 	len = dard_share_encode(buf, sizeof(buf), k, m);
 	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
@@ -349,7 +349,7 @@ static void test_off(void **state)
 	assert_int_equal(share_init(&f->d), 0);
 	assert_false(f->d.sh.on);
 	assert_int_equal(share_open(&f->d), 0);
-	assert_int_equal(f->d.sh.fd, -1);
+	assert_int_equal(f->d.io.fd[DARDD_SOCK_SHARE], -1);
 	fix_elephant(f, "e2_1", 1, 0);
 	query_send(&f->d, 1 * S);
 	assert_int_equal(f->nsent, 9);
@@ -445,8 +445,8 @@ static void send_rec(uint32_t dl, uint8_t flags, uint64_t now)
 	m->count = 1;
 	m->rec[0] = (struct dard_share_rec){dl, 1, flags, 0, 2500};
 	m->sender = b->t->node[b->d.me].id;
-	m->topo = b->d.sh.digest;
-	m->seq = b->d.sh.seq_out = dard_cp_next_seq(b->d.sh.seq_out, wall);
+	m->topo = b->d.io.digest;
+	m->seq = b->d.io.seq_out = dard_cp_next_seq(b->d.io.seq_out, wall);
 	len = dard_share_encode(buf, sizeof(buf), &b->d.keys.key[0], m);
 	clock_now = now;
 	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT, now);
