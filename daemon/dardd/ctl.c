@@ -52,9 +52,8 @@ static json_object *links_json(struct dardd *d, const struct dard_mon_path *p,
 	unsigned k;
 
 	for (k = 0; k < p->ndl; k++) {
-		const struct dard_lstate *ls = &d->ls[p->dl[k]];
-		uint64_t when = d->ls_when[p->dl[k]];
-		int fresh = when && now - when <= d->o.max_age_ns;
+		const struct dard_lstate *ls = &d->links.ls[p->dl[k]];
+		int fresh = links_fresh(d, p->dl[k], now);
 		json_object *l = json_object_new_object();
 
 		json_object_object_add(
@@ -121,8 +120,8 @@ static json_object *monitors_json(struct dardd *d)
 		const struct dard_monitor *m = mon->m;
 
 		/* The vectors as they are now, not at the last round. */
-		dard_monitor_pv(m, d->ls, d->ls_when, now, d->o.max_age_ns,
-				m->pv);
+		dard_monitor_pv(m, d->links.ls, d->links.when, now,
+				d->o.max_age_ns, m->pv);
 		el_iter(mon, &it);
 		dard_monitor_fv(mon->m, &it);
 		json_object_object_add(

@@ -16,6 +16,7 @@
 #include "ctlsock.h"
 #include "dp.h"
 #include "io.h"
+#include "links.h"
 #include "log.h"
 #include "key.h"
 #include "monitor.h"
@@ -369,9 +370,8 @@ struct dardd {
 	/* The datapath's own repairs at the last query tick (monitors.c). */
 	uint64_t repairs;
 	int repairs_seen;
-	/* Link states and the switches' answers (query.c). */
-	struct dard_lstate *ls;
-	uint64_t *ls_when, *ls_stamp, tick;
+	/* Link states (links.c), and the switches' answers (query.c). */
+	struct dardd_links links;
 	struct sw *sw;
 	struct sw_addr *swaddr;
 	uint32_t nswaddr;

@@ -78,8 +78,8 @@ void dead_update(struct dardd *d, uint64_t now)
 		uint64_t dead[DARD_PATHS_MAX / 64] = {0};
 		const struct dard_pstate *pv = mon->m->pv;
 
-		dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
-				mon->m->pv);
+		dard_monitor_pv(mon->m, d->links.ls, d->links.when, now,
+				d->o.max_age_ns, mon->m->pv);
 		for (i = 0; i < mon->m->npaths && i < DARD_PATHS_MAX; i++)
 			if (pv[i].dead)
 				dead[i / 64] |= 1ULL << (i % 64);

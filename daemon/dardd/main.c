@@ -124,7 +124,8 @@ int main(int argc, char **argv)
 	if (ctl_init(&d))
 		goto err_host;
 	io_init(&d);
-	if (query_init(&d) || controller_init(&d) || share_init(&d)) {
+	if (links_init(&d) || query_init(&d) || controller_init(&d) ||
+	    share_init(&d)) {
 		log_err("out of memory");
 		goto err_query;
 	}
@@ -158,6 +159,7 @@ err_query:
 	share_fini(&d);
 	controller_fini(&d);
 	query_fini(&d);
+	links_fini(&d);
 err_host:
 	host_fini(&d);
 	ctl_fini(&d);

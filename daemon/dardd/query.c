@@ -59,16 +59,11 @@ static const struct dard_rx_ops reply_ops;
 
 int query_init(struct dardd *d)
 {
-	size_t ndl = 2 * (size_t)d->t->nlinks;
 	uint32_t n;
 
 	dard_rx_init(&d->reply_rx, &reply_ops, d);
-	d->ls = calloc(ndl, sizeof(*d->ls));
-	d->ls_when = calloc(ndl, sizeof(*d->ls_when));
-	d->ls_stamp = calloc(ndl, sizeof(*d->ls_stamp));
 	d->sw = calloc(d->t->nnodes, sizeof(*d->sw));
-	if (!d->ls || !d->ls_when || !d->ls_stamp || !d->sw ||
-	    index_switches(d))
+	if (!d->sw || index_switches(d))
 		return -ENOMEM;
 	for (n = 0; n < d->t->nnodes; n++) {
 		d->sw[n].ports =
@@ -100,14 +95,9 @@ void query_fini(struct dardd *d)
 		free(d->sw[n].ports);
 	free(d->sw);
 	free(d->swaddr);
-	free(d->ls);
-	free(d->ls_when);
-	free(d->ls_stamp);
 	d->sw = NULL;
 	d->swaddr = NULL;
 	sodium_memzero(&d->keys, sizeof(d->keys));
-	d->ls = NULL;
-	d->ls_when = d->ls_stamp = NULL;
 	d->nswaddr = 0;
 }
 
@@ -126,9 +116,9 @@ static void collect_ports(struct dardd *d)
 				uint32_t dl = dard_port_dlink(d->t, q->sw,
 							      q->ports[k]);
 
-				if (d->ls_stamp[dl] == d->tick)
+				if (links_claimed(d, dl))
 					continue;
-				d->ls_stamp[dl] = d->tick;
+				links_claim(d, dl);
 				s->needed = 1;
 				/* A ToR peer's answer since our last tick. */
 				if (share_covered(d, dl))
@@ -147,7 +137,7 @@ void query_send(struct dardd *d, uint64_t now)
 	unsigned nq = 0;
 	uint32_t n;
 
-	d->tick++;
+	links_tick(d);
 	d->st.query_ticks++;
 	/* Before the WANT and the ports: a quiet monitor needs none. */
 	mon_quiet_all(d, now);
@@ -277,7 +267,7 @@ static int reply_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	if (s->silent)
 		log_info("%s answers again", d->t->node[n].name);
 	s->silent = 0;
-	dard_reply_apply(d->t, n, &reply, d->ls, d->ls_when, now);
+	dard_reply_apply(d->t, n, &reply, d->links.ls, d->links.when, now);
 	dead_update(d, now);
 	share_reply(d, n, &reply, now);
 	return DARD_RX_TAKEN;

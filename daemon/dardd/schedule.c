@@ -70,11 +70,11 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	}
 	mon->rounds++;
 	d->st.rounds++;
-	dard_monitor_pv(mon->m, d->ls, d->ls_when, now, d->o.max_age_ns,
-			mon->m->pv);
+	dard_monitor_pv(mon->m, d->links.ls, d->links.when, now,
+			d->o.max_age_ns, mon->m->pv);
 	el_iter(mon, &it);
 	pick = (struct elephant *)dard_monitor_round_mode(
-		mon->m, d->ls, &it, schedule_delta(d, mon), &d->o.sched,
+		mon->m, d->links.ls, &it, schedule_delta(d, mon), &d->o.sched,
 		now / 1e9, &mv);
 	/* Nothing to gain: the rates now are the bar while it sleeps. */
 	if (dard_monitor_idle(mon->m, now / 1e9))
@@ -84,7 +84,7 @@ void schedule(struct dardd *d, struct mon *mon, uint64_t now)
 	if (!pick || move(d, mon, pick, mv.to, &pair))
 		return;
 	/* Our own move, known before the switches count it. */
-	dard_monitor_moved(mon->m, d->ls, &mv);
+	dard_monitor_moved(mon->m, d->links.ls, &mv);
 	pick->pair = pair;
 	pick->path = mv.to;
 	pick->moves++;

@@ -282,8 +282,7 @@ void share_add_wanted(struct dardd *d, uint32_t n, struct sw *s, uint64_t now)
 	for_each_port(d->t, n, k) {
 		uint32_t dl = dard_port_dlink(d->t, n, k);
 
-		if (dl == DARD_NONE || !sh->sc.in[dl] ||
-		    d->ls_stamp[dl] == d->tick ||
+		if (dl == DARD_NONE || !sh->sc.in[dl] || links_claimed(d, dl) ||
 		    s->nports >= DARD_MSG_PORTS_MAX)
 			continue;
 		for (i = 0; i < sh->npeers; i++)
@@ -291,7 +290,7 @@ void share_add_wanted(struct dardd *d, uint32_t n, struct sw *s, uint64_t now)
 				break;
 		if (i == sh->npeers)
 			continue;
-		d->ls_stamp[dl] = d->tick;
+		links_claim(d, dl);
 		s->ports[s->nports++] = k;
 	}
 }
@@ -318,7 +317,8 @@ void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 		struct dard_share_rec r;
 
 		if (dl == DARD_NONE || !sh->sc.in[dl] ||
-		    dard_share_rec_of(&r, dl, &d->ls[dl], d->ls_when[dl], now))
+		    dard_share_rec_of(&r, dl, &d->links.ls[dl],
+				      d->links.when[dl], now))
 			continue;
 		for (j = 0; j < sh->npeers; j++) {
 			struct peer *p = &sh->peer[j];
@@ -327,7 +327,7 @@ void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 				continue;
 			if (p->out->count == DARD_SHARE_RECS_MAX)
 				send_out(d, p, now);
-			p->out_ns[p->out->count] = d->ls_when[dl];
+			p->out_ns[p->out->count] = d->links.when[dl];
 			p->out->rec[p->out->count++] = r;
 		}
 	}
@@ -368,8 +368,9 @@ static void take(struct dardd *d, struct peer *p,
 		return;
 	}
 	d->st.shares_taken++;
-	d->st.share_taken += dard_share_apply(d->t, m, d->ls, d->ls_when,
-					      &d->sh.seen, now, wall, &c);
+	d->st.share_taken +=
+		dard_share_apply(d->t, m, d->links.ls, d->links.when,
+				 &d->sh.seen, now, wall, &c);
 	d->st.share_down += c.down;
 	d->st.share_stale += c.stale;
 	dead_update(d, now);

@@ -219,6 +219,7 @@ static inline void fix_start(struct fix *f)
 	d->dp = (struct dard_dp *)&f->dp;
 	io_init(d);
 	d->io.xmit = fake_xmit;
+	assert_int_equal(links_init(d), 0);
 	assert_int_equal(query_init(d), 0);
 	d->keys = (struct dard_keys){.n = 1, .key = {fix_mac_key()}};
 	elephants_init(d);
@@ -233,6 +234,7 @@ static inline void fix_stop(struct fix *f)
 	monitors_fini(&f->d);
 	assert_null(f->d.mons);
 	query_fini(&f->d);
+	links_fini(&f->d);
 	dard_pathctx_free(f->d.pc);
 }
 
@@ -352,11 +354,12 @@ static inline void fix_links(struct fix *f, unsigned path, uint32_t n,
 	uint32_t i;
 
 	for (i = 0; i < 2 * f->t->nlinks; i++) {
-		f->d.ls[i] = (struct dard_lstate){.mbps = 1000, .known = 1};
-		f->d.ls_when[i] = now;
+		f->d.links.ls[i] =
+			(struct dard_lstate){.mbps = 1000, .known = 1};
+		f->d.links.when[i] = now;
 	}
 	for (i = 0; i < pl->n; i++)
-		f->d.ls[pl->dl[i]].flows = n;
+		f->d.links.ls[pl->dl[i]].flows = n;
 }
 
 #endif /* _DARD_TEST_DARDD_FIX_H */

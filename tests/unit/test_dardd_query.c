@@ -109,16 +109,16 @@ static void test_reply_sequence(void **state)
 	assert_true(f->d.st.reply_bytes > 0);
 	assert_int_equal(f->d.sw[tor].pending, 0);
 	assert_true(f->d.sw[tor].unanswered_ns == 0);
-	assert_int_equal(f->d.ls[dl].flows, 3);
-	assert_true(f->d.ls[dl].mbps == 1000);
-	assert_int_equal(f->d.ls[dl].known, 1);
-	assert_true(f->d.ls_when[dl] == 1 * S + 1000);
+	assert_int_equal(f->d.links.ls[dl].flows, 3);
+	assert_true(f->d.links.ls[dl].mbps == 1000);
+	assert_int_equal(f->d.links.ls[dl].known, 1);
+	assert_true(f->d.links.when[dl] == 1 * S + 1000);
 
 	/* Answered twice: a replay, refused. */
 	answer(f, "tor1_1", first, 7, 1 * S + 2000);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_REPLAY], 1);
 	assert_int_equal(f->d.st.replies, 1);
-	assert_int_equal(f->d.ls[dl].flows, 3);
+	assert_int_equal(f->d.links.ls[dl].flows, 3);
 
 	/* The next query, unanswered, then the one after: its answer late. */
 	query_send(&f->d, 2 * S);
@@ -127,14 +127,14 @@ static void test_reply_sequence(void **state)
 	assert_true(f->sent_seq[tor] != first);
 	answer(f, "tor1_1", first, 7, 3 * S + 1000);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_LATE], 1);
-	assert_int_equal(f->d.ls[dl].flows, 3);
+	assert_int_equal(f->d.links.ls[dl].flows, 3);
 	/* A sequence never sent is refused. */
 	answer(f, "tor1_1", f->sent_seq[tor] + 100, 7, 3 * S + 1000);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
-	assert_int_equal(f->d.ls[dl].flows, 3);
+	assert_int_equal(f->d.links.ls[dl].flows, 3);
 	answer(f, "tor1_1", f->sent_seq[tor], 5, 3 * S + 2000);
 	assert_int_equal(f->d.st.replies, 2);
-	assert_int_equal(f->d.ls[dl].flows, 5);
+	assert_int_equal(f->d.links.ls[dl].flows, 5);
 	/* late is no refusal; the replay and the wrong seq are. */
 	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 2);
 	fix_free(f);
@@ -212,14 +212,14 @@ static void test_forged(void **state)
 	/* Nothing taken. */
 	assert_int_equal(f->d.st.replies, 0);
 	assert_int_equal(f->d.sw[tor].pending, seq);
-	assert_int_equal(f->d.ls[dl].known, 0);
+	assert_int_equal(f->d.links.ls[dl].known, 0);
 	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 9);
 
 	/* The right one, then its replay. */
 	len = forge(f, tor, &k, seq, buf);
 	fix_from(f, tor, buf, len, 1 * S + 1);
 	assert_int_equal(f->d.st.replies, 1);
-	assert_int_equal(f->d.ls[dl].flows, 99);
+	assert_int_equal(f->d.links.ls[dl].flows, 99);
 	fix_from(f, tor, buf, len, 1 * S + 2);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_REPLAY], 1);
 	assert_int_equal(f->d.st.replies, 1);
@@ -255,8 +255,8 @@ static unsigned known_paths(struct fix *f, uint64_t now)
 	struct dard_monitor *m = f->d.mons->m;
 	unsigned i, n = 0;
 
-	dard_monitor_pv(m, f->d.ls, f->d.ls_when, now, f->d.o.max_age_ns,
-			m->pv);
+	dard_monitor_pv(m, f->d.links.ls, f->d.links.when, now,
+			f->d.o.max_age_ns, m->pv);
 	for (i = 0; i < m->npaths; i++)
 		n += m->pv[i].known;
 	return n;

@@ -98,8 +98,8 @@ static void test_round_moves(void **state)
 	assert_int_equal(d->st.moves, 1);
 	/* The link states as the move leaves them. */
 	to = &mon->m->links[a->path];
-	assert_int_equal(d->ls[to->dl[to->n - 1]].flows, 1);
-	assert_int_equal(d->ls[mon->m->links[0].dl[1]].flows, 1);
+	assert_int_equal(d->links.ls[to->dl[to->n - 1]].flows, 1);
+	assert_int_equal(d->links.ls[mon->m->links[0].dl[1]].flows, 1);
 	assert_int_equal(mon->m->fv[0], 2); /* counted before the move */
 	fix_free(f);
 }
@@ -180,7 +180,7 @@ static void test_round_stays(void **state)
 	assert_int_equal(mon->rounds, 2);
 	assert_int_equal(a->path, 0);
 	assert_int_equal(a->moves, 0);
-	assert_int_equal(d->ls[mon->m->links[0].dl[1]].flows, 2);
+	assert_int_equal(d->links.ls[mon->m->links[0].dl[1]].flows, 2);
 	/* It lets the move through. */
 	f->dp.move_ret = 0;
 	fix_links(f, 0, 2, 30 * S);

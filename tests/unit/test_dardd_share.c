@@ -159,8 +159,8 @@ static void test_share(void **state)
 	assert_int_equal(a->d.st.shares_taken, 1);
 	assert_int_equal(a->d.st.share_taken, 10);
 	dl = core_dl();
-	assert_int_equal(a->d.ls[dl].flows, 3);
-	assert_true(a->d.ls_when[dl] == 1 * S + S / 2 + 1000);
+	assert_int_equal(a->d.links.ls[dl].flows, 3);
+	assert_true(a->d.links.when[dl] == 1 * S + S / 2 + 1000);
 	/* Each announced its WANT once; B's reached A after A's own. */
 	assert_int_equal(a->d.st.wants_sent, 1);
 	assert_int_equal(b->d.st.wants_sent, 1);
@@ -179,7 +179,7 @@ static void test_share(void **state)
 	assert_int_equal(a->d.st.shares_taken, 2);
 	tick(a, 3 * S);
 	assert_int_equal(a->nsent, 2);
-	assert_int_equal(a->d.ls[dl].flows, 4);
+	assert_int_equal(a->d.links.ls[dl].flows, 4);
 	/* B dies: A asks every switch again at its next tick. */
 	tick(a, 4 * S);
 	assert_int_equal(a->nsent, 9);
@@ -232,7 +232,7 @@ static void test_down_from_switch(void **state)
 	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
 		    clock_now);
 	assert_int_equal(a->d.st.share_down, 1);
-	assert_false(a->d.ls[dl].dead);
+	assert_false(a->d.links.ls[dl].dead);
 	assert_false(dard_share_covered(&a->d.sh.seen, dl, 4 * S));
 	/* The switch is asked at once, not at the next tick. */
 	assert_true(a->d.next_query_ns == clock_now);
@@ -305,7 +305,7 @@ static void test_refused(void **state)
 	len = dard_share_encode(buf, sizeof(buf), k, m);
 	share_input(&a->d, buf, len, bm, DARD_SHARE_PORT, 8 * S);
 	assert_int_equal(dard_rx_refused(&a->d.sh.rx), 9);
-	assert_int_equal(a->d.ls[core_dl()].flows, 9);
+	assert_int_equal(a->d.links.ls[core_dl()].flows, 9);
 	free(m);
 }
 
@@ -400,7 +400,7 @@ static void test_delayed(void **state)
 		tick(a, t * S);
 		answer_all(a, 5, t * S + 1000);
 	}
-	assert_int_equal(a->d.ls[dl].flows, 5);
+	assert_int_equal(a->d.links.ls[dl].flows, 5);
 	wall += S / 2;
 	share_input(&a->d, held, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
 		    10 * S + S / 2);
@@ -408,8 +408,8 @@ static void test_delayed(void **state)
 	assert_int_equal(a->d.st.shares_taken, 1);
 	assert_int_equal(a->d.st.share_taken, 0);
 	assert_int_equal(a->d.st.share_stale, 10);
-	assert_int_equal(a->d.ls[dl].flows, 5);
-	assert_true(a->d.ls_when[dl] == 10 * S + 1000);
+	assert_int_equal(a->d.links.ls[dl].flows, 5);
+	assert_true(a->d.links.when[dl] == 10 * S + 1000);
 	tick(a, 11 * S);
 	assert_int_equal(a->nsent, 9);
 }
@@ -427,9 +427,9 @@ static void test_delayed_taken(void **state)
 		    2 * S + S / 2 + 1000);
 	assert_int_equal(a->d.st.share_taken, 10);
 	assert_int_equal(a->d.st.share_stale, 0);
-	assert_int_equal(a->d.ls[dl].flows, 3);
+	assert_int_equal(a->d.links.ls[dl].flows, 3);
 	/* B's seq ran a few ns ahead of its clock: as many younger. */
-	assert_in_range(a->d.ls_when[dl], 1 * S + S / 2 + 1000,
+	assert_in_range(a->d.links.when[dl], 1 * S + S / 2 + 1000,
 			1 * S + S / 2 + 1010);
 }
 
@@ -464,7 +464,7 @@ static void test_down_uncovers(void **state)
 	dl = core_dl();
 	send_rec(dl, DARD_PORT_F_UP, 1 * S + 3 * S / 10);
 	assert_true(dard_share_covered(&a->d.sh.seen, dl, a->d.sh.prev_tick));
-	assert_true(a->d.ls[dl].loaded && a->d.ls[dl].load == 2.5);
+	assert_true(a->d.links.ls[dl].loaded && a->d.links.ls[dl].load == 2.5);
 	send_rec(dl, 0, 1 * S + 6 * S / 10);
 	assert_int_equal(a->d.st.share_down, 1);
 	assert_false(dard_share_covered(&a->d.sh.seen, dl, a->d.sh.prev_tick));
@@ -492,16 +492,16 @@ static void test_flush_age(void **state)
 	assert_int_equal(b->d.sh.outstanding, 1);
 	assert_int_equal(b->d.st.shares_sent, 0);
 	dl = core_dl();
-	assert_int_equal(a->d.ls[dl].flows, 2);
-	assert_true(a->d.ls[dl].loaded && a->d.ls[dl].load == 2);
+	assert_int_equal(a->d.links.ls[dl].flows, 2);
+	assert_true(a->d.links.ls[dl].loaded && a->d.links.ls[dl].load == 2);
 	wall += S;
 	tick(b, 2 * S + S / 2);
 	assert_int_equal(b->d.st.shares_sent, 1);
 	/* core1's answer to B, its load too, passed on to A. */
-	assert_int_equal(a->d.ls[dl].flows, 3);
-	assert_true(a->d.ls[dl].loaded && a->d.ls[dl].load == 3);
+	assert_int_equal(a->d.links.ls[dl].flows, 3);
+	assert_true(a->d.links.ls[dl].loaded && a->d.links.ls[dl].load == 3);
 	/* 999.999 ms old: 99 units, 990 ms before B's flush. */
-	assert_true(a->d.ls_when[dl] == 2 * S + S / 2 - 990 * 1000000ULL);
+	assert_true(a->d.links.when[dl] == 2 * S + S / 2 - 990 * 1000000ULL);
 }
 
 /*
