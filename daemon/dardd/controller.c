@@ -24,6 +24,10 @@
 
 #include "clock.h"
 #include "dardd_priv.h"
+#include "controller.h"
+#include "counters.h"
+#include "elephants.h"
+#include "io.h"
 #include "log.h"
 
 int controller_places(const struct dardd *d)

@@ -16,6 +16,10 @@
 #include <arpa/inet.h>
 
 #include "dardd_priv.h"
+#include "controller.h"
+#include "elephants.h"
+#include "io.h"
+#include "monitors.h"
 #include "log.h"
 
 /* A walk of the paths to a host: by switches, or by index. */

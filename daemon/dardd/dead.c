@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "dardd_priv.h"
+#include "dead.h"
+#include "monitors.h"
 #include "log.h"
 
 /* A destination's paths against the monitor's dead set. */

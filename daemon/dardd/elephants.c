@@ -14,6 +14,8 @@
 #include <netinet/in.h>
 
 #include "dardd_priv.h"
+#include "elephants.h"
+#include "monitors.h"
 #include "rng.h"
 
 const char *flow_str(const struct dard_flow_key *k, char *buf, size_t len)

@@ -10,6 +10,12 @@
 #include <arpa/inet.h>
 
 #include "dardd_priv.h"
+#include "controller.h"
+#include "dead.h"
+#include "elephants.h"
+#include "flows.h"
+#include "monitors.h"
+#include "track.h"
 #include "log.h"
 
 /* Opens the datapath on o.ifname, attaching it if it is not there yet. */

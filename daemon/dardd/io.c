@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "dardd_priv.h"
+#include "io.h"
 #include "log.h"
 
 static uint16_t port_of(const struct dardd *d, enum dardd_sock sock)

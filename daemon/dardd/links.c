@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "dardd_priv.h"
+#include "links.h"
 
 int links_init(struct dardd *d)
 {

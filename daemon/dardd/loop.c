@@ -15,6 +15,16 @@
 
 #include "clock.h"
 #include "dardd_priv.h"
+#include "controller.h"
+#include "ctl.h"
+#include "flows.h"
+#include "io.h"
+#include "loop.h"
+#include "monitors.h"
+#include "opts.h"
+#include "query.h"
+#include "schedule.h"
+#include "sharing.h"
 #include "log.h"
 
 static volatile sig_atomic_t stop;

@@ -7,6 +7,9 @@
 #include <arpa/inet.h>
 
 #include "dardd_priv.h"
+#include "dead.h"
+#include "elephants.h"
+#include "monitors.h"
 #include "log.h"
 #include "rng.h"
 

@@ -11,6 +11,7 @@
 
 #include "cfgfile.h"
 #include "dardd_priv.h"
+#include "opts.h"
 #include "dp.h"
 #include "err.h"
 #include "keyfile.h"

@@ -19,6 +19,13 @@
 #include <sodium.h>
 
 #include "dardd_priv.h"
+#include "counters.h"
+#include "dead.h"
+#include "io.h"
+#include "links.h"
+#include "monitors.h"
+#include "query.h"
+#include "sharing.h"
 #include "keyfile.h"
 #include "log.h"
 #include "proto.h"

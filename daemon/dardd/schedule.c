@@ -11,6 +11,11 @@
 #include <arpa/inet.h>
 
 #include "dardd_priv.h"
+#include "controller.h"
+#include "elephants.h"
+#include "monitors.h"
+#include "opts.h"
+#include "schedule.h"
 #include "log.h"
 #include "pvlb.h"
 #include "rng.h"

@@ -20,6 +20,13 @@
 
 #include "clock.h"
 #include "dardd_priv.h"
+#include "counters.h"
+#include "dead.h"
+#include "io.h"
+#include "links.h"
+#include "monitors.h"
+#include "query.h"
+#include "sharing.h"
 #include "log.h"
 
 /* The hosts under our ToR with a management address, but us. */

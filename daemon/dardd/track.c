@@ -8,6 +8,10 @@
 #include <arpa/inet.h>
 
 #include "dardd_priv.h"
+#include "controller.h"
+#include "elephants.h"
+#include "monitors.h"
+#include "track.h"
 #include "log.h"
 
 struct elephant *track_add(struct dardd *d, const struct dard_flow_key *k,

@@ -21,6 +21,8 @@
 
 #include "be.h"
 #include "dardd_priv.h"
+#include "monitors.h"
+#include "track.h"
 #include "gen.h"
 
 #define CTLR 0x0a640063U

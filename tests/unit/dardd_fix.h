@@ -14,6 +14,13 @@
 #include <arpa/inet.h>
 
 #include "dardd_priv.h"
+#include "ctl.h"
+#include "dead.h"
+#include "flows.h"
+#include "monitors.h"
+#include "query.h"
+#include "schedule.h"
+#include "track.h"
 #include "log.h"
 #include "unit.h"
 
