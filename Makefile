@@ -550,6 +550,9 @@ style:
 	$(quiet) STYLE sizes
 	$(Q)scripts/check-size -f 700 $(filter daemon/%.c,$(STYLE_SRCS))
 	$(Q)scripts/check-size -f 800 $(TEST_SIZE_SRCS)
+	$(quiet) STYLE layers
+	$(Q)scripts/check-calls daemon/dardd daemon/switchd daemon/controller \
+		daemon/dardctl
 
 # Everything the tests need, built before any runs: the build is
 # parallel (-j, all cores), the tests one after another.

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "config.h"
 #include "cproto.h"
 #include "key.h"
@@ -267,8 +268,16 @@ int round_init(struct ctlr *c, char *err);
 void round_fini(struct ctlr *c);
 /* A round at now: place, push; -ENOMEM when it could not place. */
 int ctlr_round(struct ctlr *c, uint64_t now);
-/* The next seq of ours (never 0). */
-uint64_t ctlr_next_seq(struct ctlr *c);
+/*
+ * The next seq of ours (never 0), on our clock, so that hosts can tell a
+ * fresh push from a recording: inline, for round.c and oblivious.c both
+ * to take without calling each other.
+ */
+static inline uint64_t ctlr_next_seq(struct ctlr *c)
+{
+	c->seq = dard_cp_next_seq(c->seq, dard_clock_ns(CLOCK_REALTIME));
+	return c->seq;
+}
 
 /* oblivious.c: the LP's weights, pushed as WEIGHTS. */
 struct dard_obl;

@@ -40,13 +40,6 @@ struct rflow {
 	int fresh; /* without a path when the round began */
 };
 
-uint64_t ctlr_next_seq(struct ctlr *c)
-{
-	/* Our clock, so hosts can tell a fresh push from a recording. */
-	c->seq = dard_cp_next_seq(c->seq, dard_clock_ns(CLOCK_REALTIME));
-	return c->seq;
-}
-
 int round_init(struct ctlr *c, char *err)
 {
 	/* Above any epoch we sent before a restart (cproto.h). */
