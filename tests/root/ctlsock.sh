@@ -168,7 +168,13 @@ ok "a second dardd refuses to start" 1 dardd &&
 	has "a second dardd: names the first" "$err" \
 		"Unable to open the control socket $sock: another dardd runs in this network namespace \(pid $dpid, uid 0, \`$bin/dardd -c "
 ok "unknown command" 0 "$ctlpeer" send $'frob\n' &&
-	is "unknown command: answered" "$out" '{"error":"unknown command: expected monitors, flows or stats"}'
+	is "unknown command: answered" "$out" '{"error":"unknown command: expected monitors, flows, stats or sched"}'
+ok "sched with a bad argument" 0 "$ctlpeer" send $'sched pvlb soon\n' &&
+	has "bad argument: invalid, nothing changed" "$out" '"invalid arguments'
+ok "sched pvlb 2: the one command that writes" 0 "$ctlpeer" send $'sched pvlb 2\n' &&
+	is "sched: the mode answered" "$(jq -c '[.sched_mode, .pvlb_interval_s]' <<<"$out")" '["pvlb",2]'
+ok "sched fast: back" 0 "$ctlpeer" send $'sched fast\n' &&
+	is "sched fast: answered" "$(jq -r .sched_mode <<<"$out")" fast
 ok "no newline" 0 "$ctlpeer" send 'stats' &&
 	has "no newline: malformed" "$out" '"malformed command'
 ok "control byte" 0 "$ctlpeer" send $'st\001ats\n' &&
@@ -178,7 +184,7 @@ ok "two lines" 0 "$ctlpeer" send $'stats\nstats\n' &&
 ok "oversized line" 0 "$ctlpeer" send "$(printf 'x%.0s' $(seq 100))" &&
 	is "oversized: answered" "$out" '{"error":"command too long"}'
 ok "stats after refusals" 0 d -j stats
-for k in ctl_not_root:0 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_refused:5; do
+for k in ctl_not_root:0 ctl_unknown:1 ctl_malformed:3 ctl_oversized:1 ctl_invalid:1 ctl_refused:6 mode_changes:2; do
 	is "counted: ${k%:*}" "$(jq ".[0].${k%:*}" <<<"$out")" "${k#*:}"
 done
 # A flood of 50, well under a second on an idle machine: counted, and
