@@ -284,6 +284,15 @@ static inline struct dard_flow_key fix_key(struct fix *f, const char *dst,
 }
 
 /* The alias pair of the i-th path (from 0) of e1_1's monitor towards dst. */
+/* Our elephant to host dst from port sport, or NULL. */
+static inline struct elephant *fix_el(struct fix *f, const char *dst,
+				      uint16_t sport)
+{
+	struct dard_flow_key k = fix_key(f, dst, sport);
+
+	return el_find(&f->d, &k);
+}
+
 static inline struct dard_alias_pair fix_pair(struct fix *f, const char *dst,
 					      unsigned i)
 {

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "dardd_cp_fix.h"
+#include "lo_socket.h"
 
 /* One refusal: nothing moves, counted under r and in the total. */
 static void refused(struct fix *f, int r, uint64_t total)
@@ -320,20 +321,6 @@ static void test_clock(void **state)
 }
 
 /* A UDP socket on 127.0.0.1 with room for n small datagrams: its fd. */
-static int lo_socket(struct sockaddr_in *sa)
-{
-	socklen_t salen = sizeof(*sa);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), big = 1 << 20;
-
-	assert_true(fd >= 0);
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(bind(fd, (struct sockaddr *)sa, sizeof(*sa)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)sa, &salen), 0);
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-	return fd;
-}
 
 /* n datagrams of garbage to sa from a socket of their own. */
 static void flood(const struct sockaddr_in *sa, unsigned n)
@@ -361,14 +348,14 @@ static void test_drain(void **state)
 	struct sockaddr_in sa;
 
 	(void)state;
-	d->io.fd[DARDD_SOCK_CONTROLLER] = lo_socket(&sa);
+	d->io.fd[DARDD_SOCK_CONTROLLER] = unit_lo_socket(&sa);
 	flood(&sa, DARD_RX_DRAIN_MAX + 3);
 	assert_int_equal(controller_receive(d), DARD_RX_DRAIN_MAX);
 	assert_int_equal(d->cp.rx.n[DARD_RX_SOURCE], DARD_RX_DRAIN_MAX);
 	assert_int_equal(controller_receive(d), 3);
 	assert_int_equal(controller_receive(d), 0);
 	assert_int_equal(dard_rx_refused(&d->cp.rx), DARD_RX_DRAIN_MAX + 3);
-	d->io.fd[DARDD_SOCK_QUERY] = lo_socket(&sa);
+	d->io.fd[DARDD_SOCK_QUERY] = unit_lo_socket(&sa);
 	flood(&sa, DARD_RX_DRAIN_MAX + 1);
 	assert_int_equal(query_receive(d), DARD_RX_DRAIN_MAX);
 	assert_int_equal(query_receive(d), 1);

@@ -94,13 +94,6 @@ static void test_set(void **state)
 	fix_free(f);
 }
 
-static struct elephant *el(struct fix *f, const char *dst, uint16_t sport)
-{
-	struct dard_flow_key k = fix_key(f, dst, sport);
-
-	return el_find(&f->d, &k);
-}
-
 /*
  * pvlb mode: no rounds; each elephant a walk has seen re-picks a path
  * every interval of its life, drawn as dard_pvlb_step draws it, and
@@ -118,8 +111,8 @@ static void test_pvlb(void **state)
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 0);
 	fix_elephant(f, "e2_2", 2, 1);
-	a = el(f, "e2_1", 1);
-	b = el(f, "e2_2", 2);
+	a = fix_el(f, "e2_1", 1);
+	b = fix_el(f, "e2_2", 2);
 	a->dp_known = b->dp_known = 1;
 	a->first_ns = 0;
 	b->first_ns = 1 * S;

@@ -35,13 +35,6 @@ static struct dard_flow *add_flow(struct fix *f, const char *dst,
 	return &f->dp.flow[i];
 }
 
-static struct elephant *el(struct fix *f, const char *dst, uint16_t sport)
-{
-	struct dard_flow_key k = fix_key(f, dst, sport);
-
-	return el_find(&f->d, &k);
-}
-
 /* dardd exits and starts again; the datapath keeps everything. */
 static void restart(struct fix *f)
 {
@@ -105,9 +98,9 @@ static void test_keeps_elephants(void **state)
 	flows_sweep(d, now);
 	assert_int_equal(fix_nels(f), 3);
 	assert_int_equal(d->st.elephants, 3);
-	a = el(f, "e2_1", 1);
-	b = el(f, "e2_2", 2);
-	c = el(f, "e3_1", 3);
+	a = fix_el(f, "e2_1", 1);
+	b = fix_el(f, "e2_2", 2);
+	c = fix_el(f, "e3_1", 3);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_non_null(c);
@@ -127,7 +120,7 @@ static void test_keeps_elephants(void **state)
 	ev.key = a->key;
 	ev.path = a->pair;
 	flows_on_event(&ev, d);
-	assert_ptr_equal(el(f, "e2_1", 1), a);
+	assert_ptr_equal(fix_el(f, "e2_1", 1), a);
 	assert_int_equal(a->moves, 3);
 	assert_true(a->since_ns == now - 30 * S);
 
@@ -165,10 +158,10 @@ static void test_age_unknown(void **state)
 	add_flow(f, "e2_1", 1, 1, 0, 0);
 	add_flow(f, "e2_2", 2, 2, now + S, 4);
 	flows_sweep(&f->d, now);
-	assert_true(el(f, "e2_1", 1)->since_ns == now);
-	assert_true(el(f, "e2_2", 2)->since_ns == now);
-	assert_int_equal(el(f, "e2_2", 2)->moves, 4);
-	assert_int_equal(el(f, "e2_2", 2)->path, 2);
+	assert_true(fix_el(f, "e2_1", 1)->since_ns == now);
+	assert_true(fix_el(f, "e2_2", 2)->since_ns == now);
+	assert_int_equal(fix_el(f, "e2_2", 2)->moves, 4);
+	assert_int_equal(fix_el(f, "e2_2", 2)->path, 2);
 	fix_free(f);
 }
 
@@ -180,7 +173,7 @@ static void test_event_is_new(void **state)
 
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 1);
-	e = el(f, "e2_1", 1);
+	e = fix_el(f, "e2_1", 1);
 	assert_non_null(e);
 	assert_int_equal(e->moves, 0);
 	assert_true(e->since_ns > 0);

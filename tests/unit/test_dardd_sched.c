@@ -48,13 +48,6 @@ static void test_delta(void **state)
 	fix_free(f);
 }
 
-static struct elephant *el(struct fix *f, const char *dst, uint16_t sport)
-{
-	struct dard_flow_key k = fix_key(f, dst, sport);
-
-	return el_find(&f->d, &k);
-}
-
 static void test_round_moves(void **state)
 {
 	struct fix *f = fix_new();
@@ -68,8 +61,8 @@ static void test_round_moves(void **state)
 	fix_elephant(f, "e2_1", 1, 0);
 	fix_elephant(f, "e2_2", 2, 0);
 	mon = d->mons;
-	a = el(f, "e2_1", 1);
-	b = el(f, "e2_2", 2);
+	a = fix_el(f, "e2_1", 1);
+	b = fix_el(f, "e2_2", 2);
 	/* b is the newer, so the first the round sees: it moved before. */
 	assert_ptr_equal(d->els, b);
 	b->moves = 1;
@@ -121,8 +114,8 @@ static void round_hold(int mode, uint64_t b_moved, char want)
 	d->o.sched = dard_sched_modes[mode];
 	fix_elephant(f, "e2_1", 1, 0);
 	fix_elephant(f, "e2_2", 2, 0);
-	a = el(f, "e2_1", 1);
-	b = el(f, "e2_2", 2);
+	a = fix_el(f, "e2_1", 1);
+	b = fix_el(f, "e2_2", 2);
 	a->moves = 1;
 	a->moved_ns = 5 * S; /* 5 s before the round */
 	b->moves = 2;
@@ -162,7 +155,7 @@ static void test_round_stays(void **state)
 	fix_elephant(f, "e2_1", 1, 0);
 	fix_elephant(f, "e2_2", 2, 0);
 	mon = d->mons;
-	a = el(f, "e2_1", 1);
+	a = fix_el(f, "e2_1", 1);
 	/* The gain, 500 Mbit/s, is below 60% of 1000 but above 40%. */
 	d->o.delta_is_frac = 1;
 	d->o.delta = 0.6;
@@ -211,7 +204,7 @@ static void test_quiet(void **state)
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 0);
 	mon = d->mons;
-	a = el(f, "e2_1", 1);
+	a = fix_el(f, "e2_1", 1);
 	/* Its rate is not known before two walks: it asks. */
 	fix_table(f, 0, 1 * S);
 	flows_sweep(d, 1 * S);

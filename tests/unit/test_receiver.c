@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 
+#include "lo_socket.h"
 #include "log.h"
 #include "proto.h"
 #include "receiver.h"
@@ -235,20 +236,6 @@ static void test_ratelimit(void **state)
 }
 
 /* A UDP socket on 127.0.0.1 with room for a flood: its fd. */
-static int lo_socket(struct sockaddr_in *sa)
-{
-	socklen_t salen = sizeof(*sa);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), big = 1 << 20;
-
-	assert_true(fd >= 0);
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(bind(fd, (struct sockaddr *)sa, sizeof(*sa)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)sa, &salen), 0);
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-	return fd;
-}
 
 /*
  * A flood: one wakeup takes DARD_RX_DRAIN_MAX datagrams, so that the
@@ -265,7 +252,7 @@ static void test_drain(void **state)
 
 	(void)state;
 	dard_rx_init(&rx, &ops, NULL);
-	fd = lo_socket(&sa);
+	fd = unit_lo_socket(&sa);
 	tx = socket(AF_INET, SOCK_DGRAM, 0);
 	assert_true(tx >= 0);
 	for (i = 0; i < DARD_RX_DRAIN_MAX + 3; i++)
