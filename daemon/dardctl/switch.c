@@ -22,6 +22,8 @@
 #include "objopts.h"
 #include "keyfile.h"
 #include "proto.h"
+#include "receiver.h"
+#include "clock.h"
 #include "table.h"
 #include "print.h"
 #include "render.h"
@@ -109,6 +111,64 @@ static int switch_tables(struct ctl *c, uint32_t sw, const char *format)
 	return CTL_OK;
 }
 
+/*
+ * The switch's answer, taken by the one receiver (receiver.h) as the
+ * daemons take theirs: decoded, then a reply to our query, or refused by
+ * kind with its reason on stderr. A datagram that decodes but answers
+ * another query is passed over; one that does not decode ends the wait.
+ */
+struct answer {
+	const struct dard_keys *keys;
+	struct dard_msg *msg;
+	uint64_t seq;
+	int decoded;
+};
+
+static int answer_decode(void *arg, const uint8_t *buf, size_t len, char *err)
+{
+	struct answer *a = arg;
+	int ret = dard_proto_decode(buf, len, a->keys, a->msg, err);
+
+	a->decoded = !ret;
+	return ret;
+}
+
+static int answer_take(void *arg, size_t len, uint32_t addr, uint16_t port,
+		       uint64_t now, char *why)
+{
+	struct answer *a = arg;
+
+	(void)len;
+	(void)addr;
+	(void)port;
+	(void)now;
+	if (a->msg->type != DARD_MSG_REPLY) {
+		strcpy(why, "not a reply");
+		return DARD_RX_MALFORMED;
+	}
+	if (a->msg->seq != a->seq) {
+		strcpy(why, "answers another query");
+		return DARD_RX_SEQ;
+	}
+	return DARD_RX_TAKEN;
+}
+
+static uint64_t answer_now(void)
+{
+	return dard_clock_ns(CLOCK_MONOTONIC);
+}
+
+static const struct dard_rx_ops answer_ops = {
+	.what = "reply",
+	.max_len = DARD_MSG_MAX,
+	.kinds = DARD_RX_BIT(SIZE) | DARD_RX_BIT(PROTO) | DARD_RX_BIT(KEY) |
+		 DARD_RX_BIT(MAC) | DARD_RX_BIT(MALFORMED) | DARD_RX_BIT(SEQ),
+	.log_per_kind = 1,
+	.decode = answer_decode,
+	.take = answer_take,
+	.now = answer_now,
+};
+
 static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 			unsigned n, const char *at, int timeout_ms)
 {
@@ -119,6 +179,8 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 				 .sin_port = htons(DARD_PROTO_PORT)};
 	char err[DARD_ERR_MAX + PATH_MAX], host[64] = "";
 	static struct dard_keys keys;
+	static struct dard_rx rx;
+	struct answer a;
 	uint64_t seq = 0;
 	unsigned i;
 	ssize_t len;
@@ -162,6 +224,8 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 	}
 	while (!seq)
 		randombytes_buf(&seq, sizeof(seq));
+	a = (struct answer){.keys = &keys, .msg = &msg, .seq = seq};
+	dard_rx_init(&rx, &answer_ops, &a);
 	len = dard_proto_query(
 		buf, sizeof(buf), &keys.key[0], seq, ports, n,
 		dard_proto_query_len(n ? n : DARD_MSG_PORTS_MAX));
@@ -187,13 +251,14 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 				t->node[sw].name, strerror(errno));
 			goto out;
 		}
-		if (dard_proto_decode(buf, len, &keys, &msg, err)) {
-			fprintf(stderr, "Bad reply from %s: %s\n",
-				t->node[sw].name, err);
-			goto out;
-		}
-		if (msg.type == DARD_MSG_REPLY && msg.seq == seq)
+		a.decoded = 0;
+		if (dard_rx_input(&rx, buf, len, ntohl(sa.sin_addr.s_addr),
+				  ntohs(sa.sin_port),
+				  answer_now()) == DARD_RX_TAKEN)
 			break;
+		/* Refused, the reason said: not a reply at all ends it. */
+		if (!a.decoded)
+			goto out;
 	}
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "name", "%s", t->node[sw].name);

@@ -370,6 +370,29 @@ bad "query timeout 2^32 + 1000" "^Invalid timeout .4294968296.: out of range" \
 	switch query core1 timeout 4294968296
 bad "query port 65536" "^Invalid port .65536.: out of range" switch query core1 port 65536
 bad "query at port 0" "^Invalid port .0.: out of range" switch query core1 at 127.0.0.1:0
+# An agent that answers with no dard message: dardctl takes the answer
+# through the one receiver (receiver.h), which refuses it by kind, named.
+d key gen "$tmp/q.key" >/dev/null
+python3 - "$tmp/q.port" <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(('127.0.0.1', 0))
+open(sys.argv[1] + '.new', 'w').write(str(s.getsockname()[1]))
+__import__('os').rename(sys.argv[1] + '.new', sys.argv[1])
+s.settimeout(30)
+try:
+    data, addr = s.recvfrom(65536)
+    s.sendto(b'\0' * 40, addr)
+except socket.timeout:
+    pass
+EOF
+agent=$!
+within 10 test -s "$tmp/q.port" || fail "the stand-in agent listens"
+ok "query answered by no dard message" 1 d -t fattree:4 -k "$tmp/q.key" \
+	switch query core1 at "127.0.0.1:$(cat "$tmp/q.port")" timeout 10000 &&
+	has "refused as the daemons refuse, by kind" "$err" \
+		'^refused a reply from 127\.0\.0\.1:[0-9]+ \(proto\): not a dard message'
+wait "$agent"
 bad "deploy rate 1e3" "^Invalid rate .1e3.: not a number" deploy netns "$tmp/r" rate 1e3
 bad "deploy rate too high" "^Invalid rate .1000001.: out of range" \
 	deploy deterlab "$tmp/r" rate 1000001
