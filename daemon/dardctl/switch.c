@@ -169,6 +169,43 @@ static const struct dard_rx_ops answer_ops = {
 	.now = answer_now,
 };
 
+/* Waits for the answer of a's query on fd, connected to sa: 0, or -1
+ * with the reason said. */
+static int await_answer(int fd, const struct sockaddr_in *sa, const char *name,
+			struct answer *a, int timeout_ms)
+{
+	static uint8_t buf[DARD_MSG_MAX + 1];
+	static struct dard_rx rx;
+	ssize_t len;
+
+	dard_rx_init(&rx, &answer_ops, a);
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+		if (poll(&pfd, 1, timeout_ms) <= 0) {
+			fprintf(stderr,
+				"No answer from %s at %s:%u within %d ms\n",
+				name, inet_ntoa(sa->sin_addr),
+				ntohs(sa->sin_port), timeout_ms);
+			return -1;
+		}
+		len = recv(fd, buf, sizeof(buf), 0);
+		if (len < 0) {
+			fprintf(stderr, "No answer from %s: %s\n", name,
+				strerror(errno));
+			return -1;
+		}
+		a->decoded = 0;
+		if (dard_rx_input(&rx, buf, len, ntohl(sa->sin_addr.s_addr),
+				  ntohs(sa->sin_port),
+				  answer_now()) == DARD_RX_TAKEN)
+			return 0;
+		/* Refused, the reason said: not a reply at all ends it. */
+		if (!a->decoded)
+			return -1;
+	}
+}
+
 static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 			unsigned n, const char *at, int timeout_ms)
 {
@@ -179,7 +216,6 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 				 .sin_port = htons(DARD_PROTO_PORT)};
 	char err[DARD_ERR_MAX + PATH_MAX], host[64] = "";
 	static struct dard_keys keys;
-	static struct dard_rx rx;
 	struct answer a;
 	uint64_t seq = 0;
 	unsigned i;
@@ -225,7 +261,6 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 	while (!seq)
 		randombytes_buf(&seq, sizeof(seq));
 	a = (struct answer){.keys = &keys, .msg = &msg, .seq = seq};
-	dard_rx_init(&rx, &answer_ops, &a);
 	len = dard_proto_query(
 		buf, sizeof(buf), &keys.key[0], seq, ports, n,
 		dard_proto_query_len(n ? n : DARD_MSG_PORTS_MAX));
@@ -235,31 +270,8 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 			strerror(errno));
 		goto out;
 	}
-	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-
-		if (poll(&pfd, 1, timeout_ms) <= 0) {
-			fprintf(stderr,
-				"No answer from %s at %s:%u within %d ms\n",
-				t->node[sw].name, inet_ntoa(sa.sin_addr),
-				ntohs(sa.sin_port), timeout_ms);
-			goto out;
-		}
-		len = recv(fd, buf, sizeof(buf), 0);
-		if (len < 0) {
-			fprintf(stderr, "No answer from %s: %s\n",
-				t->node[sw].name, strerror(errno));
-			goto out;
-		}
-		a.decoded = 0;
-		if (dard_rx_input(&rx, buf, len, ntohl(sa.sin_addr.s_addr),
-				  ntohs(sa.sin_port),
-				  answer_now()) == DARD_RX_TAKEN)
-			break;
-		/* Refused, the reason said: not a reply at all ends it. */
-		if (!a.decoded)
-			goto out;
-	}
+	if (await_answer(fd, &sa, t->node[sw].name, &a, timeout_ms))
+		goto out;
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "name", "%s", t->node[sw].name);
 	print_string(PRINT_ANY, "at", " at %s\n", inet_ntoa(sa.sin_addr));
