@@ -9,7 +9,6 @@
 
 #include "dsack.h"
 #include "encap.h"
-#include "live.h"
 #include "maps.h"
 #include "parse.h"
 
@@ -26,22 +25,6 @@ const volatile __u64 elephant_bytes = 0; /* payload (dard_policy.h) */
 const volatile int elephant_dscp = 8;	 /* < 0: leave DSCP alone */
 const volatile __u32 hash_seed = 0;
 const volatile __u32 fabric_mtu = 1500; /* the interface's, read at attach */
-
-/* murmur3's finaliser over the flow key: cheap and well mixed. */
-static __always_inline __u32 flow_hash(const struct dard_flow_key *k)
-{
-	__u32 h = hash_seed ^ k->saddr;
-
-	h = h * 0xcc9e2d51 ^ k->daddr;
-	h = h * 0x1b873593 ^ ((__u32)k->sport << 16 | k->dport);
-	h = h * 0xcc9e2d51 ^ k->proto;
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
-}
 
 static __always_inline void report(struct dard_flow *f,
 				   const struct dard_flow_key *key, __u32 type,
@@ -67,13 +50,10 @@ static __always_inline void report(struct dard_flow *f,
 }
 
 /*
- * A flow the table has not seen: placed on a path by hash if its
- * destination is an ID (hash % npaths, or the hash's slot of a weighted
- * destination's table), or on the next live path if that one is dead.
- * When all are dead it keeps the hashed one: sending beats dropping, as
- * the fabric may know better than our view of it. Returns NULL, with
- * *is_id telling whether the packet is ours to drop (an ID we cannot
- * place it for) or to pass.
+ * A flow the table has not seen: placed on a path of its destination if
+ * that is an ID (dard_place: by hash, dead paths avoided). Returns NULL,
+ * with *is_id telling whether the packet is ours to drop (an ID we
+ * cannot place it for) or to pass.
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
@@ -82,7 +62,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
 	struct dard_flow *f;
-	__u32 h, i, j;
+	__u32 i, how;
 
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	*is_id = !!dest;
@@ -92,25 +72,16 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 		count(DARD_STAT_DROP_NO_PATH);
 		return NULL;
 	}
-	h = flow_hash(key);
-	i = dest->weighted ? dest->slot[h % DARD_WCMP_SLOTS] : DARD_PATHS_MAX;
-	/* A slot past the paths (none of ours writes one): even then. */
-	if (i >= dest->npaths)
-		i = h % dest->npaths;
+	i = dard_place(dest, dard_flow_hash(hash_seed, key), &how);
 	/* The compiler knows i < npaths <= DARD_PATHS_MAX and would drop the
 	 * check the verifier needs; hide what it knows. */
 	barrier_var(i);
 	if (i >= DARD_PATHS_MAX)
 		return NULL;
-	if (is_dead(dest, i)) {
-		j = next_live(dest, i, dest->npaths);
-		if (j < DARD_PATHS_MAX) {
-			i = j;
-			count(DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
-		} else {
-			count(DARD_STAT_ALL_PATHS_DEAD);
-		}
-	}
+	if (how == DARD_PLACE_DEAD_AVOIDED)
+		count(DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
+	else if (how == DARD_PLACE_ALL_DEAD)
+		count(DARD_STAT_ALL_PATHS_DEAD);
 	nf.path = dest->path[i];
 	nf.path_idx = i;
 	nf.txhash = txhash;
@@ -130,32 +101,26 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 
 /*
  * A known flow whose path dardd marked dead moves to the next live one,
- * now, whatever its protocol. Checked once per liveness generation (gen):
- * a flow that noted this one already has nothing to learn. Only when the
- * index still names the flow's pair: a move from userspace or a new path
- * list may have changed either, and a flow whose index is unknown is left
- * to dardd. With no live path it stays: as for a new flow, sending beats
- * dropping.
+ * now, whatever its protocol (dard_repath_dead). Checked once per
+ * liveness generation (gen): a flow that noted this one already has
+ * nothing to learn. A flow whose index is unknown is left to dardd.
  */
 static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
 					__u32 gen)
 {
 	const struct dard_dest *dest;
-	__u32 i = f->path_idx, j;
+	__u32 j;
 
 	if (f->live_gen == gen)
 		return;
 	f->live_gen = gen;
-	if (i >= DARD_PATHS_MAX)
+	if (f->path_idx >= DARD_PATHS_MAX)
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
-	if (!dest || !is_dead(dest, i))
+	if (!dest)
 		return;
-	if (i >= dest->npaths || dest->npaths > DARD_PATHS_MAX ||
-	    dest->path[i].saddr != f->path.saddr ||
-	    dest->path[i].daddr != f->path.daddr)
-		return;
-	j = next_live(dest, i, dest->npaths);
+	j = dard_repath_dead(dest, f->path_idx, &f->path);
+	barrier_var(j);
 	if (j >= DARD_PATHS_MAX)
 		return;
 	f->path = dest->path[j];
@@ -163,38 +128,12 @@ static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
 	count(DARD_STAT_REPATH_DEAD);
 }
 
-/*
- * Moves f on after TCP said its path failed, to the path userspace's
- * repair order names after its own (dest->next: one that shares few
- * switches with it, as the paths through a failed link fail together),
- * or, if that one is known dead, to the next live path after it. If none
- * is live it goes all the same: the caller has evidence about this path,
- * and a dead bit may be stale. A flow whose index is unknown (userspace
- * moved it to a pair outside the list) is tried from path 0. Returns 0 if
- * it moved.
- */
+/* Moves f on after TCP said its path failed (dard_move_on); 0 if it moved. */
 static __always_inline int move_on(const struct dard_dest *dest,
 				   struct dard_flow *f)
 {
-	__u32 i, j, k, n = dest->npaths;
+	__u32 j = dard_move_on(dest, f->path_idx, &f->path);
 
-	if (n < 2 || n > DARD_PATHS_MAX)
-		return -1;
-	i = f->path_idx;
-	if (i >= n ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].saddr != f->path.saddr ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr) {
-		j = 0;
-	} else {
-		j = dest->next[i & (DARD_PATHS_MAX - 1)];
-		if (j >= n || j == i)
-			j = i + 1 < n ? i + 1 : 0;
-	}
-	if (is_dead(dest, j & (DARD_PATHS_MAX - 1))) {
-		k = next_live(dest, j, n);
-		if (k < n)
-			j = k;
-	}
 	barrier_var(j);
 	if (j >= DARD_PATHS_MAX)
 		return -1;
