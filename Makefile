@@ -340,6 +340,26 @@ $(B)/tests/test_switch: $(B)/tests/bpf/test_switch.o \
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
 
+# The policy digest's BPF build (Documentation/datapath.md, "One
+# policy"): a test-only program over <linux/dard_policy_digest.h>, with
+# the datapath's D-SACK walk (bpf/dsack.h), run in chunks by its driver.
+PD_BPF := $(B)/tests/bpf/policy_digest
+$(PD_BPF).bpf.o: tests/bpf/policy_digest.bpf.c tests/bpf/policy_digest.h \
+		$(wildcard bpf/*.h) $(UAPI_H)
+	$(quiet) BPF $<
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -iquote bpf -c $< -o $@
+
+$(PD_BPF).skel.h: $(PD_BPF).bpf.o
+	$(quiet) SKEL $@
+	$(Q)bpftool gen skeleton $< name policy_digest > $@
+
+$(B)/tests/bpf/test_policy_bpf.o: $(PD_BPF).skel.h
+$(B)/tests/bpf/test_policy_bpf.o: DARD_CFLAGS += -I$(B)/tests/bpf
+$(B)/tests/test_policy_bpf: $(B)/tests/bpf/test_policy_bpf.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
+
 $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
@@ -439,8 +459,9 @@ fuzz-smoke: $(FUZZ_BINS)
 test-unit: $(UNIT_BINS)
 	$(Q)scripts/run-tests --title test-unit $(UNIT_BINS)
 
-test-bpf: $(DP_TESTS) $(B)/tests/test_switch
-	$(Q)scripts/run-tests --title test-bpf $(DP_TESTS) $(B)/tests/test_switch
+test-bpf: $(DP_TESTS) $(B)/tests/test_switch $(B)/tests/test_policy_bpf
+	$(Q)scripts/run-tests --title test-bpf $(DP_TESTS) $(B)/tests/test_switch \
+		$(B)/tests/test_policy_bpf
 
 # Man pages, scdoc sources in man/ (tests/cli/manpages.sh checks them).
 MAN_SRC := $(wildcard man/*.scd)
@@ -552,7 +573,8 @@ style:
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-build:
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) daemon bpf $(DP_TESTS) \
-		$(B)/tests/test_switch $(B)/tests/ctlpeer $(B)/tests/ctlhost man
+		$(B)/tests/test_switch $(B)/tests/test_policy_bpf \
+		$(B)/tests/ctlpeer $(B)/tests/ctlhost man
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) SAN=1 daemon \
 		$(UNIT_BINS:$(B)/%=build/san/%) build/san/tests/ctlpeer \
 		build/san/tests/ctlhost man
