@@ -224,95 +224,107 @@ static __always_inline int malformed(struct iphdr *ip, __u32 stat)
 	return TC_ACT_SHOT;
 }
 
-static __always_inline int egress(struct __sk_buff *skb)
-{
-	struct dard_flow_key key = {};
-	struct dard_flow *f;
-	struct iphdr *ip;
-	__u8 tos, tcp_flags, l4_hlen;
-	__be16 frag, ipid;
-	__u32 zero = 0, *genp, gen;
-	__u16 len;
-	__u64 now;
-	int truncated, dscp, is_id;
+/* check_len's: no stat, as no drop. */
+#define LEN_OK __DARD_STAT_MAX
 
-	ip = parse_ipv4(skb, &truncated);
-	if (!ip) {
-		count(truncated ? DARD_STAT_DROP_TRUNCATED
-				: DARD_STAT_NON_IPV4);
-		return truncated ? TC_ACT_SHOT : TC_ACT_OK;
-	}
-	/* To an ID, it leaves wrapped or not at all; else untouched. */
+/*
+ * The total length of the packet at ip, into *len, once its header says
+ * a length the packet has: LEN_OK, or the stat of why not.
+ */
+static __always_inline __u32 check_len(struct __sk_buff *skb, struct iphdr *ip,
+				       __u16 *len)
+{
 	if (ip->ihl < 5)
-		return malformed(ip, DARD_STAT_DROP_BAD_IHL);
-	len = bpf_ntohs(ip->tot_len);
+		return DARD_STAT_DROP_BAD_IHL;
+	*len = bpf_ntohs(ip->tot_len);
 	/*
 	 * BIG TCP: a GSO packet over 64 KiB carries total length 0, and so
 	 * would its outer header, which the fabric's switches and the peer's
 	 * checks cannot take. Attach caps the device's sizes at 64 KiB, so
 	 * this counts only what an operator raised since.
 	 */
-	if (!len && skb->gso_size)
-		return malformed(ip, DARD_STAT_DROP_BIG_TCP);
-	if (len < ip->ihl * 4 || len > skb->len - ETH_HLEN)
-		return malformed(ip, DARD_STAT_DROP_BAD_LEN);
-	tos = ip->tos;
-	frag = ip->frag_off;
-	ipid = ip->id;
-	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen))
-		return malformed(ip, DARD_STAT_DROP_TRUNCATED);
-	/*
-	 * The flow table holds only flows to IDs, so a known flow needs no
-	 * look at the destinations: one lookup per packet. A jiffy's
-	 * resolution is plenty for ages of seconds.
-	 */
-	now = bpf_ktime_get_coarse_ns();
+	if (!*len && skb->gso_size)
+		return DARD_STAT_DROP_BIG_TCP;
+	if (*len < ip->ihl * 4 || *len > skb->len - ETH_HLEN)
+		return DARD_STAT_DROP_BAD_LEN;
+	return LEN_OK;
+}
+
+/*
+ * The flow of key, placed if it is new, and moved if it is known and its
+ * path died or TCP said the path failed. NULL with *verdict when there is
+ * none: to an ID we cannot place a flow for, dropped (no path and a full
+ * table were counted already), to anyone else, passed.
+ */
+static __always_inline struct dard_flow *
+egress_flow(struct __sk_buff *skb, struct iphdr *ip,
+	    const struct dard_flow_key *key, __u8 tcp_flags, __u8 l4_hlen,
+	    __u64 now, int *verdict)
+{
+	__u32 zero = 0, *genp, gen;
+	struct dard_flow *f;
+	int is_id;
+
 	/* Read before any destination is: an array lookup, inlined. */
 	genp = bpf_map_lookup_elem(&dard_live_gen, &zero);
 	gen = genp ? *genp : 0;
-	f = bpf_map_lookup_elem(&dard_flows, &key);
+	/* The flow table holds only flows to IDs, so a known flow needs no
+	 * look at the destinations: one lookup per packet. */
+	f = bpf_map_lookup_elem(&dard_flows, key);
 	if (!f) {
-		f = new_flow(ip, &key, now, skb->hash, gen, &is_id);
-		if (!f) {
-			/* No path and a full table were counted already. */
-			if (!is_id) {
-				count(DARD_STAT_EGRESS_PASS);
-				return TC_ACT_OK;
-			}
-			return TC_ACT_SHOT;
+		f = new_flow(ip, key, now, skb->hash, gen, &is_id);
+		if (!f && !is_id) {
+			count(DARD_STAT_EGRESS_PASS);
+			*verdict = TC_ACT_OK;
+		} else if (!f) {
+			*verdict = TC_ACT_SHOT;
 		}
-	} else {
-		repath_dead(ip, f, gen);
-		/*
-		 * Options beyond the header: a SACK, perhaps a D-SACK. Not
-		 * after a move for a new hash: a kernel before 6.7 re-draws
-		 * an IPv4 receiver's hash on the very packet that repeats
-		 * the D-SACK, and one loss is one move.
-		 */
-		if ((f->txhash == skb->hash ||
-		     !repath_rehash(ip, f, skb->hash, tcp_flags)) &&
-		    l4_hlen > sizeof(struct tcphdr) &&
-		    key.proto == IPPROTO_TCP && !(tcp_flags & TCPHDR_SYN))
-			repath_dsack(skb, ip, f, l4_hlen);
+		return f;
 	}
-	if (ip->ihl > 5)
-		count(DARD_STAT_IP_OPTIONS);
+	repath_dead(ip, f, gen);
 	/*
-	 * The fabric must carry every packet with 20 more bytes: a GSO
-	 * packet's segments (gso_size of payload behind the headers), or the
-	 * packet itself. The ID route's MTU makes this hold; a packet that
-	 * still does not fit is dropped and counted. So is a GSO packet whose
-	 * outer length would pass 16 bits (a UDP GSO send may be 65,535
-	 * bytes): a switch would see a length shorter than its header.
+	 * Options beyond the header: a SACK, perhaps a D-SACK. Not after a
+	 * move for a new hash: a kernel before 6.7 re-draws an IPv4
+	 * receiver's hash on the very packet that repeats the D-SACK, and
+	 * one loss is one move.
 	 */
-	if (len > 0xffff - sizeof(struct iphdr) ||
-	    (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
-					     sizeof(struct iphdr) >
-				     fabric_mtu
-			   : len + sizeof(struct iphdr) > fabric_mtu)) {
-		count(DARD_STAT_DROP_OVERSIZE);
-		return TC_ACT_SHOT;
-	}
+	if ((f->txhash == skb->hash ||
+	     !repath_rehash(ip, f, skb->hash, tcp_flags)) &&
+	    l4_hlen > sizeof(struct tcphdr) && key->proto == IPPROTO_TCP &&
+	    !(tcp_flags & TCPHDR_SYN))
+		repath_dsack(skb, ip, f, l4_hlen);
+	return f;
+}
+
+/*
+ * Whether the fabric cannot carry the packet with 20 more bytes: a GSO
+ * packet's segments (gso_size of payload behind the headers), or the
+ * packet itself. The ID route's MTU makes this hold; a packet that still
+ * does not fit is dropped and counted. So is a GSO packet whose outer
+ * length would pass 16 bits (a UDP GSO send may be 65,535 bytes): a
+ * switch would see a length shorter than its header.
+ */
+static __always_inline int oversize(struct __sk_buff *skb, struct iphdr *ip,
+				    __u16 len, __u8 l4_hlen)
+{
+	if (len > 0xffff - sizeof(struct iphdr))
+		return 1;
+	if (skb->gso_size)
+		return skb->gso_size + ip->ihl * 4 + l4_hlen +
+			       sizeof(struct iphdr) >
+		       fabric_mtu;
+	return len + sizeof(struct iphdr) > fabric_mtu;
+}
+
+/*
+ * The packet counted into its flow: bytes, payload, the elephant test,
+ * and the events of an elephant and of the flow's end.
+ */
+static __always_inline void account(struct dard_flow *f,
+				    const struct dard_flow_key *key,
+				    struct iphdr *ip, __u16 len, __u8 l4_hlen,
+				    __u8 tcp_flags, __u64 now)
+{
 	/* A new connection on an ended flow's 5-tuple starts afresh: its
 	 * client's SYN, or its server's SYN-ACK. */
 	if ((tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
@@ -341,25 +353,71 @@ static __always_inline int egress(struct __sk_buff *skb)
 	}
 	if ((f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED)) ==
 	    DARD_FLOW_F_ELEPHANT)
-		report(f, &key, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
+		report(f, key, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
 	if (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) {
 		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ENDED);
 		if (!(f->flags & DARD_FLOW_F_END_REPORTED))
-			report(f, &key, DARD_EVENT_END,
-			       DARD_FLOW_F_END_REPORTED, now);
+			report(f, key, DARD_EVENT_END, DARD_FLOW_F_END_REPORTED,
+			       now);
 	}
-	/*
-	 * Elephants carry the mark; mice the inner DSCP, unless it is the
-	 * mark itself, which switches would count as an elephant.
-	 */
-	dscp = tos >> 2;
-	if (elephant_dscp >= 0) {
-		if (f->flags & DARD_FLOW_F_ELEPHANT)
-			dscp = elephant_dscp;
-		else if (dscp == elephant_dscp)
-			dscp = 0;
+}
+
+/*
+ * The outer DSCP: elephants carry the mark; mice the inner DSCP, unless
+ * it is the mark itself, which switches would count as an elephant.
+ */
+static __always_inline int outer_dscp(const struct dard_flow *f, __u8 tos)
+{
+	int dscp = tos >> 2;
+
+	if (elephant_dscp < 0)
+		return dscp;
+	if (f->flags & DARD_FLOW_F_ELEPHANT)
+		return elephant_dscp;
+	return dscp == elephant_dscp ? 0 : dscp;
+}
+
+static __always_inline int egress(struct __sk_buff *skb)
+{
+	struct dard_flow_key key = {};
+	__u8 tos, tcp_flags, l4_hlen;
+	struct dard_flow *f;
+	__be16 frag, ipid;
+	struct iphdr *ip;
+	int truncated, verdict = TC_ACT_SHOT;
+	__u16 len = 0;
+	__u32 stat;
+	__u64 now;
+
+	ip = parse_ipv4(skb, &truncated);
+	if (!ip) {
+		count(truncated ? DARD_STAT_DROP_TRUNCATED
+				: DARD_STAT_NON_IPV4);
+		return truncated ? TC_ACT_SHOT : TC_ACT_OK;
 	}
-	if (push_ipip(skb, &f->path, tos, frag, ipid, len, dscp)) {
+	/* To an ID, it leaves wrapped or not at all; else untouched. */
+	stat = check_len(skb, ip, &len);
+	if (stat != LEN_OK)
+		return malformed(ip, stat);
+	tos = ip->tos;
+	frag = ip->frag_off;
+	ipid = ip->id;
+	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen))
+		return malformed(ip, DARD_STAT_DROP_TRUNCATED);
+	/* A jiffy's resolution is plenty for ages of seconds. */
+	now = bpf_ktime_get_coarse_ns();
+	f = egress_flow(skb, ip, &key, tcp_flags, l4_hlen, now, &verdict);
+	if (!f)
+		return verdict;
+	if (ip->ihl > 5)
+		count(DARD_STAT_IP_OPTIONS);
+	if (oversize(skb, ip, len, l4_hlen)) {
+		count(DARD_STAT_DROP_OVERSIZE);
+		return TC_ACT_SHOT;
+	}
+	account(f, &key, ip, len, l4_hlen, tcp_flags, now);
+	if (push_ipip(skb, &f->path, tos, frag, ipid, len,
+		      outer_dscp(f, tos))) {
 		count(DARD_STAT_DROP_ADJUST);
 		return TC_ACT_SHOT;
 	}
