@@ -143,39 +143,32 @@ static __always_inline int move_on(const struct dard_dest *dest,
 }
 
 /*
- * Linux re-draws a TCP socket's transmit hash, which skb->hash carries,
- * when it believes the socket's path is failing: on a retransmission
- * timeout, and when it answers a repeated SYN with its SYN-ACK again (the
- * first SYN-ACK was lost). A passive socket has no sock_ops RTO callback
- * before it is established, so the SYN-ACK is how a mouse's server
- * repairs its side (repath_syn); an established flow's new hash is a
- * timeout the callback did not see, as on a host without a cgroup v2
- * (repath_rehash). dard_sockops zeroes the noted hash when it moves a
- * flow itself, so that a timeout moves it once. A hash of 0, or none
- * noted, is only noted; so is a FIN's or RST's, which ends the flow, and
- * the first after a SYN's: a server's socket may take another hash than
- * its SYN-ACK's (a SYN cookie's request is made anew, a Fast Open child
- * keeps the first). Returns 1 if the flow moved.
+ * A TCP flow whose packets leave with a new transmit hash (skb->hash):
+ * Linux re-drew it as it believes the path is failing, and the flow
+ * moves on (dard_rehash has the rule). A passive socket has no sock_ops
+ * RTO callback before it is established, so a repeated SYN-ACK is how a
+ * mouse's server repairs its side (repath_syn); an established flow's
+ * new hash is a timeout the callback did not see, as on a host without a
+ * cgroup v2 (repath_rehash). dard_sockops holds and moves flows on its
+ * timeouts itself and zeroes the noted hash, so that a timeout moves a
+ * flow once: here no timeout is held. Returns 1 if the flow moved.
  */
 static __always_inline int repath_rehash(struct iphdr *ip, struct dard_flow *f,
 					 __u32 hash, __u8 tcp_flags)
 {
+	__u32 old = f->txhash, was = f->flags, flags = was, how;
 	const struct dard_dest *dest;
-	__u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
 
 	f->txhash = hash;
-	if (ip->protocol != IPPROTO_TCP)
-		return 0;
-	if (tcp_flags & TCPHDR_SYN) {
-		if (!after_syn)
+	how = dard_rehash(old, hash, ip->protocol, tcp_flags, &flags, 0);
+	/* Only its bit, atomically: other CPUs may set the others. */
+	if ((flags ^ was) & DARD_FLOW_F_SYN_HASH) {
+		if (flags & DARD_FLOW_F_SYN_HASH)
 			__sync_fetch_and_or(&f->flags, DARD_FLOW_F_SYN_HASH);
-	} else if (after_syn) {
-		__sync_fetch_and_and(&f->flags, ~DARD_FLOW_F_SYN_HASH);
-		return 0;
+		else
+			__sync_fetch_and_and(&f->flags, ~DARD_FLOW_F_SYN_HASH);
 	}
-	/* An ended flow's SYN is a new connection on its 5-tuple. */
-	if (!old || !hash || (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
-	    (f->flags & DARD_FLOW_F_ENDED))
+	if (how != DARD_REHASH_MOVE)
 		return 0;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || move_on(dest, f))
@@ -573,16 +566,9 @@ static __always_inline int sock_key(const struct bpf_sock_ops *skops,
 /*
  * A retransmission timeout: the flow's path lost a whole window or its
  * SYN, so it moves on (move_on) before the retransmission leaves. A flow
- * that keeps timing out keeps going round its paths.
- *
- * Except once: a flow that userspace placed (moves: dardd's scheduler or
- * the controller chose its path knowing the load) keeps its path through
- * the first timeout in a row, args[0] (icsk_retransmits) being 0. With
- * full tail-drop queues a flow alone on its path times out now and then;
- * moving it would put it beside another placed flow and time that one
- * out too (measured: 6 such moves in 8 s undid a controller's placement
- * of 16 flows; none with the hold). A dead path costs the second timeout
- * in a row, one backed-off RTO more, or dardd's liveness first.
+ * that keeps timing out keeps going round its paths. Except once: a flow
+ * that userspace placed keeps its path through the first timeout in a
+ * row (dard_rto_hold), args[0] (icsk_retransmits) being 0 at the first.
  */
 static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 {
@@ -596,10 +582,9 @@ static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 	if (!f)
 		return;
 	/* The kernel re-draws the socket's hash on this timeout too: the
-	 * TC program notes the new one rather than moving the flow. Never
-	 * a SYN's timeout: a new connection on a reused 5-tuple keeps the
-	 * old one's moves. */
-	if (f->moves && !skops->args[0] && skops->state != BPF_TCP_SYN_SENT) {
+	 * TC program notes the new one rather than moving the flow. */
+	if (dard_rto_hold(f->moves, skops->args[0] + 1,
+			  skops->state == BPF_TCP_SYN_SENT)) {
 		f->txhash = 0;
 		count(DARD_STAT_RTO_HELD);
 		return;

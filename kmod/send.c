@@ -225,36 +225,26 @@ static int move_on(const struct dard_dest *d, struct dard_flow *f)
 }
 
 /*
- * Linux re-draws a TCP socket's hash when its path seems to fail (an RTO,
- * a repeated SYN-ACK): a new skb->hash moves the flow on, as in the BPF
- * datapath's repath_rehash, whose comment has the cases.
+ * A TCP flow whose packets leave with a new transmit hash moves on
+ * (dard_rehash has the rule): Linux re-drew it on a timeout or a
+ * repeated SYN-ACK. The module has no RTO callback, so the hash change
+ * is how it sees a timeout, and holds a placed flow there
+ * (dard_rto_hold): the first timeout's retransmission leaves with
+ * icsk_retransmits 1.
  */
 static bool repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
 			  struct dard_flow *f, const struct pkt *p)
 {
-	u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
+	u32 old = f->txhash, how;
+	int hold = dard_rto_hold(f->moves, p->retransmits,
+				 p->tcp_flags & TCPHDR_SYN);
 
 	f->txhash = p->hash;
-	if (p->key.proto != IPPROTO_TCP)
-		return false;
-	if (p->tcp_flags & TCPHDR_SYN) {
-		f->flags |= DARD_FLOW_F_SYN_HASH;
-	} else if (after_syn) {
-		f->flags &= ~DARD_FLOW_F_SYN_HASH;
-		return false;
-	}
-	if (!old || !p->hash || (p->tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
-	    (f->flags & DARD_FLOW_F_ENDED))
-		return false;
-	/* As the BPF datapath's repath_rto: a flow userspace placed keeps
-	 * its path through its socket's first timeout in a row, whose
-	 * retransmission leaves with icsk_retransmits 1; never a SYN's (a
-	 * new connection on a reused 5-tuple keeps the old one's moves). */
-	if (f->moves && p->retransmits == 1 && !(p->tcp_flags & TCPHDR_SYN)) {
+	how = dard_rehash(old, p->hash, p->key.proto, p->tcp_flags, &f->flags,
+			  hold);
+	if (how == DARD_REHASH_HOLD)
 		dard_count(dd, DARD_STAT_RTO_HELD);
-		return false;
-	}
-	if (move_on(d, f))
+	if (how != DARD_REHASH_MOVE || move_on(d, f))
 		return false;
 	dard_count(dd, p->tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
 						 : DARD_STAT_REPATH_REHASH);

@@ -51,6 +51,7 @@ static long one_input(__u32 i, void *ctx)
 	struct dsack_scan s;
 
 	dard_pd_paths(&pd, k);
+	dard_pd_tcp(&pd, k);
 
 	dard_pd_gen_opts(&pd, k);
 	__builtin_memset(&s, 0, sizeof(s));

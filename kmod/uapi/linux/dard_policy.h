@@ -16,6 +16,8 @@
  *   dard_repath_dead      a known flow's path once its own is dead
  *   dard_move_on          a TCP flow's path once TCP said it failed: a
  *                         timeout, a new transmit hash, a D-SACK twice
+ *   dard_rto_hold         whether a placed flow sits a timeout out
+ *   dard_rehash           what a TCP packet's new transmit hash says
  *   dard_dsack_step       one step of the walk of a packet's TCP options
  *   dard_dsack            whether they carry a D-SACK, and its start
  *   dard_slots_step       one step of building a weighted destination's
@@ -328,13 +330,76 @@ static __inline__ __u32 dard_move_on(const struct dard_dest *d, __u32 i,
 	return j;
 }
 
-enum dard_tcp_opts {
+/* TCP's numbers, which not every build has a header for. */
+enum dard_tcp {
+	DARD_IPPROTO_TCP = 6,
+	DARD_TCPHDR_FIN = 0x01, /* flags, in the header's 14th byte */
+	DARD_TCPHDR_SYN = 0x02,
+	DARD_TCPHDR_RST = 0x04,
 	DARD_TCPOPT_EOL = 0,
 	DARD_TCPOPT_NOP = 1,
 	DARD_TCPOPT_SACK = 5,
 	DARD_TCP_OPTS_MAX = 40, /* a TCP header's 60 bytes less its fixed 20 */
 	DARD_TCPOLEN_SACK_MIN = 10, /* kind, length, one block's two edges */
 };
+
+/*
+ * Whether a TCP flow keeps its path through a retransmission timeout,
+ * the timeouts-th in a row, rather than moving on. One that userspace
+ * placed (moves: dardd's scheduler or the controller chose its path
+ * knowing the load) keeps it through the first: with full tail-drop
+ * queues a flow alone on its path times out now and then, and moving it
+ * would put it beside another placed flow and time that one out too
+ * (measured: 6 such moves in 8 s undid a controller's placement of 16
+ * flows; none with the hold). A dead path costs the second timeout in a
+ * row, one backed-off RTO more, or dardd's liveness first. Never a SYN's
+ * timeout: a new connection on a reused 5-tuple keeps the old one's
+ * moves.
+ */
+static __inline__ int dard_rto_hold(__u32 moves, __u32 timeouts, int syn)
+{
+	return moves && timeouts == 1 && !syn;
+}
+
+/* What a TCP flow's transmit hash says (dard_rehash). */
+enum dard_rehash_how {
+	DARD_REHASH_KEEP, /* nothing: the hash is only noted */
+	DARD_REHASH_HOLD, /* a timeout the flow sits out (dard_rto_hold) */
+	DARD_REHASH_MOVE, /* its path failed: it moves on (dard_move_on) */
+};
+
+/*
+ * What the hash a TCP flow's packet leaves with (hash, skb->hash) says,
+ * the flow having noted old (0: none) and its flags (enum
+ * dard_flow_flag) being *flags, whose DARD_FLOW_F_SYN_HASH bit it sets
+ * as it is to be. Linux re-draws a TCP socket's transmit hash when it
+ * believes the socket's path is failing: on a retransmission timeout,
+ * and when it answers a repeated SYN with its SYN-ACK again (the first
+ * SYN-ACK was lost), so a new hash moves the flow on. A hash of 0, or
+ * none noted, is only noted; so is a FIN's or RST's, which ends the
+ * flow, an ended flow's (its SYN is a new connection), and the first
+ * after a SYN's: a server's socket may take another hash than its
+ * SYN-ACK's (a SYN cookie's request is made anew, a Fast Open child keeps
+ * the first). hold: this is a timeout the flow sits out (dard_rto_hold;
+ * 0 where the timeout is seen and held elsewhere, as by BPF's sock_ops).
+ */
+static __inline__ __u32 dard_rehash(__u32 old, __u32 hash, __u8 proto,
+				    __u8 tcp_flags, __u32 *flags, int hold)
+{
+	if (proto != DARD_IPPROTO_TCP)
+		return DARD_REHASH_KEEP;
+	if (tcp_flags & DARD_TCPHDR_SYN) {
+		*flags |= DARD_FLOW_F_SYN_HASH;
+	} else if (*flags & DARD_FLOW_F_SYN_HASH) {
+		*flags &= ~DARD_FLOW_F_SYN_HASH;
+		return DARD_REHASH_KEEP;
+	}
+	if (!old || !hash ||
+	    (tcp_flags & (DARD_TCPHDR_FIN | DARD_TCPHDR_RST)) ||
+	    (*flags & DARD_FLOW_F_ENDED))
+		return DARD_REHASH_KEEP;
+	return hold ? DARD_REHASH_HOLD : DARD_REHASH_MOVE;
+}
 
 /* What a step of the D-SACK walk found. */
 enum dard_dsack_step {

@@ -47,6 +47,7 @@ enum dard_pd_fn {
 	DARD_PD_MOVE_ON,     /* dard_move_on */
 	DARD_PD_DSACK,	     /* dard_dsack */
 	DARD_PD_WCMP,	     /* dard_slots_build, dard_slots_count */
+	DARD_PD_REHASH,	     /* dard_rto_hold, dard_rehash */
 	DARD_PD_NR
 };
 
@@ -60,18 +61,20 @@ enum dard_pd_fn {
 #define DARD_PD_EXPECT_MOVE_ON 0x26b214d095707494ULL
 #define DARD_PD_EXPECT_DSACK 0xbd26495bb3a91a51ULL
 #define DARD_PD_EXPECT_WCMP 0x13077b89f3357580ULL
+#define DARD_PD_EXPECT_REHASH 0xb528c4d20961f6bcULL
 
 #define DARD_PD_EXPECT                                                         \
 	{                                                                      \
 		DARD_PD_EXPECT_HASH, DARD_PD_EXPECT_HASH_PATH,                 \
 			DARD_PD_EXPECT_LIVE, DARD_PD_EXPECT_PLACE,             \
 			DARD_PD_EXPECT_REPATH_DEAD, DARD_PD_EXPECT_MOVE_ON,    \
-			DARD_PD_EXPECT_DSACK, DARD_PD_EXPECT_WCMP              \
+			DARD_PD_EXPECT_DSACK, DARD_PD_EXPECT_WCMP,             \
+			DARD_PD_EXPECT_REHASH                                  \
 	}
 #define DARD_PD_NAMES                                                          \
 	{                                                                      \
 		"HASH", "HASH_PATH", "LIVE", "PLACE", "REPATH_DEAD",           \
-			"MOVE_ON", "DSACK", "WCMP"                             \
+			"MOVE_ON", "DSACK", "WCMP", "REHASH"                   \
 	}
 
 /* The digests, and input k's values: too big for a BPF frame or a
@@ -246,6 +249,37 @@ static __inline__ void dard_pd_paths(struct dard_pd *p, __u32 k)
 		p->digest[DARD_PD_MOVE_ON], dard_move_on(d, p->idx, &p->cur));
 }
 
+/*
+ * Input k's TCP flow and packet: whether a timeout is sat out (a placed
+ * flow or not, the first timeout in a row or not, a SYN's or not), and
+ * what a transmit hash says (none noted, the same, another; none; TCP or
+ * not; any flags of the packet and of the flow).
+ */
+static __inline__ void dard_pd_tcp(struct dard_pd *p, __u32 k)
+{
+	__u64 r = dard_pd_draw(k, 90), q = dard_pd_draw(k, 91);
+	__u64 h = p->digest[DARD_PD_REHASH];
+	__u32 moves = r & 3, timeouts = r >> 2 & 3, hash, old, flags, how;
+	__u8 proto = DARD_IPPROTO_TCP;
+	int hold;
+
+	if (moves == 3)
+		moves = r >> 32;
+	if (timeouts == 3)
+		timeouts = r >> 16;
+	hold = dard_rto_hold(moves, timeouts, r >> 4 & 1);
+	hash = (q >> 8 & 3) ? (__u32)(q >> 32) : 0;
+	old = (q & 3) == 0 ? 0 : (q & 3) == 1 ? hash : (__u32)r;
+	if ((q >> 10 & 3) == 3)
+		proto = q >> 16;
+	else if ((q >> 10 & 3) == 2)
+		proto = 17;
+	flags = q >> 24 & __DARD_FLOW_F_ALL;
+	how = dard_rehash(old, hash, proto, q >> 40, &flags, q >> 12 & 1);
+	h = dard_pd_fold(dard_pd_fold(dard_pd_fold(h, hold), how), flags);
+	p->digest[DARD_PD_REHASH] = h;
+}
+
 /* A SACK option at off of the 40-byte options: its length by l, its
  * first block near ack's number, below it or not. */
 static __inline__ void dard_pd_sack(struct dard_pd *p, __u32 off, __u64 r)
@@ -410,6 +444,7 @@ static __inline__ void dard_pd_wcmp(struct dard_pd *p, __u32 k)
 static __inline__ void dard_pd_input(struct dard_pd *p, __u32 k)
 {
 	dard_pd_paths(p, k);
+	dard_pd_tcp(p, k);
 	dard_pd_dsack(p, k);
 	dard_pd_wcmp(p, k);
 }
