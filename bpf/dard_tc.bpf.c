@@ -9,7 +9,6 @@
 
 #include "dsack.h"
 #include "encap.h"
-#include "live.h"
 #include "maps.h"
 #include "parse.h"
 
@@ -26,22 +25,6 @@ const volatile __u64 elephant_bytes = 0; /* payload (dard_policy.h) */
 const volatile int elephant_dscp = 8;	 /* < 0: leave DSCP alone */
 const volatile __u32 hash_seed = 0;
 const volatile __u32 fabric_mtu = 1500; /* the interface's, read at attach */
-
-/* murmur3's finaliser over the flow key: cheap and well mixed. */
-static __always_inline __u32 flow_hash(const struct dard_flow_key *k)
-{
-	__u32 h = hash_seed ^ k->saddr;
-
-	h = h * 0xcc9e2d51 ^ k->daddr;
-	h = h * 0x1b873593 ^ ((__u32)k->sport << 16 | k->dport);
-	h = h * 0xcc9e2d51 ^ k->proto;
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
-}
 
 static __always_inline void report(struct dard_flow *f,
 				   const struct dard_flow_key *key, __u32 type,
@@ -67,13 +50,10 @@ static __always_inline void report(struct dard_flow *f,
 }
 
 /*
- * A flow the table has not seen: placed on a path by hash if its
- * destination is an ID (hash % npaths, or the hash's slot of a weighted
- * destination's table), or on the next live path if that one is dead.
- * When all are dead it keeps the hashed one: sending beats dropping, as
- * the fabric may know better than our view of it. Returns NULL, with
- * *is_id telling whether the packet is ours to drop (an ID we cannot
- * place it for) or to pass.
+ * A flow the table has not seen: placed on a path of its destination if
+ * that is an ID (dard_place: by hash, dead paths avoided). Returns NULL,
+ * with *is_id telling whether the packet is ours to drop (an ID we
+ * cannot place it for) or to pass.
  */
 static __always_inline struct dard_flow *
 new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
@@ -82,7 +62,7 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 	const struct dard_dest *dest;
 	struct dard_flow nf = {};
 	struct dard_flow *f;
-	__u32 h, i, j;
+	__u32 i, how;
 
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	*is_id = !!dest;
@@ -92,25 +72,16 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 		count(DARD_STAT_DROP_NO_PATH);
 		return NULL;
 	}
-	h = flow_hash(key);
-	i = dest->weighted ? dest->slot[h % DARD_WCMP_SLOTS] : DARD_PATHS_MAX;
-	/* A slot past the paths (none of ours writes one): even then. */
-	if (i >= dest->npaths)
-		i = h % dest->npaths;
+	i = dard_place(dest, dard_flow_hash(hash_seed, key), &how);
 	/* The compiler knows i < npaths <= DARD_PATHS_MAX and would drop the
 	 * check the verifier needs; hide what it knows. */
 	barrier_var(i);
 	if (i >= DARD_PATHS_MAX)
 		return NULL;
-	if (is_dead(dest, i)) {
-		j = next_live(dest, i, dest->npaths);
-		if (j < DARD_PATHS_MAX) {
-			i = j;
-			count(DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
-		} else {
-			count(DARD_STAT_ALL_PATHS_DEAD);
-		}
-	}
+	if (how == DARD_PLACE_DEAD_AVOIDED)
+		count(DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
+	else if (how == DARD_PLACE_ALL_DEAD)
+		count(DARD_STAT_ALL_PATHS_DEAD);
 	nf.path = dest->path[i];
 	nf.path_idx = i;
 	nf.txhash = txhash;
@@ -130,32 +101,26 @@ new_flow(struct iphdr *ip, const struct dard_flow_key *key, __u64 now,
 
 /*
  * A known flow whose path dardd marked dead moves to the next live one,
- * now, whatever its protocol. Checked once per liveness generation (gen):
- * a flow that noted this one already has nothing to learn. Only when the
- * index still names the flow's pair: a move from userspace or a new path
- * list may have changed either, and a flow whose index is unknown is left
- * to dardd. With no live path it stays: as for a new flow, sending beats
- * dropping.
+ * now, whatever its protocol (dard_repath_dead). Checked once per
+ * liveness generation (gen): a flow that noted this one already has
+ * nothing to learn. A flow whose index is unknown is left to dardd.
  */
 static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
 					__u32 gen)
 {
 	const struct dard_dest *dest;
-	__u32 i = f->path_idx, j;
+	__u32 j;
 
 	if (f->live_gen == gen)
 		return;
 	f->live_gen = gen;
-	if (i >= DARD_PATHS_MAX)
+	if (f->path_idx >= DARD_PATHS_MAX)
 		return;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
-	if (!dest || !is_dead(dest, i))
+	if (!dest)
 		return;
-	if (i >= dest->npaths || dest->npaths > DARD_PATHS_MAX ||
-	    dest->path[i].saddr != f->path.saddr ||
-	    dest->path[i].daddr != f->path.daddr)
-		return;
-	j = next_live(dest, i, dest->npaths);
+	j = dard_repath_dead(dest, f->path_idx, &f->path);
+	barrier_var(j);
 	if (j >= DARD_PATHS_MAX)
 		return;
 	f->path = dest->path[j];
@@ -163,38 +128,12 @@ static __always_inline void repath_dead(struct iphdr *ip, struct dard_flow *f,
 	count(DARD_STAT_REPATH_DEAD);
 }
 
-/*
- * Moves f on after TCP said its path failed, to the path userspace's
- * repair order names after its own (dest->next: one that shares few
- * switches with it, as the paths through a failed link fail together),
- * or, if that one is known dead, to the next live path after it. If none
- * is live it goes all the same: the caller has evidence about this path,
- * and a dead bit may be stale. A flow whose index is unknown (userspace
- * moved it to a pair outside the list) is tried from path 0. Returns 0 if
- * it moved.
- */
+/* Moves f on after TCP said its path failed (dard_move_on); 0 if it moved. */
 static __always_inline int move_on(const struct dard_dest *dest,
 				   struct dard_flow *f)
 {
-	__u32 i, j, k, n = dest->npaths;
+	__u32 j = dard_move_on(dest, f->path_idx, &f->path);
 
-	if (n < 2 || n > DARD_PATHS_MAX)
-		return -1;
-	i = f->path_idx;
-	if (i >= n ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].saddr != f->path.saddr ||
-	    dest->path[i & (DARD_PATHS_MAX - 1)].daddr != f->path.daddr) {
-		j = 0;
-	} else {
-		j = dest->next[i & (DARD_PATHS_MAX - 1)];
-		if (j >= n || j == i)
-			j = i + 1 < n ? i + 1 : 0;
-	}
-	if (is_dead(dest, j & (DARD_PATHS_MAX - 1))) {
-		k = next_live(dest, j, n);
-		if (k < n)
-			j = k;
-	}
 	barrier_var(j);
 	if (j >= DARD_PATHS_MAX)
 		return -1;
@@ -204,39 +143,32 @@ static __always_inline int move_on(const struct dard_dest *dest,
 }
 
 /*
- * Linux re-draws a TCP socket's transmit hash, which skb->hash carries,
- * when it believes the socket's path is failing: on a retransmission
- * timeout, and when it answers a repeated SYN with its SYN-ACK again (the
- * first SYN-ACK was lost). A passive socket has no sock_ops RTO callback
- * before it is established, so the SYN-ACK is how a mouse's server
- * repairs its side (repath_syn); an established flow's new hash is a
- * timeout the callback did not see, as on a host without a cgroup v2
- * (repath_rehash). dard_sockops zeroes the noted hash when it moves a
- * flow itself, so that a timeout moves it once. A hash of 0, or none
- * noted, is only noted; so is a FIN's or RST's, which ends the flow, and
- * the first after a SYN's: a server's socket may take another hash than
- * its SYN-ACK's (a SYN cookie's request is made anew, a Fast Open child
- * keeps the first). Returns 1 if the flow moved.
+ * A TCP flow whose packets leave with a new transmit hash (skb->hash):
+ * Linux re-drew it as it believes the path is failing, and the flow
+ * moves on (dard_rehash has the rule). A passive socket has no sock_ops
+ * RTO callback before it is established, so a repeated SYN-ACK is how a
+ * mouse's server repairs its side (repath_syn); an established flow's
+ * new hash is a timeout the callback did not see, as on a host without a
+ * cgroup v2 (repath_rehash). dard_sockops holds and moves flows on its
+ * timeouts itself and zeroes the noted hash, so that a timeout moves a
+ * flow once: here no timeout is held. Returns 1 if the flow moved.
  */
 static __always_inline int repath_rehash(struct iphdr *ip, struct dard_flow *f,
 					 __u32 hash, __u8 tcp_flags)
 {
+	__u32 old = f->txhash, was = f->flags, flags = was, how;
 	const struct dard_dest *dest;
-	__u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
 
 	f->txhash = hash;
-	if (ip->protocol != IPPROTO_TCP)
-		return 0;
-	if (tcp_flags & TCPHDR_SYN) {
-		if (!after_syn)
+	how = dard_rehash(old, hash, ip->protocol, tcp_flags, &flags, 0);
+	/* Only its bit, atomically: other CPUs may set the others. */
+	if ((flags ^ was) & DARD_FLOW_F_SYN_HASH) {
+		if (flags & DARD_FLOW_F_SYN_HASH)
 			__sync_fetch_and_or(&f->flags, DARD_FLOW_F_SYN_HASH);
-	} else if (after_syn) {
-		__sync_fetch_and_and(&f->flags, ~DARD_FLOW_F_SYN_HASH);
-		return 0;
+		else
+			__sync_fetch_and_and(&f->flags, ~DARD_FLOW_F_SYN_HASH);
 	}
-	/* An ended flow's SYN is a new connection on its 5-tuple. */
-	if (!old || !hash || (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
-	    (f->flags & DARD_FLOW_F_ENDED))
+	if (how != DARD_REHASH_MOVE)
 		return 0;
 	dest = bpf_map_lookup_elem(&dard_dests, &ip->daddr);
 	if (!dest || move_on(dest, f))
@@ -285,95 +217,107 @@ static __always_inline int malformed(struct iphdr *ip, __u32 stat)
 	return TC_ACT_SHOT;
 }
 
-static __always_inline int egress(struct __sk_buff *skb)
-{
-	struct dard_flow_key key = {};
-	struct dard_flow *f;
-	struct iphdr *ip;
-	__u8 tos, tcp_flags, l4_hlen;
-	__be16 frag, ipid;
-	__u32 zero = 0, *genp, gen;
-	__u16 len;
-	__u64 now;
-	int truncated, dscp, is_id;
+/* check_len's: no stat, as no drop. */
+#define LEN_OK __DARD_STAT_MAX
 
-	ip = parse_ipv4(skb, &truncated);
-	if (!ip) {
-		count(truncated ? DARD_STAT_DROP_TRUNCATED
-				: DARD_STAT_NON_IPV4);
-		return truncated ? TC_ACT_SHOT : TC_ACT_OK;
-	}
-	/* To an ID, it leaves wrapped or not at all; else untouched. */
+/*
+ * The total length of the packet at ip, into *len, once its header says
+ * a length the packet has: LEN_OK, or the stat of why not.
+ */
+static __always_inline __u32 check_len(struct __sk_buff *skb, struct iphdr *ip,
+				       __u16 *len)
+{
 	if (ip->ihl < 5)
-		return malformed(ip, DARD_STAT_DROP_BAD_IHL);
-	len = bpf_ntohs(ip->tot_len);
+		return DARD_STAT_DROP_BAD_IHL;
+	*len = bpf_ntohs(ip->tot_len);
 	/*
 	 * BIG TCP: a GSO packet over 64 KiB carries total length 0, and so
 	 * would its outer header, which the fabric's switches and the peer's
 	 * checks cannot take. Attach caps the device's sizes at 64 KiB, so
 	 * this counts only what an operator raised since.
 	 */
-	if (!len && skb->gso_size)
-		return malformed(ip, DARD_STAT_DROP_BIG_TCP);
-	if (len < ip->ihl * 4 || len > skb->len - ETH_HLEN)
-		return malformed(ip, DARD_STAT_DROP_BAD_LEN);
-	tos = ip->tos;
-	frag = ip->frag_off;
-	ipid = ip->id;
-	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen))
-		return malformed(ip, DARD_STAT_DROP_TRUNCATED);
-	/*
-	 * The flow table holds only flows to IDs, so a known flow needs no
-	 * look at the destinations: one lookup per packet. A jiffy's
-	 * resolution is plenty for ages of seconds.
-	 */
-	now = bpf_ktime_get_coarse_ns();
+	if (!*len && skb->gso_size)
+		return DARD_STAT_DROP_BIG_TCP;
+	if (*len < ip->ihl * 4 || *len > skb->len - ETH_HLEN)
+		return DARD_STAT_DROP_BAD_LEN;
+	return LEN_OK;
+}
+
+/*
+ * The flow of key, placed if it is new, and moved if it is known and its
+ * path died or TCP said the path failed. NULL with *verdict when there is
+ * none: to an ID we cannot place a flow for, dropped (no path and a full
+ * table were counted already), to anyone else, passed.
+ */
+static __always_inline struct dard_flow *
+egress_flow(struct __sk_buff *skb, struct iphdr *ip,
+	    const struct dard_flow_key *key, __u8 tcp_flags, __u8 l4_hlen,
+	    __u64 now, int *verdict)
+{
+	__u32 zero = 0, *genp, gen;
+	struct dard_flow *f;
+	int is_id;
+
 	/* Read before any destination is: an array lookup, inlined. */
 	genp = bpf_map_lookup_elem(&dard_live_gen, &zero);
 	gen = genp ? *genp : 0;
-	f = bpf_map_lookup_elem(&dard_flows, &key);
+	/* The flow table holds only flows to IDs, so a known flow needs no
+	 * look at the destinations: one lookup per packet. */
+	f = bpf_map_lookup_elem(&dard_flows, key);
 	if (!f) {
-		f = new_flow(ip, &key, now, skb->hash, gen, &is_id);
-		if (!f) {
-			/* No path and a full table were counted already. */
-			if (!is_id) {
-				count(DARD_STAT_EGRESS_PASS);
-				return TC_ACT_OK;
-			}
-			return TC_ACT_SHOT;
+		f = new_flow(ip, key, now, skb->hash, gen, &is_id);
+		if (!f && !is_id) {
+			count(DARD_STAT_EGRESS_PASS);
+			*verdict = TC_ACT_OK;
+		} else if (!f) {
+			*verdict = TC_ACT_SHOT;
 		}
-	} else {
-		repath_dead(ip, f, gen);
-		/*
-		 * Options beyond the header: a SACK, perhaps a D-SACK. Not
-		 * after a move for a new hash: a kernel before 6.7 re-draws
-		 * an IPv4 receiver's hash on the very packet that repeats
-		 * the D-SACK, and one loss is one move.
-		 */
-		if ((f->txhash == skb->hash ||
-		     !repath_rehash(ip, f, skb->hash, tcp_flags)) &&
-		    l4_hlen > sizeof(struct tcphdr) &&
-		    key.proto == IPPROTO_TCP && !(tcp_flags & TCPHDR_SYN))
-			repath_dsack(skb, ip, f, l4_hlen);
+		return f;
 	}
-	if (ip->ihl > 5)
-		count(DARD_STAT_IP_OPTIONS);
+	repath_dead(ip, f, gen);
 	/*
-	 * The fabric must carry every packet with 20 more bytes: a GSO
-	 * packet's segments (gso_size of payload behind the headers), or the
-	 * packet itself. The ID route's MTU makes this hold; a packet that
-	 * still does not fit is dropped and counted. So is a GSO packet whose
-	 * outer length would pass 16 bits (a UDP GSO send may be 65,535
-	 * bytes): a switch would see a length shorter than its header.
+	 * Options beyond the header: a SACK, perhaps a D-SACK. Not after a
+	 * move for a new hash: a kernel before 6.7 re-draws an IPv4
+	 * receiver's hash on the very packet that repeats the D-SACK, and
+	 * one loss is one move.
 	 */
-	if (len > 0xffff - sizeof(struct iphdr) ||
-	    (skb->gso_size ? skb->gso_size + ip->ihl * 4 + l4_hlen +
-					     sizeof(struct iphdr) >
-				     fabric_mtu
-			   : len + sizeof(struct iphdr) > fabric_mtu)) {
-		count(DARD_STAT_DROP_OVERSIZE);
-		return TC_ACT_SHOT;
-	}
+	if ((f->txhash == skb->hash ||
+	     !repath_rehash(ip, f, skb->hash, tcp_flags)) &&
+	    l4_hlen > sizeof(struct tcphdr) && key->proto == IPPROTO_TCP &&
+	    !(tcp_flags & TCPHDR_SYN))
+		repath_dsack(skb, ip, f, l4_hlen);
+	return f;
+}
+
+/*
+ * Whether the fabric cannot carry the packet with 20 more bytes: a GSO
+ * packet's segments (gso_size of payload behind the headers), or the
+ * packet itself. The ID route's MTU makes this hold; a packet that still
+ * does not fit is dropped and counted. So is a GSO packet whose outer
+ * length would pass 16 bits (a UDP GSO send may be 65,535 bytes): a
+ * switch would see a length shorter than its header.
+ */
+static __always_inline int oversize(struct __sk_buff *skb, struct iphdr *ip,
+				    __u16 len, __u8 l4_hlen)
+{
+	if (len > 0xffff - sizeof(struct iphdr))
+		return 1;
+	if (skb->gso_size)
+		return skb->gso_size + ip->ihl * 4 + l4_hlen +
+			       sizeof(struct iphdr) >
+		       fabric_mtu;
+	return len + sizeof(struct iphdr) > fabric_mtu;
+}
+
+/*
+ * The packet counted into its flow: bytes, payload, the elephant test,
+ * and the events of an elephant and of the flow's end.
+ */
+static __always_inline void account(struct dard_flow *f,
+				    const struct dard_flow_key *key,
+				    struct iphdr *ip, __u16 len, __u8 l4_hlen,
+				    __u8 tcp_flags, __u64 now)
+{
 	/* A new connection on an ended flow's 5-tuple starts afresh: its
 	 * client's SYN, or its server's SYN-ACK. */
 	if ((tcp_flags & TCPHDR_SYN) && (f->flags & DARD_FLOW_F_ENDED)) {
@@ -402,25 +346,71 @@ static __always_inline int egress(struct __sk_buff *skb)
 	}
 	if ((f->flags & (DARD_FLOW_F_ELEPHANT | DARD_FLOW_F_REPORTED)) ==
 	    DARD_FLOW_F_ELEPHANT)
-		report(f, &key, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
+		report(f, key, DARD_EVENT_ELEPHANT, DARD_FLOW_F_REPORTED, now);
 	if (tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) {
 		__sync_fetch_and_or(&f->flags, DARD_FLOW_F_ENDED);
 		if (!(f->flags & DARD_FLOW_F_END_REPORTED))
-			report(f, &key, DARD_EVENT_END,
-			       DARD_FLOW_F_END_REPORTED, now);
+			report(f, key, DARD_EVENT_END, DARD_FLOW_F_END_REPORTED,
+			       now);
 	}
-	/*
-	 * Elephants carry the mark; mice the inner DSCP, unless it is the
-	 * mark itself, which switches would count as an elephant.
-	 */
-	dscp = tos >> 2;
-	if (elephant_dscp >= 0) {
-		if (f->flags & DARD_FLOW_F_ELEPHANT)
-			dscp = elephant_dscp;
-		else if (dscp == elephant_dscp)
-			dscp = 0;
+}
+
+/*
+ * The outer DSCP: elephants carry the mark; mice the inner DSCP, unless
+ * it is the mark itself, which switches would count as an elephant.
+ */
+static __always_inline int outer_dscp(const struct dard_flow *f, __u8 tos)
+{
+	int dscp = tos >> 2;
+
+	if (elephant_dscp < 0)
+		return dscp;
+	if (f->flags & DARD_FLOW_F_ELEPHANT)
+		return elephant_dscp;
+	return dscp == elephant_dscp ? 0 : dscp;
+}
+
+static __always_inline int egress(struct __sk_buff *skb)
+{
+	struct dard_flow_key key = {};
+	__u8 tos, tcp_flags, l4_hlen;
+	struct dard_flow *f;
+	__be16 frag, ipid;
+	struct iphdr *ip;
+	int truncated, verdict = TC_ACT_SHOT;
+	__u16 len = 0;
+	__u32 stat;
+	__u64 now;
+
+	ip = parse_ipv4(skb, &truncated);
+	if (!ip) {
+		count(truncated ? DARD_STAT_DROP_TRUNCATED
+				: DARD_STAT_NON_IPV4);
+		return truncated ? TC_ACT_SHOT : TC_ACT_OK;
 	}
-	if (push_ipip(skb, &f->path, tos, frag, ipid, len, dscp)) {
+	/* To an ID, it leaves wrapped or not at all; else untouched. */
+	stat = check_len(skb, ip, &len);
+	if (stat != LEN_OK)
+		return malformed(ip, stat);
+	tos = ip->tos;
+	frag = ip->frag_off;
+	ipid = ip->id;
+	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen))
+		return malformed(ip, DARD_STAT_DROP_TRUNCATED);
+	/* A jiffy's resolution is plenty for ages of seconds. */
+	now = bpf_ktime_get_coarse_ns();
+	f = egress_flow(skb, ip, &key, tcp_flags, l4_hlen, now, &verdict);
+	if (!f)
+		return verdict;
+	if (ip->ihl > 5)
+		count(DARD_STAT_IP_OPTIONS);
+	if (oversize(skb, ip, len, l4_hlen)) {
+		count(DARD_STAT_DROP_OVERSIZE);
+		return TC_ACT_SHOT;
+	}
+	account(f, &key, ip, len, l4_hlen, tcp_flags, now);
+	if (push_ipip(skb, &f->path, tos, frag, ipid, len,
+		      outer_dscp(f, tos))) {
 		count(DARD_STAT_DROP_ADJUST);
 		return TC_ACT_SHOT;
 	}
@@ -576,16 +566,9 @@ static __always_inline int sock_key(const struct bpf_sock_ops *skops,
 /*
  * A retransmission timeout: the flow's path lost a whole window or its
  * SYN, so it moves on (move_on) before the retransmission leaves. A flow
- * that keeps timing out keeps going round its paths.
- *
- * Except once: a flow that userspace placed (moves: dardd's scheduler or
- * the controller chose its path knowing the load) keeps its path through
- * the first timeout in a row, args[0] (icsk_retransmits) being 0. With
- * full tail-drop queues a flow alone on its path times out now and then;
- * moving it would put it beside another placed flow and time that one
- * out too (measured: 6 such moves in 8 s undid a controller's placement
- * of 16 flows; none with the hold). A dead path costs the second timeout
- * in a row, one backed-off RTO more, or dardd's liveness first.
+ * that keeps timing out keeps going round its paths. Except once: a flow
+ * that userspace placed keeps its path through the first timeout in a
+ * row (dard_rto_hold), args[0] (icsk_retransmits) being 0 at the first.
  */
 static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 {
@@ -599,10 +582,9 @@ static __always_inline void repath_rto(const struct bpf_sock_ops *skops)
 	if (!f)
 		return;
 	/* The kernel re-draws the socket's hash on this timeout too: the
-	 * TC program notes the new one rather than moving the flow. Never
-	 * a SYN's timeout: a new connection on a reused 5-tuple keeps the
-	 * old one's moves. */
-	if (f->moves && !skops->args[0] && skops->state != BPF_TCP_SYN_SENT) {
+	 * TC program notes the new one rather than moving the flow. */
+	if (dard_rto_hold(f->moves, skops->args[0] + 1,
+			  skops->state == BPF_TCP_SYN_SENT)) {
 		f->txhash = 0;
 		count(DARD_STAT_RTO_HELD);
 		return;

@@ -11,11 +11,16 @@
 #include "device.h"
 #include "netlink.h"
 #include "receive.h"
+#include "selftest.h"
 
 static int __init dard_mod_init(void)
 {
 	int ret;
 
+	/* If asked, before anything registers: a failure loads nothing. */
+	ret = dard_selftest_init();
+	if (ret < 0)
+		return ret;
 	/* The family first: a device's events go out through it. */
 	ret = dard_netlink_init();
 	if (ret < 0)

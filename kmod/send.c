@@ -43,55 +43,6 @@ enum {
 	TCP_TS_ONLY = 0x0101080a,
 };
 
-/* The BPF datapath's: murmur3's finaliser over the key. */
-static u32 flow_hash(u32 seed, const struct dard_flow_key *k)
-{
-	u32 h = seed ^ (__force u32)k->saddr;
-
-	h = h * 0xcc9e2d51 ^ (__force u32)k->daddr;
-	h = h * 0x1b873593 ^
-	    ((__force u32)k->sport << 16 | (__force u16)k->dport);
-	h = h * 0xcc9e2d51 ^ k->proto;
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
-}
-
-/*
- * Whether the TCP header th (hlen bytes, options included) carries a
- * D-SACK (RFC 2883): a first SACK block below its own ACK number says the
- * peer sent again what we had acknowledged, as a sender does whose ACKs
- * from us do not reach it. As the BPF datapath's tcp_dsack.
- */
-static bool tcp_dsack(const struct tcphdr *th, u32 hlen, u32 *start)
-{
-	const u8 *opt = (const u8 *)(th + 1);
-	u32 len = hlen - sizeof(*th), i = 0, olen;
-
-	while (i < len && opt[i] != TCPOPT_EOL) {
-		if (opt[i] == TCPOPT_NOP) {
-			i++;
-			continue;
-		}
-		if (i + 1 >= len)
-			return false;
-		olen = opt[i + 1];
-		if (olen < 2 || i + olen > len)
-			return false;
-		if (opt[i] == TCPOPT_SACK) {
-			if (olen < 10)
-				return false;
-			*start = get_unaligned_be32(opt + i + 2);
-			return (s32)(*start - ntohl(th->ack_seq)) < 0;
-		}
-		i += olen;
-	}
-	return false;
-}
-
 /* Ports, flags and a D-SACK from the TCP or UDP header at off. */
 static int parse_l4(struct sk_buff *skb, u32 off, struct pkt *p)
 {
@@ -126,7 +77,8 @@ static int parse_l4(struct sk_buff *skb, u32 off, struct pkt *p)
 	if (hlen == sizeof(*th) + TCPOLEN_TSTAMP_ALIGNED &&
 	    get_unaligned((const __be32 *)(th + 1)) == htonl(TCP_TS_ONLY))
 		return PARSE_OK;
-	p->dsack = tcp_dsack(th, hlen, &p->dsack_start);
+	p->dsack = dard_dsack((const u8 *)(th + 1), hlen - sizeof(*th),
+			      ntohl(th->ack_seq), &p->dsack_start);
 	return PARSE_OK;
 }
 
@@ -180,50 +132,24 @@ static int parse(struct sk_buff *skb, struct pkt *p)
 	return parse_l4(skb, ip->ihl * 4, p);
 }
 
-static bool is_dead(const struct dard_dest *d, u32 i)
-{
-	return d->dead[i / 64] >> (i % 64) & 1;
-}
-
-/* The first live path after i, going round; DARD_PATHS_MAX if none. */
-static u32 next_live(const struct dard_dest *d, u32 i)
-{
-	u32 k, j;
-
-	for (k = 1; k < d->npaths; k++) {
-		j = (i + k) % d->npaths;
-		if (!is_dead(d, j))
-			return j;
-	}
-	return DARD_PATHS_MAX;
-}
-
 /*
- * A new flow's path: by hash (% npaths, or its slot of a weighted
- * destination's table), or the next live one if that is dead.
+ * A new flow's path (dard_place: by hash, or its slot of a weighted
+ * destination's table, dead paths avoided), counted as the BPF datapath
+ * counts it.
  */
 static void place(struct dard_dev *dd, const struct dard_kdest *kd,
 		  struct dard_kflow *f, u32 gen)
 {
 	const struct dard_dest *d = &kd->d;
-	u32 h = flow_hash(dd->hash_seed, &f->key), i, j;
+	u32 h = dard_flow_hash(dd->hash_seed, &f->key), how;
+	u32 i = dard_place(d, h, &how);
 
-	i = d->weighted ? d->slot[h % DARD_WCMP_SLOTS] : h % d->npaths;
-	/* The module builds every table itself; as the BPF program does,
-	 * never trust a slot past the paths all the same. */
-	if (unlikely(i >= d->npaths))
-		i = h % d->npaths;
-
-	if (is_dead(d, i)) {
-		j = next_live(d, i);
-		if (j < DARD_PATHS_MAX) {
-			i = j;
-			dard_count(dd, DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
-		} else {
-			/* Sending beats dropping: our view may be stale. */
-			dard_count(dd, DARD_STAT_ALL_PATHS_DEAD);
-		}
-	}
+	/* All dead, it keeps the hash's: sending beats dropping, as our view
+	 * may be stale. */
+	if (how == DARD_PLACE_DEAD_AVOIDED)
+		dard_count(dd, DARD_STAT_NEW_FLOW_DEAD_AVOIDED);
+	else if (how == DARD_PLACE_ALL_DEAD)
+		dard_count(dd, DARD_STAT_ALL_PATHS_DEAD);
 	f->f.path = d->path[i];
 	f->f.path_idx = i;
 	f->f.live_gen = gen;
@@ -268,21 +194,17 @@ full:
 	return tmp;
 }
 
-/* A known flow on a path dardd marked dead moves to the next live one,
- * once per liveness generation, if its index still names its pair. */
+/* A known flow on a path dardd marked dead moves to the next live one
+ * (dard_repath_dead), once per liveness generation. */
 static void repath_dead(struct dard_dev *dd, const struct dard_dest *d,
 			struct dard_flow *f, u32 gen)
 {
-	u32 i = f->path_idx, j;
+	u32 j;
 
 	if (f->live_gen == gen)
 		return;
 	f->live_gen = gen;
-	if (i >= d->npaths || !is_dead(d, i) ||
-	    d->path[i].saddr != f->path.saddr ||
-	    d->path[i].daddr != f->path.daddr)
-		return;
-	j = next_live(d, i);
+	j = dard_repath_dead(d, f->path_idx, &f->path);
 	if (j >= DARD_PATHS_MAX)
 		return;
 	f->path = d->path[j];
@@ -290,63 +212,39 @@ static void repath_dead(struct dard_dev *dd, const struct dard_dest *d,
 	dard_count(dd, DARD_STAT_REPATH_DEAD);
 }
 
-/* After a TCP failure: the path the repair order names next, or the next
- * live one after it; from path 0 if the flow's index is unknown. */
+/* After a TCP failure, where dard_move_on says; 0 if the flow moved. */
 static int move_on(const struct dard_dest *d, struct dard_flow *f)
 {
-	u32 i = f->path_idx, j, k, n = d->npaths;
+	u32 j = dard_move_on(d, f->path_idx, &f->path);
 
-	if (n < 2)
+	if (j >= DARD_PATHS_MAX)
 		return -1;
-	if (i >= n || d->path[i].saddr != f->path.saddr ||
-	    d->path[i].daddr != f->path.daddr) {
-		j = 0;
-	} else {
-		j = d->next[i];
-		if (j >= n || j == i)
-			j = i + 1 < n ? i + 1 : 0;
-	}
-	if (is_dead(d, j)) {
-		k = next_live(d, j);
-		if (k < n)
-			j = k;
-	}
 	f->path = d->path[j];
 	f->path_idx = j;
 	return 0;
 }
 
 /*
- * Linux re-draws a TCP socket's hash when its path seems to fail (an RTO,
- * a repeated SYN-ACK): a new skb->hash moves the flow on, as in the BPF
- * datapath's repath_rehash, whose comment has the cases.
+ * A TCP flow whose packets leave with a new transmit hash moves on
+ * (dard_rehash has the rule): Linux re-drew it on a timeout or a
+ * repeated SYN-ACK. The module has no RTO callback, so the hash change
+ * is how it sees a timeout, and holds a placed flow there
+ * (dard_rto_hold): the first timeout's retransmission leaves with
+ * icsk_retransmits 1.
  */
 static bool repath_rehash(struct dard_dev *dd, const struct dard_dest *d,
 			  struct dard_flow *f, const struct pkt *p)
 {
-	u32 old = f->txhash, after_syn = f->flags & DARD_FLOW_F_SYN_HASH;
+	u32 old = f->txhash, how;
+	int hold = dard_rto_hold(f->moves, p->retransmits,
+				 p->tcp_flags & TCPHDR_SYN);
 
 	f->txhash = p->hash;
-	if (p->key.proto != IPPROTO_TCP)
-		return false;
-	if (p->tcp_flags & TCPHDR_SYN) {
-		f->flags |= DARD_FLOW_F_SYN_HASH;
-	} else if (after_syn) {
-		f->flags &= ~DARD_FLOW_F_SYN_HASH;
-		return false;
-	}
-	if (!old || !p->hash || (p->tcp_flags & (TCPHDR_FIN | TCPHDR_RST)) ||
-	    (f->flags & DARD_FLOW_F_ENDED))
-		return false;
-	/* As the BPF datapath's repath_rto: a flow userspace placed keeps
-	 * its path through its socket's first timeout in a row, whose
-	 * retransmission leaves with icsk_retransmits 1; never a SYN's (a
-	 * new connection on a reused 5-tuple keeps the old one's moves). */
-	if (f->moves && p->retransmits == 1 && !(p->tcp_flags & TCPHDR_SYN)) {
+	how = dard_rehash(old, p->hash, p->key.proto, p->tcp_flags, &f->flags,
+			  hold);
+	if (how == DARD_REHASH_HOLD)
 		dard_count(dd, DARD_STAT_RTO_HELD);
-		return false;
-	}
-	if (move_on(d, f))
+	if (how != DARD_REHASH_MOVE || move_on(d, f))
 		return false;
 	dard_count(dd, p->tcp_flags & TCPHDR_SYN ? DARD_STAT_REPATH_SYN
 						 : DARD_STAT_REPATH_REHASH);

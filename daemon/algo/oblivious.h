@@ -127,7 +127,7 @@ int dard_obl_live_cb(uint32_t src_tor, uint32_t dst_tor,
 /*
  * ECMP as both datapaths place a new flow: uniform over all n paths by
  * hash, and a flow hashed onto a dead path takes the first live path
- * after it in index order (next_live() in bpf/live.h and kmod/send.c).
+ * after it in index order (dard_next_live() in <linux/dard_policy.h>).
  */
 int dard_obl_ecmp_cb(uint32_t src_tor, uint32_t dst_tor,
 		     const struct dard_path *paths, const uint8_t *dead,

@@ -257,7 +257,7 @@ int dard_obl_live_cb(uint32_t src_tor, uint32_t dst_tor,
 	return 0;
 }
 
-/* The first live path after i, going round (bpf/live.h's next_live). */
+/* The first live path after i, going round (dard_next_live's rule). */
 static unsigned next_live(const uint8_t *dead, unsigned i, unsigned n)
 {
 	unsigned k;

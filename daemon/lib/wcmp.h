@@ -5,8 +5,9 @@
  * datapath indexes by the flow's hash. Path i holds w[i] / sum(w) of the
  * slots to within one slot (largest remainder), so a new flow lands on it
  * with that probability to within 1 / DARD_WCMP_SLOTS. Pure: dp_bpf, the
- * tests and the benchmark share it; the kernel module has its own copy
- * (kmod/wcmp.c) of the same arithmetic.
+ * tests and the benchmark share it. The arithmetic is dard_slots_build
+ * of <linux/dard_policy.h>, which the kernel module builds its own
+ * tables with; these give it libdard's errors.
  */
 #ifndef _DARD_WCMP_H
 #define _DARD_WCMP_H

@@ -15,7 +15,8 @@
 #
 # First the BPF datapath between the two hosts, which proves the harness
 # (boot, modules, namespaces, traffic) whatever the module does; then the
-# module: load, ping and iperf3 over every path, new flows split by path
+# module: its policy self-test (the policy digest's kernel build), load,
+# ping and iperf3 over every path, new flows split by path
 # weights (the BPF datapath's split is tests/bpf's), a flow moved
 # mid-transfer whose bytes then take the new path and arrive, an
 # elephant event, the netlink policy fuzzer, the relay probe, a kmod host
@@ -240,6 +241,24 @@ move_end() {
 	}
 }
 
+# policy_digests: whether the module's self-test printed, for every
+# policy function, the digest kmod/uapi/linux/dard_policy_digest.h
+# expects, which the userspace and BPF builds compute too.
+policy_digests() {
+	local expected name want got n=0 bad=""
+	expected=$(sed -n 's/^#define DARD_PD_EXPECT_\([A-Z_]*\) 0x\([0-9a-f]*\)ULL$/\1 \2/p' \
+		kmod/uapi/linux/dard_policy_digest.h)
+	# A here-string, not <(...): the guest has no /dev/fd.
+	while read -r name want; do
+		[[ -n $name ]] || continue
+		got=$(dmesg | sed -n "s/.*policy self-test: $name \([0-9a-f]*\)\$/\1/p" | tail -1)
+		echo "policy digest $name: the module's ${got:-none}, expected $want"
+		[[ $got == "$want" ]] || bad=1
+		n=$((n + 1))
+	done <<<"$expected"
+	[[ $n -gt 0 && -z $bad ]]
+}
+
 cleanup() {
 	"$testbed" down --prefix "$prefix" >/dev/null 2>&1
 	rm -rf "$tmp"
@@ -265,6 +284,13 @@ t "bpf: detach $h2" detach $h2
 
 # The module: load it beside the kernel's own ipip.
 t "dard.ko is in the image" test -e "$ko"
+# First its self-test, the kernel's build of the policy (datapath.md,
+# "One policy, three builds"): the same inputs as tests/unit's and
+# tests/bpf's, the same expected digests; a mismatch refuses the load.
+t "policy: insmod dard.ko selftest=1 (the policy digest)" \
+	bounded insmod "$ko" selftest=1
+t "policy: the module's digests are the expected ones" policy_digests
+t "policy: rmmod dard after its self-test" bounded rmmod dard
 echo "+ insmod $ko"
 if bounded insmod "$ko"; then
 	kmod=1

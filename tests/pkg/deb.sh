@@ -112,7 +112,7 @@ fi
 
 ok "dpkg-deb -c dard-dkms" 0 dpkg-deb -c "$dkmsdeb"
 files=$(awk '{ print $NF }' <<<"$out")
-for k in dkms.conf Kbuild kmod/*.[ch] kmod/uapi/linux/dard.h; do
+for k in dkms.conf Kbuild kmod/*.[ch] kmod/uapi/linux/*.h; do
 	has "dard-dkms: $k" "$files" "^\./usr/src/dard-$version/$k$"
 done
 ok "dpkg-deb -I dard-dkms" 0 dpkg-deb -I "$dkmsdeb" control

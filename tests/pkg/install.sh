@@ -70,7 +70,7 @@ done
 is "operator's file kept" "$(cat "$root/etc/dard/pkgtest.conf")" "operator = 1"
 # DKMS reads /usr/src only, whatever PREFIX is.
 src=$root/usr/src/dard-$version
-for k in Kbuild kmod/*.[ch] kmod/uapi/linux/dard.h; do
+for k in Kbuild kmod/*.[ch] kmod/uapi/linux/*.h; do
 	is "dkms source $k" "$(mode "$src/$k")" 644
 done
 has "dkms.conf names $version" "$(cat "$src/dkms.conf")" "^PACKAGE_VERSION=\"$version\"$"
