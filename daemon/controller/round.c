@@ -499,7 +499,7 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 	hosts_expire(c, c->drained_ns && c->drained_ns < now ? c->drained_ns
 							     : now);
 	paths_trim(c, live_flows(c), c->st.rounds);
-	c->epoch++;
+	c->epoch = dard_cp_next_epoch(c->epoch, dard_clock_ns(CLOCK_REALTIME));
 	c->st.rounds++;
 	c->st.last_msgs = c->st.last_bytes = 0;
 	t0 = dard_clock_ns(CLOCK_MONOTONIC);
@@ -511,7 +511,7 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 		/* Nothing half-placed goes out: hosts keep the last set. */
 		free(fl);
 		log_err("round %llu: unable to place %zu flows: %s",
-			(unsigned long long)(c->epoch - c->epoch_base), n,
+			(unsigned long long)c->st.rounds, n,
 			strerror(-ret));
 		return ret;
 	}

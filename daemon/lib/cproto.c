@@ -451,14 +451,28 @@ uint64_t dard_cp_first_epoch(uint64_t now_ns)
 	return now_ns / 1000000000ULL << 20;
 }
 
+uint64_t dard_cp_next_epoch(uint64_t last, uint64_t now_ns)
+{
+	uint64_t e = dard_cp_first_epoch(now_ns);
+
+	return e > last ? e : last + 1;
+}
+
+uint64_t dard_cp_epoch_max(uint64_t now_ns)
+{
+	return dard_cp_first_epoch(now_ns + DARD_CP_SKEW_NS) - 1;
+}
+
 int dard_cp_epoch_check(uint64_t epoch, uint64_t now_ns, char *err)
 {
 	uint64_t s = epoch >> 20, now_s = now_ns / 1000000000ULL;
 
-	if (s > now_s + DARD_CP_SKEW_NS / 1000000000ULL)
+	if (epoch > dard_cp_epoch_max(now_ns))
 		return dard_fail(err, -ETIME,
-				 "epoch %llu starts %llu s ahead of our clock",
+				 "epoch %llu starts %llu s ahead of our clock "
+				 "(under %.0f s taken)",
 				 (unsigned long long)epoch,
-				 (unsigned long long)(s - now_s));
+				 (unsigned long long)(s - now_s),
+				 DARD_CP_SKEW_NS / 1e9);
 	return 0;
 }

@@ -151,12 +151,18 @@ uint64_t dard_cp_next_seq(uint64_t last, uint64_t now_ns);
 int dard_cp_seq_check(uint64_t seq, uint64_t last, uint64_t now_ns, char *err);
 
 /*
- * The controller's epochs: its CLOCK_REALTIME seconds at start shifted
- * left by 20, plus its rounds. An epoch whose seconds are more than
- * DARD_CP_SKEW_NS ahead of now_ns is refused (-ETIME), so a forged
- * epoch cannot make the real controller's stale for long.
+ * The controller's epochs follow its CLOCK_REALTIME: a round's epoch is
+ * the clock's seconds shifted left by 20, or one more than the last
+ * round's if that is higher (dard_cp_next_epoch). A host refuses an
+ * epoch DARD_CP_SKEW_NS or more ahead of its clock (-ETIME). So the
+ * largest epoch a host takes is below what the real controller sends
+ * DARD_CP_SKEW_NS later: a forged epoch makes the controller's pushes
+ * stale for at most that long, plus one round (and the clocks' offset).
  */
 uint64_t dard_cp_first_epoch(uint64_t now_ns);
+uint64_t dard_cp_next_epoch(uint64_t last, uint64_t now_ns);
+/* The largest epoch a host whose clock reads now_ns takes. */
+uint64_t dard_cp_epoch_max(uint64_t now_ns);
 int dard_cp_epoch_check(uint64_t epoch, uint64_t now_ns, char *err);
 
 /* The bytes m would take encoded (its body from type, count, wrec). */

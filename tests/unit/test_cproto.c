@@ -463,11 +463,44 @@ static void test_fresh(void **state)
 	assert_int_equal(dard_cp_epoch_check(UINT64_MAX, now, err), -ETIME);
 }
 
+/*
+ * A key holder's epoch at the largest value a host takes is passed by
+ * the real controller's own within DARD_CP_SKEW_NS plus one round,
+ * however many rounds it ran before: its epochs follow its clock.
+ */
+static void test_epoch_forged_ahead(void **state)
+{
+	const uint64_t now = 1700000000ULL * 1000000000ULL + 123456789ULL;
+	const uint64_t round = 200000000ULL; /* 0.2 s */
+	uint64_t forged = dard_cp_epoch_max(now), e, t;
+	char err[DARD_ERR_MAX];
+	int rounds = 0;
+
+	(void)state;
+	assert_int_equal(dard_cp_epoch_check(forged, now, err), 0);
+	assert_int_equal(dard_cp_epoch_check(forged + 1, now, err), -ETIME);
+	/* Under 10 s ahead: its seconds are 9 past ours. */
+	assert_true((forged >> 20) == now / 1000000000ULL + 9);
+	e = dard_cp_first_epoch(now);
+	for (t = now; e <= forged; t += round) {
+		e = dard_cp_next_epoch(e, t);
+		rounds++;
+	}
+	assert_true(t - now <= DARD_CP_SKEW_NS + round);
+	assert_true(rounds > 40);
+	/* Rounds faster than the clock still go up by one. */
+	assert_true(dard_cp_next_epoch(e, t) == e + 1);
+	/* A controller that ran 2^20 rounds in a second keeps going up. */
+	assert_true(dard_cp_next_epoch(dard_cp_first_epoch(now) + (1 << 20),
+				       now) > dard_cp_first_epoch(now) + (1 << 20));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flows_round_trip),
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_epoch_forged_ahead),
 		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_not_switch_protocol),

@@ -320,6 +320,53 @@ static void test_clock(void **state)
 	cp_free(f);
 }
 
+/*
+ * A key holder's ASSIGN at the largest epoch dardd takes: taken, and the
+ * real controller's pushes are stale after it, but its epochs follow its
+ * clock (dard_cp_next_epoch), so one is taken within DARD_CP_SKEW_NS and
+ * a round of the forgery, with nothing restarted.
+ */
+static void test_epoch_forged(void **state)
+{
+	struct fix *f = cp_new();
+	struct dardd *d = &f->d;
+	const uint64_t round = S / 2;
+	uint64_t forged, e, t0, stale = 0;
+
+	(void)state;
+	fix_elephant(f, "e2_1", 1, 0);
+	cseq = wall;
+	e = dard_cp_first_epoch(wall);
+	push(f, msg(f, DARD_CP_ASSIGN, e, DARD_CP_F_FIRST | DARD_CP_F_LAST), S);
+	assert_int_equal(d->st.controller_assigns, 1);
+	forged = dard_cp_epoch_max(wall);
+	push(f,
+	     msg(f, DARD_CP_ASSIGN, forged, DARD_CP_F_FIRST | DARD_CP_F_LAST),
+	     S);
+	assert_int_equal(d->st.controller_assigns, 2);
+	assert_true(d->cp.epoch == forged);
+	/* One past it: refused as ahead of the clock. */
+	push(f,
+	     msg(f, DARD_CP_ASSIGN, forged + 1,
+		 DARD_CP_F_FIRST | DARD_CP_F_LAST),
+	     S);
+	assert_int_equal(d->cp.rx.n[DARD_RX_CLOCK], 1);
+	/* The real controller goes on, a round every half second. */
+	for (t0 = wall; d->st.controller_assigns == 2; wall += round) {
+		assert_true(wall - t0 <= DARD_CP_SKEW_NS + round);
+		e = dard_cp_next_epoch(e, wall);
+		cseq = cseq > wall ? cseq : wall;
+		push(f, msg(f, DARD_CP_ASSIGN, e, DARD_CP_F_FIRST | DARD_CP_F_LAST),
+		     S);
+		stale++;
+	}
+	assert_int_equal(d->cp.rx.n[DARD_RX_STALE], stale - 1);
+	assert_int_equal(dard_rx_refused(&d->cp.rx), stale);
+	assert_true(stale > 10);
+	assert_true(d->cp.epoch == e && e > forged);
+	cp_free(f);
+}
+
 /* A UDP socket on 127.0.0.1 with room for n small datagrams: its fd. */
 
 /* n datagrams of garbage to sa from a socket of their own. */
@@ -391,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_refusals), cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_reports),	 cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_drain),	 cmocka_unit_test(test_none),
+		cmocka_unit_test(test_epoch_forged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
