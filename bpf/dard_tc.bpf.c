@@ -206,13 +206,43 @@ static __always_inline void repath_dsack(struct __sk_buff *skb,
 		count(DARD_STAT_REPATH_DSACK);
 }
 
-/* A malformed packet: dropped if it is to an ID, else the kernel's. */
-static __always_inline int malformed(struct iphdr *ip, __u32 stat)
+/*
+ * A packet not to an ID leaves as the kernel made it, except for the
+ * elephant mark, which only this datapath sets (protocol.md, threat
+ * model): switches count IP-in-IP by its outer DSCP, so IP-in-IP that we
+ * did not wrap (a raw socket's: any process with CAP_NET_RAW, a
+ * container's too) leaves with its DSCP cleared, and so does anything
+ * else carrying the mark. ECN stays. The host's own tunnels still work;
+ * they lose only their DSCP.
+ */
+static __always_inline int pass(struct __sk_buff *skb, struct iphdr *ip)
 {
-	if (!bpf_map_lookup_elem(&dard_dests, &ip->daddr)) {
-		count(DARD_STAT_EGRESS_PASS);
+	const __u32 at = ETH_HLEN + offsetof(struct iphdr, tos);
+	__u8 tos = ip->tos, dscp = tos >> 2;
+	__be16 from, to;
+
+	count(DARD_STAT_EGRESS_PASS);
+	if (!dscp || (ip->protocol != IPPROTO_IPIP &&
+		      (elephant_dscp < 0 || dscp != elephant_dscp)))
 		return TC_ACT_OK;
-	}
+	/* The header's first 16-bit word: version and IHL, then TOS. */
+	from = *(__be16 *)ip;
+	to = bpf_htons((bpf_ntohs(from) & 0xff00) | (tos & 3));
+	tos &= 3;
+	if (bpf_l3_csum_replace(skb, ETH_HLEN + offsetof(struct iphdr, check),
+				from, to, sizeof(to)) ||
+	    bpf_skb_store_bytes(skb, at, &tos, 1, 0))
+		return TC_ACT_SHOT;
+	count(DARD_STAT_MARK_CLEARED);
+	return TC_ACT_OK;
+}
+
+/* A malformed packet: dropped if it is to an ID, else the kernel's. */
+static __always_inline int malformed(struct __sk_buff *skb, struct iphdr *ip,
+				     __u32 stat)
+{
+	if (!bpf_map_lookup_elem(&dard_dests, &ip->daddr))
+		return pass(skb, ip);
 	count(stat);
 	return TC_ACT_SHOT;
 }
@@ -267,8 +297,7 @@ egress_flow(struct __sk_buff *skb, struct iphdr *ip,
 	if (!f) {
 		f = new_flow(ip, key, now, skb->hash, gen, &is_id);
 		if (!f && !is_id) {
-			count(DARD_STAT_EGRESS_PASS);
-			*verdict = TC_ACT_OK;
+			*verdict = pass(skb, ip);
 		} else if (!f) {
 			*verdict = TC_ACT_SHOT;
 		}
@@ -391,12 +420,12 @@ static __always_inline int egress(struct __sk_buff *skb)
 	/* To an ID, it leaves wrapped or not at all; else untouched. */
 	stat = check_len(skb, ip, &len);
 	if (stat != LEN_OK)
-		return malformed(ip, stat);
+		return malformed(skb, ip, stat);
 	tos = ip->tos;
 	frag = ip->frag_off;
 	ipid = ip->id;
 	if (parse_flow(skb, ip, &key, &tcp_flags, &l4_hlen))
-		return malformed(ip, DARD_STAT_DROP_TRUNCATED);
+		return malformed(skb, ip, DARD_STAT_DROP_TRUNCATED);
 	/* A jiffy's resolution is plenty for ages of seconds. */
 	now = bpf_ktime_get_coarse_ns();
 	f = egress_flow(skb, ip, &key, tcp_flags, l4_hlen, now, &verdict);
