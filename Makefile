@@ -522,7 +522,7 @@ test-san:
 # runs (the experiment pipeline, a cluster over real sshd).
 NETNS_CHECK := testbed datapath dard spread mode auth share quiet faults \
 	deterlab controller
-NETNS_LONG := experiment cluster
+NETNS_LONG := experiment cluster attack
 test-netns: test-netns-check test-netns-long
 test-netns-check: daemon
 	$(Q)scripts/run-tests --title test-netns-check \

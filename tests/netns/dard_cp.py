@@ -7,8 +7,9 @@
 # broken (what anyone without the key can send), or changed and signed
 # again with the deployment's key (what a key holder could send: a stale
 # epoch, another topology, a sender that is not the controller, paths
-# changed), from any address and port through a raw socket, so that the
-# real sender keeps its port. HMAC-SHA-512-256 is HMAC-SHA-512's first
+# changed, an epoch as far ahead as a host takes; tests/netns/attack.sh
+# sends that one), from any address and port through a raw socket, so
+# that the real sender keeps its port. HMAC-SHA-512-256 is HMAC-SHA-512's first
 # 32 bytes.
 #
 #   catch IFACE SRC[:PORT] DST[:PORT] TYPE WAIT  prints SPORT DPORT HEX
@@ -91,7 +92,10 @@ def forge(keyfile, case, msg):
     # for their other fault: the real sender is not locked out.
     h['seq'] = max(h['seq'] + 1, time.time_ns() + 2 * 10**9)
     h['key_id'] = kid
-    if case == 'stale':             # an epoch older than any applied
+    if case == 'future':            # the largest epoch a host takes:
+        # under 10 s ahead of its clock (dard_cp_epoch_max)
+        h['epoch'] = ((time.time_ns() // 10**9 + 10) << 20) - 1
+    elif case == 'stale':           # an epoch older than any applied
         h['epoch'] = max(1, h['epoch'] - (1 << 21))
     elif case == 'topo':            # a configuration that differs
         h['topo'] ^= 0x5a5a5a5a
