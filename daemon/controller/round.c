@@ -511,8 +511,7 @@ int ctlr_round(struct ctlr *c, uint64_t now)
 		/* Nothing half-placed goes out: hosts keep the last set. */
 		free(fl);
 		log_err("round %llu: unable to place %zu flows: %s",
-			(unsigned long long)c->st.rounds, n,
-			strerror(-ret));
+			(unsigned long long)c->st.rounds, n, strerror(-ret));
 		return ret;
 	}
 	c->fail_seen = c->fail_gen;

@@ -53,11 +53,10 @@ static void out_with_tos(struct env *e, const struct pkt_opts *o,
 static void test_raw_ipip_marked(void **state)
 {
 	struct env *e = *state;
-	const struct pkt_outer outer = {.saddr = A(MY_ALIAS),
-					.daddr = A(OTHER_ALIAS),
-					.tos = MARK | 1};
-	const struct pkt_opts o = {ME_TO_PEER, .proto = IPPROTO_UDP,
-				   .sport = 1000, .dport = 2000,
+	const struct pkt_outer outer = {
+		.saddr = A(MY_ALIAS), .daddr = A(OTHER_ALIAS), .tos = MARK | 1};
+	const struct pkt_opts o = {ME_TO_PEER,	   .proto = IPPROTO_UDP,
+				   .sport = 1000,  .dport = 2000,
 				   .payload = 100, .outer = &outer};
 
 	out_with_tos(e, &o, 1);
@@ -73,7 +72,7 @@ static void test_raw_ipip_other_dscp(void **state)
 	const struct pkt_outer outer = {.saddr = A(MY_ALIAS),
 					.daddr = A(OTHER_ALIAS),
 					.tos = 46 << 2 | 2};
-	const struct pkt_opts o = {ME_TO_PEER, .proto = IPPROTO_TCP,
+	const struct pkt_opts o = {ME_TO_PEER,	  .proto = IPPROTO_TCP,
 				   .sport = 1000, .dport = 2000,
 				   .payload = 10, .outer = &outer};
 
@@ -85,8 +84,8 @@ static void test_raw_ipip_other_dscp(void **state)
 static void test_raw_ipip_plain(void **state)
 {
 	struct env *e = *state;
-	const struct pkt_outer outer = {.saddr = A(MY_ALIAS),
-					.daddr = A(OTHER_ALIAS), .tos = 3};
+	const struct pkt_outer outer = {
+		.saddr = A(MY_ALIAS), .daddr = A(OTHER_ALIAS), .tos = 3};
 	const struct pkt_opts o = {ME_TO_PEER, .proto = IPPROTO_UDP,
 				   .payload = 10, .outer = &outer};
 
@@ -144,8 +143,8 @@ static void test_malformed_marked(void **state)
 static void test_own_mouse(void **state)
 {
 	struct env *e = *state;
-	const struct pkt_opts o = {ME_TO_PEER, .proto = IPPROTO_UDP,
-				   .sport = 1000, .dport = 2000,
+	const struct pkt_opts o = {ME_TO_PEER,	    .proto = IPPROTO_UDP,
+				   .sport = 1000,   .dport = 2000,
 				   .tos = MARK | 1, .payload = 50};
 	uint8_t in[PKT_MAX], out[PKT_MAX];
 	size_t len = build(in, &o);
@@ -160,9 +159,12 @@ static void test_own_mouse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		DP_TEST(test_raw_ipip_marked), DP_TEST(test_raw_ipip_other_dscp),
-		DP_TEST(test_raw_ipip_plain),  DP_TEST(test_plain_marked),
-		DP_TEST(test_malformed_marked), DP_TEST(test_own_mouse),
+		DP_TEST(test_raw_ipip_marked),
+		DP_TEST(test_raw_ipip_other_dscp),
+		DP_TEST(test_raw_ipip_plain),
+		DP_TEST(test_plain_marked),
+		DP_TEST(test_malformed_marked),
+		DP_TEST(test_own_mouse),
 	};
 
 	return dp_main("test_dp_mark", NULL, 0, tests, ARRAY_SIZE(tests));

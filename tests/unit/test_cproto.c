@@ -491,8 +491,9 @@ static void test_epoch_forged_ahead(void **state)
 	/* Rounds faster than the clock still go up by one. */
 	assert_true(dard_cp_next_epoch(e, t) == e + 1);
 	/* A controller that ran 2^20 rounds in a second keeps going up. */
-	assert_true(dard_cp_next_epoch(dard_cp_first_epoch(now) + (1 << 20),
-				       now) > dard_cp_first_epoch(now) + (1 << 20));
+	assert_true(
+		dard_cp_next_epoch(dard_cp_first_epoch(now) + (1 << 20), now) >
+		dard_cp_first_epoch(now) + (1 << 20));
 }
 
 int main(void)

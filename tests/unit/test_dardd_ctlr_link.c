@@ -356,7 +356,9 @@ static void test_epoch_forged(void **state)
 		assert_true(wall - t0 <= DARD_CP_SKEW_NS + round);
 		e = dard_cp_next_epoch(e, wall);
 		cseq = cseq > wall ? cseq : wall;
-		push(f, msg(f, DARD_CP_ASSIGN, e, DARD_CP_F_FIRST | DARD_CP_F_LAST),
+		push(f,
+		     msg(f, DARD_CP_ASSIGN, e,
+			 DARD_CP_F_FIRST | DARD_CP_F_LAST),
 		     S);
 		stale++;
 	}
@@ -435,9 +437,12 @@ static void test_none(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_refusals), cmocka_unit_test(test_mode),
-		cmocka_unit_test(test_reports),	 cmocka_unit_test(test_clock),
-		cmocka_unit_test(test_drain),	 cmocka_unit_test(test_none),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_epoch_forged),
 	};
 

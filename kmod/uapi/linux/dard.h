@@ -179,7 +179,7 @@ struct dard_event {
 	FN(DROP_BIG_TCP, "drop_big_tcp")   /* GSO over 64 KiB: no length */    \
 	FN(NEW_FLOW_WEIGHTED, "new_flow_weighted") /* of new_flow: by weight   \
 						    */                         \
-	FN(RTO_HELD, "rto_held") /* a placed flow's first timeout: kept */    \
+	FN(RTO_HELD, "rto_held") /* a placed flow's first timeout: kept */     \
 	FN(MARK_CLEARED, "mark_cleared") /* egress: DSCP not ours, cleared */
 
 #define __DARD_STAT_ENUM(id, name) DARD_STAT_##id,
