@@ -247,6 +247,19 @@ static const struct sim_opt opts[] = {
 		 "                 when its load is F of its bandwidth or more;\n"
 		 "                 0: by its elephants alone (default: the\n"
 		 "                 mode's, 0.9 or 0)\n"},
+	{.name = "min-share",
+	 .val = 'M',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.min_share),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "a share from 0 to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --min-share F  dard, dard-paper: a switch counts an elephant\n"
+		 "                 on a link only while its rate is F of the\n"
+		 "                 link's bandwidth or more (dard-switchd's\n"
+		 "                 --min-share; default: the mode's, 1/64 or 0)\n"},
 	{.name = "escape",
 	 .val = 'X',
 	 .modes = SIM_RUN,
