@@ -79,7 +79,8 @@ static __always_inline int inner_flow(struct __sk_buff *skb,
 static __always_inline void note_bytes(struct dard_sw_flow *f, __u64 now,
 				       __u64 w, __u32 len)
 {
-	if (f->window != w) {
+	/* Only forward: a CPU whose clock read is a tick behind adds. */
+	if (f->window < w) {
 		if (f->bytes < bytes_cap)
 			count(DARD_SW_STAT_LIGHT);
 		f->prev = f->window + 1 == w ? f->bytes : 0;
