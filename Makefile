@@ -146,10 +146,11 @@ $(ALGO_USERS) $(B)/tests/%.o $(B)/bench/%.o: DARD_CFLAGS += -iquote daemon/algo
 $(call objs,daemon/dardctl): DARD_CFLAGS += -iquote daemon/dardctl
 
 # Every loader object depends on its skeleton.
-SWITCH_SKEL_USERS := $(call objs,daemon/switchd) $(B)/tests/bpf/test_switch.o
+SWITCH_SKEL_USERS := $(call objs,daemon/switchd) $(B)/tests/bpf/test_switch.o \
+		     $(B)/bench/bench_switch.o
 $(SWITCH_SKEL_USERS): $(B)/bpf/dard_switch.skel.h
 $(SWITCH_SKEL_USERS): DARD_CFLAGS += -I$(B)/bpf
-$(B)/tests/bpf/test_switch.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/tests/bpf/test_switch.o $(B)/bench/bench_switch.o: DARD_CFLAGS += -iquote daemon/switchd
 # The host datapath's BPF tests, one binary per feature, over one env.
 DP_TEST_SRCS := $(wildcard tests/bpf/test_dp_*.c)
 DP_TESTS := $(DP_TEST_SRCS:tests/bpf/%.c=$(B)/tests/%)
@@ -361,6 +362,13 @@ $(B)/tests/test_policy_bpf: $(B)/tests/bpf/test_policy_bpf.o
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS)
 
 $(B)/bin/dard-bench-dp: $(B)/bench/bench_dp.o $(LIBDP) $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+
+$(B)/bin/dard-bench-switch: $(B)/bench/bench_switch.o \
+		$(B)/daemon/switchd/counter.o $(B)/daemon/switchd/reply.o \
+		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
@@ -615,7 +623,8 @@ test: check
 
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
 		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-obl \
-		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl daemon
+		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl \
+		$(B)/bin/dard-bench-switch daemon
 	$(Q)scripts/bench-run addressing $(B)/bin/dard-bench
 	$(Q)scripts/bench-run sched $(B)/bin/dard-bench-sched
 	$(Q)scripts/bench-run maxmin $(B)/bin/dard-bench-maxmin
@@ -626,6 +635,7 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin 
 	$(Q)scripts/bench-run testbed scripts/bench-testbed
 	$(Q)scripts/bench-run failover scripts/bench-failover
 	$(Q)scripts/bench-run dp $(B)/bin/dard-bench-dp
+	$(Q)scripts/bench-run switch-counter $(B)/bin/dard-bench-switch
 	$(Q)scripts/bench-run datapath scripts/bench-datapath
 	$(Q)scripts/bench-run figures scripts/bench-figures
 	$(Q)scripts/bench-run spread scripts/bench-spread

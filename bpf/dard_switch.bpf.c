@@ -3,22 +3,29 @@
  * The switch side of elephant counting, for dard-switchd: on the TC
  * egress hook of every switch port, note each IP-in-IP flow whose outer
  * DSCP carries the hosts' elephant mark, by port and inner 5-tuple, with
- * the time it was last seen. The agent counts a port's entries seen
- * within its window. The program never changes, drops or redirects a
- * packet: forwarding stays the switch's own.
+ * the time it was last seen and the bytes it carried in the current and
+ * the previous counting window. The agent counts a port's entries seen
+ * within its window that carried enough bytes in one of those two
+ * windows, so that a trickle of marked packets adds no elephant. The
+ * program never changes, drops or redirects a packet: forwarding stays
+ * the switch's own.
  */
 #include "parse.h"
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 const volatile int elephant_dscp = 8;
+/* dard-switchd's counting window, and the largest port's threshold in
+ * bytes per window: a flow's bytes are not added beyond it (0: never). */
+const volatile __u64 window_ns = 1000000000;
+const volatile __u64 bytes_cap;
 
-/* Every elephant leaving a port: when it was last seen. */
+/* Every elephant leaving a port: when last seen, its windows' bytes. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, DARD_SW_FLOWS_MAX);
 	__type(key, struct dard_sw_key);
-	__type(value, __u64); /* last seen, bpf_ktime_get_coarse_ns() */
+	__type(value, struct dard_sw_flow);
 } dard_sw_flows SEC(".maps");
 
 /* What the counter did with marked packets, per CPU, by enum dard_sw_stat. */
@@ -61,13 +68,41 @@ static __always_inline int inner_flow(struct __sk_buff *skb,
 	return 0;
 }
 
+/*
+ * A packet of len bytes of a known flow at now, in window w. Its line is
+ * written at most once a jiffy for last-seen, once a window for the
+ * roll, and per packet only while the window's bytes are under bytes_cap:
+ * past it the flow counts on any port, and the line stays shared between
+ * CPUs. Updates race between CPUs without locks: a lost add only delays
+ * a flow's count.
+ */
+static __always_inline void note_bytes(struct dard_sw_flow *f, __u64 now,
+				       __u64 w, __u32 len)
+{
+	/* Only forward: a CPU whose clock read is a tick behind adds. */
+	if (f->window < w) {
+		if (f->bytes < bytes_cap)
+			count(DARD_SW_STAT_LIGHT);
+		f->prev = f->window + 1 == w ? f->bytes : 0;
+		f->bytes = len < bytes_cap ? len : bytes_cap;
+		f->window = w;
+		f->seen_ns = now;
+		return;
+	}
+	if (f->seen_ns != now)
+		f->seen_ns = now;
+	if (f->bytes < bytes_cap)
+		f->bytes += len;
+}
+
 SEC("tc")
 int dard_sw_egress(struct __sk_buff *skb)
 {
 	struct dard_sw_key key = {.ifindex = skb->ifindex};
+	struct dard_sw_flow *f, fresh = {0};
 	struct iphdr *ip;
-	__u64 now, *seen;
 	int truncated;
+	__u64 now;
 
 	ip = parse_ipv4(skb, &truncated);
 	/* A later piece of a fragment carries no inner header. */
@@ -80,15 +115,18 @@ int dard_sw_egress(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 	now = bpf_ktime_get_coarse_ns();
-	seen = bpf_map_lookup_elem(&dard_sw_flows, &key);
-	/* Written once a jiffy at most: the line stays shared between CPUs. */
-	if (seen) {
-		if (*seen != now)
-			*seen = now;
-	} else if (bpf_map_update_elem(&dard_sw_flows, &key, &now, BPF_ANY)) {
-		count(DARD_SW_STAT_FLOW_FULL);
-		return TC_ACT_OK;
+	f = bpf_map_lookup_elem(&dard_sw_flows, &key);
+	if (f) {
+		note_bytes(f, now, now / window_ns, skb->len);
 	} else {
+		fresh.seen_ns = now;
+		fresh.window = now / window_ns;
+		fresh.bytes = skb->len < bytes_cap ? skb->len : bytes_cap;
+		if (bpf_map_update_elem(&dard_sw_flows, &key, &fresh,
+					BPF_ANY)) {
+			count(DARD_SW_STAT_FLOW_FULL);
+			return TC_ACT_OK;
+		}
 		count(DARD_SW_STAT_NEW_FLOW);
 	}
 	count(DARD_SW_STAT_NOTED);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/dard.h>
 #include <linux/dard_policy.h>
 
 #include "err.h"
@@ -38,6 +39,7 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->sleep = -1;
 	o->busy = -1;
 	o->escape = -1;
+	o->min_share = -1;
 	o->stale = 1;
 	o->pvlb = 10;
 	o->central = 5;
@@ -424,6 +426,14 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	return s->o->nfail ? flowsim_fail_init(s) : 0;
 }
 
+double dard_sim_min_share(const struct dard_sim_opts *o)
+{
+	/* dard-switchd's default; the paper counts every elephant. */
+	if (o->min_share < 0)
+		return o->sched == DARD_SIM_DARD ? 1.0 / DARD_SW_SHARE_INV : 0;
+	return o->min_share;
+}
+
 /*
  * DARD's timers: dard runs the fast mode, dard-paper the paper's, and the
  * other schedulers keep the paper's elephant age for their reports. An
@@ -455,6 +465,7 @@ static void sim_mode(struct sim *s)
 		m->busy = o->busy;
 	if (!(o->escape < 0))
 		m->escape = o->escape;
+	s->min_share = dard_sim_min_share(o);
 }
 
 /* Written to refuse NaN: a zero interval would never move on. */
@@ -468,8 +479,8 @@ static int opts_ok(const struct sim *s)
 	       !isnan(o->elephant_bytes) && o->elephant_bytes < HUGE_VAL &&
 	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
 	       m->busy >= 0 && m->escape >= 0 && m->escape <= 1 &&
-	       o->link >= 0 && o->link < HUGE_VAL && o->goodput > 0 &&
-	       o->goodput <= 1;
+	       s->min_share >= 0 && s->min_share <= 1 && o->link >= 0 &&
+	       o->link < HUGE_VAL && o->goodput > 0 && o->goodput <= 1;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */

@@ -76,6 +76,13 @@ struct dard_sim_opts {
 	double busy;	 /* sched.h's; paper 0 */
 	double escape;	 /* sched.h's; paper 0 */
 	/*
+	 * DARD: a switch counts an elephant on a link only while its rate
+	 * is this share of the link's bandwidth or more (dard-switchd's
+	 * --min-share); below 0 (the default): the mode's, dard 1/64
+	 * (DARD_SW_SHARE_INV), dard-paper 0, every elephant.
+	 */
+	double min_share;
+	/*
 	 * DARD: 1 (the default), a host's rounds see another host's moves
 	 * only once a query has counted them, as dardd's do, so that two
 	 * hosts may move onto one link between two queries; 0: every move
@@ -155,6 +162,12 @@ struct dard_sim_stats {
 };
 
 void dard_sim_opts_init(struct dard_sim_opts *o);
+/*
+ * The share of a link's bandwidth at or above which a switch counts an
+ * elephant on it under o: o->min_share, or the mode's (dard: 1/64,
+ * dard-paper and the others: 0, every elephant).
+ */
+double dard_sim_min_share(const struct dard_sim_opts *o);
 /*
  * Whether o->sched runs on t under o: 0, or -EINVAL with err saying why
  * (SDN-optimal or bound on a tree it does not handle, bound with

@@ -289,7 +289,11 @@ static void dead_views(struct sim *s)
 	}
 }
 
-/* The switches' answer to every query: elephants per directed link. */
+/*
+ * The switches' answer to every query: elephants per directed link, each
+ * counted where its rate is at least min_share of the link's bandwidth
+ * (dard-switchd counts bytes over a window; here the rate at the query).
+ */
 static void query(struct sim *s)
 {
 	struct mon *m;
@@ -314,7 +318,8 @@ static void query(struct sim *s)
 			struct dard_lstate *l = &s->ls[s->act[i]->links[k]];
 
 			l->load += s->act[i]->rate;
-			l->flows += s->act[i]->elephant;
+			l->flows += s->act[i]->elephant &&
+				    s->act[i]->rate >= s->min_share * l->mbps;
 		}
 	if (s->o->nfail)
 		dead_views(s);

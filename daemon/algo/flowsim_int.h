@@ -100,6 +100,7 @@ struct sim {
 	const struct dard_topo *t;
 	const struct dard_sim_opts *o;
 	struct dard_sched_mode mode; /* DARD's timers, o's over the mode's */
+	double min_share;	     /* o's, or the mode's (flowsim.h) */
 	const struct sim_sched *sched;
 	struct dard_sim_stats *st;
 	struct dard_pathctx *pc;

@@ -15,173 +15,7 @@
 #include "sim.h"
 #include "stdopts.h"
 #include "traffic.h"
-
-struct sim_opt;
-/* 0, or a negative errno with why in err (the exit status is then 2). */
-typedef int (*opt_parse_fn)(const struct sim_opt *o, const char *arg,
-			    struct sim_args *a, char *err);
-
-enum opt_flags {
-	OPT_ABOVE_MIN = 1U << 0, /* a number must exceed min, not reach it */
-	OPT_OR_ZERO = 1U << 1,	 /* 0 is taken as well as [min, max] */
-	OPT_TRAFFIC = 1U << 2,	 /* draws the traffic: not with --flows */
-};
-
-struct sim_opt {
-	const char *name;
-	int val;	    /* getopt's: the short option's letter */
-	unsigned modes;	    /* SIM_PLACE | SIM_RUN: where it applies */
-	opt_parse_fn parse; /* NULL: a flag, handled by the caller */
-	size_t off;	    /* where parse stores, in struct sim_args */
-	double min, max;    /* a number's bounds */
-	unsigned flags;	    /* enum opt_flags */
-	const char *domain; /* what a number may be, for messages */
-	unsigned help_in;   /* the --help section listing it */
-	const char *help;   /* its lines there */
-};
-
-#define ARG(a, off) ((char *)(a) + (off))
-
-static int opt_string(const struct sim_opt *o, const char *arg,
-		      struct sim_args *a, char *err)
-{
-	*(const char **)ARG(a, o->off) = arg;
-	return 0;
-}
-
-/* A number o refuses, in num.h's one form. */
-static int opt_fail(const struct sim_opt *o, const char *arg, int ret,
-		    char *err)
-{
-	char what[32];
-
-	snprintf(what, sizeof(what), "--%s", o->name);
-	return dard_num_fail(err, ret, what, arg, o->domain);
-}
-
-static int opt_double(const struct sim_opt *o, const char *arg,
-		      struct sim_args *a, char *err)
-{
-	double v;
-	int ret;
-
-	ret = dard_parse_double(arg, o->flags & OPT_OR_ZERO ? 0 : o->min,
-				o->max, &v);
-	if (!ret && (v < o->min || (o->flags & OPT_ABOVE_MIN && v == o->min)) &&
-	    !(o->flags & OPT_OR_ZERO && v == 0))
-		ret = -ERANGE;
-	if (ret)
-		return opt_fail(o, arg, ret, err);
-	*(double *)ARG(a, o->off) = v;
-	return 0;
-}
-
-static int opt_u32(const struct sim_opt *o, const char *arg, struct sim_args *a,
-		   char *err)
-{
-	int ret =
-		dard_parse_u32(arg, o->min, o->max, (uint32_t *)ARG(a, o->off));
-
-	return ret ? opt_fail(o, arg, ret, err) : 0;
-}
-
-/* Any 64-bit value: a double's min and max cannot say UINT64_MAX. */
-static int opt_u64(const struct sim_opt *o, const char *arg, struct sim_args *a,
-		   char *err)
-{
-	int ret =
-		dard_parse_u64(arg, 0, UINT64_MAX, (uint64_t *)ARG(a, o->off));
-
-	return ret ? opt_fail(o, arg, ret, err) : 0;
-}
-
-static int opt_algo(const struct sim_opt *o, const char *arg,
-		    struct sim_args *a, char *err)
-{
-	a->algo = sim_algo_find(arg);
-	if (a->algo < 0)
-		return dard_fail(err, -EINVAL,
-				 "unknown --algo `%s' (try --help)", arg);
-	a->algo_name = arg;
-	return 0;
-}
-
-static int opt_pattern(const struct sim_opt *o, const char *arg,
-		       struct sim_args *a, char *err)
-{
-	a->pattern = dard_pattern_parse(arg);
-	if (a->pattern < 0)
-		return dard_fail(
-			err, -EINVAL,
-			"unknown --pattern `%s': stride, random or staggered",
-			arg);
-	a->pattern_name = arg;
-	return 0;
-}
-
-/* "unknown scheduler `TOK' in --sched: a, b, ... or all", from flowsim. */
-static int sched_fail(const char *tok, char *err)
-{
-	char names[256] = "";
-	size_t len = 0;
-	int s;
-
-	for (s = 0; s < DARD_SIM_NSCHED && len < sizeof(names); s++)
-		len += snprintf(names + len, sizeof(names) - len, "%s, ",
-				dard_sim_sched_name(s));
-	if (len >= 2 && len < sizeof(names))
-		names[len - 2] = '\0';
-	return dard_fail(err, -EINVAL,
-			 "unknown scheduler `%s' in --sched: %s or all", tok,
-			 names);
-}
-
-/* --sched: a comma-separated list, or all; marks want[]. */
-static int opt_sched(const struct sim_opt *o, const char *arg,
-		     struct sim_args *a, char *err)
-{
-	char *buf, *tok, *save;
-	int s, ret = 0;
-
-	a->sched = arg;
-	/* switch-ecmp is ecmp without failures: all adds it with --fail. */
-	for (s = 0; s < DARD_SIM_NSCHED; s++)
-		a->want[s] = !strcmp(arg, "all") && s != DARD_SIM_SWITCH_ECMP;
-	if (!strcmp(arg, "all"))
-		return 0;
-	buf = strdup(arg);
-	if (!buf)
-		return dard_fail(err, -ENOMEM, "out of memory");
-	for (tok = strtok_r(buf, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		s = dard_sim_sched_parse(tok);
-		if (s < 0)
-			ret = sched_fail(tok, err);
-		else
-			a->want[s] = 1;
-	}
-	free(buf);
-	/* "," or "": a run of nothing, which would say nothing. */
-	for (s = 0; !ret && s < DARD_SIM_NSCHED && !a->want[s]; s++)
-		;
-	if (!ret && s == DARD_SIM_NSCHED)
-		ret = dard_fail(err, -EINVAL, "no scheduler in --sched `%s'",
-				arg);
-	return ret;
-}
-
-/* --fail: repeatable; fail.c reads the specs once the tree is known. */
-static int opt_fail_spec(const struct sim_opt *o, const char *arg,
-			 struct sim_args *a, char *err)
-{
-	if (a->nfail == SIM_FAIL_MAX)
-		return dard_fail(err, -E2BIG, "more than %d --fail options",
-				 SIM_FAIL_MAX);
-	if (!*arg)
-		return dard_fail(err, -EINVAL, "empty --fail");
-	a->fail[a->nfail++] = arg;
-	return 0;
-}
+#include "optparse.h"
 
 #define OFF(field) offsetof(struct sim_args, field)
 
@@ -413,6 +247,19 @@ static const struct sim_opt opts[] = {
 		 "                 when its load is F of its bandwidth or more;\n"
 		 "                 0: by its elephants alone (default: the\n"
 		 "                 mode's, 0.9 or 0)\n"},
+	{.name = "min-share",
+	 .val = 'M',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.min_share),
+	 .min = 0,
+	 .max = 1,
+	 .domain = "a share from 0 to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --min-share F  dard, dard-paper: a switch counts an elephant\n"
+		 "                 on a link only while its rate is F of the\n"
+		 "                 link's bandwidth or more (dard-switchd's\n"
+		 "                 --min-share; default: the mode's, 1/64 or 0)\n"},
 	{.name = "escape",
 	 .val = 'X',
 	 .modes = SIM_RUN,

@@ -74,10 +74,12 @@ static int attach_ports(struct sw_counter *c, const struct sw_port *port,
 	return 0;
 }
 
-int sw_counter_attach(struct sw_counter **out, const struct sw_port *port,
-		      unsigned nports, uint32_t dscp, char *err)
+int sw_counter_attach(struct sw_counter **out, struct sw_port *port,
+		      unsigned nports, const struct sw_count_opts *o, char *err)
 {
 	struct sw_counter *c = calloc(1, sizeof(*c));
+	uint64_t cap = 0;
+	unsigned i;
 	int ret;
 
 	if (!c || !(c->hook = calloc(nports ? nports : 1, sizeof(*c->hook)))) {
@@ -91,7 +93,16 @@ int sw_counter_attach(struct sw_counter **out, const struct sw_port *port,
 				strerror(errno));
 		goto err;
 	}
-	c->skel->rodata->elephant_dscp = dscp;
+	/* The program adds a flow's bytes up to the largest threshold. */
+	for (i = 0; i < nports; i++) {
+		port[i].min_bytes =
+			sw_min_bytes(port[i].mbps, o->min_share, o->window_ns);
+		if (port[i].min_bytes > cap)
+			cap = port[i].min_bytes;
+	}
+	c->skel->rodata->elephant_dscp = o->dscp;
+	c->skel->rodata->window_ns = o->window_ns;
+	c->skel->rodata->bytes_cap = cap;
 	ret = dard_switch__load(c->skel);
 	if (ret) {
 		dard_fail(err, ret, "Unable to load the BPF object: %s",
@@ -113,7 +124,7 @@ int sw_count_map(int fd, struct sw_port *port, unsigned nports, uint64_t now,
 {
 	enum { BATCH = 512 };
 	static struct dard_sw_key keys[BATCH];
-	static uint64_t seen[BATCH];
+	static struct dard_sw_flow val[BATCH];
 	static uint8_t forget[BATCH];
 	void *cursor = NULL;
 	int ret;
@@ -124,12 +135,12 @@ int sw_count_map(int fd, struct sw_port *port, unsigned nports, uint64_t now,
 		port[i].elephants = 0;
 	do {
 		n = BATCH;
-		ret = bpf_map_lookup_batch(fd, cursor, &out, keys, seen, &n,
+		ret = bpf_map_lookup_batch(fd, cursor, &out, keys, val, &n,
 					   NULL);
 		/* -ENOENT: the last batch, which may still hold entries. */
 		if (ret && ret != -ENOENT)
 			return ret;
-		if (sw_tally(port, nports, keys, seen, n, now, window_ns,
+		if (sw_tally(port, nports, keys, val, n, now, window_ns,
 			     forget))
 			for (k = 0; k < n; k++)
 				if (forget[k])

@@ -14,17 +14,27 @@
 
 struct sw_counter;
 
+/* What the counter counts. */
+struct sw_count_opts {
+	uint32_t dscp;	    /* the hosts' elephant mark */
+	uint64_t window_ns; /* the counting window */
+	double min_share;   /* of a port's bandwidth over the window that
+			     * a counted flow carried; 0: every flow */
+};
+
 /*
- * Loads the program marking elephants by dscp and attaches it to every
- * port; on failure nothing stays attached and err (DARD_ERR_MAX) says
- * which step failed.
+ * Sets every port's min_bytes from o, loads the program noting flows
+ * marked with o->dscp and attaches it to every port; on failure nothing
+ * stays attached and err (DARD_ERR_MAX) says which step failed.
  */
-int sw_counter_attach(struct sw_counter **c, const struct sw_port *port,
-		      unsigned nports, uint32_t dscp, char *err);
+int sw_counter_attach(struct sw_counter **c, struct sw_port *port,
+		      unsigned nports, const struct sw_count_opts *o,
+		      char *err);
 /*
- * Sets every port's elephants to those seen within window_ns of now,
- * reading the table in batches, and forgets entries long gone. On a
- * failed read the counts are partial: the caller must not use them.
+ * Sets every port's elephants to the flows seen within window_ns of now
+ * that carried its min_bytes in a window (sw_tally), reading the table
+ * in batches, and forgets entries long gone. On a failed read the counts
+ * are partial: the caller must not use them.
  */
 int sw_counter_count(struct sw_counter *c, struct sw_port *port,
 		     unsigned nports, uint64_t now, uint64_t window_ns);

@@ -210,7 +210,10 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sig, NULL);
 	sigaction(SIGTERM, &sig, NULL);
 	sigaction(SIGUSR1, &sig, NULL);
-	if (sw_counter_attach(&a.counter, a.port, a.nports, o.dscp, err))
+	if (sw_counter_attach(
+		    &a.counter, a.port, a.nports,
+		    &(struct sw_count_opts){o.dscp, o.window_ns, o.min_share},
+		    err))
 		goto out;
 	a.ready_ns = sw_now() + a.window_ns;
 	/*
@@ -222,8 +225,9 @@ int main(int argc, char **argv)
 	load.next_ns = a.ready_ns;
 	inet_ntop(AF_INET, &listen, addr, sizeof(addr));
 	log_info(
-		"%s: %u ports, answering on %s:%u, window %.3g s, elephant DSCP %u",
-		o.sw, a.nports, addr, o.port, o.window_ns / 1e9, o.dscp);
+		"%s: %u ports, answering on %s:%u, window %.3g s, elephant DSCP %u, min share %.3g",
+		o.sw, a.nports, addr, o.port, o.window_ns / 1e9, o.dscp,
+		o.min_share);
 	if (!o.no_tables)
 		log_info(
 			"%s: keeping %u routes and rules, checked every %.3g s",

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <string.h>
+#include <linux/dard.h>
 
 #include "cfgfile.h"
 #include "keyfile.h"
@@ -23,15 +24,16 @@ void switchd_usage(FILE *f)
 		"The state-query agent of switch SWITCH of a dard fabric. It\n"
 		"counts the elephant flows leaving each of the switch's ports\n"
 		"(IP-in-IP packets whose outer DSCP is the hosts' elephant mark,\n"
-		"seen within the last --window seconds) with a BPF program on\n"
-		"each port's TC egress hook, and answers the hosts' monitors\n"
-		"over UDP with every asked port's bandwidth (the link capacity\n"
-		"in the configuration file), elephant count and load (the\n"
-		"bytes its interface sent over the last --window, from the\n"
-		"kernel's counters; not measured in the first window). It runs\n"
-		"in the switch's network namespace, in the foreground, and logs\n"
-		"to stderr; SIGUSR1 logs its counters, SIGINT and SIGTERM detach\n"
-		"the programs and stop it.\n"
+		"seen within the last --window seconds, that carried at least\n"
+		"--min-share of the port's bandwidth over a window) with a BPF\n"
+		"program on each port's TC egress hook, and answers the hosts'\n"
+		"monitors over UDP with every asked port's bandwidth (the link\n"
+		"capacity in the configuration file), elephant count and load\n"
+		"(the bytes its interface sent over the last --window, from\n"
+		"the kernel's counters; not measured in the first window). It\n"
+		"runs in the switch's network namespace, in the foreground, and\n"
+		"logs to stderr; SIGUSR1 logs its counters, SIGINT and SIGTERM\n"
+		"detach the programs and stop it.\n"
 		"\n"
 		"It also owns the switch's downhill and uphill tables (table\n"
 		"100 and its rule, tables 1000+PORT and their `from' rules):\n"
@@ -53,6 +55,10 @@ void switchd_usage(FILE *f)
 		"                        measure the load over as long\n"
 		"                        (default 1; up to 3600)\n"
 		"  -d, --elephant-dscp N the hosts' elephant mark, 0-63 (default 8)\n"
+		"  -m, --min-share F     count a marked flow only if it carried\n"
+		"                        this share of its port's bandwidth over\n"
+		"                        a window, 0 to 1 (default 1/64: 0.015625;\n"
+		"                        0: every marked flow, as in the paper)\n"
 		"  -i, --ifname FORMAT   the name of port N's interface, a printf\n"
 		"                        format of the number (default p%%u)\n"
 		"  -r, --reconcile SECONDS\n"
@@ -119,6 +125,12 @@ static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 		if (ret)
 			dard_num_fail(err, ret, "--elephant-dscp", arg, "0-63");
 		break;
+	case 'm':
+		ret = dard_parse_double(arg, 0, 1, &o->min_share);
+		if (ret)
+			dard_num_fail(err, ret, "--min-share", arg,
+				      "a share from 0 to 1");
+		break;
 	case 'i':
 		if (!ifname_ok(arg))
 			return bad(err, "--ifname", arg,
@@ -152,6 +164,7 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 		{"port", required_argument, NULL, 'p'},
 		{"window", required_argument, NULL, 'w'},
 		{"elephant-dscp", required_argument, NULL, 'd'},
+		{"min-share", required_argument, NULL, 'm'},
 		{"ifname", required_argument, NULL, 'i'},
 		{"reconcile", required_argument, NULL, 'r'},
 		{"no-tables", no_argument, NULL, 'n'},
@@ -164,12 +177,13 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 	o->port = DARD_PROTO_PORT;
 	o->window_ns = 1000000000;
 	o->dscp = 8;
+	o->min_share = 1.0 / DARD_SW_SHARE_INV;
 	o->ifname_fmt = "p%u";
 	o->level = DARD_LOG_INFO;
 	o->reconcile_ns = 5000000000ULL;
 	err[0] = '\0';
-	while ((opt = getopt_long(argc, argv, "c:k:l:p:w:d:i:r:nvqVh", longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:k:l:p:w:d:m:i:r:nvqVh",
+				  longopts, NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)
 			return ret;

@@ -16,6 +16,8 @@ struct switchd_opts {
 	uint32_t port;		/* UDP */
 	uint64_t window_ns;	/* count elephants seen this recently */
 	uint32_t dscp;		/* the hosts' elephant mark */
+	double min_share;	/* a counted flow's bytes over a window, as
+				 * a share of its port's; 0: any */
 	const char *ifname_fmt; /* port N's interface: one %u */
 	int level;		/* enum dard_log_level */
 	uint64_t reconcile_ns;	/* check the tables this often */

@@ -1,26 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Counting a switch's elephants and answering a query: no I/O. */
 #include <errno.h>
+#include <math.h>
 
 #include "err.h"
 #include "topo.h"
 #include "reply.h"
 
-unsigned sw_tally(struct sw_port *port, unsigned nports,
-		  const struct dard_sw_key *keys, const uint64_t *seen,
-		  unsigned n, uint64_t now, uint64_t window_ns, uint8_t *forget)
+uint64_t sw_min_bytes(uint32_t mbps, double share, uint64_t window_ns)
 {
+	/* Mbit/s to bytes per ns is 1/8000; a double avoids the overflow. */
+	double b = ceil(share * mbps * (double)window_ns / 8000.0);
+
+	return b >= 0x1p64 ? UINT64_MAX : (uint64_t)b;
+}
+
+/* The most a flow carried in now's window w or the one before. */
+static uint64_t window_bytes(const struct dard_sw_flow *f, uint64_t w)
+{
+	/* A window after w: another CPU's clock, as fresh as w. */
+	if (f->window >= w)
+		return f->bytes > f->prev ? f->bytes : f->prev;
+	return f->window + 1 == w ? f->bytes : 0;
+}
+
+unsigned sw_tally(struct sw_port *port, unsigned nports,
+		  const struct dard_sw_key *keys,
+		  const struct dard_sw_flow *val, unsigned n, uint64_t now,
+		  uint64_t window_ns, uint8_t *forget)
+{
+	uint64_t w = now / window_ns;
 	unsigned i, k, gone = 0;
 
 	for (k = 0; k < n; k++) {
-		uint64_t age = now > seen[k] ? now - seen[k] : 0;
+		uint64_t seen = val[k].seen_ns;
+		uint64_t age = now > seen ? now - seen : 0;
+		uint64_t bytes = window_bytes(&val[k], w);
 
 		forget[k] = age > 8 * window_ns;
 		gone += forget[k];
 		if (age > window_ns)
 			continue;
 		for (i = 0; i < nports; i++)
-			if (port[i].ifindex == keys[k].ifindex)
+			if (port[i].ifindex == keys[k].ifindex &&
+			    bytes >= port[i].min_bytes)
 				port[i].elephants++;
 	}
 	return gone;

@@ -27,6 +27,7 @@ struct sw_port {
 	char ifname[IF_NAMESIZE];
 	uint32_t mbps;
 	uint32_t elephants; /* at the last count */
+	uint64_t min_bytes; /* a flow counts with this many in a window */
 	int up;		    /* the link was up at the last look */
 	uint32_t load_kbps; /* over the last window; DARD_LOAD_UNKNOWN */
 	struct sw_tx tx;    /* the last good sample of its counter */
@@ -48,15 +49,23 @@ uint32_t sw_load_kbps(const struct sw_tx *prev, const struct sw_tx *cur);
 int sw_load_take(struct sw_port *p, const struct sw_tx *cur);
 
 /*
- * Adds the n entries (key, last seen) of a snapshot that were seen within
- * window_ns of now to their ports' elephants; an entry seen after now
+ * The bytes a marked flow must carry in a window of window_ns to count
+ * as an elephant on a port of mbps: share of what the port can send in
+ * it, rounded up (0 for share 0: every flow counts, as in the paper).
+ */
+uint64_t sw_min_bytes(uint32_t mbps, double share, uint64_t window_ns);
+
+/*
+ * Adds the n entries (key, value) of a snapshot that were seen within
+ * window_ns of now, and carried their port's min_bytes in now's window
+ * or the one before, to their ports' elephants; an entry seen after now
  * (another CPU's clock) is fresh. Sets forget[k] for entries unseen for
  * over 8 windows, for the caller to delete, and returns how many.
  */
 unsigned sw_tally(struct sw_port *port, unsigned nports,
-		  const struct dard_sw_key *keys, const uint64_t *seen,
-		  unsigned n, uint64_t now, uint64_t window_ns,
-		  uint8_t *forget);
+		  const struct dard_sw_key *keys,
+		  const struct dard_sw_flow *val, unsigned n, uint64_t now,
+		  uint64_t window_ns, uint8_t *forget);
 
 /*
  * Decodes a query into msg: 0, or dard_proto_decode's -errno, or -EINVAL

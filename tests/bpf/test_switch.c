@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The switches' elephant counter under BPF_PROG_TEST_RUN: marked IP-in-IP
- * flows are noted by port and inner 5-tuple, nothing else is, and no
- * packet is ever changed.
+ * flows are noted by port and inner 5-tuple with their bytes per window,
+ * nothing else is, no packet is ever changed, and dard-switchd's count
+ * takes a flow only when it carried its port's share in a window.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -28,13 +30,45 @@
 #include "counter.h"
 #include "dard_switch.skel.h"
 
-enum { LO = 1 };
+/*
+ * Packets leave by loopback. The port is 1 Mbit/s with the default share
+ * (1/64) over a 10 s window: 19,532 bytes make a counted flow. The window
+ * is far longer than a test, so a transfer crosses at most one window's
+ * edge: one of its two windows then holds half its bytes.
+ */
+enum { LO = 1, MBPS = 1, MIN_BYTES = 19532 };
+#define WINDOW (10 * 1000000000ULL)
 
 static struct dard_switch *skel;
 
+/* What dard-switchd loads for the port: its threshold, 0 for --min-share 0. */
+static struct dard_switch *load(uint64_t window_ns, double share)
+{
+	struct dard_switch *s = dard_switch__open();
+
+	if (!s)
+		return NULL;
+	s->rodata->elephant_dscp = 8;
+	s->rodata->window_ns = window_ns;
+	s->rodata->bytes_cap = sw_min_bytes(MBPS, share, window_ns);
+	if (dard_switch__load(s)) {
+		dard_switch__destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+static uint64_t coarse_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /* An elephant's mark in tos, from sport to port 9, behind outer_proto. */
-static size_t packet(uint8_t *buf, uint8_t tos, uint8_t outer_proto,
-		     uint16_t sport)
+static size_t packet_of(uint8_t *buf, uint8_t tos, uint8_t outer_proto,
+			uint16_t sport, uint16_t payload)
 {
 	const struct pkt_outer outer = {.saddr = A("10.4.16.66"),
 					.daddr = A("10.4.32.66"),
@@ -44,31 +78,41 @@ static size_t packet(uint8_t *buf, uint8_t tos, uint8_t outer_proto,
 				   .daddr = A("172.16.0.5"),
 				   .sport = sport,
 				   .dport = 9,
-				   .payload = 10,
+				   .payload = payload,
 				   .outer = &outer};
 
 	return build(buf, &o);
 }
 
+static size_t packet(uint8_t *buf, uint8_t tos, uint8_t outer_proto,
+		     uint16_t sport)
+{
+	return packet_of(buf, tos, outer_proto, sport, 10);
+}
+
 /* Runs the program on buf; the packet must come out unchanged. */
-static void run(const uint8_t *buf, size_t len)
+static void run_on(struct dard_switch *sk, const uint8_t *buf, size_t len)
 {
 	uint8_t out[PKT_MAX];
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = buf, .data_size_in = len,
 		    .data_out = out, .data_size_out = sizeof(out), .repeat = 1);
 
-	assert_int_equal(
-		bpf_prog_test_run_opts(
-			bpf_program__fd(skel->progs.dard_sw_egress), &o),
-		0);
+	assert_int_equal(bpf_prog_test_run_opts(
+				 bpf_program__fd(sk->progs.dard_sw_egress), &o),
+			 0);
 	assert_int_equal(o.retval, TC_ACT_OK);
 	assert_int_equal(o.data_size_out, len);
 	assert_memory_equal(out, buf, len);
 }
 
-static unsigned entries(void)
+static void run(const uint8_t *buf, size_t len)
 {
-	int fd = bpf_map__fd(skel->maps.dard_sw_flows);
+	run_on(skel, buf, len);
+}
+
+static unsigned entries_of(struct dard_switch *sk)
+{
+	int fd = bpf_map__fd(sk->maps.dard_sw_flows);
 	struct dard_sw_key k, next;
 	unsigned n = 0;
 	void *prev = NULL;
@@ -81,14 +125,16 @@ static unsigned entries(void)
 	return n;
 }
 
+static unsigned entries(void)
+{
+	return entries_of(skel);
+}
+
 static int setup(void **state)
 {
 	(void)state;
-	skel = dard_switch__open();
-	if (!skel)
-		return -1;
-	skel->rodata->elephant_dscp = 8;
-	return dard_switch__load(skel) ? -1 : 0;
+	skel = load(WINDOW, 1.0 / DARD_SW_SHARE_INV);
+	return skel ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -101,17 +147,18 @@ static int teardown(void **state)
 static void test_counts_marked_flows(void **state)
 {
 	struct dard_sw_key k = {.ifindex = LO};
+	uint64_t before = coarse_now();
+	struct dard_sw_flow seen;
 	uint8_t buf[PKT_MAX];
-	uint64_t seen;
-	size_t len;
+	size_t len, len2;
 
 	(void)state;
 	/* Two packets of one elephant, one of another: two entries. */
 	len = packet(buf, 8 << 2, IPPROTO_IPIP, 1000);
 	run(buf, len);
 	run(buf, len);
-	len = packet(buf, 8 << 2 | 1, IPPROTO_IPIP, 1001); /* ECN bits apart */
-	run(buf, len);
+	len2 = packet(buf, 8 << 2 | 1, IPPROTO_IPIP, 1001); /* ECN bits apart */
+	run(buf, len2);
 	assert_int_equal(entries(), 2);
 	k.flow.saddr = A("172.16.0.1");
 	k.flow.daddr = A("172.16.0.5");
@@ -122,7 +169,11 @@ static void test_counts_marked_flows(void **state)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.dard_sw_flows), &k,
 				    &seen),
 		0);
-	assert_true(seen > 0);
+	/* Seen now, its window's; the frames' bytes, whole. */
+	assert_true(seen.seen_ns >= before && seen.seen_ns <= coarse_now());
+	assert_int_equal(seen.window, seen.seen_ns / WINDOW);
+	assert_true(seen.bytes == 2 * len ||
+		    (seen.bytes == len && seen.prev == len));
 }
 
 static void test_ignores_the_rest(void **state)
@@ -195,17 +246,19 @@ static void test_count_batches(void **state)
 	struct sw_port port[2] = {{.num = 1, .ifindex = 11},
 				  {.num = 2, .ifindex = 12}};
 	int fd = bpf_map__fd(skel->maps.dard_sw_flows);
-	uint64_t now = 1000ULL * 1000000000, window = 1000000000, seen;
+	uint64_t now = 1000ULL * 1000000000, window = 1000000000;
 	struct dard_sw_key k = {.flow.proto = IPPROTO_UDP};
+	struct dard_sw_flow seen = {0};
 	unsigned i;
 
 	(void)state;
 	for (i = 0; i < 1200; i++) {
 		k.ifindex = i < 700 ? 11 : 12;
 		k.flow.sport = htons(i);
-		seen = i < 700	  ? now
-		       : i < 1000 ? now - 3 * window
-				  : now - 9 * window;
+		seen.seen_ns = i < 700	  ? now
+			       : i < 1000 ? now - 3 * window
+					  : now - 9 * window;
+		seen.window = seen.seen_ns / window;
 		assert_int_equal(bpf_map_update_elem(fd, &k, &seen, BPF_ANY),
 				 0);
 	}
@@ -225,6 +278,171 @@ static void test_count_batches(void **state)
 	assert_true(sw_count_map(-1, port, 2, now, window) < 0);
 }
 
+/*
+ * A row: what leaves the port in one window, under dard-switchd's
+ * --min-share, and what it counts. A transfer is packets of 1,462-byte
+ * frames of one flow, a trickle one 72-byte frame of its own flow.
+ */
+struct count_row {
+	const char *name;
+	double share;
+	uint8_t tos, outer; /* the outer header's */
+	unsigned transfers, packets, trickles;
+	unsigned want_entries, want;
+};
+
+static const struct count_row count_rows[] = {
+	{"300 forged trickles", 1.0 / 64, 8 << 2, IPPROTO_IPIP, 0, 0, 300, 300,
+	 0},
+	{"300 forged trickles, paper", 0, 8 << 2, IPPROTO_IPIP, 0, 0, 300, 300,
+	 300},
+	/* 28 frames: 40,936 bytes, twice the threshold and more. */
+	{"a transfer", 1.0 / 64, 8 << 2, IPPROTO_IPIP, 1, 28, 0, 1, 1},
+	{"a transfer, paper", 0, 8 << 2, IPPROTO_IPIP, 1, 28, 0, 1, 1},
+	{"3 transfers among 100 trickles", 1.0 / 64, 8 << 2, IPPROTO_IPIP, 3,
+	 28, 100, 103, 3},
+	{"3 transfers among 100 trickles, paper", 0, 8 << 2, IPPROTO_IPIP, 3,
+	 28, 100, 103, 103},
+	/* 13 frames: 19,006 bytes, just under 19,532. */
+	{"10 flows just under", 1.0 / 64, 8 << 2, IPPROTO_IPIP, 10, 13, 0, 10,
+	 0},
+	{"10 flows just under, paper", 0, 8 << 2, IPPROTO_IPIP, 10, 13, 0, 10,
+	 10},
+	{"an unmarked transfer", 0, 0, IPPROTO_IPIP, 1, 28, 10, 0, 0},
+	{"a marked transfer, not IP-in-IP", 0, 8 << 2, IPPROTO_UDP, 1, 28, 10,
+	 0, 0},
+};
+
+static void count_row(const struct count_row *r)
+{
+	struct dard_switch *sk = load(WINDOW, r->share);
+	struct sw_port port = {.num = 1, .ifindex = LO, .mbps = MBPS};
+	uint8_t buf[PKT_MAX];
+	unsigned i, j;
+	size_t len;
+
+	if (!sk)
+		fail_msg("%s: the program did not load", r->name);
+	port.min_bytes = sw_min_bytes(MBPS, r->share, WINDOW);
+	for (i = 0; i < r->transfers; i++) {
+		len = packet_of(buf, r->tos, r->outer, 100 + i, 1400);
+		assert_int_equal(len, 1462);
+		for (j = 0; j < r->packets; j++)
+			run_on(sk, buf, len);
+	}
+	for (i = 0; i < r->trickles; i++)
+		run_on(sk, buf, packet(buf, r->tos, r->outer, 5000 + i));
+	if (entries_of(sk) != r->want_entries)
+		fail_msg("%s: %u entries, want %u", r->name, entries_of(sk),
+			 r->want_entries);
+	assert_int_equal(sw_count_map(bpf_map__fd(sk->maps.dard_sw_flows),
+				      &port, 1, coarse_now(), WINDOW),
+			 0);
+	if (port.elephants != r->want)
+		fail_msg("%s: %u elephants, want %u", r->name, port.elephants,
+			 r->want);
+	dard_switch__destroy(sk);
+}
+
+static void test_count_rows(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(sw_min_bytes(MBPS, 1.0 / 64, WINDOW), MIN_BYTES);
+	for (i = 0; i < sizeof(count_rows) / sizeof(count_rows[0]); i++)
+		count_row(&count_rows[i]);
+}
+
+static uint64_t stat_of(struct dard_switch *sk, unsigned which)
+{
+	int fd = bpf_map__fd(sk->maps.dard_sw_stats);
+	int ncpus = libbpf_num_possible_cpus(), i;
+	uint64_t v[512], sum = 0;
+	__u32 k = which;
+
+	assert_true(ncpus > 0 && ncpus <= 512);
+	assert_int_equal(bpf_map_lookup_elem(fd, &k, v), 0);
+	for (i = 0; i < ncpus; i++)
+		sum += v[i];
+	return sum;
+}
+
+/* Polls the clock, within a bound, until window w has begun. */
+static void reach_window(uint64_t window_ns, uint64_t w)
+{
+	uint64_t give_up = coarse_now() + (w + 2) * window_ns;
+
+	while (coarse_now() / window_ns < w)
+		if (coarse_now() > give_up)
+			fail_msg("the clock did not reach window %llu",
+				 (unsigned long long)w);
+}
+
+/*
+ * A flow's windows: its bytes stop growing once past the threshold, the
+ * next window keeps the last one's bytes as prev (0 after a window with
+ * nothing), and a window that ended under the threshold is counted
+ * light. 200 ms windows on a 1 Mbit/s port, a share of 1/256: 98
+ * bytes; a frame is 72.
+ */
+static void test_windows(void **state)
+{
+	const uint64_t window = 200000000;
+	struct dard_switch *sk = load(window, 1.0 / 256);
+	struct dard_sw_key k = {.ifindex = LO,
+				.flow = {.saddr = A("172.16.0.1"),
+					 .daddr = A("172.16.0.5"),
+					 .sport = htons(7000),
+					 .dport = htons(9),
+					 .proto = IPPROTO_UDP}};
+	struct dard_sw_flow f;
+	uint8_t buf[PKT_MAX];
+	uint64_t light, was;
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_non_null(sk);
+	fd = bpf_map__fd(sk->maps.dard_sw_flows);
+	len = packet(buf, 8 << 2, IPPROTO_IPIP, 7000);
+	assert_int_equal(len, 72);
+	assert_int_equal(sw_min_bytes(MBPS, 1.0 / 256, window), 98);
+	/* Past the threshold, a flow's bytes are left alone. */
+	run_on(sk, buf, len);
+	assert_int_equal(bpf_map_lookup_elem(fd, &k, &f), 0);
+	was = f.window;
+	/* Polled to the window's start: the four land in it. */
+	reach_window(window, was + 1);
+	run_on(sk, buf, len);
+	run_on(sk, buf, len);
+	run_on(sk, buf, len);
+	run_on(sk, buf, len);
+	assert_int_equal(bpf_map_lookup_elem(fd, &k, &f), 0);
+	assert_int_equal(f.bytes, 144);
+	/* The first window ended with 72: light, kept as prev. */
+	assert_int_equal(stat_of(sk, DARD_SW_STAT_LIGHT), 1);
+	assert_int_equal(f.prev, f.window == was + 1 ? 72 : 0);
+	/* A window of 144 ends: not light. */
+	light = stat_of(sk, DARD_SW_STAT_LIGHT);
+	was = f.window;
+	reach_window(window, was + 1);
+	run_on(sk, buf, len);
+	assert_int_equal(bpf_map_lookup_elem(fd, &k, &f), 0);
+	assert_int_equal(stat_of(sk, DARD_SW_STAT_LIGHT), light);
+	assert_int_equal(f.bytes, 72);
+	/* The next window's, unless the test was held up past it. */
+	assert_int_equal(f.prev, f.window == was + 1 ? 144 : 0);
+	/* A window with nothing: prev is 0, and the 72 was light. */
+	reach_window(window, f.window + 2);
+	run_on(sk, buf, len);
+	assert_int_equal(bpf_map_lookup_elem(fd, &k, &f), 0);
+	assert_int_equal(f.prev, 0);
+	assert_int_equal(f.bytes, 72);
+	assert_int_equal(stat_of(sk, DARD_SW_STAT_LIGHT), light + 1);
+	dard_switch__destroy(sk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_ignores_the_rest),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_count_batches),
+		cmocka_unit_test(test_count_rows),
+		cmocka_unit_test(test_windows),
 	};
 
 	bpf_test_need_root("test_switch");

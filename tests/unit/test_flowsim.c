@@ -584,6 +584,75 @@ static void test_busy(void **state)
 			 sum_busy / 5, sum_count / 5);
 }
 
+/*
+ * A switch counts an elephant on a link only at min_share of its
+ * bandwidth (dard-switchd's --min-share). 120 flows of 100 MB from e1_3
+ * to e2_3 from 0 s, 8.3 Mbit/s each (their host links: under 1/64 of a
+ * link), elephants by 20 s and about 30 on each link between the two
+ * pods' aggregation switches and the cores; at 20 s, two 1 GB flows
+ * from tor1_1 to tor2_1 (e1_1 and e1_2 to e2_1 and e2_2) that ECMP's
+ * hash put on one up link. Judged by the counts alone (busy 0), a move
+ * of one of them onto tor1_1's free up link joins some 30 slow flows at
+ * a core: counted, it gains about a thousandth of the link, under
+ * delta (1%), and both stay at half the link or less; uncounted, it
+ * gains half the link, and both run at the link less the slow flows'
+ * 250 Mbit/s.
+ */
+static void test_min_share(void **state)
+{
+	enum { SLOW = 120, N = SLOW + 2 };
+	struct dard_sim_flow out[N];
+	char err[DARD_ERR_MAX];
+	struct dard_tflow f[N];
+	struct dard_sim_opts o;
+	uint64_t seed;
+	unsigned i;
+
+	(void)state;
+	dard_sim_opts_init(&o);
+	assert_true(dard_sim_min_share(&o) == 1.0 / 64);
+	o.sched = DARD_SIM_DARD_PAPER;
+	assert_true(dard_sim_min_share(&o) == 0);
+	o.min_share = 0.25;
+	assert_true(dard_sim_min_share(&o) == 0.25);
+	for (i = 0; i < SLOW; i++)
+		f[i] = (struct dard_tflow){0, find(t, "e1_3"), find(t, "e2_3"),
+					   100000000};
+	f[SLOW] = (struct dard_tflow){20, find(t, "e1_1"), find(t, "e2_1"),
+				      1000000000};
+	f[SLOW + 1] = (struct dard_tflow){20, find(t, "e1_2"), find(t, "e2_2"),
+					  1000000000};
+	/* A seed whose hash puts the two on one up link: 16 s at best. */
+	for (seed = 1; seed < 64; seed++) {
+		run(DARD_SIM_ECMP, seed, f, N, out);
+		if (out[SLOW].end > 20 + 15 && out[SLOW + 1].end > 20 + 15)
+			break;
+	}
+	assert_true(seed < 64);
+	dard_sim_opts_init(&o);
+	o.seed = seed;
+	o.busy = 0;
+	run_o(&o, f, N, out);
+	print_message("seed %lu: 1/64: %.3f s and %.3f s, %u moves\n",
+		      (unsigned long)seed, out[SLOW].end - 20,
+		      out[SLOW + 1].end - 20,
+		      out[SLOW].moves + out[SLOW + 1].moves);
+	assert_true(out[SLOW].moves + out[SLOW + 1].moves >= 1);
+	assert_true(out[SLOW].end < 20 + 15 && out[SLOW + 1].end < 20 + 15);
+	o.min_share = 0;
+	run_o(&o, f, N, out);
+	print_message("seed %lu: every elephant: %.3f s and %.3f s\n",
+		      (unsigned long)seed, out[SLOW].end - 20,
+		      out[SLOW + 1].end - 20);
+	assert_int_equal(out[SLOW].moves + out[SLOW + 1].moves, 0);
+	assert_true(out[SLOW].end > 20 + 15 && out[SLOW + 1].end > 20 + 15);
+	/* Out of [0, 1], or NaN: refused. */
+	o.min_share = 1.5;
+	assert_int_equal(dard_sim_run(t, p, f, N, &o, out, NULL, err), -EINVAL);
+	o.min_share = NAN;
+	assert_int_equal(dard_sim_run(t, p, f, N, &o, out, NULL, err), -EINVAL);
+}
+
 /* Every scheduler's name parses back to it; other names are refused. */
 static void test_sched_names(void **state)
 {
@@ -630,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_optimal_needs_fattree),
 		cmocka_unit_test(test_optimal_not_slower),
 		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_min_share),
 		cmocka_unit_test(test_sched_names),
 		cmocka_unit_test(test_paper_unchanged),
 	};

@@ -51,7 +51,7 @@ static void zero(void)
 
 static void test_tally(void **state)
 {
-	/* now = 100 s, window 1 s. */
+	/* now = 100 s, window 1 s: window 100 now, 99 before. */
 	const struct dard_sw_key keys[] = {
 		{.ifindex = 11}, /* seen just now */
 		{.ifindex = 11}, /* 0.5 s ago */
@@ -61,25 +61,97 @@ static void test_tally(void **state)
 		{.ifindex = 99}, /* not a port of ours: counted nowhere */
 		{.ifindex = 14}, /* after now: another CPU's clock */
 	};
-	const uint64_t seen[] = {100ULL * S, 99500000000ULL, 99ULL * S,
-				 98ULL * S,  91ULL * S,	     100ULL * S,
-				 101ULL * S};
+	/* Last seen and its window; no bytes: every port's min_bytes 0. */
+	const struct dard_sw_flow val[] = {
+		{100ULL * S, 100, 0, 0}, {99500000000ULL, 99, 0, 0},
+		{99ULL * S, 99, 0, 0},	 {98ULL * S, 98, 0, 0},
+		{91ULL * S, 91, 0, 0},	 {100ULL * S, 100, 0, 0},
+		{101ULL * S, 101, 0, 0},
+	};
 	uint8_t forget[7];
 
 	(void)state;
 	zero();
 	assert_int_equal(
-		sw_tally(ports, 3, keys, seen, 7, 100ULL * S, S, forget), 1);
+		sw_tally(ports, 3, keys, val, 7, 100ULL * S, S, forget), 1);
 	assert_int_equal(ports[0].elephants, 2);
 	assert_int_equal(ports[1].elephants, 1);
 	assert_int_equal(ports[2].elephants, 1);
 	assert_memory_equal(forget, ((uint8_t[]){0, 0, 0, 0, 1, 0, 0}), 7);
 	/* Batches add up: the same snapshot again doubles the counts. */
-	sw_tally(ports, 3, keys, seen, 7, 100ULL * S, S, forget);
+	sw_tally(ports, 3, keys, val, 7, 100ULL * S, S, forget);
 	assert_int_equal(ports[0].elephants, 4);
 	/* An empty snapshot changes nothing. */
-	assert_int_equal(sw_tally(ports, 3, keys, seen, 0, 0, S, forget), 0);
+	assert_int_equal(sw_tally(ports, 3, keys, val, 0, 0, S, forget), 0);
 	assert_int_equal(ports[0].elephants, 4);
+}
+
+/* A port's threshold: its share of what the port sends in a window. */
+static void test_min_bytes(void **state)
+{
+	(void)state;
+	/* 1 Gbit/s for 1 s is 125 MB; 1/64 of it. */
+	assert_int_equal(sw_min_bytes(1000, 1.0 / 64, S), 1953125);
+	/* A quarter window, a 20 Mbit/s link: 625,000 B / 64, rounded up. */
+	assert_int_equal(sw_min_bytes(20, 1.0 / 64, S / 4), 9766);
+	/* The paper's counting: any flow. */
+	assert_int_equal(sw_min_bytes(100000, 0, 3600ULL * S), 0);
+	/* The largest: 4.3 Pbit/s for an hour, whole, does not wrap. */
+	assert_true(sw_min_bytes(UINT32_MAX, 1, 3600ULL * S) >
+		    1932735282000000000ULL);
+	/* Beyond a u64: saturated. */
+	assert_int_equal(sw_min_bytes(UINT32_MAX, 100, 3600ULL * S),
+			 UINT64_MAX);
+}
+
+/*
+ * Flows seen within the window count on a port only with its min_bytes
+ * in now's window or the one before: a trickle does not, a transfer
+ * does, and a threshold of 0 counts them all.
+ */
+static void test_tally_bytes(void **state)
+{
+	/* now = 100.5 s, window 1 s; port 11 wants 1000 bytes a window. */
+	const uint64_t now = 100500000000ULL;
+	const struct dard_sw_key keys[] = {
+		{.ifindex = 11}, {.ifindex = 11}, {.ifindex = 11},
+		{.ifindex = 11}, {.ifindex = 11}, {.ifindex = 11},
+		{.ifindex = 11},
+	};
+	const struct dard_sw_flow val[] = {
+		/* A trickle: a packet a window. */
+		{100ULL * S, 100, 60, 60},
+		/* A transfer: enough in each window. */
+		{now, 100, 700, 1000},
+		/* Started this window, already enough. */
+		{now, 100, 1000, 0},
+		/* Started in the last window, not yet enough in either. */
+		{now, 100, 600, 900},
+		/* Last seen just before this window began, with enough. */
+		{99600000000ULL, 99, 1500, 0},
+		/* Enough two windows ago only. */
+		{99600000000ULL, 99, 10, 5000},
+		/* Another CPU's clock ahead: its window is as fresh. */
+		{101ULL * S, 101, 2000, 0},
+	};
+	uint8_t forget[7];
+
+	(void)state;
+	zero();
+	ports[0].min_bytes = 1000;
+	sw_tally(ports, 3, keys, val, 7, now, S, forget);
+	assert_int_equal(ports[0].elephants, 4);
+	/* The paper's mode: every flow seen within the window. */
+	zero();
+	ports[0].min_bytes = 0;
+	sw_tally(ports, 3, keys, val, 7, now, S, forget);
+	assert_int_equal(ports[0].elephants, 7);
+	/* A threshold above every flow: none. */
+	zero();
+	ports[0].min_bytes = 5001;
+	sw_tally(ports, 3, keys, val, 7, now, S, forget);
+	assert_int_equal(ports[0].elephants, 0);
+	ports[0].min_bytes = 0;
 }
 
 /* A load from two samples: kbit/s rounded down, or not measured. */
@@ -361,6 +433,7 @@ static void test_opts(void **state)
 	assert_int_equal(o.port, 7471);
 	assert_int_equal(o.window_ns, S);
 	assert_int_equal(o.dscp, 8);
+	assert_true(o.min_share == 1.0 / 64);
 	assert_string_equal(o.ifname_fmt, "p%u");
 	assert_int_equal(o.has_listen, 0);
 	assert_int_equal(o.reconcile_ns, 5000000000ULL);
@@ -373,6 +446,12 @@ static void test_opts(void **state)
 			 DARD_OPTS_RUN);
 	assert_int_equal(o.reconcile_ns, S / 2);
 	assert_int_equal(o.no_tables, 1);
+	assert_int_equal(parse(&o, err, "--min-share", "0", "c1", NULL),
+			 DARD_OPTS_RUN);
+	assert_true(o.min_share == 0);
+	assert_int_equal(parse(&o, err, "-m", "0.1", "c1", NULL),
+			 DARD_OPTS_RUN);
+	assert_true(o.min_share == 0.1);
 	assert_int_equal(parse(&o, err, "-w", "0.25", "-p", "9", "-d", "0",
 			       "-l", "10.0.0.1", "-i", "sw%u", "-v", "agg1",
 			       NULL),
@@ -400,6 +479,10 @@ static void test_opts_reject(void **state)
 		{"-w", "1e-12", "--window"},
 		{"-d", "64", "--elephant-dscp"},
 		{"-d", "", "--elephant-dscp"},
+		{"-m", "-0.1", "--min-share"},
+		{"-m", "1.5", "--min-share"},
+		{"-m", "nan", "--min-share"},
+		{"-m", "1/64", "--min-share"},
 		{"-l", "1.2.3", "--listen"},
 		{"-i", "p%s", "--ifname"},
 		{"-i", "p%u%u", "--ifname"},
@@ -679,6 +762,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_min_bytes),
+		cmocka_unit_test(test_tally_bytes),
 		cmocka_unit_test(test_load_kbps),
 		cmocka_unit_test(test_load_take),
 		cmocka_unit_test(test_load_sample),

@@ -24,7 +24,8 @@
  *                        the generation it noted is not this one
  *
  * dard-switchd's maps (bpf/dard_switch.bpf.c), not pinned:
- *   dard_sw_flows LRU    struct dard_sw_key -> __u64, last seen
+ *   dard_sw_flows LRU    struct dard_sw_key -> struct dard_sw_flow: when
+ *                        last seen and the bytes of its last two windows
  *   dard_sw_stats percpu array of __u64, indexed by enum dard_sw_stat
  */
 #ifndef _UAPI_LINUX_DARD_H
@@ -45,6 +46,9 @@ enum dard_limits {
 	DARD_ALIASES_MAX = 4096,
 	DARD_SW_FLOWS_MAX = 16384, /* size of dard_sw_flows: elephants per
 				    * switch, all ports together */
+	/* dard-switchd's default --min-share, 1/64: a marked flow counts on
+	 * a port if it carried 1/64 of the port's bandwidth over a window */
+	DARD_SW_SHARE_INV = 64,
 	DARD_OUTER_TTL = 64,
 };
 
@@ -87,11 +91,23 @@ struct dard_flow_key {
 };
 
 /* Key of a switch's dard_sw_flows (bpf/dard_switch.bpf.c): an elephant
- * leaving one exit port; the value is when it was last seen (__u64,
- * bpf_ktime_get_coarse_ns). */
+ * leaving one exit port. */
 struct dard_sw_key {
 	__u32 ifindex; /* the exit port's interface */
 	struct dard_flow_key flow;
+};
+
+/*
+ * Value of dard_sw_flows. Windows are the counting window's multiples of
+ * bpf_ktime_get_coarse_ns(); bytes are whole frames (skb->len), counted
+ * only up to the program's bytes_cap (the largest port's threshold), so
+ * that a flow known to be large costs no more writes than its last-seen.
+ */
+struct dard_sw_flow {
+	__u64 seen_ns; /* last seen, bpf_ktime_get_coarse_ns() */
+	__u64 window;  /* seen_ns / the window: the one bytes is of */
+	__u64 bytes;   /* in that window; not added to past bytes_cap */
+	__u64 prev;    /* in the window before it; 0 if none was seen */
 };
 
 enum dard_flow_flag {
@@ -200,7 +216,8 @@ enum dard_stat {
 	FN(NOTED, "noted")	   /* a marked packet noted */                 \
 	FN(NEW_FLOW, "new_flow")   /* an elephant entered the table */         \
 	FN(FLOW_FULL, "flow_full") /* table update failed: not noted */        \
-	FN(TRUNCATED, "truncated") /* inner header unreadable: not noted */
+	FN(TRUNCATED, "truncated") /* inner header unreadable: not noted */    \
+	FN(LIGHT, "light")	   /* a flow's window ended under bytes_cap */
 
 #define __DARD_SW_STAT_ENUM(id, name) DARD_SW_STAT_##id,
 /* clang-format off */
