@@ -331,6 +331,20 @@ static void apply_elephant(struct dard_dev *dd, struct nlattr *data[])
 			   nla_get_u8(data[IFLA_DARD_ELEPHANT_DSCP]));
 }
 
+/*
+ * rtnetlink lets in CAP_NET_ADMIN over the namespace, which the root of
+ * any user namespace has over its own; dard, as its genl family, wants it
+ * over the initial one (Documentation/kmod.md, "Permissions"). Both run
+ * in the sender's context.
+ */
+static int need_admin(struct netlink_ext_ack *extack)
+{
+	if (capable(CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack, "dard: CAP_NET_ADMIN over the init user ns");
+	return -EPERM;
+}
+
 static int dard_newlink(struct net *src_net, struct net_device *dev,
 			struct nlattr *tb[], struct nlattr *data[],
 			struct netlink_ext_ack *extack)
@@ -340,6 +354,9 @@ static int dard_newlink(struct net *src_net, struct net_device *dev,
 	struct net_device *lower;
 	int ret;
 
+	ret = need_admin(extack);
+	if (ret < 0)
+		return ret;
 	if (tb[IFLA_LINK]) {
 		lower = __dev_get_by_index(dev_net(dev),
 					   nla_get_u32(tb[IFLA_LINK]));
@@ -366,6 +383,10 @@ static int dard_changelink(struct net_device *dev, struct nlattr *tb[],
 			   struct nlattr *data[],
 			   struct netlink_ext_ack *extack)
 {
+	int ret = need_admin(extack);
+
+	if (ret < 0)
+		return ret;
 	apply_elephant(netdev_priv(dev), data);
 	return 0;
 }
