@@ -16,6 +16,7 @@
 #include <net/rtnetlink.h>
 #include "device.h"
 #include "flows.h"
+#include "mark.h"
 #include "send.h"
 
 /* What ipip offers: GSO and checksums are the lower device's business. */
@@ -52,6 +53,18 @@ struct dard_dev *dard_device_by_alias(struct net *net, __be32 a)
 
 	list_for_each_entry_rcu(dd, &dn->devs, list)
 		if (dard_is_alias(dd, a))
+			return dd;
+	return NULL;
+}
+
+struct dard_dev *dard_device_by_uplink(struct net *net, int ifindex)
+{
+	struct dard_net *dn = net_generic(net, dard_net_id);
+	struct dard_dev *dd;
+
+	/* A device that recorded no uplink guards every interface. */
+	list_for_each_entry_rcu(dd, &dn->devs, list)
+		if (!dd->link || dd->link == ifindex)
 			return dd;
 	return NULL;
 }
@@ -209,10 +222,14 @@ err_free_tstats:
 static void dard_uninit(struct net_device *dev)
 {
 	struct dard_dev *dd = netdev_priv(dev);
+	struct dard_net *dn = net_generic(dev_net(dev), dard_net_id);
 
-	/* Receive stops finding us; the destructor waits for it. */
-	if (!list_empty(&dd->list))
-		list_del_rcu(&dd->list);
+	/* Receive and the guard stop finding us; the destructor waits. */
+	if (list_empty(&dd->list))
+		return;
+	list_del_rcu(&dd->list);
+	if (list_empty(&dn->devs))
+		dard_mark_guard_del(dev_net(dev));
 }
 
 /* Runs once every reference is gone, and only after dard_init worked. */
@@ -331,6 +348,20 @@ static void apply_elephant(struct dard_dev *dd, struct nlattr *data[])
 			   nla_get_u8(data[IFLA_DARD_ELEPHANT_DSCP]));
 }
 
+/*
+ * rtnetlink lets in CAP_NET_ADMIN over the namespace, which the root of
+ * any user namespace has over its own; dard, as its genl family, wants it
+ * over the initial one (Documentation/kmod.md, "Permissions"). Both run
+ * in the sender's context.
+ */
+static int need_admin(struct netlink_ext_ack *extack)
+{
+	if (capable(CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack, "dard: CAP_NET_ADMIN over the init user ns");
+	return -EPERM;
+}
+
 static int dard_newlink(struct net *src_net, struct net_device *dev,
 			struct nlattr *tb[], struct nlattr *data[],
 			struct netlink_ext_ack *extack)
@@ -338,8 +369,12 @@ static int dard_newlink(struct net *src_net, struct net_device *dev,
 	struct dard_net *dn = net_generic(dev_net(dev), dard_net_id);
 	struct dard_dev *dd = netdev_priv(dev);
 	struct net_device *lower;
+	bool first;
 	int ret;
 
+	ret = need_admin(extack);
+	if (ret < 0)
+		return ret;
 	if (tb[IFLA_LINK]) {
 		lower = __dev_get_by_index(dev_net(dev),
 					   nla_get_u32(tb[IFLA_LINK]));
@@ -354,9 +389,19 @@ static int dard_newlink(struct net *src_net, struct net_device *dev,
 			dev->mtu = lower->mtu - sizeof(struct iphdr);
 	}
 	apply_elephant(dd, data);
+	/* The namespace's first device brings the guard (mark.c). */
+	first = list_empty(&dn->devs);
+	if (first) {
+		ret = dard_mark_guard_add(dev_net(dev));
+		if (ret < 0)
+			return ret;
+	}
 	ret = register_netdevice(dev);
-	if (ret < 0)
+	if (ret < 0) {
+		if (first)
+			dard_mark_guard_del(dev_net(dev));
 		return ret;
+	}
 	list_add_rcu(&dd->list, &dn->devs);
 	pr_debug("%s: device created\n", dev->name);
 	return 0;
@@ -366,6 +411,10 @@ static int dard_changelink(struct net_device *dev, struct nlattr *tb[],
 			   struct nlattr *data[],
 			   struct netlink_ext_ack *extack)
 {
+	int ret = need_admin(extack);
+
+	if (ret < 0)
+		return ret;
 	apply_elephant(netdev_priv(dev), data);
 	return 0;
 }

@@ -75,6 +75,8 @@ int dard_device_init(void);
 void dard_device_uninit(void);
 /* The dard device owning alias a in net, or NULL; under RCU. */
 struct dard_dev *dard_device_by_alias(struct net *net, __be32 a);
+/* The dard device whose uplink is ifindex in net, or NULL; under RCU. */
+struct dard_dev *dard_device_by_uplink(struct net *net, int ifindex);
 bool dard_is_alias(struct dard_dev *dd, __be32 a);
 const struct dard_kdest *dard_dest_find(struct dard_dev *dd, __be32 id);
 

@@ -55,5 +55,10 @@ module_exit(dard_mod_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("DARD multipath IP-in-IP datapath");
 MODULE_AUTHOR("the dard project");
-MODULE_ALIAS_RTNL_LINK(DARD_LINK_KIND);
-MODULE_ALIAS_GENL_FAMILY(DARD_GENL_NAME);
+/*
+ * No MODULE_ALIAS_RTNL_LINK or MODULE_ALIAS_GENL_FAMILY: the kernel would
+ * load us for anyone, rtnetlink for the root of any user namespace
+ * (`unshare -Urn ip link add d0 type dard`) and generic netlink for any
+ * user who asks for the family by name. modprobe dard, or the units, load
+ * it (Documentation/kmod.md, "Permissions").
+ */

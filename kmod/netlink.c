@@ -3,8 +3,9 @@
  * The generic netlink family DARD_GENL_NAME (kmod/uapi/linux/dard.h has
  * the commands and attributes). Every command names its device in the
  * caller's network namespace; those that change it need CAP_NET_ADMIN
- * there (GENL_UNS_ADMIN_PERM) and run under the RTNL, as device changes
- * do. Policies are strict: an attribute a command does not take, or a
+ * over the initial user namespace (GENL_ADMIN_PERM: the root of a user
+ * namespace of one's own may not) and run under the RTNL, as device
+ * changes do. Policies are strict: an attribute a command does not take, or a
  * read-only one, is refused with a message naming it. This file has the
  * family, the device's commands and its destinations'; netlink_flow.c
  * the flows' commands, their dump and the events.
@@ -502,19 +503,19 @@ out:
 static const struct genl_ops dard_ops[] = {
 	DARD_OP(DARD_CMD_GET_DEVICE, .doit = do_get_device, dev_policy, 0),
 	DARD_OP(DARD_CMD_SET_DEVICE, .doit = set_device, set_device_policy,
-		GENL_UNS_ADMIN_PERM),
+		GENL_ADMIN_PERM),
 	DARD_OP(DARD_CMD_SET_DEST, .doit = set_dest, set_dest_policy,
-		GENL_UNS_ADMIN_PERM),
+		GENL_ADMIN_PERM),
 	DARD_OP(DARD_CMD_SET_DEAD, .doit = set_dead, set_dead_policy,
-		GENL_UNS_ADMIN_PERM),
+		GENL_ADMIN_PERM),
 	DARD_OP(DARD_CMD_GET_FLOW, .dumpit = dard_netlink_dump_flows,
 		dev_policy, 0),
 	DARD_OP(DARD_CMD_MOVE_FLOW, .doit = dard_netlink_move_flow,
-		dard_flow_op_policy, GENL_UNS_ADMIN_PERM),
+		dard_flow_op_policy, GENL_ADMIN_PERM),
 	DARD_OP(DARD_CMD_DEL_FLOW, .doit = dard_netlink_del_flow,
-		dard_flow_op_policy, GENL_UNS_ADMIN_PERM),
+		dard_flow_op_policy, GENL_ADMIN_PERM),
 	DARD_OP(DARD_CMD_SET_WEIGHTS, .doit = set_weights, set_weights_policy,
-		GENL_UNS_ADMIN_PERM),
+		GENL_ADMIN_PERM),
 	DARD_OP(DARD_CMD_GET_WEIGHTS, .doit = get_weights, get_weights_policy,
 		0),
 };

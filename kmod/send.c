@@ -21,6 +21,7 @@
 #include <linux/dard_policy.h>
 #include "device.h"
 #include "flows.h"
+#include "mark.h"
 #include "send.h"
 
 /* What the headers of one packet say. */
@@ -358,8 +359,8 @@ static int encap(struct dard_dev *dd, struct sk_buff *skb,
 		goto err_rt;
 	skb_set_inner_ipproto(skb, IPPROTO_IPIP);
 	dard_count(dd, DARD_STAT_ENCAP);
-	iptunnel_xmit(NULL, rt, skb, fl4.saddr, fl4.daddr, IPPROTO_IPIP, tos,
-		      DARD_OUTER_TTL, p->frag & htons(IP_DF), false);
+	dard_mark_xmit(rt, skb, fl4.saddr, fl4.daddr, tos, DARD_OUTER_TTL,
+		       p->frag & htons(IP_DF));
 	return PARSE_OK;
 
 err_rt:

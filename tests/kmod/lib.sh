@@ -27,7 +27,7 @@ prefix=k
 topo=clos:2,4,1
 conf=$DARD_TESTBED_DIR/$prefix/dard.conf
 kver=$(cat /etc/dard-kver 2>/dev/null)
-ko=/lib/modules/$kver/dard.ko
+ko=/lib/modules/$kver/updates/dard.ko
 h1=e1_1 h2=e1_2
 
 # on (tests/netns/lib.sh) bounds each command by $DARD_TEST_CMD_TIMEOUT,

@@ -11,9 +11,13 @@
  * of each request is drawn at random. A request accepted is a failure;
  * so is a device that stops answering GET_DEVICE or whose settings
  * changed. Prints `nlfuzz: N passed, N failed'; exit 0 only if none
- * failed.
+ * failed. With -p it only probes the caller's privilege
+ * (tests/kmod/attack.sh): GET_DEVICE must answer, and a well-formed
+ * SET_DEVICE that changes nothing (the device's own elephant DSCP) is
+ * sent; exit 0 if it was refused with EPERM, 3 if accepted, 1 otherwise.
  *
  *   nlfuzz [ -n ITERATIONS ] [ -s SEED ] [ -v ] DEV
+ *   nlfuzz -p DEV
  *
  * Self-contained over libmnl (no dard library): it tests the module, not
  * the daemon's backend.
@@ -596,12 +600,29 @@ static void check_device(struct fuzz *f, const struct dev *before)
 	       "the device's settings changed under refused requests");
 }
 
+/* -p: whether this caller may change DEV; dev is what GET_DEVICE said. */
+static int probe(struct fuzz *f, const struct dev *dev)
+{
+	char buf[256];
+	struct nlmsghdr *nlh = msg(f, buf, f->family, DARD_CMD_SET_DEVICE, 0);
+	int ret;
+
+	mnl_attr_put_u32(nlh, DARD_A_IFINDEX, f->ifindex);
+	mnl_attr_put_u8(nlh, DARD_A_ELEPHANT_DSCP, dev->dscp);
+	ret = ask(f, nlh, NULL, NULL);
+	printf("nlfuzz: GET_DEVICE answered; SET_DEVICE: %s\n",
+	       ret ? strerror(-ret) : "accepted");
+	return ret == -EPERM ? 0 : ret ? 1 : 3;
+}
+
 static int usage(FILE *out)
 {
 	fprintf(out, "Usage: nlfuzz [ -n ITERATIONS ] [ -s SEED ] [ -v ] DEV\n"
+		     "       nlfuzz -p DEV\n"
 		     "Sends DEV's dard module ITERATIONS (default 2000) "
 		     "malformed requests;\n"
-		     "every one must be refused.\n");
+		     "every one must be refused. -p: whether SET_DEVICE is "
+		     "refused (EPERM).\n");
 	return out == stdout ? 0 : 2;
 }
 
@@ -641,11 +662,13 @@ int main(int argc, char **argv)
 	struct fuzz f = {0};
 	unsigned long n = 2000, i;
 	struct dev before;
-	int opt, ret;
+	int opt, ret, priv = 0;
 
 	f.rng = time(NULL);
-	while ((opt = getopt(argc, argv, "n:s:vh")) != -1) {
-		if (opt == 'n')
+	while ((opt = getopt(argc, argv, "n:ps:vh")) != -1) {
+		if (opt == 'p')
+			priv = 1;
+		else if (opt == 'n')
 			n = strtoul(optarg, NULL, 10);
 		else if (opt == 's')
 			f.rng = strtoull(optarg, NULL, 10);
@@ -666,6 +689,8 @@ int main(int argc, char **argv)
 			argv[optind], ret ? strerror(-ret) : "no answer");
 		return 1;
 	}
+	if (priv)
+		return probe(&f, &before);
 	for (i = 0; i < n; i++) {
 		struct nlmsghdr *nlh =
 			faults[rnd(&f, sizeof(faults) / sizeof(*faults))](&f,

@@ -4,22 +4,30 @@
  * (tests/kmod/test.sh): an outer header to one of a host's aliases around
  * an inner UDP packet to an ID that is not the host's. A datapath that
  * decapsulated it would relay it on; dard's must drop and count it
- * (drop_not_mine).
+ * (drop_not_mine). With -d the outer header carries that DSCP: the forged
+ * elephant of tests/kmod/attack.sh. With -l it listens instead, on a raw
+ * IP-in-IP socket, and tells the outer DSCPs it saw.
  *
- *   rawip OUTER_SRC OUTER_DST INNER_SRC INNER_DST [ COUNT ]
+ *   rawip [ -d DSCP ] OUTER_SRC OUTER_DST INNER_SRC INNER_DST [ COUNT ]
+ *   rawip -l [ -s OUTER_SRC ] COUNT SECONDS
  *
- * Exits 0 once COUNT (default 10) packets were handed to the kernel.
+ * Sending exits 0 once COUNT (default 10) packets were handed to the
+ * kernel. Listening prints "listening", then, once COUNT IP-in-IP packets
+ * (from OUTER_SRC only, if given) came or SECONDS passed, "dscp D N" for
+ * each outer DSCP D seen N times and "total N"; it exits 0 if COUNT came.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -62,8 +70,66 @@ static int parse_addr(const char *what, const char *s, uint32_t *a)
 	return 0;
 }
 
+static int parse_num(const char *what, const char *s, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	if (errno || *end || end == s || *v < 0 || *v > max) {
+		fprintf(stderr, "rawip: invalid %s `%s': 0-%ld\n", what, s,
+			max);
+		return -1;
+	}
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* -l: counts the outer DSCPs of IP-in-IP to this host, from src if set. */
+static int listen_ipip(uint32_t src, long count, long seconds)
+{
+	long seen[64] = {0}, total = 0, end = now_ms() + seconds * 1000, left;
+	uint8_t buf[2048];
+	struct pollfd pfd = {.events = POLLIN};
+	const struct iphdr *ip = (const struct iphdr *)buf;
+	ssize_t n;
+	int d;
+
+	/* A raw socket of a protocol gets a copy of every packet of it
+	 * delivered here, before its handler (dard's, ipip's) takes it. */
+	pfd.fd = socket(AF_INET, SOCK_RAW, IPPROTO_IPIP);
+	if (pfd.fd < 0) {
+		perror("rawip: socket(SOCK_RAW, IPPROTO_IPIP)");
+		return 1;
+	}
+	printf("listening\n");
+	fflush(stdout);
+	while (total < count && (left = end - now_ms()) > 0) {
+		if (poll(&pfd, 1, (int)left) <= 0)
+			continue;
+		n = recv(pfd.fd, buf, sizeof(buf), 0);
+		if (n < (ssize_t)sizeof(*ip) || (src && ip->saddr != src))
+			continue;
+		seen[ip->tos >> 2]++;
+		total++;
+	}
+	close(pfd.fd);
+	for (d = 0; d < 64; d++)
+		if (seen[d])
+			printf("dscp %d %ld\n", d, seen[d]);
+	printf("total %ld\n", total);
+	return total < count;
+}
+
 static void build(struct probe *p, uint32_t osrc, uint32_t odst, uint32_t isrc,
-		  uint32_t idst)
+		  uint32_t idst, uint8_t dscp)
 {
 	memset(p, 0, sizeof(*p));
 	memset(p->payload, 'd', sizeof(p->payload));
@@ -82,6 +148,7 @@ static void build(struct probe *p, uint32_t osrc, uint32_t odst, uint32_t isrc,
 	p->outer.version = 4;
 	p->outer.ihl = 5;
 	p->outer.ttl = 64;
+	p->outer.tos = dscp << 2;
 	p->outer.protocol = IPPROTO_IPIP;
 	p->outer.tot_len = htons(sizeof(*p));
 	p->outer.saddr = osrc;
@@ -91,16 +158,39 @@ static void build(struct probe *p, uint32_t osrc, uint32_t odst, uint32_t isrc,
 
 int main(int argc, char **argv)
 {
-	uint32_t osrc, odst, isrc, idst;
+	uint32_t osrc = 0, odst, isrc, idst;
 	struct sockaddr_in to = {.sin_family = AF_INET};
+	long count = 10, dscp = 0, seconds, i;
 	struct probe p;
-	long count = 10, i;
-	char *end;
-	int fd;
+	int fd, o, listen = 0;
 
+	while ((o = getopt(argc, argv, "d:ls:")) != -1) {
+		if (o == 'd' && !parse_num("DSCP", optarg, 63, &dscp))
+			continue;
+		if (o == 'l') {
+			listen = 1;
+			continue;
+		}
+		if (o == 's' && !parse_addr("outer source", optarg, &osrc))
+			continue;
+		return 2;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (listen) {
+		if (argc != 3) {
+			fprintf(stderr, "Usage: rawip -l [ -s OUTER_SRC ] "
+					"COUNT SECONDS\n");
+			return 2;
+		}
+		if (parse_num("count", argv[1], COUNT_MAX, &count) ||
+		    parse_num("seconds", argv[2], 3600, &seconds))
+			return 1;
+		return listen_ipip(osrc, count, seconds);
+	}
 	if (argc < 5 || argc > 6) {
-		fprintf(stderr, "Usage: rawip OUTER_SRC OUTER_DST INNER_SRC "
-				"INNER_DST [ COUNT ]\n");
+		fprintf(stderr, "Usage: rawip [ -d DSCP ] OUTER_SRC OUTER_DST "
+				"INNER_SRC INNER_DST [ COUNT ]\n");
 		return 2;
 	}
 	if (parse_addr("outer source", argv[1], &osrc) ||
@@ -108,17 +198,12 @@ int main(int argc, char **argv)
 	    parse_addr("inner source", argv[3], &isrc) ||
 	    parse_addr("inner destination", argv[4], &idst))
 		return 1;
-	if (argc == 6) {
-		errno = 0;
-		count = strtol(argv[5], &end, 10);
-		if (errno || *end || end == argv[5] || count < 1 ||
-		    count > COUNT_MAX) {
-			fprintf(stderr, "rawip: invalid count `%s': 1-%d\n",
-				argv[5], COUNT_MAX);
-			return 1;
-		}
+	if (argc == 6 &&
+	    (parse_num("count", argv[5], COUNT_MAX, &count) || !count)) {
+		fprintf(stderr, "rawip: the count is 1-%d\n", COUNT_MAX);
+		return 1;
 	}
-	build(&p, osrc, odst, isrc, idst);
+	build(&p, osrc, odst, isrc, idst, (uint8_t)dscp);
 	to.sin_addr.s_addr = odst;
 	/* IPPROTO_RAW implies IP_HDRINCL: the outer header is ours. */
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);

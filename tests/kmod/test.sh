@@ -15,11 +15,13 @@
 #
 # First the BPF datapath between the two hosts, which proves the harness
 # (boot, modules, namespaces, traffic) whatever the module does; then the
-# module: its policy self-test (the policy digest's kernel build), load,
+# module: its policy self-test (the policy digest's kernel build), who
+# may load and drive it (attack.sh's privilege_test), load,
 # ping and iperf3 over every path, new flows split by path
 # weights (the BPF datapath's split is tests/bpf's), a flow moved
 # mid-transfer whose bytes then take the new path and arrive, an
-# elephant event, the netlink policy fuzzer, the relay probe, a kmod host
+# elephant event, the netlink policy fuzzer, the relay probe, forged
+# elephant marks cleared on the uplink (attack.sh's mark_test), a kmod host
 # talking to a BPF host, unload while traffic flows, and the kernel log.
 # Without dard.ko every kmod test FAILs. Every wait is a poll with a
 # liveness bound (within) and every command is bounded (on, bounded):
@@ -29,6 +31,8 @@ set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 suite=kmod
 source tests/kmod/lib.sh
+# privilege_test and mark_test: the module's half of issue 30's attacks.
+source tests/kmod/attack.sh
 tmp=$(mktemp -d)
 
 kmod=""
@@ -291,6 +295,8 @@ t "policy: insmod dard.ko selftest=1 (the policy digest)" \
 	bounded insmod "$ko" selftest=1
 t "policy: the module's digests are the expected ones" policy_digests
 t "policy: rmmod dard after its self-test" bounded rmmod dard
+# Who may load it and drive it: installed, depmod, no alias; ends unloaded.
+privilege_test
 echo "+ insmod $ko"
 if bounded insmod "$ko"; then
 	kmod=1
@@ -321,6 +327,8 @@ weights_test kmod tk
 
 move_test kmod tk 45011
 relay_probe kmod tk
+# Forged elephants leave unmarked; dard0's own keep the mark.
+mark_test
 tk "kmod: nlfuzz is in the image" test -x "$nlfuzz"
 tk "kmod: nlfuzz: every malformed request refused" on $h1 "$nlfuzz" dard0
 tk "kmod: the device survived it" on $h1 ping -c 2 -W 10 -q $id2
