@@ -4,6 +4,7 @@
  * on disk: modes and owners refused, gen, rotate and promote round trips.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -134,6 +135,147 @@ static void test_parse_refused(void **state)
 	assert_non_null(strstr(err, "NUL"));
 }
 
+/*
+ * The keys a daemon holds (dard_keys_alloc) are on pages the kernel
+ * leaves out of core dumps: /proc/self/smaps flags them `dd'.
+ */
+static int dontdump(const void *p)
+{
+	uintptr_t a = (uintptr_t)p, lo = 0, hi = 0;
+	char l[512];
+	int in = 0, dd = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	assert_non_null(f);
+	while (fgets(l, sizeof(l), f)) {
+		if (sscanf(l, "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 &&
+		    strchr(l, '-') < strchr(l, ' '))
+			in = lo <= a && a < hi;
+		else if (in && !strncmp(l, "VmFlags:", 8))
+			dd = strstr(l, " dd") != NULL;
+	}
+	fclose(f);
+	return dd;
+}
+
+static void test_alloc(void **state)
+{
+	struct dard_keys *k = dard_keys_alloc(), zero = {0};
+	static struct dard_keys plain;
+
+	(void)state;
+	assert_non_null(k);
+	assert_memory_equal(k, &zero, sizeof(*k));
+	assert_int_equal(dontdump(k), 1);
+	assert_int_equal(dontdump(&k->key[1].k[DARD_KEY_LEN - 1]), 1);
+	/* The check can fail: a static is dumped. */
+	assert_int_equal(dontdump(&plain), 0);
+	dard_keys_free(k);
+	dard_keys_free(NULL);
+}
+
+static void test_file(void **state)
+{
+	char dir[] = "/tmp/dard-key-XXXXXX", path[64], err[DARD_ERR_MAX + 64];
+	struct dard_keys a, b;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(dard_crypto_init(err), 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dard.key", dir);
+	/* Missing. */
+	assert_int_equal(dard_keys_load(&a, path, err), -ENOENT);
+	assert_non_null(strstr(err, path));
+	/* gen: mode 0600, one key; not twice without force. */
+	a = (struct dard_keys){.n = 1};
+	dard_key_new(&a.key[0]);
+	assert_int_equal(a.key[0].id, 1);
+	assert_int_equal(dard_keys_save(&a, path, 0, err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(dard_keys_save(&a, path, 0, err), -EEXIST);
+	assert_non_null(strstr(err, "force"));
+	assert_int_equal(dard_keys_load(&b, path, err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Promote: nothing to promote in one key; left as it was. */
+	assert_int_equal(dard_keys_promote(&b), -EINVAL);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Rotate: the signing key stays first, a fresh one goes second. */
+	dard_keys_rotate(&b);
+	assert_int_equal(b.n, 2);
+	assert_memory_equal(&b.key[0], &a.key[0], sizeof(a.key[0]));
+	assert_int_equal(b.key[1].id, 2);
+	assert_memory_not_equal(b.key[1].k, a.key[0].k, DARD_KEY_LEN);
+	assert_int_equal(dard_keys_save(&b, path, 1, err), 0);
+	assert_int_equal(dard_keys_load(&a, path, err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Again: the second is replaced, not the first. */
+	dard_keys_rotate(&b);
+	assert_memory_equal(&b.key[0], &a.key[0], sizeof(a.key[0]));
+	assert_int_equal(b.key[1].id, 3);
+	assert_memory_not_equal(b.key[1].k, a.key[1].k, DARD_KEY_LEN);
+	/* Promote: the two swap, the newer signs. */
+	a = b;
+	assert_int_equal(dard_keys_promote(&b), 0);
+	assert_int_equal(b.n, 2);
+	assert_memory_equal(&b.key[0], &a.key[1], sizeof(a.key[1]));
+	assert_memory_equal(&b.key[1], &a.key[0], sizeof(a.key[0]));
+	/* Not twice: the old key would sign again. */
+	a = b;
+	assert_int_equal(dard_keys_promote(&b), -EALREADY);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* And the next rotate keeps the promoted key first. */
+	a = b;
+	dard_keys_rotate(&b);
+	assert_memory_equal(&b.key[0], &a.key[0], sizeof(a.key[0]));
+	assert_int_equal(b.key[1].id, 4);
+	/* Ids that came round to 1 skip the signing key's. */
+	a.key[0].id = 1;
+	a.key[1].id = UINT32_MAX;
+	dard_keys_rotate(&a);
+	assert_int_equal(a.key[0].id, 1);
+	assert_int_equal(a.key[1].id, 2);
+	/* Past 4294967295 the fresh key is still the newer for promote. */
+	a.key[0].id = UINT32_MAX;
+	dard_keys_rotate(&a);
+	assert_int_equal(a.key[1].id, 1);
+	assert_int_equal(dard_keys_promote(&a), 0);
+	assert_int_equal(a.key[0].id, 1);
+	assert_int_equal(dard_keys_promote(&a), -EALREADY);
+	assert_int_equal(dard_keys_save(&b, path, 1, err), 0);
+	assert_int_equal(dard_keys_load(&a, path, err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	/* Readable by others: refused, naming the file and the mode. */
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(dard_keys_load(&a, path, err), -EPERM);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "mode 0644"));
+	assert_int_equal(chmod(path, 0600), 0);
+	/* Owned by someone else, when we are root. */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 1000, 1000), 0);
+		assert_int_equal(dard_keys_load(&a, path, err), -EPERM);
+		assert_non_null(strstr(err, "owned by uid 1000"));
+	}
+	/* Not a regular file. */
+	assert_int_equal(dard_keys_load(&a, dir, err), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_path(void **state)
+{
+	(void)state;
+	unsetenv("DARD_KEY");
+	assert_string_equal(dard_key_path(NULL), DARD_KEY_DEFAULT);
+	setenv("DARD_KEY", "/x/k", 1);
+	assert_string_equal(dard_key_path(NULL), "/x/k");
+	assert_string_equal(dard_key_path("/y"), "/y");
+	unsetenv("DARD_KEY");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_parse_refused),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_path),
+		cmocka_unit_test(test_alloc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
