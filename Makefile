@@ -502,14 +502,16 @@ test-cli: daemon
 # exp.sh, dard-exp sample on two namespaces of its own; xfer.sh,
 # dard-exp send and recv on two more (a veth, a tbf); controller.sh,
 # dard-controller and a host's side of its protocol (unshare -n);
-# notify.sh, the daemons under a fake systemd (unshare -n -p -m).
+# notify.sh, the daemons under a fake systemd (unshare -n -p -m);
+# keyleak.sh, no key in the daemons' messages or core dumps (the same).
 test-root: daemon $(B)/tests/ctlpeer $(B)/tests/ctlhost
 	$(Q)scripts/run-tests --title test-root \
 		"DARD_BIN=$(B)/bin DARD_CTLPEER=$(B)/tests/ctlpeer tests/root/ctlsock.sh" \
 		"DARD_BIN=$(B)/bin tests/root/exp.sh" \
 		"DARD_BIN=$(B)/bin tests/root/xfer.sh" \
 		"DARD_BIN=$(B)/bin DARD_CTLHOST=$(B)/tests/ctlhost tests/root/controller.sh" \
-		"DARD_BIN=$(B)/bin tests/root/notify.sh"
+		"DARD_BIN=$(B)/bin tests/root/notify.sh" \
+		"DARD_BIN=$(B)/bin tests/root/keyleak.sh"
 
 $(B)/tests/ctlpeer: $(B)/tests/root/ctlpeer.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@

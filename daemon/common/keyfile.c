@@ -14,7 +14,6 @@
 
 #include "err.h"
 #include "keyfile.h"
-#include "readall.h"
 
 const char *dard_key_path(const char *arg)
 {
@@ -48,14 +47,38 @@ static int check_mode(const struct stat *st, const char *path, char *err)
 	return 0;
 }
 
+/*
+ * The file's text into buf (cap bytes, one more than a file may hold, so
+ * that a longer one is told): read here rather than by dard_read_all,
+ * whose heap buffer would be freed unwiped on an error.
+ */
+static ssize_t read_text(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < cap) {
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			break;
+		n += r;
+	}
+	return n;
+}
+
 int dard_keys_load(struct dard_keys *keys, const char *path, char *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	char text[DARD_KEY_FILE_MAX + 1];
 	struct stat st;
-	char *text;
-	size_t len;
+	ssize_t len;
 	int ret;
 
+	memset(keys, 0, sizeof(*keys));
 	if (fd < 0)
 		return dard_fail(err, -errno,
 				 "Unable to open the key file `%s': %s", path,
@@ -71,18 +94,64 @@ int dard_keys_load(struct dard_keys *keys, const char *path, char *err)
 		close(fd);
 		return ret;
 	}
-	ret = dard_read_all(fd, DARD_KEY_FILE_MAX, &text, &len);
+	len = read_text(fd, text, sizeof(text));
 	close(fd);
-	if (ret == -EFBIG)
-		return dard_fail(err, ret, "%s: longer than %d bytes", path,
-				 DARD_KEY_FILE_MAX);
-	if (ret)
-		return dard_fail(err, ret, "Unable to read `%s': %s", path,
-				 strerror(-ret));
-	ret = dard_keys_parse(keys, text, len, path, err);
-	sodium_memzero(text, len);
-	free(text);
+	if (len > DARD_KEY_FILE_MAX)
+		ret = dard_fail(err, -EFBIG, "%s: longer than %d bytes", path,
+				DARD_KEY_FILE_MAX);
+	else if (len < 0)
+		ret = dard_fail(err, (int)len, "Unable to read `%s': %s", path,
+				strerror(-len));
+	else
+		ret = dard_keys_parse(keys, text, len, path, err);
+	sodium_memzero(text, sizeof(text));
 	return ret;
+}
+
+/*
+ * sodium_malloc rather than a static or a field: its pages are marked
+ * MADV_DONTDUMP and locked (sodium_mlock) at the machine's page size, with
+ * guard pages around, where a page-aligned array would need the page size
+ * at build time and a copy in .bss or a struct would be in every core
+ * dump. Where RLIMIT_MEMLOCK refuses the lock (no CAP_IPC_LOCK), the
+ * pages are still left out of dumps; only swap could then see them.
+ */
+struct dard_keys *dard_keys_alloc(void)
+{
+	struct dard_keys *keys;
+
+	if (sodium_init() < 0)
+		return NULL;
+	keys = sodium_malloc(sizeof(*keys));
+	if (keys)
+		memset(keys, 0, sizeof(*keys));
+	return keys;
+}
+
+void dard_keys_free(struct dard_keys *keys)
+{
+	if (!keys)
+		return;
+	sodium_memzero(keys, sizeof(*keys));
+	sodium_free(keys);
+}
+
+int dard_keys_open(struct dard_keys **keys, const char *path, char *err)
+{
+	struct dard_keys *k = dard_keys_alloc();
+	int ret;
+
+	*keys = NULL;
+	if (!k)
+		return dard_fail(err, -ENOMEM,
+				 "out of memory for the key file `%s'", path);
+	ret = dard_keys_load(k, path, err);
+	if (ret) {
+		dard_keys_free(k);
+		return ret;
+	}
+	*keys = k;
+	return 0;
 }
 
 void dard_key_new(struct dard_key *k)

@@ -20,9 +20,26 @@ int dard_crypto_init(char *err);
  * Reads path into keys. Refuses, with err (DARD_ERR_MAX + PATH_MAX)
  * naming the file and why: a file group or others may read or write, one
  * not owned by root when we run as root, not a regular file, longer than
- * DARD_KEY_FILE_MAX, or anything dard_keys_parse refuses.
+ * DARD_KEY_FILE_MAX, or anything dard_keys_parse refuses. No message
+ * quotes the file's text, and every copy of it is wiped; keys is zeroed
+ * on a refusal.
  */
 int dard_keys_load(struct dard_keys *keys, const char *path, char *err);
+
+/*
+ * Room for keys that a program holds for its life: zeroed, left out of
+ * core dumps and, where the memlock limit allows, kept from swap
+ * (keyfile.c says why sodium_malloc). Starts libsodium; NULL when out of
+ * memory. dard_keys_free wipes and frees it (NULL: nothing).
+ */
+struct dard_keys *dard_keys_alloc(void);
+void dard_keys_free(struct dard_keys *keys);
+
+/*
+ * dard_keys_alloc, then dard_keys_load from path into it: *keys, or NULL
+ * and an error as dard_keys_load's (or -ENOMEM).
+ */
+int dard_keys_open(struct dard_keys **keys, const char *path, char *err);
 
 /* A fresh key from the OS RNG, id 1. */
 void dard_key_new(struct dard_key *k);

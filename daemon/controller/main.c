@@ -20,7 +20,7 @@
 int main(int argc, char **argv)
 {
 	static struct dard_config cfg;
-	static struct dard_keys keys;
+	struct dard_keys *keys = NULL; /* out of core dumps: keyfile.h */
 	static struct ctlr c = {
 		.udp = -1, .swudp = -1, .ctl = -1, .tfd = -1, .epfd = -1};
 	char err[DARD_ERR_MAX + PATH_MAX];
@@ -39,8 +39,8 @@ int main(int argc, char **argv)
 	if (dard_config_read(&cfg, dard_config_path(o.config), NULL, 0, err,
 			     sizeof(err)) ||
 	    dard_crypto_init(err) ||
-	    dard_keys_load(&keys, dard_key_path(o.key), err) ||
-	    ctlr_init(&c, &cfg, &keys, &o, err) || control_open(&c, err) ||
+	    dard_keys_open(&keys, dard_key_path(o.key), err) ||
+	    ctlr_init(&c, &cfg, keys, &o, err) || control_open(&c, err) ||
 	    loop_open(&c, err))
 		goto out;
 	in.s_addr = htonl(o.listen);
@@ -65,5 +65,6 @@ out:
 	control_close(&c);
 	ctlr_fini(&c);
 	dard_config_free(&cfg);
+	dard_keys_free(keys);
 	return ret;
 }

@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sodium.h>
 
 #include "ctl.h"
 #include "args.h"
@@ -37,15 +36,25 @@ static int usage(FILE *f)
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
+/*
+ * Each keeps its keys where dardd keeps its own (dard_keys_alloc: out of
+ * core dumps) and prints only ids and the file's name: an error never
+ * quotes the file (dard_keys_load).
+ */
 static int key_gen(struct ctl *c, const char *file, int force)
 {
-	struct dard_keys keys = {.n = 1};
+	struct dard_keys *keys = dard_keys_alloc();
 	char err[DARD_ERR_MAX + PATH_MAX];
 	int ret;
 
-	dard_key_new(&keys.key[0]);
-	ret = dard_keys_save(&keys, file, force, err);
-	sodium_memzero(&keys, sizeof(keys));
+	if (!keys) {
+		fprintf(stderr, "out of memory\n");
+		return CTL_ERR;
+	}
+	keys->n = 1;
+	dard_key_new(&keys->key[0]);
+	ret = dard_keys_save(keys, file, force, err);
+	dard_keys_free(keys);
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
 		return CTL_ERR;
@@ -58,16 +67,16 @@ static int key_gen(struct ctl *c, const char *file, int force)
 static int key_change(struct ctl *c, const char *file, int promote)
 {
 	char err[DARD_ERR_MAX + PATH_MAX];
-	struct dard_keys keys;
+	struct dard_keys *keys;
 	int ret;
 
-	ret = dard_keys_load(&keys, file, err);
+	ret = dard_keys_open(&keys, file, err);
 	if (ret)
 		goto out;
 	if (!promote)
-		dard_keys_rotate(&keys);
+		dard_keys_rotate(keys);
 	else
-		ret = dard_keys_promote(&keys);
+		ret = dard_keys_promote(keys);
 	if (ret == -EINVAL)
 		dard_fail(
 			err, ret,
@@ -77,21 +86,21 @@ static int key_change(struct ctl *c, const char *file, int promote)
 		dard_fail(
 			err, ret,
 			"nothing to promote: %s's newer key, %u, already signs",
-			file, keys.key[0].id);
+			file, keys->key[0].id);
 	if (ret)
 		goto out;
-	ret = dard_keys_save(&keys, file, 1, err);
+	ret = dard_keys_save(keys, file, 1, err);
 	if (ret)
 		goto out;
 	if (promote)
 		printf("%s: key %u signs, key %u still accepted\n", file,
-		       keys.key[0].id, keys.key[1].id);
+		       keys->key[0].id, keys->key[1].id);
 	else
 		printf("%s: key %u signs, key %u accepted (promote it once "
 		       "every node has this file)\n",
-		       file, keys.key[0].id, keys.key[1].id);
+		       file, keys->key[0].id, keys->key[1].id);
 out:
-	sodium_memzero(&keys, sizeof(keys));
+	dard_keys_free(keys);
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
 		return CTL_ERR;

@@ -296,7 +296,7 @@ static int cp_decode(void *arg, const uint8_t *buf, size_t len, char *err)
 {
 	struct dardd *d = arg;
 
-	return dard_cp_decode(buf, len, &d->keys, d->cp.in, err);
+	return dard_cp_decode(buf, len, d->keys, d->cp.in, err);
 }
 
 static int cp_take(void *arg, size_t len, uint32_t addr, uint16_t port,

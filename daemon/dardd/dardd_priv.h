@@ -51,7 +51,8 @@ struct dardd {
 	struct sw *sw;
 	struct sw_addr *swaddr;
 	uint32_t nswaddr;
-	struct dard_keys keys; /* keys[0] signs what we send */
+	struct dard_keys
+		*keys; /* key[0] signs; out of core dumps (keyfile.h) */
 	uint64_t next_query_ns;
 	struct dard_rx reply_rx; /* the switches' replies, taken or refused */
 	/* The sockets, and how a datagram leaves (io.c). */

@@ -99,7 +99,7 @@ int io_send_cp(struct dardd *d, struct dard_cp_msg *m)
 	m->sender = d->t->node[d->me].id;
 	m->topo = d->io.digest;
 	m->seq = io_next_seq(d);
-	len = dard_cp_encode(buf, sizeof(buf), &d->keys.key[0], m);
+	len = dard_cp_encode(buf, sizeof(buf), &d->keys->key[0], m);
 	if (!len) {
 		log_warn("controller: unable to encode a %s of %u records",
 			 dard_cp_type_name(m->type), m->count);

@@ -86,7 +86,7 @@ int query_open(struct dardd *d)
 	char err[DARD_ERR_MAX + PATH_MAX];
 
 	if (dard_crypto_init(err) ||
-	    dard_keys_load(&d->keys, dard_key_path(d->o.key), err)) {
+	    dard_keys_open(&d->keys, dard_key_path(d->o.key), err)) {
 		log_err("%s", err);
 		return -1;
 	}
@@ -104,7 +104,8 @@ void query_fini(struct dardd *d)
 	free(d->swaddr);
 	d->sw = NULL;
 	d->swaddr = NULL;
-	sodium_memzero(&d->keys, sizeof(d->keys));
+	dard_keys_free(d->keys);
+	d->keys = NULL;
 	d->nswaddr = 0;
 }
 
@@ -179,7 +180,7 @@ void query_send(struct dardd *d, uint64_t now)
 		while (!seq)
 			randombytes_buf(&seq, sizeof(seq));
 		/* Padded to its reply, which the agent never exceeds. */
-		len = dard_proto_query(buf, sizeof(buf), &d->keys.key[0], seq,
+		len = dard_proto_query(buf, sizeof(buf), &d->keys->key[0], seq,
 				       s->ports, s->nports,
 				       dard_proto_query_len(s->nports));
 		s->nports = 0;
@@ -252,7 +253,7 @@ static int reply_decode(void *arg, const uint8_t *buf, size_t len, char *err)
 {
 	struct dardd *d = arg;
 
-	return dard_proto_decode(buf, len, &d->keys, &reply, err);
+	return dard_proto_decode(buf, len, d->keys, &reply, err);
 }
 
 static int reply_take(void *arg, size_t len, uint32_t addr, uint16_t port,

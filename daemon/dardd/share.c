@@ -119,7 +119,7 @@ static int send_to(struct dardd *d, struct peer *p, struct dard_share_msg *m)
 	m->seq = io_next_seq(d);
 	m->sender = d->t->node[d->me].id;
 	m->topo = d->io.digest;
-	len = dard_share_encode(buf, sizeof(buf), &d->keys.key[0], m);
+	len = dard_share_encode(buf, sizeof(buf), &d->keys->key[0], m);
 	if (!len || d->io.xmit(d, DARDD_SOCK_SHARE, buf, len, p->mgmt) < 0) {
 		d->st.share_send_errors++;
 		return -1;
@@ -406,7 +406,7 @@ static int share_decode(void *arg, const uint8_t *buf, size_t len, char *err)
 {
 	struct dardd *d = arg;
 
-	return dard_share_decode(buf, len, &d->keys, &d->sh.sc, d->sh.msg, err);
+	return dard_share_decode(buf, len, d->keys, &d->sh.sc, d->sh.msg, err);
 }
 
 static int share_take(void *arg, size_t len, uint32_t addr, uint16_t port,

@@ -35,7 +35,8 @@ struct dard_keys {
 /*
  * Parses len bytes of text from file name into *keys. Returns 0, or
  * -EINVAL with err (DARD_ERR_MAX) naming the file, the line and what was
- * wrong.
+ * wrong, never quoting the line (its words may be key digits), and *keys
+ * zeroed. Its own copies of the text are wiped before it returns.
  */
 int dard_keys_parse(struct dard_keys *keys, const char *text, size_t len,
 		    const char *name, char *err);
@@ -48,7 +49,10 @@ const struct dard_key *dard_keys_find(const struct dard_keys *keys,
  * the first is the newer (by their ids as serial numbers: promoted).
  */
 int dard_keys_promote(struct dard_keys *keys);
-/* Writes keys in the file format into buf (cap bytes); its length or 0. */
+/*
+ * Writes keys in the file format into buf (cap bytes); its length, or 0
+ * with buf wiped when it does not fit. The caller wipes buf after use.
+ */
 size_t dard_keys_format(const struct dard_keys *keys, char *buf, size_t cap);
 
 #endif /* _DARD_KEY_H */

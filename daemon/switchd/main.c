@@ -179,7 +179,7 @@ static void run(struct sw_agent *a, struct sw_routes *r, struct sw_load *l,
 int main(int argc, char **argv)
 {
 	static struct dard_config cfg;
-	static struct dard_keys keys;
+	struct dard_keys *keys = NULL; /* out of core dumps: keyfile.h */
 	static struct sw_replay replay;
 	char err[DARD_ERR_MAX + PATH_MAX], addr[INET_ADDRSTRLEN];
 	struct sigaction sig = {.sa_handler = on_signal};
@@ -201,12 +201,12 @@ int main(int argc, char **argv)
 	dard_log_init("dard-switchd", o.level);
 	dard_bpf_log(o.level == DARD_LOG_DEBUG);
 	a.window_ns = o.window_ns;
-	a.keys = &keys;
 	a.replay = &replay;
 	if (setup(&a, &r, &cfg, &o, &listen, err) || dard_crypto_init(err) ||
-	    dard_keys_load(&keys, dard_key_path(o.key), err) ||
+	    dard_keys_open(&keys, dard_key_path(o.key), err) ||
 	    sw_answer_open(&a, listen, o.port, err) || sw_load_open(&load, err))
 		goto out;
+	a.keys = keys;
 	sigaction(SIGINT, &sig, NULL);
 	sigaction(SIGTERM, &sig, NULL);
 	sigaction(SIGUSR1, &sig, NULL);
@@ -258,5 +258,6 @@ out:
 	sw_routes_close(&r);
 	free(a.port);
 	dard_config_free(&cfg);
+	dard_keys_free(keys);
 	return ret;
 }

@@ -25,7 +25,7 @@ static inline ssize_t cp_xmit(struct dardd *d, const void *buf, size_t len)
 	struct dard_cp_msg *m = &sent[nsent % SENT_MAX];
 	char err[DARD_ERR_MAX];
 
-	if (dard_cp_decode(buf, len, &d->keys, m, err))
+	if (dard_cp_decode(buf, len, d->keys, m, err))
 		fail_msg("dardd sent a bad message: %s", err);
 	assert_int_equal(m->sender, d->t->node[d->me].id);
 	assert_int_equal(m->topo, dard_cp_topo_digest(d->t));

@@ -17,6 +17,7 @@
 #include "ctl.h"
 #include "dead.h"
 #include "flows.h"
+#include "keyfile.h"
 #include "monitors.h"
 #include "query.h"
 #include "schedule.h"
@@ -171,7 +172,7 @@ static ssize_t fake_xmit(struct dardd *d, enum dardd_sock sock, const void *buf,
 	}
 	if (f->xmit_ret < 0)
 		return f->xmit_ret;
-	if (dard_proto_decode(buf, len, &d->keys, &msg, err))
+	if (dard_proto_decode(buf, len, d->keys, &msg, err))
 		fail_msg("dardd sent a bad query: %s", err);
 	assert_int_equal(msg.type, DARD_MSG_QUERY);
 	assert_true(n < 64);
@@ -228,7 +229,10 @@ static inline void fix_start(struct fix *f)
 	d->io.xmit = fake_xmit;
 	assert_int_equal(links_init(d), 0);
 	assert_int_equal(query_init(d), 0);
-	d->keys = (struct dard_keys){.n = 1, .key = {fix_mac_key()}};
+	/* As query_open holds them, which query_fini frees. */
+	d->keys = dard_keys_alloc();
+	assert_non_null(d->keys);
+	*d->keys = (struct dard_keys){.n = 1, .key = {fix_mac_key()}};
 	elephants_init(d);
 	monitors_init(d, 1);
 }

@@ -35,7 +35,7 @@ static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
 			f->sent_port[n][i] == down ? 0 : DARD_PORT_F_UP, 1000,
 			0,
 			f->sent_port[n][i] == down ? DARD_LOAD_UNKNOWN : 1500};
-	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
+	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0],
 			       f->sent_seq[n], st, f->sent_ports[n]);
 	assert_true(len > 0);
 	fix_from(f, n, buf, len, now);

@@ -32,7 +32,7 @@ static void answer(struct fix *f, const char *name, uint64_t seq,
 		st[i] = (struct dard_port_state){f->sent_port[n][i],
 						 DARD_PORT_F_UP, 1000,
 						 elephants, DARD_LOAD_UNKNOWN};
-	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0], seq, st,
+	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0], seq, st,
 			       f->sent_ports[n]);
 	assert_true(len > 0);
 	fix_from(f, n, buf, len, now);
@@ -236,7 +236,7 @@ static void test_rotation(void **state)
 	size_t len;
 
 	(void)state;
-	f->d.keys = (struct dard_keys){.n = 2, .key = {new, old}};
+	*f->d.keys = (struct dard_keys){.n = 2, .key = {new, old}};
 	fix_elephant(f, "e2_1", 1, 0);
 	query_send(&f->d, 1 * S);
 	len = forge(f, tor, &old, f->sent_seq[tor], buf);

@@ -116,7 +116,7 @@ static void answer_all(struct fix *f, uint32_t elephants, uint64_t now)
 				elephants,
 				elephants == 1 ? DARD_LOAD_UNKNOWN
 					       : elephants * 1000};
-		len = dard_proto_reply(buf, sizeof(buf), &f->d.keys.key[0],
+		len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0],
 				       f->sent_seq[n], st, f->sent_ports[n]);
 		fix_from(f, n, buf, len, now);
 	}
@@ -227,7 +227,7 @@ static void test_down_from_switch(void **state)
 	m->sender = b->t->node[b->d.me].id;
 	m->topo = b->d.io.digest;
 	m->seq = b->d.io.seq_out = b->d.io.seq_out + 1;
-	len = dard_share_encode(buf, sizeof(buf), &b->d.keys.key[0], m);
+	len = dard_share_encode(buf, sizeof(buf), &b->d.keys->key[0], m);
 	clock_now = 5 * S;
 	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT,
 		    clock_now);
@@ -246,7 +246,7 @@ static void test_refused(void **state)
 {
 	static uint8_t buf[DARD_SHARE_MSG_MAX + 8];
 	struct dard_share_msg *m = calloc(1, sizeof(*m));
-	const struct dard_key *k = &b->d.keys.key[0];
+	const struct dard_key *k = &b->d.keys->key[0];
 	uint32_t bm = host_mgmt(b->d.me);
 	const uint64_t *why = a->d.sh.rx.n;
 	size_t len;
@@ -447,7 +447,7 @@ static void send_rec(uint32_t dl, uint8_t flags, uint64_t now)
 	m->sender = b->t->node[b->d.me].id;
 	m->topo = b->d.io.digest;
 	m->seq = b->d.io.seq_out = dard_cp_next_seq(b->d.io.seq_out, wall);
-	len = dard_share_encode(buf, sizeof(buf), &b->d.keys.key[0], m);
+	len = dard_share_encode(buf, sizeof(buf), &b->d.keys->key[0], m);
 	clock_now = now;
 	share_input(&a->d, buf, len, host_mgmt(b->d.me), DARD_SHARE_PORT, now);
 	free(m);
