@@ -351,6 +351,13 @@ static int statement(struct parser *ps)
 					: i < NKEYWORDS - 1 ? ", "
 							    : " or ",
 					keywords[i].name);
+		/* Not quoted when no keyword is that long: a key file given
+		 * as the configuration would put its key in the message. */
+		if (strlen(kw) > 16)
+			return perr(ps, -EINVAL,
+				    "unknown keyword of %zu characters "
+				    "(expected %s)",
+				    strlen(kw), list);
 		return perr(ps, -EINVAL, "unknown keyword `%s' (expected %s)",
 			    kw, list);
 	}

@@ -70,6 +70,10 @@ static void test_err_keywords(void **state)
 static void test_err_statements(void **state)
 {
 	expect_err("frobnicate 1\n", 1, "unknown keyword `frobnicate'");
+	/* A key file given as the configuration: its key is not quoted. */
+	expect_err("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f"
+		   "00a08\n",
+		   1, "unknown keyword of 64 characters (expected topology");
 	expect_err(HEAD "\n# comment\nswitches core1 core\n", 5,
 		   "unknown keyword `switches'");
 	expect_err(HEAD "levels a b\n", 3, "`levels' given twice");
