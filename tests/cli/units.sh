@@ -34,6 +34,10 @@ root=$tmp/root
 mkdir -p "$root/usr/sbin" "$root/usr/lib/systemd" "$root/etc/systemd/system"
 cp -a /lib/systemd/system "$root/usr/lib/systemd/"
 cp "$bin/dardd" "$bin/dard-switchd" "$bin/dard-controller" "$root/usr/sbin/"
+# dardd@'s ExecStartPre runs /bin/sh (it loads dard.ko when told to use
+# the kernel module: kmod.md), which every Debian system has.
+mkdir -p "$root/bin"
+cp -L /bin/sh "$root/bin/sh"
 cp "$top"/systemd/*.service "$root/etc/systemd/system/"
 
 # verify NAME UNIT: clean is exit 0 and not a word.
