@@ -266,12 +266,20 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 # counters, which any user may dump.
 SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o \
 		     $(B)/daemon/switchd/answer.o $(B)/daemon/switchd/counter.o \
-		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o
+		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o \
+		     $(B)/daemon/switchd/window.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+
+# dard-switchd's senders' windows, on their own.
+$(B)/tests/unit/test_swreplay.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/tests/test_swreplay: $(B)/tests/unit/test_swreplay.o \
+		$(B)/daemon/switchd/window.o $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
 
 # dardd's unit tests link its objects but main.o; a fake datapath ops
 # table stands in for the BPF one.

@@ -320,7 +320,7 @@ static void test_not_switch_protocol(void **state)
 	size_t len;
 
 	(void)state;
-	len = dard_proto_query(buf, sizeof(buf), K, 5, (uint16_t[]){1}, 1,
+	len = dard_proto_query(buf, sizeof(buf), K, 1, 5, (uint16_t[]){1}, 1,
 			       DARD_CP_MSG_MAX);
 	assert_int_not_equal(len, 0);
 	assert_int_equal(dard_cp_decode(buf, len, &keys, &got, err),

@@ -32,7 +32,8 @@ static void answer(struct fix *f, const char *name, uint64_t seq,
 		st[i] = (struct dard_port_state){f->sent_port[n][i],
 						 DARD_PORT_F_UP, 1000,
 						 elephants, DARD_LOAD_UNKNOWN};
-	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0], seq, st,
+	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0],
+			       f->d.t->node[f->d.me].id, seq, st,
 			       f->sent_ports[n]);
 	assert_true(len > 0);
 	fix_from(f, n, buf, len, now);
@@ -147,7 +148,8 @@ static size_t forge(struct fix *f, uint32_t tor, const struct dard_key *k,
 	struct dard_port_state st = {f->sent_port[tor][0], DARD_PORT_F_UP, 1000,
 				     99, DARD_LOAD_UNKNOWN};
 	size_t len =
-		dard_proto_reply(buf, DARD_MSG_MAX, k, seq ? seq : 1, &st, 1);
+		dard_proto_reply(buf, DARD_MSG_MAX, k, f->d.t->node[f->d.me].id,
+				 seq ? seq : 1, &st, 1);
 
 	assert_true(len > 0);
 	return len;
