@@ -172,7 +172,7 @@ static void test_forged(void **state)
 
 	/* Seq 0, signed: the decoder refuses it (malformed). */
 	len = forge(f, tor, &k, 0, buf);
-	memset(buf + 12, 0, 8);
+	memset(buf + 16, 0, 8);
 	/* Re-sign so that only the seq is wrong. */
 	crypto_auth_hmacsha512256(buf + len - DARD_MAC_LEN, buf,
 				  len - DARD_MAC_LEN, k.k);
@@ -182,6 +182,13 @@ static void test_forged(void **state)
 	len = forge(f, tor, &k, seq ^ 1, buf);
 	fix_from(f, tor, buf, len, 1 * S);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
+	/* Right seq, another sender's: it answers another querier. */
+	len = forge(f, tor, &k, seq, buf);
+	buf[15] ^= 1;
+	crypto_auth_hmacsha512256(buf + len - DARD_MAC_LEN, buf,
+				  len - DARD_MAC_LEN, k.k);
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 2);
 	/* Right seq, bad MAC; no MAC at all. */
 	len = forge(f, tor, &k, seq, buf);
 	buf[len - 1] ^= 1;
@@ -215,7 +222,7 @@ static void test_forged(void **state)
 	assert_int_equal(f->d.st.replies, 0);
 	assert_int_equal(f->d.sw[tor].pending, seq);
 	assert_int_equal(f->d.links.ls[dl].known, 0);
-	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 9);
+	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 10);
 
 	/* The right one, then its replay. */
 	len = forge(f, tor, &k, seq, buf);
