@@ -276,7 +276,7 @@ $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 
 # dard-switchd's answer path over loopback, its counter faked.
 $(B)/bench/bench_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
-$(B)/bin/dard-bench-sw: $(B)/bench/bench_switchd.o $(SWITCHD_TEST_OBJS) \
+$(B)/bin/dard-bench-switchd: $(B)/bench/bench_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
@@ -642,14 +642,14 @@ test: check
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
 		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-obl \
 		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl \
-		$(B)/bin/dard-bench-switch $(B)/bin/dard-bench-sw daemon
+		$(B)/bin/dard-bench-switch $(B)/bin/dard-bench-switchd daemon
 	$(Q)scripts/bench-run addressing $(B)/bin/dard-bench
 	$(Q)scripts/bench-run sched $(B)/bin/dard-bench-sched
 	$(Q)scripts/bench-run maxmin $(B)/bin/dard-bench-maxmin
 	$(Q)scripts/bench-run route $(B)/bin/dard-bench-route
 	$(Q)scripts/bench-run oblivious $(B)/bin/dard-bench-obl
 	$(Q)scripts/bench-run controller $(B)/bin/dard-bench-ctl
-	$(Q)scripts/bench-run switchd $(B)/bin/dard-bench-sw
+	$(Q)scripts/bench-run switchd $(B)/bin/dard-bench-switchd
 	$(Q)scripts/bench-run sim env DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
 	$(Q)scripts/bench-run testbed scripts/bench-testbed
 	$(Q)scripts/bench-run failover scripts/bench-failover

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * dard-bench-sw: how many authentic queries dard-switchd's answer path
+ * dard-bench-switchd: how many authentic queries dard-switchd's answer path
  * takes per second on one core, and that captured queries replayed are
  * all refused. The real path (answer.c: the receiver, the decoder and
  * its MAC, the clock and the sender's window, each port's state, the
@@ -20,7 +20,7 @@
  * MACs included) and its rate; then the last -R of the same queries
  * sent again (a recording younger than 10 s): all refused.
  *
- *   dard-bench-sw [-n QUERIES] [-s SENDERS] [-p PORTS] [-R REPLAYED]
+ *   dard-bench-switchd [-n QUERIES] [-s SENDERS] [-p PORTS] [-R REPLAYED]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -138,12 +138,13 @@ static int agent_open(struct sw_agent *a, struct sw_port *port, unsigned nports,
 	    sw_answer_open(a, (struct in_addr){htonl(INADDR_LOOPBACK)}, 0,
 			   err) ||
 	    getsockname(a->sock, (struct sockaddr *)&sa, &slen)) {
-		fprintf(stderr, "dard-bench-sw: unable to open the agent\n");
+		fprintf(stderr,
+			"dard-bench-switchd: unable to open the agent\n");
 		return -1;
 	}
 	*c = socket(AF_INET, SOCK_DGRAM, 0);
 	if (*c < 0 || connect(*c, (struct sockaddr *)&sa, sizeof(sa))) {
-		perror("dard-bench-sw: client");
+		perror("dard-bench-switchd: client");
 		return -1;
 	}
 	return 0;
@@ -171,15 +172,16 @@ int main(int argc, char **argv)
 		else if (opt == 'R')
 			nreplay = v;
 		else {
-			fprintf(stderr, "usage: dard-bench-sw [-n QUERIES] "
-					"[-s SENDERS] [-p PORTS(<=64)] "
-					"[-R REPLAYED]\n");
+			fprintf(stderr,
+				"usage: dard-bench-switchd [-n QUERIES] "
+				"[-s SENDERS] [-p PORTS(<=64)] "
+				"[-R REPLAYED]\n");
 			return 2;
 		}
 	}
 	if (nreplay > n)
 		nreplay = n;
-	dard_log_init("dard-bench-sw", DARD_LOG_ERR);
+	dard_log_init("dard-bench-switchd", DARD_LOG_ERR);
 	l = (struct load){.q = malloc((size_t)n * QLEN_MAX),
 			  .qlen = calloc(n, sizeof(*l.qlen)),
 			  .last = calloc(nsenders, sizeof(*l.last)),
@@ -193,7 +195,7 @@ int main(int argc, char **argv)
 	wall = dard_clock_ns(CLOCK_MONOTONIC) - wall;
 	refused = dard_rx_refused(&a.rx);
 	rgot = run(&a, c, &l, n - nreplay, n, 0, &rcpu);
-	printf("dard-bench-sw: dard-switchd's answer path over loopback UDP, "
+	printf("dard-bench-switchd: dard-switchd's answer path over loopback UDP, "
 	       "one thread; %u senders, queries for every one of %u ports "
 	       "(%zu bytes)\n\n",
 	       nsenders, nports, l.qlen[0]);
