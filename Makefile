@@ -269,12 +269,28 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 # counters, which any user may dump.
 SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o \
 		     $(B)/daemon/switchd/answer.o $(B)/daemon/switchd/counter.o \
-		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o
+		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o \
+		     $(B)/daemon/switchd/window.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(BPF_LIBS) $(LIBDARD_LIBS)
+
+# dard-switchd's answer path over loopback, its counter faked.
+$(B)/bench/bench_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/bin/dard-bench-switchd: $(B)/bench/bench_switchd.o $(SWITCHD_TEST_OBJS) \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+
+# dard-switchd's senders' windows, on their own.
+$(B)/tests/unit/test_swreplay.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/tests/test_swreplay: $(B)/tests/unit/test_swreplay.o \
+		$(B)/daemon/switchd/window.o $(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
 
 # dardd's unit tests link its objects but main.o; a fake datapath ops
 # table stands in for the BPF one.
@@ -629,13 +645,14 @@ test: check
 bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin \
 		$(B)/bin/dard-bench-route $(B)/bin/dard-bench-obl \
 		$(B)/bin/dard-bench-dp $(B)/bin/dard-bench-ctl \
-		$(B)/bin/dard-bench-switch daemon
+		$(B)/bin/dard-bench-switch $(B)/bin/dard-bench-switchd daemon
 	$(Q)scripts/bench-run addressing $(B)/bin/dard-bench
 	$(Q)scripts/bench-run sched $(B)/bin/dard-bench-sched
 	$(Q)scripts/bench-run maxmin $(B)/bin/dard-bench-maxmin
 	$(Q)scripts/bench-run route $(B)/bin/dard-bench-route
 	$(Q)scripts/bench-run oblivious $(B)/bin/dard-bench-obl
 	$(Q)scripts/bench-run controller $(B)/bin/dard-bench-ctl
+	$(Q)scripts/bench-run switchd $(B)/bin/dard-bench-switchd
 	$(Q)scripts/bench-run sim env DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
 	$(Q)scripts/bench-run testbed scripts/bench-testbed
 	$(Q)scripts/bench-run failover scripts/bench-failover

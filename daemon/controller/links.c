@@ -13,8 +13,6 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include <sodium.h>
-
 #include "ctlr.h"
 #include "proto.h"
 
@@ -110,6 +108,12 @@ static void forget_switch(struct ctlr *c, struct cswitch *s)
 		set_end(c, s->node, k, 0);
 }
 
+/*
+ * The last seq of our switch queries: the process's, since its sender
+ * (DARD_PROTO_SENDER_CONTROLLER) is, whatever the struct ctlr.
+ */
+static uint64_t query_seq;
+
 void links_query(struct ctlr *c, uint64_t now)
 {
 	static uint8_t buf[DARD_MSG_MAX];
@@ -119,7 +123,6 @@ void links_query(struct ctlr *c, uint64_t now)
 	for (i = 0; i < c->nsw; i++) {
 		struct cswitch *s = &c->sw[i];
 		unsigned np = c->t->node[s->node].nports;
-		uint64_t seq = 0;
 
 		if (s->pending && !s->silent &&
 		    now - s->answered_ns >= SILENT_AFTER * c->o.query_ns) {
@@ -131,15 +134,16 @@ void links_query(struct ctlr *c, uint64_t now)
 			c->st.silent++;
 			forget_switch(c, s);
 		}
-		/* Random, so that nobody off the path can guess it. */
-		while (!seq)
-			randombytes_buf(&seq, sizeof(seq));
+		/* Our clock in µs, each seq above the last (proto.h). */
+		query_seq = dard_proto_next_seq(
+			query_seq, dard_clock_ns(CLOCK_REALTIME) / 1000);
 		/* Every port (count 0), padded to the reply's length. */
-		len = dard_proto_query(buf, sizeof(buf), &c->keys->key[0], seq,
+		len = dard_proto_query(buf, sizeof(buf), &c->keys->key[0],
+				       DARD_PROTO_SENDER_CONTROLLER, query_seq,
 				       NULL, 0, dard_proto_query_len(np));
 		if (!s->pending)
 			s->answered_ns = s->answered_ns ? s->answered_ns : now;
-		s->pending = seq;
+		s->pending = query_seq;
 		if (!len)
 			continue;
 		if (c->xmit_switch(c, buf, len, s->mgmt, c->o.switch_port) <
@@ -193,7 +197,8 @@ static int switch_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 		strcpy(why, "not a reply");
 		return DARD_RX_MALFORMED;
 	}
-	if (!s->pending || reply.seq != s->pending) {
+	if (!s->pending || reply.seq != s->pending ||
+	    reply.sender != DARD_PROTO_SENDER_CONTROLLER) {
 		strcpy(why, "answers no query of ours (wrong seq)");
 		return DARD_RX_SEQ;
 	}

@@ -120,6 +120,7 @@ static int switch_tables(struct ctl *c, uint32_t sw, const char *format)
 struct answer {
 	const struct dard_keys *keys;
 	struct dard_msg *msg;
+	uint32_t sender;
 	uint64_t seq;
 	int decoded;
 };
@@ -146,7 +147,7 @@ static int answer_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 		strcpy(why, "not a reply");
 		return DARD_RX_MALFORMED;
 	}
-	if (a->msg->seq != a->seq) {
+	if (a->msg->sender != a->sender || a->msg->seq != a->seq) {
 		strcpy(why, "answers another query");
 		return DARD_RX_SEQ;
 	}
@@ -217,7 +218,8 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 	char err[DARD_ERR_MAX + PATH_MAX], host[64] = "";
 	static struct dard_keys keys;
 	struct answer a;
-	uint64_t seq = 0;
+	uint32_t sender = 0;
+	uint64_t seq;
 	unsigned i;
 	ssize_t len;
 	int fd, ret = CTL_ERR;
@@ -258,11 +260,17 @@ static int switch_query(struct ctl *c, uint32_t sw, const uint16_t *ports,
 		perror("Unable to reach the switch");
 		goto out;
 	}
-	while (!seq)
-		randombytes_buf(&seq, sizeof(seq));
-	a = (struct answer){.keys = &keys, .msg = &msg, .seq = seq};
+	/*
+	 * A sender of this run's own, never 0 nor the controller's, and our
+	 * clock in µs: the agent's window takes it once (proto.h).
+	 */
+	while (!sender || sender == DARD_PROTO_SENDER_CONTROLLER)
+		sender = randombytes_random();
+	seq = dard_proto_next_seq(0, dard_clock_ns(CLOCK_REALTIME) / 1000);
+	a = (struct answer){
+		.keys = &keys, .msg = &msg, .sender = sender, .seq = seq};
 	len = dard_proto_query(
-		buf, sizeof(buf), &keys.key[0], seq, ports, n,
+		buf, sizeof(buf), &keys.key[0], sender, seq, ports, n,
 		dard_proto_query_len(n ? n : DARD_MSG_PORTS_MAX));
 	if (send(fd, buf, len, 0) < 0) {
 		fprintf(stderr, "Unable to query %s at %s: %s\n",

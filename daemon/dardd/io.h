@@ -28,6 +28,7 @@ struct dardd_io {
 	int fd[__DARDD_SOCKS]; /* -1: not open */
 	uint32_t digest;       /* dard_cp_topo_digest() of our tree */
 	uint64_t seq_out;      /* our last seq: dard_cp_next_seq() */
+	uint64_t query_seq; /* our last switch query's: dard_proto_next_seq() */
 	/* Sends len bytes of buf by sock to addr (host byte order), at the
 	 * sock's port: sendto, or a test's. */
 	ssize_t (*xmit)(struct dardd *d, enum dardd_sock sock, const void *buf,

@@ -138,6 +138,12 @@ static void collect_ports(struct dardd *d)
 		}
 }
 
+/* Who asks, in the queries' sender field: our host's ID address. */
+static uint32_t query_sender(const struct dardd *d)
+{
+	return d->t->node[d->me].id;
+}
+
 /* Sends every switch that a monitor needs one query for its ports. */
 void query_send(struct dardd *d, uint64_t now)
 {
@@ -156,7 +162,7 @@ void query_send(struct dardd *d, uint64_t now)
 	for (n = 0; n < d->t->nnodes; n++) {
 		struct sw *s = &d->sw[n];
 		uint32_t mgmt = d->t->node[n].mgmt;
-		uint64_t seq = 0;
+		uint64_t seq;
 		size_t len;
 
 		share_add_wanted(d, n, s, now);
@@ -176,12 +182,16 @@ void query_send(struct dardd *d, uint64_t now)
 				d->t->node[n].name, d->o.max_age_ns / 1e9);
 			s->silent = 1;
 		}
-		/* Random, so that nobody off the path can guess it. */
-		while (!seq)
-			randombytes_buf(&seq, sizeof(seq));
+		/*
+		 * Our clock in µs: the agent's window for us (proto.h) takes
+		 * each seq once, and those of a dardd before us never.
+		 */
+		seq = d->io.query_seq = dard_proto_next_seq(
+			d->io.query_seq, d->io.wall_ns() / 1000);
 		/* Padded to its reply, which the agent never exceeds. */
-		len = dard_proto_query(buf, sizeof(buf), &d->keys->key[0], seq,
-				       s->ports, s->nports,
+		len = dard_proto_query(buf, sizeof(buf), &d->keys->key[0],
+				       query_sender(d), seq, s->ports,
+				       s->nports,
 				       dard_proto_query_len(s->nports));
 		s->nports = 0;
 		if (!len || !mgmt)
@@ -203,8 +213,8 @@ void query_send(struct dardd *d, uint64_t now)
 
 /*
  * Whether msg, authentic and from switch n, answers n's pending query in
- * time: its seq, within the query interval. Seq 0 never is (the decoder
- * refuses it; pending is 0 when nothing is).
+ * time: our sender, its seq, within the query interval. Seq 0 never is
+ * (the decoder refuses it; pending is 0 when nothing is).
  */
 static int check_answer(struct dardd *d, const struct sw *s,
 			const struct dard_msg *msg, uint64_t now, char *why)
@@ -212,6 +222,10 @@ static int check_answer(struct dardd *d, const struct sw *s,
 	if (msg->type != DARD_MSG_REPLY) {
 		strcpy(why, "not a reply");
 		return DARD_RX_MALFORMED;
+	}
+	if (msg->sender != query_sender(d)) {
+		strcpy(why, "answers another sender's query");
+		return DARD_RX_SEQ;
 	}
 	if (s->spent && msg->seq == s->spent) {
 		strcpy(why, "a reply already taken (replayed)");

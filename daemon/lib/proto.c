@@ -13,7 +13,7 @@
 #include "proto.h"
 
 static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
-		   uint32_t key_id, uint64_t seq)
+		   uint32_t key_id, uint32_t sender, uint64_t seq)
 {
 	dard_put16(p, DARD_PROTO_MAGIC);
 	p[2] = DARD_PROTO_VERSION;
@@ -21,7 +21,13 @@ static void header(uint8_t *p, uint8_t type, size_t len, unsigned count,
 	dard_put16(p + 4, len);
 	dard_put16(p + 6, count);
 	dard_put32(p + 8, key_id);
-	dard_put64(p + 12, seq);
+	dard_put32(p + 12, sender);
+	dard_put64(p + 16, seq);
+}
+
+uint64_t dard_proto_next_seq(uint64_t last, uint64_t now_us)
+{
+	return now_us > last ? now_us : last + 1;
 }
 
 size_t dard_proto_reply_len(unsigned n)
@@ -39,8 +45,8 @@ size_t dard_proto_query_len(unsigned n)
 }
 
 size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
-			uint64_t seq, const uint16_t *ports, unsigned n,
-			size_t padto)
+			uint32_t sender, uint64_t seq, const uint16_t *ports,
+			unsigned n, size_t padto)
 {
 	size_t body = DARD_HDR_LEN + 2 * (size_t)n, len = body + DARD_MAC_LEN;
 	uint8_t *p = buf;
@@ -48,9 +54,10 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 
 	if (padto > len)
 		len = padto;
-	if (n > DARD_MSG_PORTS_MAX || len > cap || len > DARD_MSG_MAX || !seq)
+	if (n > DARD_MSG_PORTS_MAX || len > cap || len > DARD_MSG_MAX ||
+	    !sender || !seq)
 		return 0;
-	header(p, DARD_MSG_QUERY, len, n, k->id, seq);
+	header(p, DARD_MSG_QUERY, len, n, k->id, sender, seq);
 	for (i = 0; i < n; i++)
 		dard_put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
 	memset(p + body, 0, len - DARD_MAC_LEN - body);
@@ -59,16 +66,16 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 }
 
 size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
-			uint64_t seq, const struct dard_port_state *st,
-			unsigned n)
+			uint32_t sender, uint64_t seq,
+			const struct dard_port_state *st, unsigned n)
 {
 	size_t len = dard_proto_reply_len(n);
 	uint8_t *p = buf;
 	unsigned i;
 
-	if (n > DARD_MSG_PORTS_MAX || len > cap || !seq)
+	if (n > DARD_MSG_PORTS_MAX || len > cap || !sender || !seq)
 		return 0;
-	header(p, DARD_MSG_REPLY, len, n, k->id, seq);
+	header(p, DARD_MSG_REPLY, len, n, k->id, sender, seq);
 	for (i = 0; i < n; i++) {
 		uint8_t *r = p + DARD_HDR_LEN + DARD_PORT_REC_LEN * i;
 
@@ -120,9 +127,12 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 			err, -EBADMSG,
 			"%u ports at byte 6, more than the %d a message may carry",
 			count, DARD_MSG_PORTS_MAX);
-	if (!dard_get64(p + 12))
+	if (!dard_get32(p + 12))
 		return dard_fail(err, -EBADMSG,
-				 "seq 0 at byte 12 (never sent)");
+				 "sender 0 at byte 12 (never sent)");
+	if (!dard_get64(p + 16))
+		return dard_fail(err, -EBADMSG,
+				 "seq 0 at byte 16 (never sent)");
 	rec = p[3] == DARD_MSG_QUERY ? 2 : DARD_PORT_REC_LEN;
 	want = DARD_HDR_LEN + rec * count + DARD_MAC_LEN;
 	/* Only a query is padded. */
@@ -140,7 +150,8 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	msg->count = count;
 	msg->len = len;
 	msg->key_id = dard_get32(p + 8);
-	msg->seq = dard_get64(p + 12);
+	msg->sender = dard_get32(p + 12);
+	msg->seq = dard_get64(p + 16);
 	for (i = 0; i < count; i++) {
 		const uint8_t *r = p + DARD_HDR_LEN + rec * i;
 		uint16_t port = dard_get16(r);

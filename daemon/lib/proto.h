@@ -6,9 +6,14 @@
  * length checked, every message authenticated. Pure: encoders and a
  * decoder, no I/O (the MAC is libsodium's, computed in memory).
  *
- *   header, 20 bytes, both directions:
- *     magic u16 (0xda4d)  version u8 (3)  type u8  length u16  count u16
- *     key id u32  seq u64 (the querier's, random, non-zero; echoed)
+ *   header, 24 bytes, both directions:
+ *     magic u16 (0xda4d)  version u8 (4)  type u8  length u16  count u16
+ *     key id u32
+ *     sender u32 (who asks, never 0: a host's ID address, the
+ *                 controller's DARD_PROTO_SENDER_CONTROLLER, a dardctl
+ *                 run's random value; echoed)
+ *     seq u64 (the sender's, strictly increasing, its CLOCK_REALTIME in
+ *              microseconds: dard_proto_next_seq(); echoed)
  *   query: count port numbers (u16 each), or none for every exit port,
  *          then zero bytes of padding (the querier pads to the reply)
  *   reply: count port records of 16 bytes each:
@@ -27,7 +32,7 @@
 #include "key.h"
 
 #define DARD_PROTO_MAGIC 0xda4d
-#define DARD_PROTO_VERSION 3
+#define DARD_PROTO_VERSION 4
 #define DARD_PROTO_PORT 7471 /* UDP port dard-switchd listens on */
 
 enum dard_msg_type {
@@ -35,8 +40,19 @@ enum dard_msg_type {
 	DARD_MSG_REPLY = 2,
 };
 
+/* The controller's sender (no host's ID address: a broadcast address). */
+#define DARD_PROTO_SENDER_CONTROLLER 0xffffffffU
+
+/*
+ * How far a query's seq may be from the agent's CLOCK_REALTIME, in µs,
+ * either way: the deployment's clocks agree within it (NTP), and a
+ * recording older than it is refused (`clock') even by an agent that
+ * has just started, so its replay table keeps a sender no longer.
+ */
+#define DARD_PROTO_SKEW_US (10ULL * 1000000ULL)
+
 enum dard_proto_sizes {
-	DARD_HDR_LEN = 20,
+	DARD_HDR_LEN = 24,
 	DARD_MAC_LEN = 32,
 	DARD_PORT_REC_LEN = 16,
 	DARD_MSG_PORTS_MAX = 1024, /* ports in one message */
@@ -72,6 +88,7 @@ struct dard_port_state {
 struct dard_msg {
 	uint8_t type;
 	uint32_t key_id;
+	uint32_t sender;
 	uint64_t seq;
 	uint16_t count;
 	uint16_t len;					  /* of the datagram */
@@ -85,16 +102,26 @@ size_t dard_proto_reply_len(unsigned n);
 size_t dard_proto_query_len(unsigned n);
 
 /*
+ * The seq a sender sends after last at CLOCK_REALTIME now_us: the clock,
+ * or one more than last if the clock has not moved past it. A restarted
+ * sender's seqs are thus above every one it sent before (unless its
+ * clock went back), so an agent neither refuses it nor takes its old
+ * queries again.
+ */
+uint64_t dard_proto_next_seq(uint64_t last, uint64_t now_us);
+
+/*
  * Write a message signed with key k into buf; return its length, or 0 if
- * cap is too small, n too large or seq 0. A query is padded with zeros to
- * padto bytes when padto is longer than its ports need.
+ * cap is too small, n too large, sender or seq 0. A query is padded with
+ * zeros to padto bytes when padto is longer than its ports need. A reply
+ * echoes its query's sender and seq.
  */
 size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
-			uint64_t seq, const uint16_t *ports, unsigned n,
-			size_t padto);
+			uint32_t sender, uint64_t seq, const uint16_t *ports,
+			unsigned n, size_t padto);
 size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
-			uint64_t seq, const struct dard_port_state *st,
-			unsigned n);
+			uint32_t sender, uint64_t seq,
+			const struct dard_port_state *st, unsigned n);
 
 /*
  * Decode and check one datagram of len bytes against keys. Magic and

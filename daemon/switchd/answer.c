@@ -94,6 +94,11 @@ static int query_decode(void *arg, const uint8_t *buf, size_t len, char *err)
 	return sw_query_decode(buf, len, a->keys, &query, err);
 }
 
+static uint64_t wall_us(void)
+{
+	return dard_clock_ns(CLOCK_REALTIME) / 1000;
+}
+
 /* An authentic query from addr:port: answered, if we can. */
 static int query_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 		      uint64_t now, char *why)
@@ -108,13 +113,10 @@ static int query_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	size_t out;
 	int ret;
 
-	ret = sw_replay_check(a->replay, query.key_id, query.seq, now);
-	if (ret) {
-		strcpy(why, ret == -EBUSY
-				    ? "too many queries in 10 s to tell replays"
-				    : "query already answered");
+	ret = sw_replay_check(a->replay, query.sender, query.seq,
+			      a->wall_us ? a->wall_us() : wall_us(), why);
+	if (ret)
 		return dard_rx_kind_of(ret);
-	}
 	a->queries++;
 	a->query_bytes += len;
 	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
@@ -165,7 +167,7 @@ static int query_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	return DARD_RX_TAKEN;
 }
 
-/* Anyone may ask: the MAC and the replay table say who is answered. */
+/* Anyone may ask: the MAC and the senders' windows say who is answered. */
 static const struct dard_rx_ops query_ops = {
 	.what = "message",
 	.max_len = DARD_MSG_MAX,
@@ -232,6 +234,13 @@ void sw_answer_log(const struct sw_agent *a)
 
 	SW_STATS(STAT_C, STAT_T, STAT_L, STAT_NL)
 	stat_flush(&l);
+	if (a->replay)
+		log_info(
+			"replay windows: %u senders live, %u slots, %llu sweeps",
+			sw_replay_live(a->replay,
+				       a->wall_us ? a->wall_us() : wall_us()),
+			a->replay->nslots,
+			(unsigned long long)a->replay->sweeps);
 	if (!a->counter)
 		return;
 	ret = sw_counter_stats(a->counter, v);

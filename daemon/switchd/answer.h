@@ -11,18 +11,20 @@
 #include "log.h"
 #include "receiver.h"
 #include "reply.h"
+#include "window.h"
 
 /*
  * The refusals the agent tells apart (receiver.h), FN(ID, name): name is
  * the count's in the log's "refused:" list.
  */
 #define SW_REFUSALS(FN)                                                        \
-	FN(PROTO, "not_v3") /* v1 and v2 included */                           \
+	FN(PROTO, "not_v4") /* v1 to v3 included */                            \
 	FN(KEY, "unknown_key")                                                 \
 	FN(MAC, "bad_mac")                                                     \
 	FN(MALFORMED, "malformed") /* or not a query */                        \
-	FN(REPLAY, "replay")	   /* a query already taken */                 \
-	FN(REPLAY_FULL, "replay_table_full")                                   \
+	FN(CLOCK, "clock")	   /* seq over 10 s from our clock */          \
+	FN(REPLAY, "replay")	   /* its sender's seq already taken */        \
+	FN(REPLAY_FULL, "replay_table_full") /* no room for its sender */      \
 	FN(UNPADDED, "unpadded") /* its reply would be longer than it + slack  \
 				  */
 
@@ -56,7 +58,9 @@ struct sw_agent {
 	int (*count)(struct sw_agent *a, uint64_t now);
 	uint64_t window_ns;
 	const struct dard_keys *keys; /* a reply is in its query's key */
-	struct sw_replay *replay;
+	struct sw_replay *replay;     /* the senders' windows */
+	/* CLOCK_REALTIME in µs, which seqs are (NULL: the real one). */
+	uint64_t (*wall_us)(void);
 	int sock, ioctl_sock;
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */
 	/* sw_now() before which queries go unanswered: a

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <sodium.h>
 
 #include "answer.h"
 #include "bpflog.h"
@@ -99,6 +100,17 @@ static int setup(struct sw_agent *a, struct sw_routes *r,
 			err, -EINVAL,
 			"%s has no management address in %s: give --listen",
 			o->sw, config);
+	return 0;
+}
+
+/* The senders' windows, hashed with a key of this run's. */
+static int replay_init(struct sw_replay *r, char *err)
+{
+	uint8_t hkey[16];
+
+	randombytes_buf(hkey, sizeof(hkey));
+	if (sw_replay_init(r, hkey))
+		return dard_fail(err, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -204,6 +216,7 @@ int main(int argc, char **argv)
 	a.replay = &replay;
 	if (setup(&a, &r, &cfg, &o, &listen, err) || dard_crypto_init(err) ||
 	    dard_keys_open(&keys, dard_key_path(o.key), err) ||
+	    replay_init(&replay, err) ||
 	    sw_answer_open(&a, listen, o.port, err) || sw_load_open(&load, err))
 		goto out;
 	a.keys = keys;
@@ -257,6 +270,7 @@ out:
 	sw_load_close(&load);
 	sw_routes_close(&r);
 	free(a.port);
+	sw_replay_free(&replay);
 	dard_config_free(&cfg);
 	dard_keys_free(keys);
 	return ret;

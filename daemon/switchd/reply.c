@@ -139,30 +139,5 @@ size_t sw_reply(const struct sw_port *port, unsigned nports,
 			state(&st[n++], port[i].num, &port[i]);
 	}
 	*nports_out = n;
-	return dard_proto_reply(buf, cap, k, q->seq, st, n);
-}
-
-int sw_replay_check(struct sw_replay *r, uint32_t key_id, uint64_t seq,
-		    uint64_t now)
-{
-	/* The seq is random: its bits spread the entries well enough. */
-	unsigned h = (unsigned)(seq ^ seq >> 32) % SW_REPLAY_SLOTS;
-	struct sw_seen *fresh = NULL;
-	unsigned i;
-
-	for (i = 0; i < SW_REPLAY_PROBES; i++) {
-		struct sw_seen *e = &r->slot[(h + i) % SW_REPLAY_SLOTS];
-
-		if (e->until_ns <= now) {
-			if (!fresh)
-				fresh = e;
-			continue;
-		}
-		if (e->seq == seq && e->key_id == key_id)
-			return -EALREADY;
-	}
-	if (!fresh)
-		return -EBUSY;
-	*fresh = (struct sw_seen){seq, now + SW_REPLAY_NS, key_id};
-	return 0;
+	return dard_proto_reply(buf, cap, k, q->sender, q->seq, st, n);
 }

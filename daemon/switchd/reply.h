@@ -78,32 +78,13 @@ int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
  * The reply to query q from the ports' state, signed with k, written into
  * buf: its length, 0 if cap is too small or the reply would be longer
  * than q plus DARD_PROTO_SLACK (an unpadded query: unanswered, so that
- * nobody amplifies through us). Ports the switch does not have get no
- * record; a query without ports asks for every port, as many as fit in
- * that bound. *nports_out: the ports answered.
+ * nobody amplifies through us); it echoes q's sender and seq. Ports the
+ * switch does not have get no record; a query without ports asks for
+ * every port, as many as fit in that bound. *nports_out: the ports
+ * answered.
  */
 size_t sw_reply(const struct sw_port *port, unsigned nports,
 		const struct dard_msg *q, const struct dard_key *k, void *buf,
 		size_t cap, unsigned *nports_out);
-
-/*
- * The queries taken in the last SW_REPLAY_NS, by key id and seq: one
- * seen again, from any source, is a replay (seqs are random 64-bit, so
- * two queries of dardd never share one). Open addressing; a query whose
- * probe window is full of live entries is refused (-EBUSY), which only
- * authentic queries can cause.
- */
-enum { SW_REPLAY_SLOTS = 8192, SW_REPLAY_PROBES = 32 };
-#define SW_REPLAY_NS (10 * 1000000000ULL)
-struct sw_seen {
-	uint64_t seq, until_ns; /* free when until_ns <= now */
-	uint32_t key_id;
-};
-struct sw_replay {
-	struct sw_seen slot[SW_REPLAY_SLOTS];
-};
-/* 0 and remembered, -EALREADY for a replay, -EBUSY when full. */
-int sw_replay_check(struct sw_replay *r, uint32_t key_id, uint64_t seq,
-		    uint64_t now);
 
 #endif /* _DARD_SWITCHD_REPLY_H */

@@ -42,10 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* nothing unsigned gets through */
 	size = n;
 	n = msg.type == DARD_MSG_QUERY
-		    ? dard_proto_query(out, sizeof(out), &keys.key[0], msg.seq,
-				       msg.ports, msg.count, msg.len)
-		    : dard_proto_reply(out, sizeof(out), &keys.key[0], msg.seq,
-				       msg.state, msg.count);
+		    ? dard_proto_query(out, sizeof(out), &keys.key[0],
+				       msg.sender, msg.seq, msg.ports,
+				       msg.count, msg.len)
+		    : dard_proto_reply(out, sizeof(out), &keys.key[0],
+				       msg.sender, msg.seq, msg.state,
+				       msg.count);
 	if (n != size || memcmp(out, in, size))
 		abort();
 	return 0;

@@ -9,7 +9,7 @@
 # e1_1's dardd: seq 0 and a wrong seq (signed, as a key holder could),
 # a bad MAC and none (as anyone could), and a real reply replayed as it
 # leaves. None changes `dardctl monitor show'; each is counted by reason
-# in `dardctl stats'. Queries to tor1_1's agent in version 1, in another
+# in `dardctl stats'. Queries to tor1_1's agent in versions 1 to 3, in another
 # key and under an unknown key id get no answer and are counted by
 # reason in its log; an authentic query for ports it does not have gets
 # no records for them. The reply-to-query byte ratios are printed. The
@@ -78,6 +78,8 @@ dardd_at=$(on e1_1 ss -Haunp |
 [[ -n $dardd_at ]] || fail "dardd's query socket on e1_1 not found"
 e1=${dardd_at%:*}
 dport=${dardd_at##*:}
+# e1_1's ID address (iperf3's -B above): the sender of its dardd's queries.
+e1_id=172.16.0.1
 echo "e1_1's dardd queries from $dardd_at; tor1_1's agent is at $tor:7471"
 
 # What a forgery would change: the paths' states. 777 elephants and a
@@ -97,7 +99,7 @@ done
 
 for c in zero-seq wrong-seq bad-mac no-mac; do
 	for i in 1 2 3 4 5; do
-		on tor1_1 python3 "$py" forge "$key" "$tor" "$e1" "$dport" "$c" 1 2 3 4
+		on tor1_1 python3 "$py" forge "$key" "$tor" "$e1" "$dport" "$c" "$e1_id" 1 2 3 4
 	done
 done
 t "a reply replayed as it leaves tor1_1" bash -c \
@@ -125,7 +127,7 @@ t "refusals logged at most once a second" test \
 
 # The agent: unauthenticated queries unanswered, each reason counted.
 q() { on e1_1 python3 "$py" query "$key" "$tor" "$@"; }
-for c in v1 v2 wrong-key unknown-key; do
+for c in v1 v2 v3 wrong-key unknown-key; do
 	got=$(q "$c" 1 2)
 	echo "query $c for ports 1 2: bytes out, in, records: $got"
 	t "a $c query gets no answer" test "${got#* }" = "0 0"
@@ -174,7 +176,7 @@ for p in $(ip netns pids "$prefix-tor1_1"); do
 	[[ $(cat /proc/$p/comm 2>/dev/null) == dard-switchd ]] && kill -USR1 "$p"
 done
 t "tor1_1's agent counts each refusal by reason" within 30 grep -q \
-	"refused: not_v3 2, unknown_key 1, bad_mac 1, malformed 0, replay 0" "$dir/log/tor1_1.log"
+	"refused: not_v4 3, unknown_key 1, bad_mac 1, malformed 0, clock 0, replay 0" "$dir/log/tor1_1.log"
 grep "refused:" "$dir/log/tor1_1.log" | tail -n 1
 t "tor1_1's agent sampled its counters, no read failed" grep -Eq \
 	"load: [1-9][0-9]* samples, 0 failed" "$dir/log/tor1_1.log"

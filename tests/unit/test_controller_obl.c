@@ -94,7 +94,8 @@ static void switch_reply(uint32_t sw, unsigned down_port, uint64_t now)
 			.port = k,
 			.flags = k == down_port ? 0 : DARD_PORT_F_UP,
 			.mbps = 100};
-	len = dard_proto_reply(buf, sizeof(buf), &keys.key[0], q.seq, st, n);
+	len = dard_proto_reply(buf, sizeof(buf), &keys.key[0], q.sender, q.seq,
+			       st, n);
 	links_receive(&c, buf, len, cfg.topo->node[sw].mgmt, DARD_PROTO_PORT,
 		      now);
 }

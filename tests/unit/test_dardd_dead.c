@@ -36,7 +36,8 @@ static void answer(struct fix *f, uint32_t n, uint16_t down, uint64_t now)
 			0,
 			f->sent_port[n][i] == down ? DARD_LOAD_UNKNOWN : 1500};
 	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0],
-			       f->sent_seq[n], st, f->sent_ports[n]);
+			       f->d.t->node[f->d.me].id, f->sent_seq[n], st,
+			       f->sent_ports[n]);
 	assert_true(len > 0);
 	fix_from(f, n, buf, len, now);
 }

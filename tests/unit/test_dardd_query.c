@@ -32,7 +32,8 @@ static void answer(struct fix *f, const char *name, uint64_t seq,
 		st[i] = (struct dard_port_state){f->sent_port[n][i],
 						 DARD_PORT_F_UP, 1000,
 						 elephants, DARD_LOAD_UNKNOWN};
-	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0], seq, st,
+	len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0],
+			       f->d.t->node[f->d.me].id, seq, st,
 			       f->sent_ports[n]);
 	assert_true(len > 0);
 	fix_from(f, n, buf, len, now);
@@ -147,7 +148,8 @@ static size_t forge(struct fix *f, uint32_t tor, const struct dard_key *k,
 	struct dard_port_state st = {f->sent_port[tor][0], DARD_PORT_F_UP, 1000,
 				     99, DARD_LOAD_UNKNOWN};
 	size_t len =
-		dard_proto_reply(buf, DARD_MSG_MAX, k, seq ? seq : 1, &st, 1);
+		dard_proto_reply(buf, DARD_MSG_MAX, k, f->d.t->node[f->d.me].id,
+				 seq ? seq : 1, &st, 1);
 
 	assert_true(len > 0);
 	return len;
@@ -170,7 +172,7 @@ static void test_forged(void **state)
 
 	/* Seq 0, signed: the decoder refuses it (malformed). */
 	len = forge(f, tor, &k, 0, buf);
-	memset(buf + 12, 0, 8);
+	memset(buf + 16, 0, 8);
 	/* Re-sign so that only the seq is wrong. */
 	crypto_auth_hmacsha512256(buf + len - DARD_MAC_LEN, buf,
 				  len - DARD_MAC_LEN, k.k);
@@ -180,6 +182,13 @@ static void test_forged(void **state)
 	len = forge(f, tor, &k, seq ^ 1, buf);
 	fix_from(f, tor, buf, len, 1 * S);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
+	/* Right seq, another sender's: it answers another querier. */
+	len = forge(f, tor, &k, seq, buf);
+	buf[15] ^= 1;
+	crypto_auth_hmacsha512256(buf + len - DARD_MAC_LEN, buf,
+				  len - DARD_MAC_LEN, k.k);
+	fix_from(f, tor, buf, len, 1 * S);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 2);
 	/* Right seq, bad MAC; no MAC at all. */
 	len = forge(f, tor, &k, seq, buf);
 	buf[len - 1] ^= 1;
@@ -213,7 +222,7 @@ static void test_forged(void **state)
 	assert_int_equal(f->d.st.replies, 0);
 	assert_int_equal(f->d.sw[tor].pending, seq);
 	assert_int_equal(f->d.links.ls[dl].known, 0);
-	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 9);
+	assert_int_equal(dard_rx_refused(&f->d.reply_rx), 10);
 
 	/* The right one, then its replay. */
 	len = forge(f, tor, &k, seq, buf);

@@ -117,7 +117,8 @@ static void answer_all(struct fix *f, uint32_t elephants, uint64_t now)
 				elephants == 1 ? DARD_LOAD_UNKNOWN
 					       : elephants * 1000};
 		len = dard_proto_reply(buf, sizeof(buf), &f->d.keys->key[0],
-				       f->sent_seq[n], st, f->sent_ports[n]);
+				       f->d.t->node[f->d.me].id, f->sent_seq[n],
+				       st, f->sent_ports[n]);
 		fix_from(f, n, buf, len, now);
 	}
 }

@@ -31,21 +31,23 @@ static int setup(void **state)
 	return 0;
 }
 
+#define SENDER 0x0a000102 /* 10.0.1.2 */
+
 static void test_query_bytes(void **state)
 {
 	static const uint8_t want[] = {
-		0xda, 0x4d, 3, 1, 0, 56, 0, 2, 0, 0, 0, 5, 0x12, 0x34, 0x56,
-		0x78, 0x9a, 0xbc, 0xde, 0xf0, 0, 3, 0, 4,
+		0xda, 0x4d, 4, 1, 0, 60, 0, 2, 0, 0, 0, 5, 10, 0, 1, 2, 0x12,
+		0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0, 3, 0, 4,
 		/* hmac.new(bytes(range(32)), msg, sha512).digest()[:32] */
-		0xc8, 0x92, 0x3a, 0x63, 0x9d, 0x99, 0x46, 0xf1, 0x7f, 0x59,
-		0x5d, 0xd5, 0xcb, 0x13, 0x75, 0x22, 0xdc, 0x7b, 0x7c, 0x8d,
-		0xfa, 0xfb, 0x60, 0xc6, 0xf1, 0x0f, 0x67, 0x81, 0x94, 0xd4,
-		0xce, 0xbc};
+		0x84, 0x7c, 0xde, 0x26, 0x3b, 0x45, 0xef, 0x22, 0x9f, 0x02,
+		0x65, 0xfd, 0x8e, 0x74, 0x1c, 0x78, 0x32, 0x06, 0x79, 0xc4,
+		0x2f, 0xba, 0xeb, 0xda, 0x75, 0x54, 0x20, 0x68, 0xbc, 0x84,
+		0x12, 0x9c};
 	uint8_t buf[128];
 	char err[DARD_ERR_MAX] = "";
 
 	(void)state;
-	assert_int_equal(dard_proto_query(buf, sizeof(buf), K,
+	assert_int_equal(dard_proto_query(buf, sizeof(buf), K, SENDER,
 					  0x123456789abcdef0ULL,
 					  (uint16_t[]){3, 4}, 2, 0),
 			 sizeof(want));
@@ -53,19 +55,50 @@ static void test_query_bytes(void **state)
 	assert_int_equal(dard_proto_decode(buf, sizeof(want), &keys, &msg, err),
 			 0);
 	assert_int_equal(msg.type, DARD_MSG_QUERY);
+	assert_int_equal(msg.sender, SENDER);
 	assert_true(msg.seq == 0x123456789abcdef0ULL);
 	assert_int_equal(msg.key_id, 5);
 	assert_int_equal(msg.count, 2);
 	assert_int_equal(msg.ports[1], 4);
-	/* Every exit port: the header and the MAC, 52 bytes. */
-	assert_int_equal(dard_proto_query(buf, sizeof(buf), K, 1, NULL, 0, 0),
-			 52);
-	/* Too small a buffer; seq 0. */
-	assert_int_equal(dard_proto_query(buf, 53, K, 1, (uint16_t[]){1}, 1, 0),
-			 0);
+	/* Every exit port: the header and the MAC, 56 bytes. */
 	assert_int_equal(
-		dard_proto_query(buf, sizeof(buf), K, 0, (uint16_t[]){1}, 1, 0),
+		dard_proto_query(buf, sizeof(buf), K, SENDER, 1, NULL, 0, 0),
+		56);
+	/* Too small a buffer; sender 0; seq 0. */
+	assert_int_equal(
+		dard_proto_query(buf, 57, K, SENDER, 1, (uint16_t[]){1}, 1, 0),
 		0);
+	assert_int_equal(dard_proto_query(buf, sizeof(buf), K, 0, 1,
+					  (uint16_t[]){1}, 1, 0),
+			 0);
+	assert_int_equal(dard_proto_query(buf, sizeof(buf), K, SENDER, 0,
+					  (uint16_t[]){1}, 1, 0),
+			 0);
+}
+
+/*
+ * A sender's seqs: its clock in µs, each above the last, so that after a
+ * restart (last 0 again) they are above everything it sent before.
+ */
+static void test_next_seq(void **state)
+{
+	uint64_t seq;
+
+	(void)state;
+	assert_true(dard_proto_next_seq(0, 5000000) == 5000000);
+	/* The clock has not moved, or went back: one more than the last. */
+	assert_true(dard_proto_next_seq(5000000, 5000000) == 5000001);
+	assert_true(dard_proto_next_seq(5000001, 4000000) == 5000002);
+	/* A burst faster than the clock: strictly increasing all the same. */
+	seq = dard_proto_next_seq(0, 7000000);
+	for (int i = 0; i < 1000; i++) {
+		uint64_t next = dard_proto_next_seq(seq, 7000000 + i / 10);
+
+		assert_true(next > seq);
+		seq = next;
+	}
+	/* Restarted a second later: above every seq of the burst. */
+	assert_true(dard_proto_next_seq(0, 8000000) > seq);
 }
 
 /* The padding rule: a query is at most DARD_PROTO_SLACK short of its reply. */
@@ -81,7 +114,7 @@ static void test_padding(void **state)
 	for (n = 0; n < DARD_MSG_PORTS_MAX; n++)
 		ports[n] = n + 1;
 	for (n = 0; n <= DARD_MSG_PORTS_MAX; n += 73) {
-		len = dard_proto_query(buf, sizeof(buf), K, 9, ports, n,
+		len = dard_proto_query(buf, sizeof(buf), K, SENDER, 9, ports, n,
 				       dard_proto_query_len(n));
 		assert_int_equal(len, dard_proto_query_len(n));
 		assert_true(len + DARD_PROTO_SLACK >= dard_proto_reply_len(n));
@@ -100,18 +133,18 @@ static void test_padding(void **state)
 static void test_reply_bytes(void **state)
 {
 	static const uint8_t want[] = {
-		0xda, 0x4d, 3, 2, 0, 84, 0, 2, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
-		9,
+		0xda, 0x4d, 4, 2, 0, 88, 0, 2, 0, 0, 0, 5, 10, 0, 1, 2, 0, 0, 0,
+		0, 0, 0, 0, 9,
 		/* port 2, up, 1000 Mbit/s, 3 elephants, load not measured */
 		0, 2, 0, 1, 0, 0, 0x03, 0xe8, 0, 0, 0, 3, 0xff, 0xff, 0xff,
 		0xff,
 		/* port 3, down, 10000 Mbit/s, none, 123456 kbit/s */
 		0, 3, 0, 0, 0, 0, 0x27, 0x10, 0, 0, 0, 0, 0, 0x01, 0xe2, 0x40,
 		/* hmac.new(bytes(range(32)), msg, sha512).digest()[:32] */
-		0x5a, 0xf1, 0x1f, 0xa7, 0x68, 0xe7, 0x0d, 0x73, 0x92, 0x1c,
-		0xe1, 0x7e, 0x6c, 0x92, 0xe4, 0xd2, 0x73, 0x24, 0x8d, 0xa6,
-		0xda, 0x06, 0x61, 0x5f, 0xc0, 0xe2, 0x16, 0x5b, 0x9b, 0xa2,
-		0x15, 0xc9};
+		0x6b, 0xb2, 0xad, 0x16, 0xca, 0xde, 0x66, 0x64, 0xe4, 0x97,
+		0x22, 0x59, 0xf5, 0xd3, 0xba, 0x4d, 0xe0, 0xab, 0x07, 0x44,
+		0xf3, 0x01, 0xc4, 0x61, 0x59, 0x63, 0xb7, 0x5e, 0xa9, 0x7f,
+		0x63, 0x73};
 	const struct dard_port_state st[2] = {
 		{2, DARD_PORT_F_UP, 1000, 3, DARD_LOAD_UNKNOWN},
 		{3, 0, 10000, 0, 123456},
@@ -120,11 +153,14 @@ static void test_reply_bytes(void **state)
 	char err[DARD_ERR_MAX] = "";
 
 	(void)state;
-	assert_int_equal(dard_proto_reply(buf, sizeof(buf), K, 9, st, 2),
-			 sizeof(want));
+	assert_int_equal(
+		dard_proto_reply(buf, sizeof(buf), K, SENDER, 9, st, 2),
+		sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));
 	assert_int_equal(
 		dard_proto_decode(want, sizeof(want), &keys, &msg, err), 0);
+	assert_int_equal(msg.sender, SENDER);
+	assert_true(msg.seq == 9);
 	assert_int_equal(msg.state[0].load_kbps, DARD_LOAD_UNKNOWN);
 	assert_int_equal(msg.state[1].load_kbps, 123456);
 }
@@ -149,19 +185,20 @@ static void test_reply_round_trip(void **state)
 	size_t n;
 
 	(void)state;
-	n = dard_proto_reply(buf, sizeof(buf), K, 9, st, 3);
-	assert_int_equal(n, 20 + 3 * 16 + 32);
-	/* The second record's bandwidth, big-endian at byte 40. */
-	assert_int_equal(buf[40], 0);
-	assert_int_equal(buf[42], 0x03);
-	assert_int_equal(buf[43], 0xe8);
+	n = dard_proto_reply(buf, sizeof(buf), K, SENDER, 9, st, 3);
+	assert_int_equal(n, 24 + 3 * 16 + 32);
+	/* The second record's bandwidth, big-endian at byte 44. */
+	assert_int_equal(buf[44], 0);
+	assert_int_equal(buf[46], 0x03);
+	assert_int_equal(buf[47], 0xe8);
 	assert_int_equal(dard_proto_decode(buf, n, &keys, &msg, err), 0);
 	assert_int_equal(msg.type, DARD_MSG_REPLY);
 	assert_int_equal(msg.count, 3);
 	assert_memory_equal(msg.state, st, sizeof(st));
-	assert_int_equal(dard_proto_reply(buf, sizeof(buf), K, 9, st,
+	assert_int_equal(dard_proto_reply(buf, sizeof(buf), K, SENDER, 9, st,
 					  DARD_MSG_PORTS_MAX + 1),
 			 0);
+	assert_int_equal(dard_proto_reply(buf, sizeof(buf), K, 0, 9, st, 3), 0);
 }
 
 /* A message the decoder must refuse with ret, with words of the reason. */
@@ -186,34 +223,49 @@ static void test_refused(void **state)
 	static const uint8_t v1[] = {0xda, 0x4d, 1, 2, 0, 12, 0, 0, 0, 0, 0, 0};
 	uint8_t b[128];
 	size_t n;
+	int v;
 
 	(void)state;
 	/* Before the MAC: the protocol, the version, the key. */
 	refuse(v1, sizeof(v1), -EPROTONOSUPPORT,
 	       "version 1 at byte 2 is not supported");
-	/* A version 2 reply, 12-byte records, signed with our key: refused. */
-	n = dard_proto_reply(b, sizeof(b), K, 1,
-			     (struct dard_port_state[]){{.port = 1}}, 1);
-	b[2] = 2;
-	n -= 4;
-	b[5] = n;
-	resign(b, n);
-	refuse(b, n, -EPROTONOSUPPORT,
-	       "version 2 at byte 2 is not supported (this is version 3");
-	n = dard_proto_query(b, sizeof(b), K, 1, (uint16_t[]){1, 2}, 2, 0);
+	/*
+	 * Versions 2 and 3: a 20-byte header without the sender, signed
+	 * with our key, the seq random (a replay table could not bound it).
+	 */
+	for (v = 2; v <= 3; v++) {
+		n = dard_proto_query(b, sizeof(b), K, SENDER, 1,
+				     (uint16_t[]){1}, 1, 0);
+		memmove(b + 12, b + 16, n - 16);
+		n -= 4;
+		b[2] = v;
+		b[5] = n;
+		resign(b, n);
+		refuse(b, n, -EPROTONOSUPPORT,
+		       v == 3 ? "version 3 at byte 2 is not supported (this is "
+				"version 4"
+			      : "version 2 at byte 2 is not supported");
+	}
+	n = dard_proto_query(b, sizeof(b), K, SENDER, 1, (uint16_t[]){1, 2}, 2,
+			     0);
+	assert_int_equal(n, 60);
 	refuse(b, 1, -EPROTONOSUPPORT, "not a dard message");
 	b[0] = 0x45;
 	refuse(b, n, -EPROTONOSUPPORT, "magic 0x454d at byte 0");
 	b[0] = 0xda;
-	refuse(b, 51, -EBADMSG,
-	       "shorter than the 20-byte header and 32-byte MAC");
+	refuse(b, 55, -EBADMSG,
+	       "shorter than the 24-byte header and 32-byte MAC");
 	b[11] = 6;
 	refuse(b, n, -ENOKEY, "unknown key id 6 at byte 8");
 	b[11] = 5;
 	/* Anything changed, the MAC is wrong; the MAC itself too. */
-	b[21] ^= 1;
-	refuse(b, n, -EKEYREJECTED, "bad MAC at byte 24 (key id 5)");
-	b[21] ^= 1;
+	b[25] ^= 1;
+	refuse(b, n, -EKEYREJECTED, "bad MAC at byte 28 (key id 5)");
+	b[25] ^= 1;
+	/* The sender is authenticated as all the rest. */
+	b[15] ^= 1;
+	refuse(b, n, -EKEYREJECTED, "bad MAC");
+	b[15] ^= 1;
 	b[n - 1] ^= 1;
 	refuse(b, n, -EKEYREJECTED, "bad MAC");
 	b[n - 1] ^= 1;
@@ -226,46 +278,52 @@ static void test_refused(void **state)
 	b[5] = 50;
 	resign(b, n);
 	refuse(b, n, -EBADMSG,
-	       "length field says 50 bytes at byte 4, the datagram has 56");
-	b[5] = 56;
+	       "length field says 50 bytes at byte 4, the datagram has 60");
+	b[5] = 60;
 	b[7] = 3;
 	resign(b, n);
-	refuse(b, n, -EBADMSG, "3 ports need 58 bytes, the message has 56");
+	refuse(b, n, -EBADMSG, "3 ports need 62 bytes, the message has 60");
 	b[6] = 0x10;
 	resign(b, n);
 	refuse(b, n, -EBADMSG, "more than the 1024 a message may carry");
 	b[6] = 0;
 	b[7] = 2;
-	b[23] = 0;
+	b[27] = 0;
 	resign(b, n);
-	refuse(b, n, -EBADMSG, "port 0 at byte 22");
-	b[23] = 1;
+	refuse(b, n, -EBADMSG, "port 0 at byte 26");
+	b[27] = 1;
 	resign(b, n);
-	refuse(b, n, -EBADMSG, "port 1 at byte 22 appears twice");
-	b[23] = 2;
-	memset(b + 12, 0, 8);
+	refuse(b, n, -EBADMSG, "port 1 at byte 26 appears twice");
+	b[27] = 2;
+	memset(b + 12, 0, 4);
 	resign(b, n);
-	refuse(b, n, -EBADMSG, "seq 0 at byte 12");
+	refuse(b, n, -EBADMSG, "sender 0 at byte 12");
+	b[15] = 1;
+	memset(b + 16, 0, 8);
+	resign(b, n);
+	refuse(b, n, -EBADMSG, "seq 0 at byte 16");
 	/* Padding is zeros, and only a query's. */
-	n = dard_proto_query(b, sizeof(b), K, 1, (uint16_t[]){1}, 1, 60);
-	b[25] = 1;
+	n = dard_proto_query(b, sizeof(b), K, SENDER, 1, (uint16_t[]){1}, 1,
+			     64);
+	b[29] = 1;
 	resign(b, n);
-	refuse(b, n, -EBADMSG, "padding byte 25 is not zero");
-	n = dard_proto_reply(b, sizeof(b), K, 1,
+	refuse(b, n, -EBADMSG, "padding byte 29 is not zero");
+	n = dard_proto_reply(b, sizeof(b), K, SENDER, 1,
 			     (struct dard_port_state[]){{.port = 1}}, 1);
-	b[23] = 2;
+	b[27] = 2;
 	resign(b, n);
-	refuse(b, n, -EBADMSG, "unknown flags 0x0002 at byte 22");
-	b[23] = 0;
+	refuse(b, n, -EBADMSG, "unknown flags 0x0002 at byte 26");
+	b[27] = 0;
 	b[5] += 2;
 	resign(b, n + 2);
-	refuse(b, n + 2, -EBADMSG, "1 port records need 68 bytes");
+	refuse(b, n + 2, -EBADMSG, "1 port records need 72 bytes");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_query_bytes),
+		cmocka_unit_test(test_next_seq),
 		cmocka_unit_test(test_padding),
 		cmocka_unit_test(test_reply_bytes),
 		cmocka_unit_test(test_reply_round_trip),

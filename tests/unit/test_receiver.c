@@ -95,7 +95,7 @@ static size_t reply(uint8_t *buf, const struct dard_key *k, uint64_t seq)
 {
 	static const struct dard_port_state st = {1, DARD_PORT_F_UP, 1000, 2,
 						  DARD_LOAD_UNKNOWN};
-	size_t len = dard_proto_reply(buf, DARD_MSG_MAX, k, seq, &st, 1);
+	size_t len = dard_proto_reply(buf, DARD_MSG_MAX, k, 1, seq, &st, 1);
 
 	assert_true(len > 0);
 	return len;
@@ -139,7 +139,7 @@ static void test_kinds(void **state)
 	assert_int_equal(in(&rx, buf, len, AGENT), DARD_RX_REPLAY);
 	assert_int_equal(r.taken, 1);
 	/* The wrong kind of message: a query where a reply is due. */
-	len = dard_proto_query(buf, sizeof(buf), &keys.key[0], 11,
+	len = dard_proto_query(buf, sizeof(buf), &keys.key[0], 1, 11,
 			       (uint16_t[]){1}, 1, 0);
 	assert_int_equal(in(&rx, buf, len, AGENT), DARD_RX_MALFORMED);
 	/* Late: counted, but no attack. */
