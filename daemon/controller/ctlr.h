@@ -254,6 +254,8 @@ int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 	      const struct cpset **out);
 /* The row of p whose switches are path's, or -1. */
 int paths_row(const struct cpset *p, const struct dard_path *path);
+/* Row k's directed switch links into dl (p->ndl of them). */
+unsigned paths_dlinks(const struct cpset *p, uint32_t k, uint32_t *dl);
 /*
  * Frees the path sets no flow asked for since round `since', when they
  * are many more than the flows: a long run meets most ToR pairs.

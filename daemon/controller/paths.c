@@ -196,6 +196,12 @@ int paths_row(const struct cpset *p, const struct dard_path *path)
 	return -1;
 }
 
+unsigned paths_dlinks(const struct cpset *p, uint32_t k, uint32_t *dl)
+{
+	memcpy(dl, &p->dl[(size_t)k * p->ndl], p->ndl * sizeof(*dl));
+	return p->ndl;
+}
+
 int paths_failed(const struct ctlr *c, const struct cpset *p, uint32_t k)
 {
 	unsigned j;
