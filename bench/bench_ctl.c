@@ -237,13 +237,24 @@ static int run(const struct dard_config *cfg, const char *pattern,
 static int bench_spec(const char *spec, const char *pattern, unsigned rounds,
 		      uint64_t seed)
 {
-	struct dard_load_opts lo = {.mbps = 1000, .wide_base = 1};
+	struct dard_plan_opts wide;
+	/* Room for fattree:64: its 196,608 links, 69,632 management
+	 * addresses and 65,536 IDs overflow the default prefixes. */
+	struct dard_load_opts lo = {.mbps = 1000,
+				    .over = &wide,
+				    .mask = DARD_OPT_IDS | DARD_OPT_LINKS |
+					    DARD_OPT_MGMT,
+				    .wide_base = 1};
 	static struct dard_config cfg;
 	char err[DARD_ERR_MAX + 4096];
 	uint32_t *perm, i, step;
 	uint64_t rng = seed;
 	int ret = 0;
 
+	dard_plan_opts_init(&wide);
+	dard_prefix_parse("100.64.0.0/12", &wide.ids);
+	dard_prefix_parse("100.80.0.0/12", &wide.links);
+	dard_prefix_parse("100.96.0.0/12", &wide.mgmt);
 	if (dard_topo_load(&cfg, spec, &lo, err, sizeof(err))) {
 		fprintf(stderr, "dard-bench-ctl: %s\n", err);
 		return -1;
