@@ -189,31 +189,74 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 	return 0;
 }
 
-void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
-			    uint32_t *load, uint32_t *row)
+unsigned dard_cands_row(const struct dard_cands *c, uint32_t k, uint32_t *dl)
 {
-	size_t i;
-	uint32_t k;
-	unsigned j;
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t u = 0, d, n;
 
-	for (i = 0; i < n; i++) {
-		uint32_t best = 0, best_load = UINT32_MAX;
-		const uint32_t *dl;
+	if (c->dl) {
+		memcpy(dl, c->dl + (size_t)k * c->ndl, c->ndl * sizeof(*dl));
+		return c->ndl;
+	}
+	if (c->each) {
+		u = k / c->each;
+		d = k % c->each;
+	} else {
+		/* Chains differ in how many go down from their tops. */
+		for (d = k; d >= (n = dard_chains_from(down, up->top[u])); u++)
+			d -= n;
+	}
+	memcpy(dl, up->up + (size_t)u * up->len, up->len * sizeof(*dl));
+	d += down->first[up->top[u] - down->lo];
+	memcpy(dl + up->len, down->down + (size_t)d * down->len,
+	       down->len * sizeof(*dl));
+	return c->ndl;
+}
 
-		for (k = 0; k < c[i].npaths; k++) {
-			uint32_t w = worst_load(
-				load, c[i].dl + (size_t)k * c[i].ndl, c[i].ndl);
+/*
+ * The first row of c, in order, whose most loaded link carries fewer
+ * flows than *best_load, into *best and *best_load; none: unchanged.
+ * Strictly fewer: ties keep the earlier row. Chained rows share their up
+ * chain's load, so a chain no better than the best so far is skipped
+ * whole.
+ */
+static void best_row(const struct dard_cands *c, const uint32_t *load,
+		     uint32_t *best, uint32_t *best_load)
+{
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t k = 0, u, j, b, e, w, wu;
 
-			/* Strictly less: ties keep the earlier row. */
-			if (w < best_load) {
-				best = k;
-				best_load = w;
+	if (c->dl) {
+		for (k = 0; k < c->npaths && *best_load; k++) {
+			w = worst_load(load, c->dl + (size_t)k * c->ndl,
+				       c->ndl);
+			if (w < *best_load) {
+				*best = k;
+				*best_load = w;
 			}
 		}
-		row[i] = best;
-		dl = c[i].dl + (size_t)best * c[i].ndl;
-		for (j = 0; j < c[i].ndl; j++)
-			load[dl[j]]++;
+		return;
+	}
+	for (u = 0; u < up->nup && *best_load; u++) {
+		j = up->top[u] - down->lo;
+		if (j >= down->n)
+			continue;
+		b = down->first[j];
+		e = down->first[j + 1];
+		wu = worst_load(load, up->up + (size_t)u * up->len, up->len);
+		if (wu >= *best_load) {
+			k += e - b;
+			continue;
+		}
+		for (j = b; j < e; j++, k++) {
+			w = worst_load(load, down->down + (size_t)j * down->len,
+				       down->len);
+			w = w > wu ? w : wu;
+			if (w < *best_load) {
+				*best = k;
+				*best_load = w;
+			}
+		}
 	}
 }
 
@@ -221,35 +264,50 @@ void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
 static void row_add(const struct dard_cands *c, uint32_t row, uint32_t *load,
 		    int by)
 {
-	const uint32_t *dl = c->dl + (size_t)row * c->ndl;
-	unsigned j;
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+	unsigned j, n = dard_cands_row(c, row, dl);
 
-	for (j = 0; j < c->ndl; j++)
+	for (j = 0; j < n; j++)
 		load[dl[j]] += by;
+}
+
+void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
+			    uint32_t *load, uint32_t *row)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t best = 0, best_load = UINT32_MAX;
+
+		best_row(&c[i], load, &best, &best_load);
+		row[i] = best;
+		row_add(&c[i], best, load, 1);
+	}
+}
+
+/* The load of row k's most loaded link. */
+static uint32_t row_load(const struct dard_cands *c, uint32_t k,
+			 const uint32_t *load)
+{
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+
+	return worst_load(load, dl, dard_cands_row(c, k, dl));
 }
 
 /* The row flow c should take given the others' loads (see route.h). */
 static uint32_t refine_one(const struct dard_cands *c, uint32_t row,
 			   uint32_t pref, const uint32_t *load)
 {
-	uint32_t best = row, k, w;
-	uint32_t best_load =
-		worst_load(load, c->dl + (size_t)row * c->ndl, c->ndl);
+	uint32_t best = row, best_load = row_load(c, row, load), w;
 
 	if (pref < c->npaths && pref != row) {
-		w = worst_load(load, c->dl + (size_t)pref * c->ndl, c->ndl);
+		w = row_load(c, pref, load);
 		if (w <= best_load) {
 			best = pref;
 			best_load = w;
 		}
 	}
-	for (k = 0; k < c->npaths; k++) {
-		w = worst_load(load, c->dl + (size_t)k * c->ndl, c->ndl);
-		if (w < best_load) {
-			best = k;
-			best_load = w;
-		}
-	}
+	best_row(c, load, &best, &best_load);
 	return best;
 }
 

@@ -23,8 +23,8 @@ int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
 	/* The LP's thread has its own: a path context is not shared. */
 	if (o->algo == DARD_CP_ALGO_OBLIVIOUS)
 		c->obl_pc = dard_pathctx_new(cfg->topo, cfg->plan);
-	if (!c->pc || hosts_init(c) || links_init(c) || obl_init(c) ||
-	    (o->algo == DARD_CP_ALGO_OBLIVIOUS && !c->obl_pc))
+	if (!c->pc || hosts_init(c) || links_init(c) || paths_init(c) ||
+	    obl_init(c) || (o->algo == DARD_CP_ALGO_OBLIVIOUS && !c->obl_pc))
 		return dard_fail(err, -ENOMEM, "out of memory");
 	return round_init(c, err);
 }

@@ -2,22 +2,106 @@
 /*
  * dard-controller's path rows and what it decides with them: every ToR
  * pair's rows are dard_path_foreach's paths in its order (the index hosts
- * and the datapath use), on fat-trees, tapered ones, Clos and 3tier; and
- * seeded reports on fattree:4/8, a tapered fat-tree and a Clos get the
- * very paths they got when the rows were built by walking the tree
- * (digests recorded then: a change of any flow's path changes them).
+ * and the datapath use), on fat-trees, tapered ones, Clos, 3tier and a
+ * tree of uneven fan-outs; and seeded reports on fattree:4/8, a tapered
+ * fat-tree, two Clos and the uneven tree get the very paths they got
+ * when the rows were built by walking the tree (digests recorded then:
+ * a change of any flow's path changes them).
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <cmocka.h>
 
 #include "ctlr_fix.h"
 #include "rng.h"
 #include "sched.h"
+
+/*
+ * A tree of uneven fan-outs: ToR pairs whose source reaches switches
+ * that do not lead to the destination, and tops with one or two ways
+ * down to it (rows counted chain by chain, not by a product).
+ */
+static const char uneven[] = "topology irregular\n"
+			     "levels core aggr tor\n"
+			     "switch c1 core\n"
+			     "switch c2 core\n"
+			     "switch c3 core\n"
+			     "switch a1 aggr\n"
+			     "switch a2 aggr\n"
+			     "switch a3 aggr\n"
+			     "switch a4 aggr\n"
+			     "switch t1 tor\n"
+			     "switch t2 tor\n"
+			     "switch t3 tor\n"
+			     "switch t4 tor\n"
+			     "switch t5 tor\n"
+			     "switch t6 tor\n"
+			     "host t1h1\n"
+			     "host t1h2\n"
+			     "host t2h1\n"
+			     "host t2h2\n"
+			     "host t3h1\n"
+			     "host t3h2\n"
+			     "host t4h1\n"
+			     "host t4h2\n"
+			     "host t5h1\n"
+			     "host t5h2\n"
+			     "host t6h1\n"
+			     "host t6h2\n"
+			     "link c1:1 a1:3\n"
+			     "link c1:2 a2:4\n"
+			     "link c1:3 a4:2\n"
+			     "link c2:1 a1:4\n"
+			     "link c2:2 a3:4\n"
+			     "link c2:3 a4:3\n"
+			     "link c3:1 a2:5\n"
+			     "link c3:2 a3:5\n"
+			     "link a1:1 t1:3\n"
+			     "link a1:2 t4:3\n"
+			     "link a2:1 t1:4\n"
+			     "link a2:2 t2:3\n"
+			     "link a2:3 t5:3\n"
+			     "link a3:1 t2:4\n"
+			     "link a3:2 t3:3\n"
+			     "link a3:3 t4:4\n"
+			     "link a4:1 t6:3\n"
+			     "link t1:1 t1h1\n"
+			     "link t1:2 t1h2\n"
+			     "link t2:1 t2h1\n"
+			     "link t2:2 t2h2\n"
+			     "link t3:1 t3h1\n"
+			     "link t3:2 t3h2\n"
+			     "link t4:1 t4h1\n"
+			     "link t4:2 t4h2\n"
+			     "link t5:1 t5h1\n"
+			     "link t5:2 t5h2\n"
+			     "link t6:1 t6h1\n"
+			     "link t6:2 t6h2\n";
+
+/* start_on() the tree spec names, "uneven" the tree above (a file). */
+static void start_spec(int algo, const char *spec)
+{
+	char path[] = "/tmp/test_controller_rows.XXXXXX";
+	int fd;
+
+	if (strcmp(spec, "uneven")) {
+		start_on(algo, spec);
+		return;
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, uneven, strlen(uneven)), strlen(uneven));
+	close(fd);
+	start_on(algo, path);
+	unlink(path);
+}
+
+static unsigned nuneven; /* pairs whose rows are not a product */
 
 struct want {
 	uint32_t k;
@@ -36,7 +120,7 @@ static int row_cb(const struct dard_path *path, void *arg)
 	assert_int_equal(path->nsw, w->ps->nsw);
 	assert_int_equal(paths_dlinks(w->ps, w->k, got), n);
 	assert_memory_equal(got, dl, n * sizeof(*dl));
-	assert_int_equal(paths_row(w->ps, path), w->k);
+	assert_int_equal(paths_row(&c, w->ps, path), w->k);
 	w->k++;
 	return 0;
 }
@@ -46,7 +130,7 @@ static void check_rows(const char *spec)
 	const struct dard_topo *t;
 	uint32_t a, b, hs, hd, n = 0;
 
-	start_on(DARD_CP_ALGO_GREEDY, spec);
+	start_spec(DARD_CP_ALGO_GREEDY, spec);
 	t = cfg.topo;
 	for (a = 0; a < t->nnodes; a++) {
 		if (t->node[a].is_host || t->node[a].level != t->nlevels - 1)
@@ -75,6 +159,7 @@ static void check_rows(const char *spec)
 			assert_int_equal(w.ps->ndl, w.ps->nsw - 1);
 			dard_path_foreach(c.pc, hs, hd, row_cb, &w);
 			assert_int_equal(w.k, w.ps->npaths);
+			nuneven += !w.ps->each;
 			n++;
 		}
 	}
@@ -91,6 +176,9 @@ static void test_rows(void **state)
 	check_rows("clos:8,8");
 	check_rows("clos:8,4,3");
 	check_rows("3tier");
+	assert_int_equal(nuneven, 0);
+	check_rows("uneven");
+	assert_true(nuneven > 0);
 }
 
 /* FNV-1a over what the controller decided, flow by flow. */
@@ -197,7 +285,7 @@ static void scenario(int algo, const char *spec, uint64_t *out)
 	uint64_t rng = 0x5eed0000ULL + algo;
 	unsigned i, nh;
 
-	start_on(algo, spec);
+	start_spec(algo, spec);
 	nh = cfg.topo->nhosts;
 	for (i = 0; i < nh; i++)
 		send_set(i, 1 + dard_xorshift64s(&rng) % 3, 40000, &rng, SEC);
@@ -246,6 +334,9 @@ static const struct {
 	{DARD_CP_ALGO_GREEDY,
 	 "clos:8,8",
 	 {0x3473ce0f31482a1cULL, 0xfebe076f2d6e0367ULL, 0xfebe076f2d6e0367ULL}},
+	{DARD_CP_ALGO_GREEDY,
+	 "uneven",
+	 {0xfd8097d9ca39d388ULL, 0x1fc04302123de36ULL, 0x1fc04302123de36ULL}},
 	{DARD_CP_ALGO_GREEDY,
 	 "clos:8,4,3",
 	 {0xe31e70dd0a6c0a75ULL, 0xa9fdf5733e63804fULL, 0xa9fdf5733e63804fULL}},
