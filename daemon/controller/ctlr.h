@@ -188,6 +188,7 @@ struct ctlr {
 	uint32_t nhosts;
 	uint32_t *mgmt; /* hosts' management addresses, sorted */
 	uint32_t nmgmt;
+	uint64_t *byid;		    /* hosts' ID << 32 | node, sorted */
 	uint32_t nflows, flows_max; /* every host's, CTLR_FLOWS_MAX */
 	/* Path sets (paths.c): open addressing on the ToR pair. */
 	struct cpset **ps;
