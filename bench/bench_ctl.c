@@ -37,7 +37,7 @@
 #include "num.h"
 #include "traffic.h"
 
-enum { ROUNDS_MAX = 100 };
+enum { ROUNDS_MAX = 100, REPORTS_CHUNK = 4096 };
 
 static struct dard_keys keys = {.n = 1};
 static uint32_t per_host = 1; /* -f: elephants each host reports */
@@ -61,27 +61,27 @@ static uint64_t cpu_ns(void)
 	return dard_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-/* Every host's report, encoded before the clock starts. */
+/* Hosts' reports, encoded before the clock starts. */
 struct reports {
 	uint8_t *buf;
-	size_t *off; /* nhosts + 1 */
+	size_t off[REPORTS_CHUNK + 1];
 };
 
-/* Every host's report of its per_host flows, the first to dst[rank]. */
-static int encode_all(const struct ctlr *c, const uint32_t *dst,
-		      struct reports *r)
+/*
+ * The reports of hosts from .. from + n - 1, with per_host flows each,
+ * the first to dst[rank]: encoded as late as they are taken, so that
+ * their seqs are fresh (the controller refuses seqs 10 s old).
+ */
+static void encode_some(const struct ctlr *c, const uint32_t *dst,
+			uint32_t from, uint32_t n, struct reports *r)
 {
 	static struct dard_cp_msg m;
 	const struct dard_topo *t = c->t;
 	uint64_t seq = dard_clock_ns(CLOCK_REALTIME);
 	uint32_t i, k, d;
 
-	r->buf = malloc((size_t)t->nhosts * DARD_CP_MSG_MAX);
-	r->off = calloc((size_t)t->nhosts + 1, sizeof(*r->off));
-	if (!r->buf || !r->off)
-		return -ENOMEM;
-	for (i = 0; i < t->nhosts; i++) {
-		const struct dard_node *s = &t->node[t->hosts[i]];
+	for (i = 0; i < n; i++) {
+		const struct dard_node *s = &t->node[t->hosts[from + i]];
 
 		m = (struct dard_cp_msg){.type = DARD_CP_REPORT,
 					 .flags = DARD_CP_F_FIRST |
@@ -91,8 +91,8 @@ static int encode_all(const struct ctlr *c, const uint32_t *dst,
 					 .seq = seq,
 					 .count = per_host};
 		for (k = 0; k < per_host; k++) {
-			d = (dst[i] + k * 37) % t->nhosts;
-			if (d == i)
+			d = (dst[from + i] + k * 37) % t->nhosts;
+			if (d == from + i)
 				d = (d + 1) % t->nhosts;
 			m.flow[k].key.saddr = htonl(s->id);
 			m.flow[k].key.daddr = htonl(t->node[t->hosts[d]].id);
@@ -104,20 +104,31 @@ static int encode_all(const struct ctlr *c, const uint32_t *dst,
 							   DARD_CP_MSG_MAX,
 							   &keys.key[0], &m);
 	}
-	return 0;
 }
 
-/* ctlr_receive of every report; the CPU ns it took. */
-static uint64_t take_all(struct ctlr *c, const struct reports *r)
+/* Every host's report through ctlr_receive: the CPU ns that took. */
+static int64_t take_all(struct ctlr *c, const uint32_t *dst)
 {
 	const struct dard_topo *t = c->t;
-	uint64_t t0 = cpu_ns();
-	uint32_t i;
+	struct reports r = {.buf = malloc(REPORTS_CHUNK * DARD_CP_MSG_MAX)};
+	uint64_t t0, sum = 0;
+	uint32_t from, i, n;
 
-	for (i = 0; i < t->nhosts; i++)
-		ctlr_receive(c, r->buf + r->off[i], r->off[i + 1] - r->off[i],
-			     t->node[t->hosts[i]].mgmt, 40000, 1);
-	return cpu_ns() - t0;
+	if (!r.buf)
+		return -1;
+	for (from = 0; from < t->nhosts; from += n) {
+		n = t->nhosts - from < REPORTS_CHUNK ? t->nhosts - from
+						     : REPORTS_CHUNK;
+		encode_some(c, dst, from, n, &r);
+		t0 = cpu_ns();
+		for (i = 0; i < n; i++)
+			ctlr_receive(
+				c, r.buf + r.off[i], r.off[i + 1] - r.off[i],
+				t->node[t->hosts[from + i]].mgmt, 40000, 1);
+		sum += cpu_ns() - t0;
+	}
+	free(r.buf);
+	return sum;
 }
 
 /* The process's resident memory now, MiB (Linux /proc). */
@@ -188,9 +199,9 @@ static int run(const struct dard_config *cfg, const char *pattern,
 				      .host_timeout_ns = 3000000000ULL,
 				      .query_ns = 1000000000ULL};
 		static struct ctlr c;
-		struct reports rep = {0};
 		struct timing fresh, steady;
-		double init, take;
+		int64_t took;
+		double init;
 		uint64_t t0;
 		int ret;
 
@@ -205,14 +216,16 @@ static int run(const struct dard_config *cfg, const char *pattern,
 			return -1;
 		}
 		c.xmit = count_xmit;
-		if (encode_all(&c, dst, &rep)) {
+		took = take_all(&c, dst);
+		if (took < 0) {
 			fprintf(stderr, "dard-bench-ctl: out of memory\n");
 			ctlr_fini(&c);
 			return -1;
 		}
-		take = take_all(&c, &rep) / 1e6;
-		free(rep.buf);
-		free(rep.off);
+		if (dard_rx_refused(&c.hrx))
+			fprintf(stderr,
+				"dard-bench-ctl: %llu reports refused\n",
+				(unsigned long long)dard_rx_refused(&c.hrx));
 		if (measure(&c, rounds, 1, &fresh) ||
 		    measure(&c, rounds, 0, &steady)) {
 			fprintf(stderr, "dard-bench-ctl: a round failed\n");
@@ -222,7 +235,7 @@ static int run(const struct dard_config *cfg, const char *pattern,
 		printf("| %s | %s | %llu | %.1f | %.1f | %.1f | %.1f | %.1f | "
 		       "%.1f | %llu | %llu | %llu | %.0f |\n",
 		       pattern, dard_cp_algo_name(algos[a]),
-		       (unsigned long long)c.st.last_flows, init, take,
+		       (unsigned long long)c.st.last_flows, init, took / 1e6,
 		       fresh.decide_ms, fresh.round_ms, steady.decide_ms,
 		       steady.round_ms, (unsigned long long)c.st.last_max_load,
 		       (unsigned long long)c.st.last_msgs,
