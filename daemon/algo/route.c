@@ -213,6 +213,20 @@ unsigned dard_cands_row(const struct dard_cands *c, uint32_t k, uint32_t *dl)
 	return c->ndl;
 }
 
+/* The least load of ch's gates, leaving the ToR or (DARD_DOWN) into it. */
+static uint32_t gate_load(const uint32_t *load, const struct dard_chains *ch,
+			  enum dard_dir dir)
+{
+	uint32_t w = UINT32_MAX, j;
+
+	for (j = 0; j < ch->ngate; j++) {
+		uint32_t x = load[dard_dlink(ch->gate[j] / 2, dir)];
+
+		w = x < w ? x : w;
+	}
+	return w;
+}
+
 /*
  * The first row of c, in order, whose most loaded link carries fewer
  * flows than *best_load, into *best and *best_load; none: unchanged.
@@ -237,6 +251,13 @@ static void best_row(const struct dard_cands *c, const uint32_t *load,
 		}
 		return;
 	}
+	/* Every row leaves by a source gate and arrives by a destination
+	 * one: none can beat a best that the least loaded of either does
+	 * not (a flow on a balanced placement, the local search's rule). */
+	if (*best_load != UINT32_MAX &&
+	    (gate_load(load, up, DARD_UP) >= *best_load ||
+	     gate_load(load, down, DARD_DOWN) >= *best_load))
+		return;
 	for (u = 0; u < up->nup && *best_load; u++) {
 		j = up->top[u] - down->lo;
 		if (j >= down->n)
@@ -294,11 +315,14 @@ static uint32_t row_load(const struct dard_cands *c, uint32_t k,
 	return worst_load(load, dl, dard_cands_row(c, k, dl));
 }
 
-/* The row flow c should take given the others' loads (see route.h). */
+/*
+ * The row flow c should take given the others' loads (see route.h),
+ * its own row's load being own.
+ */
 static uint32_t refine_one(const struct dard_cands *c, uint32_t row,
-			   uint32_t pref, const uint32_t *load)
+			   uint32_t own, uint32_t pref, const uint32_t *load)
 {
-	uint32_t best = row, best_load = row_load(c, row, load), w;
+	uint32_t best = row, best_load = own, w;
 
 	if (pref < c->npaths && pref != row) {
 		w = row_load(c, pref, load);
@@ -322,16 +346,22 @@ size_t dard_route_refine_rows(const struct dard_cands *c, size_t n,
 		row_add(&c[i], row[i], load, 1);
 	for (pass = 0; moved && pass < passes; pass++) {
 		for (moved = 0, i = 0; i < n; i++) {
-			uint32_t to;
+			uint32_t to, dl[2 * DARD_LEVEL_MAX], own;
+			unsigned j, nd = dard_cands_row(&c[i], row[i], dl);
 
 			/* Without itself: its own row's links look as the
 			 * others' do. */
-			row_add(&c[i], row[i], load, -1);
-			to = refine_one(&c[i], row[i],
+			for (j = 0; j < nd; j++)
+				load[dl[j]]--;
+			own = worst_load(load, dl, nd);
+			to = refine_one(&c[i], row[i], own,
 					pref ? pref[i] : UINT32_MAX, load);
+			if (to != row[i])
+				nd = dard_cands_row(&c[i], to, dl);
+			for (j = 0; j < nd; j++)
+				load[dl[j]]++;
 			moved += to != row[i];
 			row[i] = to;
-			row_add(&c[i], row[i], load, 1);
 		}
 		moves += moved;
 	}

@@ -67,6 +67,10 @@ struct dard_chains {
 	uint32_t *first, *down;
 	uint32_t each; /* down chains from every such switch, or 0: differ */
 	uint32_t set;  /* equal for two ToRs with the same such switches */
+	/* The ToR's own up links, as dard_dlink(l, DARD_UP): every up
+	 * chain starts with one, every down chain ends with one downward. */
+	const uint32_t *gate;
+	uint32_t ngate;
 	uint8_t len;
 };
 

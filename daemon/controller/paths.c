@@ -240,6 +240,8 @@ static int build_tor(struct build *b, uint32_t tor, struct dard_chains *ch)
 	for (l = tl; l-- > 0;) {
 		ret = build_up(b, tor, l, l + 1 < tl ? &ch[l + 1] : NULL,
 			       &ch[l]);
+		ch[l].gate = ch[tl - 1].up;
+		ch[l].ngate = ch[tl - 1].nup;
 		if (!ret)
 			ret = build_down(b, tor, l,
 					 l + 1 < tl ? &ch[l + 1] : NULL,
@@ -523,28 +525,49 @@ unsigned paths_dlinks(const struct cpset *p, uint32_t k, uint32_t *dl)
 	return dard_cands_row(&cd, k, dl);
 }
 
+/* Whether n links' ends (up: their upper, else lower) are sw[0..n-1]. */
+static int ends_are(const struct dard_topo *t, const uint32_t *dl, unsigned n,
+		    int up, const uint32_t *sw)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const struct dard_link *l = &t->link[dl[i] / 2];
+
+		if ((up ? l->up : l->down) != sw[i])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Only the up chains to the path's top switch are compared, switch by
+ * switch along their links: no link is looked up by its ends.
+ */
 int paths_row(const struct ctlr *c, const struct cpset *p,
 	      const struct dard_path *path)
 {
-	uint32_t dl[2 * DARD_LEVEL_MAX], k = 0, u, j, n;
 	const struct dard_chains *s = p->s, *d = p->d;
-	size_t len;
+	uint32_t k = 0, u, j, n, x, first;
 
-	if (path->nsw != p->nsw)
+	if (path->nsw != p->nsw || path->sw[0] != p->stor ||
+	    path->sw[path->nsw - 1] != p->dtor)
 		return -1;
 	if (!s)
 		return 0;
-	dard_path_dlinks(c->t, path, dl);
-	len = s->len * sizeof(*dl);
+	x = c->lrank[path->sw[s->len]];
 	for (u = 0; u < s->nup; u++, k += n) {
 		n = dard_chains_from(d, s->top[u]);
-		if (!n || memcmp(&s->up[(size_t)u * s->len], dl, len))
+		if (s->top[u] != x || !n ||
+		    !ends_are(c->t, &s->up[(size_t)u * s->len], s->len, 1,
+			      path->sw + 1))
 			continue;
-		j = d->first[s->top[u] - d->lo];
-		for (; j < d->first[s->top[u] - d->lo] + n; j++, k++)
-			if (!memcmp(&d->down[(size_t)j * d->len], dl + s->len,
-				    len))
-				return k;
+		first = d->first[x - d->lo];
+		for (j = 0; j < n; j++)
+			if (ends_are(c->t,
+				     &d->down[(size_t)(first + j) * d->len],
+				     d->len, 0, path->sw + s->len + 1))
+				return k + j;
 		return -1;
 	}
 	return -1;
