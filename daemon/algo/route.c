@@ -192,24 +192,30 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 unsigned dard_cands_row(const struct dard_cands *c, uint32_t k, uint32_t *dl)
 {
 	const struct dard_chains *up = c->up, *down = c->down;
-	uint32_t u = 0, d, n;
+	uint32_t u = k, d = 0, n;
+	const uint32_t *x;
+	unsigned i;
 
 	if (c->dl) {
 		memcpy(dl, c->dl + (size_t)k * c->ndl, c->ndl * sizeof(*dl));
 		return c->ndl;
 	}
-	if (c->each) {
+	if (c->each > 1) {
 		u = k / c->each;
 		d = k % c->each;
-	} else {
+	} else if (!c->each) {
 		/* Chains differ in how many go down from their tops. */
-		for (d = k; d >= (n = dard_chains_from(down, up->top[u])); u++)
+		for (u = 0, d = k;
+		     d >= (n = dard_chains_from(down, up->top[u])); u++)
 			d -= n;
 	}
-	memcpy(dl, up->up + (size_t)u * up->len, up->len * sizeof(*dl));
+	x = up->up + (size_t)u * up->len;
+	for (i = 0; i < up->len; i++)
+		*dl++ = x[i];
 	d += down->first[up->top[u] - down->lo];
-	memcpy(dl + up->len, down->down + (size_t)d * down->len,
-	       down->len * sizeof(*dl));
+	x = down->down + (size_t)d * down->len;
+	for (i = 0; i < down->len; i++)
+		*dl++ = x[i];
 	return c->ndl;
 }
 
@@ -225,6 +231,37 @@ static uint32_t gate_load(const uint32_t *load, const struct dard_chains *ch,
 		w = x < w ? x : w;
 	}
 	return w;
+}
+
+/*
+ * best_row() of chains with c->each down chains from every up chain's
+ * top: the row is u * each + j, and a chain whose first link is already
+ * no better than the best is left at that.
+ */
+static void best_row_even(const struct dard_cands *c, const uint32_t *load,
+			  uint32_t *best, uint32_t *best_load)
+{
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t u, j, w, wu, ulen = up->len, dlen = down->len;
+	const uint32_t *ud = up->up, *dd;
+
+	for (u = 0; u < up->nup && *best_load; u++, ud += ulen) {
+		if (load[ud[0]] >= *best_load)
+			continue;
+		wu = worst_load(load, ud, ulen);
+		if (wu >= *best_load)
+			continue;
+		dd = down->down +
+		     (size_t)down->first[up->top[u] - down->lo] * dlen;
+		for (j = 0; j < c->each; j++, dd += dlen) {
+			w = worst_load(load, dd, dlen);
+			w = w > wu ? w : wu;
+			if (w < *best_load) {
+				*best = u * c->each + j;
+				*best_load = w;
+			}
+		}
+	}
 }
 
 /*
@@ -258,6 +295,10 @@ static void best_row(const struct dard_cands *c, const uint32_t *load,
 	    (gate_load(load, up, DARD_UP) >= *best_load ||
 	     gate_load(load, down, DARD_DOWN) >= *best_load))
 		return;
+	if (c->each) {
+		best_row_even(c, load, best, best_load);
+		return;
+	}
 	for (u = 0; u < up->nup && *best_load; u++) {
 		j = up->top[u] - down->lo;
 		if (j >= down->n)
