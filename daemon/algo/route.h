@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "path.h"
 
@@ -96,8 +97,40 @@ struct dard_cands {
 	uint32_t each;
 };
 
-/* Row k of c's ndl directed links into dl; returns ndl. */
-unsigned dard_cands_row(const struct dard_cands *c, uint32_t k, uint32_t *dl);
+/*
+ * Row k of c's ndl directed links into dl; returns ndl. Inline: the
+ * controller's path sets read rows without linking the placements.
+ */
+static inline unsigned dard_cands_row(const struct dard_cands *c, uint32_t k,
+				      uint32_t *dl)
+{
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t u = k, d = 0, n;
+	const uint32_t *x;
+	unsigned i;
+
+	if (c->dl) {
+		memcpy(dl, c->dl + (size_t)k * c->ndl, c->ndl * sizeof(*dl));
+		return c->ndl;
+	}
+	if (c->each > 1) {
+		u = k / c->each;
+		d = k % c->each;
+	} else if (!c->each) {
+		/* Chains differ in how many go down from their tops. */
+		for (u = 0, d = k;
+		     d >= (n = dard_chains_from(down, up->top[u])); u++)
+			d -= n;
+	}
+	x = up->up + (size_t)u * up->len;
+	for (i = 0; i < up->len; i++)
+		*dl++ = x[i];
+	d += down->first[up->top[u] - down->lo];
+	x = down->down + (size_t)d * down->len;
+	for (i = 0; i < down->len; i++)
+		*dl++ = x[i];
+	return c->ndl;
+}
 
 /*
  * SDN-greedy, the same rule and ties, on candidates given as rows (the
