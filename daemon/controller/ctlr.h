@@ -260,7 +260,12 @@ static inline int host_live(const struct chost *h)
 	return h->heard_ns != 0;
 }
 
-/* paths.c: every ToR's chains, built once; -ENOMEM. */
+/*
+ * paths.c: every ToR's chains, built once; -ENOMEM, or -E2BIG for a tree
+ * with more than CTLR_CHAINS_MAX up chains from a ToR to a level (more
+ * paths than a host's datapath could ever name: DARD_PATHS_MAX, 256).
+ */
+enum { CTLR_CHAINS_MAX = 1U << 20 };
 int paths_init(struct ctlr *c);
 int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 	      const struct cpset **out);

@@ -99,7 +99,8 @@ static int build_up(struct build *b, uint32_t tor, unsigned l,
 		    const struct dard_chains *below, struct dard_chains *ch)
 {
 	const struct dard_topo *t = b->t;
-	uint32_t i, n = 0, *tmp;
+	uint64_t n = 0;
+	uint32_t i, *tmp;
 	unsigned k;
 
 	if (below)
@@ -107,11 +108,13 @@ static int build_up(struct build *b, uint32_t tor, unsigned l,
 			n += t->node[b->topnode[i]].nup;
 	else
 		n = t->node[tor].nup;
+	if (n > CTLR_CHAINS_MAX)
+		return -E2BIG;
 	ch->len = t->nlevels - 1 - l;
 	if (reserve(b, n))
 		return -ENOMEM;
 	ch->top = malloc((n ? n : 1) * sizeof(*ch->top));
-	ch->up = malloc(((size_t)n * ch->len + 1) * sizeof(*ch->up));
+	ch->up = malloc((n * ch->len + 1) * sizeof(*ch->up));
 	if (!ch->top || !ch->up)
 		return -ENOMEM;
 	for (i = 0; i < (below ? below->nup : 1); i++) {
@@ -331,9 +334,13 @@ static int build_all(struct ctlr *c, struct build *b)
 	if (!c->chains)
 		return -ENOMEM;
 	c->nchains = cnt[tl];
-	for (i = 0; i < cnt[tl]; i++)
-		if (build_tor(b, b->byrank[b->lfirst[tl] + i], c->chains[i]))
-			return -ENOMEM;
+	for (i = 0; i < cnt[tl]; i++) {
+		int ret = build_tor(b, b->byrank[b->lfirst[tl] + i],
+				    c->chains[i]);
+
+		if (ret)
+			return ret;
+	}
 	for (l = 0; l < tl; l++)
 		if (intern(c, l))
 			return -ENOMEM;
