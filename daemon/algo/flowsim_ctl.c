@@ -109,8 +109,9 @@ static int hedera_place(struct sim *s, struct flow **e, size_t n,
 	for (i = 0; i < n; i++) {
 		hf[i].src = e[i]->src;
 		hf[i].dst = e[i]->dst;
-		hf[i].c = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
-					      e[i]->ps->ndl};
+		hf[i].c = (struct dard_cands){.dl = e[i]->ps->dl,
+					      .npaths = e[i]->ps->npaths,
+					      .ndl = e[i]->ps->ndl};
 	}
 	ret = dard_hedera_demand(s->t, s->cap, hf, n);
 	if (!ret)
@@ -143,8 +144,9 @@ static int ctl_view(struct sim *s, struct flow **e, size_t n,
 	if (!*c || !*load)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++)
-		(*c)[i] = (struct dard_cands){e[i]->ps->dl, e[i]->ps->npaths,
-					      e[i]->ps->ndl};
+		(*c)[i] = (struct dard_cands){.dl = e[i]->ps->dl,
+					      .npaths = e[i]->ps->npaths,
+					      .ndl = e[i]->ps->ndl};
 	for (i = 0; s->o->nfail && i < 2 * (size_t)s->t->nlinks; i++)
 		if (!(s->cap[i] > 0))
 			(*load)[i] = UINT32_MAX / 2;

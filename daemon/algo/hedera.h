@@ -25,7 +25,7 @@
 struct dard_hedera_flow {
 	uint32_t src, dst;   /* hosts */
 	double demand;	     /* Mbit/s; dard_hedera_demand fills it */
-	struct dard_cands c; /* the flow's candidate paths, as rows */
+	struct dard_cands c; /* its candidate paths, listed rows (c.dl) */
 	uint32_t row;	     /* out: the chosen candidate */
 };
 

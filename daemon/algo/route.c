@@ -189,31 +189,106 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 	return 0;
 }
 
-void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
-			    uint32_t *load, uint32_t *row)
+/* The least load of ch's gates, leaving the ToR or (DARD_DOWN) into it. */
+static uint32_t gate_load(const uint32_t *load, const struct dard_chains *ch,
+			  enum dard_dir dir)
 {
-	size_t i;
-	uint32_t k;
-	unsigned j;
+	uint32_t w = UINT32_MAX, j;
 
-	for (i = 0; i < n; i++) {
-		uint32_t best = 0, best_load = UINT32_MAX;
-		const uint32_t *dl;
+	for (j = 0; j < ch->ngate; j++) {
+		uint32_t x = load[dard_dlink(ch->gate[j] / 2, dir)];
 
-		for (k = 0; k < c[i].npaths; k++) {
-			uint32_t w = worst_load(
-				load, c[i].dl + (size_t)k * c[i].ndl, c[i].ndl);
+		w = x < w ? x : w;
+	}
+	return w;
+}
 
-			/* Strictly less: ties keep the earlier row. */
-			if (w < best_load) {
-				best = k;
-				best_load = w;
+/*
+ * best_row() of chains with c->each down chains from every up chain's
+ * top: the row is u * each + j, and a chain whose first link is already
+ * no better than the best is left at that.
+ */
+static void best_row_even(const struct dard_cands *c, const uint32_t *load,
+			  uint32_t *best, uint32_t *best_load)
+{
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t u, j, w, wu, ulen = up->len, dlen = down->len;
+	const uint32_t *ud = up->up, *dd;
+
+	for (u = 0; u < up->nup && *best_load; u++, ud += ulen) {
+		if (load[ud[0]] >= *best_load)
+			continue;
+		wu = worst_load(load, ud, ulen);
+		if (wu >= *best_load)
+			continue;
+		dd = down->down +
+		     (size_t)down->first[up->top[u] - down->lo] * dlen;
+		for (j = 0; j < c->each; j++, dd += dlen) {
+			w = worst_load(load, dd, dlen);
+			w = w > wu ? w : wu;
+			if (w < *best_load) {
+				*best = u * c->each + j;
+				*best_load = w;
 			}
 		}
-		row[i] = best;
-		dl = c[i].dl + (size_t)best * c[i].ndl;
-		for (j = 0; j < c[i].ndl; j++)
-			load[dl[j]]++;
+	}
+}
+
+/*
+ * The first row of c, in order, whose most loaded link carries fewer
+ * flows than *best_load, into *best and *best_load; none: unchanged.
+ * Strictly fewer: ties keep the earlier row. Chained rows share their up
+ * chain's load, so a chain no better than the best so far is skipped
+ * whole.
+ */
+static void best_row(const struct dard_cands *c, const uint32_t *load,
+		     uint32_t *best, uint32_t *best_load)
+{
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t k = 0, u, j, b, e, w, wu;
+
+	if (c->dl) {
+		for (k = 0; k < c->npaths && *best_load; k++) {
+			w = worst_load(load, c->dl + (size_t)k * c->ndl,
+				       c->ndl);
+			if (w < *best_load) {
+				*best = k;
+				*best_load = w;
+			}
+		}
+		return;
+	}
+	/* Every row leaves by a source gate and arrives by a destination
+	 * one: none can beat a best that the least loaded of either does
+	 * not (a flow on a balanced placement, the local search's rule). */
+	if (*best_load != UINT32_MAX &&
+	    (gate_load(load, up, DARD_UP) >= *best_load ||
+	     gate_load(load, down, DARD_DOWN) >= *best_load))
+		return;
+	if (c->each) {
+		best_row_even(c, load, best, best_load);
+		return;
+	}
+	for (u = 0; u < up->nup && *best_load; u++) {
+		j = up->top[u] - down->lo;
+		if (j >= down->n)
+			continue;
+		b = down->first[j];
+		e = down->first[j + 1];
+		wu = worst_load(load, up->up + (size_t)u * up->len, up->len);
+		if (wu >= *best_load) {
+			k += e - b;
+			continue;
+		}
+		for (j = b; j < e; j++, k++) {
+			w = worst_load(load, down->down + (size_t)j * down->len,
+				       down->len);
+			w = w > wu ? w : wu;
+			if (w < *best_load) {
+				*best = k;
+				*best_load = w;
+			}
+		}
 	}
 }
 
@@ -221,35 +296,53 @@ void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
 static void row_add(const struct dard_cands *c, uint32_t row, uint32_t *load,
 		    int by)
 {
-	const uint32_t *dl = c->dl + (size_t)row * c->ndl;
-	unsigned j;
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+	unsigned j, n = dard_cands_row(c, row, dl);
 
-	for (j = 0; j < c->ndl; j++)
+	for (j = 0; j < n; j++)
 		load[dl[j]] += by;
 }
 
-/* The row flow c should take given the others' loads (see route.h). */
-static uint32_t refine_one(const struct dard_cands *c, uint32_t row,
-			   uint32_t pref, const uint32_t *load)
+void dard_route_greedy_rows(const struct dard_cands *c, size_t n,
+			    uint32_t *load, uint32_t *row)
 {
-	uint32_t best = row, k, w;
-	uint32_t best_load =
-		worst_load(load, c->dl + (size_t)row * c->ndl, c->ndl);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t best = 0, best_load = UINT32_MAX;
+
+		best_row(&c[i], load, &best, &best_load);
+		row[i] = best;
+		row_add(&c[i], best, load, 1);
+	}
+}
+
+/* The load of row k's most loaded link. */
+static uint32_t row_load(const struct dard_cands *c, uint32_t k,
+			 const uint32_t *load)
+{
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+
+	return worst_load(load, dl, dard_cands_row(c, k, dl));
+}
+
+/*
+ * The row flow c should take given the others' loads (see route.h),
+ * its own row's load being own.
+ */
+static uint32_t refine_one(const struct dard_cands *c, uint32_t row,
+			   uint32_t own, uint32_t pref, const uint32_t *load)
+{
+	uint32_t best = row, best_load = own, w;
 
 	if (pref < c->npaths && pref != row) {
-		w = worst_load(load, c->dl + (size_t)pref * c->ndl, c->ndl);
+		w = row_load(c, pref, load);
 		if (w <= best_load) {
 			best = pref;
 			best_load = w;
 		}
 	}
-	for (k = 0; k < c->npaths; k++) {
-		w = worst_load(load, c->dl + (size_t)k * c->ndl, c->ndl);
-		if (w < best_load) {
-			best = k;
-			best_load = w;
-		}
-	}
+	best_row(c, load, &best, &best_load);
 	return best;
 }
 
@@ -264,16 +357,22 @@ size_t dard_route_refine_rows(const struct dard_cands *c, size_t n,
 		row_add(&c[i], row[i], load, 1);
 	for (pass = 0; moved && pass < passes; pass++) {
 		for (moved = 0, i = 0; i < n; i++) {
-			uint32_t to;
+			uint32_t to, dl[2 * DARD_LEVEL_MAX], own;
+			unsigned j, nd = dard_cands_row(&c[i], row[i], dl);
 
 			/* Without itself: its own row's links look as the
 			 * others' do. */
-			row_add(&c[i], row[i], load, -1);
-			to = refine_one(&c[i], row[i],
+			for (j = 0; j < nd; j++)
+				load[dl[j]]--;
+			own = worst_load(load, dl, nd);
+			to = refine_one(&c[i], row[i], own,
 					pref ? pref[i] : UINT32_MAX, load);
+			if (to != row[i])
+				nd = dard_cands_row(&c[i], to, dl);
+			for (j = 0; j < nd; j++)
+				load[dl[j]]++;
 			moved += to != row[i];
 			row[i] = to;
-			row_add(&c[i], row[i], load, 1);
 		}
 		moves += moved;
 	}

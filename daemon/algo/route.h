@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "path.h"
 
@@ -50,12 +51,86 @@ int dard_route_greedy(struct dard_pathctx *c, const struct dard_topo *t,
 		      const struct dard_demand *d, size_t n, uint32_t *load,
 		      struct dard_path *out);
 
-/* A flow's candidate paths: npaths rows of ndl directed switch links. */
+/*
+ * A ToR's chains of directed switch links to one level above it, len
+ * links each: up from the ToR (nup of them, in dard_path_foreach's order,
+ * each with the rank of its top switch among its level's switches), and
+ * down to the ToR from each switch of that level whose rank is in lo ..
+ * lo + n - 1: rank r's down chains, in that order too, are rows
+ * first[r - lo] .. first[r - lo + 1] - 1 of down. A ToR pair's shortest
+ * paths turning at that level are the source's up chains, each followed
+ * by the destination's down chains from its top: built once per ToR and
+ * level, shared by every pair (the controller's path rows).
+ */
+struct dard_chains {
+	uint32_t nup, lo, n;
+	uint32_t *top, *up;
+	uint32_t *first, *down;
+	uint32_t each; /* down chains from every such switch, or 0: differ */
+	uint32_t set;  /* equal for two ToRs with the same such switches */
+	/* The ToR's own up links, as dard_dlink(l, DARD_UP): every up
+	 * chain starts with one, every down chain ends with one downward. */
+	const uint32_t *gate;
+	uint32_t ngate;
+	uint8_t len;
+};
+
+/* How many down chains of ch start at the switch of rank r. */
+static inline uint32_t dard_chains_from(const struct dard_chains *ch,
+					uint32_t r)
+{
+	r -= ch->lo;
+	return r < ch->n ? ch->first[r + 1] - ch->first[r] : 0;
+}
+
+/*
+ * A flow's candidate paths: npaths rows of ndl directed switch links.
+ * Listed in dl, or when dl is NULL as chains: up's up chains, each
+ * followed by down's down chains from its top (npaths rows in all; each
+ * such count, or 0 when they differ).
+ */
 struct dard_cands {
 	const uint32_t *dl;
 	uint32_t npaths;
 	uint8_t ndl;
+	const struct dard_chains *up, *down;
+	uint32_t each;
 };
+
+/*
+ * Row k of c's ndl directed links into dl; returns ndl. Inline: the
+ * controller's path sets read rows without linking the placements.
+ */
+static inline unsigned dard_cands_row(const struct dard_cands *c, uint32_t k,
+				      uint32_t *dl)
+{
+	const struct dard_chains *up = c->up, *down = c->down;
+	uint32_t u = k, d = 0, n;
+	const uint32_t *x;
+	unsigned i;
+
+	if (c->dl) {
+		memcpy(dl, c->dl + (size_t)k * c->ndl, c->ndl * sizeof(*dl));
+		return c->ndl;
+	}
+	if (c->each > 1) {
+		u = k / c->each;
+		d = k % c->each;
+	} else if (!c->each) {
+		/* Chains differ in how many go down from their tops. */
+		for (u = 0, d = k;
+		     d >= (n = dard_chains_from(down, up->top[u])); u++)
+			d -= n;
+	}
+	x = up->up + (size_t)u * up->len;
+	for (i = 0; i < up->len; i++)
+		*dl++ = x[i];
+	d += down->first[up->top[u] - down->lo];
+	x = down->down + (size_t)d * down->len;
+	for (i = 0; i < down->len; i++)
+		*dl++ = x[i];
+	return c->ndl;
+}
 
 /*
  * SDN-greedy, the same rule and ties, on candidates given as rows (the

@@ -13,6 +13,8 @@ int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
 	      const struct dard_keys *keys, const struct ctlr_opts *o,
 	      char *err)
 {
+	int ret;
+
 	memset(c, 0, sizeof(*c));
 	c->udp = c->swudp = c->ctl = c->tfd = c->epfd = -1;
 	c->t = cfg->topo;
@@ -26,6 +28,14 @@ int ctlr_init(struct ctlr *c, const struct dard_config *cfg,
 	if (!c->pc || hosts_init(c) || links_init(c) || obl_init(c) ||
 	    (o->algo == DARD_CP_ALGO_OBLIVIOUS && !c->obl_pc))
 		return dard_fail(err, -ENOMEM, "out of memory");
+	ret = paths_init(c);
+	if (ret == -E2BIG)
+		return dard_fail(err, ret,
+				 "%s has more than %u shortest paths up from "
+				 "a ToR to one level",
+				 dard_topo_label(c->t), CTLR_CHAINS_MAX);
+	if (ret)
+		return dard_fail(err, ret, "out of memory");
 	return round_init(c, err);
 }
 

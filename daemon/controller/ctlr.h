@@ -21,6 +21,7 @@
 #include "notify.h"
 #include "path.h"
 #include "receiver.h"
+#include "route.h"
 
 /* What the command line asks for (opts.c). */
 struct ctlr_opts {
@@ -101,12 +102,17 @@ struct chost {
 	FN(TOPO, topology)	 /* another topology digest */                 \
 	FN(FLOW, flow)		 /* a record: not its flow, or no such path */
 
-/* The ToR pair's shortest paths in dard_path_foreach order (paths.c). */
+/*
+ * The ToR pair's shortest paths in dard_path_foreach order (paths.c):
+ * the source's up chains s, each followed by the destination's down
+ * chains d from its top, chains shared with every pair of those ToRs.
+ */
 struct cpset {
 	uint64_t used; /* the round that last asked for it */
 	uint32_t stor, dtor, npaths;
 	uint8_t nsw, ndl;
-	uint32_t *sw, *dl; /* npaths rows of nsw switches, ndl dlinks */
+	const struct dard_chains *s, *d; /* NULL: one ToR, one way */
+	uint32_t each; /* rows per up chain if alike, else 0 (route.h) */
 };
 
 /*
@@ -182,10 +188,15 @@ struct ctlr {
 	uint32_t nhosts;
 	uint32_t *mgmt; /* hosts' management addresses, sorted */
 	uint32_t nmgmt;
+	uint64_t *byid;		    /* hosts' ID << 32 | node, sorted */
 	uint32_t nflows, flows_max; /* every host's, CTLR_FLOWS_MAX */
 	/* Path sets (paths.c): open addressing on the ToR pair. */
 	struct cpset **ps;
 	size_t ps_cap, nps;
+	/* Every ToR's chains (by its rank) to each level above it. */
+	struct dard_chains (*chains)[DARD_LEVEL_MAX];
+	uint32_t nchains;
+	uint32_t *lrank; /* node -> rank among its level's switches */
 	/* The round (round.c). */
 	struct dard_route_tree *rt; /* sdn-optimal's view; NULL otherwise */
 	uint64_t sig;		    /* the demand set last placed */
@@ -249,11 +260,22 @@ static inline int host_live(const struct chost *h)
 	return h->heard_ns != 0;
 }
 
-/* paths.c */
+/*
+ * paths.c: every ToR's chains, built once; -ENOMEM, or -E2BIG for a tree
+ * with more than CTLR_CHAINS_MAX up chains from a ToR to a level (more
+ * paths than a host's datapath could ever name: DARD_PATHS_MAX, 256).
+ */
+enum { CTLR_CHAINS_MAX = 1U << 20 };
+int paths_init(struct ctlr *c);
 int paths_get(struct ctlr *c, uint32_t src, uint32_t dst,
 	      const struct cpset **out);
+/* p's rows, as the placements take them. */
+struct dard_cands paths_cands(const struct cpset *p);
 /* The row of p whose switches are path's, or -1. */
-int paths_row(const struct cpset *p, const struct dard_path *path);
+int paths_row(const struct ctlr *c, const struct cpset *p,
+	      const struct dard_path *path);
+/* Row k's directed switch links into dl (p->ndl of them). */
+unsigned paths_dlinks(const struct cpset *p, uint32_t k, uint32_t *dl);
 /*
  * Frees the path sets no flow asked for since round `since', when they
  * are many more than the flows: a long run meets most ToR pairs.

@@ -23,6 +23,33 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The host whose ID is id, or DARD_NONE: a binary search, as every
+ * record of every report asks (dard_topo_find_id walks the hosts).
+ */
+static uint32_t host_by_id(const struct ctlr *c, uint32_t id)
+{
+	uint32_t lo = 0, hi = c->nhosts, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c->byid[mid] >> 32 < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nhosts && c->byid[lo] >> 32 == id)
+		return (uint32_t)c->byid[lo];
+	return DARD_NONE;
+}
+
 static const struct dard_rx_ops host_ops;
 
 int hosts_init(struct ctlr *c)
@@ -33,13 +60,17 @@ int hosts_init(struct ctlr *c)
 	c->nhosts = c->t->nhosts;
 	c->host = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->host));
 	c->mgmt = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->mgmt));
-	if (!c->host || !c->mgmt)
+	c->byid = calloc(c->nhosts ? c->nhosts : 1, sizeof(*c->byid));
+	if (!c->host || !c->mgmt || !c->byid)
 		return -ENOMEM;
 	for (i = 0; i < c->nhosts; i++) {
 		c->host[i].node = c->t->hosts[i];
 		c->mgmt[i] = c->t->node[c->t->hosts[i]].mgmt;
+		c->byid[i] = (uint64_t)c->t->node[c->t->hosts[i]].id << 32 |
+			     c->t->hosts[i];
 	}
 	qsort(c->mgmt, c->nhosts, sizeof(*c->mgmt), cmp_u32);
+	qsort(c->byid, c->nhosts, sizeof(*c->byid), cmp_u64);
 	c->nmgmt = c->nhosts;
 	c->flows_max = CTLR_FLOWS_MAX;
 	return 0;
@@ -53,8 +84,10 @@ void hosts_fini(struct ctlr *c)
 		free(c->host[i].flow);
 	free(c->host);
 	free(c->mgmt);
+	free(c->byid);
 	c->host = NULL;
 	c->mgmt = NULL;
+	c->byid = NULL;
 }
 
 static struct cflow *find_flow(struct chost *h, const struct dard_flow_key *k)
@@ -98,7 +131,7 @@ static int check_flow(struct ctlr *c, const struct chost *h,
 		return dard_fail(why, -EINVAL, "a flow from %s, not from %s",
 				 inet_ntoa((struct in_addr){r->key.saddr}),
 				 me->name);
-	d = dard_topo_find_id(c->t, ntohl(r->key.daddr));
+	d = host_by_id(c, ntohl(r->key.daddr));
 	if (d == DARD_NONE || d == h->node)
 		return dard_fail(why, -EINVAL, "a flow to %s, no other host",
 				 inet_ntoa((struct in_addr){r->key.daddr}));
@@ -227,7 +260,7 @@ static void on_ack(struct ctlr *c, struct chost *h, const struct dard_cp_msg *m,
 static int sender_of(struct ctlr *c, const struct dard_cp_msg *m, uint32_t addr,
 		     struct chost **hp, char *why)
 {
-	uint32_t node = dard_topo_find_id(c->t, m->sender);
+	uint32_t node = host_by_id(c, m->sender);
 	char err[DARD_ERR_MAX];
 	const struct dard_node *n;
 	struct chost *h;

@@ -128,10 +128,11 @@ static void assign(struct ctlr *c, struct cflow *f, int32_t row)
 
 static void add_row(struct ctlr *c, const struct cpset *ps, uint32_t k)
 {
-	unsigned j;
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+	unsigned j, n = paths_dlinks(ps, k, dl);
 
-	for (j = 0; j < ps->ndl; j++)
-		c->load[ps->dl[(size_t)k * ps->ndl + j]]++;
+	for (j = 0; j < n; j++)
+		c->load[dl[j]]++;
 }
 
 /* L_D over switch links of the paths placed, failed links aside. */
@@ -208,10 +209,11 @@ static int avoid_refused(struct ctlr *c, struct rflow *fl, size_t n)
 		dl = tmp;
 		for (k = 0; k < ps->npaths; k++)
 			if (k != skip)
-				memcpy(&dl[(size_t)(k - (k > skip)) * nd],
-				       &ps->dl[(size_t)k * nd],
-				       nd * sizeof(*dl));
-		cd = (struct dard_cands){dl, ps->npaths - 1, nd};
+				paths_dlinks(
+					ps, k,
+					&dl[(size_t)(k - (k > skip)) * nd]);
+		cd = (struct dard_cands){
+			.dl = dl, .npaths = ps->npaths - 1, .ndl = nd};
 		dard_route_greedy_rows(&cd, 1, c->load, &r);
 		assign(c, fl[i].f, r + (r >= skip));
 	}
@@ -247,8 +249,7 @@ static int place_greedy(struct ctlr *c, struct rflow *fl, size_t n)
 		}
 		if (on_refused(&fl[i]))
 			continue;
-		cd[nnew] = (struct dard_cands){fl[i].ps->dl, fl[i].ps->npaths,
-					       fl[i].ps->ndl};
+		cd[nnew] = paths_cands(fl[i].ps);
 		todo[nnew++] = &fl[i];
 	}
 	dard_route_greedy_rows(cd, nnew, c->load, row);
@@ -335,7 +336,7 @@ static int colour(struct ctlr *c, struct rflow *fl, size_t n,
 		goto out;
 	ret = dard_route_optimal_tor(c->pc, c->rt, d, n, p, err);
 	for (i = 0; !ret && i < n; i++) {
-		int r = paths_row(fl[i].ps, &p[i]);
+		int r = paths_row(c, fl[i].ps, &p[i]);
 
 		/* A path off the pair's rows would be a bug: never pushed. */
 		if (r < 0)
@@ -343,8 +344,7 @@ static int colour(struct ctlr *c, struct rflow *fl, size_t n,
 		row[i] = r;
 		pref[i] = fl[i].f->assigned >= 0 ? (uint32_t)fl[i].f->assigned
 						 : fl[i].f->path;
-		cd[i] = (struct dard_cands){fl[i].ps->dl, fl[i].ps->npaths,
-					    fl[i].ps->ndl};
+		cd[i] = paths_cands(fl[i].ps);
 	}
 	if (ret)
 		goto out;

@@ -50,7 +50,7 @@ static void setup(void)
 	c.topo = dard_cp_topo_digest(topo);
 	c.o.host_timeout_ns = 3000000000ULL;
 	c.pc = dard_pathctx_new(topo, plan);
-	if (!c.pc || hosts_init(&c))
+	if (!c.pc || hosts_init(&c) || paths_init(&c))
 		abort();
 }
 

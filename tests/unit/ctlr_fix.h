@@ -180,12 +180,14 @@ static inline uint32_t pushed_max_load(void)
 						       ntohl(f->key.saddr));
 			uint32_t d = dard_topo_find_id(cfg.topo,
 						       ntohl(f->key.daddr));
+			uint32_t dl[2 * DARD_LEVEL_MAX];
 			const struct cpset *ps;
 
 			assert_int_equal(paths_get(&c, s, d, &ps), 0);
 			assert_true(f->path < ps->npaths);
+			paths_dlinks(ps, f->path, dl);
 			for (k = 0; k < ps->ndl; k++)
-				load[ps->dl[f->path * ps->ndl + k]]++;
+				load[dl[k]]++;
 		}
 	for (i = 0; i < 2 * cfg.topo->nlinks; i++)
 		m = load[i] > m ? load[i] : m;

@@ -111,6 +111,7 @@ static void switch_reply(uint32_t sw, unsigned down_port, uint64_t now)
 
 static void test_greedy_failed_link(void **state)
 {
+	uint32_t dl[2 * DARD_LEVEL_MAX];
 	const struct cpset *ps;
 	const struct dard_link *l;
 	unsigned dst = 4;
@@ -128,7 +129,8 @@ static void test_greedy_failed_link(void **state)
 	assert_int_equal(
 		paths_get(&c, cfg.topo->hosts[0], cfg.topo->hosts[4], &ps), 0);
 	/* Its first link, ToR up to aggregation, goes down at the ToR. */
-	l = &cfg.topo->link[ps->dl[0] / 2];
+	paths_dlinks(ps, 0, dl);
+	l = &cfg.topo->link[dl[0] / 2];
 	assert_int_equal(l->down, tor);
 	nswq = 0;
 	links_query(&c, 2 * SEC);
@@ -166,10 +168,10 @@ static void test_greedy_failed_link(void **state)
  */
 static void test_optimal_failed_link(void **state)
 {
+	uint32_t tor, dl[2 * DARD_LEVEL_MAX];
 	unsigned perm[16], i;
 	const struct cpset *ps;
 	const struct dard_link *l;
-	uint32_t tor;
 	uint64_t before;
 
 	(void)state;
@@ -183,7 +185,8 @@ static void test_optimal_failed_link(void **state)
 	/* The first up link of host 0's flow's path fails at its ToR. */
 	assert_int_equal(
 		paths_get(&c, cfg.topo->hosts[0], cfg.topo->hosts[4], &ps), 0);
-	l = &cfg.topo->link[ps->dl[c.host[0].flow[0].assigned * ps->ndl] / 2];
+	paths_dlinks(ps, c.host[0].flow[0].assigned, dl);
+	l = &cfg.topo->link[dl[0] / 2];
 	tor = l->down;
 	nswq = 0;
 	links_query(&c, 2 * SEC);
