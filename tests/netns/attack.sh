@@ -22,6 +22,7 @@
 #    ahead): taken, and the real controller's next pushes are stale
 #    until its own epoch passes it, within 10 s and a round (the
 #    controller's epochs follow its clock), nothing restarted.
+# 3. A replay flood (below, case_replay).
 #
 # Namespaces are named dard_atk_PID-*; everything is removed on exit.
 
@@ -31,6 +32,7 @@ testbed=$top/scripts/testbed
 dardctl=$top/build/bin/dardctl
 forge=$top/tests/netns/dard_forge.py
 cp_py=$top/tests/netns/dard_cp.py
+auth_py=$top/tests/netns/dard_auth.py
 export DARDCTL=$dardctl
 export DARD_TESTBED_DIR=/run/dard/test-atk-$$
 prefix=dard_atk_$$
@@ -142,8 +144,32 @@ case_epoch() {
 		bash -c "'$testbed' exec --prefix '$prefix' e1_1 '$dardctl' -j stats | jq -e '.[0].mode == \"controller\"' >/dev/null"
 }
 
+# 3. A replay flood on core1's agent: a key holder's fresh queries from
+# 1,000 senders at 1,000 a second (more than version 3's table held: it
+# refused 11% at 855 a second), every one answered; then a recorder
+# without the key replays 20 captured real queries at 2,000 a second:
+# none answered, and core1 still answers.
+case_replay() {
+	local core sent got cap n ans
+	echo "# 3. a replay flood"
+	core=$(mgmt_addr core1)
+	read -r sent got < <(on e1_2 python3 "$auth_py" flood "$dir/dard.key" \
+		"$core" 1000 5 1000)
+	echo "  e1_2 (a key holder) sent ${sent:-?} fresh queries from 1,000 senders, 1,000 a second; ${got:-?} answered"
+	t "every one answered: none refused for want of room" \
+		test "${got:-0}" -eq "${sent:-0}" -a "${sent:-0}" -gt 4000
+	read -r cap n ans < <(on core1 python3 "$auth_py" replay-queries mgmt0 \
+		"$core" "$dir/dard.key" 20 2000 5)
+	echo "  a recorder on core1 captured ${cap:-?} real queries and sent them ${n:-?} times, 2,000 a second; ${ans:-?} answered"
+	t "it captured queries and replayed them" test "${cap:-0}" -gt 0 -a "${n:-0}" -gt 5000
+	is "no replayed query answered" "${ans:-x}" 0
+	figure replayed_answered "${ans:-nan}" queries "of ${n:-?} replayed"
+	t "core1 still answers a monitor" core_answers
+}
+
 case_marks
 case_epoch
+case_replay
 
 t "the testbed comes down" "$testbed" down --prefix "$prefix"
 t "no namespace is left" bash -c "! ip netns list | grep -q '^$prefix-'"
