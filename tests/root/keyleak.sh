@@ -32,6 +32,8 @@
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${DARD_BIN:-$top/build/bin}
+# Absolute: each daemon runs in a directory of its own (for its core).
+bin=$(cd "$bin" && pwd)
 suite=keyleak.sh
 
 if [[ -z ${DARD_KEYLEAK_NS:-} ]]; then
