@@ -85,8 +85,10 @@ verify() {
 	local vroot=$tmp/vroot u n
 	rm -rf "$vroot"
 	cp -a "$root" "$vroot"
-	mkdir -p "$vroot/lib/systemd/system"
+	mkdir -p "$vroot/lib/systemd/system" "$vroot/bin"
 	cp -rn /lib/systemd/system/. "$vroot/lib/systemd/system/"
+	# dardd@'s ExecStartPre runs the shell every Debian system has.
+	cp -L /bin/sh "$vroot/bin/sh"
 	for u in systemd/*.service; do
 		n=$(basename "$u")
 		[[ $n == *@.service ]] && n=${n%@.service}@test.service
