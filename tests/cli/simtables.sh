@@ -3,7 +3,8 @@
 #
 # scripts/sim-tables' gap to the best central scheduler (issue 17): per
 # cell, (DARD - best) / best x 100 with best the least average of hedera,
-# sdn-greedy and sdn-optimal, in tables.md and on stdout.
+# sdn-greedy and sdn-optimal, in tables.md and on stdout; and every
+# scheduler's gap to the bound (issue 31), (avg - bound) / bound x 100.
 #
 # First against a fake dard-sim whose averages are chosen so the gaps are
 # known by hand, with the paper's DARD (dard-paper) in one cell only, a
@@ -48,6 +49,7 @@ empty:*) echo "nothing a table can use"; exit 0 ;;
 	echo "sdn-greedy             20.000        2        3        30          926      39.2"
 	echo "sdn-optimal            22.000        2        3        29          935      39.2"
 	echo "sdn-optimal-thesis     19.000        1        2        27          701      39.2"
+	echo "bound                  12.500        0        0        20            0      38.0"
 	;;
 :clos:4,4)
 	echo "clos:4,4, stride, 40 flows of 512 MB, 0.2 per second per source for 20 s, seed 1"
@@ -74,7 +76,14 @@ ok "fake: two cells" 0 "${fake[@]}" --topos "fattree:4 clos:4,4" --out "$tmp/f" 
 	has "table: DARD's gap row" "$tables" "^\| DARD's gap \(%\) \| 25\.0 \| - \|$" &&
 	has "table: the paper's DARD's gap row" "$tables" "^\| the paper's DARD's gap \(%\) \| 30\.0 \| - \|$" &&
 	has "table: the paper's DARD's average" "$tables" '^\| dard-paper \| 26\.000 \| - \|$' &&
-	has "table: its path switches" "$tables" '^\| dard-paper \| 4 \| - \|$'
+	has "table: its path switches" "$tables" '^\| dard-paper \| 4 \| - \|$' &&
+	has "table: the bound's average, none on clos" "$tables" \
+		'^\| bound \(no routing does better\) \| 12\.500 \| - \|$' &&
+	has "bound table: the bound" "$tables" '^\| bound \(s\) \| 12\.500 \| - \|$' &&
+	has "bound table: dard's gap, (25 - 12.5) / 12.5" "$tables" '^\| dard \| 100\.0 \| - \|$' &&
+	has "bound table: ecmp's, (30 - 12.5) / 12.5" "$tables" '^\| ecmp \| 140\.0 \| - \|$' &&
+	has "bound table: sdn-greedy's" "$tables" '^\| sdn-greedy \| 60\.0 \| - \|$' &&
+	is "bound.tsv: a line per scheduler and the bound's" "$(wc -l <"$tmp/f/bound.tsv")" 8
 
 ok "fake: no dard-paper, no row" 0 "${fake[@]}" --topos "clos:4,4" --out "$tmp/g" &&
 	is "no dard-paper anywhere" "$(grep -c 'dard-paper\|paper.s DARD' "$tmp/g/tables.md")" 0 &&
@@ -134,6 +143,9 @@ if [[ -x $bin/dard-sim ]]; then
 			END { printf "%.1f", (d - b) / b * 100 }' "$tmp/r/runs/fattree-4-stride.txt") &&
 		has "stdout: the gap by hand" "$out" "^fattree:4 stride: dard [0-9.]+ s, best central [a-z-]+ [0-9.]+ s, gap $want%$" &&
 		has "table: the gap by hand" "$(cat "$tmp/r/tables.md")" "^\| DARD's gap \(%\) \| $want \|$" &&
+		bwant=$(awk '$1 == "bound" && NF == 7 { b = $2 } $1 == "dard" && NF == 7 { d = $2 }
+			END { printf "%.1f", (d - b) / b * 100 }' "$tmp/r/runs/fattree-4-stride.txt") &&
+		has "bound table: DARD's gap to the bound by hand" "$(cat "$tmp/r/tables.md")" "^\| dard \| $bwant \|$" &&
 		if grep -q '^dard-paper ' "$tmp/r/runs/fattree-4-stride.txt"; then
 			has "dard-sim has the paper's DARD: its gap row" "$(cat "$tmp/r/tables.md")" \
 				"^\| the paper's DARD's gap \(%\) \| -?[0-9.]+ \|$"
