@@ -344,7 +344,8 @@ $(B)/tests/test_dp_policy: $(B)/tests/unit/test_dp_policy.o $(LIBDP) \
 # The renderers' tests also link dardctl's renderers (daemon/dardctl); the
 # rule above puts objects before the libraries they call.
 RENDER_TESTS := $(filter $(B)/tests/test_render%,$(UNIT_BINS))
-$(RENDER_TESTS): $(B)/daemon/dardctl/render.o $(B)/daemon/dardctl/render_ecmp.o
+$(RENDER_TESTS): $(B)/daemon/dardctl/render.o $(B)/daemon/dardctl/render_ecmp.o \
+		  $(B)/daemon/dardctl/render_bgp.o
 $(RENDER_TESTS:$(B)/tests/%=$(B)/tests/unit/%.o): DARD_CFLAGS += -iquote daemon/dardctl
 
 # BPF_PROG_TEST_RUN on the real skeletons, maps filled by dp_bpf.c: each

@@ -43,6 +43,21 @@ void render_switch_ecmp(FILE *f, const struct dard_topo *t,
 			const struct dard_plan *p, uint32_t sw, const char *ip);
 void render_host_ecmp(FILE *f, const struct dard_topo *t,
 		      const struct dard_plan *p, uint32_t host, const char *ip);
+/*
+ * eBGP (render_bgp.c): a switch's addresses and, on a ToR, kernel routes
+ * to its hosts; each FRR daemon's configuration of it (logging to
+ * logfile), in the order they start; its AS; and how many (prefix, next
+ * hop) pairs BGP gives it once converged (-1: no memory). Hosts:
+ * render_host_ecmp.
+ */
+enum { RENDER_FRR_ZEBRA, RENDER_FRR_BFDD, RENDER_FRR_BGPD, RENDER_FRR_N };
+extern const char *const render_frr_daemons[RENDER_FRR_N];
+void render_switch_bgp(FILE *f, const struct dard_topo *t,
+		       const struct dard_plan *p, uint32_t sw, const char *ip);
+void render_frr(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		uint32_t sw, int daemon, const char *logfile);
+uint32_t render_bgp_asn(const struct dard_topo *t, uint32_t sw);
+long render_bgp_expect(const struct dard_topo *t, uint32_t sw);
 /* Addresses and link state of every port, and lo up. */
 void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		  uint32_t node, const char *ip);

@@ -24,7 +24,7 @@ static int usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: dardctl deploy netns DIR [ prefix NAME ] [ rate MBIT ]\n"
-		"                        [ routing { dard | ecmp } ] [ TOPO_OPTS ] [ -k FILE ]\n"
+		"                        [ routing { dard | ecmp | bgp } ] [ TOPO_OPTS ] [ -k FILE ]\n"
 		"       dardctl deploy deterlab DIR [ rate MBIT ] [ os IMAGE ]\n"
 		"                        [ setup-dir PATH ] [ TOPO_OPTS ] [ -k FILE ]\n"
 		"       dardctl deploy cluster DIR [ rate MBIT ] [ TOPO_OPTS ] [ -k FILE ]\n");
@@ -50,6 +50,15 @@ static int usage(FILE *f)
 		"  switches route host IDs with Linux multipath next hops hashed on\n"
 		"  the 5-tuple (fib_multipath_hash_policy=3, fields 0x0037), each\n"
 		"  with its own hash seed, hosts send unwrapped\n"
+		"  routing bgp builds the fabric operators run today (RFC 7938):\n"
+		"  switches learn the host IDs by eBGP on every link, one private\n"
+		"  AS per switch (the roots share one), ECMP over equal AS paths,\n"
+		"  BFD on every session (300 ms, 3 missed), hashed as with ecmp;\n"
+		"  hosts send unwrapped. It adds, per switch:\n"
+		"  node/NODE.D.conf  FRR's configuration for daemon D (zebra,\n"
+		"                    bfdd, bgpd; log DIR/frr/NODE/frr.log)\n"
+		"  node/NODE.expect  the (prefix, next hop) pairs BGP installs in the\n"
+		"                    switch once converged\n"
 		"\n"
 		"deterlab: for a testbed of Linux PCs (DeterLab, Emulab), writes\n"
 		"  dard.ns          the NS file: a PC per node (os IMAGE, default\n"
@@ -88,13 +97,13 @@ static int usage(FILE *f)
 struct deploy_args {
 	const char *dir;
 	const char *prefix;    /* netns: namespaces PREFIX-NODE */
-	int ecmp;	       /* netns: routing ecmp */
+	int routing;	       /* netns: enum deploy_routing */
 	uint32_t rate;	       /* Mbit/s; 0: unlimited or the links' */
 	const char *os;	       /* deterlab: the PCs' image */
 	const char *setup_dir; /* deterlab: where the PCs find setup/ */
 };
 
-/* [ prefix NAME ] [ rate MBIT ] [ routing { dard | ecmp } ] */
+/* [ prefix NAME ] [ rate MBIT ] [ routing { dard | ecmp | bgp } ] */
 static int netns_parse(int argc, char **argv, struct deploy_args *a)
 {
 	int i;
@@ -117,14 +126,18 @@ static int netns_parse(int argc, char **argv, struct deploy_args *a)
 				return CTL_USAGE;
 		} else if (!strcmp(argv[i], "routing") && i + 1 < argc) {
 			i++;
-			if (strcmp(argv[i], "dard") &&
-			    strcmp(argv[i], "ecmp")) {
+			if (!strcmp(argv[i], "dard")) {
+				a->routing = DEPLOY_DARD;
+			} else if (!strcmp(argv[i], "ecmp")) {
+				a->routing = DEPLOY_ECMP;
+			} else if (!strcmp(argv[i], "bgp")) {
+				a->routing = DEPLOY_BGP;
+			} else {
 				fprintf(stderr,
-					"Invalid routing `%s': expected dard or ecmp\n",
+					"Invalid routing `%s': expected dard, ecmp or bgp\n",
 					argv[i]);
 				return CTL_USAGE;
 			}
-			a->ecmp = !strcmp(argv[i], "ecmp");
 		} else {
 			fprintf(stderr, "deploy netns: unexpected `%s'\n",
 				argv[i]);
@@ -184,7 +197,7 @@ static int write_key(struct ctl *c, const char *dir)
 
 static int netns_write(struct ctl *c, const struct deploy_args *a)
 {
-	int ret = deploy_netns(c, a->dir, a->prefix, a->rate, a->ecmp);
+	int ret = deploy_netns(c, a->dir, a->prefix, a->rate, a->routing);
 
 	return ret == CTL_OK ? write_key(c, a->dir) : ret;
 }

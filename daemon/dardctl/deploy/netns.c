@@ -4,7 +4,10 @@
  * sysctl and tc, so bringing up a fat-tree of namespaces costs a few
  * process starts per node, not one per route.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctl.h"
@@ -69,20 +72,26 @@ static void write_mgmt(FILE *f, const struct dard_topo *t)
 }
 
 static void write_node_batch(FILE *f, const struct dard_topo *t,
-			     const struct dard_plan *p, uint32_t i, int ecmp)
+			     const struct dard_plan *p, uint32_t i, int routing)
 {
 	char b[24];
 
-	if (t->node[i].is_host)
-		(ecmp ? render_host_ecmp : render_host)(f, t, p, i, "");
+	if (t->node[i].is_host && routing == DEPLOY_DARD)
+		render_host(f, t, p, i, "");
+	else if (t->node[i].is_host)
+		render_host_ecmp(f, t, p, i, "");
+	else if (routing == DEPLOY_ECMP)
+		render_switch_ecmp(f, t, p, i, "");
+	else if (routing == DEPLOY_BGP)
+		render_switch_bgp(f, t, p, i, "");
 	else
-		(ecmp ? render_switch_ecmp : render_switch)(f, t, p, i, "");
+		render_switch(f, t, p, i, "");
 	fprintf(f, "addr add %s/%u dev mgmt0\nlink set dev mgmt0 up\n",
 		dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
 }
 
 static void write_node_sysctl(FILE *f, const struct dard_topo *t, uint32_t i,
-			      int ecmp)
+			      int routing)
 {
 	render_sysctl(f, t, i);
 	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
@@ -97,7 +106,7 @@ static void write_node_sysctl(FILE *f, const struct dard_topo *t, uint32_t i,
 	 * Policy 3 hashes the listed fields (0x37: addresses,
 	 * protocol, ports) with the switch's seed.
 	 */
-	if (ecmp && !t->node[i].is_host)
+	if (routing != DEPLOY_DARD && !t->node[i].is_host)
 		fprintf(f,
 			"net.ipv4.fib_multipath_hash_policy = 3\n"
 			"net.ipv4.fib_multipath_hash_fields = 0x0037\n"
@@ -105,8 +114,44 @@ static void write_node_sysctl(FILE *f, const struct dard_topo *t, uint32_t i,
 			(uint32_t)dard_mix64(i + 1) | 1);
 }
 
+/* A BGP switch's FRR configuration and what it converges to. */
+static int write_node_bgp(const struct dard_topo *t, const struct dard_plan *p,
+			  const char *dir, const char *nodedir, uint32_t i)
+{
+	char name[DARD_NAME_MAX + 8], log[PATH_MAX + DARD_NAME_MAX + 16];
+	char abs[PATH_MAX];
+	long expect = render_bgp_expect(t, i);
+	struct out o;
+	int d;
+
+	if (expect < 0) {
+		fprintf(stderr, "deploy netns: out of memory\n");
+		return CTL_ERR;
+	}
+	/* FRR's daemons run elsewhere: the log's path must be whole. */
+	if (!realpath(dir, abs)) {
+		fprintf(stderr, "%s: %s\n", dir, strerror(errno));
+		return CTL_ERR;
+	}
+	snprintf(log, sizeof(log), "%s/frr/%s/frr.log", abs, t->node[i].name);
+	for (d = 0; d < RENDER_FRR_N; d++) {
+		snprintf(name, sizeof(name), "%s.%s.conf", t->node[i].name,
+			 render_frr_daemons[d]);
+		if (out_open(&o, nodedir, name, 0))
+			return CTL_ERR;
+		render_frr(o.f, t, p, i, d, log);
+		if (out_close(&o))
+			return CTL_ERR;
+	}
+	snprintf(name, sizeof(name), "%s.expect", t->node[i].name);
+	if (out_open(&o, nodedir, name, 0))
+		return CTL_ERR;
+	fprintf(o.f, "%ld\n", expect);
+	return out_close(&o) ? CTL_ERR : CTL_OK;
+}
+
 int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
-		 uint32_t rate, int ecmp)
+		 uint32_t rate, int routing)
 {
 	const struct dard_topo *t = c->cfg.topo;
 	const struct dard_plan *p = c->cfg.plan;
@@ -136,12 +181,15 @@ int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 		snprintf(name, sizeof(name), "%s.batch", t->node[i].name);
 		if (out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
-		write_node_batch(o.f, t, p, i, ecmp);
+		write_node_batch(o.f, t, p, i, routing);
 		snprintf(name, sizeof(name), "%s.sysctl", t->node[i].name);
 		if (out_close(&o) || out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
-		write_node_sysctl(o.f, t, i, ecmp);
+		write_node_sysctl(o.f, t, i, routing);
 		if (out_close(&o))
+			return CTL_ERR;
+		if (routing == DEPLOY_BGP && !t->node[i].is_host &&
+		    write_node_bgp(t, p, dir, nodedir, i))
 			return CTL_ERR;
 		if (!rate)
 			continue;

@@ -7,12 +7,19 @@
 
 struct ctl;
 
+/* How the switches route. */
+enum deploy_routing {
+	DEPLOY_DARD, /* dard's static tables on the aliases */
+	DEPLOY_ECMP, /* static multipath routes on the host IDs */
+	DEPLOY_BGP,  /* FRR's eBGP and BFD on the host IDs (RFC 7938) */
+};
+
 /*
  * Writes DIR/nodes, the batch files and DIR/node/ for namespaces named
  * PREFIX-NODE, ports limited to rate Mbit/s unless 0, switches routing
- * with multipath ECMP if ecmp; CTL_ERR after printing why.
+ * as routing (enum deploy_routing) says; CTL_ERR after printing why.
  */
 int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
-		 uint32_t rate, int ecmp);
+		 uint32_t rate, int routing);
 
 #endif /* _DARD_DEPLOY_NETNS_H */
