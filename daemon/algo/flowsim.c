@@ -49,6 +49,8 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->seed = 1;
 	o->fail = NULL;
 	o->nfail = 0;
+	o->degrade = NULL;
+	o->ndegrade = 0;
 	o->converge = 0.2;
 	o->rto = 0;
 	o->refine = 4;
@@ -392,10 +394,29 @@ static void sim_fini(struct sim *s)
 	flowsim_fail_fini(s);
 }
 
+/* Each degraded link one of t's, at a factor above 0, up to 1. */
+static int degrade_ok(const struct sim *s)
+{
+	const struct dard_sim_opts *o = s->o;
+	size_t i;
+
+	for (i = 0; i < o->ndegrade; i++) {
+		const struct dard_sim_degrade *d = &o->degrade[i];
+
+		if (d->link >= s->t->nlinks || !(d->factor > 0) ||
+		    !(d->factor <= 1))
+			return dard_fail(s->err, -EINVAL,
+					 "bad degraded link %zu: link %u at %g",
+					 i, d->link, d->factor);
+	}
+	return 0;
+}
+
 static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 {
 	const struct dard_topo *t = s->t;
 	uint32_t l;
+	int ret;
 
 	s->nflows = n;
 	s->all = calloc(n ? n : 1, sizeof(*s->all));
@@ -411,6 +432,9 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
 	    !s->mm || !s->rates || !s->hmon || !s->asked)
 		return dard_fail(s->err, -ENOMEM, "out of memory");
+	ret = degrade_ok(s);
+	if (ret)
+		return ret;
 	/* Every state is from the last query: all equally fresh. */
 	for (l = 0; l < 2 * t->nlinks; l++) {
 		s->cap[l] = flowsim_mbps(t, s->o, l / 2);
@@ -418,8 +442,7 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	}
 	/* A scheduler may build on the capacities (bound's OPT). */
 	if (s->sched->init) {
-		int ret = s->sched->init(s);
-
+		ret = s->sched->init(s);
 		if (ret)
 			return ret;
 	}

@@ -57,6 +57,16 @@ struct dard_sim_fail {
 	double down, up; /* up: HUGE_VAL when it stays down */
 };
 
+/*
+ * A link (topology index) at factor of its capacity, both directions,
+ * for the whole run: a port negotiated down, a lossy cable. Several on
+ * one link multiply.
+ */
+struct dard_sim_degrade {
+	uint32_t link;
+	double factor; /* above 0, up to 1 */
+};
+
 struct dard_sim_opts {
 	int sched; /* enum dard_sim_sched */
 	/*
@@ -110,6 +120,15 @@ struct dard_sim_opts {
 	 */
 	const struct dard_sim_fail *fail;
 	size_t nfail;
+	/*
+	 * Degraded links (flowsim_mbps): max-min fairness and every
+	 * scheduler that reads capacities see them, as the switches report
+	 * their ports' real speed (DARD's link states, Hedera's annealing);
+	 * ECMP, pVLB and the SDN controllers' elephant counts are blind to
+	 * capacity. None: the run is as it always was.
+	 */
+	const struct dard_sim_degrade *degrade;
+	size_t ndegrade;
 	double converge; /* s: switch-ecmp's routing convergence; 0.2 */
 	double rto;	 /* s: DARD's repath of a flow stalled on a dead
 			    path it was not told of; 0: none */
@@ -171,7 +190,8 @@ double dard_sim_min_share(const struct dard_sim_opts *o);
 /*
  * Whether o->sched runs on t under o: 0, or -EINVAL with err saying why
  * (SDN-optimal or bound on a tree it does not handle, bound with
- * failures), as dard_sim_run would refuse, before any flow.
+ * failures or with degraded links that make a sub-fat-tree uneven), as
+ * dard_sim_run would refuse, before any flow.
  */
 int dard_sim_check(const struct dard_topo *t, const struct dard_sim_opts *o,
 		   char *err);
@@ -181,7 +201,8 @@ int dard_sim_sched_parse(const char *s);
 /*
  * Runs the flows (sorted by start) to completion; out[i] is flow i's
  * outcome, st (when not NULL) the totals. Link capacities are the
- * topology's or o->link's (Mbit/s, both directions), times o->goodput.
+ * topology's or o->link's (Mbit/s, both directions), times o->goodput,
+ * times a degraded link's factors.
  * Returns 0, or a negative errno with err set (-EINVAL: what
  * dard_sim_check refuses).
  */

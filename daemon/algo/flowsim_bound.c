@@ -14,22 +14,14 @@
 #include "err.h"
 #include "flowsim_int.h"
 
-/*
- * OPT on t with the run's capacities (flowsim_mbps), or NULL with err
- * saying why: a tree it does not handle, failures (a failed link makes
- * its sub-fat-tree uneven), or no memory.
- */
-static struct dard_opt *bound_opt(const struct dard_topo *t,
-				  const struct dard_sim_opts *o, char *err)
+/* OPT on t with the links at o's capacities (flowsim_mbps). */
+static struct dard_opt *opt_at(const struct dard_topo *t,
+			       const struct dard_sim_opts *o, char *err)
 {
 	struct dard_opt *opt;
 	double *mbps;
 	uint32_t l;
 
-	if (o->nfail) {
-		dard_fail(err, -EINVAL, "OPT takes every link up: no failures");
-		return NULL;
-	}
 	mbps = malloc((t->nlinks ? t->nlinks : 1) * sizeof(*mbps));
 	if (!mbps) {
 		dard_fail(err, -ENOMEM, "out of memory");
@@ -40,6 +32,38 @@ static struct dard_opt *bound_opt(const struct dard_topo *t,
 	opt = dard_opt_new_cap(t, mbps, err);
 	free(mbps);
 	return opt;
+}
+
+/*
+ * OPT on t with the run's capacities, or NULL with err saying why: a tree
+ * it does not handle, failures (a failed link makes its sub-fat-tree
+ * uneven), degraded links that do the same (OPT takes them when every up
+ * link of a sub-fat-tree is degraded alike), or no memory.
+ */
+static struct dard_opt *bound_opt(const struct dard_topo *t,
+				  const struct dard_sim_opts *o, char *err)
+{
+	struct dard_sim_opts full;
+	struct dard_opt *opt;
+
+	if (o->nfail) {
+		dard_fail(err, -EINVAL, "OPT takes every link up: no failures");
+		return NULL;
+	}
+	opt = opt_at(t, o, err);
+	if (opt || !o->ndegrade)
+		return opt;
+	/* Say the degrade is to blame only if the tree alone is not. */
+	full = *o;
+	full.ndegrade = 0;
+	opt = opt_at(t, &full, err);
+	if (!opt)
+		return NULL;
+	dard_opt_free(opt);
+	dard_fail(
+		err, -EINVAL,
+		"OPT takes a sub-fat-tree's up links at one capacity: no link degraded alone");
+	return NULL;
 }
 
 static int bound_check(const struct dard_topo *t, const struct dard_sim_opts *o,

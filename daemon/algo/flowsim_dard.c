@@ -308,7 +308,9 @@ static void query(struct sim *s)
 		/* Every switch measures its ports' load: what leaves. */
 		s->ls[l].load = 0;
 		s->ls[l].loaded = 1;
-		/* A failed port: answered without DARD_PORT_F_UP. */
+		/* A failed port: answered without DARD_PORT_F_UP; a
+		 * degraded one at the speed it runs at, as a switch reads
+		 * its port's (flowsim_mbps). */
 		s->ls[l].mbps = flowsim_mbps(s->t, s->o, l / 2);
 		s->ls[l].known = 1;
 		s->ls[l].dead = !(s->cap[l] > 0);

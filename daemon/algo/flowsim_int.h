@@ -198,11 +198,21 @@ extern const struct sim_sched flowsim_optimal_thesis;
 extern const struct sim_sched flowsim_switch_ecmp; /* flowsim_fail.c */
 extern const struct sim_sched flowsim_bound;	   /* flowsim_bound.c */
 
-/* Link l's capacity in a run under o (flowsim.h: link, goodput). */
+/*
+ * Link l's capacity in a run under o (flowsim.h: link, goodput, degrade),
+ * while it is up: what max-min shares and what a switch reports as its
+ * port's speed. A loop over the few degraded links, none in most runs.
+ */
 static inline double flowsim_mbps(const struct dard_topo *t,
 				  const struct dard_sim_opts *o, uint32_t l)
 {
-	return (o->link > 0 ? o->link : t->link[l].mbps) * o->goodput;
+	double mbps = (o->link > 0 ? o->link : t->link[l].mbps) * o->goodput;
+	size_t i;
+
+	for (i = 0; i < o->ndegrade; i++)
+		if (o->degrade[i].link == l)
+			mbps *= o->degrade[i].factor;
+	return mbps;
 }
 
 uint64_t flowsim_rnd(struct sim *s);

@@ -151,3 +151,16 @@ int opt_fail_spec(const struct sim_opt *o, const char *arg, struct sim_args *a,
 	a->fail[a->nfail++] = arg;
 	return 0;
 }
+
+/* --degrade: repeatable; fail.c reads the specs once the tree is known. */
+int opt_degrade_spec(const struct sim_opt *o, const char *arg,
+		     struct sim_args *a, char *err)
+{
+	if (a->ndegrade == SIM_FAIL_MAX)
+		return dard_fail(err, -E2BIG, "more than %d --degrade options",
+				 SIM_FAIL_MAX);
+	if (!*arg)
+		return dard_fail(err, -EINVAL, "empty --degrade");
+	a->degrade[a->ndegrade++] = arg;
+	return 0;
+}

@@ -51,5 +51,7 @@ int opt_sched(const struct sim_opt *o, const char *arg, struct sim_args *a,
 	      char *err);
 int opt_fail_spec(const struct sim_opt *o, const char *arg, struct sim_args *a,
 		  char *err);
+int opt_degrade_spec(const struct sim_opt *o, const char *arg,
+		     struct sim_args *a, char *err);
 
 #endif /* _DARD_SIM_OPTPARSE_H */

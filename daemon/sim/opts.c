@@ -309,12 +309,28 @@ static const struct sim_opt opts[] = {
 	 .parse = opt_fail_spec,
 	 .help_in = SIM_RUN,
 	 .help = "  --fail SPEC    links down: A-B@T (the link between switches A\n"
-		 "                 and B, down at T s), A-B@T1-T2 (back up at T2)\n"
-		 "                 or random:N@T (N random core links, by the seed);\n"
+		 "                 and B, down at T s), A-B@T1-T2 (back up at T2),\n"
+		 "                 core:N@T (the Nth core link, from 1, in the order\n"
+		 "                 of dardctl topo gen's link lines) or random:N@T\n"
+		 "                 (N random core links, by the seed);\n"
 		 "                 comma-separated, repeatable. Adds switch-ecmp to\n"
 		 "                 all and, per scheduler, the flow-seconds stalled\n"
 		 "                 and the flows never finished (Documentation/\n"
 		 "                 experiments.md, \"Failures\")\n"},
+	{.name = "degrade",
+	 .val = 'U',
+	 .modes = SIM_RUN,
+	 .parse = opt_degrade_spec,
+	 .help_in = SIM_RUN,
+	 .help = "  --degrade SPEC links at a share of their capacity for the whole\n"
+		 "                 run: LINK=F, LINK as in --fail without @T (A-B,\n"
+		 "                 core:N, random:N, the same draw as --fail's), F\n"
+		 "                 above 0 and below 1, both directions;\n"
+		 "                 comma-separated, repeatable. Max-min fairness,\n"
+		 "                 dard's switch answers and hedera's annealing see\n"
+		 "                 it; ecmp, pvlb and sdn-* are blind to capacity;\n"
+		 "                 bound only where it keeps the tree even\n"
+		 "                 (Documentation/experiments.md, \"Asymmetry\")\n"},
 	{.name = "converge",
 	 .val = 'G',
 	 .modes = SIM_RUN,

@@ -25,6 +25,8 @@ struct runner {
 	FILE *csv;
 	struct dard_sim_fail *fail; /* --fail, resolved */
 	size_t nfail;
+	struct dard_sim_degrade *degrade; /* --degrade, resolved */
+	size_t ndegrade;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -58,6 +60,8 @@ static int run_check(const struct dard_topo *t, const struct sim_args *a,
 
 	so.fail = r->fail;
 	so.nfail = r->nfail;
+	so.degrade = r->degrade;
+	so.ndegrade = r->ndegrade;
 	for (s = 0; s < DARD_SIM_NSCHED; s++) {
 		const char *name = dard_sim_sched_name(s);
 
@@ -96,6 +100,8 @@ static int run_one(struct runner *r, int s)
 	so.sched = s;
 	so.fail = r->fail;
 	so.nfail = r->nfail;
+	so.degrade = r->degrade;
+	so.ndegrade = r->ndegrade;
 	if (dard_sim_run(t, r->p, r->f, n, &so, out, &st, err)) {
 		fprintf(stderr, "dard-sim: %s: %s\n", dard_sim_sched_name(s),
 			err);
@@ -209,6 +215,22 @@ static void run_title(const struct runner *r)
 		       a->sim.goodput);
 }
 
+/* Which links run degraded: the title says what was simulated. */
+static void run_degraded(const struct runner *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndegrade; i++) {
+		const struct dard_link *l = &r->t->link[r->degrade[i].link];
+
+		printf("%s%s-%s at %g",
+		       i ? ", " : "degraded: ", r->t->node[l->up].name,
+		       r->t->node[l->down].name, r->degrade[i].factor);
+	}
+	if (r->ndegrade)
+		printf("\n");
+}
+
 int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	    const struct sim_args *a)
 {
@@ -218,8 +240,10 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	char err[DARD_ERR_MAX];
 
 	memcpy(want, a->want, sizeof(want));
-	if (sim_fail_resolve(t, a, &r.fail, &r.nfail, err)) {
+	if (sim_fail_resolve(t, a, &r.fail, &r.nfail, err) ||
+	    sim_degrade_resolve(t, a, &r.degrade, &r.ndegrade, err)) {
 		fprintf(stderr, "dard-sim: %s\n", err);
+		free(r.fail);
 		return 2;
 	}
 	if (r.nfail && !strcmp(a->sched, "all"))
@@ -234,6 +258,7 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	if (r.nfail)
 		printf("%zu link failures, switch-ecmp converging in %g s, rto %g s\n",
 		       r.nfail, a->sim.converge, a->sim.rto);
+	run_degraded(&r);
 	printf("%-18s %10s %8s %8s %9s %12s %9s", "sched", "avg time s",
 	       "p90 sw", "max sw", "elephants", "control B/s", "last end");
 	printf(r.nfail ? " %12s %10s\n" : "\n", "stalled f-s", "unfinished");
@@ -255,5 +280,6 @@ out:
 	free(r.out);
 	free(r.moves);
 	free(r.fail);
+	free(r.degrade);
 	return ret;
 }

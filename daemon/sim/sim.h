@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * dard-sim's parts: options (opts.c) and their help (help.c), demands
- * (demand.c), flow files (flows.c), failures (fail.c), and one file per
+ * (demand.c), flow files (flows.c), failures and degraded links
+ * (fail.c), and one file per
  * mode.
  */
 #ifndef _DARD_SIM_H
@@ -19,7 +20,7 @@ enum sim_mode {
 	SIM_RUN = 1U << 1,
 };
 
-enum { SIM_FAIL_MAX = 64 }; /* --fail options */
+enum { SIM_FAIL_MAX = 64 }; /* --fail options, and --degrade options */
 
 /* Everything the options choose; sim_opts_parse gives the defaults. */
 struct sim_args {
@@ -38,6 +39,8 @@ struct sim_args {
 	double rate, size, duration;
 	const char *fail[SIM_FAIL_MAX]; /* --fail specs, fail.c */
 	size_t nfail;
+	const char *degrade[SIM_FAIL_MAX]; /* --degrade specs, fail.c */
+	size_t ndegrade;
 };
 
 /*
@@ -84,6 +87,9 @@ long sim_flows(const struct dard_topo *t, const char *path,
  */
 int sim_fail_resolve(const struct dard_topo *t, const struct sim_args *a,
 		     struct dard_sim_fail **out, size_t *n, char *err);
+/* The same for the --degrade specs: each link once at most. */
+int sim_degrade_resolve(const struct dard_topo *t, const struct sim_args *a,
+			struct dard_sim_degrade **out, size_t *n, char *err);
 
 /* The modes: the exit status (0, 1, or 2 for bad usage), errors said. */
 int sim_place(const struct dard_topo *t, const struct dard_plan *p,

@@ -533,7 +533,7 @@ ok "dard-sim --fail a host link" 2 "$sim" --run --fail aggr1_1-e1_1@3 &&
 ok "dard-sim --fail not linked" 2 "$sim" --run --fail core1-core2@3 &&
 	has "pair named" "$err" "core1 and core2 are not linked$"
 ok "dard-sim --fail unknown node" 2 "$sim" --run --fail aggr1_1-core99@3 &&
-	has "two switches wanted" "$err" "expected two switches of fattree:4 as A-B, or random:N$"
+	has "two switches wanted" "$err" "expected two switches of fattree:4 as A-B, core:N or random:N$"
 ok "dard-sim --fail no time" 2 "$sim" --run --fail aggr1_1-core1 &&
 	has "time wanted" "$err" "expected LINK@SECONDS\\[-SECONDS\\]$"
 ok "dard-sim --fail bad time" 2 "$sim" --run --fail aggr1_1-core1@inf &&
@@ -550,6 +550,37 @@ ok "dard-sim --fail runs" 0 "$sim" --run --duration 20 \
 	has "failures said" "$out" "^3 link failures, switch-ecmp converging in 0.2 s" &&
 	has "unfinished column" "$out" "stalled f-s unfinished$" &&
 	has "switch-ecmp line" "$out" "^switch-ecmp "
+ok "dard-sim --fail core:N" 2 "$sim" --run --fail core:0@1 &&
+	has "core count named" "$err" "^dard-sim: Invalid --fail core .0.: out of range, expected 1 to 16 core links$"
+# dard-sim --degrade: links at a share of their capacity, the whole run.
+ok "dard-sim --degrade factor 0" 2 "$sim" --run --degrade core:1=0 &&
+	has "factor 0 named" "$err" "^dard-sim: Invalid --degrade factor .0.: out of range, expected a share of the capacity above 0, below 1$"
+ok "dard-sim --degrade factor 1" 2 "$sim" --run --degrade core:1=1 &&
+	has "factor 1 named" "$err" "^dard-sim: Invalid --degrade factor .1.:"
+ok "dard-sim --degrade factor above 1" 2 "$sim" --run --degrade core:1=1.5
+ok "dard-sim --degrade no factor" 2 "$sim" --run --degrade core1-aggr1_1 &&
+	has "factor wanted" "$err" "expected LINK=FACTOR$"
+ok "dard-sim --degrade unknown link" 2 "$sim" --run --degrade core1-aggr9_1=0.5 &&
+	has "link wanted" "$err" "^dard-sim: --degrade .core1-aggr9_1=0.5.: expected two switches of fattree:4 as A-B, core:N or random:N$"
+ok "dard-sim --degrade not linked" 2 "$sim" --run --degrade core1-core2=0.5 &&
+	has "pair named" "$err" "core1 and core2 are not linked$"
+ok "dard-sim --degrade a host link" 2 "$sim" --run --degrade aggr1_1-e1_1=0.5 &&
+	has "host named" "$err" "e1_1 is a host; only links between switches degrade$"
+ok "dard-sim --degrade too many core" 2 "$sim" --run --degrade core:17=0.5 &&
+	has "core count named" "$err" "expected 1 to 16 core links$"
+ok "dard-sim --degrade twice" 2 "$sim" --run --degrade core1-aggr1_1=0.5,core:1=0.3 &&
+	has "twice named" "$err" "core1-aggr1_1 is degraded twice$"
+ok "dard-sim --degrade on --place" 2 "$sim" --place --degrade core:1=0.5 &&
+	has "mode named" "$err" "degrade is for --run only"
+ok "dard-sim --degrade refuses bound" 1 "$sim" --run --degrade core:1=0.25 --sched bound &&
+	has "bound says why" "$err" "^dard-sim: bound: OPT takes a sub-fat-tree's up links at one capacity: no link degraded alone$"
+ok "dard-sim --degrade runs" 0 "$sim" --run --duration 20 \
+	--degrade core:1=0.25,random:1=0.5 --sched ecmp,dard &&
+	has "degrade said" "$out" "^degraded: core1-aggr1_1 at 0.25, core[0-9]-aggr[0-9]_[0-9] at 0.5$" &&
+	has "dard line" "$out" "^dard "
+ok "dard-sim --degrade skips bound under all" 0 "$sim" --run --duration 5 \
+	--degrade core:1=0.25 &&
+	has "bound skipped" "$out" "^bound skipped: OPT takes"
 ok "dard-sim stride, d-mod-k" 0 "$sim" --place --topo fattree:4 &&
 	is "a flow per host" "$(jq '.flows | length' <<<"$out")" 16 &&
 	is "contention-free" "$(jq -c '[.L_D, .NL_D]' <<<"$out")" "[1,1]" &&
