@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The web search and data mining flow-size distributions. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "workload.h"
@@ -126,4 +128,64 @@ double dard_workload_rate(int w, double load, double mbps)
 	double mean = dard_workload_mean(w);
 
 	return mean > 0 ? load * mbps * 1e6 / (mean * 8) : 0;
+}
+
+int dard_size_bucket(uint64_t bytes)
+{
+	if (bytes < DARD_BUCKET_SMALL_BELOW)
+		return DARD_BUCKET_SMALL;
+	return bytes < DARD_BUCKET_LARGE_FROM ? DARD_BUCKET_MEDIUM
+					      : DARD_BUCKET_LARGE;
+}
+
+const char *dard_size_bucket_name(int b)
+{
+	static const char *const names[] = {"small", "medium", "large"};
+
+	return b >= 0 && b < DARD_NBUCKETS ? names[b] : "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int dard_slowdown_stats(const double *slow, const uint64_t *bytes, size_t n,
+			struct dard_slowdown out[DARD_NBUCKETS])
+{
+	size_t start[DARD_NBUCKETS + 1] = {0}, pos[DARD_NBUCKETS], i;
+	double *by = malloc((n ? n : 1) * sizeof(*by));
+	int b;
+
+	if (!by)
+		return -ENOMEM;
+	/* Grouped by bucket, then each group sorted: n log n in all. */
+	for (i = 0; i < n; i++)
+		if (slow[i] >= 0)
+			start[dard_size_bucket(bytes[i]) + 1]++;
+	for (b = 0; b < DARD_NBUCKETS; b++) {
+		start[b + 1] += start[b];
+		pos[b] = start[b];
+	}
+	for (i = 0; i < n; i++)
+		if (slow[i] >= 0)
+			by[pos[dard_size_bucket(bytes[i])]++] = slow[i];
+	for (b = 0; b < DARD_NBUCKETS; b++) {
+		double *x = by + start[b], sum = 0;
+		size_t k, m = start[b + 1] - start[b];
+
+		out[b] = (struct dard_slowdown){.n = m};
+		if (!m)
+			continue;
+		qsort(x, m, sizeof(*x), cmp_double);
+		for (k = 0; k < m; k++)
+			sum += x[k];
+		out[b].mean = sum / m;
+		/* Nearest rank: the smallest that 99% are at or below. */
+		out[b].p99 = x[(99 * m + 99) / 100 - 1];
+	}
+	free(by);
+	return 0;
 }

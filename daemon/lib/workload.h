@@ -9,6 +9,7 @@
 #ifndef _DARD_WORKLOAD_H
 #define _DARD_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum dard_workload {
@@ -38,5 +39,36 @@ uint64_t dard_workload_size(int w, double u);
  * link to carry load (0 to 1) of it on average: load * capacity / mean.
  */
 double dard_workload_rate(int w, double load, double mbps);
+
+/*
+ * A flow's slowdown is its completion time over the time it would take
+ * alone on an idle fabric; the studies these workloads come from report
+ * it by size: small flows' 99th percentile and large flows' mean are the
+ * headline figures. Sizes in decimal bytes, as the tables are.
+ */
+enum dard_size_bucket {
+	DARD_BUCKET_SMALL,  /* below 100 KB */
+	DARD_BUCKET_MEDIUM, /* 100 KB to 10 MB */
+	DARD_BUCKET_LARGE,  /* 10 MB and more */
+	DARD_NBUCKETS,
+};
+#define DARD_BUCKET_SMALL_BELOW 100000ULL
+#define DARD_BUCKET_LARGE_FROM 10000000ULL
+
+struct dard_slowdown {
+	size_t n;	  /* flows in the bucket */
+	double mean, p99; /* 0 when n is 0 */
+};
+
+int dard_size_bucket(uint64_t bytes);
+const char *dard_size_bucket_name(int b);
+
+/*
+ * Each bucket's count, mean and 99th percentile (nearest rank) of n
+ * flows' slowdowns, slow[i] for a flow of bytes[i]; a slowdown below 0
+ * (a flow that never finished) is left out. 0, or -ENOMEM.
+ */
+int dard_slowdown_stats(const double *slow, const uint64_t *bytes, size_t n,
+			struct dard_slowdown out[DARD_NBUCKETS]);
 
 #endif /* _DARD_WORKLOAD_H */

@@ -36,6 +36,10 @@ struct sim_args {
 	int want[DARD_SIM_NSCHED]; /* the schedulers --sched names */
 	int pattern;
 	double rate, size, duration;
+	/* --workload (enum dard_workload, 0: none) and its --load */
+	const char *workload_name;
+	int workload;
+	double load;
 	const char *fail[SIM_FAIL_MAX]; /* --fail specs, fail.c */
 	size_t nfail;
 };
