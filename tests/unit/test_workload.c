@@ -228,6 +228,47 @@ static void test_refused(void **state)
 	refused(0.5, 0, 0, __DARD_WORKLOAD_MAX, "unknown workload");
 }
 
+/*
+ * Buckets by decimal size, nearest-rank 99th percentiles, unfinished
+ * flows left out: 200 small flows 1..200 (p99 198), one medium, none
+ * large.
+ */
+static void test_slowdown_stats(void **state)
+{
+	struct dard_slowdown out[DARD_NBUCKETS];
+	double slow[203];
+	uint64_t bytes[203];
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(dard_size_bucket(99999), DARD_BUCKET_SMALL);
+	assert_int_equal(dard_size_bucket(100000), DARD_BUCKET_MEDIUM);
+	assert_int_equal(dard_size_bucket(9999999), DARD_BUCKET_MEDIUM);
+	assert_int_equal(dard_size_bucket(10000000), DARD_BUCKET_LARGE);
+	for (i = 0; i < 200; i++) {
+		/* Backwards: the stats sort. */
+		slow[i] = 200 - i;
+		bytes[i] = 1000 + i;
+	}
+	slow[200] = 7;
+	bytes[200] = 5000000;
+	slow[201] = -1; /* never finished */
+	bytes[201] = 50;
+	slow[202] = -1;
+	bytes[202] = 20000000;
+	assert_int_equal(dard_slowdown_stats(slow, bytes, 203, out), 0);
+	assert_int_equal(out[DARD_BUCKET_SMALL].n, 200);
+	assert_true(out[DARD_BUCKET_SMALL].mean == 100.5);
+	assert_true(out[DARD_BUCKET_SMALL].p99 == 198);
+	assert_int_equal(out[DARD_BUCKET_MEDIUM].n, 1);
+	assert_true(out[DARD_BUCKET_MEDIUM].mean == 7);
+	assert_true(out[DARD_BUCKET_MEDIUM].p99 == 7);
+	assert_int_equal(out[DARD_BUCKET_LARGE].n, 0);
+	assert_true(out[DARD_BUCKET_LARGE].mean == 0);
+	assert_int_equal(dard_slowdown_stats(NULL, NULL, 0, out), 0);
+	assert_int_equal(out[DARD_BUCKET_SMALL].n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_arrivals),
 		cmocka_unit_test(test_seed),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_slowdown_stats),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
