@@ -212,9 +212,10 @@ static long check_opts(const struct dard_topo *t,
 					 o->workload);
 		/* Written to refuse NaN too. */
 		if (!(o->load > 0 && o->load <= 1))
-			return dard_fail(err, -EINVAL,
-					 "load %g: expected a share above 0, up to 1",
-					 o->load);
+			return dard_fail(
+				err, -EINVAL,
+				"load %g: expected a share above 0, up to 1",
+				o->load);
 		if (o->rate || o->bytes)
 			return dard_fail(
 				err, -EINVAL,
@@ -222,7 +223,8 @@ static long check_opts(const struct dard_topo *t,
 				dard_workload_name(o->workload));
 		if (!(o->mbps >= 0 && o->mbps < HUGE_VAL))
 			return dard_fail(err, -EINVAL,
-					 "host link capacity %g Mbit/s", o->mbps);
+					 "host link capacity %g Mbit/s",
+					 o->mbps);
 		if (!(o->duration > 0))
 			return dard_fail(err, -EINVAL,
 					 "duration must be positive");
@@ -311,9 +313,10 @@ long dard_traffic_gen(const struct dard_topo *t,
 		if (o->workload) {
 			rate = source_rate(t, o, x.src);
 			if (!(rate > 0)) {
-				ret = dard_fail(err, -EINVAL,
-						"host %s's link has no capacity",
-						t->node[x.src].name);
+				ret = dard_fail(
+					err, -EINVAL,
+					"host %s's link has no capacity",
+					t->node[x.src].name);
 				goto out;
 			}
 		}

@@ -38,8 +38,8 @@ struct dard_traffic_opts {
 	 * rate and bytes must be 0: one traffic, said one way.
 	 */
 	int workload;
-	double load;	   /* a share of the host link, (0, 1] */
-	double mbps;	   /* every host link's capacity; 0: the topology's */
+	double load; /* a share of the host link, (0, 1] */
+	double mbps; /* every host link's capacity; 0: the topology's */
 };
 
 struct dard_tflow {

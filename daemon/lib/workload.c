@@ -20,9 +20,9 @@ struct cdf_point {
  * Its mean, 1711250 bytes, is the mean_flow_size those ns-2 scripts set.
  */
 static const struct cdf_point websearch[] = {
-	{0, 0},		  {10000, 0.15},   {20000, 0.20},    {30000, 0.30},
-	{50000, 0.40},	  {80000, 0.53},   {200000, 0.60},   {1000000, 0.70},
-	{2000000, 0.80},  {5000000, 0.90}, {10000000, 0.97}, {30000000, 1},
+	{0, 0},		 {10000, 0.15},	  {20000, 0.20},    {30000, 0.30},
+	{50000, 0.40},	 {80000, 0.53},	  {200000, 0.60},   {1000000, 0.70},
+	{2000000, 0.80}, {5000000, 0.90}, {10000000, 0.97}, {30000000, 1},
 };
 
 /*
@@ -34,9 +34,9 @@ static const struct cdf_point websearch[] = {
  */
 #define PKT 1460.0
 static const struct cdf_point datamining[] = {
-	{1 * PKT, 0},	     {1 * PKT, 0.5},	   {2 * PKT, 0.6},
-	{3 * PKT, 0.7},	     {7 * PKT, 0.8},	   {267 * PKT, 0.9},
-	{2107 * PKT, 0.95},  {66667 * PKT, 0.99},  {666667 * PKT, 1},
+	{1 * PKT, 0},	    {1 * PKT, 0.5},	 {2 * PKT, 0.6},
+	{3 * PKT, 0.7},	    {7 * PKT, 0.8},	 {267 * PKT, 0.9},
+	{2107 * PKT, 0.95}, {66667 * PKT, 0.99}, {666667 * PKT, 1},
 };
 #undef PKT
 
@@ -84,8 +84,8 @@ double dard_workload_mean(int w)
 		return 0;
 	p = tables[w].p;
 	for (i = 1; i < tables[w].n; i++)
-		sum += (p[i].cdf - p[i - 1].cdf) * (p[i].bytes + p[i - 1].bytes) /
-		       2;
+		sum += (p[i].cdf - p[i - 1].cdf) *
+		       (p[i].bytes + p[i - 1].bytes) / 2;
 	return sum;
 }
 

@@ -94,9 +94,10 @@ int opt_workload(const struct sim_opt *o, const char *arg, struct sim_args *a,
 {
 	a->workload = dard_workload_parse(arg);
 	if (a->workload < 0)
-		return dard_fail(err, -EINVAL,
-				 "unknown --workload `%s': websearch or datamining",
-				 arg);
+		return dard_fail(
+			err, -EINVAL,
+			"unknown --workload `%s': websearch or datamining",
+			arg);
 	a->workload_name = arg;
 	return 0;
 }

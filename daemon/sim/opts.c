@@ -534,9 +534,10 @@ static int workload_check(struct sim_args *a, const struct sim_opt *fixed,
 			  const struct sim_opt *pattern, int step, char *err)
 {
 	if (a->workload && fixed) {
-		dard_fail(err, -EINVAL,
-			  "--workload draws the sizes and --load the rate: not with --%s",
-			  fixed->name);
+		dard_fail(
+			err, -EINVAL,
+			"--workload draws the sizes and --load the rate: not with --%s",
+			fixed->name);
 		return 2;
 	}
 	if (!a->workload && load) {

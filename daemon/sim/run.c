@@ -127,10 +127,10 @@ static int run_one(struct runner *r, int s)
 			r->avg[s] += (out[i].end - out[i].start) / nfin;
 		r->moves[i] = out[i].moves;
 		if (r->slow)
-			r->slow[i] = out[i].end >= 0 ? (out[i].end -
-							 out[i].start) /
-							       r->alone[i]
-						     : -1;
+			r->slow[i] = out[i].end >= 0
+					     ? (out[i].end - out[i].start) /
+						       r->alone[i]
+					     : -1;
 		if (!r->csv)
 			continue;
 		fprintf(r->csv, "%s,%llu,%s,%s,%.6f,%.6f,%.6f,%u",
@@ -204,9 +204,9 @@ static double host_mbps(const struct runner *r, uint32_t host)
 
 	if (r->a->sim.link > 0)
 		return r->a->sim.link;
-	l = r->t->node[host].nup ? dard_topo_port_link(r->t, host,
-							r->t->node[host].up[0])
-				 : NULL;
+	l = r->t->node[host].nup
+		    ? dard_topo_port_link(r->t, host, r->t->node[host].up[0])
+		    : NULL;
 	return l ? l->mbps : r->t->mbps;
 }
 
@@ -228,8 +228,8 @@ static int run_alone(struct runner *r)
 				   host_mbps(r, r->f[i].dst));
 
 		r->bytes[i] = r->f[i].bytes;
-		r->alone[i] = r->f[i].bytes * 8 / 1e6 /
-			      (mbps * r->a->sim.goodput);
+		r->alone[i] =
+			r->f[i].bytes * 8 / 1e6 / (mbps * r->a->sim.goodput);
 	}
 	return 0;
 }
@@ -276,9 +276,8 @@ static void run_title(const struct runner *r)
 	} else if (a->workload) {
 		printf("%s, %s, %ld flows of %s (mean %.3g MB) at load %g for %g s, seed %llu\n",
 		       dard_topo_label(r->t), a->pattern_name, r->n,
-		       a->workload_name,
-		       dard_workload_mean(a->workload) / 1e6, a->load,
-		       a->duration, (unsigned long long)a->sim.seed);
+		       a->workload_name, dard_workload_mean(a->workload) / 1e6,
+		       a->load, a->duration, (unsigned long long)a->sim.seed);
 	} else {
 		printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
 		       dard_topo_label(r->t), a->pattern_name, r->n, a->size,

@@ -72,8 +72,7 @@ static void test_inverse(void **state)
 	assert_int_equal(dard_workload_size(DARD_WORKLOAD_WEBSEARCH, 1),
 			 30000000);
 	/* Half of data mining's flows are one packet. */
-	assert_int_equal(dard_workload_size(DARD_WORKLOAD_DATAMINING, 0),
-			 1460);
+	assert_int_equal(dard_workload_size(DARD_WORKLOAD_DATAMINING, 0), 1460);
 	assert_int_equal(dard_workload_size(DARD_WORKLOAD_DATAMINING, 0.5),
 			 1460);
 	assert_int_equal(dard_workload_size(DARD_WORKLOAD_DATAMINING, 0.55),
