@@ -513,6 +513,7 @@ test-cli: daemon
 		"DARD_BIN=$(B)/bin tests/cli/units.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/cluster.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/simtables.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/workload.sh" \
 		tests/cli/scripts.sh \
 		tests/cli/testlib.sh
 

@@ -12,6 +12,7 @@
 #include "objects.h"
 #include "objopts.h"
 #include "traffic.h"
+#include "workload.h"
 #include "print.h"
 
 static int usage(FILE *f)
@@ -20,6 +21,7 @@ static int usage(FILE *f)
 		"Usage: dardctl traffic gen [ pattern { stride | random | staggered } ]\n"
 		"               [ step N ] [ torp P ] [ podp P ] [ rate R ] [ duration S ]\n"
 		"               [ size MB ] [ seed N ] [ format { text | csv | json } ]\n"
+		"               [ workload { websearch | datamining } [ load L ] ]\n"
 		"               [ TOPO_OPTS ]\n");
 	ctl_opts_usage(f, "Where: ", CTL_OPTS_TOPO);
 	fprintf(f,
@@ -33,13 +35,50 @@ static int usage(FILE *f)
 		"staggered to a host under the same ToR with probability torp\n"
 		"(default 0.5), in the same pod with podp (default 0.3), else to\n"
 		"another pod. The same seed (default 1) gives the same flows.\n"
+		"workload draws each flow's size from a measured distribution\n"
+		"instead: websearch (DCTCP's, up to 30 MB, mean 1.7 MB) or\n"
+		"datamining (VL2's, half of them one packet, up to 973 MB, mean\n"
+		"7.5 MB); each host's flows then arrive at L (0.001 to 1;\n"
+		"default 0.5) times its link's capacity over the mean size a second,\n"
+		"so that its link carries L of its capacity on average, to random\n"
+		"destinations unless pattern says otherwise. Not with rate or size.\n"
 		"csv prints `id,start,src,dst,src_id,dst_id,bytes'.\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
+/*
+ * A workload draws the sizes and the rate: rate or size would say the
+ * traffic twice, and load alone nothing. Random destinations unless
+ * pattern is given, as the workloads' own studies send. 0, or said.
+ */
+static int workload_opts(struct dard_traffic_opts *o, const char *fixed,
+			 int pattern, int load)
+{
+	if (!o->workload) {
+		if (!load)
+			return 0;
+		fprintf(stderr, "traffic gen: load is for a workload only\n");
+		return -1;
+	}
+	if (fixed) {
+		fprintf(stderr,
+			"traffic gen: workload %s draws the sizes and load the rate: not with %s\n",
+			dard_workload_name(o->workload), fixed);
+		return -1;
+	}
+	o->rate = 0;
+	o->bytes = 0;
+	if (!load)
+		o->load = 0.5;
+	if (!pattern)
+		o->pattern = DARD_PATTERN_RANDOM;
+	return 0;
+}
+
 int do_traffic(struct ctl *c, int argc, char **argv)
 {
-	const char *format = "text";
+	const char *format = "text", *fixed = NULL;
+	int pattern = 0, load = 0;
 	struct dard_traffic_opts o;
 	struct dard_tflow *f = NULL;
 	char err[DARD_ERR_MAX], b1[24], b2[24];
@@ -73,6 +112,20 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 					val);
 				return CTL_USAGE;
 			}
+			pattern = 1;
+		} else if (!strcmp(kw, "workload")) {
+			o.workload = dard_workload_parse(val);
+			if (o.workload < 0) {
+				fprintf(stderr,
+					"traffic gen: unknown workload `%s': expected websearch or datamining\n",
+					val);
+				return CTL_USAGE;
+			}
+		} else if (!strcmp(kw, "load")) {
+			/* Below 0.1% a run would hold next to no flow. */
+			if (ctl_parse_double(kw, val, 1e-3, 1, &o.load))
+				return CTL_USAGE;
+			load = 1;
 		} else if (!strcmp(kw, "format")) {
 			format = val;
 			if (strcmp(format, "text") && strcmp(format, "csv") &&
@@ -95,6 +148,7 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 		} else if (!strcmp(kw, "rate")) {
 			if (ctl_parse_double(kw, val, 1e-6, 1e4, &o.rate))
 				return CTL_USAGE;
+			fixed = kw;
 		} else if (!strcmp(kw, "duration")) {
 			if (ctl_parse_double(kw, val, 1e-3, 1e6, &o.duration))
 				return CTL_USAGE;
@@ -103,6 +157,7 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 			if (ctl_parse_double(kw, val, 1e-6, 1e6, &v))
 				return CTL_USAGE;
 			o.bytes = v * (1 << 20);
+			fixed = kw;
 		} else if (!strcmp(kw, "seed")) {
 			if (ctl_parse_u64(kw, val, 0, 1000000000000000ULL,
 					  &o.seed))
@@ -112,6 +167,8 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 			return usage(stderr);
 		}
 	}
+	if (workload_opts(&o, fixed, pattern, load))
+		return CTL_USAGE;
 	if (ctl_format(c, format, "csv"))
 		return CTL_USAGE;
 	if (ctl_load(c))

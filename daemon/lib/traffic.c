@@ -8,6 +8,7 @@
 #include "err.h"
 #include "rng.h"
 #include "traffic.h"
+#include "workload.h"
 
 static const char *const names[] = {
 	[DARD_PATTERN_RANDOM] = "random",
@@ -205,9 +206,32 @@ static long check_opts(const struct dard_topo *t,
 	if (n < 2)
 		return dard_fail(err, -EINVAL, "%s has fewer than two hosts",
 				 dard_topo_label(t));
-	if (!(o->rate > 0) || !(o->duration > 0) || !o->bytes)
+	if (o->workload) {
+		if (o->workload < 0 || o->workload >= __DARD_WORKLOAD_MAX)
+			return dard_fail(err, -EINVAL, "unknown workload %d",
+					 o->workload);
+		/* Written to refuse NaN too. */
+		if (!(o->load > 0 && o->load <= 1))
+			return dard_fail(
+				err, -EINVAL,
+				"load %g: expected a share above 0, up to 1",
+				o->load);
+		if (o->rate || o->bytes)
+			return dard_fail(
+				err, -EINVAL,
+				"workload %s draws the sizes and the rate: not with a rate or a size",
+				dard_workload_name(o->workload));
+		if (!(o->mbps >= 0 && o->mbps < HUGE_VAL))
+			return dard_fail(err, -EINVAL,
+					 "host link capacity %g Mbit/s",
+					 o->mbps);
+		if (!(o->duration > 0))
+			return dard_fail(err, -EINVAL,
+					 "duration must be positive");
+	} else if (!(o->rate > 0) || !(o->duration > 0) || !o->bytes) {
 		return dard_fail(err, -EINVAL,
 				 "rate, duration and size must be positive");
+	}
 	if (o->pattern == DARD_PATTERN_STAGGERED &&
 	    (o->torp < 0 || o->podp < 0 || o->torp + o->podp > 1))
 		return dard_fail(
@@ -229,6 +253,23 @@ static long check_opts(const struct dard_topo *t,
 					 *step);
 	}
 	return 0;
+}
+
+/*
+ * A workload's flows per second from host: its link loaded to o->load,
+ * at o->mbps or the topology's capacity.
+ */
+static double source_rate(const struct dard_topo *t,
+			  const struct dard_traffic_opts *o, uint32_t host)
+{
+	const struct dard_link *l;
+	double mbps = o->mbps;
+
+	if (!(mbps > 0) && t->node[host].nup) {
+		l = dard_topo_port_link(t, host, t->node[host].up[0]);
+		mbps = l ? l->mbps : 0;
+	}
+	return dard_workload_rate(o->workload, o->load, mbps);
 }
 
 /* Appends a flow to *f (len of cap), growing it: 0 or -ENOMEM. */
@@ -265,10 +306,22 @@ long dard_traffic_gen(const struct dard_topo *t,
 	if (o->pattern == DARD_PATTERN_STAGGERED && where_new(t, &w))
 		return dard_fail(err, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
+		double rate = o->rate;
+
 		x.src = t->hosts[i];
 		x.start = 0;
+		if (o->workload) {
+			rate = source_rate(t, o, x.src);
+			if (!(rate > 0)) {
+				ret = dard_fail(
+					err, -EINVAL,
+					"host %s's link has no capacity",
+					t->node[x.src].name);
+				goto out;
+			}
+		}
 		for (;;) {
-			x.start += -log(dard_splitmix_unit(&s)) / o->rate;
+			x.start += -log(dard_splitmix_unit(&s)) / rate;
 			if (x.start >= o->duration)
 				break;
 			if (o->pattern == DARD_PATTERN_STRIDE)
@@ -280,6 +333,11 @@ long dard_traffic_gen(const struct dard_topo *t,
 						 n];
 			else
 				x.dst = staggered(t, &w, o, i, &s);
+			/* After the destination: without a workload the
+			 * draws are the ones they always were. */
+			if (o->workload)
+				x.bytes = dard_workload_size(
+					o->workload, dard_splitmix_unit(&s));
 			if (push(&f, &len, &cap, &x)) {
 				ret = dard_fail(err, -ENOMEM, "out of memory");
 				goto out;

@@ -3,8 +3,10 @@
  * The paper's traffic patterns (section 4.1) as a list of elephant flows:
  * random, staggered(ToRP, PodP) and stride(step). Every host is a source;
  * its flows arrive as a Poisson process of the given rate, each to a
- * destination the pattern draws. A seed fixes everything. Pure: no I/O;
- * shared by the experiment runner and the simulator.
+ * destination the pattern draws. With a workload (workload.h) the sizes
+ * are drawn from it instead, and each source's rate loads its host link
+ * to the given share. A seed fixes everything. Pure: no I/O; shared by
+ * the experiment runner and the simulator.
  */
 #ifndef _DARD_TRAFFIC_H
 #define _DARD_TRAFFIC_H
@@ -29,6 +31,15 @@ struct dard_traffic_opts {
 	double duration;   /* seconds in which flows start */
 	uint64_t bytes;	   /* per flow */
 	uint64_t seed;
+	/*
+	 * enum dard_workload: NONE (0) is rate and bytes above; any other
+	 * draws each flow's size from its distribution, and each source's
+	 * flows arrive at load * its link's capacity / the mean size. Then
+	 * rate and bytes must be 0: one traffic, said one way.
+	 */
+	int workload;
+	double load; /* a share of the host link, (0, 1] */
+	double mbps; /* every host link's capacity; 0: the topology's */
 };
 
 struct dard_tflow {

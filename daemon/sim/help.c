@@ -14,6 +14,7 @@ void sim_usage(FILE *f)
 	      "                [ --seed N ]\n"
 	      "       dard-sim --run [ --topo TOPO ] [ --pattern P ] [ --rate R ]\n"
 	      "                [ --size MB ] [ --duration S ] [ --flows FILE ]\n"
+	      "                [ --workload { websearch | datamining } ] [ --load L ]\n"
 	      "                [ --link MBIT ] [ --goodput F ] [ --seed N ]\n"
 	      "                [ --sched LIST ] [ --step S ] [ --elephant-age S ]\n"
 	      "                [ --elephant-bytes B ] [ --round S ] [ --pvlb S ]\n"
@@ -72,7 +73,10 @@ void sim_usage(FILE *f)
 	      "32 bytes a query and reply, 80 a report, 72 a switch update; a SHARE\n"
 	      "among a ToR's hosts at its real size, 64 bytes and 8 a record) and\n"
 	      "the last completion; then DARD's improvement over ECMP and pVLB, and\n"
-	      "Hedera's over DARD, by the paper's formula (1).\n"
+	      "Hedera's over DARD, by the paper's formula (1). With --workload it\n"
+	      "also prints each scheduler's slowdowns (a flow's completion time over\n"
+	      "its time alone on an idle fabric) by flow size: below 100 KB, to\n"
+	      "10 MB and above, each bucket's flows, mean and 99th percentile.\n"
 	      "\n",
 	      f);
 	sim_print_opts(f, SIM_RUN);

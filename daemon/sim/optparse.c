@@ -8,6 +8,7 @@
 #include "num.h"
 #include "optparse.h"
 #include "traffic.h"
+#include "workload.h"
 
 #define ARG(a, off) ((char *)(a) + (off))
 
@@ -85,6 +86,19 @@ int opt_pattern(const struct sim_opt *o, const char *arg, struct sim_args *a,
 			"unknown --pattern `%s': stride, random or staggered",
 			arg);
 	a->pattern_name = arg;
+	return 0;
+}
+
+int opt_workload(const struct sim_opt *o, const char *arg, struct sim_args *a,
+		 char *err)
+{
+	a->workload = dard_workload_parse(arg);
+	if (a->workload < 0)
+		return dard_fail(
+			err, -EINVAL,
+			"unknown --workload `%s': websearch or datamining",
+			arg);
+	a->workload_name = arg;
 	return 0;
 }
 

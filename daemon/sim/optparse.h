@@ -47,6 +47,8 @@ int opt_algo(const struct sim_opt *o, const char *arg, struct sim_args *a,
 	     char *err);
 int opt_pattern(const struct sim_opt *o, const char *arg, struct sim_args *a,
 		char *err);
+int opt_workload(const struct sim_opt *o, const char *arg, struct sim_args *a,
+		 char *err);
 int opt_sched(const struct sim_opt *o, const char *arg, struct sim_args *a,
 	      char *err);
 int opt_fail_spec(const struct sim_opt *o, const char *arg, struct sim_args *a,

@@ -67,6 +67,34 @@ static const struct sim_opt opts[] = {
 		 "                 on 1 Gbit/s links that is 5.4 times what a host\n"
 		 "                 link carries. The defaults load host links to 0.86\n"
 		 "                 (Documentation/experiments.md, \"Simulation\").\n"},
+	{.name = "workload",
+	 .val = 'w',
+	 .modes = SIM_RUN,
+	 .parse = opt_workload,
+	 .flags = OPT_TRAFFIC,
+	 .help_in = SIM_RUN,
+	 .help = "  --workload W   draw flow sizes from W, websearch (DCTCP's, up\n"
+		 "                 to 30 MB, mean 1.7 MB) or datamining (VL2's, half\n"
+		 "                 of them one packet, up to 973 MB, mean 7.5 MB),\n"
+		 "                 at --load's arrival rate, instead of --rate and\n"
+		 "                 --size (not with them); --pattern defaults to\n"
+		 "                 random and --step to 0. Adds each scheduler's\n"
+		 "                 slowdowns by flow size\n"
+		 "                 (Documentation/experiments.md, \"Workloads\")\n"},
+	{.name = "load",
+	 .val = 'u',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(load),
+	 .min = 0,
+	 .max = 1,
+	 .flags = OPT_ABOVE_MIN | OPT_TRAFFIC,
+	 .domain = "a share above 0, up to 1",
+	 .help_in = SIM_RUN,
+	 .help = "  --load L       with --workload: every host's flows arrive as a\n"
+		 "                 Poisson process that carries L of its link's\n"
+		 "                 capacity (--link or the topology's) on average:\n"
+		 "                 L * capacity / the mean size a second (default 0.5)\n"},
 	{.name = "flows",
 	 .val = 'f',
 	 .modes = SIM_RUN,
@@ -480,6 +508,8 @@ static void args_init(struct sim_args *a)
 	a->rate = 0.2;
 	a->size = 512;
 	a->duration = 120;
+	a->workload_name = "none";
+	a->load = 0.5;
 }
 
 /* getopt's tables, from opts[]. */
@@ -509,6 +539,38 @@ static const struct sim_opt *opt_of(int val)
 	return NULL;
 }
 
+/*
+ * A workload draws the sizes and their rate: --rate and --size would say
+ * the traffic a second way, and --load alone says nothing. Random
+ * destinations unless --pattern says otherwise, as the studies the
+ * workloads come from send, and exact events unless --step is given.
+ */
+static int workload_check(struct sim_args *a, const struct sim_opt *fixed,
+			  const struct sim_opt *load,
+			  const struct sim_opt *pattern, int step, char *err)
+{
+	if (a->workload && fixed) {
+		dard_fail(
+			err, -EINVAL,
+			"--workload draws the sizes and --load the rate: not with --%s",
+			fixed->name);
+		return 2;
+	}
+	if (!a->workload && load) {
+		dard_fail(err, -EINVAL, "--load is for --workload only");
+		return 2;
+	}
+	if (a->workload && !pattern) {
+		a->pattern_name = "random";
+		a->pattern = DARD_PATTERN_RANDOM;
+	}
+	/* A mouse lives for microseconds: waiting for a step's arrival
+	 * would be all of its completion time. */
+	if (a->workload && !step)
+		a->sim.step = 0;
+	return DARD_OPTS_RUN;
+}
+
 int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 {
 	struct option lo[NOPTS + 1];
@@ -516,6 +578,9 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 	/* The last option given that only --place, or only --run, takes. */
 	const struct sim_opt *place_only = NULL, *run_only = NULL, *o;
 	const struct sim_opt *traffic = NULL; /* the last that draws it */
+	/* The last of --rate and --size, and --load, --pattern if given. */
+	const struct sim_opt *fixed = NULL, *load = NULL, *pattern = NULL;
+	int step = 0; /* --step given */
 	unsigned modes = 0;
 	int c;
 
@@ -539,6 +604,14 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 			run_only = o;
 		if (o->flags & OPT_TRAFFIC)
 			traffic = o;
+		if (c == 'r' || c == 'z')
+			fixed = o;
+		else if (c == 'u')
+			load = o;
+		else if (c == 'p')
+			pattern = o;
+		else if (c == 'T')
+			step = 1;
 	}
 	if ((modes != SIM_PLACE && modes != SIM_RUN) || optind != argc) {
 		dard_fail(err, -EINVAL, "%s (try --help)",
@@ -559,5 +632,5 @@ int sim_opts_parse(int argc, char **argv, struct sim_args *a, char *err)
 			  traffic->name);
 		return 2;
 	}
-	return DARD_OPTS_RUN;
+	return workload_check(a, fixed, load, pattern, step, err);
 }

@@ -5,11 +5,13 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
 #include "traffic.h"
+#include "workload.h"
 
 /* One traffic and what each scheduler made of it. */
 struct runner {
@@ -27,6 +29,12 @@ struct runner {
 	size_t nfail;
 	struct dard_sim_degrade *degrade; /* --degrade, resolved */
 	size_t ndegrade;
+	/* With --workload: each flow's size, its time alone on an idle
+	 * fabric, its slowdown under the scheduler run last, and each
+	 * scheduler's slowdowns by size. */
+	uint64_t *bytes;
+	double *alone, *slow;
+	struct dard_slowdown sl[DARD_SIM_NSCHED][DARD_NBUCKETS];
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -75,11 +83,22 @@ static int run_check(const struct dard_topo *t, const struct sim_args *a,
 		printf("%s skipped: %s\n", name, err);
 		want[s] = 0;
 	}
+	if (a->workload)
+		flows = dard_workload_rate(a->workload, a->load,
+					   a->sim.link > 0 ? a->sim.link
+							   : t->mbps) *
+			a->duration * t->nhosts;
 	/* Each flow costs about 200 bytes, and time; keep it to 10 GB. */
 	if (!a->flows && flows > 5e7) {
-		fprintf(stderr,
-			"dard-sim: --rate %g for %g s on %u hosts starts about %.3g flows; at most 5e7\n",
-			a->rate, a->duration, t->nhosts, flows);
+		if (a->workload)
+			fprintf(stderr,
+				"dard-sim: --load %g of %s for %g s on %u hosts starts about %.3g flows; at most 5e7\n",
+				a->load, a->workload_name, a->duration,
+				t->nhosts, flows);
+		else
+			fprintf(stderr,
+				"dard-sim: --rate %g for %g s on %u hosts starts about %.3g flows; at most 5e7\n",
+				a->rate, a->duration, t->nhosts, flows);
 		return 2;
 	}
 	return 0;
@@ -113,15 +132,29 @@ static int run_one(struct runner *r, int s)
 		if (out[i].end >= 0)
 			r->avg[s] += (out[i].end - out[i].start) / nfin;
 		r->moves[i] = out[i].moves;
-		if (r->csv)
-			fprintf(r->csv, "%s,%llu,%s,%s,%.6f,%.6f,%.6f,%u\n",
-				dard_sim_sched_name(s),
-				r->ids ? (unsigned long long)r->ids[i]
-				       : (unsigned long long)i,
-				t->node[r->f[i].src].name,
-				t->node[r->f[i].dst].name, out[i].start,
-				out[i].end, out[i].end - out[i].start,
-				out[i].moves);
+		if (r->slow)
+			r->slow[i] = out[i].end >= 0
+					     ? (out[i].end - out[i].start) /
+						       r->alone[i]
+					     : -1;
+		if (!r->csv)
+			continue;
+		fprintf(r->csv, "%s,%llu,%s,%s,%.6f,%.6f,%.6f,%u",
+			dard_sim_sched_name(s),
+			r->ids ? (unsigned long long)r->ids[i]
+			       : (unsigned long long)i,
+			t->node[r->f[i].src].name, t->node[r->f[i].dst].name,
+			out[i].start, out[i].end, out[i].end - out[i].start,
+			out[i].moves);
+		if (r->slow)
+			fprintf(r->csv, ",%llu,%.6f",
+				(unsigned long long)r->bytes[i], r->slow[i]);
+		fprintf(r->csv, "\n");
+	}
+	if (r->slow &&
+	    dard_slowdown_stats(r->slow, r->bytes, n, r->sl[s]) < 0) {
+		fprintf(stderr, "dard-sim: out of memory\n");
+		return -1;
 	}
 	qsort(r->moves, n, sizeof(*r->moves), cmp_double);
 	printf("%-18s %10.3f %8.0f %8.0f %9zu %12.0f %9.1f",
@@ -152,6 +185,13 @@ static int run_traffic(struct runner *r)
 		to.duration = a->duration;
 		to.bytes = a->size * (1 << 20);
 		to.seed = a->sim.seed;
+		if (a->workload) {
+			to.workload = a->workload;
+			to.load = a->load;
+			to.mbps = a->sim.link;
+			to.rate = 0;
+			to.bytes = 0;
+		}
 		r->n = dard_traffic_gen(r->t, &to, &r->f, err);
 	}
 	if (r->n < 0) {
@@ -159,6 +199,43 @@ static int run_traffic(struct runner *r)
 		r->ids = NULL;
 		fprintf(stderr, "dard-sim: %s\n", err);
 		return -1;
+	}
+	return 0;
+}
+
+/* A host's link capacity under the run's options, Mbit/s. */
+static double host_mbps(const struct runner *r, uint32_t host)
+{
+	const struct dard_link *l;
+
+	if (r->a->sim.link > 0)
+		return r->a->sim.link;
+	l = r->t->node[host].nup
+		    ? dard_topo_port_link(r->t, host, r->t->node[host].up[0])
+		    : NULL;
+	return l ? l->mbps : r->t->mbps;
+}
+
+/*
+ * Each flow's time alone on an idle fabric: its bits at the slower of
+ * its two host links, at the goodput flows get of them. 0 or -ENOMEM.
+ */
+static int run_alone(struct runner *r)
+{
+	long i;
+
+	r->bytes = malloc((r->n ? r->n : 1) * sizeof(*r->bytes));
+	r->alone = malloc((r->n ? r->n : 1) * sizeof(*r->alone));
+	r->slow = malloc((r->n ? r->n : 1) * sizeof(*r->slow));
+	if (!r->bytes || !r->alone || !r->slow)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++) {
+		double mbps = fmin(host_mbps(r, r->f[i].src),
+				   host_mbps(r, r->f[i].dst));
+
+		r->bytes[i] = r->f[i].bytes;
+		r->alone[i] =
+			r->f[i].bytes * 8 / 1e6 / (mbps * r->a->sim.goodput);
 	}
 	return 0;
 }
@@ -172,7 +249,7 @@ static int run_open(struct runner *r)
 		return -1;
 	r->out = calloc(r->n ? r->n : 1, sizeof(*r->out));
 	r->moves = calloc(r->n ? r->n : 1, sizeof(*r->moves));
-	if (!r->out || !r->moves) {
+	if (!r->out || !r->moves || (a->workload && run_alone(r))) {
 		fprintf(stderr, "dard-sim: out of memory\n");
 		return -1;
 	}
@@ -184,7 +261,8 @@ static int run_open(struct runner *r)
 			strerror(errno));
 		return -1;
 	}
-	fprintf(r->csv, "sched,flow,src,dst,start,end,time,moves\n");
+	fprintf(r->csv, "sched,flow,src,dst,start,end,time,moves%s\n",
+		a->workload ? ",bytes,slowdown" : "");
 	return 0;
 }
 
@@ -201,6 +279,11 @@ static void run_title(const struct runner *r)
 		printf("%s, %ld flows from %s, %.6g MB in all, seed %llu\n",
 		       dard_topo_label(r->t), r->n, a->flows, bytes / (1 << 20),
 		       (unsigned long long)a->sim.seed);
+	} else if (a->workload) {
+		printf("%s, %s, %ld flows of %s (mean %.3g MB) at load %g for %g s, seed %llu\n",
+		       dard_topo_label(r->t), a->pattern_name, r->n,
+		       a->workload_name, dard_workload_mean(a->workload) / 1e6,
+		       a->load, a->duration, (unsigned long long)a->sim.seed);
 	} else {
 		printf("%s, %s, %ld flows of %g MB, %g per second per source for %g s, seed %llu\n",
 		       dard_topo_label(r->t), a->pattern_name, r->n, a->size,
@@ -231,12 +314,33 @@ static void run_degraded(const struct runner *r)
 		printf("\n");
 }
 
+/* Each scheduler's slowdowns by flow size, a line each. */
+static void print_slowdowns(const struct runner *r, const int *want)
+{
+	int s, b;
+
+	printf("slowdown (completion time over the time alone on an idle fabric)\n");
+	printf("%-18s", "sched");
+	for (b = 0; b < DARD_NBUCKETS; b++)
+		printf(" %8s %8s %8s", dard_size_bucket_name(b), "mean", "p99");
+	printf("\n");
+	for (s = 0; s < DARD_SIM_NSCHED; s++) {
+		if (!want[s])
+			continue;
+		printf("%-18s", dard_sim_sched_name(s));
+		for (b = 0; b < DARD_NBUCKETS; b++)
+			printf(" %8zu %8.2f %8.2f", r->sl[s][b].n,
+			       r->sl[s][b].mean, r->sl[s][b].p99);
+		printf("\n");
+	}
+	printf("small: below 100 KB; medium: to 10 MB; large: 10 MB and more\n");
+}
+
 int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	    const struct sim_args *a)
 {
 	struct runner r = {.t = t, .p = p, .a = a};
 	int want[DARD_SIM_NSCHED], s, ret;
-
 	char err[DARD_ERR_MAX];
 
 	memcpy(want, a->want, sizeof(want));
@@ -265,6 +369,8 @@ int sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	for (s = 0; s < DARD_SIM_NSCHED; s++)
 		if (want[s] && run_one(&r, s))
 			goto out;
+	if (a->workload)
+		print_slowdowns(&r, want);
 	improvement(r.avg, DARD_SIM_ECMP, DARD_SIM_DARD);
 	improvement(r.avg, DARD_SIM_PVLB, DARD_SIM_DARD);
 	improvement(r.avg, DARD_SIM_DARD, DARD_SIM_HEDERA);
@@ -281,5 +387,8 @@ out:
 	free(r.moves);
 	free(r.fail);
 	free(r.degrade);
+	free(r.bytes);
+	free(r.alone);
+	free(r.slow);
 	return ret;
 }

@@ -37,6 +37,10 @@ struct sim_args {
 	int want[DARD_SIM_NSCHED]; /* the schedulers --sched names */
 	int pattern;
 	double rate, size, duration;
+	/* --workload (enum dard_workload, 0: none) and its --load */
+	const char *workload_name;
+	int workload;
+	double load;
 	const char *fail[SIM_FAIL_MAX]; /* --fail specs, fail.c */
 	size_t nfail;
 	const char *degrade[SIM_FAIL_MAX]; /* --degrade specs, fail.c */
