@@ -116,12 +116,21 @@ void render_switch_bgp(FILE *f, const struct dard_topo *t,
 	}
 }
 
-/* zebra's: its name and log; the kernel's routes are its own. */
+/*
+ * zebra's: its name and log, and routes with their next hops inline, not
+ * as the kernel's nexthop objects: when a port goes down the kernel drops
+ * its next hops from every group, and FRR 8.4's zebra, which believes
+ * its groups intact, never puts them back once the port is up again
+ * (seen on this testbed: a flapped core link left its aggregation switch
+ * on one core for good).
+ */
 static void frr_zebra(FILE *f, const struct dard_topo *t, uint32_t sw,
 		      const char *logfile)
 {
-	fprintf(f, "! %s: zebra\nhostname %s\nlog file %s\n", t->node[sw].name,
-		t->node[sw].name, logfile);
+	fprintf(f,
+		"! %s: zebra\nhostname %s\nlog file %s\n"
+		"no zebra nexthop kernel enable\n",
+		t->node[sw].name, t->node[sw].name, logfile);
 }
 
 /*

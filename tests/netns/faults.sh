@@ -142,55 +142,6 @@ port_bytes() {
 		jq '.[0].stats64 | .rx.bytes + .tx.bytes'
 }
 
-cat >"$tmp/mice.py" <<'PY'
-# SRC DST N TIMEOUT: N concurrent short connections to DST:5301, each
-# sending 20 kB and waiting for "ok"; prints how many completed, the
-# $EPOCHREALTIME at which the last of them did, the longest one's
-# seconds, and how many took over 0.5 s (a repair on the way).
-import socket, sys, threading, time
-src, dst, n, timeout = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-ok = []
-def one(i):
-    t0 = time.time()
-    try:
-        s = socket.create_connection((dst, 5301), timeout, (src, 0))
-        s.settimeout(timeout)
-        s.sendall(b"x" * 20000)
-        s.shutdown(socket.SHUT_WR)
-        if s.recv(16) == b"ok":
-            ok.append((time.time(), time.time() - t0))
-        s.close()
-    except OSError:
-        pass
-th = [threading.Thread(target=one, args=(i,)) for i in range(n)]
-for t in th: t.start()
-for t in th: t.join()
-print(len(ok), max([e for e, d in ok], default=0),
-      "%.2f" % max([d for e, d in ok], default=0), len([d for e, d in ok if d > 0.5]))
-PY
-cat >"$tmp/server.py" <<'PY'
-import socket, sys, threading
-l = socket.socket()
-l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind((sys.argv[1], 5301))
-l.listen(1024)
-l.settimeout(60)  # ends on its own, whatever happens to the test
-def serve(c):
-    c.settimeout(20)
-    try:
-        while c.recv(65536):
-            pass
-        c.sendall(b"ok")
-    except OSError:
-        pass
-    c.close()
-while True:
-    try:
-        c, _ = l.accept()
-    except OSError:
-        break
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
-PY
 
 # reserve_ports: keeps the transfers' fixed ports (40000-41999) out of
 # every host's ephemeral range, so that a mouse's connection cannot hold
@@ -265,59 +216,6 @@ xfer_end() {
 	echo "  repairs: $xsrc (sender): $(gained "$xsrc" "$xsrc_r"); $xdst (receiver): $(gained "$xdst" "$xdst_r")"
 }
 xfer_gone() { ! kill -0 "$xpid" 2>/dev/null; }
-# mice_start TAG N TIMEOUT SRC DST...: N connections in the background,
-# spread over the pairs SRC -> DST; mice_wait TAG waits for them and sets
-# $done_n, $last (when the last one completed), $longest (the longest
-# one's seconds) and $slow (how many took over 0.5 s).
-mice_start() {
-	local tag=$1 n=$2 timeout=$3 i=0
-	shift 3
-	local k=$(($# / 2))
-	eval "mice_$tag=()"
-	rm -f "$tmp/mice.$tag".*
-	while [[ $# -gt 0 ]]; do
-		on "$1" python3 "$tmp/mice.py" "$(id_of "$1")" "$(id_of "$2")" \
-			$((n / k)) "$timeout" >"$tmp/mice.$tag.$i" &
-		eval "mice_$tag+=($!)"
-		i=$((i + 1))
-		shift 2
-	done
-}
-mice_wait() {
-	local f c l d s
-	eval "wait \${mice_$1[@]}"
-	done_n=0 last=0 longest=0 slow=0
-	for f in "$tmp/mice.$1".*; do
-		read -r c l d s <"$f" || continue
-		done_n=$((done_n + c))
-		slow=$((slow + s))
-		last=$(awk -v a="$last" -v b="$l" 'BEGIN { print (b > a ? b : a) }')
-		longest=$(awk -v a="$longest" -v b="$d" 'BEGIN { print (b > a ? b : a) }')
-	done
-}
-mice_run() {
-	mice_start run "$@"
-	mice_wait run
-}
-servers_start() {
-	local h
-	for h in "$@"; do
-		# Not a job of ours: killing it is no news.
-		(on "$h" python3 "$tmp/server.py" "$(id_of "$h")" 2>>"$tmp/server.err" &)
-	done
-	for h in "$@"; do
-		within 30 listening "$h" 5301 || fail "the mice's server listening on $h"
-	done
-}
-servers_stop() {
-	local h p
-	for h in "$@"; do
-		for p in $(pids_of "$h" python3); do
-			grep -q server.py "/proc/$p/cmdline" 2>/dev/null && kill "$p"
-		done
-	done
-}
-
 # --- In-band, with the datapath alone ---
 cgroup2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 t "fattree:4 at $rate Mbit/s, datapath on every host, no daemons" \

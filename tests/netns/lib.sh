@@ -125,3 +125,87 @@ fresh_pcs() {
 		done
 	done <"$d/nodes"
 }
+
+# Short connections (mice.py) to servers (mice_server.py) on port 5301;
+# need $top and $tmp.
+# mice_start TAG N TIMEOUT SRC DST...: N connections in the background,
+# spread over the pairs SRC -> DST; mice_wait TAG waits for them and sets
+# $done_n, $last (when the last one completed), $longest (the longest
+# one's seconds) and $slow (how many took over 0.5 s).
+mice_start() {
+	local tag=$1 n=$2 timeout=$3 i=0
+	shift 3
+	local k=$(($# / 2))
+	eval "mice_$tag=()"
+	rm -f "$tmp/mice.$tag".*
+	while [[ $# -gt 0 ]]; do
+		on "$1" python3 "$top/tests/netns/mice.py" "$(id_of "$1")" "$(id_of "$2")" \
+			$((n / k)) "$timeout" >"$tmp/mice.$tag.$i" &
+		eval "mice_$tag+=($!)"
+		i=$((i + 1))
+		shift 2
+	done
+}
+mice_wait() {
+	local f c l d s
+	eval "wait \${mice_$1[@]}"
+	done_n=0 last=0 longest=0 slow=0
+	for f in "$tmp/mice.$1".*; do
+		read -r c l d s <"$f" || continue
+		done_n=$((done_n + c))
+		slow=$((slow + s))
+		last=$(awk -v a="$last" -v b="$l" 'BEGIN { print (b > a ? b : a) }')
+		longest=$(awk -v a="$longest" -v b="$d" 'BEGIN { print (b > a ? b : a) }')
+	done
+}
+mice_run() {
+	mice_start run "$@"
+	mice_wait run
+}
+servers_start() {
+	local h
+	for h in "$@"; do
+		# Not a job of ours: killing it is no news.
+		(on "$h" python3 "$top/tests/netns/mice_server.py" "$(id_of "$h")" 2>>"$tmp/server.err" &)
+	done
+	for h in "$@"; do
+		within 30 listening "$h" 5301 || fail "the mice's server listening on $h"
+	done
+}
+servers_stop() {
+	local h p
+	for h in "$@"; do
+		for p in $(pids_of "$h" python3); do
+			grep -q server.py "/proc/$p/cmdline" 2>/dev/null && kill "$p"
+		done
+	done
+}
+
+# link_fault NODE PORT { drop | loss PERCENT | clear }: what arrives on
+# NODE's PORT is dropped (all, or at random PERCENT of it), the carrier
+# up: a fault only probes (BFD, TCP) see. Faulting both ends of a link
+# faults both directions. nftables' netdev ingress hook: the kernel has
+# neither netem nor matchall here.
+link_fault() {
+	local ns=$prefix-$1 t=fault_$2
+	ip netns exec "$ns" nft delete table netdev "$t" 2>/dev/null
+	case $3 in
+	clear) return 0 ;;
+	drop) ip netns exec "$ns" nft -f - <<-EOF ;;
+		table netdev $t {
+			chain in {
+				type filter hook ingress device "$2" priority 0; policy drop;
+			}
+		}
+	EOF
+	loss) ip netns exec "$ns" nft -f - <<-EOF ;;
+		table netdev $t {
+			chain in {
+				type filter hook ingress device "$2" priority 0; policy accept;
+				numgen random mod 100 < $4 drop
+			}
+		}
+	EOF
+	*) return 2 ;;
+	esac
+}
