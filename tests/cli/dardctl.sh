@@ -147,6 +147,33 @@ is "a namespace per node and mgmt" "$(grep -c '^netns add' "$tmp/dep/setup.batch
 is "node files apart" "$(ls "$tmp/dep/node" | grep -c '^e1_1\.')" 2
 ok "deploy bad prefix" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix 'a b'
 ok "deploy prefix with -" 2 d -t fattree:4 deploy netns "$tmp/dep" prefix a-b
+ok "deploy routing foo" 2 d -t fattree:4 deploy netns "$tmp/rt" routing foo &&
+	has "routing foo: the choices" "$err" "^Invalid routing .foo.: expected dard, ecmp or bgp$"
+ok "deploy routing without a name" 2 d -t fattree:4 deploy netns "$tmp/rt" routing &&
+	has "routing alone: unexpected" "$err" "^deploy netns: unexpected .routing.$"
+# bgp: FRR's three files and the converged count per switch, for the
+# testbed to start and wait on; hosts run no FRR. ecmp: none of them.
+ok "deploy routing bgp" 0 d -t fattree:4 deploy netns "$tmp/bgp" routing bgp
+missing='' stray=''
+while read -r node kind _; do
+	for f in "$tmp/bgp/node/$node".{zebra.conf,bfdd.conf,bgpd.conf,expect}; do
+		if [[ $kind == switch && ! -s $f ]]; then
+			missing="$missing ${f##*/}"
+		elif [[ $kind == host && -e $f ]]; then
+			stray="$stray ${f##*/}"
+		fi
+	done
+done <"$tmp/bgp/nodes"
+is "bgp: FRR files for every switch" "$missing" ""
+is "bgp: none for hosts" "$stray" ""
+bgpd=("$tmp/bgp/node/"*.bgpd.conf)
+is "bgp: 20 switches" "${#bgpd[@]}" 20
+is "bgp: a ToR's expected next hops" "$(cat "$tmp/bgp/node/tor1_1.expect")" 28
+has "bgp: logs under DIR/frr/NODE" "$(cat "$tmp/bgp/node/core1.zebra.conf")" \
+	"^log file $(realpath "$tmp/bgp")/frr/core1/frr.log$"
+ok "deploy routing ecmp" 0 d -t fattree:4 deploy netns "$tmp/ecmp" routing ecmp
+is "ecmp: no FRR files" \
+	"$(compgen -G "$tmp/ecmp/node/*.conf"; compgen -G "$tmp/ecmp/node/*.expect")" ""
 
 # deploy: every failure says which file; nothing fails silently.
 ok "deploy into a missing directory" 1 d -t fattree:4 deploy netns /nonexistent/x &&
