@@ -109,6 +109,10 @@ bg_kill() {
 	bg_pids=()
 }
 
+# after T0 S: true once S seconds have passed since epoch time T0 (as
+# $EPOCHREALTIME): `within 5 after "$t0" 1' waits for that moment.
+after() { awk -v a="$1" -v s="$2" -v b="$EPOCHREALTIME" 'BEGIN { exit !(b - a >= s) }'; }
+
 # since T0: the seconds from epoch time T0 (as $EPOCHREALTIME) to now.
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
 

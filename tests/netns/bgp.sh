@@ -71,8 +71,6 @@ transit_free() {
 	! vty "$1" "show bgp ipv4 unicast json" |
 		jq -r '.routes[][] | .path' | grep -qE "(^| )($tors) [0-9]"
 }
-# after T0 S: true once S seconds have passed since epoch time T0.
-after() { awk -v a="$1" -v s="$2" -v b="$EPOCHREALTIME" 'BEGIN { exit !(b - a >= s) }'; }
 
 t "fattree:4 at 100 Mbit/s, routing bgp: up returns converged" \
 	"$testbed" up fattree:4 --prefix "$prefix" --rate 100 --routing bgp || {
