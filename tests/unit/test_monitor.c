@@ -260,7 +260,7 @@ static void test_round(void **state)
 		RF(0, 3, 0), RF(-1, 0, 0), RF(0, 1, 0),
 		RF(1, 0, 0), RF(0, 1, 0),  RF(-2, 0, 0),
 	};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	const void *pick;
 	unsigned i;
@@ -315,7 +315,7 @@ static void test_round_hold(void **state)
 	/* Two of ours on path 0: one moved at 100 s, one at 50 s. */
 	struct dard_round_flow fl[] = {RF(0, 1, 100), RF(0, 2, 50),
 				       RF(-2, 0, 0)};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	unsigned i;
 
@@ -383,7 +383,7 @@ static void test_quiet(void **state)
 	struct dard_round_flow fl[] = {RFQ(0, 0, 0, 95, 0, 100, 0),
 				       RFQ(1, 0, 0, 45, 0, 50, 0),
 				       RFQ(-2, 0, 0, 0, 0, 0, 0)};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	unsigned i;
 
@@ -459,7 +459,7 @@ static void test_round_dead(void **state)
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
 	struct dard_round_flow fl[] = {RF(0, 0, 0), RF(1, 0, 0), RF(-2, 0, 0)};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	unsigned i;
 
