@@ -581,22 +581,41 @@ static uint32_t split_row(const struct sim *s, const struct flow *f,
 }
 
 /*
- * Split mode (flowsim.h): elephant f spreads over split rows, or as many
- * as its pair has. Each new part is counted in its host's view as a move
- * is (as the round does), so that the next part, and the host's next
- * rounds, see it before the switches do.
+ * The host counts a new elephant of its own (a part) on row in its view,
+ * as it counts a move (as the round does), so that its next part and its
+ * next rounds see it before the switches do. est: the load it expects
+ * the part to add (not finite: none, its load already measured).
  */
-static int split(struct sim *s, struct flow *f)
+static int split_count(struct sim *s, const struct mon *m, uint32_t row,
+		       double est)
 {
 	static const uint32_t none[1];
 	const struct dard_path_links from = {none, 0};
+
+	if (s->lq && log_links(s, m->host, &from, &m->m->links[row], -1, est))
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	dard_lstate_move(s->ls, &from, &m->m->links[row], -1, est);
+	return 0;
+}
+
+/*
+ * Split mode (flowsim.h): elephant f spreads over split rows, or as many
+ * as its pair has. Part 0, on the flow's row, is an elephant the
+ * switches have not counted yet, but its host knows where it is: the
+ * host's view counts it first (its load was measured if it ran at the
+ * last query), so that the next part avoids its links where others
+ * are free; then each new part in turn.
+ */
+static int split(struct sim *s, struct flow *f)
+{
 	struct mon *m = f->mon;
 	uint32_t k, n = f->ps->npaths < s->split ? f->ps->npaths : s->split;
 	const struct dard_pstate *pv = NULL;
 	struct dard_lstate *ls;
 	struct flow *part;
-	double est;
 
+	if (n > 1 && split_count(s, m, f->row, NAN))
+		return -ENOMEM;
 	for (k = 1; k < n; k++) {
 		if (s->queried) {
 			ls = s->lq ? view_of(s, m) : s->ls;
@@ -606,12 +625,9 @@ static int split(struct sim *s, struct flow *f)
 		}
 		part = flowsim_part_add(s, f, split_row(s, f, pv));
 		mon_join(m, part);
-		est = pv ? pv[part->row].est : HUGE_VAL;
-		if (s->lq && log_links(s, m->host, &from,
-				       &m->m->links[part->row], -1, est))
-			return dard_fail(s->err, -ENOMEM, "out of memory");
-		dard_lstate_move(s->ls, &from, &m->m->links[part->row], -1,
-				 est);
+		if (split_count(s, m, part->row,
+				pv ? pv[part->row].est : HUGE_VAL))
+			return -ENOMEM;
 	}
 	return 0;
 }
