@@ -484,8 +484,8 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	s->hmon = calloc(t->nnodes, sizeof(*s->hmon));
 	s->asked = calloc(t->nnodes, sizeof(*s->asked));
 	if (s->split > 1)
-		s->parts = calloc((n ? n : 1) * (s->split - 1),
-				  sizeof(*s->parts));
+		s->parts =
+			calloc((n ? n : 1) * (s->split - 1), sizeof(*s->parts));
 	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
 	    !s->mm || !s->rates || !s->hmon || !s->asked ||
 	    (s->split > 1 && !s->parts))

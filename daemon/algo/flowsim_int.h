@@ -119,7 +119,7 @@ struct sim {
 	double *cap;
 	struct dard_lstate *ls;
 	uint64_t *when;
-	struct flow *all; /* every flow, by id */
+	struct flow *all;  /* every flow, by id */
 	struct flow **act; /* the active flows, and their parts */
 	size_t nact;
 	/* Split mode: the parts per elephant (1 but under DARD: none), room

@@ -395,8 +395,7 @@ static const void *escape(struct dard_monitor *m, const struct dard_lstate *ls,
 	memset(&f, 0, sizeof(f));
 	while ((cur = it->next(it->arg, cur, &f))) {
 		if (f.path == (int)mv->from && may_move(it, cur, mv->to) &&
-		    !held(&f, mode, now) &&
-		    f.neutral < mode->escape_max &&
+		    !held(&f, mode, now) && f.neutral < mode->escape_max &&
 		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;

@@ -219,8 +219,7 @@ static void test_bad(void **state)
 	assert_non_null(strstr(err, "split"));
 	o.sched = DARD_SIM_DARD_PAPER;
 	assert_int_equal(dard_sim_check(t, &o, err), -EINVAL);
-	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err),
-			 -EINVAL);
+	assert_int_equal(dard_sim_run(t, p, f, 1, &o, out, NULL, err), -EINVAL);
 	o.sched = DARD_SIM_ECMP;
 	assert_int_equal(dard_sim_check(t, &o, err), 0);
 }
