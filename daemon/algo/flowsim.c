@@ -58,6 +58,7 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->share = 1;
 	o->link = 0;
 	o->goodput = 1;
+	o->split = 1;
 }
 
 static void pset_free(struct pset *p)
@@ -207,6 +208,45 @@ static void move(struct sim *s, struct flow *f, uint32_t row,
 	out[f->id].moves++;
 }
 
+struct flow *flowsim_part_add(struct sim *s, struct flow *f, uint32_t row)
+{
+	struct flow *p = &s->parts[f->id * (s->split - 1) + f->nparts];
+
+	/* Its bytes are its flow's: left, size and payload stay 0. */
+	memset(p, 0, sizeof(*p));
+	p->id = f->id;
+	p->start = f->start;
+	p->src = f->src;
+	p->dst = f->dst;
+	p->up = f->up;
+	p->down = f->down;
+	p->ps = f->ps;
+	p->elephant = 1;
+	p->dead_since = -1;
+	p->moved_at = -HUGE_VAL;
+	p->head = f;
+	set_row(s, p, row);
+	if (!f->nparts)
+		f->part = p;
+	f->nparts++;
+	s->nparts++;
+	s->act[s->nact++] = p;
+	return p;
+}
+
+int flowsim_part_on(const struct flow *f, uint32_t row)
+{
+	const struct flow *h = f->head ? f->head : f;
+	unsigned k;
+
+	if (h->row == row)
+		return 1;
+	for (k = 0; k < h->nparts; k++)
+		if (h->part[k].row == row)
+			return 1;
+	return 0;
+}
+
 /* The schedulers' moves (flowsim_dard.c's too). */
 void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 		  struct dard_sim_flow *out)
@@ -236,7 +276,11 @@ static int rates(struct sim *s)
 		dard_maxmin(s->cap, 2 * s->t->nlinks, s->mm, s->nact, s->rates);
 	}
 	for (i = 0; i < s->nact; i++)
-		s->act[i]->rate = s->rates[i];
+		s->act[i]->rate = s->act[i]->total = s->rates[i];
+	/* A split flow runs at its parts' rates together. */
+	for (i = 0; s->nparts && i < s->nact; i++)
+		if (s->act[i]->head)
+			s->act[i]->head->total += s->act[i]->rate;
 	s->dirty = 0;
 	return 0;
 }
@@ -283,8 +327,12 @@ static double next_event(struct sim *s, double when)
 	for (i = 0; i < s->nact; i++) {
 		struct flow *f = s->act[i];
 
-		if (f->rate > 0)
-			when = fmin(when, s->now + f->left / f->rate);
+		/* A part: its flow's events are its flow's. */
+		if (f->head)
+			continue;
+		if (f->total > 0)
+			when = fmin(when, s->now + f->left / f->total);
+		/* Split only once an elephant: total is rate below. */
 		if (f->elephant)
 			continue;
 		if (f->start + s->mode.elephant_age > s->now)
@@ -299,35 +347,59 @@ static double next_event(struct sim *s, double when)
 	return s->sched->next ? s->sched->next(s, when) : when;
 }
 
+/* The parts of the flows that ended leave the active set, in order. */
+static void parts_drop(struct sim *s, const struct dard_sim_flow *out)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < s->nact; i++)
+		if (!s->act[i]->head || out[s->act[i]->id].end < 0)
+			s->act[j++] = s->act[i];
+	s->nparts -= s->nact - j;
+	s->nact = j;
+}
+
 /* Every active flow moves on at its rate to `when'; some finish. */
 static size_t advance(struct sim *s, double when, struct dard_sim_flow *out)
 {
 	double dt = when - s->now;
-	size_t i, done = 0;
+	size_t i, done = 0, parts = 0;
+	unsigned k;
 
 	for (i = 0; i < s->nact;) {
 		struct flow *f = s->act[i];
 
+		/* A part: its flow carries the bytes, and ends it. */
+		if (f->head) {
+			i++;
+			continue;
+		}
 		/*
 		 * Done by `when' if its end, computed as next_event
 		 * computes it, is. Comparing the bits left against a
 		 * tolerance stalls once now's ulp outgrows it.
 		 */
-		if (!(f->rate > 0) || s->now + f->left / f->rate > when) {
-			f->left -= f->rate * dt;
-			if (!(f->rate > 0))
+		if (!(f->total > 0) || s->now + f->left / f->total > when) {
+			f->left -= f->total * dt;
+			if (!(f->total > 0))
 				s->st->stalled += dt;
 			i++;
 			continue;
 		}
-		out[f->id].end = s->now + f->left / f->rate;
+		out[f->id].end = s->now + f->left / f->total;
 		s->st->end = fmax(s->st->end, out[f->id].end);
-		if (s->sched->finish)
+		if (s->sched->finish) {
 			s->sched->finish(s, f);
+			for (k = 0; k < f->nparts; k++)
+				s->sched->finish(s, &f->part[k]);
+		}
+		parts += f->nparts;
 		s->act[i] = s->act[--s->nact];
 		s->dirty = 1;
 		done++;
 	}
+	if (parts)
+		parts_drop(s, out);
 	s->now = when;
 	return done;
 }
@@ -386,6 +458,7 @@ static void sim_fini(struct sim *s)
 	free(s->ls);
 	free(s->when);
 	free(s->act);
+	free(s->parts);
 	free(s->mm);
 	free(s->rates);
 	free(s->hmon);
@@ -415,6 +488,8 @@ static int degrade_ok(const struct sim *s)
 static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 {
 	const struct dard_topo *t = s->t;
+	/* Room in the active set for every flow and its parts. */
+	size_t na = (n ? n : 1) * s->split;
 	uint32_t l;
 	int ret;
 
@@ -424,13 +499,17 @@ static int sim_init(struct sim *s, const struct dard_plan *p, size_t n)
 	s->cap = malloc(2 * (size_t)t->nlinks * sizeof(*s->cap));
 	s->ls = calloc(2 * (size_t)t->nlinks, sizeof(*s->ls));
 	s->when = calloc(2 * (size_t)t->nlinks, sizeof(*s->when));
-	s->act = calloc(n ? n : 1, sizeof(*s->act));
-	s->mm = calloc(n ? n : 1, sizeof(*s->mm));
-	s->rates = calloc(n ? n : 1, sizeof(*s->rates));
+	s->act = calloc(na, sizeof(*s->act));
+	s->mm = calloc(na, sizeof(*s->mm));
+	s->rates = calloc(na, sizeof(*s->rates));
 	s->hmon = calloc(t->nnodes, sizeof(*s->hmon));
 	s->asked = calloc(t->nnodes, sizeof(*s->asked));
+	if (s->split > 1)
+		s->parts =
+			calloc((n ? n : 1) * (s->split - 1), sizeof(*s->parts));
 	if (!s->all || !s->pc || !s->cap || !s->ls || !s->when || !s->act ||
-	    !s->mm || !s->rates || !s->hmon || !s->asked)
+	    !s->mm || !s->rates || !s->hmon || !s->asked ||
+	    (s->split > 1 && !s->parts))
 		return dard_fail(s->err, -ENOMEM, "out of memory");
 	ret = degrade_ok(s);
 	if (ret)
@@ -503,7 +582,8 @@ static int opts_ok(const struct sim *s)
 	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
 	       m->busy >= 0 && m->escape >= 0 && m->escape <= 1 &&
 	       s->min_share >= 0 && s->min_share <= 1 && o->link >= 0 &&
-	       o->link < HUGE_VAL && o->goodput > 0 && o->goodput <= 1;
+	       o->link < HUGE_VAL && o->goodput > 0 && o->goodput <= 1 &&
+	       o->split >= 1 && o->split <= DARD_SIM_SPLIT_MAX;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */
@@ -537,6 +617,10 @@ int dard_sim_run(const struct dard_topo *t, const struct dard_plan *p,
 	if (!opts_ok(&s))
 		return dard_fail(err, -EINVAL, "bad simulation options");
 	s.sched = flowsim_scheds[o->sched];
+	/* Only DARD's hosts split their elephants (flowsim.h). */
+	s.split = o->sched == DARD_SIM_DARD || o->sched == DARD_SIM_DARD_PAPER
+			  ? o->split
+			  : 1;
 	s.next_central = o->central;
 	s.central_now = HUGE_VAL;
 	ret = sim_init(&s, p, n);

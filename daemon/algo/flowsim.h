@@ -154,7 +154,28 @@ struct dard_sim_opts {
 	 */
 	double link;
 	double goodput;
+	/*
+	 * dard, dard-paper: 1 (the default), a flow is on one path, as
+	 * always; K (2 to DARD_SIM_SPLIT_MAX), split mode (issue 31): when
+	 * a flow becomes an elephant, its host spreads it over K alias
+	 * pairs. It gets K parts, each a fluid subflow on its own row: part
+	 * 0 keeps the flow's row, the other K - 1 take distinct rows (no
+	 * more than the pair has), those the host's view of the link states
+	 * (the one its rounds use) gives the most bandwidth with one more
+	 * elephant, or hashed before any query. Each part is a flow of its
+	 * own for max-min fairness, as uncoupled MPTCP subflows or flowlets
+	 * spread over the pairs would be: the flow's rate is the sum of its
+	 * parts', and the flow finishes, all parts at once, when its bytes
+	 * are done. The switches count each part as an elephant, and a
+	 * round may move a part, never onto a path another part of its flow
+	 * holds. Not fair to whole flows: at a shared bottleneck a flow of
+	 * K parts takes K shares against a single-path flow's one. The
+	 * other schedulers ignore it; with failures it is refused.
+	 */
+	uint32_t split;
 };
+
+enum { DARD_SIM_SPLIT_MAX = 8 };
 
 struct dard_sim_flow {
 	double start, end; /* s */
@@ -190,8 +211,8 @@ double dard_sim_min_share(const struct dard_sim_opts *o);
 /*
  * Whether o->sched runs on t under o: 0, or -EINVAL with err saying why
  * (SDN-optimal or bound on a tree it does not handle, bound with
- * failures or with degraded links that make a sub-fat-tree uneven), as
- * dard_sim_run would refuse, before any flow.
+ * failures or with degraded links that make a sub-fat-tree uneven, DARD
+ * split with failures), as dard_sim_run would refuse, before any flow.
  */
 int dard_sim_check(const struct dard_topo *t, const struct dard_sim_opts *o,
 		   char *err);

@@ -226,6 +226,13 @@ static const void *round_next(void *arg, const void *cur,
 	return f;
 }
 
+/* Split mode: a round never moves a part onto its flow's other parts. */
+static int round_may_move(void *arg, const void *cur, unsigned to)
+{
+	(void)arg;
+	return !flowsim_part_on(cur, to);
+}
+
 /*
  * Which monitors are quiet this interval (dard_monitor_quiet): dardd
  * decides at its query tick, from its flows' rates over the last second;
@@ -234,7 +241,7 @@ static const void *round_next(void *arg, const void *cur,
 static void mark_quiet(struct sim *s)
 {
 	struct round_iter ri = {s, NULL, NULL};
-	struct dard_flow_iter it = {round_next, &ri};
+	struct dard_flow_iter it = {.next = round_next, .arg = &ri};
 	struct mon *m;
 	size_t i;
 
@@ -302,6 +309,7 @@ static void query(struct sim *s)
 	unsigned k;
 
 	mark_quiet(s);
+	s->queried = 1;
 
 	for (l = 0; l < 2 * s->t->nlinks; l++) {
 		s->ls[l].flows = 0;
@@ -457,12 +465,14 @@ static struct dard_lstate *view_of(struct sim *s, const struct mon *m)
 	return s->view;
 }
 
-/* Host h moved as mv says: logged until the next query counts it. */
-static int log_move(struct sim *s, const struct mon *m,
-		    const struct dard_move *mv)
+/*
+ * Host h moved a flow from one set of links to another (from empty: a new
+ * part): logged until the next query counts it.
+ */
+static int log_links(struct sim *s, uint32_t host,
+		     const struct dard_path_links *from,
+		     const struct dard_path_links *to, double rate, double est)
 {
-	const struct dard_path_links *from = &m->m->links[mv->from];
-	const struct dard_path_links *to = &m->m->links[mv->to];
 	struct vmove *v;
 
 	if (s->nvlog == s->vlog_cap) {
@@ -475,14 +485,22 @@ static int log_move(struct sim *s, const struct mon *m,
 		s->vlog_cap = cap;
 	}
 	v = &s->vlog[s->nvlog++];
-	v->host = m->host;
+	v->host = host;
 	v->nfrom = from->n;
 	v->nto = to->n;
 	memcpy(v->from, from->dl, from->n * sizeof(v->from[0]));
 	memcpy(v->to, to->dl, to->n * sizeof(v->to[0]));
-	v->rate = mv->rate;
-	v->est = mv->estimate;
+	v->rate = rate;
+	v->est = est;
 	return 0;
+}
+
+/* Host h moved as mv says: logged until the next query counts it. */
+static int log_move(struct sim *s, const struct mon *m,
+		    const struct dard_move *mv)
+{
+	return log_links(s, m->host, &m->m->links[mv->from],
+			 &m->m->links[mv->to], mv->rate, mv->estimate);
 }
 
 /*
@@ -492,7 +510,11 @@ static int log_move(struct sim *s, const struct mon *m,
 static int round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 {
 	struct round_iter ri = {s, m, out};
-	struct dard_flow_iter it = {round_next, &ri};
+	struct dard_flow_iter it = {
+		.next = round_next,
+		.arg = &ri,
+		.may_move = s->split > 1 ? round_may_move : NULL,
+	};
 	struct dard_lstate *ls = s->ls;
 	struct flow *pick, *f;
 	struct dard_move mv;
@@ -529,6 +551,89 @@ static int round_of(struct sim *s, struct mon *m, struct dard_sim_flow *out)
 	return 0;
 }
 
+/* A flow, or a part of one, joins its monitor's elephants. */
+static void mon_join(struct mon *m, struct flow *f)
+{
+	f->mon = m;
+	f->idle_rate = 0;
+	f->mnext = m->flows;
+	m->flows = f;
+}
+
+/*
+ * The row of f's next part: among those no part of f holds, the one the
+ * view's path states pv give the most bandwidth with one more elephant
+ * (pv NULL: the host has no view, the first free one), in an order
+ * hashed from f so that hosts with one view need not all pick alike.
+ */
+static uint32_t split_row(const struct sim *s, const struct flow *f,
+			  const struct dard_pstate *pv)
+{
+	uint32_t n = f->ps->npaths, i, row, best = n;
+	uint64_t h = dard_mix64(dard_mix64(s->o->seed) + f->id);
+
+	for (i = 0; i < n; i++) {
+		row = (h + i) % n;
+		if (flowsim_part_on(f, row))
+			continue;
+		if (best == n || (pv && pv[row].est > pv[best].est))
+			best = row;
+	}
+	return best;
+}
+
+/*
+ * The host counts a new elephant of its own (a part) on row in its view,
+ * as it counts a move (as the round does), so that its next part and its
+ * next rounds see it before the switches do. est: the load it expects
+ * the part to add (not finite: none, its load already measured).
+ */
+static int split_count(struct sim *s, const struct mon *m, uint32_t row,
+		       double est)
+{
+	static const uint32_t none[1];
+	const struct dard_path_links from = {none, 0};
+
+	if (s->lq && log_links(s, m->host, &from, &m->m->links[row], -1, est))
+		return dard_fail(s->err, -ENOMEM, "out of memory");
+	dard_lstate_move(s->ls, &from, &m->m->links[row], -1, est);
+	return 0;
+}
+
+/*
+ * Split mode (flowsim.h): elephant f spreads over split rows, or as many
+ * as its pair has. Part 0, on the flow's row, is an elephant the
+ * switches have not counted yet, but its host knows where it is: the
+ * host's view counts it first (its load was measured if it ran at the
+ * last query), so that the next part avoids its links where others
+ * are free; then each new part in turn.
+ */
+static int split(struct sim *s, struct flow *f)
+{
+	struct mon *m = f->mon;
+	uint32_t k, n = f->ps->npaths < s->split ? f->ps->npaths : s->split;
+	const struct dard_pstate *pv = NULL;
+	struct dard_lstate *ls;
+	struct flow *part;
+
+	if (n > 1 && split_count(s, m, f->row, NAN))
+		return -ENOMEM;
+	for (k = 1; k < n; k++) {
+		if (s->queried) {
+			ls = s->lq ? view_of(s, m) : s->ls;
+			dard_monitor_pv(m->m, ls, s->when, 1, UINT64_MAX,
+					m->m->pv);
+			pv = m->m->pv;
+		}
+		part = flowsim_part_add(s, f, split_row(s, f, pv));
+		mon_join(m, part);
+		if (split_count(s, m, part->row,
+				pv ? pv[part->row].est : HUGE_VAL))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* DARD: an elephant joins its host's monitor of its ToR pair. */
 static int dard_elephant(struct sim *s, struct flow *f)
 {
@@ -537,10 +642,8 @@ static int dard_elephant(struct sim *s, struct flow *f)
 	f->mon = mon_get(s, f);
 	if (!f->mon)
 		return -EIO;
-	f->idle_rate = 0;
-	f->mnext = f->mon->flows;
-	f->mon->flows = f;
-	return 0;
+	mon_join(f->mon, f);
+	return s->split > 1 ? split(s, f) : 0;
 }
 
 static void dard_finish(struct sim *s, struct flow *f)
@@ -581,13 +684,28 @@ static void dard_idle(struct sim *s)
 	s->next_query = fmax(s->next_query, s->now);
 }
 
+/* Split mode's parts have no failover (flowsim_fail.c moves flows). */
+static int dard_check(const struct dard_topo *t, const struct dard_sim_opts *o,
+		      char *err)
+{
+	(void)t;
+	if (o->split > 1 && o->nfail)
+		return dard_fail(err, -EINVAL,
+				 "split mode is not modelled with failures");
+	return 0;
+}
+
 /* With sharing: the ToRs, and the switches each one's hosts all ask. */
 static int dard_init(struct sim *s)
 {
 	const struct dard_topo *t = s->t;
 	struct dard_share_scope sc;
 	uint32_t n, i, *tor_of;
-	int ret = 0;
+	int ret;
+
+	ret = dard_check(t, s->o, s->err);
+	if (ret)
+		return ret;
 
 	s->nel = calloc(t->nnodes, sizeof(*s->nel));
 	s->woke = calloc(t->nnodes, sizeof(*s->woke));
@@ -671,6 +789,7 @@ static void dard_fini(struct sim *s)
 
 const struct sim_sched flowsim_dard = {
 	.name = "dard",
+	.check = dard_check,
 	.init = dard_init,
 	.fini = dard_fini,
 	.elephant = dard_elephant,
@@ -683,6 +802,7 @@ const struct sim_sched flowsim_dard = {
 /* The same hooks: the mode comes from the scheduler (sim_mode). */
 const struct sim_sched flowsim_dard_paper = {
 	.name = "dard-paper",
+	.check = dard_check,
 	.init = dard_init,
 	.fini = dard_fini,
 	.elephant = dard_elephant,

@@ -53,6 +53,18 @@ struct flow {
 	unsigned neutral;   /* DARD's neutral moves of it (mode.escape) */
 	double moved_est;   /* Mbit/s its last move expected; 0: none */
 	double idle_rate;   /* Mbit/s at its monitor's last idle round; 0 */
+	/*
+	 * Split mode (flowsim.h, split): a part is an entry of its own in
+	 * the active set, on its own row, with its own rate and DARD's
+	 * per-flow state; its bytes are its flow's. head: the flow a part
+	 * belongs to, NULL for a flow (its part 0). A flow's other parts
+	 * are part[0 .. nparts - 1]; total is the flow's rate, the sum of
+	 * its parts' (its own rate when it has none).
+	 */
+	struct flow *head;
+	struct flow *part;
+	unsigned nparts;
+	double total; /* Mbit/s */
 };
 
 struct mon {
@@ -107,9 +119,14 @@ struct sim {
 	double *cap;
 	struct dard_lstate *ls;
 	uint64_t *when;
-	struct flow *all; /* every flow, by id */
-	struct flow **act;
+	struct flow *all;  /* every flow, by id */
+	struct flow **act; /* the active flows, and their parts */
 	size_t nact;
+	/* Split mode: the parts per elephant (1 but under DARD: none), room
+	 * for split - 1 parts per flow by id, and how many are active. */
+	uint32_t split;
+	struct flow *parts;
+	size_t nparts;
 	struct dard_mm_flow *mm;
 	double *rates;
 	struct pset **ps; /* open addressing on the ToR pair */
@@ -139,6 +156,7 @@ struct sim {
 	uint64_t rng;
 	double now;
 	double next_query;   /* DARD's switch queries */
+	int queried;	     /* the switches answered once: hosts have views */
 	double next_central; /* a controller's rounds */
 	double central_now;  /* an extra round for a port down; HUGE_VAL */
 	int dirty;	     /* rates must be recomputed */
@@ -219,6 +237,13 @@ uint64_t flowsim_rnd(struct sim *s);
 /* Moves a flow to another row, counting the switch. */
 void flowsim_move(struct sim *s, struct flow *f, uint32_t row,
 		  struct dard_sim_flow *out);
+/*
+ * Split mode: flow f (not a part) gets another part, on row, active and
+ * an elephant from now on; returns it. At most s->split - 1 of them.
+ */
+struct flow *flowsim_part_add(struct sim *s, struct flow *f, uint32_t row);
+/* Whether a part of f's flow (f itself included) is on row. */
+int flowsim_part_on(const struct flow *f, uint32_t row);
 /* The controller writes a new path into its switches, and the flow moves. */
 void flowsim_place(struct sim *s, struct flow *f, uint32_t row,
 		   struct dard_sim_flow *out);

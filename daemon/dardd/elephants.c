@@ -164,4 +164,5 @@ void el_iter(struct mon *mon, struct dard_flow_iter *it)
 {
 	it->next = el_next;
 	it->arg = mon;
+	it->may_move = NULL;
 }

@@ -278,6 +278,13 @@ static int all_known(const struct dard_monitor *m)
 	return 1;
 }
 
+/* The caller lets flow cur go to path to (dard_flow_iter's may_move). */
+static int may_move(const struct dard_flow_iter *it, const void *cur,
+		    unsigned to)
+{
+	return !it->may_move || it->may_move(it->arg, cur, to);
+}
+
 /* A flow the round may not move: it moved less than the hold ago. */
 static int held(const struct dard_round_flow *f,
 		const struct dard_sched_mode *mode, double now)
@@ -387,8 +394,8 @@ static const void *escape(struct dard_monitor *m, const struct dard_lstate *ls,
 		return NULL;
 	memset(&f, 0, sizeof(f));
 	while ((cur = it->next(it->arg, cur, &f))) {
-		if (f.path == (int)mv->from && !held(&f, mode, now) &&
-		    f.neutral < mode->escape_max &&
+		if (f.path == (int)mv->from && may_move(it, cur, mv->to) &&
+		    !held(&f, mode, now) && f.neutral < mode->escape_max &&
 		    (!pick || f.moves < least)) {
 			pick = cur;
 			least = f.moves;
@@ -436,7 +443,7 @@ const void *dard_monitor_round_mode(struct dard_monitor *m,
 	dead = m->pv[mv->from].dead;
 	/* Moving the flow that moved least spreads the moves out. */
 	while ((cur = it->next(it->arg, cur, &f))) {
-		if (f.path != (int)mv->from)
+		if (f.path != (int)mv->from || !may_move(it, cur, mv->to))
 			continue;
 		if (!dead && !gains(m, ls, &f, mv, delta))
 			continue;

@@ -118,6 +118,13 @@ struct dard_flow_iter {
 	const void *(*next)(void *arg, const void *cur,
 			    struct dard_round_flow *f);
 	void *arg;
+	/*
+	 * Whether the round may move flow cur to path `to' (NULL: every
+	 * flow may): one it refuses is never picked, as if it were on no
+	 * path for that move. dard-sim's split mode keeps two parts of one
+	 * flow off one path with it.
+	 */
+	int (*may_move)(void *arg, const void *cur, unsigned to);
 };
 
 /* FV: how many of the iterator's elephants are on each of m's paths. */

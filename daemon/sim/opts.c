@@ -301,6 +301,29 @@ static const struct sim_opt opts[] = {
 		 "                 takes a neutral one with probability P, twice\n"
 		 "                 per flow at most, and draws its target among\n"
 		 "                 near-equal ones (default: the mode's, 0.5 or 0)\n"},
+	{.name = "split",
+	 .val = 'k',
+	 .modes = SIM_RUN,
+	 .parse = opt_u32,
+	 .off = OFF(sim.split),
+	 .min = 1,
+	 .max = DARD_SIM_SPLIT_MAX,
+	 .domain = "a number of parts from 1 to 8",
+	 .help_in = SIM_RUN,
+	 .help = "  --split K      dard, dard-paper: a flow becoming an elephant is\n"
+		 "                 spread over K paths (default 1: one path, as\n"
+		 "                 ever; up to 8, and the pair's paths): K parts,\n"
+		 "                 the first on the flow's path, the others on the\n"
+		 "                 paths its host's view gives the most bandwidth.\n"
+		 "                 Each part is a flow of its own for max-min\n"
+		 "                 fairness (uncoupled subflows), the flow's rate\n"
+		 "                 their sum; the flow ends when its bytes are\n"
+		 "                 done. Switches count parts as elephants, rounds\n"
+		 "                 move them, never two of a flow onto one path.\n"
+		 "                 Not fair to whole flows: a flow's K parts take K\n"
+		 "                 shares of a shared bottleneck. The other\n"
+		 "                 schedulers ignore it; refused when --sched has\n"
+		 "                 no DARD, and with --fail\n"},
 	{.name = "anneal",
 	 .val = 'A',
 	 .modes = SIM_RUN,

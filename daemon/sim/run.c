@@ -70,6 +70,14 @@ static int run_check(const struct dard_topo *t, const struct sim_args *a,
 	so.nfail = r->nfail;
 	so.degrade = r->degrade;
 	so.ndegrade = r->ndegrade;
+	/* The others ignore it: a list without DARD asked for nothing. */
+	if (a->sim.split > 1 && !want[DARD_SIM_DARD] &&
+	    !want[DARD_SIM_DARD_PAPER]) {
+		fprintf(stderr,
+			"dard-sim: --split is for dard and dard-paper, and --sched `%s' has neither\n",
+			a->sched);
+		return 2;
+	}
 	for (s = 0; s < DARD_SIM_NSCHED; s++) {
 		const char *name = dard_sim_sched_name(s);
 
@@ -296,6 +304,9 @@ static void run_title(const struct runner *r)
 	if (a->sim.link > 0 || a->sim.goodput < 1)
 		printf(", flows sharing %g of it (--goodput)\n",
 		       a->sim.goodput);
+	if (a->sim.split > 1)
+		printf("dard, dard-paper: elephants split over up to %u paths (--split)\n",
+		       a->sim.split);
 }
 
 /* Which links run degraded: the title says what was simulated. */

@@ -554,6 +554,16 @@ ok "dard-sim refuses an empty --sched" 2 "$sim" --run --sched , &&
 	has "none named" "$err" "^dard-sim: no scheduler in --sched \`,'\$"
 ok "dard-sim unknown scheduler" 2 "$sim" --run --sched dard,x &&
 	has "schedulers listed" "$err" "^dard-sim: unknown scheduler .x. in --sched: ecmp, pvlb, dard, dard-paper, hedera, sdn-greedy, sdn-optimal, switch-ecmp, sdn-optimal-thesis, bound or all$"
+# dard-sim --split: 1 to 8 parts, for DARD's two schedulers only.
+ok "dard-sim --split 9" 2 "$sim" --run --split 9 &&
+	has "range named" "$err" "^dard-sim: Invalid --split .9.: out of range, expected a number of parts from 1 to 8"
+ok "dard-sim --split without DARD" 2 "$sim" --run --sched ecmp,hedera --split 2 &&
+	has "schedulers named" "$err" "^dard-sim: --split is for dard and dard-paper, and --sched .ecmp,hedera. has neither$"
+ok "dard-sim --split with --fail" 1 "$sim" --run --sched dard --split 2 --fail random:1@5 &&
+	has "failures refused" "$err" "^dard-sim: dard: split mode is not modelled with failures$"
+ok "dard-sim --split runs" 0 "$sim" --run --duration 20 --sched ecmp,dard --split 2 &&
+	has "split said" "$out" "^dard, dard-paper: elephants split over up to 2 paths \\(--split\\)$" &&
+	has "dard line" "$out" "^dard "
 # dard-sim --fail: links between switches, named or random, at times.
 ok "dard-sim --fail a host link" 2 "$sim" --run --fail aggr1_1-e1_1@3 &&
 	has "host named" "$err" "^dard-sim: --fail .aggr1_1-e1_1@3.: e1_1 is a host"

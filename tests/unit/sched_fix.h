@@ -229,7 +229,7 @@ static inline struct flow *round_links(struct sim *s, uint32_t src,
 				       struct dard_move *m)
 {
 	struct round_iter ri = {s, src, dtor};
-	struct dard_flow_iter it = {round_next, &ri};
+	struct dard_flow_iter it = {.next = round_next, .arg = &ri};
 	char err[DARD_ERR_MAX];
 	struct dard_monitor *mon;
 	struct flow *pick;

@@ -260,7 +260,7 @@ static void test_round(void **state)
 		RF(0, 3, 0), RF(-1, 0, 0), RF(0, 1, 0),
 		RF(1, 0, 0), RF(0, 1, 0),  RF(-2, 0, 0),
 	};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	const void *pick;
 	unsigned i;
@@ -299,6 +299,64 @@ static void test_round(void **state)
 	free(ls);
 }
 
+/* The flows test_round_veto's may_move refuses. */
+static const void *refused[3];
+
+static int refuse(void *arg, const void *cur, unsigned to)
+{
+	unsigned i;
+
+	(void)arg;
+	(void)to;
+	for (i = 0; i < 3; i++)
+		if (cur == refused[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * A flow the iterator's may_move refuses still counts in FV, but is
+ * never picked: the next that moved least is, or none when every flow
+ * on the source is refused.
+ */
+static void test_round_veto(void **state)
+{
+	struct fix *f = *state;
+	struct dard_monitor *m = f->m;
+	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
+	struct dard_round_flow fl[] = {
+		RF(0, 3, 0), RF(-1, 0, 0), RF(0, 1, 0),
+		RF(1, 0, 0), RF(0, 1, 0),  RF(-2, 0, 0),
+	};
+	struct dard_flow_iter it = {
+		.next = flows_next, .arg = fl, .may_move = refuse};
+	struct dard_move mv;
+	unsigned i;
+
+	assert_non_null(ls);
+	for (i = 0; i < 2 * f->t->nlinks; i++)
+		ls[i] = (struct dard_lstate){.mbps = 100, .known = 1};
+	for (i = 0; i < m->links[0].n; i++)
+		ls[m->links[0].dl[i]].flows += 3;
+	for (i = 0; i < m->links[1].n; i++)
+		ls[m->links[1].dl[i]].flows += 1;
+	for (i = 0; i < m->npaths; i++)
+		dard_path_state(ls, m->links[i].dl, m->links[i].n, 0,
+				&m->pv[i]);
+	/* test_round's pick refused: the other that moved once. */
+	refused[0] = &fl[2];
+	assert_ptr_equal(dard_monitor_round(m, ls, &it, 10, &mv), &fl[4]);
+	assert_int_equal(m->fv[0], 3);
+	assert_int_equal(mv.from, 0);
+	assert_int_equal(mv.to, 2);
+	refused[1] = &fl[4];
+	assert_ptr_equal(dard_monitor_round(m, ls, &it, 10, &mv), &fl[0]);
+	refused[2] = &fl[0];
+	assert_null(dard_monitor_round(m, ls, &it, 10, &mv));
+	memset(refused, 0, sizeof(refused));
+	free(ls);
+}
+
 /*
  * The fast mode's hold: a flow a round moved less than the hold ago stays,
  * the round takes another on the source path, or none; a dead path's flow
@@ -315,7 +373,7 @@ static void test_round_hold(void **state)
 	/* Two of ours on path 0: one moved at 100 s, one at 50 s. */
 	struct dard_round_flow fl[] = {RF(0, 1, 100), RF(0, 2, 50),
 				       RF(-2, 0, 0)};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	unsigned i;
 
@@ -383,7 +441,7 @@ static void test_quiet(void **state)
 	struct dard_round_flow fl[] = {RFQ(0, 0, 0, 95, 0, 100, 0),
 				       RFQ(1, 0, 0, 45, 0, 50, 0),
 				       RFQ(-2, 0, 0, 0, 0, 0, 0)};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	unsigned i;
 
@@ -459,7 +517,7 @@ static void test_round_dead(void **state)
 	struct dard_monitor *m = f->m;
 	struct dard_lstate *ls = calloc(2 * f->t->nlinks, sizeof(*ls));
 	struct dard_round_flow fl[] = {RF(0, 0, 0), RF(1, 0, 0), RF(-2, 0, 0)};
-	struct dard_flow_iter it = {flows_next, fl};
+	struct dard_flow_iter it = {.next = flows_next, .arg = fl};
 	struct dard_move mv;
 	unsigned i;
 
@@ -528,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_round),
 		cmocka_unit_test(test_round_dead),
 		cmocka_unit_test(test_round_hold),
+		cmocka_unit_test(test_round_veto),
 		cmocka_unit_test(test_quiet),
 	};
 

@@ -358,7 +358,7 @@ static void test_busy_rule(void **state)
 static void test_busy_gain(void **state)
 {
 	struct round_iter ri;
-	struct dard_flow_iter it = {round_next, &ri};
+	struct dard_flow_iter it = {.next = round_next, .arg = &ri};
 	struct dard_pstate pv[PATHS_MAX];
 	uint32_t fv[PATHS_MAX];
 	struct dard_monitor *mon;
