@@ -514,6 +514,7 @@ test-cli: daemon
 		"DARD_BIN=$(B)/bin tests/cli/cluster.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/simtables.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/workload.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/simworkloads.sh" \
 		tests/cli/scripts.sh \
 		tests/cli/testlib.sh
 
@@ -656,6 +657,8 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin 
 	$(Q)scripts/bench-run controller $(B)/bin/dard-bench-ctl
 	$(Q)scripts/bench-run switchd $(B)/bin/dard-bench-switchd
 	$(Q)scripts/bench-run sim env DARD_SIM=$(B)/bin/dard-sim scripts/bench-sim
+	$(Q)scripts/bench-run workloads env DARD_SIM=$(B)/bin/dard-sim \
+		scripts/sim-workloads --quick --out $(B)/bench/workloads
 	$(Q)scripts/bench-run testbed scripts/bench-testbed
 	$(Q)scripts/bench-run failover scripts/bench-failover
 	$(Q)scripts/bench-run dp $(B)/bin/dard-bench-dp

@@ -332,7 +332,11 @@ int flowsim_fail_stuck(struct sim *s, int arrivals)
 	}
 	if (s->stuck_since < 0)
 		s->stuck_since = s->now;
-	return s->now - s->stuck_since >= STUCK_END;
+	/*
+	 * The sum flowsim_fail_end steps to: now - stuck_since may round
+	 * below STUCK_END once there, and the run would never end.
+	 */
+	return s->now >= s->stuck_since + STUCK_END;
 }
 
 double flowsim_fail_end(const struct sim *s)

@@ -94,4 +94,13 @@ bad "dard-sim unknown workload" "unknown --workload .hadoop." \
 bad "dard-sim --workload with --flows" "not both" \
 	sim --run --workload websearch --flows "$tmp/flows.csv"
 
+# A run whose flows all stall for good ends STUCK_END (30 s) after they
+# stalled: here now - stalled-since rounded below 30 at the end's own
+# time and dard-sim looped for ever (issue 31's grid, datamining failed
+# at 0.8). Host ECMP black-holes 124 flows; two seconds, not a hang.
+ok "dard-sim: all stalled, the run ends" 0 timeout 60 "$bin/dard-sim" --run \
+	--topo fattree:8 --link 100 --workload datamining --load 0.8 \
+	--duration 60 --seed 1 --fail core:1@0 --sched ecmp &&
+	has "the stalled flows counted" "$out" '^ecmp .* 240\.0 +[0-9.]+ +124$'
+
 summary
