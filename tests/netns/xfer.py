@@ -15,6 +15,8 @@
 #   xfer.py send SRC CPORT DST PORT --until FILE [MAX_S]
 #       from SRC:CPORT, sends BYTES, or until FILE exists; then prints
 #       {"sent": N, "received": what the receiver counted, "error": ""}.
+#   --mptcp first (xfer.py --mptcp recv ...): a Multipath TCP socket,
+#       whose subflows the host's MPTCP endpoints add (testbed --split).
 import json
 import os
 import socket
@@ -22,11 +24,13 @@ import sys
 import time
 
 TICK = 0.1
+IPPROTO_MPTCP = 262
+PROTO = 0  # 0: TCP; IPPROTO_MPTCP with --mptcp
 
 
 def recv(addr, port, out, max_s):
     deadline = time.monotonic() + max_s
-    lsn = socket.socket()
+    lsn = socket.socket(socket.AF_INET, socket.SOCK_STREAM, PROTO)
     lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     lsn.bind((addr, port))
     lsn.listen(1)
@@ -61,7 +65,7 @@ def send(src, cport, dst, port, n, until, max_s):
     deadline = time.monotonic() + max_s
     sent, got, err = 0, -1, ""
     try:
-        s = socket.socket()
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, PROTO)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind((src, cport))
         s.settimeout(60)
@@ -90,6 +94,10 @@ def send(src, cport, dst, port, n, until, max_s):
 
 
 def main(argv):
+    global PROTO
+    if len(argv) > 1 and argv[1] == "--mptcp":
+        PROTO = IPPROTO_MPTCP
+        argv = argv[:1] + argv[2:]
     if len(argv) >= 4 and argv[1] == "recv":
         recv(argv[2], int(argv[3]), argv[4],
              float(argv[5]) if len(argv) > 5 else 600)
@@ -108,8 +116,8 @@ def main(argv):
         send(src, cport, dst, port, n, until,
              float(rest[0]) if rest else 600)
         return 0
-    sys.stderr.write("usage: xfer.py recv ADDR PORT OUT [MAX_S]\n"
-                     "       xfer.py send SRC CPORT DST PORT"
+    sys.stderr.write("usage: xfer.py [--mptcp] recv ADDR PORT OUT [MAX_S]\n"
+                     "       xfer.py [--mptcp] send SRC CPORT DST PORT"
                      " { BYTES | --until FILE } [MAX_S]\n")
     return 2
 
