@@ -661,6 +661,8 @@ bench: $(B)/bin/dard-bench $(B)/bin/dard-bench-sched $(B)/bin/dard-bench-maxmin 
 		scripts/sim-workloads --quick --out $(B)/bench/workloads
 	$(Q)scripts/bench-run testbed scripts/bench-testbed
 	$(Q)scripts/bench-run failover scripts/bench-failover
+	$(Q)scripts/bench-run fabric scripts/bench-fabric
+	$(Q)scripts/bench-run split scripts/bench-split
 	$(Q)scripts/bench-run dp $(B)/bin/dard-bench-dp
 	$(Q)scripts/bench-run switch-counter $(B)/bin/dard-bench-switch
 	$(Q)scripts/bench-run datapath scripts/bench-datapath
