@@ -58,6 +58,10 @@ void render_frr(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		uint32_t sw, int daemon, const char *logfile);
 uint32_t render_bgp_asn(const struct dard_topo *t, uint32_t sw);
 long render_bgp_expect(const struct dard_topo *t, uint32_t sw);
+/* Marks in below[] (per node) every host under node, node itself if a
+ * host (render_ecmp.c). */
+void render_mark_hosts(const struct dard_topo *t, uint32_t node,
+		       uint8_t *below);
 /* Addresses and link state of every port, and lo up. */
 void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		  uint32_t node, const char *ip);

@@ -41,24 +41,6 @@ static int is_tor(const struct dard_topo *t, uint32_t sw)
 	return t->node[sw].level + 1 == t->nlevels;
 }
 
-/* Marks in below[] every host under node (node included if a host). */
-static void mark_hosts(const struct dard_topo *t, uint32_t node, uint8_t *below)
-{
-	const struct dard_node *n = &t->node[node];
-	unsigned k;
-
-	if (n->is_host) {
-		below[node] = 1;
-		return;
-	}
-	for (k = 0; k < n->ndown; k++) {
-		uint32_t c = dard_topo_peer(t, node, n->down[k]);
-
-		if (c != DARD_NONE)
-			mark_hosts(t, c, below);
-	}
-}
-
 long render_bgp_expect(const struct dard_topo *t, uint32_t sw)
 {
 	const struct dard_node *n = &t->node[sw];
@@ -78,13 +60,13 @@ long render_bgp_expect(const struct dard_topo *t, uint32_t sw)
 		if (t->node[c].is_host)
 			continue;
 		memset(below, 0, t->nnodes);
-		mark_hosts(t, c, below);
+		render_mark_hosts(t, c, below);
 		for (j = 0; j < t->nhosts; j++)
 			pairs += below[t->hosts[j]];
 	}
 	/* Every host not below goes up over every up port. */
 	memset(below, 0, t->nnodes);
-	mark_hosts(t, sw, below);
+	render_mark_hosts(t, sw, below);
 	for (j = 0; j < t->nhosts; j++)
 		if (!below[t->hosts[j]])
 			pairs += n->nup;

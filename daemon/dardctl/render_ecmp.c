@@ -10,8 +10,7 @@
 
 #include "render.h"
 
-/* Marks in below[] every host under node (node included if a host). */
-static void mark_hosts(const struct dard_topo *t, uint32_t node, uint8_t *below)
+void render_mark_hosts(const struct dard_topo *t, uint32_t node, uint8_t *below)
 {
 	const struct dard_node *n = &t->node[node];
 	unsigned k;
@@ -24,7 +23,7 @@ static void mark_hosts(const struct dard_topo *t, uint32_t node, uint8_t *below)
 		uint32_t c = dard_topo_peer(t, node, n->down[k]);
 
 		if (c != DARD_NONE)
-			mark_hosts(t, c, below);
+			render_mark_hosts(t, c, below);
 	}
 }
 
@@ -64,7 +63,8 @@ void render_switch_ecmp(FILE *f, const struct dard_topo *t,
 			fprintf(f, "# out of memory\n");
 			goto out;
 		}
-		mark_hosts(t, dard_topo_peer(t, sw, n->down[k]), below[k]);
+		render_mark_hosts(t, dard_topo_peer(t, sw, n->down[k]),
+				  below[k]);
 	}
 	for (j = 0; j < t->nhosts; j++) {
 		h = t->hosts[j];
