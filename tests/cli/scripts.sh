@@ -126,6 +126,15 @@ bad "dard-count on a deployment" \
 bad "an empty scheduler list" '^experiment: --schedulers needs at least one of: ' \
 	compare --schedulers ,
 bad "a value left off at the end" '^experiment: --link needs a value$' compare --link
+bad "--workload with --size" \
+	'^experiment: --workload draws the sizes and --load the rate: not with --size$' \
+	compare --workload websearch --size 4
+bad "--workload with --rates" 'not with --rates$' sweep --rates 0.1 --workload datamining
+bad "--workload nope" "^experiment: unknown --workload \`nope': websearch or datamining$" \
+	compare --workload nope
+bad "--load without --workload" '^experiment: --load goes with --workload$' compare --load 0.3
+bad "--load 0" "^experiment: --load needs a share of the links, 0.001 to 1, not \`0'$" \
+	compare --workload websearch --load 0
 ok "experiment: help" 0 "$ex" --help &&
 	has "experiment: help names dard-paper" "$out" 'pvlb, dard, dard-paper,$' &&
 	has "experiment: and --unscaled" "$out" '^  --unscaled ' &&
@@ -187,6 +196,32 @@ ok "run_one: the traffic fails after the bring-up" 1 bash -c \
 	has "the testbed brought down at the exit" "$(cat "$tmp/tb.log")" \
 		'^down --prefix exp_[0-9]+_dard$' &&
 	is "its state gone" "$(ls "$tmp/tbroot" | grep -v '^ru$')" ""
+
+# Under a workload the plan asks dardctl for it, with no rate or size.
+rm -f "$tmp/calls"
+ok "run_one --workload: the traffic fails after the bring-up" 1 bash -c \
+	'source "$1"; testbed=$2 quiet=1 tbroot=$3 workload=websearch load=0.3 pattern=random
+	run_one "$3/ru" ecmp' - "$ex" "$tmp/tbok" "$tmp/tbroot" &&
+	has "the plan: the workload at its load" "$(cat "$tmp/calls")" \
+		' traffic gen format csv pattern random torp 0.5 podp 0.3 workload websearch load 0.3 duration 60 seed 1$'
+
+# DIR/slowdown.md from canned flows: each flow's seconds over its bytes
+# alone at 20 Mbit/s x 1428/1514, by size; the failed one counted apart.
+mkdir -p "$tmp/sl/run1/ecmp"
+printf '%s\n' id,start,src,dst,src_id,dst_id,bytes 0,0,h1,h2,a,b,50000 \
+	1,0,h2,h3,a,b,2000000 2,0,h3,h4,a,b,20000000 3,0,h4,h1,a,b,10000 \
+	>"$tmp/sl/run1/ecmp/plan.csv"
+printf '%s\n' pattern,rate,scheduler,id,src,dst,start,seconds,bytes,moves,path \
+	random,,ecmp,0,h1,h2,0,0.1,50000,0, random,,ecmp,1,h2,h3,0,2.0,2000000,0, \
+	random,,ecmp,2,h3,h4,0,,0,0, random,,ecmp,3,h4,h1,0,0.05,10000,0, \
+	>"$tmp/sl/run1/results.csv"
+printf '%s\n' sched,flow,src,dst,start,end,time,moves ecmp,1,h2,h3,0,0.8,0.8,0 \
+	ecmp,2,h3,h4,0,8.7,8.7,0 >"$tmp/sl/run1/model.csv"
+(source "$ex"; workload=websearch load=0.3 link=20 schedulers=ecmp slowdown "$tmp/sl")
+has "slowdown.md: the testbed's, by size" "$(cat "$tmp/sl/slowdown.md" 2>/dev/null)" \
+	'^\| ecmp \| testbed \| 2 \| 8\.25 \| 11\.79 \| 1 \| 2\.36 \| 2\.36 \| 0 \| - \| - \| 1 \|$'
+has "slowdown.md: dard-sim's on the same flows" "$(cat "$tmp/sl/slowdown.md" 2>/dev/null)" \
+	'^\| ecmp \| dard-sim \| 0 \| - \| - \| 1 \| 0\.94 \| 0\.94 \| 1 \| 1\.03 \| 1\.03 \| 0 \|$'
 
 # --unscaled's pVLB interval is the paper's 10 s, unless given.
 pvlb() { (source "$ex" && parse compare "$@" && echo "$pvlb_interval"); }
