@@ -35,7 +35,7 @@ void dead_fini(struct dardd *d);
  * and each monitor its ToR's.
  */
 void dead_update(struct dardd *d, uint64_t now);
-/* Our paths to ToR tor (not ours), for the watch (watch.c); or NULL. */
+/* Our paths to ToR tor (not ours), as the datapath has them; or NULL. */
 const struct dard_monitor *dead_paths_to(const struct dardd *d, uint32_t tor);
 /* At start over a datapath already there: every dead bit cleared. */
 void dead_clear_all(struct dardd *d);

@@ -21,108 +21,34 @@
 #include <string.h>
 
 #include "dardd_priv.h"
-#include "dead.h"
 #include "monitor.h"
 #include "share.h"
 #include "watch.h"
 #include "log.h"
 
-/* Marks in port[n] the ports of m's queries to switches above[n]. */
-static int mark(struct dardd *d, const struct dard_monitor *m,
-		const uint8_t *above, uint8_t **port)
-{
-	unsigned i, k;
-
-	for (i = 0; i < m->nqueries; i++) {
-		const struct dard_mon_query *q = &m->query[i];
-
-		if (!above[q->sw])
-			continue;
-		if (!port[q->sw]) {
-			port[q->sw] = calloc(d->t->node[q->sw].nports + 1, 1);
-			if (!port[q->sw])
-				return -ENOMEM;
-		}
-		for (k = 0; k < q->nports; k++)
-			port[q->sw][q->ports[k]] = 1;
-	}
-	return 0;
-}
-
-/* The marked ports as queries, in node order. */
-static int build(struct dardd *d, uint8_t **port)
-{
-	const struct dard_topo *t = d->t;
-	struct dardd_watch *w = &d->watch;
-	uint32_t n;
-	unsigned k, nq = 0;
-
-	for (n = 0; n < t->nnodes; n++)
-		nq += port[n] != NULL;
-	w->q = calloc(nq ? nq : 1, sizeof(*w->q));
-	if (!w->q)
-		return -ENOMEM;
-	for (n = 0; n < t->nnodes; n++) {
-		struct dard_mon_query *q = &w->q[w->nq];
-
-		if (!port[n])
-			continue;
-		q->ports = calloc(t->node[n].nports + 1, sizeof(*q->ports));
-		if (!q->ports)
-			return -ENOMEM;
-		q->sw = n;
-		for (k = 1; k <= t->node[n].nports; k++)
-			if (port[n][k])
-				q->ports[q->nports++] = k;
-		w->nq++;
-	}
-	return 0;
-}
-
 int watch_init(struct dardd *d)
 {
-	const struct dard_topo *t = d->t;
 	struct dard_share_scope sc;
-	uint8_t **port;
-	uint32_t n;
 	int ret;
 
 	memset(&d->watch, 0, sizeof(d->watch));
-	ret = dard_share_scope_init(&sc, t, d->my_tor);
+	ret = dard_share_scope_init(&sc, d->t, d->my_tor);
 	if (ret == -EINVAL)
 		return 0; /* no ToR above us: no paths to watch */
-	if (ret)
-		goto out_log;
-	port = calloc(t->nnodes, sizeof(*port));
-	ret = port ? 0 : -ENOMEM;
-	for (n = 0; !ret && n < t->nnodes; n++) {
-		const struct dard_monitor *m = dead_paths_to(d, n);
-
-		if (m)
-			ret = mark(d, m, sc.above, port);
+	if (!ret) {
+		ret = dard_watch_plan(d->pc, d->t, d->me, sc.above, &d->watch.q,
+				      &d->watch.nq);
+		dard_share_scope_free(&sc);
 	}
-	if (!ret)
-		ret = build(d, port);
-	for (n = 0; port && n < t->nnodes; n++)
-		free(port[n]);
-	free(port);
-	dard_share_scope_free(&sc);
-	if (!ret)
-		return 0;
-out_log:
-	log_err("the watch: out of memory");
+	if (ret)
+		log_err("the watch: out of memory");
 	return ret;
 }
 
 void watch_fini(struct dardd *d)
 {
-	struct dardd_watch *w = &d->watch;
-	unsigned i;
-
-	for (i = 0; w->q && i < w->nq; i++)
-		free(w->q[i].ports);
-	free(w->q);
-	memset(w, 0, sizeof(*w));
+	dard_watch_free(d->watch.q, d->watch.nq);
+	memset(&d->watch, 0, sizeof(d->watch));
 }
 
 int watch_on(const struct dardd *d)

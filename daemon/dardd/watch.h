@@ -18,7 +18,7 @@ struct dardd_watch {
 	int due;	  /* this query tick asks its switches */
 };
 
-/* From dead.c's paths to every ToR: 0 or -ENOMEM (logged). */
+/* dard_watch_plan's queries for us: 0 or -ENOMEM (logged). */
 int watch_init(struct dardd *d);
 void watch_fini(struct dardd *d);
 /* A query tick at now: due set when the watch asks (o.sched.watch). */
