@@ -51,15 +51,40 @@ static double share_bytes(unsigned n, unsigned len, unsigned max)
 }
 
 /*
+ * Query q of host h under sharing: its shared links into h's WANT, and
+ * its switch asked, by h unless the ToR's sharer asked it (group) or h
+ * did (mine). ask 0: the WANT alone (the watch between its queries).
+ */
+static void share_query(struct sim *s, const struct share_tor *st,
+			struct share_want *w, const struct dard_mon_query *q,
+			uint64_t mine, uint64_t group, int ask)
+{
+	if (st->above[q->sw]) {
+		int over = 0;
+
+		w->n += share_need(s, q, mine, &w->cur, w->n, &over);
+		if (!ask || (s->asked[q->sw] >= group &&
+			     (!over || s->asked[q->sw] == mine)))
+			return;
+	} else if (!ask || s->asked[q->sw] == mine) {
+		return;
+	}
+	s->asked[q->sw] = mine;
+	s->st->ctl_bytes += DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
+}
+
+/*
  * One host's queries under sharing: the ToR's shared switches once
- * (group), the others its own. Notes in its want how many shared links
- * it needs now and their signature.
+ * (group), the others its own; its monitors', then its watch's, whose
+ * links its WANT always holds (dardd's want_update). Notes in its want
+ * how many shared links it needs now and their signature.
  */
 static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 		       uint64_t group)
 {
 	struct share_want *w = &s->want[h];
 	uint64_t mine = ++s->stamp;
+	const struct sim_watch *sw;
 	struct mon *m;
 	unsigned k;
 
@@ -67,24 +92,11 @@ static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 	w->cur = 0;
 	w->n = 0;
 	for (m = s->hmon[h]; m; m = m->hnext)
-		for (k = 0; !m->quiet && k < m->m->nqueries; k++) {
-			const struct dard_mon_query *q = &m->m->query[k];
-
-			if (st->above[q->sw]) {
-				int over = 0;
-
-				w->n += share_need(s, q, mine, &w->cur, w->n,
-						   &over);
-				if (s->asked[q->sw] >= group &&
-				    (!over || s->asked[q->sw] == mine))
-					continue;
-			} else if (s->asked[q->sw] == mine) {
-				continue;
-			}
-			s->asked[q->sw] = mine;
-			s->st->ctl_bytes +=
-				DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
-		}
+		for (k = 0; !m->quiet && k < m->m->nqueries; k++)
+			share_query(s, st, w, &m->m->query[k], mine, group, 1);
+	sw = s->watch ? &s->watch[st->tor] : NULL;
+	for (k = 0; sw && k < sw->nq; k++)
+		share_query(s, st, w, &sw->q[k], mine, group, s->watch_due);
 }
 
 static void share_count(struct sim *s, double bytes)
@@ -296,6 +308,42 @@ static void dead_views(struct sim *s)
 	}
 }
 
+/* A host's query of switch sw, unless it asked it already (s->stamp). */
+static void ask(struct sim *s, uint32_t sw)
+{
+	if (s->asked[sw] == s->stamp)
+		return;
+	s->asked[sw] = s->stamp;
+	s->st->ctl_bytes += DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
+}
+
+/* Host h's watch queries, without sharing. */
+static void watch_ask(struct sim *s, uint32_t h)
+{
+	const struct sim_watch *w = &s->watch[dard_topo_tor(s->t, h)];
+	unsigned k;
+
+	for (k = 0; k < w->nq; k++)
+		ask(s, w->q[k].sw);
+}
+
+/*
+ * Whether this query is the watch's (every mode.watch, half a query
+ * interval early, as dardd's watch_tick), and what it sees dead then.
+ */
+static void watch_query(struct sim *s)
+{
+	double every = s->mode.watch;
+	uint32_t l;
+
+	s->watch_due = s->watch && s->now >= s->next_watch;
+	if (!s->watch_due)
+		return;
+	s->next_watch = s->now + every - fmin(every, s->mode.query) / 2;
+	for (l = 0; l < 2 * s->t->nlinks; l++)
+		s->wdead[l] = s->ls[l].dead;
+}
+
 /*
  * The switches' answer to every query: elephants per directed link, each
  * counted where its rate is at least min_share of the link's bandwidth
@@ -331,6 +379,7 @@ static void query(struct sim *s)
 			l->flows += s->act[i]->elephant &&
 				    s->act[i]->rate >= s->min_share * l->mbps;
 		}
+	watch_query(s);
 	if (s->o->nfail)
 		dead_views(s);
 	if (s->lq) {
@@ -343,8 +392,8 @@ static void query(struct sim *s)
 	}
 	/*
 	 * What dardd sends: one query to each switch any of a host's
-	 * monitors watches, and its reply. A host's monitors are together
-	 * in its list: a stamp per switch marks those it has asked.
+	 * monitors or its watch asks, and its reply. A host's monitors are
+	 * together in its list: a stamp per switch marks those it has asked.
 	 */
 	s->stamp++;
 	for (m = s->mons; m; m = m->next) {
@@ -353,17 +402,18 @@ static void query(struct sim *s)
 		if (s->hmon[m->host] != m)
 			continue;
 		for (h = m; h; h = h->hnext)
-			for (k = 0; !h->quiet && k < h->m->nqueries; k++) {
-				uint32_t sw = h->m->query[k].sw;
-
-				if (s->asked[sw] == s->stamp)
-					continue;
-				s->asked[sw] = s->stamp;
-				s->st->ctl_bytes += DARD_SIM_QUERY_BYTES +
-						    DARD_SIM_REPLY_BYTES;
-			}
+			for (k = 0; !h->quiet && k < h->m->nqueries; k++)
+				ask(s, h->m->query[k].sw);
+		if (s->watch_due)
+			watch_ask(s, m->host);
 		s->stamp++;
 	}
+	/* The watch of every host without a monitor: its switches alone. */
+	for (i = 0; s->watch_due && i < s->t->nhosts; i++)
+		if (!s->hmon[s->t->hosts[i]]) {
+			watch_ask(s, s->t->hosts[i]);
+			s->stamp++;
+		}
 }
 
 static struct mon *mon_get(struct sim *s, const struct flow *f)
@@ -695,6 +745,38 @@ static int dard_check(const struct dard_topo *t, const struct dard_sim_opts *o,
 	return 0;
 }
 
+/*
+ * With mode.watch: each ToR's watch, planned for its first host (the
+ * ToR's hosts have the same paths), as dardd plans its own.
+ */
+static int watch_init(struct sim *s)
+{
+	const struct dard_topo *t = s->t;
+	struct dard_share_scope sc;
+	uint32_t n;
+
+	if (!(s->mode.watch > 0))
+		return 0;
+	s->watch = calloc(t->nnodes, sizeof(*s->watch));
+	s->wdead = calloc(2 * (size_t)t->nlinks + 1, sizeof(*s->wdead));
+	if (!s->watch || !s->wdead)
+		return -ENOMEM;
+	for (n = 0; n < t->nnodes; n++) {
+		struct sim_watch *w = &s->watch[n];
+
+		if (t->node[n].is_host || dard_topo_tor_host(t, n) == DARD_NONE)
+			continue;
+		if (dard_share_scope_init(&sc, t, n))
+			return -ENOMEM;
+		free(sc.in);
+		w->above = sc.above;
+		if (dard_watch_plan(s->pc, t, dard_topo_tor_host(t, n),
+				    w->above, &w->q, &w->nq))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* With sharing: the ToRs, and the switches each one's hosts all ask. */
 static int dard_init(struct sim *s)
 {
@@ -710,7 +792,7 @@ static int dard_init(struct sim *s)
 	s->nel = calloc(t->nnodes, sizeof(*s->nel));
 	s->woke = calloc(t->nnodes, sizeof(*s->woke));
 	s->dlseen = calloc(2 * (size_t)t->nlinks, sizeof(*s->dlseen));
-	if (!s->nel || !s->woke || !s->dlseen)
+	if (!s->nel || !s->woke || !s->dlseen || watch_init(s))
 		return dard_fail(s->err, -ENOMEM, "out of memory");
 	if (s->o->stale) {
 		s->lq = calloc(2 * (size_t)t->nlinks, sizeof(*s->lq));
@@ -758,6 +840,16 @@ static void dard_fini(struct sim *s)
 {
 	uint32_t i;
 
+	for (i = 0; s->watch && i < s->t->nnodes; i++) {
+		free(s->watch[i].above);
+		dard_watch_free(s->watch[i].q, s->watch[i].nq);
+	}
+	free(s->watch);
+	free(s->wdead);
+	s->watch = NULL;
+	s->wdead = NULL;
+	s->next_watch = 0;
+	s->watch_due = 0;
 	for (i = 0; i < s->ntors; i++)
 		free(s->tors[i].above);
 	free(s->tors);

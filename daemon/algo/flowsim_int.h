@@ -85,6 +85,17 @@ struct share_tor {
 	uint32_t nhosts;
 };
 
+/*
+ * A ToR's watch (flowsim_dard.c, mode.watch): the switches above it
+ * (dard_share_scope's) and the queries every host under it sends them
+ * (dard_watch_plan, the host's ToR decides them), NULL for other nodes.
+ */
+struct sim_watch {
+	uint8_t *above;
+	struct dard_mon_query *q;
+	unsigned nq;
+};
+
 /* What a host last told its ToR peers it needs (flowsim_dard.c). */
 struct share_want {
 	uint64_t sig;  /* of its directed links, 0: none */
@@ -143,6 +154,13 @@ struct sim {
 	uint32_t ntors;
 	uint64_t *dlhost;
 	struct share_want *want; /* per node: a host's last WANT */
+	/* With mode.watch: per node, a ToR's watch; per directed link,
+	 * dead at the watch's last query; when it asks next, and whether
+	 * this query is its. */
+	struct sim_watch *watch;
+	uint8_t *wdead;
+	double next_watch;
+	int watch_due;
 	/* With o->stale: the link states of the last query, a round's view
 	 * made from them, and the moves since. */
 	struct dard_lstate *lq, *view;
