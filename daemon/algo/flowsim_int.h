@@ -295,4 +295,16 @@ int flowsim_fail_seen_dead(const struct sim *s, const struct pset *p,
 /* When a run whose flows all stalled with nothing to come ends. */
 double flowsim_fail_end(const struct sim *s);
 
+/*
+ * DARD's control traffic and watch (flowsim_share.c). watch_init: each
+ * ToR's watch with mode.watch, 0 or -ENOMEM; watch_query: at a query,
+ * after the link states, whether it is the watch's and what it sees
+ * dead; queries: the bytes of this query's questions, replies, WANTs
+ * and SHAREs, into s->st.
+ */
+int flowsim_watch_init(struct sim *s);
+void flowsim_watch_fini(struct sim *s);
+void flowsim_watch_query(struct sim *s);
+void flowsim_queries(struct sim *s);
+
 #endif /* _DARD_FLOWSIM_INT_H */
