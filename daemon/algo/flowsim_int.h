@@ -103,6 +103,7 @@ struct share_want {
 	uint64_t prev; /* sig before this tick: it was active */
 	uint64_t cur;  /* this tick's signature */
 	unsigned n;    /* and how many links */
+	unsigned nrec; /* of them, asked this tick: the records it gets */
 };
 
 struct sim_sched;

@@ -147,8 +147,12 @@ static void share_query(struct sim *s, const struct share_tor *st,
 {
 	if (st->above[q->sw]) {
 		int over = 0;
+		unsigned n;
 
-		w->n += share_need(s, q, mine, &w->cur, w->n, &over);
+		n = share_need(s, q, mine, &w->cur, w->n, &over);
+		w->n += n;
+		/* The watch between its ticks: WANTed, not answered. */
+		w->nrec += ask ? n : 0;
 		if (!ask || (s->asked[q->sw] >= group &&
 			     (!over || s->asked[q->sw] == mine)))
 			return;
@@ -177,6 +181,7 @@ static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 	w->prev = w->sig;
 	w->cur = 0;
 	w->n = 0;
+	w->nrec = 0;
 	for (m = s->hmon[h]; m; m = m->hnext)
 		for (k = 0; !m->quiet && k < m->m->nqueries; k++)
 			share_query(s, st, w, &m->m->query[k], mine, group, 1);
@@ -271,7 +276,7 @@ static void query_shared(struct sim *s)
 				sharer = 0;
 				continue;
 			}
-			share_count(s, share_bytes(s->want[h].n,
+			share_count(s, share_bytes(s->want[h].nrec,
 						   DARD_SHARE_REC_LEN,
 						   DARD_SHARE_RECS_MAX));
 		}
