@@ -39,6 +39,7 @@ void dard_sim_opts_init(struct dard_sim_opts *o)
 	o->sleep = -1;
 	o->busy = -1;
 	o->escape = -1;
+	o->watch = -1;
 	o->min_share = -1;
 	o->stale = 1;
 	o->pvlb = 10;
@@ -567,6 +568,8 @@ static void sim_mode(struct sim *s)
 		m->busy = o->busy;
 	if (!(o->escape < 0))
 		m->escape = o->escape;
+	if (!(o->watch < 0))
+		m->watch = o->watch;
 	s->min_share = dard_sim_min_share(o);
 }
 
@@ -581,9 +584,10 @@ static int opts_ok(const struct sim *s)
 	       !isnan(o->elephant_bytes) && o->elephant_bytes < HUGE_VAL &&
 	       m->delta >= 0 && m->quiet >= 0 && m->sleep >= 0 &&
 	       m->busy >= 0 && m->escape >= 0 && m->escape <= 1 &&
-	       s->min_share >= 0 && s->min_share <= 1 && o->link >= 0 &&
-	       o->link < HUGE_VAL && o->goodput > 0 && o->goodput <= 1 &&
-	       o->split >= 1 && o->split <= DARD_SIM_SPLIT_MAX;
+	       m->watch >= 0 && s->min_share >= 0 && s->min_share <= 1 &&
+	       o->link >= 0 && o->link < HUGE_VAL && o->goodput > 0 &&
+	       o->goodput <= 1 && o->split >= 1 &&
+	       o->split <= DARD_SIM_SPLIT_MAX;
 }
 
 /* One stop of the loop: the time of the next, in either mode. */

@@ -85,6 +85,7 @@ struct dard_sim_opts {
 	double sleep;	 /* s; paper 0 */
 	double busy;	 /* sched.h's; paper 0 */
 	double escape;	 /* sched.h's; paper 0 */
+	double watch;	 /* s, sched.h's; 0: none, paper's */
 	/*
 	 * DARD: a switch counts an elephant on a link only while its rate
 	 * is this share of the link's bandwidth or more (dard-switchd's

@@ -2,7 +2,8 @@
 /*
  * DARD in the flow-level simulation: the switches' answers, a host's
  * monitors per destination ToR and their rounds, dardd's own library
- * code (monitor.c, sched.c) under the run's mode (sched.h).
+ * code (monitor.c, sched.c) under the run's mode (sched.h); what the
+ * queries cost, and the watch, in flowsim_share.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,178 +14,6 @@
 #include "flowsim_int.h"
 #include "rng.h"
 #include "share.h"
-
-/*
- * The directed links of q that the host needs, each once, added to the
- * have its WANT holds so far: what one WANT datagram carries, as dardd's
- * want_add. *over says q needs a link beyond: the host asks q's switch
- * itself, as dardd does for a link no SHARE covers.
- */
-static unsigned share_need(struct sim *s, const struct dard_mon_query *q,
-			   uint64_t mine, uint64_t *sig, unsigned have,
-			   int *over)
-{
-	unsigned k, n = 0;
-
-	for (k = 0; k < q->nports; k++) {
-		uint32_t dl = dard_port_dlink(s->t, q->sw, q->ports[k]);
-
-		if (dl == DARD_NONE || s->dlhost[dl] == mine)
-			continue;
-		if (have + n == DARD_SHARE_WANTS_MAX) {
-			*over = 1;
-			continue;
-		}
-		s->dlhost[dl] = mine;
-		*sig += dard_share_mix(dl);
-		n++;
-	}
-	return n;
-}
-
-/* A message of n records of len bytes each, split into datagrams. */
-static double share_bytes(unsigned n, unsigned len, unsigned max)
-{
-	return (double)n * len +
-	       (double)((n + max - 1) / max) *
-		       (DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN);
-}
-
-/*
- * One host's queries under sharing: the ToR's shared switches once
- * (group), the others its own. Notes in its want how many shared links
- * it needs now and their signature.
- */
-static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
-		       uint64_t group)
-{
-	struct share_want *w = &s->want[h];
-	uint64_t mine = ++s->stamp;
-	struct mon *m;
-	unsigned k;
-
-	w->prev = w->sig;
-	w->cur = 0;
-	w->n = 0;
-	for (m = s->hmon[h]; m; m = m->hnext)
-		for (k = 0; !m->quiet && k < m->m->nqueries; k++) {
-			const struct dard_mon_query *q = &m->m->query[k];
-
-			if (st->above[q->sw]) {
-				int over = 0;
-
-				w->n += share_need(s, q, mine, &w->cur, w->n,
-						   &over);
-				if (s->asked[q->sw] >= group &&
-				    (!over || s->asked[q->sw] == mine))
-					continue;
-			} else if (s->asked[q->sw] == mine) {
-				continue;
-			}
-			s->asked[q->sw] = mine;
-			s->st->ctl_bytes +=
-				DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
-		}
-}
-
-static void share_count(struct sim *s, double bytes)
-{
-	s->st->ctl_bytes += bytes;
-	s->st->share_bytes += bytes;
-}
-
-/*
- * Host h's WANT, when its needs changed or are due again (dardd's
- * want_update): to every peer when it becomes active (it had none) or
- * its 10 s refresh is due, else to the active ones only (who alone ask
- * switches and share); and each active peer that did not announce
- * itself now owes it its own.
- */
-static void share_want(struct sim *s, const struct share_tor *st, uint32_t h,
-		       unsigned active)
-{
-	const struct dard_topo *t = s->t;
-	struct share_want *w = &s->want[h];
-	double size =
-		share_bytes(w->n, DARD_SHARE_WREC_LEN, DARD_SHARE_WANTS_MAX);
-	int due = w->n && s->now - w->at >= DARD_SHARE_WANT_REFRESH_MS / 1e3;
-	unsigned k;
-
-	if (!w->n)
-		size = DARD_SHARE_HDR_LEN + DARD_SHARE_MAC_LEN;
-	if (w->cur == w->sig && !due)
-		return;
-	if (w->sig && due) {
-		share_count(s, (st->nhosts - 1) * size);
-	} else if (w->sig || !w->n) {
-		share_count(s, (active - !!w->n) * size);
-	} else {
-		share_count(s, (st->nhosts - 1) * size);
-		for_each_port(t, st->tor, k) {
-			uint32_t p = dard_topo_peer(t, st->tor, k);
-			const struct share_want *pw = &s->want[p];
-
-			if (p != h && p != DARD_NONE && t->node[p].is_host &&
-			    pw->n && pw->prev)
-				share_count(s,
-					    share_bytes(pw->n,
-							DARD_SHARE_WREC_LEN,
-							DARD_SHARE_WANTS_MAX));
-		}
-	}
-	w->sig = w->cur;
-	w->at = s->now;
-}
-
-/*
- * What dardd sends when a ToR's hosts share (share.h): per ToR, each
- * switch they all ask (the ToR and those above) asked once per interval,
- * for every port any of them needs, by whichever host ticks first (here
- * the first in port order); that host sends each other host the records
- * it WANTs, 12 bytes a directed link, in SHAREs of at most 117 records
- * and 64 bytes of header and MAC each (their real size). A host's WANT
- * (4 bytes a link) goes to its peers when its needs change and every
- * 10 s (share_want). The switches below other ToRs' ancestors each host
- * asks for itself, as without sharing.
- */
-static void query_shared(struct sim *s)
-{
-	const struct dard_topo *t = s->t;
-	uint32_t i;
-	unsigned k;
-
-	for (i = 0; i < s->ntors; i++) {
-		const struct share_tor *st = &s->tors[i];
-		uint64_t group = ++s->stamp;
-		unsigned active = 0;
-		int sharer = 1;
-
-		for_each_port(t, st->tor, k) {
-			uint32_t h = dard_topo_peer(t, st->tor, k);
-
-			if (h == DARD_NONE || !t->node[h].is_host)
-				continue;
-			share_host(s, st, h, group);
-			active += s->want[h].n > 0;
-			if (!s->want[h].n)
-				continue;
-			/* The first asks; every other gets what it wants. */
-			if (sharer) {
-				sharer = 0;
-				continue;
-			}
-			share_count(s, share_bytes(s->want[h].n,
-						   DARD_SHARE_REC_LEN,
-						   DARD_SHARE_RECS_MAX));
-		}
-		for_each_port(t, st->tor, k) {
-			uint32_t h = dard_topo_peer(t, st->tor, k);
-
-			if (h != DARD_NONE && t->node[h].is_host)
-				share_want(s, st, h, active);
-		}
-	}
-}
 
 /*
  * A monitor's elephants for dard_monitor_round and dard_monitor_quiet:
@@ -303,7 +132,6 @@ static void dead_views(struct sim *s)
  */
 static void query(struct sim *s)
 {
-	struct mon *m;
 	uint32_t l;
 	size_t i;
 	unsigned k;
@@ -331,39 +159,14 @@ static void query(struct sim *s)
 			l->flows += s->act[i]->elephant &&
 				    s->act[i]->rate >= s->min_share * l->mbps;
 		}
+	flowsim_watch_query(s);
 	if (s->o->nfail)
 		dead_views(s);
 	if (s->lq) {
 		memcpy(s->lq, s->ls, 2 * (size_t)s->t->nlinks * sizeof(*s->ls));
 		s->nvlog = 0;
 	}
-	if (s->o->share) {
-		query_shared(s);
-		return;
-	}
-	/*
-	 * What dardd sends: one query to each switch any of a host's
-	 * monitors watches, and its reply. A host's monitors are together
-	 * in its list: a stamp per switch marks those it has asked.
-	 */
-	s->stamp++;
-	for (m = s->mons; m; m = m->next) {
-		struct mon *h;
-
-		if (s->hmon[m->host] != m)
-			continue;
-		for (h = m; h; h = h->hnext)
-			for (k = 0; !h->quiet && k < h->m->nqueries; k++) {
-				uint32_t sw = h->m->query[k].sw;
-
-				if (s->asked[sw] == s->stamp)
-					continue;
-				s->asked[sw] = s->stamp;
-				s->st->ctl_bytes += DARD_SIM_QUERY_BYTES +
-						    DARD_SIM_REPLY_BYTES;
-			}
-		s->stamp++;
-	}
+	flowsim_queries(s);
 }
 
 static struct mon *mon_get(struct sim *s, const struct flow *f)
@@ -710,7 +513,7 @@ static int dard_init(struct sim *s)
 	s->nel = calloc(t->nnodes, sizeof(*s->nel));
 	s->woke = calloc(t->nnodes, sizeof(*s->woke));
 	s->dlseen = calloc(2 * (size_t)t->nlinks, sizeof(*s->dlseen));
-	if (!s->nel || !s->woke || !s->dlseen)
+	if (!s->nel || !s->woke || !s->dlseen || flowsim_watch_init(s))
 		return dard_fail(s->err, -ENOMEM, "out of memory");
 	if (s->o->stale) {
 		s->lq = calloc(2 * (size_t)t->nlinks, sizeof(*s->lq));
@@ -758,6 +561,7 @@ static void dard_fini(struct sim *s)
 {
 	uint32_t i;
 
+	flowsim_watch_fini(s);
 	for (i = 0; i < s->ntors; i++)
 		free(s->tors[i].above);
 	free(s->tors);

@@ -9,13 +9,17 @@
  *                seconds after it failed, every flow on it is re-hashed
  *                onto a live path; new flows then hash onto live paths;
  *   dard         the switch agents answer a failed port as down, so at
- *                the next query the monitors see its paths dead; dardd
- *                pushes the dead bits and the datapath moves every flow
- *                to a destination under the monitor's ToR pair onto the
- *                next live path (a new one starts there); rounds then
- *                balance the elephants. A flow with no monitor for its
- *                ToR pair stalls, or with rto > 0 moves to the next path
- *                every rto seconds it is stalled (TCP's timeout repair);
+ *                the next query a host that asked about the link knows
+ *                it dead: through a monitor whose paths cross it, or its
+ *                watch (mode.watch: the switches above its ToR, for every
+ *                link of its paths but the last hop into another pod's
+ *                ToR). dardd pushes the dead bits for every destination
+ *                whose paths cross it, and the datapath moves each flow
+ *                of the host on a path it knows dead onto the next live
+ *                one (a new one starts there); rounds then balance the
+ *                elephants. A flow on a link its host does not know dead
+ *                stalls, or with rto > 0 moves to the next path every
+ *                rto seconds it is stalled (TCP's timeout repair);
  *   hedera, sdn-*: a controller polls every switch at its round, and
  *                converge seconds after a link goes down it hears of it
  *                and runs a round at once (its own rounds keep their
@@ -114,24 +118,83 @@ static int row_dead(const struct sim *s, const struct pset *p, uint32_t row,
 	return 0;
 }
 
-/* The datapath's rule: the next live row after from, or from if none. */
+/* Whether p's rows cross directed link dl. */
+static int pset_has(const struct pset *p, uint32_t dl)
+{
+	size_t k, n = (size_t)p->npaths * p->ndl;
+
+	for (k = 0; k < n; k++)
+		if (p->dl[k] == dl)
+			return 1;
+	return 0;
+}
+
+/* The switch directed link dl leaves. */
+static uint32_t dl_tail(const struct dard_topo *t, uint32_t dl)
+{
+	const struct dard_link *l = &t->link[dl / 2];
+
+	return dl % 2 == DARD_UP ? l->down : l->up;
+}
+
+/*
+ * Whether host h, under ToR tor, knows dl dead, as dardd's dead.c does
+ * from its link table: its watch's last answer says so (dl leaves a
+ * switch above its ToR), or the last query's does and a monitor of h
+ * asked about dl (one not quiet, or with a dead path, as dardd keeps
+ * those asking). Not only a monitor of the flow's own ToR pair: any
+ * answer marks every destination's paths through the link.
+ */
+static int knows_dead(const struct sim *s, uint32_t h, uint32_t tor,
+		      uint32_t dl)
+{
+	const struct mon *m;
+
+	if (s->watch && s->wdead[dl] && s->watch[tor].above &&
+	    s->watch[tor].above[dl_tail(s->t, dl)])
+		return 1;
+	if (!s->ls[dl].dead)
+		return 0;
+	for (m = s->hmon[h]; m; m = m->hnext)
+		if ((!m->quiet || m->dead) && pset_has(m->flows->ps, dl))
+			return 1;
+	return 0;
+}
+
+/* Row of f's pair dead to what f's host knows (its datapath's bits). */
+static int row_known_dead(const struct sim *s, const struct flow *f,
+			  uint32_t row)
+{
+	const uint32_t *dl = &f->ps->dl[(size_t)row * f->ps->ndl];
+	unsigned k;
+
+	for (k = 0; k < f->ps->ndl; k++)
+		if (knows_dead(s, f->src, f->ps->stor, dl[k]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The datapath's rule: the next live row after from, or from if none;
+ * live truly, or (known) to what f's host knows.
+ */
 static uint32_t next_live_from(const struct sim *s, const struct flow *f,
-			       uint32_t from, int queried)
+			       uint32_t from, int known)
 {
 	uint32_t k, row;
 
 	for (k = 1; k < f->ps->npaths; k++) {
 		row = (from + k) % f->ps->npaths;
-		if (!row_dead(s, f->ps, row, queried))
+		if (known ? !row_known_dead(s, f, row)
+			  : !row_dead(s, f->ps, row, 0))
 			return row;
 	}
 	return from;
 }
 
-static uint32_t next_live(const struct sim *s, const struct flow *f,
-			  int queried)
+static uint32_t next_live(const struct sim *s, const struct flow *f)
 {
-	return next_live_from(s, f, f->row, queried);
+	return next_live_from(s, f, f->row, 1);
 }
 
 uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
@@ -240,21 +303,27 @@ void flowsim_fail_scan(struct sim *s, struct dard_sim_flow *out)
 		s->fail_due = fmin(s->fail_due, repair(s, s->act[i], out));
 }
 
-/* Whether f's host has a monitor of f's ToR pair: dead bits pushed. */
-static int monitored(const struct sim *s, const struct flow *f)
+/*
+ * Whether a row of f's might be known dead: a link of it dead at the
+ * last query or the watch's (a cheap filter before row_known_dead).
+ */
+static int row_maybe_dead(const struct sim *s, const struct flow *f,
+			  uint32_t row)
 {
-	const struct mon *m;
+	const uint32_t *dl = &f->ps->dl[(size_t)row * f->ps->ndl];
+	unsigned k;
 
-	for (m = s->hmon[f->src]; m; m = m->hnext)
-		if (m->m->dst_tor == f->ps->dtor && (!m->quiet || m->dead))
+	for (k = 0; k < f->ps->ndl; k++)
+		if (s->ls[dl[k]].dead || (s->wdead && s->wdead[dl[k]]))
 			return 1;
 	return 0;
 }
 
 static void dp_move(struct sim *s, struct flow *f, struct dard_sim_flow *out)
 {
-	if (f->ps->ndl && row_dead(s, f->ps, f->row, 1) && monitored(s, f))
-		flowsim_move(s, f, next_live(s, f, 1), out);
+	if (f->ps->ndl && row_maybe_dead(s, f, f->row) &&
+	    row_known_dead(s, f, f->row))
+		flowsim_move(s, f, next_live(s, f), out);
 }
 
 void flowsim_fail_dp(struct sim *s, struct dard_sim_flow *out)
@@ -270,18 +339,19 @@ void flowsim_fail_arrive(struct sim *s, struct flow *f)
 	int dard = s->sched->tick == flowsim_dard.tick;
 
 	f->dead_since = -1;
-	if (!f->ps->ndl || !row_dead(s, f->ps, f->row, dard))
+	if (!f->ps->ndl || (dard ? !row_maybe_dead(s, f, f->row)
+				 : !row_dead(s, f->ps, f->row, 0)))
 		return;
 	/*
 	 * A new flow: placed, not moved. Under DARD on the datapath's next
-	 * live path, where a monitor told its host; under a controller once
-	 * it heard of the failure (converge seconds on) and set the
-	 * switches' default routes around it, hashed over the live paths as
-	 * switch ECMP does.
+	 * live path, where its host knows the row dead (a monitor's answer
+	 * or the watch's); under a controller once it heard of the failure
+	 * (converge seconds on) and set the switches' default routes around
+	 * it, hashed over the live paths as switch ECMP does.
 	 */
-	if (dard ? monitored(s, f)
+	if (dard ? row_known_dead(s, f, f->row)
 		 : s->sched->place && converged(s, f) <= s->now) {
-		f->row = dard ? next_live(s, f, 1) : live_hash(s, f);
+		f->row = dard ? next_live(s, f) : live_hash(s, f);
 		memcpy(&f->links[1], &f->ps->dl[(size_t)f->row * f->ps->ndl],
 		       f->ps->ndl * sizeof(f->links[0]));
 	}

@@ -85,6 +85,17 @@ struct share_tor {
 	uint32_t nhosts;
 };
 
+/*
+ * A ToR's watch (flowsim_dard.c, mode.watch): the switches above it
+ * (dard_share_scope's) and the queries every host under it sends them
+ * (dard_watch_plan, the host's ToR decides them), NULL for other nodes.
+ */
+struct sim_watch {
+	uint8_t *above;
+	struct dard_mon_query *q;
+	unsigned nq;
+};
+
 /* What a host last told its ToR peers it needs (flowsim_dard.c). */
 struct share_want {
 	uint64_t sig;  /* of its directed links, 0: none */
@@ -92,6 +103,7 @@ struct share_want {
 	uint64_t prev; /* sig before this tick: it was active */
 	uint64_t cur;  /* this tick's signature */
 	unsigned n;    /* and how many links */
+	unsigned nrec; /* of them, asked this tick: the records it gets */
 };
 
 struct sim_sched;
@@ -143,6 +155,13 @@ struct sim {
 	uint32_t ntors;
 	uint64_t *dlhost;
 	struct share_want *want; /* per node: a host's last WANT */
+	/* With mode.watch: per node, a ToR's watch; per directed link,
+	 * dead at the watch's last query; when it asks next, and whether
+	 * this query is its. */
+	struct sim_watch *watch;
+	uint8_t *wdead;
+	double next_watch;
+	int watch_due;
 	/* With o->stale: the link states of the last query, a round's view
 	 * made from them, and the moves since. */
 	struct dard_lstate *lq, *view;
@@ -276,5 +295,17 @@ int flowsim_fail_seen_dead(const struct sim *s, const struct pset *p,
 			   const uint64_t *seen, uint64_t stamp);
 /* When a run whose flows all stalled with nothing to come ends. */
 double flowsim_fail_end(const struct sim *s);
+
+/*
+ * DARD's control traffic and watch (flowsim_share.c). watch_init: each
+ * ToR's watch with mode.watch, 0 or -ENOMEM; watch_query: at a query,
+ * after the link states, whether it is the watch's and what it sees
+ * dead; queries: the bytes of this query's questions, replies, WANTs
+ * and SHAREs, into s->st.
+ */
+int flowsim_watch_init(struct sim *s);
+void flowsim_watch_fini(struct sim *s);
+void flowsim_watch_query(struct sim *s);
+void flowsim_queries(struct sim *s);
 
 #endif /* _DARD_FLOWSIM_INT_H */

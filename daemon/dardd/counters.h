@@ -85,6 +85,7 @@
 	C(rounds)                                                              \
 	C(rounds_quiet)                 /* skipped: monitor quiet */           \
 	C(query_ticks)                  /* query ticks run */                  \
+	C(watch_ticks)                  /* of them: the watch asked */         \
 	C(monitor_ticks)                /* monitors at a tick, summed */       \
 	C(quiet_ticks)                  /* quiet ones, summed */               \
 	C(moves)                                                               \
@@ -92,7 +93,7 @@
 	C(pvlb_moves)                   /* pVLB's re-picks that moved */       \
 	C(mode_changes)                 /* by dardctl sched set */             \
 	V(ctl_refused)                  /* control clients, by reason */       \
-	C(dead_paths)                   /* a monitor path's transitions */     \
+	C(dead_paths)                   /* a path's transitions, any ToR */    \
 	C(revived_paths)                                                       \
 	C(evicted)                      /* left the flow table unreported */   \
 	V(controller)                   /* its address, or none */             \

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "controller.h"
 #include "counters.h"
+#include "dead.h"
 #include "ctlsock.h"
 #include "dp.h"
 #include "elephants.h"
@@ -27,6 +28,7 @@
 #include "opts.h"
 #include "receiver.h"
 #include "sharing.h"
+#include "watch.h"
 
 struct mon;
 struct sw;
@@ -70,6 +72,9 @@ struct dardd {
 	struct cp cp;
 	/* Sharing among the ToR's hosts (share.c). */
 	struct share sh;
+	/* Dead paths to every ToR (dead.c), and the watch (watch.c). */
+	struct dardd_dead dead;
+	struct dardd_watch watch;
 	/* The options (opts.c), and the counters every part adds to. */
 	struct dardd_opts o;
 	struct dardd_stats st;

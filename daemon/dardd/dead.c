@@ -1,32 +1,101 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Dead paths to the datapath: whenever the switches' replies change
- * which of a monitor's paths are dead (a port reported down, sched.h),
- * every destination host under the monitor's ToR gets its dead bitmap
- * (dp.h, set_dead), so that the datapath keeps flows off those paths.
+ * Dead paths to the datapath. A link is dead for every path through it,
+ * whatever destination the path goes to and whoever heard of it: our
+ * monitors' replies, the watch's (watch.c), a ToR peer's SHARE. So the
+ * dead set is the link table's, not a monitor's: whenever it changes,
+ * every destination host whose paths cross a link that died or came back
+ * gets its dead bitmap (dp.h, set_dead), and the datapath keeps its new
+ * flows off those paths (Documentation/datapath.md, "Path liveness").
+ * Before, only the hosts under a ToR we had a monitor for got bits, and
+ * a new flow elsewhere was hashed onto the dead link and waited for
+ * TCP's timeout (a SYN: 1 s).
  * A silent switch makes nothing dead: its states age to unknown, and a
  * bit it set earlier is cleared then (its agent may have died while the
- * switch forwards fine; the datapath's own evidence decides).
+ * switch forwards fine; the datapath's own evidence decides). A monitor
+ * released clears nothing: the link's state holds the bit, as long as
+ * someone (the watch, another monitor, a peer) keeps it fresh.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dardd_priv.h"
 #include "dead.h"
+#include "monitor.h"
 #include "monitors.h"
 #include "log.h"
 
-/* A destination's paths against the monitor's dead set. */
+int dead_init(struct dardd *d)
+{
+	const struct dard_topo *t = d->t;
+	struct dardd_dead *dd = &d->dead;
+	char err[DARD_ERR_MAX];
+	uint32_t n;
+
+	dd->tor = calloc(t->nnodes, sizeof(*dd->tor));
+	dd->dl = calloc(2 * (size_t)t->nlinks, sizeof(*dd->dl));
+	if (!dd->tor || !dd->dl)
+		goto nomem;
+	for (n = 0; n < t->nnodes; n++) {
+		struct dead_view *v;
+
+		if (n == d->my_tor || t->node[n].is_host ||
+		    dard_topo_tor_host(t, n) == DARD_NONE)
+			continue;
+		v = calloc(1, sizeof(*v));
+		if (!v)
+			goto nomem;
+		/* Paths and their links, never a round: 64 paths of a
+		 * fattree:16 ToR pair, 127 pairs, are some 100 KB. */
+		v->m = dard_monitor_new(d->pc, t, d->me, n, err);
+		if (!v->m) {
+			/* No path there (or no memory): nothing to mark. */
+			log_warn("our paths to %s: %s", t->node[n].name, err);
+			free(v);
+			continue;
+		}
+		dd->tor[n] = v;
+	}
+	return 0;
+nomem:
+	log_err("dead paths: out of memory");
+	return -ENOMEM;
+}
+
+void dead_fini(struct dardd *d)
+{
+	struct dardd_dead *dd = &d->dead;
+	uint32_t n;
+
+	for (n = 0; dd->tor && n < d->t->nnodes; n++)
+		if (dd->tor[n]) {
+			dard_monitor_free(dd->tor[n]->m);
+			free(dd->tor[n]);
+		}
+	free(dd->tor);
+	free(dd->dl);
+	memset(dd, 0, sizeof(*dd));
+}
+
+const struct dard_monitor *dead_paths_to(const struct dardd *d, uint32_t tor)
+{
+	if (!d->dead.tor || tor >= d->t->nnodes || !d->dead.tor[tor])
+		return NULL;
+	return d->dead.tor[tor]->m;
+}
+
+/* A destination's paths against the view's dead set. */
 struct map {
 	const struct dard_monitor *m;
-	const uint64_t *mdead;		    /* by monitor path */
+	const uint64_t *mdead;		    /* by view path */
 	uint64_t dead[DARD_PATHS_MAX / 64]; /* by destination path */
 	unsigned n;
 };
 
 /*
  * The datapath's paths to a host are dard_path_foreach's from us to it
- * (dp_program.c), the monitor's those to the first host of its ToR: the
+ * (dp_program.c), the view's those to the first host of its ToR: the
  * same switch sequences, so match them by switches, not by index.
  */
 static int map_path(const struct dard_path *p, void *arg)
@@ -43,11 +112,12 @@ static int map_path(const struct dard_path *p, void *arg)
 	return 0;
 }
 
-/* Tells the datapath mon's dead set for every host under its ToR. */
-static int push(struct dardd *d, const struct mon *mon, const uint64_t *dead)
+/* Tells the datapath dead, by view path, for every host under tor. */
+static int push(struct dardd *d, const struct dead_view *v, uint32_t tor,
+		const uint64_t *dead)
 {
 	const struct dard_topo *t = d->t;
-	struct map mp = {.m = mon->m, .mdead = dead};
+	struct map mp = {.m = v->m, .mdead = dead};
 	uint32_t i;
 	int ret, err = 0;
 
@@ -56,7 +126,7 @@ static int push(struct dardd *d, const struct mon *mon, const uint64_t *dead)
 	for (i = 0; i < t->nhosts; i++) {
 		uint32_t h = t->hosts[i];
 
-		if (h == d->me || dard_topo_tor(t, h) != mon->m->dst_tor)
+		if (dard_topo_tor(t, h) != tor)
 			continue;
 		memset(mp.dead, 0, sizeof(mp.dead));
 		mp.n = 0;
@@ -71,66 +141,93 @@ static int push(struct dardd *d, const struct mon *mon, const uint64_t *dead)
 	return err;
 }
 
+/* Whether a link's fresh state says its port is down: silence is not. */
+static int link_dead(const struct dardd *d, uint32_t dl, uint64_t now)
+{
+	uint64_t when = d->links.when[dl];
+
+	return when && now - when <= d->o.max_age_ns && d->links.ls[dl].known &&
+	       d->links.ls[dl].dead;
+}
+
+/* The view's paths with a dead link against those pushed: logged, told. */
+static void view_update(struct dardd *d, struct dead_view *v, uint32_t tor)
+{
+	uint64_t dead[DARD_PATHS_MAX / 64] = {0};
+	const struct dard_monitor *m = v->m;
+	unsigned i, k;
+
+	for (i = 0; i < m->npaths && i < DARD_PATHS_MAX; i++)
+		for (k = 0; k < m->path[i].ndl; k++)
+			if (d->dead.dl[m->path[i].dl[k]]) {
+				dead[i / 64] |= 1ULL << (i % 64);
+				break;
+			}
+	if (!v->retry && !memcmp(dead, v->dead, sizeof(dead)))
+		return;
+	for (i = 0; i < m->npaths && i < DARD_PATHS_MAX; i++) {
+		uint64_t bit = 1ULL << (i % 64);
+		int was = !!(v->dead[i / 64] & bit),
+		    is = !!(dead[i / 64] & bit);
+
+		if (was == is)
+			continue;
+		if (is)
+			d->st.dead_paths++;
+		else
+			d->st.revived_paths++;
+		log_info("paths to %s: path %u %s", d->t->node[tor].name, i + 1,
+			 is ? "is dead" : "is no longer dead");
+	}
+	/* Failed: tried again at the next update, whatever changes. */
+	v->retry = !!push(d, v, tor, dead);
+	d->dead.retry |= v->retry;
+	memcpy(v->dead, dead, sizeof(dead));
+}
+
 void dead_update(struct dardd *d, uint64_t now)
 {
+	struct dardd_dead *dd = &d->dead;
+	int changed = dd->retry;
 	struct mon *mon;
-	unsigned i;
+	uint32_t dl, n;
 
+	if (!dd->dl)
+		return;
+	/* Cheap next to the replies that call it: 2 bytes a link. */
+	for (dl = 0; dl < 2 * d->t->nlinks; dl++) {
+		uint8_t is = link_dead(d, dl, now);
+
+		changed |= is != dd->dl[dl];
+		dd->dl[dl] = is;
+	}
+	if (changed) {
+		dd->retry = 0;
+		for (n = 0; n < d->t->nnodes; n++)
+			if (dd->tor[n])
+				view_update(d, dd->tor[n], n);
+	}
+	/* Each monitor: its states for the rounds and quiet, its ToR's
+	 * dead set for cpapply and mon_quiet_all. */
 	for (mon = d->mons; mon; mon = mon->next) {
-		uint64_t dead[DARD_PATHS_MAX / 64] = {0};
-		const struct dard_pstate *pv = mon->m->pv;
+		const struct dead_view *v = dd->tor[mon->m->dst_tor];
 
 		dard_monitor_pv(mon->m, d->links.ls, d->links.when, now,
 				d->o.max_age_ns, mon->m->pv);
-		for (i = 0; i < mon->m->npaths && i < DARD_PATHS_MAX; i++)
-			if (pv[i].dead)
-				dead[i / 64] |= 1ULL << (i % 64);
-		if (!memcmp(dead, mon->dead, sizeof(dead)))
-			continue;
-		for (i = 0; i < mon->m->npaths && i < DARD_PATHS_MAX; i++) {
-			uint64_t bit = 1ULL << (i % 64);
-			int was = !!(mon->dead[i / 64] & bit),
-			    is = !!(dead[i / 64] & bit);
-
-			if (was == is)
-				continue;
-			if (is)
-				d->st.dead_paths++;
-			else
-				d->st.revived_paths++;
-			log_info("monitor %s -> %s: path %u %s",
-				 d->t->node[mon->m->src_tor].name,
-				 d->t->node[mon->m->dst_tor].name, i + 1,
-				 is ? "is dead" : "is no longer dead");
-		}
-		/* Failed: tried again after the next reply. */
-		if (!push(d, mon, dead))
-			memcpy(mon->dead, dead, sizeof(dead));
+		if (v)
+			memcpy(mon->dead, v->dead, sizeof(mon->dead));
 	}
 }
 
-void dead_forget(struct dardd *d, struct mon *mon)
-{
-	static const uint64_t none[DARD_PATHS_MAX / 64];
-	unsigned i;
-
-	for (i = 0; i < DARD_PATHS_MAX / 64; i++)
-		if (mon->dead[i])
-			break;
-	/* With no monitor left to clear them, bits would stay forever. */
-	if (i < DARD_PATHS_MAX / 64 && !push(d, mon, none))
-		memset(mon->dead, 0, sizeof(mon->dead));
-}
-
 /*
- * The bits survive in the pinned maps, but the monitors that set them
- * did not: kept, a path that came back while we were away would stay
- * avoided, since only a monitor's change clears a bit, and a destination
- * without elephants gets no monitor at all. So they start clear, as on a
- * fresh attach; a path still dead is dead again within a query interval
- * of its monitor's first replies, and the datapath moves its flows then.
- * Hosts under our ToR have one path and never a bit; a destination the
- * datapath does not have (-ENOENT) has none either.
+ * The bits survive in the pinned maps, but the states that set them did
+ * not: kept, a path that came back while we were away would stay
+ * avoided until a state of its links said up. So they start clear, as
+ * on a fresh attach; a path still dead is dead again within a query
+ * interval of the first reply that says so (the watch's, at our first
+ * tick), and the datapath moves its flows then. Hosts under our ToR
+ * have one path and never a bit; a destination the datapath does not
+ * have (-ENOENT) has none either.
  */
 void dead_clear_all(struct dardd *d)
 {

@@ -33,6 +33,7 @@
 #include "dardd_priv.h"
 #include "controller.h"
 #include "ctl.h"
+#include "dead.h"
 #include "elephants.h"
 #include "flows.h"
 #include "io.h"
@@ -42,6 +43,7 @@
 #include "opts.h"
 #include "query.h"
 #include "sharing.h"
+#include "watch.h"
 #include "log.h"
 #include "stdopts.h"
 
@@ -136,7 +138,7 @@ int main(int argc, char **argv)
 		goto err_host;
 	io_init(&d);
 	if (links_init(&d) || query_init(&d) || controller_init(&d) ||
-	    share_init(&d)) {
+	    share_init(&d) || dead_init(&d) || watch_init(&d)) {
 		log_err("out of memory");
 		goto err_query;
 	}
@@ -167,6 +169,8 @@ err_flows:
 	elephants_fini(&d);
 	monitors_fini(&d);
 err_query:
+	watch_fini(&d);
+	dead_fini(&d);
 	share_fini(&d);
 	controller_fini(&d);
 	query_fini(&d);

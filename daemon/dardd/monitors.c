@@ -169,7 +169,6 @@ static void mon_free(struct dardd *d, struct mon *mon, const char *why)
 			*pp = mon->next;
 			break;
 		}
-	dead_forget(d, mon);
 	log_info("monitor %s -> %s released: %s", d->t->node[d->my_tor].name,
 		 d->t->node[mon->m->dst_tor].name, why);
 	dard_monitor_free(mon->m);

@@ -124,6 +124,13 @@ static void usage(FILE *f)
 		"                             the mode's, 0.5 or 0: neither)\n"
 		"      --pvlb-interval S      pvlb: a flow's re-pick every S of its\n"
 		"                             life (default 10, the paper's)\n"
+		"      --watch-interval S     ask the switches above our ToR every S\n"
+		"                             for every link of our paths they see,\n"
+		"                             with elephants or none, so that a new\n"
+		"                             flow to any destination avoids a dead\n"
+		"                             link; shared by the ToR's hosts; 0:\n"
+		"                             only the monitors ask (default: the\n"
+		"                             mode's, 1 or 0: paper)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -256,6 +263,7 @@ static void defaults(struct dardd_opts *o)
 	o->quiet_sleep = -1;
 	o->busy_at = -1;
 	o->escape = -1;
+	o->watch = -1;
 	o->mover = DARDD_MOVER_DARD;
 	o->pvlb = DARD_PVLB_INTERVAL;
 	o->idle_ns = 10000000000ULL;
@@ -276,6 +284,7 @@ static void keep_given(struct dardd_opts *o)
 		.quiet_sleep = o->quiet_sleep,
 		.busy_at = o->busy_at,
 		.escape = o->escape,
+		.watch = o->watch,
 	};
 }
 
@@ -305,6 +314,8 @@ static void derive(struct dardd_opts *o)
 		o->sched.busy = o->busy_at;
 	if (o->escape >= 0)
 		o->sched.escape = o->escape;
+	if (o->watch >= 0)
+		o->sched.watch = o->watch;
 	/* A link state older than three query rounds counts as unknown. */
 	o->max_age_ns = o->query_ns * 3;
 	/* Idle flows are found to within a quarter of the idle time. */
@@ -336,6 +347,7 @@ int dardd_opts_set_mode(struct dardd_opts *o, const char *name, double pvlb)
 	n.quiet_sleep = g->quiet_sleep;
 	n.busy_at = g->busy_at;
 	n.escape = g->escape;
+	n.watch = g->watch;
 	derive(&n);
 	*o = n;
 	return 0;
@@ -361,6 +373,7 @@ enum {
 	OPT_BUSY_AT,
 	OPT_ESCAPE,
 	OPT_PVLB,
+	OPT_WATCH,
 };
 
 /* A number in [min, max] into *x, or its refusal in err. */
@@ -447,6 +460,10 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 		ret = number("--escape", arg, 0, 1, "a probability from 0 to 1",
 			     &o->escape, err);
 		break;
+	case OPT_WATCH:
+		ret = number("--watch-interval", arg, 0, SECONDS_MAX,
+			     "seconds from 0 to 86400", &o->watch, err);
+		break;
 	case OPT_PVLB:
 		ret = number("--pvlb-interval", arg, SECONDS_MIN, SECONDS_MAX,
 			     "seconds from 0.001 to 86400", &o->pvlb, err);
@@ -481,6 +498,7 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 		{"busy-at", required_argument, NULL, OPT_BUSY_AT},
 		{"escape", required_argument, NULL, OPT_ESCAPE},
 		{"pvlb-interval", required_argument, NULL, OPT_PVLB},
+		{"watch-interval", required_argument, NULL, OPT_WATCH},
 		DARD_OPTS_COMMON,
 		{},
 	};

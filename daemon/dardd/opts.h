@@ -27,7 +27,7 @@ struct dardd_opts_given {
 	uint64_t query_ns, schedule_ns;
 	double delta;
 	int delta_is_frac;
-	double quiet_at, quiet_sleep, busy_at, escape;
+	double quiet_at, quiet_sleep, busy_at, escape, watch;
 };
 
 /* What the command line asks for (opts.c). */
@@ -57,7 +57,8 @@ struct dardd_opts {
 	/* --quiet-at, --quiet-sleep, --busy-at: below 0 (unset), the
 	 * mode's. */
 	double quiet_at, quiet_sleep, busy_at, escape;
-	struct dard_sched_mode sched; /* the mode's, with those three */
+	double watch; /* --watch-interval s, 0: none; below 0, the mode's */
+	struct dard_sched_mode sched; /* the mode's, with those */
 	int mover;		      /* enum dardd_mover */
 	double pvlb;		      /* s between a flow's pVLB re-picks */
 	struct dardd_opts_given given;

@@ -26,6 +26,7 @@
 #include "monitors.h"
 #include "query.h"
 #include "sharing.h"
+#include "watch.h"
 #include "keyfile.h"
 #include "log.h"
 #include "proto.h"
@@ -109,33 +110,39 @@ void query_fini(struct dardd *d)
 	d->nswaddr = 0;
 }
 
-/* This tick's ports of every switch some monitor needs, each once. */
+/* q's ports not claimed this tick yet, into its switch's query. */
+static void collect_query(struct dardd *d, const struct dard_mon_query *q)
+{
+	struct sw *s = &d->sw[q->sw];
+	unsigned k;
+
+	for (k = 0; k < q->nports; k++) {
+		uint32_t dl = dard_port_dlink(d->t, q->sw, q->ports[k]);
+
+		if (links_claimed(d, dl))
+			continue;
+		links_claim(d, dl);
+		s->needed = 1;
+		/* A ToR peer's answer since our last tick. */
+		if (share_covered(d, dl))
+			continue;
+		/* One datagram carries 1024 ports. */
+		if (s->nports < DARD_MSG_PORTS_MAX)
+			s->ports[s->nports++] = q->ports[k];
+	}
+}
+
+/* This tick's ports of every switch some monitor or the watch needs. */
 static void collect_ports(struct dardd *d)
 {
 	struct mon *mon;
-	unsigned i, k;
+	unsigned i;
 
 	for (mon = d->mons; mon; mon = mon->next)
-		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++) {
-			const struct dard_mon_query *q = &mon->m->query[i];
-			struct sw *s = &d->sw[q->sw];
-
-			for (k = 0; k < q->nports; k++) {
-				uint32_t dl = dard_port_dlink(d->t, q->sw,
-							      q->ports[k]);
-
-				if (links_claimed(d, dl))
-					continue;
-				links_claim(d, dl);
-				s->needed = 1;
-				/* A ToR peer's answer since our last tick. */
-				if (share_covered(d, dl))
-					continue;
-				/* One datagram carries 1024 ports. */
-				if (s->nports < DARD_MSG_PORTS_MAX)
-					s->ports[s->nports++] = q->ports[k];
-			}
-		}
+		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++)
+			collect_query(d, &mon->m->query[i]);
+	for (i = 0; d->watch.due && i < d->watch.nq; i++)
+		collect_query(d, &d->watch.q[i]);
 }
 
 /* Who asks, in the queries' sender field: our host's ID address. */
@@ -144,7 +151,7 @@ static uint32_t query_sender(const struct dardd *d)
 	return d->t->node[d->me].id;
 }
 
-/* Sends every switch that a monitor needs one query for its ports. */
+/* Sends every switch that a monitor or the watch needs one query. */
 void query_send(struct dardd *d, uint64_t now)
 {
 	static uint8_t buf[DARD_MSG_MAX];
@@ -155,6 +162,7 @@ void query_send(struct dardd *d, uint64_t now)
 	d->st.query_ticks++;
 	/* Before the WANT and the ports: a quiet monitor needs none. */
 	mon_quiet_all(d, now);
+	watch_tick(d, now);
 	share_tick(d, now);
 	/* States that aged to unknown since the last replies: not dead. */
 	dead_update(d, now);

@@ -27,6 +27,7 @@
 #include "monitors.h"
 #include "query.h"
 #include "sharing.h"
+#include "watch.h"
 #include "log.h"
 
 /* The hosts under our ToR with a management address, but us. */
@@ -235,6 +236,10 @@ static void want_update(struct dardd *d, uint64_t now)
 	for (mon = d->mons; mon; mon = mon->next)
 		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++)
 			want_add(d, &mon->m->query[i], m, &sig);
+	/* Always, not only at its ticks: a WANT that changed every tick
+	 * would go to every peer every tick. */
+	for (i = 0; watch_on(d) && i < d->watch.nq; i++)
+		want_add(d, &d->watch.q[i], m, &sig);
 	for (i = 0; i < m->count; i++)
 		sh->need[m->want[i]] = 0;
 	due = m->count &&
@@ -384,10 +389,14 @@ static void take(struct dardd *d, struct peer *p,
 	/*
 	 * A port down is the switch's to say: ask it at once (those links
 	 * are not covered), so that a failure reaches us as fast as it
-	 * reached the sharer, and no faster on a peer's word alone.
+	 * reached the sharer, and no faster on a peer's word alone. The
+	 * watch asks too, at that tick: the link may be on no monitor's
+	 * paths, and only the switch's answer marks it dead (dead.c).
 	 */
 	if (c.down && d->next_query_ns > now)
 		d->next_query_ns = now;
+	if (c.down)
+		d->watch.next_ns = now;
 }
 
 /* Not from a ToR peer's socket: not even worth a MAC's work. */

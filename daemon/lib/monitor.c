@@ -179,6 +179,89 @@ void dard_monitor_free(struct dard_monitor *m)
 	free(m);
 }
 
+struct watch_build {
+	const struct dard_topo *t;
+	const uint8_t *above;
+	uint8_t *seen; /* per directed link */
+};
+
+static int watch_path(const struct dard_path *p, void *arg)
+{
+	struct watch_build *b = arg;
+	uint32_t dl[2 * DARD_LEVEL_MAX];
+	unsigned k, n = dard_path_dlinks(b->t, p, dl);
+
+	for (k = 0; k < n; k++)
+		if (b->above[exit_switch(b->t, dl[k])])
+			b->seen[dl[k]] = 1;
+	return 0;
+}
+
+int dard_watch_plan(struct dard_pathctx *c, const struct dard_topo *t,
+		    uint32_t src_host, const uint8_t *above,
+		    struct dard_mon_query **q, unsigned *nq)
+{
+	struct watch_build b = {t, above, calloc(2 * (size_t)t->nlinks + 1, 1)};
+	uint32_t src_tor = dard_topo_tor(t, src_host), n, dst, dl;
+	uint16_t *ports = NULL;
+	unsigned k, np;
+
+	*q = NULL;
+	*nq = 0;
+	if (!b.seen)
+		return -ENOMEM;
+	for (n = 0; n < t->nnodes; n++) {
+		if (n == src_tor || t->node[n].is_host)
+			continue;
+		dst = dard_topo_tor_host(t, n);
+		if (dst != DARD_NONE)
+			dard_path_foreach(c, src_host, dst, watch_path, &b);
+	}
+	*q = calloc(t->nnodes, sizeof(**q));
+	if (!*q)
+		goto oom;
+	for (n = 0; n < t->nnodes; n++) {
+		if (!above[n] || t->node[n].is_host)
+			continue;
+		np = 0;
+		for (k = 1; k <= t->node[n].nports; k++) {
+			dl = dard_port_dlink(t, n, k);
+			if (dl == DARD_NONE || !b.seen[dl])
+				continue;
+			if (!ports) {
+				ports = calloc(t->node[n].nports,
+					       sizeof(*ports));
+				if (!ports)
+					goto oom;
+			}
+			ports[np++] = k;
+		}
+		if (!np)
+			continue;
+		(*q)[*nq].sw = n;
+		(*q)[*nq].nports = np;
+		(*q)[(*nq)++].ports = ports;
+		ports = NULL;
+	}
+	free(b.seen);
+	return 0;
+oom:
+	free(b.seen);
+	dard_watch_free(*q, *nq);
+	*q = NULL;
+	*nq = 0;
+	return -ENOMEM;
+}
+
+void dard_watch_free(struct dard_mon_query *q, unsigned nq)
+{
+	unsigned i;
+
+	for (i = 0; q && i < nq; i++)
+		free(q[i].ports);
+	free(q);
+}
+
 int dard_monitor_path_index(const struct dard_monitor *m,
 			    const struct dard_path *path)
 {

@@ -70,6 +70,21 @@ int dard_monitor_path_index(const struct dard_monitor *m,
 uint32_t dard_port_dlink(const struct dard_topo *t, uint32_t sw, unsigned port);
 
 /*
+ * A host's watch (sched.h, watch): its queries, in node order, ports in
+ * port order, of every exit port that a path from src_host to a host of
+ * any other ToR leaves by, of the switches above[] marks (its ToR and
+ * those above: dard_share_scope's). On a fat tree: the ToR's and its
+ * aggregation switches' up links and every core's links down to the
+ * other pods, every link of its paths but the last hop down into
+ * another pod's ToR. dardd's watch.c asks them, dard-sim counts them;
+ * free with dard_watch_free. 0 or -ENOMEM.
+ */
+int dard_watch_plan(struct dard_pathctx *c, const struct dard_topo *t,
+		    uint32_t src_host, const uint8_t *above,
+		    struct dard_mon_query **q, unsigned *nq);
+void dard_watch_free(struct dard_mon_query *q, unsigned nq);
+
+/*
  * Stores a reply of switch sw in ls (2 * nlinks entries) and stamps each
  * updated entry in when[] with now. A port reported down makes its
  * directed link dead (sched.h) at once; one reported up again makes it

@@ -443,7 +443,8 @@ const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES] = {
 			     .sleep = 3,
 			     .busy = 0.9,
 			     .escape = 0.5,
-			     .escape_max = 2},
+			     .escape_max = 2,
+			     .watch = 1},
 };
 
 double dard_sched_delta(const struct dard_sched_mode *mode,

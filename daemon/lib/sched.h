@@ -323,6 +323,13 @@ struct dard_sched_mode {
 	 * it at busy times its bandwidth or more. 0: by its count alone.
 	 */
 	double busy;
+	/*
+	 * s between a host's watch queries, elephants or none: the switches
+	 * above its ToR, for every link of its paths they see, so that every
+	 * destination's dead paths are known (dardd's watch.c, flowsim's
+	 * model of it). 0: none, only the monitors ask (the paper's).
+	 */
+	double watch;
 };
 
 extern const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES];

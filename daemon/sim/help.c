@@ -21,6 +21,7 @@ void sim_usage(FILE *f)
 	      "                [ --central S ] [ --query S ] [ --delta D ]\n"
 	      "                [ --quiet-at F ] [ --quiet-sleep S ] [ --busy-at F ]\n"
 	      "                [ --escape P ] [ --stale 0|1 ] [ --split K ]\n"
+	      "                [ --watch-interval S ]\n"
 	      "                [ --anneal N ] [ --large F ] [ --csv FILE ]\n"
 	      "                [ --fail SPEC ]... [ --converge S ] [ --rto S ]\n"
 	      "                [ --degrade SPEC ]...\n"

@@ -301,6 +301,21 @@ static const struct sim_opt opts[] = {
 		 "                 takes a neutral one with probability P, twice\n"
 		 "                 per flow at most, and draws its target among\n"
 		 "                 near-equal ones (default: the mode's, 0.5 or 0)\n"},
+	{.name = "watch-interval",
+	 .val = 'i',
+	 .modes = SIM_RUN,
+	 .parse = opt_double,
+	 .off = OFF(sim.watch),
+	 .min = 0,
+	 .max = 86400,
+	 .domain = "seconds from 0 to 86400",
+	 .help_in = SIM_RUN,
+	 .help = "  --watch-interval S  dard, dard-paper: every host asks the\n"
+		 "                 switches above its ToR for every link of its\n"
+		 "                 paths they see every S, elephants or none, so\n"
+		 "                 that it knows every destination's dead paths\n"
+		 "                 (dardd's --watch-interval; default: the mode's,\n"
+		 "                 1 or 0: none)\n"},
 	{.name = "split",
 	 .val = 'k',
 	 .modes = SIM_RUN,

@@ -22,6 +22,7 @@
 #include "query.h"
 #include "schedule.h"
 #include "track.h"
+#include "watch.h"
 #include "log.h"
 #include "unit.h"
 
@@ -235,6 +236,8 @@ static inline void fix_start(struct fix *f)
 	*d->keys = (struct dard_keys){.n = 1, .key = {fix_mac_key()}};
 	elephants_init(d);
 	monitors_init(d, 1);
+	/* The watch (watch.c) only where a test starts it: watch_init. */
+	assert_int_equal(dead_init(d), 0);
 }
 
 /* dardd exits as it does: the datapath's state stays. */
@@ -244,6 +247,8 @@ static inline void fix_stop(struct fix *f)
 	assert_null(f->d.els);
 	monitors_fini(&f->d);
 	assert_null(f->d.mons);
+	watch_fini(&f->d);
+	dead_fini(&f->d);
 	query_fini(&f->d);
 	links_fini(&f->d);
 	dard_pathctx_free(f->d.pc);

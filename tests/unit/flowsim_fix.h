@@ -30,6 +30,8 @@ static inline int teardown(void **state)
 }
 
 static struct dard_sim_stats stats;
+/* run_step's and run_quiet's --watch-interval: below 0 the mode's. */
+static double fix_watch = -1;
 
 /* One run under o, into stats; a failure fails the test. */
 static inline void run_o(const struct dard_sim_opts *o,
@@ -52,6 +54,7 @@ static inline void run_step(int sched, uint64_t seed, double step,
 	o.sched = sched;
 	o.seed = seed;
 	o.step = step;
+	o.watch = fix_watch;
 	run_o(&o, f, n, out);
 }
 
@@ -72,6 +75,7 @@ static inline void run_quiet(int sched, double quiet, double sleep,
 	o.sched = sched;
 	o.quiet = quiet;
 	o.sleep = sleep;
+	o.watch = fix_watch;
 	run_o(&o, f, n, out);
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * dardd and dead paths: a port reported down marks the paths through it
- * dead in the datapath for every host under the monitor's ToR, at the
- * datapath's own index of each path; up again clears the bit; a silent
- * switch marks nothing; the round moves an elephant off a dead path;
- * `monitor show' and the counters say so.
+ * dead in the datapath for every destination host whose paths cross it,
+ * monitored or not, at the datapath's own index of each path; up again
+ * clears the bit; a silent switch marks nothing; a released monitor
+ * clears nothing the link's fresh state still holds; the watch sees a
+ * failure with no elephant at all; the round moves an elephant off a
+ * dead path; `monitor show' and the counters say so.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -112,10 +114,11 @@ static void assert_dead(struct fix *f, const char *dst, unsigned paths)
 	assert_memory_equal(dead, want, sizeof(want));
 }
 
-/* The exit port of monitor path i's core, down to the destination pod. */
-static uint16_t core_port(struct fix *f, unsigned i, uint32_t *core)
+/* The exit port of m's path i's core, down to the destination pod. */
+static uint16_t core_port_of(struct fix *f, const struct dard_monitor *m,
+			     unsigned i, uint32_t *core)
 {
-	const struct dard_mon_path *p = &f->d.mons->m->path[i];
+	const struct dard_mon_path *p = &m->path[i];
 	uint32_t k;
 
 	*core = p->sw[2];
@@ -124,6 +127,12 @@ static uint16_t core_port(struct fix *f, unsigned i, uint32_t *core)
 			return k;
 	fail_msg("no port of the core on path %u", i);
 	return 0;
+}
+
+/* The exit port of monitor path i's core, down to the destination pod. */
+static uint16_t core_port(struct fix *f, unsigned i, uint32_t *core)
+{
+	return core_port_of(f, f->d.mons->m, i, core);
 }
 
 static void test_down_up(void **state)
@@ -139,28 +148,37 @@ static void test_down_up(void **state)
 	/* All up: nothing changes, nothing is told. */
 	round_trip(f, 1 * S, DARD_NONE, DARD_NONE, 0);
 	assert_int_equal(f->dp.ndead_calls, 0);
-	/* Path 2's core reports its port down: both hosts under tor2_1. */
+	/*
+	 * Path 2's core reports its port down into pod 2: both hosts under
+	 * tor2_1, and both under tor2_2, which we have no monitor for but
+	 * whose path 2 crosses that link too (found in the simulator and
+	 * on the testbed: their new flows waited for TCP's timeout).
+	 */
 	round_trip(f, 2 * S, DARD_NONE, core, port);
-	assert_int_equal(f->dp.ndead_calls, 2);
+	assert_int_equal(f->dp.ndead_calls, 4);
 	assert_dead(f, "e2_1", 1U << 1);
 	assert_dead(f, "e2_2", 1U << 1);
+	assert_dead(f, "e2_3", 1U << 1);
+	assert_dead(f, "e2_4", 1U << 1);
 	assert_null(fix_dead(f, "e3_1"));
 	assert_null(fix_dead(f, "e1_2"));
-	assert_int_equal(f->d.st.dead_paths, 1);
+	assert_int_equal(f->d.st.dead_paths, 2);
 	/* Still down: the datapath is not told again. */
 	round_trip(f, 3 * S, DARD_NONE, core, port);
-	assert_int_equal(f->dp.ndead_calls, 2);
-	/* Up again: the bits are cleared. */
-	round_trip(f, 4 * S, DARD_NONE, DARD_NONE, 0);
 	assert_int_equal(f->dp.ndead_calls, 4);
+	/* Up again: the bits are cleared, the unmonitored ToR's too. */
+	round_trip(f, 4 * S, DARD_NONE, DARD_NONE, 0);
+	assert_int_equal(f->dp.ndead_calls, 8);
 	assert_dead(f, "e2_1", 0);
 	assert_dead(f, "e2_2", 0);
-	assert_int_equal(f->d.st.revived_paths, 1);
+	assert_dead(f, "e2_3", 0);
+	assert_dead(f, "e2_4", 0);
+	assert_int_equal(f->d.st.revived_paths, 2);
 	/* The datapath refuses: tried again with the next reply. */
 	f->dp.dead_ret = -EIO;
 	round_trip(f, 5 * S, DARD_NONE, core, port);
 	calls = f->dp.ndead_calls;
-	assert_true(calls > 4);
+	assert_true(calls > 8);
 	f->dp.dead_ret = 0;
 	round_trip(f, 6 * S, DARD_NONE, core, port);
 	assert_true(f->dp.ndead_calls > calls);
@@ -194,7 +212,8 @@ static void test_silent_not_dead(void **state)
 		round_trip(f, t * S, core, DARD_NONE, 0);
 	assert_dead(f, "e2_1", 0);
 	assert_dead(f, "e2_2", 0);
-	assert_int_equal(f->d.st.revived_paths, 1);
+	assert_dead(f, "e2_3", 0);
+	assert_int_equal(f->d.st.revived_paths, 2);
 	fix_free(f);
 }
 
@@ -271,19 +290,24 @@ static void links_check(json_object *p1, json_object *p2)
 	assert_int_equal(nulls, 1);
 }
 
-/* `monitor show' says which paths are dead; a released monitor's bits go. */
+/*
+ * `monitor show' says which paths are dead; a released monitor's bits
+ * stay while the link's state is fresh, and go once it ages.
+ */
 static void test_show_release(void **state)
 {
 	struct fix *f = fix_new();
 	json_object *doc, *v;
 	uint32_t core;
 	uint16_t port;
+	uint64_t t0;
 
 	(void)state;
 	fix_elephant(f, "e2_1", 1, 0);
 	port = core_port(f, 1, &core);
 	/* The states must be fresh when the JSON is made: use real time. */
-	round_trip(f, dardd_now_ns(), DARD_NONE, core, port);
+	t0 = dardd_now_ns();
+	round_trip(f, t0, DARD_NONE, core, port);
 	doc = ctl_answer(&f->d, "monitors");
 	assert_non_null(doc);
 	assert_true(json_object_object_get_ex(path_json(doc, 1), "dead", &v));
@@ -295,12 +319,122 @@ static void test_show_release(void **state)
 	json_object_put(doc);
 	doc = ctl_answer(&f->d, "stats");
 	assert_true(json_object_object_get_ex(doc, "dead_paths", &v));
-	assert_int_equal(json_object_get_int64(v), 1);
+	assert_int_equal(json_object_get_int64(v), 2);
 	json_object_put(doc);
-	/* The last elephant ends: no monitor is left to clear the bits. */
+	/* The last elephant ends: the link is as dead as it was. */
 	track_end(&f->d, f->d.els, "test");
 	assert_null(f->d.mons);
+	query_send(&f->d, t0 + 1);
+	assert_dead(f, "e2_1", 1U << 1);
+	assert_dead(f, "e2_3", 1U << 1);
+	/* Nobody asks (no watch here): the state ages, the bits go. */
+	query_send(&f->d, t0 + f->d.o.max_age_ns + 1);
 	assert_dead(f, "e2_1", 0);
+	assert_dead(f, "e2_3", 0);
+	fix_free(f);
+}
+
+/*
+ * A fresh state in the link table that no monitor of ours asked for (the
+ * watch's answer, or the switch's answer to the query a peer's SHARE of
+ * a port down makes us send at once: share.c, take) marks the paths of
+ * every destination it is on, and clears them when up again.
+ */
+static void test_unmonitored_state(void **state)
+{
+	struct fix *f = fix_new();
+	const struct dard_monitor *m3;
+	uint32_t dl;
+
+	(void)state;
+	m3 = dead_paths_to(&f->d, dard_topo_tor(f->t, find(f->t, "e3_1")));
+	assert_non_null(m3);
+	dl = m3->path[2].dl[2]; /* path 3's core down into pod 3 */
+	f->d.links.ls[dl].known = 1;
+	f->d.links.ls[dl].dead = 1;
+	f->d.links.when[dl] = 5 * S;
+	dead_update(&f->d, 5 * S);
+	assert_null(f->d.mons);
+	assert_dead(f, "e3_1", 1U << 2);
+	assert_dead(f, "e3_4", 1U << 2);
+	assert_null(fix_dead(f, "e2_1"));
+	/* Up again, in a later record. */
+	f->d.links.ls[dl].dead = 0;
+	f->d.links.when[dl] = 6 * S;
+	dead_update(&f->d, 6 * S);
+	assert_dead(f, "e3_1", 0);
+	assert_dead(f, "e3_4", 0);
+	fix_free(f);
+}
+
+/* A watch tick at now: every switch it asks answers, sw's port down. */
+static void watch_trip(struct fix *f, uint64_t now, uint32_t sw, uint16_t down)
+{
+	const struct dardd_watch *w = &f->d.watch;
+	unsigned i;
+
+	query_send(&f->d, now);
+	assert_true(w->due);
+	for (i = 0; i < w->nq; i++)
+		answer(f, w->q[i].sw, w->q[i].sw == sw ? down : 0, now);
+}
+
+/*
+ * The watch: with no elephant at all, the switches above our ToR are
+ * asked every tick (fattree:4: the ToR, 2 aggregation switches, 4
+ * cores), and a core's port down into pod 3 marks pod 3's hosts. A
+ * monitor of ours across that link, released, clears nothing the watch
+ * still holds; the port up again clears the bits.
+ */
+static void test_watch(void **state)
+{
+	struct fix *f = fix_new();
+	const struct dard_monitor *m3;
+	uint32_t core, n, tor3;
+	uint16_t port;
+	unsigned i;
+
+	(void)state;
+	f->d.o.sched.watch = 1;
+	assert_int_equal(watch_init(&f->d), 0);
+	/* Our ToR's 2 up ports, each aggregation switch's 2 up and 1 down
+	 * (to tor1_2), each core's 3 down to the other pods. */
+	assert_int_equal(f->d.watch.nq, 7);
+	for (i = 0, n = 0; i < f->d.watch.nq; i++)
+		n += f->d.watch.q[i].nports;
+	assert_int_equal(n, 2 + 2 * 3 + 4 * 3);
+	tor3 = dard_topo_tor(f->t, find(f->t, "e3_1"));
+	m3 = dead_paths_to(&f->d, tor3);
+	port = core_port_of(f, m3, 2, &core);
+	f->nsent = 0;
+	watch_trip(f, 1 * S, DARD_NONE, 0);
+	assert_int_equal(f->nsent, 7);
+	assert_int_equal(f->d.st.watch_ticks, 1);
+	assert_int_equal(f->dp.ndead_calls, 0);
+	watch_trip(f, 2 * S, core, port);
+	assert_dead(f, "e3_1", 1U << 2);
+	assert_dead(f, "e3_3", 1U << 2);
+	assert_null(fix_dead(f, "e2_1"));
+	/* An elephant to e3_1: its monitor sees the same; then it ends. */
+	fix_elephant(f, "e3_1", 1, 0);
+	assert_non_null(f->d.mons);
+	watch_trip(f, 3 * S, core, port);
+	track_end(&f->d, f->d.els, "test");
+	assert_null(f->d.mons);
+	for (i = 4; i <= 8; i++)
+		watch_trip(f, i * S, core, port);
+	assert_dead(f, "e3_1", 1U << 2);
+	assert_dead(f, "e3_4", 1U << 2);
+	/* Up again: the watch's answer clears them. */
+	watch_trip(f, 9 * S, DARD_NONE, 0);
+	assert_dead(f, "e3_1", 0);
+	assert_dead(f, "e3_4", 0);
+	/* Off (the paper's mode): no watch query at all. */
+	f->d.o.sched.watch = 0;
+	f->nsent = 0;
+	query_send(&f->d, 10 * S);
+	assert_false(f->d.watch.due);
+	assert_int_equal(f->nsent, 0);
 	fix_free(f);
 }
 
@@ -405,6 +539,8 @@ int main(void)
 		cmocka_unit_test(test_silent_not_dead),
 		cmocka_unit_test(test_round_moves),
 		cmocka_unit_test(test_show_release),
+		cmocka_unit_test(test_unmonitored_state),
+		cmocka_unit_test(test_watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -476,6 +476,65 @@ static void test_down_uncovers(void **state)
 	assert_int_equal(a->sent_ports[core], 1);
 }
 
+/* The directed link out of a's switch sw down to node `to'. */
+static uint32_t dl_to(const char *sw, const char *to)
+{
+	uint32_t n = find(a->t, sw), k, dl;
+
+	for (k = 1; k <= a->t->node[n].nports; k++) {
+		dl = dard_port_dlink(a->t, n, k);
+		if (dl != DARD_NONE &&
+		    dard_topo_peer(a->t, n, k) == find(a->t, to))
+			return dl;
+	}
+	fail_msg("%s has no port to %s", sw, to);
+	return DARD_NONE;
+}
+
+/*
+ * The watch, shared (watch.c): each host's WANT names its watch's
+ * links, so the first of the ToR to tick asks each switch above the ToR
+ * once for both, and the other, covered, asks only its monitor's
+ * switches below other ToRs. A peer's SHARE of a port down that no
+ * monitor needs (core1 down into pod 3) makes A's watch ask at once, as
+ * only the switch's word makes a link dead.
+ */
+static void test_watch_shared(void **state)
+{
+	uint32_t core = find(a->t, "core1"), dl = dl_to("core1", "aggr3_1");
+	unsigned k;
+	int asked = 0;
+
+	(void)state;
+	a->d.o.sched.watch = b->d.o.sched.watch = 1;
+	assert_int_equal(watch_init(&a->d), 0);
+	assert_int_equal(watch_init(&b->d), 0);
+	tick(b, S / 2);
+	assert_true(b->d.watch.due);
+	answer_all(b, 2, S / 2 + 1000);
+	tick(a, 1 * S);
+	assert_true(a->d.watch.due);
+	/* Its monitor's 9 switches, among them the watch's 7. */
+	assert_int_equal(a->nsent, 9);
+	answer_all(a, 2, 1 * S + 1000);
+	assert_true(a->d.st.shares_sent >= 1);
+	tick(b, 1 * S + S / 2);
+	assert_true(b->d.watch.due);
+	/* aggr2_1 and aggr2_2, below tor2_1: not shared. */
+	assert_int_equal(b->nsent, 2);
+	/* B's word of core1's port down: A's watch asks core1 at once,
+	 * 0.3 s after its last, not at its next (1.5 s on). */
+	send_rec(dl, 0, 1 * S + 3 * S / 10);
+	assert_true(a->d.next_query_ns == 1 * S + 3 * S / 10);
+	a->sent_ports[core] = 0;
+	tick(a, 1 * S + 3 * S / 10);
+	assert_true(a->d.watch.due);
+	for (k = 0; k < a->sent_ports[core]; k++)
+		asked |= dard_port_dlink(a->t, core, a->sent_port[core][k]) ==
+			 dl;
+	assert_true(asked);
+}
+
 /*
  * core4 is silent at B's tick: what the others answered waits for B's
  * next tick, and goes as old as it is by then, not as just answered.
@@ -559,6 +618,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flush_age, pair_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lost_announce, pair_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_watch_shared, pair_setup,
 						teardown),
 	};
 

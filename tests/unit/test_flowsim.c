@@ -232,7 +232,9 @@ static void test_control(void **state)
 	 * ..., 39) and the far pod's two aggregation switches: 9 switches.
 	 * The fast mode's monitor lives from 1 s: 39 queries. Sharing
 	 * (test_flowsim_share.c) adds the host's WANTs to its ToR peer.
+	 * The monitors' alone first: no watch.
 	 */
+	fix_watch = 0;
 	run(DARD_SIM_DARD_PAPER, 1, f, 1, out);
 	bytes = 30 * 9 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
 	assert_true(fabs(stats.ctl_bytes - stats.share_bytes - bytes) < 1e-6);
@@ -243,6 +245,16 @@ static void test_control(void **state)
 	run(DARD_SIM_DARD, 1, f, 1, out);
 	assert_true(stats.ctl_bytes - stats.share_bytes == 0);
 	assert_true(fabs(stats.end - 40) < 1e-6);
+	/*
+	 * The watch (dard's default): every host, elephants or none, asks
+	 * its ToR, both aggregation switches and the four cores at every
+	 * query, 0 to 40, quiet monitor or not; shared (the default), once
+	 * per ToR: 8 ToRs, 7 switches.
+	 */
+	fix_watch = -1;
+	run(DARD_SIM_DARD, 1, f, 1, out);
+	bytes = 41 * 8 * 7 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
+	assert_true(fabs(stats.ctl_bytes - stats.share_bytes - bytes) < 1e-6);
 	/*
 	 * A controller at 5, 10, ..., 35: the flow is large (all of its
 	 * link) from the start, so seven reports, and at most one path
@@ -270,6 +282,8 @@ static void test_quiet(void **state)
 	double never, slept, alone;
 
 	(void)state;
+	/* The monitors' queries: the watch would ask all the time. */
+	fix_watch = 0;
 	run_quiet(DARD_SIM_DARD, 0, -1, f, 2, out);
 	never = stats.ctl_bytes - stats.share_bytes;
 	assert_true(fabs(stats.end - 80) < 1e-6);
@@ -289,6 +303,7 @@ static void test_quiet(void **state)
 	alone = stats.ctl_bytes - stats.share_bytes;
 	run_quiet(DARD_SIM_DARD_PAPER, 0, 0, f, 2, out);
 	assert_true(fabs(alone - (stats.ctl_bytes - stats.share_bytes)) < 1e-6);
+	fix_watch = -1;
 }
 
 /*

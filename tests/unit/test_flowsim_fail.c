@@ -2,10 +2,11 @@
 /*
  * The flow-level simulation with a link failing: ECMP's flows stall on
  * it, switch ECMP re-hashes them after convergence, DARD moves them at
- * its monitors' next query (or a timeout, blindly), quiet monitors keep
- * asking while a path is dead, the controllers place every elephant on
- * a live path at once, a link back up carries again, and bad failures
- * are refused.
+ * its monitors' or its watch's next query (or a timeout, blindly), a new
+ * flow to a destination no monitor watches avoids a link the watch saw
+ * dead, quiet monitors keep asking while a path is dead, the controllers
+ * place every elephant on a live path at once, a link back up carries
+ * again, and bad failures are refused.
  */
 #include <errno.h>
 #include <math.h>
@@ -37,9 +38,11 @@ enum { NF = 8 };
 
 /*
  * NF flows of 125 MB from e1_1 to e2_1, hashed over the 4 paths; the
- * link tor1_1-aggr1_1 (half the paths) fails at 0.5 s, back up at up.
- * Returns how many flows never finished.
+ * link tor1_1-aggr1_1 (half the paths; or fail_a-fail_b) fails at 0.5 s,
+ * back up at up. Returns how many flows never finished.
  */
+static const char *fail_a = "tor1_1", *fail_b = "aggr1_1";
+static double fail_watch = -1; /* its --watch-interval; below 0 the mode's */
 static double fail_start;      /* when run_fail's second half starts */
 static double fail_quiet = -1; /* its --quiet-at; below 0 the mode's */
 /* Its --elephant-bytes: 0, every flow of the age at its first byte. */
@@ -48,7 +51,7 @@ static double fail_bytes;
 static size_t run_fail(int sched, double up, double age, double rto,
 		       struct dard_sim_flow *out)
 {
-	struct dard_sim_fail fl = {link_between("tor1_1", "aggr1_1"), 0.5, up};
+	struct dard_sim_fail fl = {link_between(fail_a, fail_b), 0.5, up};
 	struct dard_tflow f[NF];
 	struct dard_sim_opts o;
 	char err[DARD_ERR_MAX];
@@ -66,6 +69,7 @@ static size_t run_fail(int sched, double up, double age, double rto,
 	o.elephant_bytes = fail_bytes;
 	o.rto = rto;
 	o.quiet = fail_quiet;
+	o.watch = fail_watch;
 	if (dard_sim_run(t, p, f, NF, &o, out, &stats, err))
 		fail_msg("%s: %s", dard_sim_sched_name(sched), err);
 	return stats.unfinished;
@@ -102,24 +106,84 @@ static void test_fail(void **state)
 	for (i = 0; i < NF; i++)
 		assert_true(ecmp[i].end >= 0 || out[i].moves >= 1);
 
-	/* No monitor yet (elephants at 100 s): stalled, as ECMP. */
+	/* No monitor yet (elephants at 100 s): the watch's query at 1 s
+	 * saw our ToR's up link down, and the datapath moved them. */
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 0, out), 0);
+	assert_true(fabs(stats.stalled - k * 0.5) < 1e-6);
+	/* Without the watch (dard-paper's): stalled, as ECMP. */
+	fail_watch = 0;
 	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 0, out), k);
 	/* Unless a timeout moves them on, blindly: 1 s at least. */
 	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 1, out), 0);
 	assert_true(stats.stalled >= k * 1.0 - 1e-6);
+	fail_watch = -1;
 
 	/*
 	 * The datapaths' payload (100 Mbit, a tenth of a second of the
 	 * 1 Gbit/s host link): the eight flows share it at 125 Mbit/s and
 	 * have carried 62.5 Mbit each at the failure. Those it stalls never
 	 * carry the rest and never become elephants, so no monitor moves
-	 * them: only the timeout does, as dardd's datapath repairs a flow
-	 * on a retransmission timeout whatever its size.
+	 * them: the watch does, or without it only the timeout, as dardd's
+	 * datapath repairs a flow on a retransmission timeout whatever its
+	 * size.
 	 */
 	fail_bytes = -1;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), 0);
+	fail_watch = 0;
 	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 0, out), k);
 	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 0, 1, out), 0);
+	fail_watch = -1;
 	fail_bytes = 0;
+}
+
+/* Of the flows run_fail starts at fail_start, those never finished. */
+static size_t late_unfinished(const struct dard_sim_flow *out)
+{
+	size_t i, n = 0;
+
+	for (i = NF / 2; i < NF; i++)
+		n += out[i].end < 0;
+	return n;
+}
+
+/*
+ * The watch and new flows (found in dard-sim's workloads and on the
+ * testbed): a core's link down into pod 2 fails at 0.5 s, half the
+ * flows start at 1.5 s, no flow is an elephant (no monitor). Without
+ * the watch those hashed onto the link stall as ECMP's; with it, its
+ * query at 1 s saw the core's port down and the datapath places each
+ * new flow on a live path (no move) and moves the old ones. The last
+ * hop down, into pod 2's ToR, is not the watch's: its flows stall.
+ */
+static void test_fail_watch(void **state)
+{
+	struct dard_sim_flow ecmp[NF], out[NF];
+	size_t i, k;
+
+	(void)state;
+	fail_a = "core1";
+	fail_b = "aggr2_1";
+	fail_start = 1.5;
+	run_fail(DARD_SIM_ECMP, HUGE_VAL, 100, 0, ecmp);
+	k = late_unfinished(ecmp);
+	assert_true(k > 0);
+	fail_watch = 0;
+	run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 0, out);
+	assert_int_equal(late_unfinished(out), k);
+	assert_true(stats.ctl_bytes == 0);
+	fail_watch = -1;
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 0, out), 0);
+	for (i = NF / 2; i < NF; i++)
+		assert_int_equal(out[i].moves, 0);
+	assert_true(stats.ctl_bytes > 0);
+	/* The ToR's link: the watch never asks aggr2_1 for it. */
+	fail_a = "tor2_1";
+	k = run_fail(DARD_SIM_ECMP, HUGE_VAL, 100, 0, ecmp);
+	assert_true(k > 0);
+	assert_int_equal(run_fail(DARD_SIM_DARD, HUGE_VAL, 100, 0, out), k);
+	fail_a = "tor1_1";
+	fail_b = "aggr1_1";
+	fail_start = 0;
 }
 
 /*
@@ -251,6 +315,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fail),
+		cmocka_unit_test(test_fail_watch),
 		cmocka_unit_test(test_fail_quiet),
 		cmocka_unit_test(test_fail_controllers),
 		cmocka_unit_test(test_fail_up),

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The watch: a host learns of dead links through the switches' answers,
+ * and without it asks only for its monitors' paths, one per destination
+ * ToR with elephants; a new flow elsewhere was hashed onto a dead link
+ * and waited for TCP's timeout. So every watch interval (the fast
+ * mode's: every query tick) we also ask the switches above our ToR for
+ * every exit port some path of ours leaves by: our ToR's and our
+ * aggregation switches' up links, and every core's links down to every
+ * other pod. That sees every link of every path of ours but the last
+ * hop down into another pod's ToR, which its pod's hosts watch and the
+ * datapath's in-band repair covers; the next level, every other
+ * aggregation switch, would cost as many switches again (fattree:8: 21
+ * switches against 37). The switches are all in our ToR's sharing scope
+ * (share.h): the ToR's hosts WANT the watch's links always, the first
+ * to tick asks, the others get a SHARE, so each switch is asked once
+ * per ToR per interval, with the ports all its hosts need.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dardd_priv.h"
+#include "monitor.h"
+#include "share.h"
+#include "watch.h"
+#include "log.h"
+
+int watch_init(struct dardd *d)
+{
+	struct dard_share_scope sc;
+	int ret;
+
+	memset(&d->watch, 0, sizeof(d->watch));
+	ret = dard_share_scope_init(&sc, d->t, d->my_tor);
+	if (ret == -EINVAL)
+		return 0; /* no ToR above us: no paths to watch */
+	if (!ret) {
+		ret = dard_watch_plan(d->pc, d->t, d->me, sc.above, &d->watch.q,
+				      &d->watch.nq);
+		dard_share_scope_free(&sc);
+	}
+	if (ret)
+		log_err("the watch: out of memory");
+	return ret;
+}
+
+void watch_fini(struct dardd *d)
+{
+	dard_watch_free(d->watch.q, d->watch.nq);
+	memset(&d->watch, 0, sizeof(d->watch));
+}
+
+int watch_on(const struct dardd *d)
+{
+	return d->watch.nq && d->o.sched.watch > 0;
+}
+
+void watch_tick(struct dardd *d, uint64_t now)
+{
+	struct dardd_watch *w = &d->watch;
+	uint64_t every = (uint64_t)(d->o.sched.watch * 1e9);
+
+	w->due = watch_on(d) && now >= w->next_ns;
+	if (!w->due)
+		return;
+	/* Half a tick early: an interval of one tick asks at each. */
+	w->next_ns = now + every -
+		     (every < d->o.query_ns ? every : d->o.query_ns) / 2;
+	d->st.watch_ticks++;
+}
