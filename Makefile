@@ -515,6 +515,7 @@ test-cli: daemon
 		"DARD_BIN=$(B)/bin tests/cli/simtables.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/workload.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/simworkloads.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/simopts.sh" \
 		tests/cli/scripts.sh \
 		tests/cli/testlib.sh
 

@@ -75,17 +75,48 @@ static int workload_opts(struct dard_traffic_opts *o, const char *fixed,
 	return 0;
 }
 
+/* The flows as CSV, or as text or JSON (ctl_format's choice). */
+static void print_flows(const struct dard_topo *t, const struct dard_tflow *f,
+			long n, int csv)
+{
+	char b1[24], b2[24];
+	long k;
+
+	if (csv)
+		printf("id,start,src,dst,src_id,dst_id,bytes\n");
+	for (k = 0; k < n; k++) {
+		dard_addr_str(t->node[f[k].src].id, b1);
+		dard_addr_str(t->node[f[k].dst].id, b2);
+		if (csv) {
+			printf("%ld,%.6f,%s,%s,%s,%s,%llu\n", k, f[k].start,
+			       t->node[f[k].src].name, t->node[f[k].dst].name,
+			       b1, b2, (unsigned long long)f[k].bytes);
+			continue;
+		}
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "id", "%-5llu", k);
+		print_float(PRINT_ANY, "start", " %10.3f", f[k].start);
+		print_string(PRINT_ANY, "src", " %-8s", t->node[f[k].src].name);
+		print_string(PRINT_ANY, "dst", " -> %-8s",
+			     t->node[f[k].dst].name);
+		print_string(PRINT_ANY, "src_id", " %s", b1);
+		print_string(PRINT_ANY, "dst_id", " -> %s", b2);
+		print_uint(PRINT_ANY, "bytes", " %llu\n", f[k].bytes);
+		close_json_object();
+	}
+}
+
 int do_traffic(struct ctl *c, int argc, char **argv)
 {
 	const char *format = "text", *fixed = NULL;
 	int pattern = 0, load = 0;
 	struct dard_traffic_opts o;
 	struct dard_tflow *f = NULL;
-	char err[DARD_ERR_MAX], b1[24], b2[24];
+	char err[DARD_ERR_MAX];
 	const struct dard_topo *t;
 	uint32_t step;
 	double v;
-	long n, k;
+	long n;
 	int i;
 
 	if (argc < 1)
@@ -179,28 +210,7 @@ int do_traffic(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "traffic gen: %s\n", err);
 		return CTL_ERR;
 	}
-	if (!strcmp(format, "csv"))
-		printf("id,start,src,dst,src_id,dst_id,bytes\n");
-	for (k = 0; k < n; k++) {
-		dard_addr_str(t->node[f[k].src].id, b1);
-		dard_addr_str(t->node[f[k].dst].id, b2);
-		if (!strcmp(format, "csv")) {
-			printf("%ld,%.6f,%s,%s,%s,%s,%llu\n", k, f[k].start,
-			       t->node[f[k].src].name, t->node[f[k].dst].name,
-			       b1, b2, (unsigned long long)f[k].bytes);
-			continue;
-		}
-		open_json_object(NULL);
-		print_uint(PRINT_ANY, "id", "%-5llu", k);
-		print_float(PRINT_ANY, "start", " %10.3f", f[k].start);
-		print_string(PRINT_ANY, "src", " %-8s", t->node[f[k].src].name);
-		print_string(PRINT_ANY, "dst", " -> %-8s",
-			     t->node[f[k].dst].name);
-		print_string(PRINT_ANY, "src_id", " %s", b1);
-		print_string(PRINT_ANY, "dst_id", " -> %s", b2);
-		print_uint(PRINT_ANY, "bytes", " %llu\n", f[k].bytes);
-		close_json_object();
-	}
+	print_flows(t, f, n, !strcmp(format, "csv"));
 	free(f);
 	return CTL_OK;
 }
