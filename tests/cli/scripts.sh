@@ -118,6 +118,9 @@ bad "--repeat with sweep" '^experiment: --runs, --repeat and --seeds go with com
 bad "dard-paper passes the list check, bogus does not" \
 	"^experiment: unknown scheduler \`bogus' in --schedulers; known: .* dard dard-paper dard-count sdn-greedy " \
 	compare --schedulers ecmp,dard-paper,bogus
+bad "--schedulers with spaces" \
+	"^experiment: --schedulers takes a comma-separated list \\(ecmp,dard\\), not \`ecmp dard'$" \
+	compare --schedulers "ecmp dard"
 bad "--unscaled is a flag" "unknown scheduler \`sdn-bogus'" \
 	compare --unscaled --repeat 3 --schedulers dard-paper,sdn-bogus
 bad "dard-count on a deployment" \
