@@ -51,9 +51,6 @@ fi
 
 # vty NODE CMD: FRR's answer in switch NODE, as JSON when CMD asks.
 vty() { bounded vtysh --vty_socket "$dir/frr/$1" -c "$2" 2>/dev/null; }
-# BGP's (prefix, next hop) pairs in NODE's kernel table.
-nexthops() { ip -n "$prefix-$1" -o route show proto bgp | grep -o " via " | wc -l; }
-converged() { [[ $(nexthops "$1") -eq $(<"$dir/node/$1.expect") ]]; }
 # The next hops of NODE's route to host HOST's ID (0: none).
 nh_to() {
 	ip -n "$prefix-$1" -o route show "$(id_of "$2")" | grep -o " via " | wc -l
@@ -77,8 +74,8 @@ t "fattree:4 at 100 Mbit/s, routing bgp: up returns converged" \
 	summary
 	exit
 }
-for sw in $(awk '$2 == "switch" { print $1 }' "$dir/nodes"); do
-	t "$sw holds the $(<"$dir/node/$sw.expect") next hops BGP gives it" converged "$sw"
+for sw in $(switches_of); do
+	t "$sw holds the $(<"$dir/node/$sw.expect") next hops BGP gives it" bgp_converged "$sw"
 done
 t "aggr1_1's four BFD sessions are up" within 10 bfd_up_is aggr1_1 4
 t "core1's four BFD sessions are up" within 10 bfd_up_is core1 4
@@ -112,8 +109,8 @@ is "100 connections across pod 1 started 1 s after the silent failure complete" 
 figure silent.slow "$slow" connections "of 100, started 1 s after the silent failure, that took over 0.5 s"
 t "the link forwards again" eval 'link_fault aggr1_1 "$p" clear && link_fault core1 "$q" clear'
 t "BFD brings the session up again" within 30 bfd_up_is aggr1_1 4
-t "aggr1_1 holds every next hop again" within 30 converged aggr1_1
-t "core1 holds every next hop again" within 30 converged core1
+t "aggr1_1 holds every next hop again" within 30 bgp_converged aggr1_1
+t "core1 holds every next hop again" within 30 bgp_converged core1
 
 # --- A carrier down: the kernel sees it at once ---
 t0=$EPOCHREALTIME
@@ -127,8 +124,8 @@ mice_run 100 20 e3_1 e1_1 e3_3 e1_2 e4_1 e1_1 e4_3 e1_2
 servers_stop e1_1 e1_2
 is "100 connections across pod 1 started 1 s after the carrier down complete" "$done_n" 100
 t "the port up again" ip -n "$prefix-aggr1_1" link set dev "$p" up
-t "aggr1_1 holds every next hop again" within 30 converged aggr1_1
-t "core1 holds every next hop again" within 30 converged core1
+t "aggr1_1 holds every next hop again" within 30 bgp_converged aggr1_1
+t "core1 holds every next hop again" within 30 bgp_converged core1
 t "BFD brings the session up again" within 30 bfd_up_is aggr1_1 4
 
 summary

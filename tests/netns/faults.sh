@@ -122,20 +122,6 @@ start_switchd() {
 	(setsid nsenter --net="/run/netns/$prefix-$1" "$switchd" \
 		-c "$dir/dard.conf" -k "$dir/dard.key" --window 0.2 "$1" </dev/null >>"$dir/log/$1.log" 2>&1 &)
 }
-# Whether every route of switch $1's batch file is in its tables again:
-# Linux removes a port's routes when it goes down, dard-switchd puts them
-# back (connected and local routes are the kernel's own).
-routes_back() {
-	[[ $(ip -n "$prefix-$1" route show table all |
-		grep -v '^local \|^broadcast \|proto kernel' | grep -c ' dev p[0-9]') -ge \
-		$(grep -c '^route add .* dev p[0-9]' "$dir/node/$1.batch") ]]
-}
-all_routes_back() {
-	local n
-	for n in $(awk '$2 != "host" { print $1 }' "$dir/nodes"); do
-		routes_back "$n" || return 1
-	done
-}
 # Bytes through switch $1's port $2, both ways.
 port_bytes() {
 	ip -n "$prefix-$1" -j -s link show dev "$2" |

@@ -209,3 +209,30 @@ link_fault() {
 	*) return 2 ;;
 	esac
 }
+
+# Whether switch $1 has its routes back, as the testbed's files say (need
+# $prefix and $dir). dard's routing: every route of its batch file is in
+# its tables again (Linux removes a port's routes when it goes down,
+# dard-switchd puts them back; connected and local routes are the
+# kernel's own). --routing bgp: its kernel holds the (prefix, next hop)
+# pairs its NODE.expect counts, as testbed up waits for.
+routes_back() {
+	[[ $(ip -n "$prefix-$1" route show table all |
+		grep -v '^local \|^broadcast \|proto kernel' | grep -c ' dev p[0-9]') -ge \
+		$(grep -c '^route add .* dev p[0-9]' "$dir/node/$1.batch") ]]
+}
+all_routes_back() {
+	local n
+	for n in $(awk '$2 != "host" { print $1 }' "$dir/nodes"); do
+		routes_back "$n" || return 1
+	done
+}
+switches_of() { awk '$2 == "switch" { print $1 }' "$dir/nodes"; }
+bgp_nexthops() { ip -n "$prefix-$1" -o route show proto bgp | grep -o " via " | wc -l; }
+bgp_converged() { [[ $(bgp_nexthops "$1") -eq $(<"$dir/node/$1.expect") ]]; }
+all_bgp_converged() {
+	local n
+	for n in $(switches_of); do
+		bgp_converged "$n" || return 1
+	done
+}
