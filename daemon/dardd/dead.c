@@ -132,7 +132,9 @@ static int push(struct dardd *d, const struct dead_view *v, uint32_t tor,
 		mp.n = 0;
 		dard_path_foreach(d->pc, d->me, h, map_path, &mp);
 		ret = d->ops->set_dead(d->dp, t->node[h].id, mp.dead);
-		if (ret) {
+		/* A destination the datapath does not have has no bits
+		 * (dead_clear_all, cpapply): nothing to try again. */
+		if (ret && ret != -ENOENT) {
 			log_warn("marking dead paths to %s: %s",
 				 t->node[h].name, dard_dp_strerror(ret));
 			err = ret;
@@ -195,11 +197,13 @@ void dead_update(struct dardd *d, uint64_t now)
 	if (!dd->dl)
 		return;
 	/* Cheap next to the replies that call it: 2 bytes a link. */
+	dd->ndl = 0;
 	for (dl = 0; dl < 2 * d->t->nlinks; dl++) {
 		uint8_t is = link_dead(d, dl, now);
 
 		changed |= is != dd->dl[dl];
 		dd->dl[dl] = is;
+		dd->ndl += is;
 	}
 	if (changed) {
 		dd->retry = 0;

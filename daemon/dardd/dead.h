@@ -22,6 +22,7 @@ struct dead_view {
 struct dardd_dead {
 	struct dead_view **tor; /* per node: a ToR's view; NULL, ours */
 	uint8_t *dl;		/* per directed link: dead at the update */
+	uint32_t ndl;		/* how many of them are */
 	int retry;		/* a view's push failed: try again */
 };
 

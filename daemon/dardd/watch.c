@@ -61,8 +61,14 @@ void watch_tick(struct dardd *d, uint64_t now)
 	struct dardd_watch *w = &d->watch;
 	uint64_t every = (uint64_t)(d->o.sched.watch * 1e9);
 
-	w->due = watch_on(d) && now >= w->next_ns;
-	if (!w->due)
+	/*
+	 * While a link is dead, every tick: a dead state ages to unknown
+	 * after max_age (3 query intervals), less than a watch interval,
+	 * and the paths it killed would come alive between two watches,
+	 * as a monitor's would but that it keeps asking while one is dead.
+	 */
+	w->due = watch_on(d) && (now >= w->next_ns || d->dead.ndl);
+	if (!w->due || now < w->next_ns)
 		return;
 	/* Half a tick early: an interval of one tick asks at each. */
 	w->next_ns = now + every -

@@ -439,6 +439,42 @@ static void test_watch(void **state)
 }
 
 /*
+ * A watch slower than a dead state's age (--watch-interval above 3 query
+ * intervals): while a link is dead the watch asks at every tick, or the
+ * state would age to unknown between two watches and the paths come
+ * alive again, as they did once every interval (found in review). Once
+ * the link is up it waits for its interval again.
+ */
+static void test_watch_keeps_dead(void **state)
+{
+	struct fix *f = fix_new();
+	const struct dard_monitor *m3;
+	uint32_t core;
+	uint16_t port;
+	unsigned i;
+
+	(void)state;
+	f->d.o.sched.watch = 5;
+	assert_int_equal(watch_init(&f->d), 0);
+	m3 = dead_paths_to(&f->d, dard_topo_tor(f->t, find(f->t, "e3_1")));
+	port = core_port_of(f, m3, 2, &core);
+	watch_trip(f, 1 * S, core, port);
+	assert_dead(f, "e3_1", 1U << 2);
+	for (i = 2; i <= 6; i++) {
+		watch_trip(f, i * S, core, port);
+		assert_dead(f, "e3_1", 1U << 2);
+	}
+	assert_int_equal(f->d.st.watch_ticks, 2);
+	watch_trip(f, 7 * S, DARD_NONE, 0);
+	assert_dead(f, "e3_1", 0);
+	f->nsent = 0;
+	query_send(&f->d, 8 * S);
+	assert_false(f->d.watch.due);
+	assert_int_equal(f->nsent, 0);
+	fix_free(f);
+}
+
+/*
  * Quiet monitors and dead paths: a monitor with a dead path keeps asking,
  * whatever its flows' rates, or its states would age to unknown and the
  * path come back to life (found in review: it did, 4 s after the flow
@@ -541,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_show_release),
 		cmocka_unit_test(test_unmonitored_state),
 		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_watch_keeps_dead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
