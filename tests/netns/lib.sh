@@ -5,8 +5,11 @@
 # bounded in time, and the look-ups the tests make on a testbed (a
 # host's ID, its datapath's flows, a TCP flow by source port, the
 # switches it crosses, a program's pids, dardd's and the datapath's
-# counters, a node's management address). Source it with $suite set, and
-# $testbed, $prefix and $dardctl set before calling what needs them.
+# counters, a node's management address); short connections (mice.py)
+# and their servers; link faults (nftables); whether a testbed's routes
+# are back, dard's or BGP's. Source it with $suite set, and $testbed,
+# $prefix and $dardctl set before calling what needs them ($tmp and
+# $top for the mice, $dir for the routes).
 
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 need_root
@@ -211,11 +214,9 @@ link_fault() {
 }
 
 # Whether switch $1 has its routes back, as the testbed's files say (need
-# $prefix and $dir). dard's routing: every route of its batch file is in
-# its tables again (Linux removes a port's routes when it goes down,
-# dard-switchd puts them back; connected and local routes are the
-# kernel's own). --routing bgp: its kernel holds the (prefix, next hop)
-# pairs its NODE.expect counts, as testbed up waits for.
+# $prefix and $dir): every route of its batch file is in its tables
+# again (Linux removes a port's routes when it goes down, dard-switchd
+# puts them back; connected and local routes are the kernel's own).
 routes_back() {
 	[[ $(ip -n "$prefix-$1" route show table all |
 		grep -v '^local \|^broadcast \|proto kernel' | grep -c ' dev p[0-9]') -ge \
@@ -223,11 +224,14 @@ routes_back() {
 }
 all_routes_back() {
 	local n
-	for n in $(awk '$2 != "host" { print $1 }' "$dir/nodes"); do
+	for n in $(switches_of); do
 		routes_back "$n" || return 1
 	done
 }
 switches_of() { awk '$2 == "switch" { print $1 }' "$dir/nodes"; }
+# --routing bgp: whether switch $1's kernel holds exactly the (prefix,
+# next hop) pairs its NODE.expect counts (testbed up waits for at least
+# as many: more is a fault a test must see, not a reason to wait).
 bgp_nexthops() { ip -n "$prefix-$1" -o route show proto bgp | grep -o " via " | wc -l; }
 bgp_converged() { [[ $(bgp_nexthops "$1") -eq $(<"$dir/node/$1.expect") ]]; }
 all_bgp_converged() {

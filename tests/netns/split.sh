@@ -10,7 +10,7 @@
 #   20002 or from its own: Linux's in-kernel path manager lets both
 #   ends add subflows, each end announcing, and a join over the
 #   connection's limit of 3 is refused, so which end wins decides
-#   whether two or three are left), each wrapped on a path of its own
+#   whether two or three are left), each wrapped on the path its own hash picks
 #   and each an elephant to dardd, and every byte sent is received;
 # - the same for a second transfer from e1_2 to e3_2, at once;
 # - a plain TCP transfer still makes one flow: the default is single-path.
