@@ -270,7 +270,8 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(LIBALGO) $(LIBCOMMON) $(LIBDARD)
 SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o \
 		     $(B)/daemon/switchd/answer.o $(B)/daemon/switchd/counter.o \
 		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o \
-		     $(B)/daemon/switchd/window.o
+		     $(B)/daemon/switchd/window.o $(B)/daemon/switchd/watchers.o \
+		     $(B)/daemon/switchd/notice.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)
@@ -284,6 +285,14 @@ $(B)/bin/dard-bench-switchd: $(B)/bench/bench_switchd.o $(SWITCHD_TEST_OBJS) \
 	$(quiet) LD $@
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(BPF_LIBS) $(LIBDARD_LIBS)
+
+# dard-switchd's watchers, on their own.
+$(B)/tests/unit/test_swwatch.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/tests/test_swwatch: $(B)/tests/unit/test_swwatch.o \
+		$(B)/daemon/switchd/watchers.o $(B)/daemon/switchd/reply.o \
+		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
 
 # dard-switchd's senders' windows, on their own.
 $(B)/tests/unit/test_swreplay.o: DARD_CFLAGS += -iquote daemon/switchd

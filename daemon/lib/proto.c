@@ -44,9 +44,9 @@ size_t dard_proto_query_len(unsigned n)
 					       : bare;
 }
 
-size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
-			uint32_t sender, uint64_t seq, const uint16_t *ports,
-			unsigned n, size_t padto)
+static size_t ports_msg(uint8_t type, void *buf, size_t cap,
+			const struct dard_key *k, uint32_t sender, uint64_t seq,
+			const uint16_t *ports, unsigned n, size_t padto)
 {
 	size_t body = DARD_HDR_LEN + 2 * (size_t)n, len = body + DARD_MAC_LEN;
 	uint8_t *p = buf;
@@ -57,7 +57,7 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 	if (n > DARD_MSG_PORTS_MAX || len > cap || len > DARD_MSG_MAX ||
 	    !sender || !seq)
 		return 0;
-	header(p, DARD_MSG_QUERY, len, n, k->id, sender, seq);
+	header(p, type, len, n, k->id, sender, seq);
 	for (i = 0; i < n; i++)
 		dard_put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
 	memset(p + body, 0, len - DARD_MAC_LEN - body);
@@ -65,9 +65,26 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 	return len;
 }
 
-size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
-			uint32_t sender, uint64_t seq,
-			const struct dard_port_state *st, unsigned n)
+size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
+			uint32_t sender, uint64_t seq, const uint16_t *ports,
+			unsigned n, size_t padto)
+{
+	return ports_msg(DARD_MSG_QUERY, buf, cap, k, sender, seq, ports, n,
+			 padto);
+}
+
+size_t dard_proto_watch(void *buf, size_t cap, const struct dard_key *k,
+			uint32_t sender, uint64_t seq, const uint16_t *ports,
+			unsigned n, size_t padto)
+{
+	return ports_msg(DARD_MSG_WATCH, buf, cap, k, sender, seq, ports, n,
+			 padto);
+}
+
+static size_t records_msg(uint8_t type, void *buf, size_t cap,
+			  const struct dard_key *k, uint32_t sender,
+			  uint64_t seq, const struct dard_port_state *st,
+			  unsigned n)
 {
 	size_t len = dard_proto_reply_len(n);
 	uint8_t *p = buf;
@@ -75,7 +92,7 @@ size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 
 	if (n > DARD_MSG_PORTS_MAX || len > cap || !sender || !seq)
 		return 0;
-	header(p, DARD_MSG_REPLY, len, n, k->id, sender, seq);
+	header(p, type, len, n, k->id, sender, seq);
 	for (i = 0; i < n; i++) {
 		uint8_t *r = p + DARD_HDR_LEN + DARD_PORT_REC_LEN * i;
 
@@ -87,6 +104,20 @@ size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 	}
 	dard_frame_sign(p, len - DARD_MAC_LEN, k);
 	return len;
+}
+
+size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
+			uint32_t sender, uint64_t seq,
+			const struct dard_port_state *st, unsigned n)
+{
+	return records_msg(DARD_MSG_REPLY, buf, cap, k, sender, seq, st, n);
+}
+
+size_t dard_proto_notice(void *buf, size_t cap, const struct dard_key *k,
+			 uint32_t sender, uint64_t seq,
+			 const struct dard_port_state *st, unsigned n)
+{
+	return records_msg(DARD_MSG_NOTICE, buf, cap, k, sender, seq, st, n);
 }
 
 /* The switch protocol's frame: what is checked before all else. */
@@ -108,12 +139,12 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	const uint8_t *p = buf;
 	size_t want, rec, i;
 	unsigned count;
-	int ret;
+	int ret, asks;
 
 	ret = dard_frame_check(&frame, p, len, keys, err);
 	if (ret)
 		return ret;
-	if (p[3] != DARD_MSG_QUERY && p[3] != DARD_MSG_REPLY)
+	if (p[3] < DARD_MSG_QUERY || p[3] > DARD_MSG_NOTICE)
 		return dard_fail(err, -EBADMSG,
 				 "unknown message type %u at byte 3", p[3]);
 	if (dard_get16(p + 4) != len)
@@ -133,15 +164,15 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	if (!dard_get64(p + 16))
 		return dard_fail(err, -EBADMSG,
 				 "seq 0 at byte 16 (never sent)");
-	rec = p[3] == DARD_MSG_QUERY ? 2 : DARD_PORT_REC_LEN;
+	asks = dard_proto_asks(p[3]);
+	rec = asks ? 2 : DARD_PORT_REC_LEN;
 	want = DARD_HDR_LEN + rec * count + DARD_MAC_LEN;
-	/* Only a query is padded. */
-	if (p[3] == DARD_MSG_QUERY ? want > len : want != len)
-		return dard_fail(
-			err, -EBADMSG,
-			"%u %s need %zu bytes, the message has %zu", count,
-			p[3] == DARD_MSG_QUERY ? "ports" : "port records", want,
-			len);
+	/* Only a query or watch is padded. */
+	if (asks ? want > len : want != len)
+		return dard_fail(err, -EBADMSG,
+				 "%u %s need %zu bytes, the message has %zu",
+				 count, asks ? "ports" : "port records", want,
+				 len);
 	for (i = want - DARD_MAC_LEN; i < len - DARD_MAC_LEN; i++)
 		if (p[i])
 			return dard_fail(err, -EBADMSG,
@@ -166,7 +197,7 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 					 "port %u at byte %zu appears twice",
 					 port, DARD_HDR_LEN + rec * i);
 		seen[port / 8] |= 1 << port % 8;
-		if (msg->type == DARD_MSG_QUERY) {
+		if (asks) {
 			msg->ports[i] = port;
 			continue;
 		}

@@ -14,14 +14,22 @@
  *                 run's random value; echoed)
  *     seq u64 (the sender's, strictly increasing, its CLOCK_REALTIME in
  *              microseconds: dard_proto_next_seq(); echoed)
- *   query: count port numbers (u16 each), or none for every exit port,
- *          then zero bytes of padding (the querier pads to the reply)
- *   reply: count port records of 16 bytes each:
+ *   query (type 1), watch (type 3): count port numbers (u16 each), or
+ *          none for every exit port, then zero bytes of padding (the
+ *          querier pads to the reply); a watch is a query that also
+ *          asks for notices (below) of those ports for DARD_PROTO_LEASE_US
+ *   reply (type 2), notice (type 4): count port records of 16 bytes each:
  *     port u16  flags u16  mbps u32  elephants u32  load u32
  *     (load: kbit/s leaving by the port over the agent's window,
  *     0xffffffff not measured, 0xfffffffe or more saturated)
  *   trailer, 32 bytes: HMAC-SHA-512-256 of every byte before it under
  *     the key named by key id
+ *
+ * A notice is the agent's, unasked: the records of a watched port whose
+ * link went down or came up, sent at once to the address the watch came
+ * from, in the watch's key, sender the watcher's; its seq is the agent's
+ * own (dard_proto_next_seq() of its CLOCK_REALTIME), so that a watcher
+ * takes each switch's notices in order and each once.
  */
 #ifndef _DARD_PROTO_H
 #define _DARD_PROTO_H
@@ -38,7 +46,16 @@
 enum dard_msg_type {
 	DARD_MSG_QUERY = 1,
 	DARD_MSG_REPLY = 2,
+	DARD_MSG_WATCH = 3,
+	DARD_MSG_NOTICE = 4,
 };
+
+/*
+ * How long an agent keeps a watch: a watcher renews it well within (dardd
+ * every --watch-interval, at most a third of it: two renewals may be
+ * lost).
+ */
+#define DARD_PROTO_LEASE_US (60ULL * 1000000ULL)
 
 /* The controller's sender (no host's ID address: a broadcast address). */
 #define DARD_PROTO_SENDER_CONTROLLER 0xffffffffU
@@ -122,6 +139,19 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 			uint32_t sender, uint64_t seq,
 			const struct dard_port_state *st, unsigned n);
+/* A watch: a query of type DARD_MSG_WATCH, as dard_proto_query(). */
+size_t dard_proto_watch(void *buf, size_t cap, const struct dard_key *k,
+			uint32_t sender, uint64_t seq, const uint16_t *ports,
+			unsigned n, size_t padto);
+/* A notice to sender: a reply of type DARD_MSG_NOTICE, the agent's seq. */
+size_t dard_proto_notice(void *buf, size_t cap, const struct dard_key *k,
+			 uint32_t sender, uint64_t seq,
+			 const struct dard_port_state *st, unsigned n);
+/* Whether a message of type carries ports (a query or watch), not records. */
+static inline int dard_proto_asks(uint8_t type)
+{
+	return type == DARD_MSG_QUERY || type == DARD_MSG_WATCH;
+}
 
 /*
  * Decode and check one datagram of len bytes against keys. Magic and

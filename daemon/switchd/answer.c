@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "answer.h"
@@ -16,6 +15,7 @@
 #include "err.h"
 #include "topo.h"
 #include "log.h"
+#include "notice.h"
 
 static const struct dard_rx_ops query_ops;
 
@@ -48,17 +48,6 @@ void sw_answer_close(struct sw_agent *a)
 	a->sock = a->ioctl_sock = -1;
 }
 
-static int port_up(const struct sw_agent *a, const struct sw_port *p)
-{
-	struct ifreq ifr = {0};
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->ifname);
-	if (ioctl(a->ioctl_sock, SIOCGIFFLAGS, &ifr))
-		return 0;
-	return (ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) ==
-	       (IFF_UP | IFF_RUNNING);
-}
-
 /*
  * The ports' state: their links at every query, since a dead link must
  * reach the monitors at once (an ioctl per port costs a microsecond), and
@@ -72,7 +61,7 @@ static int refresh(struct sw_agent *a, uint64_t now)
 	int ret;
 
 	for (i = 0; i < a->nports; i++)
-		a->port[i].up = port_up(a, &a->port[i]);
+		a->port[i].up = sw_port_up(a, &a->port[i]);
 	if (a->counted_ns && now - a->counted_ns < a->window_ns / 4)
 		return 0;
 	a->counted_ns = 0;
@@ -120,6 +109,14 @@ static int query_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	a->queries++;
 	a->query_bytes += len;
 	inet_ntop(AF_INET, &peer.sin_addr, from, sizeof(from));
+	/*
+	 * A watch is kept though we cannot answer yet (counting): its
+	 * sender, started with us, hears of a link's fall from then on. Not
+	 * an unpadded one: no notice may be longer than its watch.
+	 */
+	if (query.type == DARD_MSG_WATCH &&
+	    sw_padded(a->port, a->nports, &query))
+		sw_notice_watch(a, &query, addr, port, now);
 	/*
 	 * A started (or restarted) agent's counter has seen less than a
 	 * window of traffic: its counts would be low, and a low count draws

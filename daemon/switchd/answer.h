@@ -11,6 +11,7 @@
 #include "log.h"
 #include "receiver.h"
 #include "reply.h"
+#include "watchers.h"
 #include "window.h"
 
 /*
@@ -40,12 +41,16 @@
 	C(replies, "replies")                                                  \
 	T("rejected")                                                          \
 	C(send_errors, "send errors")                                          \
+	C(watches, "watches")                                                  \
+	C(watch_full, "watches refused for room")                              \
+	C(notices, "notices")                                                  \
 	C(count_errors, "count errors")                                        \
 	C(early, "before the first window")                                    \
 	NL()                                                                   \
 	L("refused", SW_REFUSALS)                                              \
 	C(query_bytes, "bytes in")                                             \
-	C(reply_bytes, "out")
+	C(reply_bytes, "out")                                                  \
+	C(notice_bytes, "notices out")
 
 #define __SW_STAT_FIELD(name, text) uint64_t name;
 #define __SW_STAT_NONE(...)
@@ -62,6 +67,12 @@ struct sw_agent {
 	/* CLOCK_REALTIME in µs, which seqs are (NULL: the real one). */
 	uint64_t (*wall_us)(void);
 	int sock, ioctl_sock;
+	/* notice.h: who watches (NULL: none kept), the ports changed at
+	 * the last look, rtnetlink's link events, our notices' last seq. */
+	struct sw_watchers *watchers;
+	uint8_t *changed;
+	int link_ev;
+	uint64_t notice_seq;
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */
 	/* sw_now() before which queries go unanswered: a
 	 * counter started afresh has seen a window of traffic only then. */

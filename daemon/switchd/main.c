@@ -27,6 +27,7 @@
 #include "keyfile.h"
 #include "load.h"
 #include "log.h"
+#include "notice.h"
 #include "notify.h"
 #include "opts.h"
 #include "routes.h"
@@ -144,7 +145,8 @@ static void run(struct sw_agent *a, struct sw_routes *r, struct sw_load *l,
 	int counting = 1;
 
 	while (!stop) {
-		struct pollfd pfd[2] = {{.fd = a->sock, .events = POLLIN},
+		struct pollfd pfd[3] = {{.fd = a->sock, .events = POLLIN},
+					{.fd = a->link_ev, .events = POLLIN},
 					{.fd = r->ev, .events = POLLIN}};
 		uint64_t now = sw_now();
 		int wait = -1;
@@ -158,6 +160,8 @@ static void run(struct sw_agent *a, struct sw_routes *r, struct sw_load *l,
 		}
 		if (now >= l->next_ns) {
 			sw_load_sample(l, a->port, a->nports, sample_ns());
+			/* Link events lost (a full socket): a window late. */
+			sw_notify(a, now);
 			/* Behind (a stopped process): a window from now. */
 			l->next_ns = l->next_ns + a->window_ns > now
 					     ? l->next_ns + a->window_ns
@@ -179,11 +183,13 @@ static void run(struct sw_agent *a, struct sw_routes *r, struct sw_load *l,
 			wait = sooner(wait, now, a->ready_ns);
 		wait = sooner(wait, now, l->next_ns);
 		wait = dard_notify_watchdog(n, now, wait);
-		if (poll(pfd, o->no_tables ? 1 : 2, wait) <= 0)
+		if (poll(pfd, o->no_tables ? 2 : 3, wait) <= 0)
 			continue;
+		if (pfd[1].revents & POLLIN)
+			sw_notice_events(a, sw_now());
 		if (pfd[0].revents & POLLIN)
 			sw_answer(a);
-		if (pfd[1].revents & POLLIN)
+		if (pfd[2].revents & POLLIN)
 			sw_routes_event(r);
 	}
 }
@@ -195,7 +201,7 @@ int main(int argc, char **argv)
 	static struct sw_replay replay;
 	char err[DARD_ERR_MAX + PATH_MAX], addr[INET_ADDRSTRLEN];
 	struct sigaction sig = {.sa_handler = on_signal};
-	struct sw_agent a = {.sock = -1, .ioctl_sock = -1};
+	struct sw_agent a = {.sock = -1, .ioctl_sock = -1, .link_ev = -1};
 	struct sw_routes r = {.req = -1, .ev = -1, .ioctl_sock = -1};
 	struct sw_load load = {.fd = -1};
 	struct dard_notify notify = {0};
@@ -217,7 +223,8 @@ int main(int argc, char **argv)
 	if (setup(&a, &r, &cfg, &o, &listen, err) || dard_crypto_init(err) ||
 	    dard_keys_open(&keys, dard_key_path(o.key), err) ||
 	    replay_init(&replay, err) ||
-	    sw_answer_open(&a, listen, o.port, err) || sw_load_open(&load, err))
+	    sw_answer_open(&a, listen, o.port, err) ||
+	    sw_notice_open(&a, err) || sw_load_open(&load, err))
 		goto out;
 	a.keys = keys;
 	sigaction(SIGINT, &sig, NULL);
@@ -266,6 +273,7 @@ out:
 	if (ret)
 		log_err("%s", err);
 	sw_counter_detach(a.counter);
+	sw_notice_close(&a);
 	sw_answer_close(&a);
 	sw_load_close(&load);
 	sw_routes_close(&r);

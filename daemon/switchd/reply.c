@@ -85,8 +85,8 @@ int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
 
 	if (ret)
 		return ret;
-	if (msg->type != DARD_MSG_QUERY)
-		return dard_fail(err, -EINVAL, "not a query");
+	if (!dard_proto_asks(msg->type))
+		return dard_fail(err, -EINVAL, "not a query or watch");
 	return 0;
 }
 
@@ -101,9 +101,8 @@ static const struct sw_port *find_port(const struct sw_port *port,
 	return NULL;
 }
 
-/* Port num's record; p is the switch's port of that number, or NULL. */
-static void state(struct dard_port_state *st, unsigned num,
-		  const struct sw_port *p)
+void sw_port_record(struct dard_port_state *st, unsigned num,
+		    const struct sw_port *p)
 {
 	st->port = num;
 	st->flags = p && p->up ? DARD_PORT_F_UP : 0;
@@ -112,17 +111,36 @@ static void state(struct dard_port_state *st, unsigned num,
 	st->load_kbps = p ? p->load_kbps : DARD_LOAD_UNKNOWN;
 }
 
+/* The most records a reply to q may carry: q's length plus the slack. */
+static unsigned reply_fit(const struct dard_msg *q)
+{
+	size_t bound = (size_t)q->len + DARD_PROTO_SLACK;
+	unsigned fit = 0;
+
+	while (fit < DARD_MSG_PORTS_MAX &&
+	       dard_proto_reply_len(fit + 1) <= bound)
+		fit++;
+	return fit;
+}
+
+int sw_padded(const struct sw_port *port, unsigned nports,
+	      const struct dard_msg *q)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < q->count && i < DARD_MSG_PORTS_MAX; i++)
+		n += find_port(port, nports, q->ports[i]) != NULL;
+	/* No ports: every port, as many as fit. */
+	return n <= reply_fit(q);
+}
+
 size_t sw_reply(const struct sw_port *port, unsigned nports,
 		const struct dard_msg *q, const struct dard_key *k, void *buf,
 		size_t cap, unsigned *nports_out)
 {
 	static struct dard_port_state st[DARD_MSG_PORTS_MAX];
-	size_t bound = (size_t)q->len + DARD_PROTO_SLACK;
-	unsigned i, n = 0, fit = 0;
+	unsigned i, n = 0, fit = reply_fit(q);
 
-	while (fit < DARD_MSG_PORTS_MAX &&
-	       dard_proto_reply_len(fit + 1) <= bound)
-		fit++;
 	*nports_out = 0;
 	if (q->count) {
 		for (i = 0; i < q->count && i < DARD_MSG_PORTS_MAX; i++) {
@@ -130,13 +148,13 @@ size_t sw_reply(const struct sw_port *port, unsigned nports,
 				find_port(port, nports, q->ports[i]);
 
 			if (p)
-				state(&st[n++], q->ports[i], p);
+				sw_port_record(&st[n++], q->ports[i], p);
 		}
 		if (n > fit)
 			return 0;
 	} else {
 		for (i = 0; i < nports && n < fit; i++)
-			state(&st[n++], port[i].num, &port[i]);
+			sw_port_record(&st[n++], port[i].num, &port[i]);
 	}
 	*nports_out = n;
 	return dard_proto_reply(buf, cap, k, q->sender, q->seq, st, n);

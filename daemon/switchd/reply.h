@@ -29,6 +29,7 @@ struct sw_port {
 	uint32_t elephants; /* at the last count */
 	uint64_t min_bytes; /* a flow counts with this many in a window */
 	int up;		    /* the link was up at the last look */
+	int told;	    /* what the watchers were told (notice.h) */
 	uint32_t load_kbps; /* over the last window; DARD_LOAD_UNKNOWN */
 	struct sw_tx tx;    /* the last good sample of its counter */
 };
@@ -68,8 +69,8 @@ unsigned sw_tally(struct sw_port *port, unsigned nports,
 		  uint64_t window_ns, uint8_t *forget);
 
 /*
- * Decodes a query into msg: 0, or dard_proto_decode's -errno, or -EINVAL
- * for a reply, with err (DARD_ERR_MAX) why.
+ * Decodes a query or watch into msg: 0, or dard_proto_decode's -errno, or
+ * -EINVAL for a reply or notice, with err (DARD_ERR_MAX) why.
  */
 int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
 		    struct dard_msg *msg, char *err);
@@ -83,6 +84,17 @@ int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
  * every port, as many as fit in that bound. *nports_out: the ports
  * answered.
  */
+/*
+ * Whether q is padded for its reply: its ports of ours' records fit in
+ * its length plus DARD_PROTO_SLACK (no ports: always, as many as fit).
+ */
+int sw_padded(const struct sw_port *port, unsigned nports,
+	      const struct dard_msg *q);
+
+/* Port num's record; p is the switch's port of that number, or NULL. */
+void sw_port_record(struct dard_port_state *st, unsigned num,
+		    const struct sw_port *p);
+
 size_t sw_reply(const struct sw_port *port, unsigned nports,
 		const struct dard_msg *q, const struct dard_key *k, void *buf,
 		size_t cap, unsigned *nports_out);

@@ -41,13 +41,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(data[0] & 1))
 		abort(); /* nothing unsigned gets through */
 	size = n;
-	n = msg.type == DARD_MSG_QUERY
-		    ? dard_proto_query(out, sizeof(out), &keys.key[0],
-				       msg.sender, msg.seq, msg.ports,
-				       msg.count, msg.len)
-		    : dard_proto_reply(out, sizeof(out), &keys.key[0],
-				       msg.sender, msg.seq, msg.state,
-				       msg.count);
+	/* Every type encodes back to the same bytes. */
+	switch (msg.type) {
+	case DARD_MSG_QUERY:
+		n = dard_proto_query(out, sizeof(out), &keys.key[0], msg.sender,
+				     msg.seq, msg.ports, msg.count, msg.len);
+		break;
+	case DARD_MSG_WATCH:
+		n = dard_proto_watch(out, sizeof(out), &keys.key[0], msg.sender,
+				     msg.seq, msg.ports, msg.count, msg.len);
+		break;
+	case DARD_MSG_REPLY:
+		n = dard_proto_reply(out, sizeof(out), &keys.key[0], msg.sender,
+				     msg.seq, msg.state, msg.count);
+		break;
+	case DARD_MSG_NOTICE:
+		n = dard_proto_notice(out, sizeof(out), &keys.key[0],
+				      msg.sender, msg.seq, msg.state,
+				      msg.count);
+		break;
+	default:
+		abort(); /* the decoder takes no other type */
+	}
 	if (n != size || memcmp(out, in, size))
 		abort();
 	return 0;

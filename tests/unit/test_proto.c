@@ -218,6 +218,50 @@ static void resign(uint8_t *b, size_t n)
 				  K->k);
 }
 
+/*
+ * A watch is a query of type 3, padded alike; a notice a reply of type 4;
+ * each decodes to its type, and type 5 is none.
+ */
+static void test_watch_notice(void **state)
+{
+	static const struct dard_port_state st[] = {
+		{.port = 2, .flags = 0, .mbps = 100, .load_kbps = 7}};
+	uint8_t b[128], q[128];
+	char err[DARD_ERR_MAX] = "";
+	size_t n;
+
+	(void)state;
+	n = dard_proto_watch(b, sizeof(b), K, SENDER, 9, (uint16_t[]){2, 3}, 2,
+			     dard_proto_query_len(2));
+	assert_int_equal(n, dard_proto_query(q, sizeof(q), K, SENDER, 9,
+					     (uint16_t[]){2, 3}, 2,
+					     dard_proto_query_len(2)));
+	assert_int_equal(b[3], DARD_MSG_WATCH);
+	/* Only the type differs, and the MAC over it. */
+	assert_memory_equal(b, q, 3);
+	assert_memory_equal(b + 4, q + 4, n - 4 - DARD_MAC_LEN);
+	assert_int_equal(dard_proto_decode(b, n, &keys, &msg, err), 0);
+	assert_int_equal(msg.type, DARD_MSG_WATCH);
+	assert_int_equal(msg.count, 2);
+	assert_int_equal(msg.ports[1], 3);
+	assert_true(dard_proto_asks(msg.type));
+	n = dard_proto_notice(b, sizeof(b), K, SENDER, 10, st, 1);
+	assert_int_equal(n, dard_proto_reply_len(1));
+	assert_int_equal(dard_proto_decode(b, n, &keys, &msg, err), 0);
+	assert_int_equal(msg.type, DARD_MSG_NOTICE);
+	assert_false(dard_proto_asks(msg.type));
+	assert_true(msg.seq == 10);
+	assert_int_equal(msg.state[0].port, 2);
+	assert_int_equal(msg.state[0].flags, 0);
+	assert_int_equal(msg.state[0].load_kbps, 7);
+	b[3] = 5;
+	resign(b, n);
+	refuse(b, n, -EBADMSG, "unknown message type 5 at byte 3");
+	b[3] = 0;
+	resign(b, n);
+	refuse(b, n, -EBADMSG, "unknown message type 0 at byte 3");
+}
+
 static void test_refused(void **state)
 {
 	static const uint8_t v1[] = {0xda, 0x4d, 1, 2, 0, 12, 0, 0, 0, 0, 0, 0};
@@ -327,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_padding),
 		cmocka_unit_test(test_reply_bytes),
 		cmocka_unit_test(test_reply_round_trip),
+		cmocka_unit_test(test_watch_notice),
 		cmocka_unit_test(test_refused),
 	};
 

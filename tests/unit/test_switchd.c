@@ -292,7 +292,7 @@ static void test_decode_rejects(void **state)
 	assert_true(n > 0);
 	err[0] = '\0';
 	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err), -EINVAL);
-	assert_string_equal(err, "not a query");
+	assert_string_equal(err, "not a query or watch");
 	n = dard_proto_query(buf, sizeof(buf), K, SENDER, 7, (uint16_t[]){2}, 1,
 			     0);
 	assert_int_equal(sw_query_decode(buf, n, &keys, &msg, err), 0);
