@@ -194,6 +194,7 @@ enum {
 struct dard_sim_stats {
 	double ctl_bytes;   /* control messages, both directions */
 	double share_bytes; /* of which SHAREs among a ToR's hosts */
+	unsigned notices;   /* the agents' (the watch's), to hosts */
 	size_t elephants;   /* flows that lived to the elephant age */
 	size_t neutral;	    /* DARD's neutral moves (sched.h, escape) */
 	double end;	    /* s: the last completion */

@@ -129,14 +129,6 @@ static int pset_has(const struct pset *p, uint32_t dl)
 	return 0;
 }
 
-/* The switch directed link dl leaves. */
-static uint32_t dl_tail(const struct dard_topo *t, uint32_t dl)
-{
-	const struct dard_link *l = &t->link[dl / 2];
-
-	return dl % 2 == DARD_UP ? l->down : l->up;
-}
-
 /*
  * Whether host h, under ToR tor, knows dl dead, as dardd's dead.c does
  * from its link table: its watch's last answer says so (dl leaves a
@@ -151,7 +143,7 @@ static int knows_dead(const struct sim *s, uint32_t h, uint32_t tor,
 	const struct mon *m;
 
 	if (s->watch && s->wdead[dl] && s->watch[tor].above &&
-	    s->watch[tor].above[dl_tail(s->t, dl)])
+	    s->watch[tor].above[dard_dlink_exit(s->t, dl)])
 		return 1;
 	if (!s->ls[dl].dead)
 		return 0;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * DARD's control traffic in the flow-level simulation: at each query,
- * the switches each host asks (its monitors' and its watch's, sched.h's
- * watch), alone or shared with the hosts under its ToR (share.h), and
- * the WANTs and SHAREs that sharing sends; and the watch itself, which
- * switches it asks and what it last saw dead (flowsim_fail.c reads it).
+ * the switches each host asks (its monitors', alone or shared with the
+ * hosts under its ToR, share.h; its watch's, sched.h's watch, alone),
+ * the WANTs and SHAREs that sharing sends, and the agents' notices; and
+ * the watch itself, which switches it asks and what the notices told
+ * it is dead (flowsim_fail.c reads it).
  * Split from flowsim_dard.c, which decides what the queries see.
  */
 #include <errno.h>
@@ -84,23 +85,6 @@ static void watch_ask(struct sim *s, uint32_t h)
 }
 
 /*
- * Whether this query is the watch's (every mode.watch, half a query
- * interval early, as dardd's watch_tick), and what it sees dead then.
- */
-void flowsim_watch_query(struct sim *s)
-{
-	double every = s->mode.watch;
-	uint32_t l;
-
-	s->watch_due = s->watch && s->now >= s->next_watch;
-	if (!s->watch_due)
-		return;
-	s->next_watch = s->now + every - fmin(every, s->mode.query) / 2;
-	for (l = 0; l < 2 * s->t->nlinks; l++)
-		s->wdead[l] = s->ls[l].dead;
-}
-
-/*
  * The directed links of q that the host needs, each once, added to the
  * have its WANT holds so far: what one WANT datagram carries, as dardd's
  * want_add. *over says q needs a link beyond: the host asks q's switch
@@ -139,11 +123,12 @@ static double share_bytes(unsigned n, unsigned len, unsigned max)
 /*
  * Query q of host h under sharing: its shared links into h's WANT, and
  * its switch asked, by h unless the ToR's sharer asked it (group) or h
- * did (mine). ask 0: the WANT alone (the watch between its queries).
+ * did (mine).
  */
-static void share_query(struct sim *s, const struct share_tor *st,
-			struct share_want *w, const struct dard_mon_query *q,
-			uint64_t mine, uint64_t group, int ask)
+static void share_query(struct sim *s, struct share_want *w,
+			const struct share_tor *st,
+			const struct dard_mon_query *q, uint64_t mine,
+			uint64_t group)
 {
 	if (st->above[q->sw]) {
 		int over = 0;
@@ -151,12 +136,11 @@ static void share_query(struct sim *s, const struct share_tor *st,
 
 		n = share_need(s, q, mine, &w->cur, w->n, &over);
 		w->n += n;
-		/* The watch between its ticks: WANTed, not answered. */
-		w->nrec += ask ? n : 0;
-		if (!ask || (s->asked[q->sw] >= group &&
-			     (!over || s->asked[q->sw] == mine)))
+		w->nrec += n;
+		if (s->asked[q->sw] >= group &&
+		    (!over || s->asked[q->sw] == mine))
 			return;
-	} else if (!ask || s->asked[q->sw] == mine) {
+	} else if (s->asked[q->sw] == mine) {
 		return;
 	}
 	s->asked[q->sw] = mine;
@@ -165,9 +149,9 @@ static void share_query(struct sim *s, const struct share_tor *st,
 
 /*
  * One host's queries under sharing: the ToR's shared switches once
- * (group), the others its own; its monitors', then its watch's, whose
- * links its WANT always holds (dardd's want_update). Notes in its want
- * how many shared links it needs now and their signature.
+ * (group), the others its own; its monitors', then its watch's, never
+ * shared (dardd's watch.c). Notes in its want how many shared links it
+ * needs now and their signature.
  */
 static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 		       uint64_t group)
@@ -184,16 +168,73 @@ static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 	w->nrec = 0;
 	for (m = s->hmon[h]; m; m = m->hnext)
 		for (k = 0; !m->quiet && k < m->m->nqueries; k++)
-			share_query(s, st, w, &m->m->query[k], mine, group, 1);
+			share_query(s, w, st, &m->m->query[k], mine, group);
+	/* The watch its own: each host watches for itself (dardd's watch.c). */
 	sw = s->watch ? &s->watch[st->tor] : NULL;
-	for (k = 0; sw && k < sw->nq; k++)
-		share_query(s, st, w, &sw->q[k], mine, group, s->watch_due);
+	for (k = 0; sw && s->watch_due && k < sw->nq; k++)
+		if (s->asked[sw->q[k].sw] != mine) {
+			s->asked[sw->q[k].sw] = mine;
+			s->st->ctl_bytes +=
+				DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
+		}
 }
 
 static void share_count(struct sim *s, double bytes)
 {
 	s->st->ctl_bytes += bytes;
 	s->st->share_bytes += bytes;
+}
+
+/*
+ * The agents' notices of directed link dl's change (proto.h): one to
+ * every host under each ToR whose watch asks dl's switch, each its own
+ * watcher, counted at the paper's reply size, as the replies are.
+ */
+static void notices(struct sim *s, uint32_t dl)
+{
+	const struct dard_topo *t = s->t;
+	uint32_t sw = dard_dlink_exit(t, dl), tor, h;
+	unsigned k, nh;
+
+	for (tor = 0; tor < t->nnodes; tor++) {
+		if (!s->watch[tor].above || !s->watch[tor].above[sw])
+			continue;
+		nh = 0;
+		for_each_port(t, tor, k) {
+			h = dard_topo_peer(t, tor, k);
+			nh += h != DARD_NONE && t->node[h].is_host;
+		}
+		s->st->notices += nh;
+		s->st->ctl_bytes += nh * DARD_SIM_REPLY_BYTES;
+	}
+}
+
+/*
+ * Whether this query is the watch's (every mode.watch, half a query
+ * interval early, as dardd's watch_tick), and what the watches know dead
+ * now: a link's fall or return reaches every watcher at once in its
+ * agent's notice, here at the query after it (the link states change
+ * only at queries).
+ */
+void flowsim_watch_query(struct sim *s)
+{
+	double every = s->mode.watch;
+	unsigned ndead = 0;
+	uint32_t l;
+
+	if (!s->watch)
+		return;
+	for (l = 0; l < 2 * s->t->nlinks; l++) {
+		if (s->wdead[l] != s->ls[l].dead) {
+			s->wdead[l] = s->ls[l].dead;
+			notices(s, l);
+		}
+		ndead += s->wdead[l];
+	}
+	/* While a link is dead, every query (dardd's watch_tick). */
+	s->watch_due = s->now >= s->next_watch || ndead;
+	if (s->now >= s->next_watch)
+		s->next_watch = s->now + every - fmin(every, s->mode.query) / 2;
 }
 
 /*

@@ -86,6 +86,9 @@
 	C(rounds_quiet)                 /* skipped: monitor quiet */           \
 	C(query_ticks)                  /* query ticks run */                  \
 	C(watch_ticks)                  /* of them: the watch asked */         \
+	C(watches)                      /* WATCHes sent (switches asked) */    \
+	C(notices)                      /* taken: the agents' own */           \
+	C(notice_bytes)                                                        \
 	C(monitor_ticks)                /* monitors at a tick, summed */       \
 	C(quiet_ticks)                  /* quiet ones, summed */               \
 	C(moves)                                                               \

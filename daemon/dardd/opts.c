@@ -124,13 +124,16 @@ static void usage(FILE *f)
 		"                             the mode's, 0.5 or 0: neither)\n"
 		"      --pvlb-interval S      pvlb: a flow's re-pick every S of its\n"
 		"                             life (default 10, the paper's)\n"
-		"      --watch-interval S     ask the switches above our ToR every S\n"
-		"                             for every link of our paths they see,\n"
-		"                             with elephants or none, so that a new\n"
-		"                             flow to any destination avoids a dead\n"
-		"                             link; shared by the ToR's hosts; 0:\n"
-		"                             only the monitors ask (default: the\n"
-		"                             mode's, 1 or 0: paper)\n"
+		"      --watch-interval S     watch the switches above our ToR: ask\n"
+		"                             them every S for every link of our\n"
+		"                             paths they see, elephants or none, and\n"
+		"                             have them tell us at once when one goes\n"
+		"                             down or comes back (a notice), so that\n"
+		"                             a new flow to any destination avoids a\n"
+		"                             dead link; shared by the ToR's hosts;\n"
+		"                             at most 20 (an agent keeps a watch\n"
+		"                             60 s); 0: only the monitors ask\n"
+		"                             (default: the mode's, 20 or 0: paper)\n"
 		"  -v, --verbose              log every query and reply decision\n"
 		"  -q, --quiet                log errors only\n"
 		"  -V, --version              print the version\n"
@@ -461,8 +464,8 @@ static int option(struct dardd_opts *o, int opt, const char *arg, char *err)
 			     &o->escape, err);
 		break;
 	case OPT_WATCH:
-		ret = number("--watch-interval", arg, 0, SECONDS_MAX,
-			     "seconds from 0 to 86400", &o->watch, err);
+		ret = number("--watch-interval", arg, 0, DARD_WATCH_MAX,
+			     "seconds from 0 to 20", &o->watch, err);
 		break;
 	case OPT_PVLB:
 		ret = number("--pvlb-interval", arg, SECONDS_MIN, SECONDS_MAX,

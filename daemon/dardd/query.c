@@ -132,6 +132,26 @@ static void collect_query(struct dardd *d, const struct dard_mon_query *q)
 	}
 }
 
+/*
+ * The watch's query q, our own: each host watches for itself (a WATCH
+ * makes its agent tell the sender alone), so its ports go into the
+ * switch's query though a monitor's link was shared this tick, once.
+ */
+static void collect_watch(struct dardd *d, const struct dard_mon_query *q)
+{
+	struct sw *s = &d->sw[q->sw];
+	unsigned k, i;
+
+	for (k = 0; k < q->nports; k++) {
+		links_claim(d, dard_port_dlink(d->t, q->sw, q->ports[k]));
+		for (i = 0; i < s->nports && s->ports[i] != q->ports[k]; i++)
+			;
+		if (i == s->nports && s->nports < DARD_MSG_PORTS_MAX)
+			s->ports[s->nports++] = q->ports[k];
+	}
+	s->watching = 1;
+}
+
 /* This tick's ports of every switch some monitor or the watch needs. */
 static void collect_ports(struct dardd *d)
 {
@@ -141,8 +161,14 @@ static void collect_ports(struct dardd *d)
 	for (mon = d->mons; mon; mon = mon->next)
 		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++)
 			collect_query(d, &mon->m->query[i]);
-	for (i = 0; d->watch.due && i < d->watch.nq; i++)
-		collect_query(d, &d->watch.q[i]);
+	/*
+	 * A WATCH unanswered (its agent not up yet, or lost) is sent again
+	 * at the next tick, not a watch interval on: until an agent has
+	 * it, it tells us nothing.
+	 */
+	for (i = 0; watch_on(d) && i < d->watch.nq; i++)
+		if (d->watch.due || d->sw[d->watch.q[i].sw].watch_seq)
+			collect_watch(d, &d->watch.q[i]);
 }
 
 /* Who asks, in the queries' sender field: our host's ID address. */
@@ -176,8 +202,10 @@ void query_send(struct dardd *d, uint64_t now)
 		share_add_wanted(d, n, s, now);
 		d->st.share_saved += s->needed && !s->nports;
 		s->needed = 0;
-		if (!s->nports)
+		if (!s->nports) {
+			s->watching = 0;
 			continue;
+		}
 		/* Unanswered: counted; silent once its states expire. */
 		if (s->pending) {
 			d->st.timeouts++;
@@ -197,15 +225,18 @@ void query_send(struct dardd *d, uint64_t now)
 		seq = d->io.query_seq = dard_proto_next_seq(
 			d->io.query_seq, d->io.wall_ns() / 1000);
 		/* Padded to its reply, which the agent never exceeds. */
-		len = dard_proto_query(buf, sizeof(buf), &d->keys->key[0],
-				       query_sender(d), seq, s->ports,
-				       s->nports,
-				       dard_proto_query_len(s->nports));
+		len = (s->watching ? dard_proto_watch : dard_proto_query)(
+			buf, sizeof(buf), &d->keys->key[0], query_sender(d),
+			seq, s->ports, s->nports,
+			dard_proto_query_len(s->nports));
+		d->st.watches += s->watching;
 		s->nports = 0;
-		if (!len || !mgmt)
-			continue;
-		if (d->io.xmit(d, DARDD_SOCK_QUERY, buf, len, mgmt) < 0) {
-			d->st.send_errors++;
+		if (!len || !mgmt ||
+		    d->io.xmit(d, DARDD_SOCK_QUERY, buf, len, mgmt) < 0) {
+			d->st.send_errors += len && mgmt;
+			/* Not sent: asked again at the next tick. */
+			s->watch_seq = s->watching ? seq : s->watch_seq;
+			s->watching = 0;
 			continue;
 		}
 		d->st.queries++;
@@ -215,6 +246,8 @@ void query_send(struct dardd *d, uint64_t now)
 			s->unanswered_ns = now;
 		s->pending = seq;
 		s->sent_ns = now;
+		s->watch_seq = s->watching ? seq : 0;
+		s->watching = 0;
 	}
 	share_sent(d, nq, now);
 }
@@ -228,7 +261,7 @@ static int check_answer(struct dardd *d, const struct sw *s,
 			const struct dard_msg *msg, uint64_t now, char *why)
 {
 	if (msg->type != DARD_MSG_REPLY) {
-		strcpy(why, "not a reply");
+		strcpy(why, "not a reply or notice");
 		return DARD_RX_MALFORMED;
 	}
 	if (msg->sender != query_sender(d)) {
@@ -251,6 +284,33 @@ static int check_answer(struct dardd *d, const struct sw *s,
 	if (now - s->sent_ns > d->o.query_ns) {
 		strcpy(why, "arrived after the query's timeout");
 		return DARD_RX_LATE;
+	}
+	return DARD_RX_TAKEN;
+}
+
+/*
+ * Whether notice msg, authentic and from switch n, is to be taken: for
+ * us, newer than the last we took from n (the agent's seqs rise), and
+ * within DARD_PROTO_SKEW_US of our clock, so that a recording is stale
+ * once the agent has sent any other and, after our restart, in 10 s.
+ */
+static int check_notice(struct dardd *d, const struct sw *s,
+			const struct dard_msg *msg, char *why)
+{
+	uint64_t us = d->io.wall_ns() / 1000;
+
+	if (msg->sender != query_sender(d)) {
+		strcpy(why, "a notice for another host");
+		return DARD_RX_SEQ;
+	}
+	if (msg->seq <= s->noticed) {
+		strcpy(why, "a notice no newer than the last taken (replayed)");
+		return DARD_RX_REPLAY;
+	}
+	if (msg->seq + DARD_PROTO_SKEW_US < us ||
+	    msg->seq > us + DARD_PROTO_SKEW_US) {
+		strcpy(why, "a notice over 10 s from our clock");
+		return DARD_RX_REPLAY;
 	}
 	return DARD_RX_TAKEN;
 }
@@ -284,14 +344,32 @@ static int reply_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	struct dardd *d = arg;
 	uint32_t n = query_switch_at(d, addr);
 	struct sw *s = &d->sw[n];
-	int ret = check_answer(d, s, &reply, now, why);
+	int ret;
 
+	if (reply.type == DARD_MSG_NOTICE) {
+		ret = check_notice(d, s, &reply, why);
+		if (ret != DARD_RX_TAKEN)
+			return ret;
+		s->noticed = reply.seq;
+		d->st.notices++;
+		d->st.notice_bytes += len;
+		log_info("%s: %u links changed (its notice)",
+			 d->t->node[n].name, reply.count);
+		dard_reply_apply(d->t, n, &reply, d->links.ls, d->links.when,
+				 now);
+		dead_update(d, now);
+		share_notice(d, n, &reply, now);
+		return DARD_RX_TAKEN;
+	}
+	ret = check_answer(d, s, &reply, now, why);
 	if (ret != DARD_RX_TAKEN)
 		return ret;
 	d->st.replies++;
 	d->st.reply_bytes += len;
 	/* Spent: the same reply again is a replay. */
 	s->spent = s->pending;
+	if (s->watch_seq == s->pending)
+		s->watch_seq = 0; /* its agent keeps our watch */
 	s->pending = 0;
 	s->unanswered_ns = 0;
 	if (s->silent)

@@ -24,8 +24,11 @@ struct sw {
 	uint64_t unanswered_ns; /* first query since the last reply */
 	uint16_t nports;	/* ports of this tick's query */
 	uint16_t *ports;
-	int silent; /* missed its last query */
-	int needed; /* this tick, by a monitor (asked or shared) */
+	int silent;	    /* missed its last query */
+	int needed;	    /* this tick, by a monitor (asked or shared) */
+	int watching;	    /* this tick's query is our watch's (a WATCH) */
+	uint64_t noticed;   /* seq of the last notice taken (the agent's) */
+	uint64_t watch_seq; /* of our last WATCH while unanswered, else 0 */
 };
 
 /* query.c: queries to the switches, their replies, the link states. */

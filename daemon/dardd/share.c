@@ -236,10 +236,6 @@ static void want_update(struct dardd *d, uint64_t now)
 	for (mon = d->mons; mon; mon = mon->next)
 		for (i = 0; !mon->quiet && i < mon->m->nqueries; i++)
 			want_add(d, &mon->m->query[i], m, &sig);
-	/* Always, not only at its ticks: a WANT that changed every tick
-	 * would go to every peer every tick. */
-	for (i = 0; watch_on(d) && i < d->watch.nq; i++)
-		want_add(d, &d->watch.q[i], m, &sig);
 	for (i = 0; i < m->count; i++)
 		sh->need[m->want[i]] = 0;
 	due = m->count &&
@@ -346,6 +342,20 @@ void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 	/* The tick's last answer: the peers get theirs at once. */
 	if (sh->outstanding && !--sh->outstanding)
 		flush(d, now);
+}
+
+void share_notice(struct dardd *d, uint32_t n, const struct dard_msg *msg,
+		  uint64_t now)
+{
+	unsigned outstanding = d->sh.outstanding;
+
+	if (!d->sh.on)
+		return;
+	/* Not one of a tick's answers: its records go out now. */
+	d->sh.outstanding = 0;
+	share_reply(d, n, msg, now);
+	flush(d, now);
+	d->sh.outstanding = outstanding;
 }
 
 static struct peer *peer_at(struct dardd *d, uint32_t addr)

@@ -64,6 +64,9 @@ void share_sent(struct dardd *d, unsigned nq, uint64_t now);
 /* Switch n's authentic reply, applied: its records for the peers. */
 void share_reply(struct dardd *d, uint32_t n, const struct dard_msg *msg,
 		 uint64_t now);
+/* Switch n's notice: its records to the peers that want them, at once. */
+void share_notice(struct dardd *d, uint32_t n, const struct dard_msg *msg,
+		  uint64_t now);
 /* One datagram from addr:port (host byte order). */
 void share_input(struct dardd *d, const uint8_t *buf, size_t len, uint32_t addr,
 		 uint16_t port, uint64_t now);

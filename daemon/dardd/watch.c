@@ -3,18 +3,21 @@
  * The watch: a host learns of dead links through the switches' answers,
  * and without it asks only for its monitors' paths, one per destination
  * ToR with elephants; a new flow elsewhere was hashed onto a dead link
- * and waited for TCP's timeout. So every watch interval (the fast
- * mode's: every query tick) we also ask the switches above our ToR for
- * every exit port some path of ours leaves by: our ToR's and our
- * aggregation switches' up links, and every core's links down to every
- * other pod. That sees every link of every path of ours but the last
- * hop down into another pod's ToR, which its pod's hosts watch and the
- * datapath's in-band repair covers; the next level, every other
- * aggregation switch, would cost as many switches again (fattree:8: 21
- * switches against 37). The switches are all in our ToR's sharing scope
- * (share.h): the ToR's hosts WANT the watch's links always, the first
- * to tick asks, the others get a SHARE, so each switch is asked once
- * per ToR per interval, with the ports all its hosts need.
+ * and waited for TCP's timeout. So every watch interval we also send
+ * the switches above our ToR a WATCH (proto.h) for every exit port some
+ * path of ours leaves by: our ToR's and our aggregation switches' up
+ * links, and every core's links down to every other pod. Each answers
+ * it as a query and keeps it DARD_PROTO_LEASE_US, telling us in a notice
+ * the moment one of those links goes down or comes back (query.c takes
+ * it); the interval only renews the watch and catches a lost notice.
+ * That sees every link of every path of ours but the last hop down into
+ * another pod's ToR, which its pod's hosts watch and the datapath's
+ * in-band repair covers; the next level, every other aggregation
+ * switch, would cost as many switches again (fattree:8: 21 switches
+ * against 37). Each host watches for itself, not shared with its ToR's
+ * peers (share.h): a notice goes to its watcher alone, and sharing the
+ * watch's records every interval cost more than the queries it saved
+ * (Documentation/experiments.md, "The watch's cost").
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,7 +68,8 @@ void watch_tick(struct dardd *d, uint64_t now)
 	 * While a link is dead, every tick: a dead state ages to unknown
 	 * after max_age (3 query intervals), less than a watch interval,
 	 * and the paths it killed would come alive between two watches,
-	 * as a monitor's would but that it keeps asking while one is dead.
+	 * as a monitor's would but that it keeps asking while one is dead;
+	 * the notice of its return may be lost, the next answer is not.
 	 */
 	w->due = watch_on(d) && (now >= w->next_ns || d->dead.ndl);
 	if (!w->due || now < w->next_ns)

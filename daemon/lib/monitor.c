@@ -48,13 +48,6 @@ static unsigned exit_port(const struct dard_topo *t, uint32_t dl)
 	return dl % 2 == DARD_UP ? l->down_port : l->up_port;
 }
 
-static uint32_t exit_switch(const struct dard_topo *t, uint32_t dl)
-{
-	const struct dard_link *l = &t->link[dl / 2];
-
-	return dl % 2 == DARD_UP ? l->down : l->up;
-}
-
 static int plan_queries(const struct dard_topo *t, struct dard_monitor *m)
 {
 	uint32_t *slot = malloc(t->nnodes * sizeof(*slot));
@@ -70,7 +63,7 @@ static int plan_queries(const struct dard_topo *t, struct dard_monitor *m)
 	/* Which switches, in node order, then their ports in path order. */
 	for (i = 0; i < m->npaths; i++)
 		for (k = 0; k < m->path[i].ndl; k++)
-			slot[exit_switch(t, m->path[i].dl[k])] = 0;
+			slot[dard_dlink_exit(t, m->path[i].dl[k])] = 0;
 	for (n = 0; n < t->nnodes; n++)
 		if (slot[n] != DARD_NONE)
 			slot[n] = m->nqueries++;
@@ -92,7 +85,7 @@ static int plan_queries(const struct dard_topo *t, struct dard_monitor *m)
 		for (k = 0; k < m->path[i].ndl; k++) {
 			uint32_t dl = m->path[i].dl[k];
 			struct dard_mon_query *q =
-				&m->query[slot[exit_switch(t, dl)]];
+				&m->query[slot[dard_dlink_exit(t, dl)]];
 
 			if (seen[dl]++)
 				continue;
@@ -192,7 +185,7 @@ static int watch_path(const struct dard_path *p, void *arg)
 	unsigned k, n = dard_path_dlinks(b->t, p, dl);
 
 	for (k = 0; k < n; k++)
-		if (b->above[exit_switch(b->t, dl[k])])
+		if (b->above[dard_dlink_exit(b->t, dl[k])])
 			b->seen[dl[k]] = 1;
 	return 0;
 }

@@ -444,7 +444,7 @@ const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES] = {
 			     .busy = 0.9,
 			     .escape = 0.5,
 			     .escape_max = 2,
-			     .watch = 1},
+			     .watch = 20},
 };
 
 double dard_sched_delta(const struct dard_sched_mode *mode,

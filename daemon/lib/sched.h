@@ -35,6 +35,14 @@ static inline uint32_t dard_dlink(uint32_t link, enum dard_dir dir)
 	return link * 2 + dir;
 }
 
+/* The node directed link dl leaves, whose port it is. */
+static inline uint32_t dard_dlink_exit(const struct dard_topo *t, uint32_t dl)
+{
+	const struct dard_link *l = &t->link[dl / 2];
+
+	return dl % 2 == DARD_UP ? l->down : l->up;
+}
+
 /* A host's link to its ToR, directed: up from the host, or down to it. */
 uint32_t dard_host_dlink(const struct dard_topo *t, uint32_t host,
 			 enum dard_dir dir);
@@ -324,13 +332,19 @@ struct dard_sched_mode {
 	 */
 	double busy;
 	/*
-	 * s between a host's watch queries, elephants or none: the switches
-	 * above its ToR, for every link of its paths they see, so that every
+	 * s between a host's watches, elephants or none: the switches above
+	 * its ToR asked for every link of its paths they see, each keeping
+	 * the watch DARD_PROTO_LEASE_US and telling the host of a link's
+	 * fall or return at once (proto.h's notice), so that every
 	 * destination's dead paths are known (dardd's watch.c, flowsim's
-	 * model of it). 0: none, only the monitors ask (the paper's).
+	 * model of it); at most DARD_WATCH_MAX. 0: none, only the monitors
+	 * ask (the paper's).
 	 */
 	double watch;
 };
+
+/* The longest watch interval: a third of the agents' lease (proto.h). */
+#define DARD_WATCH_MAX 20
 
 extern const struct dard_sched_mode dard_sched_modes[DARD_SCHED_NMODES];
 

@@ -58,6 +58,7 @@ struct fix {
 	unsigned nsent;
 	int xmit_ret;		    /* < 0: sendto fails */
 	uint64_t sent_seq[64];	    /* last query's seq, by node */
+	uint8_t sent_type[64];	    /* a query or a watch */
 	unsigned sent_ports[64];    /* and how many ports it asked */
 	uint16_t sent_port[64][16]; /* which */
 };
@@ -175,8 +176,9 @@ static ssize_t fake_xmit(struct dardd *d, enum dardd_sock sock, const void *buf,
 		return f->xmit_ret;
 	if (dard_proto_decode(buf, len, d->keys, &msg, err))
 		fail_msg("dardd sent a bad query: %s", err);
-	assert_int_equal(msg.type, DARD_MSG_QUERY);
+	assert_true(dard_proto_asks(msg.type));
 	assert_true(n < 64);
+	f->sent_type[n] = msg.type;
 	f->sent_seq[n] = msg.seq;
 	f->sent_ports[n] = msg.count;
 	assert_true(msg.count <= 16);

@@ -409,6 +409,11 @@ static void test_watch(void **state)
 	f->nsent = 0;
 	watch_trip(f, 1 * S, DARD_NONE, 0);
 	assert_int_equal(f->nsent, 7);
+	/* Each a WATCH: its agent tells us of those ports from now on. */
+	for (i = 0; i < f->d.watch.nq; i++)
+		assert_int_equal(f->sent_type[f->d.watch.q[i].sw],
+				 DARD_MSG_WATCH);
+	assert_int_equal(f->d.st.watches, 7);
 	assert_int_equal(f->d.st.watch_ticks, 1);
 	assert_int_equal(f->dp.ndead_calls, 0);
 	watch_trip(f, 2 * S, core, port);
@@ -435,6 +440,107 @@ static void test_watch(void **state)
 	query_send(&f->d, 10 * S);
 	assert_false(f->d.watch.due);
 	assert_int_equal(f->nsent, 0);
+	fix_free(f);
+}
+
+/* Switch n's notice of port `port' (down or up) with seq, to sender. */
+static void notice(struct fix *f, uint32_t n, uint16_t port, int up,
+		   uint32_t sender, uint64_t seq, uint64_t now)
+{
+	struct dard_port_state st = {port, up ? DARD_PORT_F_UP : 0, 1000, 0,
+				     DARD_LOAD_UNKNOWN};
+	uint8_t buf[DARD_MSG_MAX];
+	size_t len = dard_proto_notice(buf, sizeof(buf), &f->d.keys->key[0],
+				       sender, seq, &st, 1);
+
+	assert_true(len > 0);
+	fix_from(f, n, buf, len, now);
+}
+
+/*
+ * A notice: a watched core's port into pod 3 goes down between two
+ * watches; its agent's notice marks pod 3's paths at once, no query
+ * asked; the same notice again, an older one, one more than 10 s old,
+ * one for another host are refused and change nothing; the port's
+ * return, in a newer notice, clears them.
+ */
+static void test_notice(void **state)
+{
+	struct fix *f = fix_new();
+	uint32_t me, core, tor3;
+	uint64_t us = f->d.io.wall_ns() / 1000;
+	uint16_t port;
+
+	(void)state;
+	f->d.o.sched.watch = 10;
+	assert_int_equal(watch_init(&f->d), 0);
+	me = f->d.t->node[f->d.me].id;
+	tor3 = dard_topo_tor(f->t, find(f->t, "e3_1"));
+	port = core_port_of(f, dead_paths_to(&f->d, tor3), 2, &core);
+	watch_trip(f, 1 * S, DARD_NONE, 0);
+	assert_null(fix_dead(f, "e3_1"));
+	f->nsent = 0;
+	notice(f, core, port, 0, me, us, 1 * S + S / 2);
+	assert_int_equal(f->d.st.notices, 1);
+	assert_dead(f, "e3_1", 1U << 2);
+	assert_dead(f, "e3_4", 1U << 2);
+	assert_int_equal(f->nsent, 0);
+	/* Replayed, older, stale, another's: refused, all. */
+	notice(f, core, port, 1, me, us, 1 * S + S / 2);
+	notice(f, core, port, 1, me, us - 1, 1 * S + S / 2);
+	notice(f, core, port, 1, me, us - DARD_PROTO_SKEW_US - 1000000,
+	       1 * S + S / 2);
+	notice(f, core, port, 1, me + 1, us + 1, 1 * S + S / 2);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_REPLAY], 3);
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
+	assert_int_equal(f->d.st.notices, 1);
+	assert_dead(f, "e3_1", 1U << 2);
+	/* While a link is dead the watch asks at every tick. */
+	query_send(&f->d, 2 * S);
+	assert_true(f->d.watch.due);
+	notice(f, core, port, 1, me, us + 2, 2 * S + S / 4);
+	assert_int_equal(f->d.st.notices, 2);
+	assert_dead(f, "e3_1", 0);
+	assert_dead(f, "e3_4", 0);
+	fix_free(f);
+}
+
+/*
+ * A WATCH unanswered (its agent not up yet, as when the daemons start
+ * together) goes again at the next tick, and at each until answered,
+ * not a watch interval (20 s) on; the answered ones wait the interval.
+ */
+static void test_rewatch(void **state)
+{
+	struct fix *f = fix_new();
+	const struct dardd_watch *w = &f->d.watch;
+	uint32_t last;
+	unsigned i;
+
+	(void)state;
+	f->d.o.sched.watch = 20;
+	assert_int_equal(watch_init(&f->d), 0);
+	last = w->q[w->nq - 1].sw;
+	query_send(&f->d, 1 * S);
+	assert_int_equal(f->nsent, 7);
+	f->nsent = 0;
+	query_send(&f->d, 2 * S);
+	assert_false(w->due);
+	assert_int_equal(f->nsent, 7);
+	for (i = 0; i < w->nq; i++) {
+		assert_int_equal(f->sent_type[w->q[i].sw], DARD_MSG_WATCH);
+		if (w->q[i].sw != last)
+			answer(f, w->q[i].sw, 0, 2 * S);
+	}
+	f->nsent = 0;
+	query_send(&f->d, 3 * S);
+	assert_int_equal(f->nsent, 1);
+	assert_int_equal(f->sent_type[last], DARD_MSG_WATCH);
+	answer(f, last, 0, 3 * S);
+	f->nsent = 0;
+	query_send(&f->d, 4 * S);
+	assert_int_equal(f->nsent, 0);
+	assert_int_equal(f->d.st.watches, 15);
 	fix_free(f);
 }
 
@@ -578,6 +684,8 @@ int main(void)
 		cmocka_unit_test(test_unmonitored_state),
 		cmocka_unit_test(test_watch),
 		cmocka_unit_test(test_watch_keeps_dead),
+		cmocka_unit_test(test_notice),
+		cmocka_unit_test(test_rewatch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -491,15 +491,25 @@ static uint32_t dl_to(const char *sw, const char *to)
 	return DARD_NONE;
 }
 
+/* How many of the switches n asked at its last tick it asked with a WATCH. */
+static unsigned watches(struct fix *n, const struct dardd_watch *w)
+{
+	unsigned i, c = 0;
+
+	for (i = 0; i < w->nq; i++)
+		c += n->sent_type[w->q[i].sw] == DARD_MSG_WATCH;
+	return c;
+}
+
 /*
- * The watch, shared (watch.c): each host's WANT names its watch's
- * links, so the first of the ToR to tick asks each switch above the ToR
- * once for both, and the other, covered, asks only its monitor's
- * switches below other ToRs. A peer's SHARE of a port down that no
- * monitor needs (core1 down into pod 3) makes A's watch ask at once, as
- * only the switch's word makes a link dead.
+ * The watch is each host's own (watch.c): a WATCH makes its agent tell
+ * the sender alone, so A and B each send one to the 7 switches above
+ * their ToR at their watch ticks, shared links or not, and their WANTs
+ * name only their monitors' links. A peer's SHARE of a port down that
+ * no monitor needs (core1 down into pod 3) makes A's watch ask at once,
+ * as only the switch's word makes a link dead.
  */
-static void test_watch_shared(void **state)
+static void test_watch_own(void **state)
 {
 	uint32_t core = find(a->t, "core1"), dl = dl_to("core1", "aggr3_1");
 	unsigned k;
@@ -511,17 +521,23 @@ static void test_watch_shared(void **state)
 	assert_int_equal(watch_init(&b->d), 0);
 	tick(b, S / 2);
 	assert_true(b->d.watch.due);
+	assert_int_equal(watches(b, &b->d.watch), 7);
 	answer_all(b, 2, S / 2 + 1000);
 	tick(a, 1 * S);
 	assert_true(a->d.watch.due);
 	/* Its monitor's 9 switches, among them the watch's 7. */
 	assert_int_equal(a->nsent, 9);
+	assert_int_equal(watches(a, &a->d.watch), 7);
 	answer_all(a, 2, 1 * S + 1000);
 	assert_true(a->d.st.shares_sent >= 1);
+	/* B's WANT: its monitor's 10 links, none of the watch's alone. */
+	assert_int_equal(a->d.sh.peer[0].nwant, 10);
 	tick(b, 1 * S + S / 2);
 	assert_true(b->d.watch.due);
-	/* aggr2_1 and aggr2_2, below tor2_1: not shared. */
-	assert_int_equal(b->nsent, 2);
+	/* Its watch's 7, though A shared their links, and aggr2_1 and
+	 * aggr2_2, below tor2_1. */
+	assert_int_equal(b->nsent, 9);
+	assert_int_equal(watches(b, &b->d.watch), 7);
 	/* B's word of core1's port down: A's watch asks core1 at once,
 	 * 0.3 s after its last, not at its next (1.5 s on). */
 	send_rec(dl, 0, 1 * S + 3 * S / 10);
@@ -619,7 +635,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lost_announce, pair_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_watch_shared, pair_setup,
+		cmocka_unit_test_setup_teardown(test_watch_own, pair_setup,
 						teardown),
 	};
 

@@ -247,14 +247,16 @@ static void test_control(void **state)
 	assert_true(fabs(stats.end - 40) < 1e-6);
 	/*
 	 * The watch (dard's default): every host, elephants or none, asks
-	 * its ToR, both aggregation switches and the four cores at every
-	 * query, 0 to 40, quiet monitor or not; shared (the default), once
-	 * per ToR: 8 ToRs, 7 switches.
+	 * its ToR, both aggregation switches and the four cores every 20 s
+	 * (half a query early: at 0, 20 and 40), quiet monitor or not; each
+	 * for itself, sharing or not: 16 hosts, 7 switches. No link
+	 * changed: no notice.
 	 */
 	fix_watch = -1;
 	run(DARD_SIM_DARD, 1, f, 1, out);
-	bytes = 41 * 8 * 7 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
+	bytes = 3 * 16 * 7 * (DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES);
 	assert_true(fabs(stats.ctl_bytes - stats.share_bytes - bytes) < 1e-6);
+	assert_int_equal(stats.notices, 0);
 	/*
 	 * A controller at 5, 10, ..., 35: the flow is large (all of its
 	 * link) from the start, so seven reports, and at most one path
