@@ -320,15 +320,16 @@ t "the transfers' ports reserved on every host" reserve_ports
 
 # 200 new connections across pods, a quarter of them hashed through a
 # core-aggregation link of pod 3 that has gone down (and a quarter of
-# their replies): into pod 3 from three pods, and out of it. A host
-# learns of a dead link only through a monitor, which it keeps for the
-# ToRs its elephants go to and, for the dead paths alone, those its
-# flows 1 s old go to (a mouse stalled on the link, an ACK stream). The
-# first connections meet the dead link and are repaired in-band, the
-# first time at their SYN's 1 s timeout: the longest took 2 to 3.5 s on
-# an idle machine; by then the stalled ones have made their hosts watch
-# pod 3's ToRs, and the later ones avoid the link. Each may take 60 s:
-# a connection that never completes is the failure.
+# their replies): into pod 3 from three pods, and out of it. Every
+# host's watch (dardd's, every 20 s, the first at its start) asked the
+# switches above its ToR to tell it of their ports' links: the core's
+# agent sends each host outside pod 3 a notice as its port goes down,
+# and their datapaths place new flows on live paths from then on, long
+# before their next watch. Pod 3's hosts do not watch that link (it is
+# the last hop down into their pod, the in-band repair's): their
+# connections out that meet it are repaired at their SYN's timeout,
+# and their monitors then see it. Each may take 60 s: a connection
+# that never completes is the failure.
 pairs=(e1_1 e3_1 e2_1 e3_2 e4_1 e3_3 e3_4 e1_2)
 servers_start e3_1 e3_2 e3_3 e1_2
 for fcore in core1 core2 core3 core4; do
@@ -359,6 +360,21 @@ t "all of those started 1 s after completed ($done_one of $conns)" \
 	test "$done_one" -eq "$conns"
 t "all of those started 3 s after completed ($done_three of $conns)" \
 	test "$done_three" -eq "$conns"
+# notices_taken: the agents' notices each host outside pod 3 took, one
+# line, and whether each took one.
+notices_taken() {
+	local h n all=0
+	notices=""
+	for h in $(hosts_of "$prefix"); do
+		[[ $h == e3_* ]] && continue
+		n=$(dardd_stats "$h" notices)
+		notices+="$h:$n "
+		((${n:-0} > 0)) || all=1
+	done
+	return $all
+}
+t "every host outside pod 3 took $fcore's notice" notices_taken
+echo "notices taken: $notices"
 
 # Up again: dard-switchd puts the core's routes back, and new flows
 # cross the link again: rounds of 20 short connections until the port
