@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "num.h"
+#include "sched.h"
 #include "sim.h"
 #include "stdopts.h"
 #include "traffic.h"
@@ -307,15 +308,17 @@ static const struct sim_opt opts[] = {
 	 .parse = opt_double,
 	 .off = OFF(sim.watch),
 	 .min = 0,
-	 .max = 86400,
-	 .domain = "seconds from 0 to 86400",
+	 .max = DARD_WATCH_MAX,
+	 .domain = "seconds from 0 to 20",
 	 .help_in = SIM_RUN,
-	 .help = "  --watch-interval S  dard, dard-paper: every host asks the\n"
+	 .help = "  --watch-interval S  dard, dard-paper: every host watches the\n"
 		 "                 switches above its ToR for every link of its\n"
-		 "                 paths they see every S, elephants or none, so\n"
-		 "                 that it knows every destination's dead paths\n"
-		 "                 (dardd's --watch-interval; default: the mode's,\n"
-		 "                 1 or 0: none)\n"},
+		 "                 paths they see, asking every S, elephants or\n"
+		 "                 none, and is told of a change at the next\n"
+		 "                 query (their notices), so that it knows every\n"
+		 "                 destination's dead paths (dardd's\n"
+		 "                 --watch-interval; default: the mode's, 20 or\n"
+		 "                 0: none; at most 20)\n"},
 	{.name = "split",
 	 .val = 'k',
 	 .modes = SIM_RUN,

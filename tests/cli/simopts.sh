@@ -3,8 +3,9 @@
 #
 # dard-sim --run's options of issue 31, apart from dardctl.sh (which
 # would pass its size): --split (an elephant's parts over K paths) and
-# --degrade (links at a share of their capacity); what each refuses, and
-# that each runs and says so.
+# --degrade (links at a share of their capacity), and --watch-interval's
+# range (the watch by notices); what each refuses, and that each runs
+# and says so.
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -53,5 +54,12 @@ ok "dard-sim --degrade runs" 0 "$sim" --run --duration 20 \
 ok "dard-sim --degrade skips bound under all" 0 "$sim" --run --duration 5 \
 	--degrade core:1=0.25 &&
 	has "bound skipped" "$out" "^bound skipped: OPT takes"
+# dard-sim --watch-interval: 0 to 20 s, as dardd's (the agents keep a
+# watch 60 s).
+ok "dard-sim --watch-interval 21" 2 "$sim" --run --watch-interval 21 &&
+	has "range named" "$err" "^dard-sim: Invalid --watch-interval .21.: out of range, expected seconds from 0 to 20"
+ok "dard-sim --watch-interval 20 runs" 0 "$sim" --run --duration 10 \
+	--sched dard --watch-interval 20 &&
+	has "dard line" "$out" "^dard "
 
 summary

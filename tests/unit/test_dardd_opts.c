@@ -145,6 +145,14 @@ static void test_values(void **state)
 	assert_true(o.sched.busy == 0.75 && o.sched.quiet == 0);
 	assert_int_equal(PARSE(&o, err, "--busy-at", "0", "h"), DARD_OPTS_RUN);
 	assert_true(o.sched.busy == 0 && o.sched.quiet == 0.9);
+	/* The watch: every 20 s in the fast mode, none in the paper's. */
+	assert_int_equal(PARSE(&o, err, "h"), DARD_OPTS_RUN);
+	assert_true(o.sched.watch == 20);
+	assert_int_equal(PARSE(&o, err, "-M", "paper", "h"), DARD_OPTS_RUN);
+	assert_true(o.sched.watch == 0);
+	assert_int_equal(PARSE(&o, err, "--watch-interval", "20", "h"),
+			 DARD_OPTS_RUN);
+	assert_true(o.sched.watch == 20);
 }
 
 /*
@@ -186,6 +194,9 @@ static void test_bad(void **state)
 		{"--busy-at", "nan", "--busy-at"},
 		{"--quiet-sleep", "-1", "--quiet-sleep"},
 		{"--quiet-sleep", "3s", "--quiet-sleep"},
+		/* Past a third of the agents' 60 s lease on a watch. */
+		{"--watch-interval", "20.5", "--watch-interval"},
+		{"--watch-interval", "-1", "--watch-interval"},
 	};
 	struct dardd_opts o;
 	char err[DARD_ERR_MAX], want[DARD_ERR_MAX];

@@ -20,8 +20,7 @@ static struct sw_port port[3] = {{.num = 1, .up = 1, .mbps = 100},
 				 {.num = 2, .up = 0, .mbps = 100},
 				 {.num = 4, .up = 1, .mbps = 40}};
 
-static struct dard_msg watch(uint32_t sender, const uint16_t *ports,
-			     unsigned n)
+static struct dard_msg watch(uint32_t sender, const uint16_t *ports, unsigned n)
 {
 	struct dard_msg q = {.type = DARD_MSG_WATCH,
 			     .sender = sender,
@@ -29,7 +28,8 @@ static struct dard_msg watch(uint32_t sender, const uint16_t *ports,
 			     .seq = 1,
 			     .count = n};
 
-	memcpy(q.ports, ports, n * sizeof(*ports));
+	if (n)
+		memcpy(q.ports, ports, n * sizeof(*ports));
 	return q;
 }
 
@@ -53,9 +53,9 @@ static void test_take_replace_lapse(void **state)
 
 	(void)state;
 	assert_int_equal(sw_watchers_init(&ws, 3), 0);
-	assert_int_equal(
-		sw_watchers_take(&ws, port, 3, &q, 0x0a000001, 5000, 100, LEASE),
-		0);
+	assert_int_equal(sw_watchers_take(&ws, port, 3, &q, 0x0a000001, 5000,
+					  100, LEASE),
+			 0);
 	assert_int_equal(sw_watchers_live(&ws, 100), 1);
 	i = slot_of(&ws, 11);
 	assert_int_equal(i, sw_watchers_home(11));
@@ -65,9 +65,9 @@ static void test_take_replace_lapse(void **state)
 	assert_int_equal(ws.w[i].port, 5000);
 	/* Its next watch replaces it, from wherever it now comes. */
 	q = watch(11, NULL, 0);
-	assert_int_equal(
-		sw_watchers_take(&ws, port, 3, &q, 0x0a000002, 5001, 110, LEASE),
-		0);
+	assert_int_equal(sw_watchers_take(&ws, port, 3, &q, 0x0a000002, 5001,
+					  110, LEASE),
+			 0);
 	assert_int_equal(slot_of(&ws, 11), i);
 	assert_int_equal(sw_watchers_live(&ws, 110), 1);
 	assert_int_equal(ws.w[i].addr, 0x0a000002);
@@ -134,17 +134,16 @@ static void test_notice(void **state)
 
 	(void)state;
 	assert_int_equal(sw_watchers_init(&ws, 3), 0);
-	assert_int_equal(sw_watchers_take(&ws, port, 3, &q, 1, 1, 0, LEASE),
-			 0);
+	assert_int_equal(sw_watchers_take(&ws, port, 3, &q, 1, 1, 0, LEASE), 0);
 	i = slot_of(&ws, 11);
 	/* Port 1 changed: not watched, nothing owed. */
-	assert_int_equal(sw_watcher_notice(&ws, i, port, 3,
-					   (uint8_t[]){1, 0, 0}, st),
-			 0);
+	assert_int_equal(
+		sw_watcher_notice(&ws, i, port, 3, (uint8_t[]){1, 0, 0}, st),
+		0);
 	/* Ports 2 and 4 changed: both, as a reply has them. */
-	assert_int_equal(sw_watcher_notice(&ws, i, port, 3,
-					   (uint8_t[]){1, 1, 1}, st),
-			 2);
+	assert_int_equal(
+		sw_watcher_notice(&ws, i, port, 3, (uint8_t[]){1, 1, 1}, st),
+		2);
 	assert_int_equal(st[0].port, 2);
 	assert_int_equal(st[0].flags, 0);
 	assert_int_equal(st[1].port, 4);
