@@ -162,6 +162,7 @@ struct sim {
 	uint8_t *wdead;
 	double next_watch;
 	int watch_due;
+	unsigned nwdead; /* links wdead holds dead */
 	/* With o->stale: the link states of the last query, a round's view
 	 * made from them, and the moves since. */
 	struct dard_lstate *lq, *view;

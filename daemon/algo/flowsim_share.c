@@ -63,6 +63,7 @@ void flowsim_watch_fini(struct sim *s)
 	s->wdead = NULL;
 	s->next_watch = 0;
 	s->watch_due = 0;
+	s->nwdead = 0;
 }
 
 /* A host's query of switch sw, unless it asked it already (s->stamp). */
@@ -74,14 +75,34 @@ static void ask(struct sim *s, uint32_t sw)
 	s->st->ctl_bytes += DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
 }
 
-/* Host h's watch queries, without sharing. */
+/*
+ * Whether the watch asks q's switch at this query: when it renews (every
+ * mode.watch), and while a link of q is dead, as dardd's watch_asks.
+ */
+static int watch_asks(const struct sim *s, const struct dard_mon_query *q)
+{
+	unsigned k;
+
+	if (s->watch_due)
+		return 1;
+	for (k = 0; s->nwdead && k < q->nports; k++) {
+		uint32_t dl = dard_port_dlink(s->t, q->sw, q->ports[k]);
+
+		if (dl != DARD_NONE && s->wdead[dl])
+			return 1;
+	}
+	return 0;
+}
+
+/* Host h's watch queries, its own, sharing or not (dardd's watch.c). */
 static void watch_ask(struct sim *s, uint32_t h)
 {
 	const struct sim_watch *w = &s->watch[dard_topo_tor(s->t, h)];
 	unsigned k;
 
 	for (k = 0; k < w->nq; k++)
-		ask(s, w->q[k].sw);
+		if (watch_asks(s, &w->q[k]))
+			ask(s, w->q[k].sw);
 }
 
 /*
@@ -171,8 +192,8 @@ static void share_host(struct sim *s, const struct share_tor *st, uint32_t h,
 			share_query(s, w, st, &m->m->query[k], mine, group);
 	/* The watch its own: each host watches for itself (dardd's watch.c). */
 	sw = s->watch ? &s->watch[st->tor] : NULL;
-	for (k = 0; sw && s->watch_due && k < sw->nq; k++)
-		if (s->asked[sw->q[k].sw] != mine) {
+	for (k = 0; sw && k < sw->nq; k++)
+		if (watch_asks(s, &sw->q[k]) && s->asked[sw->q[k].sw] != mine) {
 			s->asked[sw->q[k].sw] = mine;
 			s->st->ctl_bytes +=
 				DARD_SIM_QUERY_BYTES + DARD_SIM_REPLY_BYTES;
@@ -231,9 +252,9 @@ void flowsim_watch_query(struct sim *s)
 		}
 		ndead += s->wdead[l];
 	}
-	/* While a link is dead, every query (dardd's watch_tick). */
-	s->watch_due = s->now >= s->next_watch || ndead;
-	if (s->now >= s->next_watch)
+	s->nwdead = ndead;
+	s->watch_due = s->now >= s->next_watch;
+	if (s->watch_due)
 		s->next_watch = s->now + every - fmin(every, s->mode.query) / 2;
 }
 
@@ -354,12 +375,12 @@ void flowsim_queries(struct sim *s)
 		for (h = m; h; h = h->hnext)
 			for (k = 0; !h->quiet && k < h->m->nqueries; k++)
 				ask(s, h->m->query[k].sw);
-		if (s->watch_due)
+		if (s->watch)
 			watch_ask(s, m->host);
 		s->stamp++;
 	}
 	/* The watch of every host without a monitor: its switches alone. */
-	for (i = 0; s->watch_due && i < s->t->nhosts; i++)
+	for (i = 0; s->watch && i < s->t->nhosts; i++)
 		if (!s->hmon[s->t->hosts[i]]) {
 			watch_ask(s, s->t->hosts[i]);
 			s->stamp++;

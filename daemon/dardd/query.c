@@ -166,8 +166,8 @@ static void collect_ports(struct dardd *d)
 	 * at the next tick, not a watch interval on: until an agent has
 	 * it, it tells us nothing.
 	 */
-	for (i = 0; watch_on(d) && i < d->watch.nq; i++)
-		if (d->watch.due || d->sw[d->watch.q[i].sw].watch_seq)
+	for (i = 0; i < d->watch.nq; i++)
+		if (watch_asks(d, &d->watch.q[i]))
 			collect_watch(d, &d->watch.q[i]);
 }
 

@@ -25,6 +25,7 @@
 
 #include "dardd_priv.h"
 #include "monitor.h"
+#include "query.h"
 #include "share.h"
 #include "watch.h"
 #include "log.h"
@@ -64,18 +65,28 @@ void watch_tick(struct dardd *d, uint64_t now)
 	struct dardd_watch *w = &d->watch;
 	uint64_t every = (uint64_t)(d->o.sched.watch * 1e9);
 
-	/*
-	 * While a link is dead, every tick: a dead state ages to unknown
-	 * after max_age (3 query intervals), less than a watch interval,
-	 * and the paths it killed would come alive between two watches,
-	 * as a monitor's would but that it keeps asking while one is dead;
-	 * the notice of its return may be lost, the next answer is not.
-	 */
-	w->due = watch_on(d) && (now >= w->next_ns || d->dead.ndl);
-	if (!w->due || now < w->next_ns)
+	w->due = watch_on(d) && now >= w->next_ns;
+	if (!w->due)
 		return;
 	/* Half a tick early: an interval of one tick asks at each. */
 	w->next_ns = now + every -
 		     (every < d->o.query_ns ? every : d->o.query_ns) / 2;
 	d->st.watch_ticks++;
+}
+
+int watch_asks(const struct dardd *d, const struct dard_mon_query *q)
+{
+	unsigned k;
+
+	if (!watch_on(d))
+		return 0;
+	if (d->watch.due || d->sw[q->sw].watch_seq)
+		return 1;
+	for (k = 0; d->dead.dl && d->dead.ndl && k < q->nports; k++) {
+		uint32_t dl = dard_port_dlink(d->t, q->sw, q->ports[k]);
+
+		if (dl != DARD_NONE && d->dead.dl[dl])
+			return 1;
+	}
+	return 0;
 }

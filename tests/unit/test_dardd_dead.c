@@ -495,9 +495,11 @@ static void test_notice(void **state)
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
 	assert_int_equal(f->d.st.notices, 1);
 	assert_dead(f, "e3_1", 1U << 2);
-	/* While a link is dead the watch asks at every tick. */
+	/* While a link is dead the watch asks its switch at every tick. */
 	query_send(&f->d, 2 * S);
-	assert_true(f->d.watch.due);
+	assert_false(f->d.watch.due);
+	assert_int_equal(f->nsent, 1);
+	assert_int_equal(f->sent_type[core], DARD_MSG_WATCH);
 	notice(f, core, port, 1, me, us + 2, 2 * S + S / 4);
 	assert_int_equal(f->d.st.notices, 2);
 	assert_dead(f, "e3_1", 0);
@@ -546,14 +548,16 @@ static void test_rewatch(void **state)
 
 /*
  * A watch slower than a dead state's age (--watch-interval above 3 query
- * intervals): while a link is dead the watch asks at every tick, or the
- * state would age to unknown between two watches and the paths come
- * alive again, as they did once every interval (found in review). Once
- * the link is up it waits for its interval again.
+ * intervals): while a link is dead the watch asks its switch at every
+ * tick, or the state would age to unknown between two watches and the
+ * paths come alive again, as they did once every interval (found in
+ * review); only that switch, not the watch's seven. Once the link is up
+ * it waits for its interval again.
  */
 static void test_watch_keeps_dead(void **state)
 {
 	struct fix *f = fix_new();
+	const struct dardd_watch *w = &f->d.watch;
 	const struct dard_monitor *m3;
 	uint32_t core;
 	uint16_t port;
@@ -566,16 +570,28 @@ static void test_watch_keeps_dead(void **state)
 	port = core_port_of(f, m3, 2, &core);
 	watch_trip(f, 1 * S, core, port);
 	assert_dead(f, "e3_1", 1U << 2);
-	for (i = 2; i <= 6; i++) {
-		watch_trip(f, i * S, core, port);
+	for (i = 2; i <= 5; i++) {
+		f->nsent = 0;
+		query_send(&f->d, i * S);
+		assert_false(w->due);
+		assert_int_equal(f->nsent, 1);
+		assert_int_equal(f->sent_type[core], DARD_MSG_WATCH);
+		answer(f, core, port, i * S);
 		assert_dead(f, "e3_1", 1U << 2);
 	}
+	/* 5.5 s on: the interval's renewal, to all seven. */
+	f->nsent = 0;
+	watch_trip(f, 6 * S, core, port);
+	assert_int_equal(f->nsent, 7);
 	assert_int_equal(f->d.st.watch_ticks, 2);
-	watch_trip(f, 7 * S, DARD_NONE, 0);
+	f->nsent = 0;
+	query_send(&f->d, 7 * S);
+	assert_int_equal(f->nsent, 1);
+	answer(f, core, 0, 7 * S);
 	assert_dead(f, "e3_1", 0);
 	f->nsent = 0;
 	query_send(&f->d, 8 * S);
-	assert_false(f->d.watch.due);
+	assert_false(w->due);
 	assert_int_equal(f->nsent, 0);
 	fix_free(f);
 }
