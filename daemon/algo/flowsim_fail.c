@@ -249,6 +249,8 @@ static void apply_events(struct sim *s)
 		s->cap[2 * l] = s->cap[2 * l + 1] =
 			s->ndown[l] ? 0 : flowsim_mbps(s->t, s->o, l);
 		s->dirty = 1;
+		/* Its switches' notices reach their watchers at once. */
+		s->noticed |= flowsim_watch_notice(s, l, s->ndown[l] > 0);
 	}
 }
 
@@ -289,7 +291,11 @@ void flowsim_fail_scan(struct sim *s, struct dard_sim_flow *out)
 {
 	size_t i;
 
+	s->noticed = 0;
 	apply_events(s);
+	/* The datapaths of the hosts told move their flows off it now. */
+	if (s->noticed && s->sched->tick == flowsim_dard.tick)
+		flowsim_fail_dp(s, out);
 	s->fail_due = s->next_ev < s->nev ? s->ev[s->next_ev].at : HUGE_VAL;
 	for (i = 0; i < s->nact; i++)
 		s->fail_due = fmin(s->fail_due, repair(s, s->act[i], out));
@@ -347,6 +353,21 @@ void flowsim_fail_arrive(struct sim *s, struct flow *f)
 		memcpy(&f->links[1], &f->ps->dl[(size_t)f->row * f->ps->ndl],
 		       f->ps->ndl * sizeof(f->links[0]));
 	}
+}
+
+int flowsim_fail_watch_dead(const struct sim *s, const struct pset *p,
+			    uint32_t h)
+{
+	uint32_t tor = dard_topo_tor(s->t, h);
+	size_t k, n = (size_t)p->npaths * p->ndl;
+
+	if (!s->watch || !s->nwdead || !s->watch[tor].above)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (s->wdead[p->dl[k]] &&
+		    s->watch[tor].above[dard_dlink_exit(s->t, p->dl[k])])
+			return 1;
+	return 0;
 }
 
 int flowsim_fail_any_dead(const struct sim *s, const struct pset *p)

@@ -156,13 +156,14 @@ struct sim {
 	uint64_t *dlhost;
 	struct share_want *want; /* per node: a host's last WANT */
 	/* With mode.watch: per node, a ToR's watch; per directed link,
-	 * dead at the watch's last query; when it asks next, and whether
-	 * this query is its. */
+	 * dead as the agents' notices told; when it renews next, and
+	 * whether this query does. */
 	struct sim_watch *watch;
 	uint8_t *wdead;
 	double next_watch;
 	int watch_due;
 	unsigned nwdead; /* links wdead holds dead */
+	int noticed;	 /* this step's failure events sent notices */
 	/* With o->stale: the link states of the last query, a round's view
 	 * made from them, and the moves since. */
 	struct dard_lstate *lq, *view;
@@ -287,6 +288,12 @@ uint32_t flowsim_fail_live_row(const struct sim *s, const struct flow *f,
 			       uint32_t row);
 int flowsim_fail_stuck(struct sim *s, int arrivals);
 /* Whether a row of p crosses a link its switches last reported down. */
+/*
+ * Whether host h's watch knows a link of p dead (the agents' notices):
+ * its monitor of p keeps asking, as dardd's does from its link table.
+ */
+int flowsim_fail_watch_dead(const struct sim *s, const struct pset *p,
+			    uint32_t h);
 int flowsim_fail_any_dead(const struct sim *s, const struct pset *p);
 /* Stamps every such link of p's rows in seen. */
 void flowsim_fail_mark_dead(const struct sim *s, const struct pset *p,
@@ -300,13 +307,17 @@ double flowsim_fail_end(const struct sim *s);
 /*
  * DARD's control traffic and watch (flowsim_share.c). watch_init: each
  * ToR's watch with mode.watch, 0 or -ENOMEM; watch_query: at a query,
- * after the link states, whether it is the watch's and what it sees
- * dead; queries: the bytes of this query's questions, replies, WANTs
- * and SHAREs, into s->st.
+ * whether the watch renews; queries: the bytes of this query's
+ * questions, replies, WANTs and SHAREs, into s->st.
  */
 int flowsim_watch_init(struct sim *s);
 void flowsim_watch_fini(struct sim *s);
 void flowsim_watch_query(struct sim *s);
+/*
+ * Link l went down (dead) or came back: the watches that see it are told
+ * at once (the agents' notices), counted. Whether any was.
+ */
+int flowsim_watch_notice(struct sim *s, uint32_t l, int dead);
 void flowsim_queries(struct sim *s);
 
 #endif /* _DARD_FLOWSIM_INT_H */

@@ -230,29 +230,35 @@ static void notices(struct sim *s, uint32_t dl)
 	}
 }
 
+int flowsim_watch_notice(struct sim *s, uint32_t l, int dead)
+{
+	uint32_t dl;
+	int told = 0;
+
+	if (!s->watch)
+		return 0;
+	for (dl = 2 * l; dl <= 2 * l + 1; dl++) {
+		if (s->wdead[dl] == dead)
+			continue;
+		s->wdead[dl] = dead;
+		s->nwdead += dead ? 1 : -1;
+		notices(s, dl);
+		told = 1;
+	}
+	return told;
+}
+
 /*
- * Whether this query is the watch's (every mode.watch, half a query
- * interval early, as dardd's watch_tick), and what the watches know dead
- * now: a link's fall or return reaches every watcher at once in its
- * agent's notice, here at the query after it (the link states change
- * only at queries).
+ * Whether this query renews the watch (every mode.watch, half a query
+ * interval early, as dardd's watch_tick). What it knows dead the
+ * notices tell (flowsim_watch_notice), at the failure's instant.
  */
 void flowsim_watch_query(struct sim *s)
 {
 	double every = s->mode.watch;
-	unsigned ndead = 0;
-	uint32_t l;
 
 	if (!s->watch)
 		return;
-	for (l = 0; l < 2 * s->t->nlinks; l++) {
-		if (s->wdead[l] != s->ls[l].dead) {
-			s->wdead[l] = s->ls[l].dead;
-			notices(s, l);
-		}
-		ndead += s->wdead[l];
-	}
-	s->nwdead = ndead;
 	s->watch_due = s->now >= s->next_watch;
 	if (s->watch_due)
 		s->next_watch = s->now + every - fmin(every, s->mode.query) / 2;
