@@ -271,7 +271,7 @@ SWITCHD_TEST_OBJS := $(B)/daemon/switchd/reply.o $(B)/daemon/switchd/opts.o \
 		     $(B)/daemon/switchd/answer.o $(B)/daemon/switchd/counter.o \
 		     $(B)/daemon/switchd/load.o $(B)/daemon/switchd/nl.o \
 		     $(B)/daemon/switchd/window.o $(B)/daemon/switchd/watchers.o \
-		     $(B)/daemon/switchd/notice.o
+		     $(B)/daemon/switchd/notice.o $(B)/daemon/switchd/probe.o
 $(B)/tests/unit/test_switchd.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_switchd: $(B)/tests/unit/test_switchd.o $(SWITCHD_TEST_OBJS) \
 		$(LIBCOMMON) $(LIBDARD)
@@ -291,6 +291,15 @@ $(B)/tests/unit/test_swwatch.o: DARD_CFLAGS += -iquote daemon/switchd
 $(B)/tests/test_swwatch: $(B)/tests/unit/test_swwatch.o \
 		$(B)/daemon/switchd/watchers.o $(B)/daemon/switchd/reply.o \
 		$(LIBCOMMON) $(LIBDARD)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
+
+# dard-switchd's link probes, without sockets.
+$(B)/tests/unit/test_swprobe.o: DARD_CFLAGS += -iquote daemon/switchd
+$(B)/tests/test_swprobe: $(B)/tests/unit/test_swprobe.o \
+		$(B)/daemon/switchd/probe.o $(B)/daemon/switchd/notice.o \
+		$(B)/daemon/switchd/watchers.o $(B)/daemon/switchd/reply.o \
+		$(B)/daemon/switchd/nl.o $(LIBCOMMON) $(LIBDARD)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LIBDARD_LIBS)
 

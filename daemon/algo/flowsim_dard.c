@@ -87,8 +87,7 @@ static void mark_quiet(struct sim *s)
 		/* As dardd's mon_quiet_all: a dead path, or a timeout of
 		 * its host's since the last query, keeps it asking. */
 		m->quiet = !s->woke[m->host] && !m->dead &&
-			   !flowsim_fail_watch_dead(s, m->flows->ps,
-						    m->host) &&
+			   !flowsim_fail_watch_dead(s, m->flows->ps, m->host) &&
 			   dard_monitor_quiet(m->m, &it, &s->mode, s->now);
 		if (was && !m->quiet &&
 		    m->next_round < s->now + s->mode.query / 4)

@@ -71,8 +71,8 @@ uint32_t dard_table_uphill(const struct dard_topo *t, const struct dard_plan *p,
 	return n->nalloc;
 }
 
-static uint32_t peer_addr(const struct dard_topo *t, const struct dard_plan *p,
-			  uint32_t sw, unsigned port)
+uint32_t dard_sw_peer_addr(const struct dard_topo *t, const struct dard_plan *p,
+			   uint32_t sw, unsigned port)
 {
 	uint32_t li = t->node[sw].port[port - 1];
 
@@ -101,7 +101,7 @@ static void add_uphill(const struct dard_topo *t, const struct dard_plan *p,
 	for (i = 0; i < n->nup; i++) {
 		add(e, cnt, DARD_SW_ROUTE, DARD_TABLE_UPHILL + n->up[i], 0, 0);
 		e[*cnt - 1].port = n->up[i];
-		e[*cnt - 1].via = peer_addr(t, p, sw, n->up[i]);
+		e[*cnt - 1].via = dard_sw_peer_addr(t, p, sw, n->up[i]);
 	}
 	for (i = 0; i < nup; i++) {
 		add(e, cnt, DARD_SW_RULE, DARD_TABLE_UPHILL + r[i].port,
@@ -133,7 +133,7 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 		add(e, &cnt, DARD_SW_ROUTE, DARD_TABLE_DOWNHILL, r[i].prefix,
 		    r[i].len);
 		e[cnt - 1].port = r[i].port;
-		e[cnt - 1].via = peer_addr(t, p, sw, r[i].port);
+		e[cnt - 1].via = dard_sw_peer_addr(t, p, sw, r[i].port);
 	}
 	/*
 	 * An address inside one of our prefixes that no subtree below owns

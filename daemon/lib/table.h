@@ -67,4 +67,11 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 		      uint32_t sw, struct dard_sw_entry **out, uint32_t *n,
 		      char *err);
 
+/*
+ * The address of the far end of switch sw's port (which has a link) on
+ * the link's /31: its next hop that way.
+ */
+uint32_t dard_sw_peer_addr(const struct dard_topo *t, const struct dard_plan *p,
+			   uint32_t sw, unsigned port);
+
 #endif /* _DARD_TABLE_H */

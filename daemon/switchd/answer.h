@@ -44,6 +44,8 @@
 	C(watches, "watches")                                                  \
 	C(watch_full, "watches refused for room")                              \
 	C(notices, "notices")                                                  \
+	C(probes, "probes")                                                    \
+	C(probe_answers, "answered")                                           \
 	C(count_errors, "count errors")                                        \
 	C(early, "before the first window")                                    \
 	NL()                                                                   \
@@ -51,6 +53,13 @@
 	C(query_bytes, "bytes in")                                             \
 	C(reply_bytes, "out")                                                  \
 	C(notice_bytes, "notices out")
+
+/* One probed port (probe.h): its socket, its peer, when it last answered. */
+struct sw_probe {
+	int fd;		/* a raw ICMP socket bound to the port; -1: unprobed */
+	uint32_t peer;	/* host byte order */
+	uint64_t heard; /* sw_now() of the last answer, or of the start */
+};
 
 #define __SW_STAT_FIELD(name, text) uint64_t name;
 #define __SW_STAT_NONE(...)
@@ -73,6 +82,12 @@ struct sw_agent {
 	uint8_t *changed;
 	int link_ev;
 	uint64_t notice_seq;
+	/* probe.h: per port (NULL: no probes), every probe_ns, the next
+	 * at probe_next; our echoes' id, seq and nonce. */
+	struct sw_probe *probe;
+	uint64_t probe_ns, probe_next;
+	uint16_t probe_id, probe_seq;
+	uint8_t probe_nonce[8];
 	uint64_t counted_ns; /* of the ports' elephants; 0: none */
 	/* sw_now() before which queries go unanswered: a
 	 * counter started afresh has seen a window of traffic only then. */

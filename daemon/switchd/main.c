@@ -29,6 +29,7 @@
 #include "log.h"
 #include "notice.h"
 #include "notify.h"
+#include "probe.h"
 #include "opts.h"
 #include "routes.h"
 #include "stdopts.h"
@@ -181,6 +182,12 @@ static void run(struct sw_agent *a, struct sw_routes *r, struct sw_load *l,
 		}
 		if (counting)
 			wait = sooner(wait, now, a->ready_ns);
+		if (a->probe && now >= a->probe_next) {
+			sw_probe_tick(a, now);
+			a->probe_next = now + a->probe_ns;
+		}
+		if (a->probe)
+			wait = sooner(wait, now, a->probe_next);
 		wait = sooner(wait, now, l->next_ns);
 		wait = dard_notify_watchdog(n, now, wait);
 		if (poll(pfd, o->no_tables ? 2 : 3, wait) <= 0)
@@ -224,7 +231,11 @@ int main(int argc, char **argv)
 	    dard_keys_open(&keys, dard_key_path(o.key), err) ||
 	    replay_init(&replay, err) ||
 	    sw_answer_open(&a, listen, o.port, err) ||
-	    sw_notice_open(&a, err) || sw_load_open(&load, err))
+	    sw_load_open(&load, err) ||
+	    sw_probe_open(&a, cfg.topo, cfg.plan,
+			  dard_topo_find(cfg.topo, o.sw), o.probe_ns, sw_now(),
+			  err) ||
+	    sw_notice_open(&a, err))
 		goto out;
 	a.keys = keys;
 	sigaction(SIGINT, &sig, NULL);
@@ -274,6 +285,7 @@ out:
 		log_err("%s", err);
 	sw_counter_detach(a.counter);
 	sw_notice_close(&a);
+	sw_probe_close(&a);
 	sw_answer_close(&a);
 	sw_load_close(&load);
 	sw_routes_close(&r);

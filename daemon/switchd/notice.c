@@ -17,6 +17,7 @@
 #include "err.h"
 #include "nl.h"
 #include "notice.h"
+#include "probe.h"
 
 int sw_port_up(const struct sw_agent *a, const struct sw_port *p)
 {
@@ -25,8 +26,10 @@ int sw_port_up(const struct sw_agent *a, const struct sw_port *p)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->ifname);
 	if (ioctl(a->ioctl_sock, SIOCGIFFLAGS, &ifr))
 		return 0;
+	/* A carrier up whose peer no longer answers: down all the same. */
 	return (ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) ==
-	       (IFF_UP | IFF_RUNNING);
+		       (IFF_UP | IFF_RUNNING) &&
+	       !sw_probe_port_down(a, (unsigned)(p - a->port), sw_now());
 }
 
 int sw_notice_open(struct sw_agent *a, char *err)
@@ -142,8 +145,11 @@ unsigned sw_notify(struct sw_agent *a, uint64_t now)
 		a->changed[i] = p->up != p->told;
 		nchanged += a->changed[i];
 		if (a->changed[i])
-			log_info("port %u (%s): link %s", p->num, p->ifname,
-				 p->up ? "up" : "down");
+			log_info("port %u (%s): link %s%s", p->num, p->ifname,
+				 p->up ? "up" : "down",
+				 sw_probe_port_down(a, i, now)
+					 ? " (its peer does not answer echoes)"
+					 : "");
 		p->told = p->up;
 	}
 	if (!nchanged)

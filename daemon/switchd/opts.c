@@ -65,6 +65,15 @@ void switchd_usage(FILE *f)
 		"                        check the tables this often (default\n"
 		"                        5; up to 3600)\n"
 		"  -n, --no-tables       leave the switch's tables alone\n"
+		"  -e, --probe-interval SECONDS\n"
+		"                        send an ICMP echo every SECONDS out of\n"
+		"                        each port that leads to a switch, to\n"
+		"                        the peer's link address; a port whose\n"
+		"                        peer answered none for three intervals\n"
+		"                        is down in answers and notices, its\n"
+		"                        carrier up or not, until it answers\n"
+		"                        again (BFD's echo; default 0.1, 0.001\n"
+		"                        to 60; 0: no probes, the carrier alone)\n"
 		"  -v, --verbose         log every query, and libbpf's debug\n"
 		"  -q, --quiet           log errors only\n"
 		"  -V, --version         print the version\n"
@@ -148,6 +157,14 @@ static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 	case 'n':
 		o->no_tables = 1;
 		break;
+	case 'e':
+		ret = dard_parse_seconds(arg, 0, 60, &o->probe_ns);
+		if (!ret && o->probe_ns && o->probe_ns < 1000000)
+			ret = -ERANGE;
+		if (ret)
+			dard_num_fail(err, ret, "--probe-interval", arg,
+				      "0, or seconds from 0.001 up to 60");
+		break;
 	default:
 		return dard_common_opt(opt, "dard-switchd", &o->level,
 				       switchd_usage);
@@ -168,6 +185,7 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 		{"ifname", required_argument, NULL, 'i'},
 		{"reconcile", required_argument, NULL, 'r'},
 		{"no-tables", no_argument, NULL, 'n'},
+		{"probe-interval", required_argument, NULL, 'e'},
 		DARD_OPTS_COMMON,
 		{},
 	};
@@ -181,8 +199,9 @@ int switchd_opts_parse(int argc, char **argv, struct switchd_opts *o, char *err)
 	o->ifname_fmt = "p%u";
 	o->level = DARD_LOG_INFO;
 	o->reconcile_ns = 5000000000ULL;
+	o->probe_ns = 100000000ULL;
 	err[0] = '\0';
-	while ((opt = getopt_long(argc, argv, "c:k:l:p:w:d:m:i:r:nvqVh",
+	while ((opt = getopt_long(argc, argv, "c:k:l:p:w:d:m:i:r:ne:vqVh",
 				  longopts, NULL)) != -1) {
 		ret = option(o, opt, optarg, err);
 		if (ret != DARD_OPTS_RUN)

@@ -22,6 +22,7 @@ struct switchd_opts {
 	int level;		/* enum dard_log_level */
 	uint64_t reconcile_ns;	/* check the tables this often */
 	int no_tables;		/* leave forwarding alone */
+	uint64_t probe_ns;	/* echo each switch peer this often; 0: not */
 };
 
 /*

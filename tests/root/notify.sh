@@ -300,7 +300,7 @@ fi
 # dard-switchd, as dard-switchd@core1.service runs it.
 scaps=$(caps dard-switchd@.service)
 is "dard-switchd@.service: its capabilities" "$scaps" \
-	"+bpf,+perfmon,+net_admin"
+	"+bpf,+perfmon,+net_admin,+net_raw"
 unneeded dard-switchd dard-switchd@.service "$bin/dard-switchd" core1
 listen --udp 7471
 # It answers after a window's counting, which its status tells.

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * dard-switchd's link probes. A link can fail silently, its carrier up
+ * (a half-broken cable or optic, a peer whose forwarding is stuck): no
+ * link event, IFF_RUNNING unchanged, and the hosts would hash new flows
+ * onto it until their SYNs time out. Routers run BFD for this; its echo
+ * function is what we do: every --probe-interval the agent sends an ICMP
+ * echo request out of each port that leads to another switch, to the
+ * peer's address on the link's /31, and the peer's kernel answers it
+ * over the same link (not its agent: an agent stopped or restarting
+ * takes no link down). A port none of whose echoes was answered for
+ * SW_PROBE_MISSES intervals is down to the agent's answers and notices,
+ * as a carrier down is, until the next answer. An echo carries a random
+ * nonce of this run's, which its answer must return, so that nobody off
+ * the link can answer for the peer. Documentation/protocol.md, "Link
+ * probes".
+ */
+#ifndef _DARD_SWITCHD_PROBE_H
+#define _DARD_SWITCHD_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addr.h"
+#include "answer.h"
+
+enum sw_probe_sizes {
+	SW_PROBE_MISSES = 3, /* intervals unanswered: down (BFD's usual) */
+	SW_PROBE_NONCE = 8,
+	SW_PROBE_LEN = 8 + SW_PROBE_NONCE, /* ICMP header and the nonce */
+};
+
+/* The echo request seq with id and nonce, into buf (SW_PROBE_LEN). */
+void sw_probe_echo(uint8_t *buf, uint16_t id, uint16_t seq,
+		   const uint8_t *nonce);
+/*
+ * Whether pkt, len bytes from a raw ICMP socket (its IPv4 header first),
+ * is peer's echo reply to one of ours: from peer, id and nonce ours, its
+ * checksum right.
+ */
+int sw_probe_answer(const uint8_t *pkt, size_t len, uint32_t peer, uint16_t id,
+		    const uint8_t *nonce);
+/* Whether a port last heard at heard is down at now, probing every. */
+static inline int sw_probe_down(uint64_t heard, uint64_t now, uint64_t every)
+{
+	return now > heard && now - heard > SW_PROBE_MISSES * every;
+}
+
+/*
+ * Probes every --probe-interval (every_ns, 0: none) the ports of switch
+ * sw whose links lead to switches (topology t, plan p): a socket each.
+ * err (DARD_ERR_MAX).
+ */
+int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
+		  const struct dard_plan *p, uint32_t sw, uint64_t every_ns,
+		  uint64_t now, char *err);
+void sw_probe_close(struct sw_agent *a);
+/* Whether port i (of a->port) is down by its probes at now. */
+static inline int sw_probe_port_down(const struct sw_agent *a, unsigned i,
+				     uint64_t now)
+{
+	return a->probe && a->probe[i].fd >= 0 &&
+	       sw_probe_down(a->probe[i].heard, now, a->probe_ns);
+}
+/*
+ * A probe tick at now: takes the answers waiting, sends every probed
+ * port an echo, and sw_notify()s a change.
+ */
+void sw_probe_tick(struct sw_agent *a, uint64_t now);
+
+#endif /* _DARD_SWITCHD_PROBE_H */
