@@ -28,6 +28,9 @@
 #   complete, and when the last did after the failure is printed;
 # - the link up again: it carries new flows again (how soon, printed),
 #   and 200 new connections all complete;
+# - the same link failing silently (every packet dropped, carriers up):
+#   the switches' link probes answer the port down (how soon, printed),
+#   and 200 new connections started 1 s after all complete;
 # - a ToR-aggregation link down, an aggregation switch down (all its
 #   links), a core's agent killed, a ToR's agent killed, dardd killed and
 #   restarted, each under a transfer across it (ACKs too, where a link
@@ -393,6 +396,35 @@ figure link_up_s "$(since "$t_up")" s "a link up again to new flows crossing it"
 mice_run "$conns" 60 "${pairs[@]}"
 echo "new connections after the link came back: $done_n of $conns completed"
 t "all of them completed ($done_n of $conns)" test "$done_n" -eq "$conns"
+
+# A silent failure: the same link drops everything both ways, its
+# carriers up, so no link event comes. The agents' link probes (ICMP
+# echoes to the peer every 0.1 s, dard-switchd --probe-interval) take
+# the port down after three unanswered, their notices go out, and the
+# new connections started 1 s after it complete, none waiting for its
+# SYN's timeout; when the drops stop the port answers up again.
+# core_port_up: whether $fcore's agent answers its port to aggr3_1 up
+# (true, false, or nothing if it does not answer).
+core_port_up() {
+	on e1_1 "$dardctl" -j switch query "$fcore" port "${fport#p}" |
+		jq -r '.[].ports[] | select(.to == "aggr3_1") | .up'
+}
+port_is() { [[ $(core_port_up) == "$1" ]]; }
+t "$fcore answers its port to aggr3_1 up" within 10 port_is true
+t "drop all on $fcore's $fport, carrier up" link_fault "$fcore" "$fport" drop
+t "and on aggr3_1's port back" link_fault aggr3_1 "$(port_to aggr3_1 "$fcore")" drop
+t_fail=$EPOCHREALTIME
+t "$fcore's probes take the port down: it answers it down" within 3 port_is false
+echo "silent failure: the port answered down $(since "$t_fail") s after the drops began"
+figure silent_down_s "$(since "$t_fail")" s "a silent link failure to its port answered down (probes every 0.1 s)"
+at 1
+mice_run "$conns" 60 "${pairs[@]}"
+echo "new connections 1 s after the silent failure: $done_n of $conns completed, the longest took $longest s, $slow over 0.5 s"
+figure conns_silent_longest "$longest" s "the longest of $conns new connections started 1 s after a silent link failure"
+t "all of those completed ($done_n of $conns)" test "$done_n" -eq "$conns"
+t "the drops end" link_fault "$fcore" "$fport" clear
+link_fault aggr3_1 "$(port_to aggr3_1 "$fcore")" clear
+t "the port answers up again" within 5 port_is true
 servers_stop e3_1 e3_2 e3_3 e1_2
 
 # A ToR-aggregation link on a transfer's path goes down, uphill from the
