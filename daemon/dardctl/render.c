@@ -170,18 +170,25 @@ void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)
 void render_tc(FILE *f, const struct dard_topo *t, uint32_t node, uint32_t mbit)
 {
 	const struct dard_node *n = &t->node[node];
-	/* Two milliseconds of burst, and at least a whole GSO packet. */
-	uint32_t burst = mbit * 1000 / 4;
 	char ifn[16];
 	unsigned k;
 
 	if (!mbit)
 		return;
-	if (burst < RENDER_TBF_MIN_BURST)
-		burst = RENDER_TBF_MIN_BURST;
-	for_each_port(t, node, k)
-		if (n->port[k - 1] != DARD_NONE)
-			fprintf(f,
-				"qdisc add dev %s root tbf rate %umbit burst %u latency 20ms\n",
-				render_ifname(t, node, k, ifn), mbit, burst);
+	for_each_port(t, node, k) {
+		const struct dard_link *l = dard_topo_port_link(t, node, k);
+		/* A link whose capacity is below the rate runs at it. */
+		uint32_t rate = l && l->mbps < mbit ? l->mbps : mbit;
+		/* Two milliseconds of burst, and at least a whole GSO packet.
+		 */
+		uint32_t burst = rate * 1000 / 4;
+
+		if (n->port[k - 1] == DARD_NONE)
+			continue;
+		if (burst < RENDER_TBF_MIN_BURST)
+			burst = RENDER_TBF_MIN_BURST;
+		fprintf(f,
+			"qdisc add dev %s root tbf rate %umbit burst %u latency 20ms\n",
+			render_ifname(t, node, k, ifn), rate, burst);
+	}
 }

@@ -34,7 +34,10 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		 uint32_t host, const char *ip);
 /* The sysctl settings a node needs, in `sysctl -p' form. */
 void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node);
-/* Rate limits on every port, in `tc -batch' form; nothing if mbit is 0. */
+/*
+ * Rate limits on every port, in `tc -batch' form: mbit, or the port's link
+ * capacity where that is lower (a degraded link); nothing if mbit is 0.
+ */
 void render_tc(FILE *f, const struct dard_topo *t, uint32_t node,
 	       uint32_t mbit);
 /* Switch ECMP: destination routes, multipath up (render_ecmp.c); hosts

@@ -58,7 +58,7 @@ accepted() {
 	ok "testbed: $name: past the checks" 1 "$tb" "$@" || return
 	if [[ $EUID -eq 0 ]]; then
 		has "testbed: $name: reached topo gen" "$(cat "$tmp/calls" 2>/dev/null)" \
-			'^-t fattree:2 topo gen output '
+			'^(-c [0-9]+ )?-t fattree:2 topo gen output '
 		is "testbed: $name: no state left" "$(ls -A "$tmp/state" 2>/dev/null)" ""
 	else
 		has "testbed: $name: reached the root check" "$err" 'must run as root'
@@ -86,6 +86,16 @@ refused "--pvlb-interval needs seconds" '^testbed: --pvlb-interval needs seconds
 accepted "--dard --sched-mode pvlb --pvlb-interval 2" \
 	up fattree:2 --dard --sched-mode pvlb --pvlb-interval 2 --fast
 accepted "--dard --sched-mode off" up fattree:2 --dard --sched-mode off
+refused "--degrade without --rate" '^testbed: --degrade needs --rate$' \
+	up fattree:2 --degrade core1-aggr1_1=0.25
+refused "--degrade of a share of 1" '^testbed: --degrade needs A-B=F' \
+	up fattree:2 --rate 50 --degrade core1-aggr1_1=1
+refused "--degrade without a pair" '^testbed: --degrade needs A-B=F' \
+	up fattree:2 --rate 50 --degrade core1=0.5
+accepted "--rate 50 --degrade core1-aggr1_1=0.25,core2-aggr2_1=.5" \
+	up fattree:2 --rate 50 --degrade core1-aggr1_1=0.25,core2-aggr2_1=.5
+refused "--probe-interval without --dard" '^testbed: --probe-interval goes with --dard$' \
+	up fattree:2 --probe-interval 0
 ok "testbed: help" 0 "$tb" --help &&
 	has "testbed: help names --sched-mode" "$out" '\[ --dard \[ --sched-mode MODE \]' &&
 	has "testbed: and the modes" "$out" 'MODE := \{ fast \| paper \}' &&

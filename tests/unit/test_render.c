@@ -332,6 +332,32 @@ static void test_tc(void **state)
 	check(*state, tc_0, "aggr1_1", "", "");
 }
 
+/*
+ * A link whose capacity is below the rate (testbed --degrade writes it
+ * into dard.conf) runs at its capacity, at both ends; the others at the
+ * rate.
+ */
+static void test_tc_degraded(void **state)
+{
+	struct fixture *f = *state;
+	struct dard_link *l = (struct dard_link *)dard_topo_port_link(
+		f->t, node(f, "aggr1_1"), 3);
+	uint32_t was = l->mbps;
+
+	l->mbps = 25;
+	check(f, tc_100, "aggr1_1", "",
+	      "qdisc add dev p1 root tbf rate 100mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p2 root tbf rate 100mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p3 root tbf rate 25mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p4 root tbf rate 100mbit burst 80000 latency 20ms\n");
+	check(f, tc_10, "aggr1_1", "",
+	      "qdisc add dev p1 root tbf rate 10mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p2 root tbf rate 10mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p3 root tbf rate 10mbit burst 80000 latency 20ms\n"
+	      "qdisc add dev p4 root tbf rate 10mbit burst 80000 latency 20ms\n");
+	l->mbps = was;
+}
+
 static void test_ifname(void **state)
 {
 	struct fixture *f = *state;
@@ -355,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_core_ecmp),
 		cmocka_unit_test(test_sysctl),
 		cmocka_unit_test(test_tc),
+		cmocka_unit_test(test_tc_degraded),
 		cmocka_unit_test(test_ifname),
 	};
 
