@@ -131,8 +131,8 @@ static int pset_has(const struct pset *p, uint32_t dl)
 
 /*
  * Whether host h, under ToR tor, knows dl dead, as dardd's dead.c does
- * from its link table: its watch's last answer says so (dl leaves a
- * switch above its ToR), or the last query's does and a monitor of h
+ * from its link table: its watch was told (dl is one its plan names),
+ * or the last query's answer says so and a monitor of h
  * asked about dl (one not quiet, or with a dead path, as dardd keeps
  * those asking). Not only a monitor of the flow's own ToR pair: any
  * answer marks every destination's paths through the link.
@@ -142,8 +142,7 @@ static int knows_dead(const struct sim *s, uint32_t h, uint32_t tor,
 {
 	const struct mon *m;
 
-	if (s->watch && s->wdead[dl] && s->watch[tor].above &&
-	    s->watch[tor].above[dard_dlink_exit(s->t, dl)])
+	if (s->watch && s->wdead[dl] && flowsim_watched(s, tor, dl))
 		return 1;
 	if (!s->ls[dl].dead)
 		return 0;
@@ -361,11 +360,10 @@ int flowsim_fail_watch_dead(const struct sim *s, const struct pset *p,
 	uint32_t tor = dard_topo_tor(s->t, h);
 	size_t k, n = (size_t)p->npaths * p->ndl;
 
-	if (!s->watch || !s->nwdead || !s->watch[tor].above)
+	if (!s->watch || !s->nwdead)
 		return 0;
 	for (k = 0; k < n; k++)
-		if (s->wdead[p->dl[k]] &&
-		    s->watch[tor].above[dard_dlink_exit(s->t, p->dl[k])])
+		if (s->wdead[p->dl[k]] && flowsim_watched(s, tor, p->dl[k]))
 			return 1;
 	return 0;
 }

@@ -92,6 +92,7 @@ struct share_tor {
  */
 struct sim_watch {
 	uint8_t *above;
+	uint64_t *dl; /* a bit per directed link its queries name */
 	struct dard_mon_query *q;
 	unsigned nq;
 };
@@ -311,6 +312,14 @@ double flowsim_fail_end(const struct sim *s);
  * questions, replies, WANTs and SHAREs, into s->st.
  */
 int flowsim_watch_init(struct sim *s);
+/* Whether ToR tor's watch names directed link dl (its plan's ports). */
+static inline int flowsim_watched(const struct sim *s, uint32_t tor,
+				  uint32_t dl)
+{
+	const uint64_t *b = s->watch ? s->watch[tor].dl : NULL;
+
+	return b && b[dl / 64] >> (dl % 64) & 1;
+}
 void flowsim_watch_fini(struct sim *s);
 void flowsim_watch_query(struct sim *s);
 /*

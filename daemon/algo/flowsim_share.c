@@ -25,6 +25,7 @@ int flowsim_watch_init(struct sim *s)
 {
 	const struct dard_topo *t = s->t;
 	struct dard_share_scope sc;
+	unsigned i, k;
 	uint32_t n;
 
 	if (!(s->mode.watch > 0))
@@ -45,6 +46,18 @@ int flowsim_watch_init(struct sim *s)
 		if (dard_watch_plan(s->pc, t, dard_topo_tor_host(t, n),
 				    w->above, &w->q, &w->nq))
 			return -ENOMEM;
+		w->dl = calloc((2 * (size_t)t->nlinks + 63) / 64 + 1,
+			       sizeof(*w->dl));
+		if (!w->dl)
+			return -ENOMEM;
+		for (i = 0; i < w->nq; i++)
+			for (k = 0; k < w->q[i].nports; k++) {
+				uint32_t dl = dard_port_dlink(t, w->q[i].sw,
+							      w->q[i].ports[k]);
+
+				if (dl != DARD_NONE)
+					w->dl[dl / 64] |= 1ULL << (dl % 64);
+			}
 	}
 	return 0;
 }
@@ -55,6 +68,7 @@ void flowsim_watch_fini(struct sim *s)
 
 	for (n = 0; s->watch && n < s->t->nnodes; n++) {
 		free(s->watch[n].above);
+		free(s->watch[n].dl);
 		dard_watch_free(s->watch[n].q, s->watch[n].nq);
 	}
 	free(s->watch);
@@ -208,17 +222,17 @@ static void share_count(struct sim *s, double bytes)
 
 /*
  * The agents' notices of directed link dl's change (proto.h): one to
- * every host under each ToR whose watch asks dl's switch, each its own
- * watcher, counted at the paper's reply size, as the replies are.
+ * every host under each ToR whose watch names dl, each its own watcher,
+ * counted at the paper's reply size, as the replies are.
  */
 static void notices(struct sim *s, uint32_t dl)
 {
 	const struct dard_topo *t = s->t;
-	uint32_t sw = dard_dlink_exit(t, dl), tor, h;
+	uint32_t tor, h;
 	unsigned k, nh;
 
 	for (tor = 0; tor < t->nnodes; tor++) {
-		if (!s->watch[tor].above || !s->watch[tor].above[sw])
+		if (!flowsim_watched(s, tor, dl))
 			continue;
 		nh = 0;
 		for_each_port(t, tor, k) {

@@ -535,5 +535,17 @@ int dardd_opts_parse(struct dardd_opts *o, int argc, char **argv, char *err)
 	}
 	o->host = argv[optind];
 	derive(o);
+	/*
+	 * The watch renews at query ticks: slower ones than a third of the
+	 * agents' lease would let it lapse (proto.h).
+	 */
+	if (o->sched.watch > 0 &&
+	    o->query_ns > DARD_WATCH_MAX * 1000000000ULL) {
+		dard_fail(
+			err, 0,
+			"--query-interval above %d s lets the watch lapse at the switches (they keep it 60 s): give --watch-interval 0 too",
+			DARD_WATCH_MAX);
+		return 2;
+	}
 	return DARD_OPTS_RUN;
 }

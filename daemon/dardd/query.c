@@ -225,10 +225,16 @@ void query_send(struct dardd *d, uint64_t now)
 		seq = d->io.query_seq = dard_proto_next_seq(
 			d->io.query_seq, d->io.wall_ns() / 1000);
 		/* Padded to its reply, which the agent never exceeds. */
-		len = (s->watching ? dard_proto_watch : dard_proto_query)(
-			buf, sizeof(buf), &d->keys->key[0], query_sender(d),
-			seq, s->ports, s->nports,
-			dard_proto_query_len(s->nports));
+		if (s->watching)
+			len = dard_proto_watch(
+				buf, sizeof(buf), &d->keys->key[0],
+				query_sender(d), seq, mgmt, s->ports, s->nports,
+				dard_proto_watch_len(s->nports));
+		else
+			len = dard_proto_query(
+				buf, sizeof(buf), &d->keys->key[0],
+				query_sender(d), seq, s->ports, s->nports,
+				dard_proto_query_len(s->nports));
 		d->st.watches += s->watching;
 		s->nports = 0;
 		if (!len || !mgmt ||
@@ -289,16 +295,22 @@ static int check_answer(struct dardd *d, const struct sw *s,
 }
 
 /*
- * Whether notice msg, authentic and from switch n, is to be taken: for
- * us, newer than the last we took from n (the agent's seqs rise), and
+ * Whether notice msg, authentic and from switch n, is to be taken: its
+ * agent n's, for us, newer than the last we took from n (the agent's
+ * seqs rise), and
  * within DARD_PROTO_SKEW_US of our clock, so that a recording is stale
  * once the agent has sent any other and, after our restart, in 10 s.
  */
-static int check_notice(struct dardd *d, const struct sw *s,
+static int check_notice(struct dardd *d, uint32_t n, const struct sw *s,
 			const struct dard_msg *msg, char *why)
 {
 	uint64_t us = d->io.wall_ns() / 1000;
 
+	/* Under the MAC: not another agent's, replayed from this address. */
+	if (msg->agent != d->t->node[n].mgmt) {
+		strcpy(why, "a notice of another switch's agent");
+		return DARD_RX_SOURCE;
+	}
 	if (msg->sender != query_sender(d)) {
 		strcpy(why, "a notice for another host");
 		return DARD_RX_SEQ;
@@ -347,7 +359,7 @@ static int reply_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	int ret;
 
 	if (reply.type == DARD_MSG_NOTICE) {
-		ret = check_notice(d, s, &reply, why);
+		ret = check_notice(d, n, s, &reply, why);
 		if (ret != DARD_RX_TAKEN)
 			return ret;
 		s->noticed = reply.seq;

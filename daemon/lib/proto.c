@@ -44,11 +44,14 @@ size_t dard_proto_query_len(unsigned n)
 					       : bare;
 }
 
+/* A message of ports; with agent (non-zero) a watch's field before them. */
 static size_t ports_msg(uint8_t type, void *buf, size_t cap,
 			const struct dard_key *k, uint32_t sender, uint64_t seq,
-			const uint16_t *ports, unsigned n, size_t padto)
+			uint32_t agent, const uint16_t *ports, unsigned n,
+			size_t padto)
 {
-	size_t body = DARD_HDR_LEN + 2 * (size_t)n, len = body + DARD_MAC_LEN;
+	size_t at = DARD_HDR_LEN + (agent ? 4 : 0);
+	size_t body = at + 2 * (size_t)n, len = body + DARD_MAC_LEN;
 	uint8_t *p = buf;
 	unsigned i;
 
@@ -58,8 +61,10 @@ static size_t ports_msg(uint8_t type, void *buf, size_t cap,
 	    !sender || !seq)
 		return 0;
 	header(p, type, len, n, k->id, sender, seq);
+	if (agent)
+		dard_put32(p + DARD_HDR_LEN, agent);
 	for (i = 0; i < n; i++)
-		dard_put16(p + DARD_HDR_LEN + 2 * i, ports[i]);
+		dard_put16(p + at + 2 * i, ports[i]);
 	memset(p + body, 0, len - DARD_MAC_LEN - body);
 	dard_frame_sign(p, len - DARD_MAC_LEN, k);
 	return len;
@@ -69,32 +74,43 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 			uint32_t sender, uint64_t seq, const uint16_t *ports,
 			unsigned n, size_t padto)
 {
-	return ports_msg(DARD_MSG_QUERY, buf, cap, k, sender, seq, ports, n,
+	return ports_msg(DARD_MSG_QUERY, buf, cap, k, sender, seq, 0, ports, n,
 			 padto);
 }
 
 size_t dard_proto_watch(void *buf, size_t cap, const struct dard_key *k,
-			uint32_t sender, uint64_t seq, const uint16_t *ports,
-			unsigned n, size_t padto)
+			uint32_t sender, uint64_t seq, uint32_t agent,
+			const uint16_t *ports, unsigned n, size_t padto)
 {
-	return ports_msg(DARD_MSG_WATCH, buf, cap, k, sender, seq, ports, n,
-			 padto);
+	if (!agent || !n)
+		return 0;
+	return ports_msg(DARD_MSG_WATCH, buf, cap, k, sender, seq, agent, ports,
+			 n, padto);
 }
 
+size_t dard_proto_watch_len(unsigned n)
+{
+	return dard_proto_query_len(n) + 4;
+}
+
+/* A message of records; with agent (non-zero) a notice's field first. */
 static size_t records_msg(uint8_t type, void *buf, size_t cap,
 			  const struct dard_key *k, uint32_t sender,
-			  uint64_t seq, const struct dard_port_state *st,
-			  unsigned n)
+			  uint64_t seq, uint32_t agent,
+			  const struct dard_port_state *st, unsigned n)
 {
-	size_t len = dard_proto_reply_len(n);
+	size_t at = DARD_HDR_LEN + (agent ? 4 : 0);
+	size_t len = dard_proto_reply_len(n) + (agent ? 4 : 0);
 	uint8_t *p = buf;
 	unsigned i;
 
 	if (n > DARD_MSG_PORTS_MAX || len > cap || !sender || !seq)
 		return 0;
 	header(p, type, len, n, k->id, sender, seq);
+	if (agent)
+		dard_put32(p + DARD_HDR_LEN, agent);
 	for (i = 0; i < n; i++) {
-		uint8_t *r = p + DARD_HDR_LEN + DARD_PORT_REC_LEN * i;
+		uint8_t *r = p + at + DARD_PORT_REC_LEN * i;
 
 		dard_put16(r, st[i].port);
 		dard_put16(r + 2, st[i].flags);
@@ -110,14 +126,17 @@ size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 			uint32_t sender, uint64_t seq,
 			const struct dard_port_state *st, unsigned n)
 {
-	return records_msg(DARD_MSG_REPLY, buf, cap, k, sender, seq, st, n);
+	return records_msg(DARD_MSG_REPLY, buf, cap, k, sender, seq, 0, st, n);
 }
 
 size_t dard_proto_notice(void *buf, size_t cap, const struct dard_key *k,
-			 uint32_t sender, uint64_t seq,
+			 uint32_t sender, uint64_t seq, uint32_t agent,
 			 const struct dard_port_state *st, unsigned n)
 {
-	return records_msg(DARD_MSG_NOTICE, buf, cap, k, sender, seq, st, n);
+	if (!agent || !n)
+		return 0;
+	return records_msg(DARD_MSG_NOTICE, buf, cap, k, sender, seq, agent, st,
+			   n);
 }
 
 /* The switch protocol's frame: what is checked before all else. */
@@ -137,7 +156,7 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 {
 	uint8_t seen[65536 / 8] = {0};
 	const uint8_t *p = buf;
-	size_t want, rec, i;
+	size_t want, rec, i, at;
 	unsigned count;
 	int ret, asks;
 
@@ -166,7 +185,10 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 				 "seq 0 at byte 16 (never sent)");
 	asks = dard_proto_asks(p[3]);
 	rec = asks ? 2 : DARD_PORT_REC_LEN;
-	want = DARD_HDR_LEN + rec * count + DARD_MAC_LEN;
+	/* A watch's and a notice's agent field, before the body. */
+	at = DARD_HDR_LEN +
+	     (p[3] == DARD_MSG_WATCH || p[3] == DARD_MSG_NOTICE ? 4 : 0);
+	want = at + rec * count + DARD_MAC_LEN;
 	/* Only a query or watch is padded. */
 	if (asks ? want > len : want != len)
 		return dard_fail(err, -EBADMSG,
@@ -177,6 +199,11 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 		if (p[i])
 			return dard_fail(err, -EBADMSG,
 					 "padding byte %zu is not zero", i);
+	msg->agent = at > DARD_HDR_LEN ? dard_get32(p + DARD_HDR_LEN) : 0;
+	if (at > DARD_HDR_LEN && (!msg->agent || !count))
+		return dard_fail(err, -EBADMSG, "%s at byte %d",
+				 msg->agent ? "no ports" : "agent 0",
+				 msg->agent ? 6 : DARD_HDR_LEN);
 	msg->type = p[3];
 	msg->count = count;
 	msg->len = len;
@@ -184,18 +211,18 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 	msg->sender = dard_get32(p + 12);
 	msg->seq = dard_get64(p + 16);
 	for (i = 0; i < count; i++) {
-		const uint8_t *r = p + DARD_HDR_LEN + rec * i;
+		const uint8_t *r = p + at + rec * i;
 		uint16_t port = dard_get16(r);
 
 		if (!port)
 			return dard_fail(
 				err, -EBADMSG,
 				"port 0 at byte %zu (ports count from 1)",
-				DARD_HDR_LEN + rec * i);
+				at + rec * i);
 		if (seen[port / 8] & 1 << port % 8)
 			return dard_fail(err, -EBADMSG,
 					 "port %u at byte %zu appears twice",
-					 port, DARD_HDR_LEN + rec * i);
+					 port, at + rec * i);
 		seen[port / 8] |= 1 << port % 8;
 		if (asks) {
 			msg->ports[i] = port;
@@ -206,8 +233,7 @@ int dard_proto_decode(const void *buf, size_t len, const struct dard_keys *keys,
 		if (msg->state[i].flags & ~__DARD_PORT_F_ALL)
 			return dard_fail(err, -EBADMSG,
 					 "unknown flags 0x%04x at byte %zu",
-					 msg->state[i].flags,
-					 DARD_HDR_LEN + rec * i + 2);
+					 msg->state[i].flags, at + rec * i + 2);
 		msg->state[i].mbps = dard_get32(r + 4);
 		msg->state[i].elephants = dard_get32(r + 8);
 		msg->state[i].load_kbps = dard_get32(r + 12);

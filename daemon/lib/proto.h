@@ -14,11 +14,17 @@
  *                 run's random value; echoed)
  *     seq u64 (the sender's, strictly increasing, its CLOCK_REALTIME in
  *              microseconds: dard_proto_next_seq(); echoed)
- *   query (type 1), watch (type 3): count port numbers (u16 each), or
- *          none for every exit port, then zero bytes of padding (the
- *          querier pads to the reply); a watch is a query that also
- *          asks for notices (below) of those ports for DARD_PROTO_LEASE_US
- *   reply (type 2), notice (type 4): count port records of 16 bytes each:
+ *   query (type 1): count port numbers (u16 each), or none for every
+ *          exit port, then zero bytes of padding (the querier pads to
+ *          the reply)
+ *   watch (type 3): agent u32 (the management address of the agent it
+ *          is sent to), then a query's body, count at least 1: a query
+ *          that also asks for notices (below) of those ports for
+ *          DARD_PROTO_LEASE_US
+ *   reply (type 2): count port records of 16 bytes each
+ *   notice (type 4): agent u32 (the sending agent's management
+ *          address), then count port records, at least 1
+ *   a port record:
  *     port u16  flags u16  mbps u32  elephants u32  load u32
  *     (load: kbit/s leaving by the port over the agent's window,
  *     0xffffffff not measured, 0xfffffffe or more saturated)
@@ -29,7 +35,9 @@
  * link went down or came up, sent at once to the address the watch came
  * from, in the watch's key, sender the watcher's; its seq is the agent's
  * own (dard_proto_next_seq() of its CLOCK_REALTIME), so that a watcher
- * takes each switch's notices in order and each once.
+ * takes each switch's notices in order and each once. The agent field,
+ * under the MAC, binds a watch to the agent it was sent to and a notice
+ * to the agent that sent it: neither can be replayed as another's.
  */
 #ifndef _DARD_PROTO_H
 #define _DARD_PROTO_H
@@ -106,6 +114,7 @@ struct dard_msg {
 	uint8_t type;
 	uint32_t key_id;
 	uint32_t sender;
+	uint32_t agent; /* a watch's or notice's; 0 for the others */
 	uint64_t seq;
 	uint16_t count;
 	uint16_t len;					  /* of the datagram */
@@ -139,13 +148,18 @@ size_t dard_proto_query(void *buf, size_t cap, const struct dard_key *k,
 size_t dard_proto_reply(void *buf, size_t cap, const struct dard_key *k,
 			uint32_t sender, uint64_t seq,
 			const struct dard_port_state *st, unsigned n);
-/* A watch: a query of type DARD_MSG_WATCH, as dard_proto_query(). */
+/*
+ * A watch of n ports (at least 1) to the agent at management address
+ * agent, as dard_proto_query() otherwise; dard_proto_watch_len(n) is the
+ * least length padded for its reply.
+ */
 size_t dard_proto_watch(void *buf, size_t cap, const struct dard_key *k,
-			uint32_t sender, uint64_t seq, const uint16_t *ports,
-			unsigned n, size_t padto);
-/* A notice to sender: a reply of type DARD_MSG_NOTICE, the agent's seq. */
+			uint32_t sender, uint64_t seq, uint32_t agent,
+			const uint16_t *ports, unsigned n, size_t padto);
+size_t dard_proto_watch_len(unsigned n);
+/* A notice to sender from the agent at agent, its own seq; n at least 1. */
 size_t dard_proto_notice(void *buf, size_t cap, const struct dard_key *k,
-			 uint32_t sender, uint64_t seq,
+			 uint32_t sender, uint64_t seq, uint32_t agent,
 			 const struct dard_port_state *st, unsigned n);
 /* Whether a message of type carries ports (a query or watch), not records. */
 static inline int dard_proto_asks(uint8_t type)

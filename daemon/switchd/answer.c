@@ -28,6 +28,7 @@ int sw_answer_open(struct sw_agent *a, struct in_addr addr, uint16_t port,
 	char name[INET_ADDRSTRLEN];
 
 	dard_rx_init(&a->rx, &query_ops, a);
+	a->mgmt = ntohl(addr.s_addr);
 	a->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	a->ioctl_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (a->sock < 0 || a->ioctl_sock < 0 ||
@@ -102,6 +103,11 @@ static int query_take(void *arg, size_t len, uint32_t addr, uint16_t port,
 	size_t out;
 	int ret;
 
+	/* A watch names us, under its MAC: not one replayed from another. */
+	if (query.type == DARD_MSG_WATCH && query.agent != a->mgmt) {
+		strcpy(why, "a watch for another agent");
+		return DARD_RX_MALFORMED;
+	}
 	ret = sw_replay_check(a->replay, query.sender, query.seq,
 			      a->wall_us ? a->wall_us() : wall_us(), why);
 	if (ret)

@@ -54,11 +54,14 @@
 	C(reply_bytes, "out")                                                  \
 	C(notice_bytes, "notices out")
 
-/* One probed port (probe.h): its socket, its peer, when it last answered. */
+/* One probed port (probe.h): its socket, its peer, its echoes' fate. */
 struct sw_probe {
-	int fd;		/* a raw ICMP socket bound to the port; -1: unprobed */
-	uint32_t peer;	/* host byte order */
-	uint64_t heard; /* sw_now() of the last answer, or of the start */
+	int fd;		 /* a raw ICMP socket bound to the port; -1: unprobed */
+	uint32_t peer;	 /* host byte order */
+	unsigned misses; /* echoes in a row unanswered by their next tick */
+	int sent;	 /* an echo went at the last tick */
+	int answered;	 /* an answer came since the last tick */
+	int down;	 /* misses reached SW_PROBE_MISSES, no answer since */
 };
 
 #define __SW_STAT_FIELD(name, text) uint64_t name;
@@ -76,6 +79,7 @@ struct sw_agent {
 	/* CLOCK_REALTIME in µs, which seqs are (NULL: the real one). */
 	uint64_t (*wall_us)(void);
 	int sock, ioctl_sock;
+	uint32_t mgmt; /* the address we answer on, host order */
 	/* notice.h: who watches (NULL: none kept), the ports changed at
 	 * the last look, rtnetlink's link events, our notices' last seq. */
 	struct sw_watchers *watchers;

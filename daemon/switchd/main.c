@@ -233,8 +233,7 @@ int main(int argc, char **argv)
 	    sw_answer_open(&a, listen, o.port, err) ||
 	    sw_load_open(&load, err) ||
 	    sw_probe_open(&a, cfg.topo, cfg.plan,
-			  dard_topo_find(cfg.topo, o.sw), o.probe_ns, sw_now(),
-			  err) ||
+			  dard_topo_find(cfg.topo, o.sw), o.probe_ns, err) ||
 	    sw_notice_open(&a, err))
 		goto out;
 	a.keys = keys;

@@ -29,7 +29,7 @@ int sw_port_up(const struct sw_agent *a, const struct sw_port *p)
 	/* A carrier up whose peer no longer answers: down all the same. */
 	return (ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) ==
 		       (IFF_UP | IFF_RUNNING) &&
-	       !sw_probe_port_down(a, (unsigned)(p - a->port), sw_now());
+	       !sw_probe_port_down(a, (unsigned)(p - a->port));
 }
 
 int sw_notice_open(struct sw_agent *a, char *err)
@@ -41,7 +41,9 @@ int sw_notice_open(struct sw_agent *a, char *err)
 	if (!a->watchers || !a->changed ||
 	    sw_watchers_init(a->watchers, a->nports)) {
 		free(a->watchers);
+		free(a->changed);
 		a->watchers = NULL;
+		a->changed = NULL;
 		return dard_fail(err, -ENOMEM, "out of memory");
 	}
 	a->link_ev = sw_nl_open(RTMGRP_LINK, err);
@@ -117,7 +119,7 @@ static int tell(struct sw_agent *a, unsigned i, uint64_t now)
 		return 0;
 	a->notice_seq = dard_proto_next_seq(a->notice_seq, wall_us(a));
 	len = dard_proto_notice(buf, sizeof(buf), k, w->sender, a->notice_seq,
-				st, n);
+				a->mgmt, st, n);
 	if (!len)
 		return 0;
 	if (sendto(a->sock, buf, len, 0, (struct sockaddr *)&to, sizeof(to)) <
@@ -147,7 +149,7 @@ unsigned sw_notify(struct sw_agent *a, uint64_t now)
 		if (a->changed[i])
 			log_info("port %u (%s): link %s%s", p->num, p->ifname,
 				 p->up ? "up" : "down",
-				 sw_probe_port_down(a, i, now)
+				 sw_probe_port_down(a, i)
 					 ? " (its peer does not answer echoes)"
 					 : "");
 		p->told = p->up;

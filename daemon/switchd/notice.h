@@ -20,8 +20,8 @@ int sw_port_up(const struct sw_agent *a, const struct sw_port *p);
 int sw_notice_open(struct sw_agent *a, char *err);
 void sw_notice_close(struct sw_agent *a);
 /*
- * Keeps the watch being answered (msg, from addr:port), once its reply
- * went out.
+ * Keeps the watch msg, authentic and fresh, from addr:port: before it is
+ * answered, and though it is not (the agent still counting).
  */
 void sw_notice_watch(struct sw_agent *a, const struct dard_msg *msg,
 		     uint32_t addr, uint16_t port, uint64_t now);

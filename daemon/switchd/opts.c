@@ -72,7 +72,7 @@ void switchd_usage(FILE *f)
 		"                        peer answered none for three intervals\n"
 		"                        is down in answers and notices, its\n"
 		"                        carrier up or not, until it answers\n"
-		"                        again (BFD's echo; default 0.1, 0.001\n"
+		"                        again (BFD's echo; default 0.1, 0.01\n"
 		"                        to 60; 0: no probes, the carrier alone)\n"
 		"  -v, --verbose         log every query, and libbpf's debug\n"
 		"  -q, --quiet           log errors only\n"
@@ -159,11 +159,12 @@ static int option(struct switchd_opts *o, int opt, const char *arg, char *err)
 		break;
 	case 'e':
 		ret = dard_parse_seconds(arg, 0, 60, &o->probe_ns);
-		if (!ret && o->probe_ns && o->probe_ns < 1000000)
+		/* Below the coarse clock's steps, ticks would bunch. */
+		if (!ret && o->probe_ns && o->probe_ns < 10000000)
 			ret = -ERANGE;
 		if (ret)
 			dard_num_fail(err, ret, "--probe-interval", arg,
-				      "0, or seconds from 0.001 up to 60");
+				      "0, or seconds from 0.01 up to 60");
 		break;
 	default:
 		return dard_common_opt(opt, "dard-switchd", &o->level,

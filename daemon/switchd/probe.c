@@ -92,7 +92,7 @@ static int probe_socket(const struct sw_port *p, char *err)
 
 int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
 		  const struct dard_plan *p, uint32_t sw, uint64_t every_ns,
-		  uint64_t now, char *err)
+		  char *err)
 {
 	unsigned i;
 
@@ -104,11 +104,13 @@ int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
 		return dard_fail(err, -ENOMEM, "out of memory");
 	randombytes_buf(a->probe_nonce, sizeof(a->probe_nonce));
 	randombytes_buf(&a->probe_id, sizeof(a->probe_id));
+	/* None open yet: a failure below closes only what it opened. */
+	for (i = 0; i < a->nports; i++)
+		a->probe[i].fd = -1;
 	for (i = 0; i < a->nports; i++) {
 		struct sw_probe *pr = &a->probe[i];
 		uint32_t peer = dard_topo_peer(t, sw, a->port[i].num);
 
-		pr->fd = -1;
 		/* A host runs no agent of ours, and its link is its own. */
 		if (peer == DARD_NONE || t->node[peer].is_host)
 			continue;
@@ -116,7 +118,6 @@ int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
 		if (pr->fd < 0)
 			return pr->fd;
 		pr->peer = dard_sw_peer_addr(t, p, sw, a->port[i].num);
-		pr->heard = now;
 	}
 	return 0;
 }
@@ -132,19 +133,29 @@ void sw_probe_close(struct sw_agent *a)
 	a->probe = NULL;
 }
 
-/* The answers waiting on port i's socket. */
-static void take(struct sw_agent *a, unsigned i, uint64_t now)
+/*
+ * The answers waiting on port i's socket, SW_PROBE_DRAIN at most: a flood
+ * of forged ones must not hold the agent here.
+ */
+static void take(struct sw_agent *a, unsigned i)
 {
 	struct sw_probe *pr = &a->probe[i];
 	uint8_t buf[256];
+	unsigned k;
 	ssize_t n;
 
-	while ((n = recv(pr->fd, buf, sizeof(buf), 0)) > 0 || errno == EINTR)
-		if (n > 0 && sw_probe_answer(buf, (size_t)n, pr->peer,
-					     a->probe_id, a->probe_nonce)) {
-			pr->heard = now;
+	for (k = 0; k < SW_PROBE_DRAIN; k++) {
+		n = recv(pr->fd, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (sw_probe_answer(buf, (size_t)n, pr->peer, a->probe_id,
+				    a->probe_nonce)) {
+			pr->answered = 1;
 			a->probe_answers++;
 		}
+	}
 }
 
 void sw_probe_tick(struct sw_agent *a, uint64_t now)
@@ -162,12 +173,14 @@ void sw_probe_tick(struct sw_agent *a, uint64_t now)
 
 		if (pr->fd < 0)
 			continue;
-		take(a, i, now);
+		take(a, i);
+		sw_probe_judge(pr);
 		sw_probe_echo(echo, a->probe_id, a->probe_seq, a->probe_nonce);
-		/* Unreachable while the carrier is down: nothing to say. */
-		if (sendto(pr->fd, echo, sizeof(echo), 0,
-			   (struct sockaddr *)&to, sizeof(to)) == sizeof(echo))
-			a->probes++;
+		/* Unreachable while the carrier is down: nothing to judge. */
+		pr->sent = sendto(pr->fd, echo, sizeof(echo), 0,
+				  (struct sockaddr *)&to,
+				  sizeof(to)) == sizeof(echo);
+		a->probes += pr->sent;
 	}
 	sw_notify(a, now);
 }

@@ -28,6 +28,7 @@ enum sw_probe_sizes {
 	SW_PROBE_MISSES = 3, /* intervals unanswered: down (BFD's usual) */
 	SW_PROBE_NONCE = 8,
 	SW_PROBE_LEN = 8 + SW_PROBE_NONCE, /* ICMP header and the nonce */
+	SW_PROBE_DRAIN = 16, /* answers read a port at a tick, at most */
 };
 
 /* The echo request seq with id and nonce, into buf (SW_PROBE_LEN). */
@@ -40,10 +41,24 @@ void sw_probe_echo(uint8_t *buf, uint16_t id, uint16_t seq,
  */
 int sw_probe_answer(const uint8_t *pkt, size_t len, uint32_t peer, uint16_t id,
 		    const uint8_t *nonce);
-/* Whether a port last heard at heard is down at now, probing every. */
-static inline int sw_probe_down(uint64_t heard, uint64_t now, uint64_t every)
+/*
+ * Port pr's state after a tick that found its last echo answered or not:
+ * down at SW_PROBE_MISSES unanswered in a row, up at the first answer.
+ * Counted in ticks, not time: an agent that stalls (a slow reconcile, a
+ * stopped process) reads its answers late, not never, and takes no
+ * port down for it.
+ */
+static inline void sw_probe_judge(struct sw_probe *pr)
 {
-	return now > heard && now - heard > SW_PROBE_MISSES * every;
+	if (!pr->sent)
+		return;
+	if (pr->answered) {
+		pr->misses = 0;
+		pr->down = 0;
+	} else if (++pr->misses >= SW_PROBE_MISSES) {
+		pr->down = 1;
+	}
+	pr->answered = 0;
 }
 
 /*
@@ -53,14 +68,12 @@ static inline int sw_probe_down(uint64_t heard, uint64_t now, uint64_t every)
  */
 int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
 		  const struct dard_plan *p, uint32_t sw, uint64_t every_ns,
-		  uint64_t now, char *err);
+		  char *err);
 void sw_probe_close(struct sw_agent *a);
-/* Whether port i (of a->port) is down by its probes at now. */
-static inline int sw_probe_port_down(const struct sw_agent *a, unsigned i,
-				     uint64_t now)
+/* Whether port i (of a->port) is down by its probes. */
+static inline int sw_probe_port_down(const struct sw_agent *a, unsigned i)
 {
-	return a->probe && a->probe[i].fd >= 0 &&
-	       sw_probe_down(a->probe[i].heard, now, a->probe_ns);
+	return a->probe && a->probe[i].fd >= 0 && a->probe[i].down;
 }
 /*
  * A probe tick at now: takes the answers waiting, sends every probed

@@ -76,15 +76,6 @@ int sw_query_decode(const void *buf, size_t len, const struct dard_keys *keys,
 		    struct dard_msg *msg, char *err);
 
 /*
- * The reply to query q from the ports' state, signed with k, written into
- * buf: its length, 0 if cap is too small or the reply would be longer
- * than q plus DARD_PROTO_SLACK (an unpadded query: unanswered, so that
- * nobody amplifies through us); it echoes q's sender and seq. Ports the
- * switch does not have get no record; a query without ports asks for
- * every port, as many as fit in that bound. *nports_out: the ports
- * answered.
- */
-/*
  * Whether q is padded for its reply: its ports of ours' records fit in
  * its length plus DARD_PROTO_SLACK (no ports: always, as many as fit).
  */
@@ -95,6 +86,15 @@ int sw_padded(const struct sw_port *port, unsigned nports,
 void sw_port_record(struct dard_port_state *st, unsigned num,
 		    const struct sw_port *p);
 
+/*
+ * The reply to query q from the ports' state, signed with k, written into
+ * buf: its length, 0 if cap is too small or the reply would be longer
+ * than q plus DARD_PROTO_SLACK (an unpadded query: unanswered, so that
+ * nobody amplifies through us); it echoes q's sender and seq. Ports the
+ * switch does not have get no record; a query without ports asks for
+ * every port, as many as fit in that bound. *nports_out: the ports
+ * answered.
+ */
 size_t sw_reply(const struct sw_port *port, unsigned nports,
 		const struct dard_msg *q, const struct dard_key *k, void *buf,
 		size_t cap, unsigned *nports_out);

@@ -98,7 +98,8 @@ unsigned sw_watcher_notice(const struct sw_watchers *ws, unsigned i,
 	const uint8_t *watched = sw_watched(ws, i);
 	unsigned j, n = 0;
 
-	for (j = 0; j < nports && j < ws->nports; j++)
+	/* No more than a notice carries (a watch names at most as many). */
+	for (j = 0; j < nports && j < ws->nports && n < DARD_MSG_PORTS_MAX; j++)
 		if (changed[j] && watched[j])
 			sw_port_record(&st[n++], port[j].num, &port[j]);
 	return n;

@@ -21,8 +21,9 @@
 enum sw_watchers_limits {
 	/*
 	 * Slots, a power of two: every host of fattree:48 (27,648) may
-	 * watch a core. The table is calloc'd, its pages touched only as
-	 * slots are used.
+	 * watch a core. The table is calloc'd: its pages take memory only
+	 * as slots are written (a scan reads the zero page), 2.6 MB and
+	 * a byte per port a slot at most.
 	 */
 	SW_WATCHERS_SLOTS = 1 << 16,
 	/* Slots looked at from a sender's own: past them it is refused. */

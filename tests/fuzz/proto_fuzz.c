@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case DARD_MSG_WATCH:
 		n = dard_proto_watch(out, sizeof(out), &keys.key[0], msg.sender,
-				     msg.seq, msg.ports, msg.count, msg.len);
+				     msg.seq, msg.agent, msg.ports, msg.count,
+				     msg.len);
 		break;
 	case DARD_MSG_REPLY:
 		n = dard_proto_reply(out, sizeof(out), &keys.key[0], msg.sender,

@@ -451,7 +451,7 @@ static void notice(struct fix *f, uint32_t n, uint16_t port, int up,
 				     DARD_LOAD_UNKNOWN};
 	uint8_t buf[DARD_MSG_MAX];
 	size_t len = dard_proto_notice(buf, sizeof(buf), &f->d.keys->key[0],
-				       sender, seq, &st, 1);
+				       sender, seq, fix_mgmt(n), &st, 1);
 
 	assert_true(len > 0);
 	fix_from(f, n, buf, len, now);
@@ -461,8 +461,9 @@ static void notice(struct fix *f, uint32_t n, uint16_t port, int up,
  * A notice: a watched core's port into pod 3 goes down between two
  * watches; its agent's notice marks pod 3's paths at once, no query
  * asked; the same notice again, an older one, one more than 10 s old,
- * one for another host are refused and change nothing; the port's
- * return, in a newer notice, clears them.
+ * one for another host, another agent's sent from this one's address
+ * are refused and change nothing; the port's return, in a newer
+ * notice, clears them.
  */
 static void test_notice(void **state)
 {
@@ -493,6 +494,18 @@ static void test_notice(void **state)
 	notice(f, core, port, 1, me + 1, us + 1, 1 * S + S / 2);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_REPLAY], 3);
 	assert_int_equal(f->d.reply_rx.n[DARD_RX_SEQ], 1);
+	/* Another agent's notice, from this one's address: refused. */
+	{
+		struct dard_port_state st = {port, DARD_PORT_F_UP, 1000, 0,
+					     DARD_LOAD_UNKNOWN};
+		uint8_t buf[DARD_MSG_MAX];
+		size_t len = dard_proto_notice(buf, sizeof(buf),
+					       &f->d.keys->key[0], me, us + 1,
+					       fix_mgmt(core + 1), &st, 1);
+
+		fix_from(f, core, buf, len, 1 * S + S / 2);
+	}
+	assert_int_equal(f->d.reply_rx.n[DARD_RX_SOURCE], 1);
 	assert_int_equal(f->d.st.notices, 1);
 	assert_dead(f, "e3_1", 1U << 2);
 	/* While a link is dead the watch asks its switch at every tick. */

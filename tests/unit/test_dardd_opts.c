@@ -153,6 +153,14 @@ static void test_values(void **state)
 	assert_int_equal(PARSE(&o, err, "--watch-interval", "20", "h"),
 			 DARD_OPTS_RUN);
 	assert_true(o.sched.watch == 20);
+	/* Queries slower than a third of the lease: the watch must go. */
+	assert_int_equal(PARSE(&o, err, "-Q", "21", "h"), 2);
+	assert_non_null(strstr(err, "lets the watch lapse"));
+	assert_int_equal(
+		PARSE(&o, err, "-Q", "21", "--watch-interval", "0", "h"),
+		DARD_OPTS_RUN);
+	assert_int_equal(PARSE(&o, err, "-Q", "21", "-M", "paper", "h"),
+			 DARD_OPTS_RUN);
 }
 
 /*

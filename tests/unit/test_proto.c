@@ -226,34 +226,63 @@ static void test_watch_notice(void **state)
 {
 	static const struct dard_port_state st[] = {
 		{.port = 2, .flags = 0, .mbps = 100, .load_kbps = 7}};
+	const uint32_t agent = 0xac180001; /* 172.24.0.1 */
 	uint8_t b[128], q[128];
 	char err[DARD_ERR_MAX] = "";
 	size_t n;
 
 	(void)state;
-	n = dard_proto_watch(b, sizeof(b), K, SENDER, 9, (uint16_t[]){2, 3}, 2,
-			     dard_proto_query_len(2));
-	assert_int_equal(n, dard_proto_query(q, sizeof(q), K, SENDER, 9,
-					     (uint16_t[]){2, 3}, 2,
-					     dard_proto_query_len(2)));
+	n = dard_proto_watch(b, sizeof(b), K, SENDER, 9, agent,
+			     (uint16_t[]){2, 3}, 2, dard_proto_watch_len(2));
+	assert_int_equal(n, dard_proto_watch_len(2));
+	assert_int_equal(dard_proto_query(q, sizeof(q), K, SENDER, 9,
+					  (uint16_t[]){2, 3}, 2,
+					  dard_proto_query_len(2)),
+			 n - 4);
 	assert_int_equal(b[3], DARD_MSG_WATCH);
-	/* Only the type differs, and the MAC over it. */
-	assert_memory_equal(b, q, 3);
-	assert_memory_equal(b + 4, q + 4, n - 4 - DARD_MAC_LEN);
+	/* The agent's address after the header, then the ports. */
+	assert_memory_equal(b + 24, ((uint8_t[]){172, 24, 0, 1, 0, 2, 0, 3}),
+			    8);
 	assert_int_equal(dard_proto_decode(b, n, &keys, &msg, err), 0);
 	assert_int_equal(msg.type, DARD_MSG_WATCH);
+	assert_int_equal(msg.agent, agent);
 	assert_int_equal(msg.count, 2);
 	assert_int_equal(msg.ports[1], 3);
 	assert_true(dard_proto_asks(msg.type));
-	n = dard_proto_notice(b, sizeof(b), K, SENDER, 10, st, 1);
-	assert_int_equal(n, dard_proto_reply_len(1));
+	/* No agent, no port: never sent. */
+	assert_int_equal(dard_proto_watch(b, sizeof(b), K, SENDER, 9, 0,
+					  (uint16_t[]){2}, 1, 0),
+			 0);
+	assert_int_equal(
+		dard_proto_watch(b, sizeof(b), K, SENDER, 9, agent, NULL, 0, 0),
+		0);
+	n = dard_proto_notice(b, sizeof(b), K, SENDER, 10, agent, st, 1);
+	assert_int_equal(n, dard_proto_reply_len(1) + 4);
 	assert_int_equal(dard_proto_decode(b, n, &keys, &msg, err), 0);
 	assert_int_equal(msg.type, DARD_MSG_NOTICE);
+	assert_int_equal(msg.agent, agent);
 	assert_false(dard_proto_asks(msg.type));
 	assert_true(msg.seq == 10);
 	assert_int_equal(msg.state[0].port, 2);
 	assert_int_equal(msg.state[0].flags, 0);
 	assert_int_equal(msg.state[0].load_kbps, 7);
+	/* A reply has no agent. */
+	n = dard_proto_reply(q, sizeof(q), K, SENDER, 10, st, 1);
+	assert_int_equal(dard_proto_decode(q, n, &keys, &msg, err), 0);
+	assert_int_equal(msg.agent, 0);
+	/* Authentic but agent 0, or no record. */
+	n = dard_proto_notice(b, sizeof(b), K, SENDER, 10, agent, st, 1);
+	memset(b + 24, 0, 4);
+	resign(b, n);
+	refuse(b, n, -EBADMSG, "agent 0 at byte 24");
+	n = dard_proto_notice(b, sizeof(b), K, SENDER, 10, agent, st, 1);
+	b[7] = 0;
+	resign(b, n - 16);
+	refuse(b, n - 16, -EBADMSG, "length field says");
+	b[5] = (uint8_t)(n - 16);
+	resign(b, n - 16);
+	refuse(b, n - 16, -EBADMSG, "no ports at byte 6");
+	n = dard_proto_notice(b, sizeof(b), K, SENDER, 10, agent, st, 1);
 	b[3] = 5;
 	resign(b, n);
 	refuse(b, n, -EBADMSG, "unknown message type 5 at byte 3");

@@ -88,15 +88,38 @@ static void test_answer(void **state)
 	assert_false(sw_probe_answer(p, n, PEER, ID, nonce));
 }
 
-/* Down after SW_PROBE_MISSES intervals unanswered, not at them. */
-static void test_down(void **state)
+/*
+ * Judged at each tick on the echo of the tick before: down at the third
+ * unanswered in a row, not at two; up at the first answer; nothing judged
+ * while no echo went (the carrier down, the first tick).
+ */
+static void test_judge(void **state)
 {
+	struct sw_probe pr = {.fd = 3};
+	int i;
+
 	(void)state;
-	assert_false(sw_probe_down(1000, 1000, 100));
-	assert_false(sw_probe_down(1000, 1300, 100));
-	assert_true(sw_probe_down(1000, 1301, 100));
-	/* An answer later than the look (another clock's): up. */
-	assert_false(sw_probe_down(2000, 1000, 100));
+	sw_probe_judge(&pr);
+	assert_int_equal(pr.misses, 0);
+	pr.sent = 1;
+	for (i = 0; i < SW_PROBE_MISSES - 1; i++)
+		sw_probe_judge(&pr);
+	assert_false(pr.down);
+	pr.answered = 1;
+	sw_probe_judge(&pr);
+	assert_int_equal(pr.misses, 0);
+	assert_false(pr.answered);
+	for (i = 0; i < SW_PROBE_MISSES; i++)
+		sw_probe_judge(&pr);
+	assert_true(pr.down);
+	/* Unsent (carrier down): the verdict stands. */
+	pr.sent = 0;
+	sw_probe_judge(&pr);
+	assert_true(pr.down);
+	pr.sent = 1;
+	pr.answered = 1;
+	sw_probe_judge(&pr);
+	assert_false(pr.down);
 }
 
 int main(void)
@@ -104,7 +127,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_echo),
 		cmocka_unit_test(test_answer),
-		cmocka_unit_test(test_down),
+		cmocka_unit_test(test_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
