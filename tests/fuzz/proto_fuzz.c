@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case DARD_MSG_NOTICE:
 		n = dard_proto_notice(out, sizeof(out), &keys.key[0],
-				      msg.sender, msg.seq, msg.state,
+				      msg.sender, msg.seq, msg.agent, msg.state,
 				      msg.count);
 		break;
 	default:
