@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 
 #include "addr.h"
+#include "addr6.h"
 #include "err.h"
 #include "num.h"
 
@@ -160,6 +161,9 @@ void dard_plan_opts_init(struct dard_plan_opts *o)
 	o->links = (struct dard_prefix){172u << 24 | 20 << 16, 14};
 	o->mgmt = (struct dard_prefix){172u << 24 | 24 << 16, 16};
 	o->mode = DARD_MODE_AUTO;
+	o->family = DARD_FAMILY_IPV4;
+	dard_prefix6_parse("fd00:da::/48", &o->base6);
+	dard_prefix6_parse("fd00:da:1::/64", &o->ids6);
 }
 
 void dard_plan_free(struct dard_plan *p)
@@ -508,6 +512,8 @@ int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
 		goto err;
 	}
 	ret = layout(t, p, err);
+	if (ret == 0 && dard_family_has6(o->family))
+		ret = dard_plan6_layout(p, err);
 	if (ret < 0)
 		goto err;
 	p->link_val = calloc(t->nlinks + 1, sizeof(*p->link_val));

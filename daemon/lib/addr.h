@@ -18,6 +18,7 @@
 #define _DARD_ADDR_H
 
 #include <stdint.h>
+#include <netinet/in.h>
 
 #include "topo.h"
 
@@ -34,6 +35,18 @@ struct dard_prefix {
 	uint8_t len;
 };
 
+/* Which address families a fabric's hosts and switches use (addr6.h). */
+enum dard_family {
+	DARD_FAMILY_IPV4, /* the default */
+	DARD_FAMILY_IPV6, /* IPv6 only: the IPv4 plan is its layout alone */
+	DARD_FAMILY_DUAL,
+};
+
+struct dard_prefix6 {
+	struct in6_addr addr;
+	uint8_t len;
+};
+
 /* What an operator chooses; dard_plan_opts_init() gives the defaults. */
 struct dard_plan_opts {
 	struct dard_prefix base;  /* aliases: 10.0.0.0/8 */
@@ -41,6 +54,9 @@ struct dard_plan_opts {
 	struct dard_prefix links; /* /31 per link: 172.20.0.0/14 */
 	struct dard_prefix mgmt;  /* management LAN: 172.24.0.0/16 */
 	int mode;
+	int family;		   /* enum dard_family */
+	struct dard_prefix6 base6; /* IPv6 aliases: fd00:da::/48 */
+	struct dard_prefix6 ids6;  /* IPv6 host IDs: fd00:da:1::/64 */
 };
 
 /* One prefix allocated to a switch, and the up port it came through. */
@@ -57,7 +73,11 @@ struct dard_plan {
 	uint8_t width[DARD_LEVEL_MAX + 1];
 	uint8_t shift[DARD_LEVEL_MAX + 1];
 	uint8_t plen[DARD_LEVEL_MAX + 1]; /* prefix length at each level */
-	struct dard_alloc *alloc;	  /* node->alloc indexes this */
+	/* The same for the IPv6 aliases; all 0 in an IPv4 fabric. */
+	uint8_t width6[DARD_LEVEL_MAX + 1];
+	uint8_t shift6[DARD_LEVEL_MAX + 1];
+	uint8_t plen6[DARD_LEVEL_MAX + 1];
+	struct dard_alloc *alloc; /* node->alloc indexes this */
 	uint32_t nalloc;
 	uint32_t *link_val; /* field value at each link's upper end */
 };

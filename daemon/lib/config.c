@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Parser and writer of the host configuration file (see config.h). */
+/* Parser of the host configuration file (see config.h); config_write.c writes
+ * it. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr6.h"
 #include "config.h"
+#include "err.h"
 #include "num.h"
 
 enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
@@ -14,8 +17,10 @@ enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
 /* An address of an alias line, checked once the plan exists. */
 struct alias_entry {
 	uint32_t host;
-	uint32_t addr;
+	uint32_t addr; /* an IPv6 alias's IPv4 form once checked */
 	unsigned line;
+	int v6;
+	struct in6_addr addr6;
 };
 
 struct parser {
@@ -174,7 +179,7 @@ static int do_link(struct parser *ps)
 static int do_alias(struct parser *ps)
 {
 	struct dard_topo *t = ps->cfg->topo;
-	uint32_t h, a;
+	uint32_t h;
 	unsigned i;
 
 	h = dard_topo_find(t, ps->tok[1]);
@@ -182,7 +187,11 @@ static int do_alias(struct parser *ps)
 		return perr(ps, -EINVAL, "alias: `%s' is not a host",
 			    ps->tok[1]);
 	for (i = 2; i < ps->ntok; i++) {
-		if (dard_addr_parse(ps->tok[i], &a))
+		struct alias_entry e = {.host = h, .line = ps->line};
+
+		e.v6 = strchr(ps->tok[i], ':') != NULL;
+		if (e.v6 ? dard_addr6_parse(ps->tok[i], &e.addr6)
+			 : dard_addr_parse(ps->tok[i], &e.addr))
 			return perr(ps, -EINVAL, "alias: invalid address `%s'",
 				    ps->tok[i]);
 		if (ps->naliases == ps->aliases_cap) {
@@ -196,8 +205,7 @@ static int do_alias(struct parser *ps)
 			ps->aliases = p;
 			ps->aliases_cap = cap;
 		}
-		ps->aliases[ps->naliases++] =
-			(struct alias_entry){h, a, ps->line};
+		ps->aliases[ps->naliases++] = e;
 	}
 	return 0;
 }
@@ -257,6 +265,38 @@ static int do_linknet(struct parser *ps)
 static int do_mgmtnet(struct parser *ps)
 {
 	return prefix_arg(ps, &ps->cfg->opts.mgmt);
+}
+
+static int prefix6_arg(struct parser *ps, struct dard_prefix6 *p)
+{
+	if (dard_prefix6_parse(ps->tok[1], p))
+		return perr(
+			ps, -EINVAL,
+			"%s: invalid IPv6 prefix `%s' (expected ADDR/LEN with no host bits set)",
+			ps->tok[0], ps->tok[1]);
+	return 0;
+}
+
+static int do_base6(struct parser *ps)
+{
+	return prefix6_arg(ps, &ps->cfg->opts.base6);
+}
+
+static int do_ids6(struct parser *ps)
+{
+	return prefix6_arg(ps, &ps->cfg->opts.ids6);
+}
+
+static int do_family(struct parser *ps)
+{
+	int ret = dard_family_parse(ps->tok[1]);
+
+	if (ret < 0)
+		return perr(ps, -EINVAL,
+			    "invalid family `%s' (expected ipv4, ipv6 or dual)",
+			    ps->tok[1]);
+	ps->cfg->opts.family = ret;
+	return 0;
 }
 
 static int do_mode(struct parser *ps)
@@ -321,6 +361,9 @@ static const struct keyword {
 	{"ids", do_ids, "ids PREFIX", 2, 2, 1, 0},
 	{"linknet", do_linknet, "linknet PREFIX", 2, 2, 1, 0},
 	{"mgmtnet", do_mgmtnet, "mgmtnet PREFIX", 2, 2, 1, 0},
+	{"family", do_family, "family ipv4|ipv6|dual", 2, 2, 1, 0},
+	{"base6", do_base6, "base6 PREFIX", 2, 2, 1, 0},
+	{"ids6", do_ids6, "ids6 PREFIX", 2, 2, 1, 0},
 	{"switch", do_switch, "switch NAME LEVEL [mgmt ADDR]", 3, MAX_TOKENS, 0,
 	 1},
 	{"host", do_host, "host NAME [id ADDR] [mgmt ADDR]", 2, MAX_TOKENS, 0,
@@ -378,26 +421,58 @@ static int cmp_alias(const void *a, const void *b)
 
 	if (x->host != y->host)
 		return x->host < y->host ? -1 : 1;
+	if (x->v6 != y->v6)
+		return x->v6 - y->v6;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Listed aliases must be exactly the ones the plan gives each host. */
+static const char *alias_str(const struct alias_entry *a, char *buf)
+{
+	return a->v6 ? dard_addr6_str(&a->addr6, buf)
+		     : dard_addr_str(a->addr, buf);
+}
+
+/* An alias line's address in the plan's IPv4 form, checked. */
+static int alias_v4(struct parser *ps, struct alias_entry *a, char *err)
+{
+	const struct dard_plan *p = ps->cfg->plan;
+	char b[INET6_ADDRSTRLEN];
+
+	if (a->v6 ? !dard_family_has6(p->opts.family)
+		  : !dard_family_has4(p->opts.family))
+		return dard_fail(err, -EINVAL,
+				 "%s is IPv%d, but the fabric's family is %s",
+				 alias_str(a, b), a->v6 ? 6 : 4,
+				 dard_family_name(p->opts.family));
+	return a->v6 ? dard_plan_v4(p, &a->addr6, &a->addr, err) : 0;
+}
+
+/*
+ * Listed aliases must be exactly the ones the plan gives each host, in
+ * each family listed.
+ */
 static int check_aliases(struct parser *ps)
 {
 	struct dard_config *cfg = ps->cfg;
 	const struct dard_topo *t = cfg->topo;
 	uint32_t chain[DARD_LEVEL_MAX + 1];
-	char err[DARD_ERR_MAX], b[24];
+	char err[DARD_ERR_MAX], b[INET6_ADDRSTRLEN];
 	size_t i, first;
 
 	for (i = 0; i < ps->naliases; i++) {
 		struct alias_entry *a = &ps->aliases[i];
-		uint32_t h =
-			dard_plan_decode(t, cfg->plan, a->addr, chain, err);
+		uint32_t h = DARD_NONE;
 
 		ps->line = a->line;
+		if (alias_v4(ps, a, err))
+			;
+		else if (a->v6)
+			h = dard_plan_decode6(t, cfg->plan, &a->addr6, chain,
+					      err);
+		else
+			h = dard_plan_decode(t, cfg->plan, a->addr, chain, err);
 		if (h == DARD_NONE)
 			return perr(ps, -EINVAL, "alias %s: %s",
 				    t->node[a->host].name, err);
@@ -405,36 +480,37 @@ static int check_aliases(struct parser *ps)
 			return perr(
 				ps, -EINVAL,
 				"alias %s: %s belongs to %s under this plan",
-				t->node[a->host].name,
-				dard_addr_str(a->addr, b), t->node[h].name);
+				t->node[a->host].name, alias_str(a, b),
+				t->node[h].name);
 	}
 	if (!ps->naliases)
 		return 0;
 	qsort(ps->aliases, ps->naliases, sizeof(*ps->aliases), cmp_alias);
 	for (first = 0; first < ps->naliases; first = i) {
 		uint32_t h = ps->aliases[first].host;
+		int v6 = ps->aliases[first].v6;
 		unsigned last = 0;
 
-		for (i = first; i < ps->naliases && ps->aliases[i].host == h;
+		for (i = first; i < ps->naliases && ps->aliases[i].host == h &&
+				ps->aliases[i].v6 == v6;
 		     i++) {
 			last = ps->aliases[i].line > last ? ps->aliases[i].line
 							  : last;
 			if (i > first &&
 			    ps->aliases[i].addr == ps->aliases[i - 1].addr) {
 				ps->line = ps->aliases[i].line;
-				return perr(
-					ps, -EINVAL,
-					"alias %s: %s listed twice",
-					t->node[h].name,
-					dard_addr_str(ps->aliases[i].addr, b));
+				return perr(ps, -EINVAL,
+					    "alias %s: %s listed twice",
+					    t->node[h].name,
+					    alias_str(&ps->aliases[i], b));
 			}
 		}
 		if (i - first != dard_plan_naliases(t, h)) {
 			ps->line = last;
 			return perr(
 				ps, -EINVAL,
-				"alias %s: %zu aliases listed, the plan gives %u",
-				t->node[h].name, i - first,
+				"alias %s: %zu %saliases listed, the plan gives %u",
+				t->node[h].name, i - first, v6 ? "IPv6 " : "",
 				dard_plan_naliases(t, h));
 		}
 	}
@@ -523,6 +599,12 @@ void dard_plan_opts_apply(struct dard_plan_opts *dst,
 		dst->links = src->links;
 	if (mask & DARD_OPT_MGMT)
 		dst->mgmt = src->mgmt;
+	if (mask & DARD_OPT_FAMILY)
+		dst->family = src->family;
+	if (mask & DARD_OPT_BASE6)
+		dst->base6 = src->base6;
+	if (mask & DARD_OPT_IDS6)
+		dst->ids6 = src->ids6;
 }
 
 int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
@@ -609,78 +691,4 @@ void dard_config_free(struct dard_config *cfg)
 	dard_topo_free(cfg->topo);
 	cfg->plan = NULL;
 	cfg->topo = NULL;
-}
-
-void dard_config_write(const struct dard_topo *t, const struct dard_plan *p,
-		       unsigned flags, struct dard_buf *b)
-{
-	const struct dard_plan_opts *o = &p->opts;
-	uint32_t i, j;
-	char a[24];
-	unsigned l;
-
-	dard_buf_printf(b, "# dard %s, written by dardctl\n",
-			flags & DARD_CONFIG_F_PLAN ? "host configuration"
-						   : "topology");
-	/* The name is optional, and a bare `topology' would not parse. */
-	if (t->name[0])
-		dard_buf_printf(b, "topology %s\n", t->name);
-	dard_buf_printf(b, "capacity %u\nlevels", t->mbps);
-	for (l = 0; l < t->nlevels; l++)
-		dard_buf_printf(b, " %s", t->level_name[l]);
-	dard_buf_printf(b, "\n");
-	if (flags & DARD_CONFIG_F_PLAN) {
-		dard_buf_printf(b, "base %s\n",
-				dard_prefix_str(o->base.addr, o->base.len, a));
-		dard_buf_printf(b, "mode %s\n", dard_mode_name(p->mode));
-		dard_buf_printf(b, "ids %s\n",
-				dard_prefix_str(o->ids.addr, o->ids.len, a));
-		dard_buf_printf(
-			b, "linknet %s\n",
-			dard_prefix_str(o->links.addr, o->links.len, a));
-		dard_buf_printf(b, "mgmtnet %s\n",
-				dard_prefix_str(o->mgmt.addr, o->mgmt.len, a));
-	}
-	for (i = 0; i < t->nnodes; i++) {
-		const struct dard_node *n = &t->node[i];
-
-		if (n->is_host)
-			dard_buf_printf(b, "host %s", n->name);
-		else
-			dard_buf_printf(b, "switch %s %s", n->name,
-					t->level_name[n->level]);
-		if ((flags & DARD_CONFIG_F_PLAN) && n->is_host)
-			dard_buf_printf(b, " id %s", dard_addr_str(n->id, a));
-		if (flags & DARD_CONFIG_F_PLAN)
-			dard_buf_printf(b, " mgmt %s",
-					dard_addr_str(n->mgmt, a));
-		dard_buf_printf(b, "\n");
-	}
-	for (i = 0; i < t->nlinks; i++) {
-		const struct dard_link *lk = &t->link[i];
-
-		dard_buf_printf(b, "link %s:%u %s:%u", t->node[lk->up].name,
-				lk->up_port, t->node[lk->down].name,
-				lk->down_port);
-		if (lk->mbps != t->mbps)
-			dard_buf_printf(b, " capacity %u", lk->mbps);
-		dard_buf_printf(b, "\n");
-	}
-	if (!(flags & DARD_CONFIG_F_ALIASES))
-		return;
-	for (i = 0; i < t->nhosts; i++) {
-		uint32_t h = t->hosts[i], n = dard_plan_naliases(t, h);
-
-		/* Lines of at most 64 aliases, well inside the parser's limits.
-		 */
-		for (j = 0; j < n; j++) {
-			if (j % 64 == 0)
-				dard_buf_printf(b, "%salias %s", j ? "\n" : "",
-						t->node[h].name);
-			dard_buf_printf(
-				b, " %s",
-				dard_addr_str(dard_plan_alias(t, p, h, j), a));
-		}
-		dard_buf_printf(b, "\n");
-	}
 }

@@ -12,6 +12,9 @@
  *   ids PREFIX                         host IDs (default 172.16.0.0/16)
  *   linknet PREFIX                     /31 per link (172.20.0.0/14)
  *   mgmtnet PREFIX                     management LAN (172.24.0.0/16)
+ *   family ipv4|ipv6|dual              address families (default ipv4)
+ *   base6 PREFIX                       IPv6 alias space (fd00:da::/48)
+ *   ids6 PREFIX                        IPv6 host IDs (fd00:da:1::/64)
  *   switch NAME LEVEL [mgmt ADDR]
  *   host NAME [id ADDR] [mgmt ADDR]
  *   link UPPER:PORT LOWER[:PORT] [capacity MBIT]
@@ -42,6 +45,9 @@ enum dard_opt_flags {
 	DARD_OPT_IDS = 1U << 2,
 	DARD_OPT_LINKS = 1U << 3,
 	DARD_OPT_MGMT = 1U << 4,
+	DARD_OPT_FAMILY = 1U << 5,
+	DARD_OPT_BASE6 = 1U << 6,
+	DARD_OPT_IDS6 = 1U << 7,
 };
 
 /*
