@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "addr6.h"
 #include "args.h"
 #include "load.h"
 #include "objects.h"
@@ -37,32 +38,55 @@ static void show_chain(struct ctl *c, uint32_t addr)
 	close_json_array(PRINT_JSON, NULL);
 }
 
-static void show_host(struct ctl *c, uint32_t h)
+static void show_aliases(struct ctl *c, uint32_t h, int v6)
 {
 	const struct dard_topo *t = c->cfg.topo;
-	const struct dard_node *n = &t->node[h];
 	uint32_t i, na = dard_plan_naliases(t, h);
-	char b[24];
+	char b[INET6_ADDRSTRLEN];
 
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "name", "%s:", n->name);
-	print_string(PRINT_ANY, "tor", " tor %s",
-		     t->node[dard_topo_tor(t, h)].name);
-	print_string(PRINT_ANY, "id", " id %s", dard_addr_str(n->id, b));
-	print_string(PRINT_ANY, "mgmt", " mgmt %s", dard_addr_str(n->mgmt, b));
-	print_uint(PRINT_ANY, "naliases", " aliases %llu\n", na);
-	open_json_array(PRINT_JSON, "aliases");
+	open_json_array(PRINT_JSON, v6 ? "aliases6" : "aliases");
 	for (i = 0; i < na; i++) {
 		uint32_t a = dard_plan_alias(t, c->cfg.plan, h, i);
+		struct in6_addr a6;
 
+		dard_plan_v6(c->cfg.plan, a, &a6);
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "addr", "    alias %s via",
-			     dard_addr_str(a, b));
+			     v6 ? dard_addr6_str(&a6, b) : dard_addr_str(a, b));
 		show_chain(c, a);
 		print_nl();
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);
+}
+
+static void show_host(struct ctl *c, uint32_t h)
+{
+	const struct dard_topo *t = c->cfg.topo;
+	const struct dard_node *n = &t->node[h];
+	int family = c->cfg.plan->opts.family;
+	char b[INET6_ADDRSTRLEN];
+	struct in6_addr id6;
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "name", "%s:", n->name);
+	print_string(PRINT_ANY, "tor", " tor %s",
+		     t->node[dard_topo_tor(t, h)].name);
+	if (dard_family_has4(family))
+		print_string(PRINT_ANY, "id", " id %s",
+			     dard_addr_str(n->id, b));
+	if (dard_family_has6(family)) {
+		dard_plan_id6(t, c->cfg.plan, h, &id6);
+		print_string(PRINT_ANY, "id6", " id6 %s",
+			     dard_addr6_str(&id6, b));
+	}
+	print_string(PRINT_ANY, "mgmt", " mgmt %s", dard_addr_str(n->mgmt, b));
+	print_uint(PRINT_ANY, "naliases", " aliases %llu\n",
+		   dard_plan_naliases(t, h));
+	if (dard_family_has4(family))
+		show_aliases(c, h, 0);
+	if (dard_family_has6(family))
+		show_aliases(c, h, 1);
 	close_json_object();
 }
 
@@ -71,7 +95,8 @@ static void show_switch(struct ctl *c, uint32_t s)
 	const struct dard_topo *t = c->cfg.topo;
 	const struct dard_plan *p = c->cfg.plan;
 	const struct dard_node *n = &t->node[s];
-	char b[24];
+	char b[DARD_PREFIX6_STRLEN];
+	struct in6_addr a6;
 	uint32_t i;
 
 	open_json_object(NULL);
@@ -84,8 +109,19 @@ static void show_switch(struct ctl *c, uint32_t s)
 		const struct dard_alloc *a = &p->alloc[n->alloc + i];
 
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "prefix", "    prefix %s",
-			     dard_prefix_str(a->prefix, p->plen[n->level], b));
+		if (dard_family_has4(p->opts.family))
+			print_string(PRINT_ANY, "prefix", "    prefix %s",
+				     dard_prefix_str(a->prefix,
+						     p->plen[n->level], b));
+		if (dard_family_has6(p->opts.family)) {
+			dard_plan_v6(p, a->prefix, &a6);
+			print_string(
+				PRINT_ANY, "prefix6",
+				dard_family_has4(p->opts.family)
+					? " prefix6 %s"
+					: "    prefix6 %s",
+				dard_prefix6_str(&a6, p->plen6[n->level], b));
+		}
 		if (a->up_port) {
 			print_uint(PRINT_ANY, "port", " from port %llu",
 				   a->up_port);

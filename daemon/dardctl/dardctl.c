@@ -103,6 +103,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"       TOPO := { fattree:P[,T] | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
+		"       FAMILY := { ipv4 | ipv6 | dual }\n"
 		"       KIND := { auto | bpf | kmod }\n"
 		"\n"
 		"Objects:\n");

@@ -9,6 +9,7 @@
 #include "ctl.h"
 #include "dp.h"
 #include "objopts.h"
+#include "addr6.h"
 #include <linux/dard.h>
 
 /* Ids of the options without a letter, above any letter getopt returns. */
@@ -18,6 +19,9 @@ enum {
 	OPT_IDS,
 	OPT_LINKNET,
 	OPT_MGMTNET,
+	OPT_FAMILY,
+	OPT_BASE6,
+	OPT_IDS6,
 	OPT_PIN,
 	OPT_DATAPATH,
 };
@@ -36,6 +40,9 @@ static const struct obj_opt {
 	{OPT_IDS, "ids", "PREFIX", CTL_OPTS_TOPO},
 	{OPT_LINKNET, "linknet", "PREFIX", CTL_OPTS_TOPO},
 	{OPT_MGMTNET, "mgmtnet", "PREFIX", CTL_OPTS_TOPO},
+	{OPT_FAMILY, "family", "FAMILY", CTL_OPTS_TOPO},
+	{OPT_BASE6, "base6", "PREFIX", CTL_OPTS_TOPO},
+	{OPT_IDS6, "ids6", "PREFIX", CTL_OPTS_TOPO},
 	{OPT_PIN, "pin", "DIR", CTL_OPTS_DP},
 	{OPT_DATAPATH, "datapath", "KIND", CTL_OPTS_DP},
 	{'k', "key", "FILE", CTL_OPTS_KEY},
@@ -48,6 +55,19 @@ _Static_assert(NOPTS <= CTL_OBJ_OPTS_MAX, "CTL_OBJ_OPTS_MAX too small");
 static int has_letter(const struct obj_opt *o)
 {
 	return o->id < OPT_BASE;
+}
+
+static int prefix6_opt(struct ctl *c, const char *name, const char *arg,
+		       struct dard_prefix6 *p, unsigned bit)
+{
+	if (dard_prefix6_parse(arg, p)) {
+		fprintf(stderr,
+			"Invalid %s `%s': expected an IPv6 ADDR/LEN with no host bits set\n",
+			name, arg);
+		return -1;
+	}
+	c->opts_mask |= bit;
+	return 0;
 }
 
 static int prefix_opt(struct ctl *c, const char *name, const char *arg,
@@ -128,6 +148,23 @@ int ctl_opts_apply(struct ctl *c, int id, const char *val)
 	case OPT_MGMTNET:
 		return prefix_opt(c, "management prefix", val, &c->opts.mgmt,
 				  DARD_OPT_MGMT);
+	case OPT_BASE6:
+		return prefix6_opt(c, "IPv6 base", val, &c->opts.base6,
+				   DARD_OPT_BASE6);
+	case OPT_IDS6:
+		return prefix6_opt(c, "IPv6 ID prefix", val, &c->opts.ids6,
+				   DARD_OPT_IDS6);
+	case OPT_FAMILY:
+		mode = dard_family_parse(val);
+		if (mode < 0) {
+			fprintf(stderr,
+				"Invalid family `%s': expected ipv4, ipv6 or dual\n",
+				val);
+			return -1;
+		}
+		c->opts.family = mode;
+		c->opts_mask |= DARD_OPT_FAMILY;
+		return 0;
 	case OPT_MODE:
 		mode = dard_mode_parse(val);
 		if (mode < 0) {
@@ -283,6 +320,10 @@ void ctl_opts_help(FILE *f)
 		"  --ids PREFIX        host IDs (default 172.16.0.0/16)\n"
 		"  --linknet PREFIX    /31 link addresses (default 172.20.0.0/14)\n"
 		"  --mgmtnet PREFIX    management network (default 172.24.0.0/16)\n"
+		"  --family FAMILY     the fabric's address families: ipv4 (the default),\n"
+		"                      ipv6 or dual (IPv4 and IPv6 aliases and IDs)\n"
+		"  --base6 PREFIX      IPv6 alias space (default fd00:da::/48)\n"
+		"  --ids6 PREFIX       IPv6 host IDs (default fd00:da:1::/64)\n"
 		"  --pin DIR           where datapaths pin their maps (default\n"
 		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
 		")\n"

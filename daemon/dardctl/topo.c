@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "addr6.h"
 #include "args.h"
 #include "load.h"
 #include "objects.h"
@@ -28,6 +29,35 @@ static int usage(FILE *f)
 		"       noplan writes the bare topology file; noaliases leaves out the\n"
 		"       alias lines (they are derived, and checked when present).\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
+}
+
+static void show_family(const struct dard_plan *p)
+{
+	const struct dard_plan_opts *o = &p->opts;
+	char b[DARD_PREFIX6_STRLEN];
+	unsigned l;
+
+	/* An IPv4 fabric's lines are as they were before IPv6. */
+	print_string(PRINT_JSON, "family", NULL, dard_family_name(o->family));
+	if (!dard_family_has6(o->family))
+		return;
+	open_json_object("addressing6");
+	print_string(PRINT_FP, NULL, "family %s", dard_family_name(o->family));
+	print_string(PRINT_ANY, "base6", ", base6 %s, field bits",
+		     dard_prefix6_str(&o->base6.addr, o->base6.len, b));
+	open_json_array(PRINT_JSON, "field_bits");
+	for (l = 0; l < p->nfields; l++)
+		print_uint(PRINT_ANY, NULL, l ? "+%llu" : " %llu",
+			   p->width6[l]);
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "%s", ", prefixes");
+	open_json_array(PRINT_JSON, "prefix_lens");
+	for (l = 0; l + 1 < p->nfields; l++)
+		print_uint(PRINT_ANY, NULL, " /%llu", p->plen6[l]);
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_ANY, "ids6", ", ids6 %s\n",
+		     dard_prefix6_str(&o->ids6.addr, o->ids6.len, b));
+	close_json_object();
 }
 
 static int topo_show(struct ctl *c)
@@ -97,6 +127,7 @@ static int topo_show(struct ctl *c)
 	print_string(PRINT_ANY, "mgmtnet", " mgmtnet %s\n",
 		     dard_prefix_str(o->mgmt.addr, o->mgmt.len, b));
 	close_json_object();
+	show_family(p);
 	close_json_object();
 	return CTL_OK;
 }
