@@ -18,6 +18,7 @@
 #include "args.h"
 #include "load.h"
 #include "format.h"
+#include "addr6.h"
 #include "objects.h"
 #include "objopts.h"
 #include "keyfile.h"
@@ -61,18 +62,36 @@ static void print_table(struct ctl *c, uint32_t sw, const char *key,
 			const struct dard_route *r, uint32_t n)
 {
 	const struct dard_topo *t = c->cfg.topo;
-	char b[24];
+	const struct dard_plan *p = c->cfg.plan;
+	int has4 = dard_family_has4(p->opts.family);
+	int has6 = dard_family_has6(p->opts.family);
+	char b[DARD_PREFIX6_STRLEN];
+	struct dard_prefix6 pre;
 	uint32_t i;
 
-	print_text("%s table\n%-20s %-5s %s\n", key, "prefix", "port", "to");
+	if (has4 && has6)
+		print_text("%s table\n%-20s %-5s %-10s %s\n", key, "prefix",
+			   "port", "to", "prefix6");
+	else
+		print_text("%s table\n%-*s %-5s %s\n", key, has4 ? 20 : 28,
+			   has4 ? "prefix" : "prefix6", "port", "to");
 	open_json_array(PRINT_JSON, key);
 	for (i = 0; i < n; i++) {
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "prefix", "%-20s",
-			     dard_prefix_str(r[i].prefix, r[i].len, b));
+		dard_table_prefix6(p, r[i].prefix, r[i].len, r[i].field, &pre);
+		if (has4)
+			print_string(PRINT_ANY, "prefix", "%-20s",
+				     dard_prefix_str(r[i].prefix, r[i].len, b));
+		else
+			print_string(PRINT_ANY, "prefix6", "%-28s",
+				     dard_prefix6_str(&pre.addr, pre.len, b));
 		print_uint(PRINT_ANY, "port", " %-5llu", r[i].port);
-		print_string(PRINT_ANY, "to", " %s\n",
+		print_string(PRINT_ANY, "to", has4 && has6 ? " %-10s" : " %s",
 			     t->node[dard_topo_peer(t, sw, r[i].port)].name);
+		if (has4 && has6)
+			print_string(PRINT_ANY, "prefix6", " %s",
+				     dard_prefix6_str(&pre.addr, pre.len, b));
+		print_nl();
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);

@@ -293,3 +293,11 @@ uint32_t dard_plan_decode6(const struct dard_topo *t, const struct dard_plan *p,
 			  why);
 	return h;
 }
+
+void dard_link_ll6(int upper, struct in6_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->s6_addr[0] = 0xfe;
+	a->s6_addr[1] = 0x80;
+	a->s6_addr[15] = upper ? 1 : 2;
+}

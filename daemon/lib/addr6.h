@@ -84,4 +84,11 @@ uint32_t dard_plan_decode6(const struct dard_topo *t, const struct dard_plan *p,
 			   const struct in6_addr *a, uint32_t *chain,
 			   char *err);
 
+/*
+ * The link-local address of one end of any switch link, the IPv6 next
+ * hop of the switch tables: fe80::1 at the upper end, fe80::2 at the
+ * lower. Link-local scope is the link, so every link can use the same two.
+ */
+void dard_link_ll6(int upper, struct in6_addr *a);
+
 #endif /* _DARD_ADDR6_H */

@@ -2,7 +2,9 @@
 /* Downhill and uphill tables, in the paper's order: by prefix, then port. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "addr6.h"
 #include "err.h"
 #include "table.h"
 
@@ -32,6 +34,7 @@ uint32_t dard_table_downhill(const struct dard_topo *t,
 			out[cnt].prefix = prefix | p->link_val[li]
 							   << p->shift[f];
 			out[cnt].len = p->plen[f];
+			out[cnt].field = f;
 			out[cnt].port = n->down[k];
 			cnt++;
 		}
@@ -66,6 +69,7 @@ uint32_t dard_table_uphill(const struct dard_topo *t, const struct dard_plan *p,
 
 		out[i].prefix = a->prefix & dard_mask(len);
 		out[i].len = len;
+		out[i].field = n->level - 1;
 		out[i].port = a->up_port;
 	}
 	return n->nalloc;
@@ -79,8 +83,18 @@ uint32_t dard_sw_peer_addr(const struct dard_topo *t, const struct dard_plan *p,
 	return dard_plan_link_addr(p, li, t->link[li].up != sw);
 }
 
+void dard_table_prefix6(const struct dard_plan *p, uint32_t prefix,
+			unsigned len, unsigned field, struct dard_prefix6 *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!len)
+		return;
+	dard_plan_v6(p, prefix, &out->addr);
+	out->len = p->plen6[field];
+}
+
 static void add(struct dard_sw_entry *e, uint32_t *cnt, enum dard_sw_kind kind,
-		uint32_t table, uint32_t prefix, uint8_t len)
+		uint32_t table, uint32_t prefix, uint8_t len, uint8_t field)
 {
 	struct dard_sw_entry *x = &e[(*cnt)++];
 
@@ -88,6 +102,7 @@ static void add(struct dard_sw_entry *e, uint32_t *cnt, enum dard_sw_kind kind,
 	x->table = table;
 	x->prefix = prefix;
 	x->len = len;
+	x->field = field;
 }
 
 /* Uphill entries after the downhill ones, reusing the same buffer. */
@@ -99,13 +114,14 @@ static void add_uphill(const struct dard_topo *t, const struct dard_plan *p,
 	uint32_t i, nup = dard_table_uphill(t, p, sw, r);
 
 	for (i = 0; i < n->nup; i++) {
-		add(e, cnt, DARD_SW_ROUTE, DARD_TABLE_UPHILL + n->up[i], 0, 0);
+		add(e, cnt, DARD_SW_ROUTE, DARD_TABLE_UPHILL + n->up[i], 0, 0,
+		    0);
 		e[*cnt - 1].port = n->up[i];
 		e[*cnt - 1].via = dard_sw_peer_addr(t, p, sw, n->up[i]);
 	}
 	for (i = 0; i < nup; i++) {
 		add(e, cnt, DARD_SW_RULE, DARD_TABLE_UPHILL + r[i].port,
-		    r[i].prefix, r[i].len);
+		    r[i].prefix, r[i].len, r[i].field);
 		e[*cnt - 1].pref = DARD_TABLE_UPHILL_PREF;
 	}
 }
@@ -131,7 +147,7 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 	down = dard_table_downhill(t, p, sw, r);
 	for (i = 0; i < down; i++) {
 		add(e, &cnt, DARD_SW_ROUTE, DARD_TABLE_DOWNHILL, r[i].prefix,
-		    r[i].len);
+		    r[i].len, r[i].field);
 		e[cnt - 1].port = r[i].port;
 		e[cnt - 1].via = dard_sw_peer_addr(t, p, sw, r[i].port);
 	}
@@ -144,8 +160,9 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 	if (!nd->is_host && p->plen[nd->level] != p->plen[nd->level + 1])
 		for (i = 0; i < nd->nalloc; i++)
 			add(e, &cnt, DARD_SW_UNREACHABLE, DARD_TABLE_DOWNHILL,
-			    p->alloc[nd->alloc + i].prefix, p->plen[nd->level]);
-	add(e, &cnt, DARD_SW_RULE, DARD_TABLE_DOWNHILL, 0, 0);
+			    p->alloc[nd->alloc + i].prefix, p->plen[nd->level],
+			    nd->level);
+	add(e, &cnt, DARD_SW_RULE, DARD_TABLE_DOWNHILL, 0, 0, 0);
 	e[cnt - 1].pref = DARD_TABLE_DOWNHILL;
 	add_uphill(t, p, sw, e, &cnt, r);
 	free(r);

@@ -16,6 +16,7 @@
 struct dard_route {
 	uint32_t prefix;
 	uint8_t len;
+	uint8_t field; /* the plan field len ends at: p->plen[field] */
 	uint16_t port;
 };
 
@@ -55,8 +56,16 @@ struct dard_sw_entry {
 	uint32_t table, pref;
 	uint32_t prefix, via; /* host order */
 	uint8_t len;
+	uint8_t field; /* p->plen[field] == len, when len is not 0 */
 	uint16_t port;
 };
+
+/*
+ * An entry's or route's prefix in IPv6 (addr6.h): the same fields, the
+ * length of its field; ::/0 for a default.
+ */
+void dard_table_prefix6(const struct dard_plan *p, uint32_t prefix,
+			unsigned len, unsigned field, struct dard_prefix6 *out);
 
 /*
  * Every route and rule switch sw needs, in the order they are installed

@@ -94,6 +94,12 @@ ok "topo show --family dual" 0 d -t fattree:4 --family dual topo show &&
 ok "topo gen --family ipv6" 0 d -t fattree:4 --family ipv6 topo gen output "$tmp/v6.conf" &&
 	ok "the IPv6 file reads back" 0 d -t "$tmp/v6.conf" addr show e1_1 &&
 	has "its alias" "$out" 'alias fd00:da::1:1:1:2 via core1 aggr1_1 tor1_1'
+ok "deploy refuses IPv6" 1 d -t fattree:4 --family dual deploy netns "$tmp/v6bed" &&
+	has "deploy's IPv6 message" "$err" "only IPv4 fabrics can be deployed yet" &&
+	is "nothing written" "$(ls "$tmp/v6bed" 2>/dev/null | wc -l)" 0
+ok "switch tables of IPv6" 0 d -t fattree:4 --family ipv6 switch tables aggr1_1 format ip &&
+	has "an IPv6 uphill rule" "$out" '^ip -6 rule add pref 200 from fd00:da:0:0:1::/80 lookup 1003$' &&
+	is "no IPv4 command in an IPv6 fabric" "$(grep -cE '^ip (route|rule|addr) ' <<<"$out")" 0
 ok "bad family" 2 d -t fattree:4 --family inet6 addr show && has "family message" "$err" "Invalid family .inet6."
 ok "base6 with host bits" 2 d -t fattree:4 --family ipv6 --base6 fd00::1/64 addr show &&
 	has "base6 message" "$err" "Invalid IPv6 base"

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "addr.h"
+#include "addr6.h"
 #include "err.h"
 #include "gen.h"
 #include "table.h"
@@ -123,11 +124,56 @@ static void test_every_switch(void **state)
 	dard_topo_free(t);
 }
 
+/*
+ * Every entry's IPv6 prefix, in a dual-stack fabric: the IPv4 prefix
+ * re-encoded with its field's IPv6 length (aggr1_1 of fattree:4).
+ */
+static void test_prefix6(void **state)
+{
+	static const char *const want[] = {
+		"fd00:da::1:1:1:0/112",
+		"fd00:da::1:1:2:0/112",
+		"fd00:da::2:1:1:0/112",
+		"fd00:da::2:1:2:0/112",
+		"fd00:da::1:1:0:0/96",
+		"fd00:da::2:1:0:0/96",
+		"::/0",
+		"::/0",
+		"::/0",
+		"fd00:da:0:0:1::/80",
+		"fd00:da:0:0:2::/80",
+	};
+	struct dard_plan_opts o;
+	struct dard_topo *t = unit_gen("fattree:4");
+	struct dard_plan *p;
+	struct dard_sw_entry *e;
+	struct dard_prefix6 pre;
+	char err[DARD_ERR_MAX], b[DARD_PREFIX6_STRLEN];
+	uint32_t n, i;
+
+	dard_plan_opts_init(&o);
+	o.family = DARD_FAMILY_DUAL;
+	p = dard_plan_new(t, &o, err);
+	assert_non_null(p);
+	assert_int_equal(
+		dard_table_switch(t, p, find(t, "aggr1_1"), &e, &n, err), 0);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < n; i++) {
+		dard_table_prefix6(p, e[i].prefix, e[i].len, e[i].field, &pre);
+		if (strcmp(dard_prefix6_str(&pre.addr, pre.len, b), want[i]))
+			fail_msg("entry %u: %s, expected %s", i, b, want[i]);
+	}
+	free(e);
+	dard_plan_free(p);
+	dard_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggr),
 		cmocka_unit_test(test_every_switch),
+		cmocka_unit_test(test_prefix6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

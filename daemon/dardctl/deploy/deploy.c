@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "ctl.h"
+#include "addr6.h"
 #include "args.h"
 #include "load.h"
 #include "objects.h"
@@ -321,5 +322,12 @@ int do_deploy(struct ctl *c, int argc, char **argv)
 	}
 	if (ctl_load(c))
 		return CTL_ERR;
+	/* Hosts, daemons and datapath are IPv4 only: no half a fabric. */
+	if (c->cfg.plan->opts.family != DARD_FAMILY_IPV4) {
+		fprintf(stderr,
+			"deploy: family %s: only IPv4 fabrics can be deployed yet (the switch tables of `dardctl switch tables' have IPv6; hosts and daemons do not)\n",
+			dard_family_name(c->cfg.plan->opts.family));
+		return CTL_ERR;
+	}
 	return cmd->write(c, &a);
 }
