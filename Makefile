@@ -527,6 +527,7 @@ $(B)/man/%: man/%.scd
 test-cli: daemon
 	$(Q)scripts/run-tests --title test-cli \
 		"DARD_BIN=$(B)/bin tests/cli/dardctl.sh" \
+		"DARD_BIN=$(B)/bin tests/cli/ipv6.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/manpages.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/units.sh" \
 		"DARD_BIN=$(B)/bin tests/cli/cluster.sh" \

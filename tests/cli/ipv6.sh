@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# dardctl with an IPv6 or dual-stack fabric (issue 32; dard.conf(5)
+# family, base6, ids6): the IPv6 aliases, IDs and prefixes addr and
+# topo show, the file topo gen writes and reads back, the IPv6 switch
+# tables, deploy's refusal, and bad options. Needs no privileges.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dardctl=${DARD_BIN:-$top/build/bin}/dardctl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+suite=ipv6
+source "$top/tests/lib.sh"
+
+d() { "$dardctl" "$@"; }
+
+# The same fields as IPv4, 16 bits each.
+ok "addr show --family ipv6 -j" 0 d -j -t fattree:4 --family ipv6 addr show e1_1 &&
+	is "e1_1's IPv6 alias through core1" "$(jq -r '.[0].aliases6[0].addr' <<<"$out")" fd00:da::1:1:1:2 &&
+	is "its IPv6 ID" "$(jq -r '.[0].id6' <<<"$out")" fd00:da:1::1 &&
+	is "no IPv4 alias in an IPv6 fabric" "$(jq '.[0] | has("aliases") or has("id")' <<<"$out")" false
+ok "addr show dual of a switch" 0 d -t fattree:4 --family dual --base6 2001:db8::/32 addr show aggr1_1 &&
+	has "aggr1_1's prefixes in both families" "$out" 'prefix 10.4.16.0/20 prefix6 2001:db8::1:1:0:0/96 from port 3 \(core1\)'
+ok "topo show --family dual" 0 d -t fattree:4 --family dual topo show &&
+	has "the IPv6 layout" "$out" '^family dual, base6 fd00:da::/48, field bits 16\+16\+16\+16, prefixes /80 /96 /112, ids6 fd00:da:1::/64$'
+ok "topo gen --family ipv6" 0 d -t fattree:4 --family ipv6 topo gen output "$tmp/v6.conf" &&
+	ok "the IPv6 file reads back" 0 d -t "$tmp/v6.conf" addr show e1_1 &&
+	has "its alias" "$out" 'alias fd00:da::1:1:1:2 via core1 aggr1_1 tor1_1'
+ok "deploy refuses IPv6" 1 d -t fattree:4 --family dual deploy netns "$tmp/v6bed" &&
+	has "deploy's IPv6 message" "$err" "only IPv4 fabrics can be deployed yet" &&
+	is "nothing written" "$(ls "$tmp/v6bed" 2>/dev/null | wc -l)" 0
+ok "switch tables of IPv6" 0 d -t fattree:4 --family ipv6 switch tables aggr1_1 format ip &&
+	has "an IPv6 uphill rule" "$out" '^ip -6 rule add pref 200 from fd00:da:0:0:1::/80 lookup 1003$' &&
+	is "no IPv4 command in an IPv6 fabric" "$(grep -cE '^ip (route|rule|addr) ' <<<"$out")" 0
+ok "bad family" 2 d -t fattree:4 --family inet6 addr show && has "family message" "$err" "Invalid family .inet6."
+ok "base6 with host bits" 2 d -t fattree:4 --family ipv6 --base6 fd00::1/64 addr show &&
+	has "base6 message" "$err" "Invalid IPv6 base"
+ok "base6 too long" 1 d -t fattree:4 --family ipv6 --base6 fd00::/112 addr show &&
+	has "base6 length message" "$err" "use a base of /96 or shorter"
+
+summary
