@@ -40,6 +40,8 @@ void switchd_usage(FILE *f)
 		"it adds what is missing at start, when a link or route\n"
 		"changes (a port back up, a route removed) and every\n"
 		"--reconcile seconds, and never deletes or changes a route.\n"
+		"A fabric with IPv6 gets them in IPv6 too, next hops the\n"
+		"ports' peers at fe80::1 (upper end) and fe80::2 (lower).\n"
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE     the host configuration file (default\n"

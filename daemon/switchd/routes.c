@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 
 #include "addr.h"
+#include "addr6.h"
 #include "err.h"
 #include "nl.h"
 #include "reply.h"
@@ -37,16 +38,26 @@ int sw_routes_open(struct sw_routes *r, const struct dard_topo *t,
 
 	memset(r, 0, sizeof(*r));
 	r->req = r->ev = r->ioctl_sock = -1;
+	r->plan = p;
+	r->has4 = dard_family_has4(p->opts.family);
+	r->has6 = dard_family_has6(p->opts.family);
 	if (dard_table_switch(t, p, sw, &r->e, &r->n, err))
 		return -ENOMEM;
 	r->port = calloc(r->n + 1, sizeof(*r->port));
-	if (!r->port)
+	r->peer_upper = calloc(r->n + 1, sizeof(*r->peer_upper));
+	if (!r->port || !r->peer_upper)
 		return dard_fail(err, -ENOMEM, "out of memory");
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
+		if (r->e[i].kind == DARD_SW_ROUTE) {
+			uint32_t li = t->node[sw].port[r->e[i].port - 1];
+
+			r->peer_upper[i] = t->link[li].up != sw;
+		}
 		for (k = 0; k < nports; k++)
 			if (r->e[i].kind == DARD_SW_ROUTE &&
 			    port[k].num == r->e[i].port)
 				r->port[i] = &port[k];
+	}
 	r->ioctl_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (r->ioctl_sock < 0)
 		return dard_fail(err, -errno, "Unable to open a socket: %s",
@@ -54,8 +65,12 @@ int sw_routes_open(struct sw_routes *r, const struct dard_topo *t,
 	r->req = sw_nl_open(0, err);
 	if (r->req < 0)
 		return r->req;
-	r->ev = sw_nl_open(RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE,
-			   err);
+	r->ev = sw_nl_open(
+		RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE |
+			(r->has6 ? RTMGRP_IPV6_ROUTE |
+					   1u << (RTNLGRP_IPV6_RULE - 1)
+				 : 0),
+		err);
 	return r->ev < 0 ? r->ev : 0;
 }
 
@@ -85,12 +100,31 @@ static void put_u32(struct nlreq *q, uint16_t type, uint32_t v)
 	put_attr(q, type, &v, sizeof(v));
 }
 
-/* The message that adds entry e (addresses in network order). */
-static void build(struct nlreq *q, const struct dard_sw_entry *e,
-		  uint32_t ifindex, uint32_t seq)
+/*
+ * The message that adds entry e in family AF_INET or AF_INET6 (addresses
+ * in network order).
+ */
+static void build(const struct sw_routes *r, struct nlreq *q,
+		  const struct dard_sw_entry *e, int family, uint32_t ifindex,
+		  uint32_t seq)
 {
 	uint32_t prefix = htonl(e->prefix), via = htonl(e->via);
+	int v6 = family == AF_INET6;
+	struct dard_prefix6 pre6 = {0};
+	struct in6_addr via6;
+	const void *pre = &prefix, *gw = &via;
+	uint16_t alen = v6 ? 16 : 4;
+	uint8_t len = e->len;
 
+	if (v6) {
+		dard_table_prefix6(r->plan, e->prefix, e->len, e->field, &pre6);
+		pre = &pre6.addr;
+		len = pre6.len;
+		if (e->kind == DARD_SW_ROUTE) {
+			dard_link_ll6(r->peer_upper[e - r->e], &via6);
+			gw = &via6;
+		}
+	}
 	memset(q, 0, sizeof(*q));
 	q->h.nlmsg_flags =
 		NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
@@ -98,38 +132,50 @@ static void build(struct nlreq *q, const struct dard_sw_entry *e,
 	if (e->kind == DARD_SW_RULE) {
 		q->h.nlmsg_type = RTM_NEWRULE;
 		q->h.nlmsg_len = NLMSG_LENGTH(sizeof(q->fr));
-		q->fr.family = AF_INET;
-		q->fr.src_len = e->len;
+		q->fr.family = family;
+		q->fr.src_len = len;
 		q->fr.action = FR_ACT_TO_TBL;
 		put_u32(q, FRA_PRIORITY, e->pref);
 		put_u32(q, FRA_TABLE, e->table);
-		if (e->len)
-			put_u32(q, FRA_SRC, prefix);
+		if (len)
+			put_attr(q, FRA_SRC, pre, alen);
 		return;
 	}
 	q->h.nlmsg_type = RTM_NEWROUTE;
 	q->h.nlmsg_len = NLMSG_LENGTH(sizeof(q->rt));
-	q->rt.rtm_family = AF_INET;
-	q->rt.rtm_dst_len = e->len;
+	q->rt.rtm_family = family;
+	q->rt.rtm_dst_len = len;
 	q->rt.rtm_table = RT_TABLE_UNSPEC;
 	q->rt.rtm_protocol = RTPROT_STATIC;
 	q->rt.rtm_scope = RT_SCOPE_UNIVERSE;
 	q->rt.rtm_type =
 		e->kind == DARD_SW_ROUTE ? RTN_UNICAST : RTN_UNREACHABLE;
 	put_u32(q, RTA_TABLE, e->table);
-	if (e->len)
-		put_u32(q, RTA_DST, prefix);
+	if (len)
+		put_attr(q, RTA_DST, pre, alen);
 	if (e->kind == DARD_SW_ROUTE) {
-		put_u32(q, RTA_GATEWAY, via);
+		put_attr(q, RTA_GATEWAY, gw, alen);
 		put_u32(q, RTA_OIF, ifindex);
 	}
 }
 
-static const char *describe(const struct dard_sw_entry *e, char *buf)
+static const char *describe(const struct sw_routes *r,
+			    const struct dard_sw_entry *e, int family,
+			    char *buf)
 {
-	char p[24], v[24];
+	char p[DARD_PREFIX6_STRLEN], v[INET6_ADDRSTRLEN];
+	struct dard_prefix6 pre6;
+	struct in6_addr via6;
 
-	dard_prefix_str(e->prefix, e->len, p);
+	if (family == AF_INET6) {
+		dard_table_prefix6(r->plan, e->prefix, e->len, e->field, &pre6);
+		dard_prefix6_str(&pre6.addr, pre6.len, p);
+		dard_link_ll6(r->peer_upper[e - r->e], &via6);
+		dard_addr6_str(&via6, v);
+	} else {
+		dard_prefix_str(e->prefix, e->len, p);
+		dard_addr_str(e->via, v);
+	}
 	if (e->kind == DARD_SW_RULE)
 		sprintf(buf, "rule pref %u from %s lookup %u", e->pref,
 			e->len ? p : "all", e->table);
@@ -137,8 +183,7 @@ static const char *describe(const struct dard_sw_entry *e, char *buf)
 		sprintf(buf, "unreachable %s table %u", p, e->table);
 	else
 		sprintf(buf, "route %s via %s port %u table %u",
-			e->len ? p : "default", dard_addr_str(e->via, v),
-			e->port, e->table);
+			e->len ? p : "default", v, e->port, e->table);
 	return buf;
 }
 
@@ -154,42 +199,52 @@ static int port_down(const struct sw_routes *r, const struct sw_port *port)
 	       !(ifr.ifr_flags & IFF_UP);
 }
 
+/* Adds entry i in family if missing, and counts what happened. */
+static void reconcile_one(struct sw_routes *r, uint32_t i, int family,
+			  uint64_t now)
+{
+	char what[160];
+	struct nlreq q;
+	int ret;
+
+	build(r, &q, &r->e[i], family, r->port[i] ? r->port[i]->ifindex : 0,
+	      ++r->seq);
+	ret = sw_nl_talk(r->req, &q.h, NULL, NULL);
+	if (ret == -EEXIST)
+		return;
+	if (!ret) {
+		r->restored++;
+		/* The network (a flapping link) can cause these. */
+		dard_log_ratelimited(&r->restore_rl, now, DARD_LOG_INFO,
+				     "restored %s",
+				     describe(r, &r->e[i], family, what));
+	} else if (port_down(r, r->port[i])) {
+		/*
+		 * Linux refuses a nexthop out of a down port (ENETDOWN, or
+		 * ENETUNREACH: its /31 went with it); the port's up event
+		 * brings us back.
+		 */
+		r->skipped_down++;
+	} else {
+		r->failed++;
+		dard_log_ratelimited(
+			&r->fail_rl, now, DARD_LOG_WARN, "Unable to add %s: %s",
+			describe(r, &r->e[i], family, what), strerror(-ret));
+	}
+}
+
 void sw_routes_reconcile(struct sw_routes *r, uint64_t now)
 {
-	struct nlreq q;
-	char what[96];
 	uint32_t i;
-	int ret;
 
 	r->reconciles++;
 	r->pending = 0;
 	r->last_ns = now;
 	for (i = 0; i < r->n; i++) {
-		build(&q, &r->e[i], r->port[i] ? r->port[i]->ifindex : 0,
-		      ++r->seq);
-		ret = sw_nl_talk(r->req, &q.h, NULL, NULL);
-		if (ret == -EEXIST)
-			continue;
-		if (!ret) {
-			r->restored++;
-			/* The network (a flapping link) can cause these. */
-			dard_log_ratelimited(&r->restore_rl, now, DARD_LOG_INFO,
-					     "restored %s",
-					     describe(&r->e[i], what));
-		} else if (port_down(r, r->port[i])) {
-			/*
-			 * Linux refuses a nexthop out of a down port (ENETDOWN,
-			 * or ENETUNREACH: its /31 went with it); the port's up
-			 * event brings us back.
-			 */
-			r->skipped_down++;
-		} else {
-			r->failed++;
-			dard_log_ratelimited(&r->fail_rl, now, DARD_LOG_WARN,
-					     "Unable to add %s: %s",
-					     describe(&r->e[i], what),
-					     strerror(-ret));
-		}
+		if (r->has4)
+			reconcile_one(r, i, AF_INET, now);
+		if (r->has6)
+			reconcile_one(r, i, AF_INET6, now);
 	}
 }
 
@@ -206,10 +261,14 @@ void sw_routes_event(struct sw_routes *r)
 
 void sw_routes_log(const struct sw_routes *r)
 {
-	log_info("tables: %u routes and rules, %llu reconciles on %llu "
+	log_info("tables: %u routes and rules%s, %llu reconciles on %llu "
 		 "events, %llu restored, %llu waited for a down port, "
 		 "%llu failed",
-		 r->n, (unsigned long long)r->reconciles,
+		 r->n,
+		 r->has4 && r->has6 ? " in each family"
+		 : r->has6	    ? " in IPv6"
+				    : "",
+		 (unsigned long long)r->reconciles,
 		 (unsigned long long)r->events, (unsigned long long)r->restored,
 		 (unsigned long long)r->skipped_down,
 		 (unsigned long long)r->failed);
@@ -225,7 +284,9 @@ void sw_routes_close(struct sw_routes *r)
 		close(r->ioctl_sock);
 	free(r->e);
 	free(r->port);
+	free(r->peer_upper);
 	r->req = r->ev = r->ioctl_sock = -1;
 	r->e = NULL;
 	r->port = NULL;
+	r->peer_upper = NULL;
 }

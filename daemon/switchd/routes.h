@@ -4,7 +4,10 @@
  * (dard_table_switch) installed, as a routing daemon would: at start, when
  * a link or route changes (rtnetlink events), and every --reconcile
  * seconds. It only adds what is missing and never deletes: a route that
- * is there, whatever it says, is left alone.
+ * is there, whatever it says, is left alone. A fabric with IPv6 gets the
+ * same tables in IPv6 too; the ports' link-local addresses (fe80::1 at a
+ * link's upper end, fe80::2 at its lower) are the operator's, as the
+ * IPv4 link addresses are.
  */
 #ifndef _DARD_SWITCHD_ROUTES_H
 #define _DARD_SWITCHD_ROUTES_H
@@ -22,7 +25,15 @@ struct sw_routes {
 	uint32_t seq;
 	struct dard_sw_entry *e;
 	uint32_t n;
+	/*
+	 * The families installed (the plan's), each entry once in each; the
+	 * IPv6 ones by dard_table_prefix6(), next hops by dard_link_ll6(),
+	 * so the plan must outlive the routes.
+	 */
+	const struct dard_plan *plan;
+	int has4, has6;
 	const struct sw_port **port; /* each entry's port; NULL for none */
+	uint8_t *peer_upper;	     /* a route's next hop is an upper end */
 	int pending;		     /* an event came: reconcile */
 	uint64_t last_ns;	     /* of the last reconcile */
 	/* What it did, logged at exit and on SIGUSR1. */

@@ -13,6 +13,12 @@
 # another root's aliases; a ToR none to its own reserved field), fails
 # too. Prints the lookups compared.
 #
+# Then dard-switchd itself, for aggr1_1 in a fresh namespace with the
+# dual-stack file: it installs the same tables in both families (the
+# same count of routes as `format ip' gives in each), a deleted IPv6
+# route and IPv6 rule come back by its rtnetlink events, and the IPv4
+# ones are untouched by it.
+#
 # Namespaces are named dard_t6_PID_SWITCH; all are removed on exit.
 
 set -u
@@ -103,4 +109,45 @@ is "tor1_1: e1_1's IPv6 alias down port 1" \
 	"$(lookups "$ns" -6 <<<"fd00:da::1:1:1:2 fd00:da::1:3:1:2")" p1
 is "tor1_1: e3_1's IPv6 alias via core1 up port 3" \
 	"$(lookups "$ns" -6 <<<"fd00:da::1:3:1:2 fd00:da::1:1:1:2")" p3
+
+# dard-switchd installs and keeps the tables in both families.
+ns=dard_t6_$$_agent
+ip netns add "$ns" && made+=("$ns")
+ip -n "$ns" link set lo up
+for p in 1 2 3 4; do
+	ip -n "$ns" link add "p$p" type veth peer name "q$p"
+	ip -n "$ns" link set "q$p" up
+done
+ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+# The operator's part: link addresses (IPv4 /31s, IPv6 link-locals), up.
+"$dardctl" "${topo[@]}" switch tables aggr1_1 format ip |
+	grep -E '^ip (-6 )?(addr|link) ' | sed "s/^ip /ip -n $ns /" | bash -e
+"$dardctl" "${topo[@]}" topo gen output "$tmp/dard.conf"
+"$dardctl" key gen "$tmp/dard.key" >/dev/null
+ip netns exec "$ns" "${DARD_BIN:-$top/build/bin}/dard-switchd" -c "$tmp/dard.conf" \
+	-k "$tmp/dard.key" -l 127.0.0.1 -p 17471 -e 0 aggr1_1 2>"$tmp/switchd.log" &
+agent=$!
+count() { ip -n "$ns" "$1" route show table "$2" proto static 2>/dev/null | wc -l; }
+installed() { [[ $(count -6 100) -eq 6 && $(count -4 100) -eq 6 ]]; }
+t "dard-switchd installs both families' downhill tables" within 10 installed
+is "IPv6 uphill defaults" "$(count -6 1003) $(count -6 1004)" "1 1"
+is "IPv6 rules: downhill and two uphill" \
+	"$(ip -n "$ns" -6 rule show | grep -cE '^(100|200):')" 3
+ip -n "$ns" -6 route del fd00:da::1:1:1:0/112 table 100
+ip -n "$ns" -6 rule del pref 200 from fd00:da:0:0:2::/80
+restored() {
+	[[ $(count -6 100) -eq 6 ]] &&
+		ip -n "$ns" -6 rule show | grep -q '^200:.*from fd00:da:0:0:2::/80 lookup 1004'
+}
+t "a deleted IPv6 route and rule come back" within 10 restored
+is "IPv4 left as it was" "$(count -4 100) $(count -4 1003) $(count -4 1004)" "6 1 1"
+kill -USR1 "$agent"
+logged() { grep -q 'routes and rules in each family' "$tmp/switchd.log"; }
+t "its counters say both families" within 5 logged
+is "restored: the 22 at start, then the 2 deleted" \
+	"$(grep -o '[0-9]* restored' "$tmp/switchd.log" | tail -1)" "24 restored"
+kill "$agent"
+wait "$agent"
+is "dard-switchd stops cleanly" "$?" 0
+grep -E 'restored|Unable' "$tmp/switchd.log" | head -4
 summary
