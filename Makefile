@@ -572,7 +572,7 @@ test-san:
 # The namespace tests: those make check runs (each a minute and a half
 # at most on two idle cores), and the long scenarios make check-long
 # runs (the experiment pipeline, a cluster over real sshd).
-NETNS_CHECK := testbed tables6 datapath dard spread mode auth share quiet faults bgp split \
+NETNS_CHECK := testbed tables6 testbed6 datapath dard spread mode auth share quiet faults bgp split \
 	deterlab controller
 NETNS_LONG := experiment cluster attack
 test-netns: test-netns-check test-netns-long

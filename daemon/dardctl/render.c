@@ -49,67 +49,6 @@ void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	}
 }
 
-/*
- * A switch's IPv6 link-local next hops (dard_link_ll6), and with no IPv4
- * its links up as render_links() would.
- */
-static void render_links6(FILE *f, const struct dard_topo *t, uint32_t sw,
-			  const char *ip, int has4)
-{
-	const struct dard_node *n = &t->node[sw];
-	char b[INET6_ADDRSTRLEN], ifn[16];
-	struct in6_addr a;
-	unsigned k;
-
-	if (!has4)
-		fprintf(f, "%slink set dev lo up\n", ip);
-	for_each_port(t, sw, k) {
-		uint32_t li = n->port[k - 1];
-
-		if (li == DARD_NONE)
-			continue;
-		dard_link_ll6(t->link[li].up == sw, &a);
-		render_ifname(t, sw, k, ifn);
-		fprintf(f, "%s-6 addr add %s/64 dev %s nodad\n", ip,
-			dard_addr6_str(&a, b), ifn);
-		if (!has4)
-			fprintf(f, "%slink set dev %s up\n", ip, ifn);
-	}
-}
-
-/* One route or rule of dard_table_switch() as an ip -6 command. */
-static void render_entry6(FILE *f, const struct dard_topo *t,
-			  const struct dard_plan *p, uint32_t sw,
-			  const struct dard_sw_entry *e, const char *ip)
-{
-	char b[DARD_PREFIX6_STRLEN], c[INET6_ADDRSTRLEN], ifn[16];
-	struct dard_prefix6 pre;
-	struct in6_addr via;
-	uint32_t li;
-
-	dard_table_prefix6(p, e->prefix, e->len, e->field, &pre);
-	dard_prefix6_str(&pre.addr, pre.len, b);
-	switch (e->kind) {
-	case DARD_SW_ROUTE:
-		li = t->node[sw].port[e->port - 1];
-		dard_link_ll6(t->link[li].up != sw, &via);
-		fprintf(f,
-			"%s-6 route add %s via %s dev %s table %u proto static\n",
-			ip, e->len ? b : "default", dard_addr6_str(&via, c),
-			render_ifname(t, sw, e->port, ifn), e->table);
-		break;
-	case DARD_SW_UNREACHABLE:
-		fprintf(f,
-			"%s-6 route add unreachable %s table %u proto static\n",
-			ip, b, e->table);
-		break;
-	case DARD_SW_RULE:
-		fprintf(f, "%s-6 rule add pref %u%s%s lookup %u\n", ip, e->pref,
-			e->len ? " from " : "", e->len ? b : "", e->table);
-		break;
-	}
-}
-
 /* One route or rule of dard_table_switch() as an ip command. */
 static void render_entry(FILE *f, const struct dard_topo *t, uint32_t sw,
 			 const struct dard_sw_entry *e, const char *ip)
@@ -139,8 +78,7 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		   const struct dard_plan *p, uint32_t sw, const char *ip)
 {
 	const struct dard_node *n = &t->node[sw];
-	int has4 = dard_family_has4(p->opts.family);
-	char err[DARD_ERR_MAX];
+	char err[DARD_ERR_MAX], ip6[64];
 	struct dard_sw_entry *e;
 	uint32_t i, cnt;
 
@@ -149,19 +87,21 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		"# then uphill tables %d+PORT chosen by source prefix\n",
 		n->name, t->level_name[n->level], DARD_TABLE_DOWNHILL,
 		DARD_TABLE_UPHILL);
-	if (has4)
+	if (dard_family_has4(p->opts.family)) {
 		render_links(f, t, p, sw, ip);
-	if (dard_family_has6(p->opts.family))
-		render_links6(f, t, sw, ip, has4);
-	if (dard_table_switch(t, p, sw, &e, &cnt, err)) {
-		fprintf(f, "# %s\n", err);
-		return;
+		if (dard_table_switch(t, p, sw, &e, &cnt, err)) {
+			fprintf(f, "# %s\n", err);
+			return;
+		}
+		for (i = 0; i < cnt; i++)
+			render_entry(f, t, sw, &e[i], ip);
+		free(e);
 	}
-	for (i = 0; has4 && i < cnt; i++)
-		render_entry(f, t, sw, &e[i], ip);
-	for (i = 0; dard_family_has6(p->opts.family) && i < cnt; i++)
-		render_entry6(f, t, p, sw, &e[i], ip);
-	free(e);
+	/* A batch file takes no -6: render_switch6() writes one apart. */
+	if (dard_family_has6(p->opts.family) && *ip) {
+		snprintf(ip6, sizeof(ip6), "%s-6 ", ip);
+		render_switch6(f, t, p, sw, ip6);
+	}
 }
 
 /*
@@ -215,9 +155,11 @@ void render_host_ecmp(FILE *f, const struct dard_topo *t,
 	render_host_as(f, t, p, host, ip, 0);
 }
 
-void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)
+void render_sysctl(FILE *f, const struct dard_topo *t,
+		   const struct dard_plan *p, uint32_t node)
 {
 	const struct dard_node *n = &t->node[node];
+	int v6 = dard_family_has6(p->opts.family);
 	char ifn[16];
 	unsigned k;
 
@@ -226,9 +168,13 @@ void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node)
 	fprintf(f, "net.ipv4.conf.all.rp_filter = 0\n"
 		   "net.ipv4.conf.default.rp_filter = 0\n"
 		   "net.ipv4.conf.all.send_redirects = 0\n"
-		   "net.ipv4.conf.default.send_redirects = 0\n"
-		   "net.ipv6.conf.all.disable_ipv6 = 1\n"
-		   "net.ipv6.conf.default.disable_ipv6 = 1\n");
+		   "net.ipv4.conf.default.send_redirects = 0\n");
+	fprintf(f,
+		"net.ipv6.conf.all.disable_ipv6 = %d\n"
+		"net.ipv6.conf.default.disable_ipv6 = %d\n",
+		!v6, !v6);
+	if (v6)
+		fprintf(f, "net.ipv6.conf.all.forwarding = %d\n", !n->is_host);
 	for_each_port(t, node, k)
 		if (n->port[k - 1] != DARD_NONE)
 			fprintf(f, "net.ipv4.conf.%s.rp_filter = 0\n",

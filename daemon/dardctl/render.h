@@ -32,8 +32,22 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		   const struct dard_plan *p, uint32_t sw, const char *ip);
 void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		 uint32_t host, const char *ip);
-/* The sysctl settings a node needs, in `sysctl -p' form. */
-void render_sysctl(FILE *f, const struct dard_topo *t, uint32_t node);
+/*
+ * A fabric with IPv6 (render6.c): a switch's IPv6 link-local addresses,
+ * routes and rules, and a host's IPv6 aliases, ID and default route; ip6
+ * is "ip -6 " for a script, "" for `ip -6 -batch'. render_switch() with
+ * a non-empty ip writes the switch's part itself.
+ */
+void render_switch6(FILE *f, const struct dard_topo *t,
+		    const struct dard_plan *p, uint32_t sw, const char *ip6);
+void render_host6(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
+		  uint32_t host, const char *ip6);
+/*
+ * The sysctl settings a node needs, in `sysctl -p' form: IPv6 off in an
+ * IPv4 fabric, on (and forwarding on a switch) in one with IPv6.
+ */
+void render_sysctl(FILE *f, const struct dard_topo *t,
+		   const struct dard_plan *p, uint32_t node);
 /*
  * Rate limits on every port, in `tc -batch' form: mbit, or the port's link
  * capacity where that is lower (a degraded link); nothing if mbit is 0.

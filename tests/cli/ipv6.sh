@@ -28,9 +28,18 @@ ok "topo show --family dual" 0 d -t fattree:4 --family dual topo show &&
 ok "topo gen --family ipv6" 0 d -t fattree:4 --family ipv6 topo gen output "$tmp/v6.conf" &&
 	ok "the IPv6 file reads back" 0 d -t "$tmp/v6.conf" addr show e1_1 &&
 	has "its alias" "$out" 'alias fd00:da::1:1:1:2 via core1 aggr1_1 tor1_1'
-ok "deploy refuses IPv6" 1 d -t fattree:4 --family dual deploy netns "$tmp/v6bed" &&
-	has "deploy's IPv6 message" "$err" "only IPv4 fabrics can be deployed yet" &&
-	is "nothing written" "$(ls "$tmp/v6bed" 2>/dev/null | wc -l)" 0
+ok "deploy netns writes IPv6 batches" 0 d -t fattree:4 --family dual deploy netns "$tmp/v6bed" &&
+	is "one batch6 per node" "$(ls "$tmp/v6bed/node/"*.batch6 | wc -l)" 36 &&
+	has "a host's IPv6 alias" "$(cat "$tmp/v6bed/node/e1_1.batch6")" '^addr add fd00:da::1:1:1:2/128 dev eth0 nodad$' &&
+	has "its default route to the ToR" "$(cat "$tmp/v6bed/node/e1_1.batch6")" '^route add default via fe80::1 dev eth0$' &&
+	has "IPv6 on" "$(cat "$tmp/v6bed/node/e1_1.sysctl")" '^net.ipv6.conf.all.disable_ipv6 = 0$'
+ok "an IPv4 testbed keeps IPv6 off" 0 d -t fattree:4 deploy netns "$tmp/v4bed" &&
+	is "no batch6" "$(ls "$tmp/v4bed/node/" | grep -c batch6)" 0 &&
+	has "IPv6 off" "$(cat "$tmp/v4bed/node/e1_1.sysctl")" '^net.ipv6.conf.all.disable_ipv6 = 1$'
+ok "deploy netns routing ecmp refuses IPv6" 1 d -t fattree:4 --family dual deploy netns "$tmp/v6e" routing ecmp &&
+	has "deploy's IPv6 message" "$err" "only .deploy netns' with routing dard deploys IPv6 yet" &&
+	is "nothing written" "$(ls "$tmp/v6e" 2>/dev/null | wc -l)" 0
+ok "deploy deterlab refuses IPv6" 1 d -t fattree:4 --family ipv6 deploy deterlab "$tmp/v6d"
 ok "switch tables of IPv6" 0 d -t fattree:4 --family ipv6 switch tables aggr1_1 format ip &&
 	has "an IPv6 uphill rule" "$out" '^ip -6 rule add pref 200 from fd00:da:0:0:1::/80 lookup 1003$' &&
 	is "no IPv4 command in an IPv6 fabric" "$(grep -cE '^ip (route|rule|addr) ' <<<"$out")" 0

@@ -126,7 +126,7 @@ void deploy_write_setup(FILE *f, const struct dard_topo *t,
 	fprintf(f, "claim %s mgmt0\n\n", dard_addr_str(nd->mgmt, a));
 	fprintf(f,
 		"sed 's/\\.eth0\\./.dard0./' <<'EOS' | sysctl -q -p /dev/stdin\n");
-	render_sysctl(f, t, n);
+	render_sysctl(f, t, p, n);
 	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\nEOS\n");
 	/*
 	 * The testbed gave the link addresses already: replace, not add.

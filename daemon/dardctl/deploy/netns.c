@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "addr6.h"
 #include "render.h"
 #include "netns.h"
 #include "out.h"
@@ -76,7 +77,9 @@ static void write_node_batch(FILE *f, const struct dard_topo *t,
 {
 	char b[24];
 
-	if (t->node[i].is_host && routing == DEPLOY_DARD)
+	if (t->node[i].is_host && !dard_family_has4(p->opts.family))
+		fprintf(f, "link set dev lo up\nlink set dev eth0 up\n");
+	else if (t->node[i].is_host && routing == DEPLOY_DARD)
 		render_host(f, t, p, i, "");
 	else if (t->node[i].is_host)
 		render_host_ecmp(f, t, p, i, "");
@@ -90,10 +93,11 @@ static void write_node_batch(FILE *f, const struct dard_topo *t,
 		dard_addr_str(t->node[i].mgmt, b), p->opts.mgmt.len);
 }
 
-static void write_node_sysctl(FILE *f, const struct dard_topo *t, uint32_t i,
+static void write_node_sysctl(FILE *f, const struct dard_topo *t,
+			      const struct dard_plan *p, uint32_t i,
 			      int routing)
 {
-	render_sysctl(f, t, i);
+	render_sysctl(f, t, p, i);
 	fprintf(f, "net.ipv4.conf.mgmt0.rp_filter = 0\n");
 	/*
 	 * Multipath next hops hashed on the 5-tuple, as in a DC, by
@@ -182,10 +186,21 @@ int deploy_netns(struct ctl *c, const char *dir, const char *prefix,
 		if (out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
 		write_node_batch(o.f, t, p, i, routing);
+		/* IPv6's commands for `ip -6 -batch', which takes no -6. */
+		if (dard_family_has6(p->opts.family)) {
+			snprintf(name, sizeof(name), "%s.batch6",
+				 t->node[i].name);
+			if (out_close(&o) || out_open(&o, nodedir, name, 0))
+				return CTL_ERR;
+			if (t->node[i].is_host)
+				render_host6(o.f, t, p, i, "");
+			else
+				render_switch6(o.f, t, p, i, "");
+		}
 		snprintf(name, sizeof(name), "%s.sysctl", t->node[i].name);
 		if (out_close(&o) || out_open(&o, nodedir, name, 0))
 			return CTL_ERR;
-		write_node_sysctl(o.f, t, i, routing);
+		write_node_sysctl(o.f, t, p, i, routing);
 		if (out_close(&o))
 			return CTL_ERR;
 		if (routing == DEPLOY_BGP && !t->node[i].is_host &&

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The namespace testbed with IPv6 (issue 32; `testbed up --family'): on a
+# dual-stack fattree:4 (datapath attached) and an IPv6-only one (no
+# datapath), every path of every ToR pair is reachable by its IPv6
+# alias pair: from the first host under each ToR, a ping from its alias
+# through root r to the alias through root r of the first host under
+# every other ToR (8 ToRs: 56 ordered pairs, 4 roots, 224 pings), each
+# answered. Each inter-pod pair through core r crosses core r and no
+# other core: core r's ports count at least the 48 pings' requests and
+# replies, the other cores less than a tenth of that. The dual-stack
+# fabric still carries IPv4 ID traffic through the datapath, and an
+# IPv6-only one has no IPv4 alias on any host. Prints the pings sent.
+#
+# Namespaces are named dard_t6b_PID_*; everything is removed on exit.
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+testbed=$top/scripts/testbed
+dardctl=$top/build/bin/dardctl
+export DARDCTL=$dardctl
+export DARD_TESTBED_DIR=/run/dard/test-t6b-$$
+prefix=""
+suite=testbed6
+source "$top/tests/netns/lib.sh"
+need_root
+tmp=$(mktemp -d)
+
+cleanup() {
+	[[ -n $prefix ]] && "$testbed" down --prefix "$prefix" >/dev/null 2>&1
+	rm -rf "$DARD_TESTBED_DIR" "$tmp"
+}
+trap cleanup EXIT
+
+# Per ToR, its first host and that host's IPv6 aliases, root order:
+# "TOR HOST A1 A2 A3 A4".
+firsts() {
+	"$dardctl" -j -t "$DARD_TESTBED_DIR/$prefix/dard.conf" addr show |
+		jq -r 'group_by(.tor)[] | min_by(.name) |
+			"\(.tor) \(.name) \([.aliases6[].addr] | join(" "))"'
+}
+
+# The packets core C's ports received, all of them.
+core_rx() {
+	on "$1" cat /proc/net/dev |
+		awk -F'[: ]+' '$2 ~ /^p[0-9]+$/ { n += $4 } END { print n + 0 }'
+}
+
+# pings ROOT|all: from each ToR's first host to every other's, through
+# root ROOT (1-4) or every root, only pods apart when ROOT is given;
+# prints "sent answered".
+pings() {
+	local which=$1 src dst sent=0 ok=0 r pair s d
+	while read -r _ src s1 s2 s3 s4; do
+		local -a sa=("$s1" "$s2" "$s3" "$s4")
+		local list=""
+		while read -r _ dst d1 d2 d3 d4; do
+			[[ $dst == "$src" ]] && continue
+			[[ $which != all && ${dst%%_*} == "${src%%_*}" ]] && continue
+			local -a da=("$d1" "$d2" "$d3" "$d4")
+			for r in 1 2 3 4; do
+				[[ $which != all && $r != "$which" ]] && continue
+				list+="${sa[r - 1]} ${da[r - 1]}"$'\n'
+			done
+		done <<<"$hosts"
+		# One process per source: its pings in a row, each its answer.
+		read -r s d < <(on "$src" bash -c '
+			s=0 a=0
+			while read -r from to; do
+				[[ -n $from ]] || continue
+				s=$((s + 1))
+				ping -6 -n -q -c 1 -W 2 -I "$from" "$to" >/dev/null 2>&1 &&
+					a=$((a + 1))
+			done
+			echo "$s $a"' <<<"$list")
+		sent=$((sent + s))
+		ok=$((ok + d))
+	done <<<"$hosts"
+	echo "$sent $ok"
+}
+
+check_paths() {
+	local family=$1 r c rx0 rx1 before after
+	hosts=$(firsts)
+	is "$family: eight ToRs, four IPv6 aliases each" \
+		"$(awk 'NF == 6' <<<"$hosts" | wc -l)" 8
+	read -r sent ok < <(pings all)
+	echo "$family: $sent pings"
+	is "$family: every alias pair of every ToR pair answers" "$ok/$sent" "224/224"
+	for r in 1 2 3 4; do
+		before=""
+		for c in 1 2 3 4; do before+=" $(core_rx "core$c")"; done
+		read -r sent ok < <(pings "$r")
+		after=""
+		for c in 1 2 3 4; do after+=" $(core_rx "core$c")"; done
+		is "$family: core$r's 48 pings answered" "$ok/$sent" "48/48"
+		read -ra b <<<"$before"
+		read -ra a <<<"$after"
+		for c in 1 2 3 4; do
+			local grew=$((a[c - 1] - b[c - 1]))
+			if ((c == r)); then
+				is "$family: through core$r, core$r counts them ($grew)" \
+					"$((grew >= 2 * sent))" 1
+			else
+				is "$family: through core$r, core$c does not ($grew)" \
+					"$((grew * 10 < 2 * sent))" 1
+			fi
+		done
+	done
+}
+
+prefix=dard_t6b_$$_d
+t "dual-stack fattree:4 up" "$testbed" up fattree:4 --prefix "$prefix" --family dual
+check_paths dual
+# IPv4 ID traffic still crosses pods through the datapath.
+id31=$(on e3_1 "$dardctl" -j addr show e3_1 | jq -r '.[0].id')
+t "dual: IPv4 ID traffic to e3_1 through the datapath" \
+	on e1_1 ping -n -q -c 1 -W 2 "$id31"
+"$testbed" down --prefix "$prefix" >/dev/null
+prefix=""
+
+prefix=dard_t6b_$$_6
+t "IPv6-only fattree:4 up" "$testbed" up fattree:4 --prefix "$prefix" --family ipv6 --no-datapath
+check_paths ipv6
+is "ipv6: no IPv4 address on e1_1's fabric port" \
+	"$(on e1_1 ip -4 -o addr show dev eth0 | wc -l)" 0
+t "ipv6: --family ipv6 without --no-datapath is refused" \
+	bash -c "'$testbed' up fattree:4 --prefix '${prefix}x' --family ipv6 2>&1 | grep -q 'give --no-datapath'"
+"$testbed" down --prefix "$prefix" >/dev/null
+prefix=""
+summary
