@@ -78,7 +78,7 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		   const struct dard_plan *p, uint32_t sw, const char *ip)
 {
 	const struct dard_node *n = &t->node[sw];
-	char err[DARD_ERR_MAX], ip6[64];
+	char err[DARD_ERR_MAX];
 	struct dard_sw_entry *e;
 	uint32_t i, cnt;
 
@@ -96,11 +96,6 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		for (i = 0; i < cnt; i++)
 			render_entry(f, t, sw, &e[i], ip);
 		free(e);
-	}
-	/* A batch file takes no -6: render_switch6() writes one apart. */
-	if (dard_family_has6(p->opts.family) && *ip) {
-		snprintf(ip6, sizeof(ip6), "%s-6 ", ip);
-		render_switch6(f, t, p, sw, ip6);
 	}
 }
 

@@ -35,8 +35,8 @@ void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 /*
  * A fabric with IPv6 (render6.c): a switch's IPv6 link-local addresses,
  * routes and rules, and a host's IPv6 aliases, ID and default route; ip6
- * is "ip -6 " for a script, "" for `ip -6 -batch'. render_switch() with
- * a non-empty ip writes the switch's part itself.
+ * is "ip -6 " for a script, "" for `ip -6 -batch'. render_switch()
+ * writes the IPv4 half only (nothing in an IPv6-only fabric).
  */
 void render_switch6(FILE *f, const struct dard_topo *t,
 		    const struct dard_plan *p, uint32_t sw, const char *ip6);

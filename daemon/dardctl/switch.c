@@ -105,6 +105,8 @@ static int switch_tables(struct ctl *c, uint32_t sw, const char *format)
 
 	if (!strcmp(format, "ip")) {
 		render_switch(stdout, t, c->cfg.plan, sw, "ip ");
+		if (dard_family_has6(c->cfg.plan->opts.family))
+			render_switch6(stdout, t, c->cfg.plan, sw, "ip -6 ");
 		return CTL_OK;
 	}
 	n = dard_table_downhill_size(t, sw);
