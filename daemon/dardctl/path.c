@@ -8,6 +8,7 @@
 #include "load.h"
 #include "objects.h"
 #include "objopts.h"
+#include "addr6.h"
 #include "path.h"
 #include "print.h"
 
@@ -16,7 +17,7 @@ static int usage(FILE *f)
 	fprintf(f,
 		"Usage: dardctl path list SRC DST [ TOPO_OPTS ]\n"
 		"       dardctl path decode SRC_ALIAS DST_ALIAS [ TOPO_OPTS ]\n"
-		"Where: SRC, DST := { HOST | ID }\n");
+		"Where: SRC, DST := { HOST | ID | ID6 }\n");
 	ctl_opts_usage(f, "       ", CTL_OPTS_TOPO);
 	fprintf(f,
 		"\n"
@@ -24,15 +25,31 @@ static int usage(FILE *f)
 		"        pair that names it and the switches it crosses.\n"
 		"decode  the switches and links an alias pair's packets cross, as the\n"
 		"        downhill and uphill tables forward them; an error if the pair\n"
-		"        names no path.\n");
+		"        names no path. Both aliases IPv4, or both IPv6 in a fabric\n"
+		"        with IPv6 (--family).\n"
+		"A pair is shown in IPv6 in an IPv6-only fabric or when decoded from\n"
+		"IPv6; JSON gives saddr6 and daddr6 too in any fabric with IPv6.\n");
 	return f == stdout ? CTL_OK : CTL_USAGE;
 }
 
-/* A host by name or by ID address. */
+/* A host by name or by ID address, IPv4 or IPv6. */
 static uint32_t host_arg(struct ctl *c, const char *s)
 {
+	const struct dard_plan *p = c->cfg.plan;
+	struct in6_addr a6;
 	uint32_t addr, h;
 
+	if (!dard_addr6_parse(s, &a6)) {
+		h = dard_family_has6(p->opts.family)
+			    ? dard_plan_find_id6(c->cfg.topo, p, &a6)
+			    : DARD_NONE;
+		if (h == DARD_NONE)
+			fprintf(stderr, "No host has IPv6 ID %s%s\n", s,
+				dard_family_has6(p->opts.family)
+					? ""
+					: " (the fabric is IPv4 only)");
+		return h;
+	}
 	if (!dard_addr_parse(s, &addr)) {
 		h = dard_topo_find_id(c->cfg.topo, addr);
 		if (h == DARD_NONE)
@@ -42,19 +59,45 @@ static uint32_t host_arg(struct ctl *c, const char *s)
 	return ctl_node(c, s, 1);
 }
 
-static void print_path(struct ctl *c, const struct dard_path *p, long index)
+/* The pair: in IPv6 (v6) or IPv4 in text, both in JSON where it has. */
+static void print_pair(struct ctl *c, const struct dard_path *p, int v6)
+{
+	const struct dard_plan *plan = c->cfg.plan;
+	char b[INET6_ADDRSTRLEN];
+	struct in6_addr s6, d6;
+
+	dard_plan_v6(plan, p->saddr, &s6);
+	dard_plan_v6(plan, p->daddr, &d6);
+	if (v6) {
+		print_string(PRINT_ANY, "saddr6", "%s", dard_addr6_str(&s6, b));
+		print_string(PRINT_ANY, "daddr6", " -> %s ",
+			     dard_addr6_str(&d6, b));
+	}
+	if (dard_family_has4(plan->opts.family)) {
+		print_string(v6 ? PRINT_JSON : PRINT_ANY, "saddr", "%s",
+			     dard_addr_str(p->saddr, b));
+		print_string(v6 ? PRINT_JSON : PRINT_ANY, "daddr", " -> %-15s ",
+			     dard_addr_str(p->daddr, b));
+	}
+	if (!v6 && dard_family_has6(plan->opts.family)) {
+		print_string(PRINT_JSON, "saddr6", NULL,
+			     dard_addr6_str(&s6, b));
+		print_string(PRINT_JSON, "daddr6", NULL,
+			     dard_addr6_str(&d6, b));
+	}
+}
+
+static void print_path(struct ctl *c, const struct dard_path *p, long index,
+		       int v6)
 {
 	const struct dard_topo *t = c->cfg.topo;
 	uint32_t links[2 * DARD_LEVEL_MAX + 1];
 	unsigned i, n;
-	char b[24];
 
 	open_json_object(NULL);
 	if (index)
 		print_uint(PRINT_ANY, "index", "%-4llu", index);
-	print_string(PRINT_ANY, "saddr", "%s", dard_addr_str(p->saddr, b));
-	print_string(PRINT_ANY, "daddr", " -> %-15s ",
-		     dard_addr_str(p->daddr, b));
+	print_pair(c, p, v6);
 	print_string(PRINT_ANY, "src", " %s", t->node[p->src].name);
 	open_json_array(PRINT_JSON, "switches");
 	for (i = 0; i < p->nsw; i++)
@@ -90,7 +133,7 @@ static int list_cb(const struct dard_path *p, void *arg)
 	struct ctl *c = arg;
 	static long index;
 
-	print_path(c, p, ++index);
+	print_path(c, p, ++index, !dard_family_has4(c->cfg.plan->opts.family));
 	return 0;
 }
 
@@ -126,24 +169,53 @@ static int path_list(struct ctl *c, const char *src, const char *dst)
 	return CTL_OK;
 }
 
+/* An alias argument in either family, as its IPv4 form; CTL_OK or why not. */
+static int alias_arg(struct ctl *c, const char *what, const char *s,
+		     uint32_t *a, int *v6)
+{
+	const struct dard_plan *p = c->cfg.plan;
+	char err[DARD_ERR_MAX];
+	struct in6_addr a6;
+
+	*v6 = !dard_addr6_parse(s, &a6);
+	if (*v6 && !dard_family_has6(p->opts.family)) {
+		fprintf(stderr,
+			"Invalid %s alias `%s': the fabric is IPv4 only (--family)\n",
+			what, s);
+		return CTL_USAGE;
+	}
+	if (*v6 && dard_plan_v4(p, &a6, a, err)) {
+		fprintf(stderr, "Unable to decode the pair: %s\n", err);
+		return CTL_ERR;
+	}
+	if (!*v6 && dard_addr_parse(s, a)) {
+		fprintf(stderr,
+			"Invalid %s alias `%s': expected an IPv4 address A.B.C.D%s\n",
+			what, s,
+			dard_family_has6(p->opts.family) ? " or an IPv6 address"
+							 : "");
+		return CTL_USAGE;
+	}
+	return CTL_OK;
+}
+
 static int path_decode(struct ctl *c, const char *sa, const char *da)
 {
 	char err[DARD_ERR_MAX];
 	struct dard_pathctx *pc;
 	struct dard_path p;
 	uint32_t s, d;
-	int ret;
+	int ret, sv6, dv6;
 
-	if (dard_addr_parse(sa, &s)) {
+	ret = alias_arg(c, "source", sa, &s, &sv6);
+	if (ret == CTL_OK)
+		ret = alias_arg(c, "destination", da, &d, &dv6);
+	if (ret != CTL_OK)
+		return ret;
+	if (sv6 != dv6) {
 		fprintf(stderr,
-			"Invalid source alias `%s': expected an IPv4 address A.B.C.D\n",
-			sa);
-		return CTL_USAGE;
-	}
-	if (dard_addr_parse(da, &d)) {
-		fprintf(stderr,
-			"Invalid destination alias `%s': expected an IPv4 address A.B.C.D\n",
-			da);
+			"The pair `%s' -> `%s' mixes IPv4 and IPv6 aliases\n",
+			sa, da);
 		return CTL_USAGE;
 	}
 	pc = dard_pathctx_new(c->cfg.topo, c->cfg.plan);
@@ -157,7 +229,7 @@ static int path_decode(struct ctl *c, const char *sa, const char *da)
 		fprintf(stderr, "Unable to decode the pair: %s\n", err);
 		return CTL_ERR;
 	}
-	print_path(c, &p, 0);
+	print_path(c, &p, 0, sv6);
 	return CTL_OK;
 }
 

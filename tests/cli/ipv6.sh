@@ -43,6 +43,19 @@ ok "deploy deterlab refuses IPv6" 1 d -t fattree:4 --family ipv6 deploy deterlab
 ok "switch tables of IPv6" 0 d -t fattree:4 --family ipv6 switch tables aggr1_1 format ip &&
 	has "an IPv6 uphill rule" "$out" '^ip -6 rule add pref 200 from fd00:da:0:0:1::/80 lookup 1003$' &&
 	is "no IPv4 command in an IPv6 fabric" "$(grep -cE '^ip (route|rule|addr) ' <<<"$out")" 0
+ok "path decode of an IPv6 pair" 0 d -j -t fattree:4 --family dual path decode fd00:da::1:1:1:2 fd00:da::1:3:1:2 &&
+	is "its switches" "$(jq -c '.[0].switches' <<<"$out")" '["tor1_1","aggr1_1","core1","aggr3_1","tor3_1"]' &&
+	is "its IPv4 form" "$(jq -r '.[0] | "\(.saddr) \(.daddr)"' <<<"$out")" "10.4.16.66 10.4.48.66"
+ok "path list by IPv6 ID, IPv6-only" 0 d -t fattree:4 --family ipv6 path list fd00:da:1::1 e3_1 &&
+	has "the path through core2 in IPv6" "$out" '^2   fd00:da::2:1:1:2 -> fd00:da::2:3:1:2 '
+ok "path decode of an IPv6 pair in an IPv4 fabric" 2 d -t fattree:4 path decode fd00:da::1:1:1:2 fd00:da::1:3:1:2 &&
+	has "IPv4-only message" "$err" "the fabric is IPv4 only"
+ok "path decode of a mixed pair" 2 d -t fattree:4 --family dual path decode fd00:da::1:1:1:2 10.4.48.66 &&
+	has "mixed message" "$err" "mixes IPv4 and IPv6"
+ok "path decode with a gap bit" 1 d -t fattree:4 --family dual path decode fd00:da:0:8:1:1:1:2 fd00:da::1:3:1:2 &&
+	has "gap message" "$err" "bits set between the base and the root field"
+ok "path list by an unknown IPv6 ID" 1 d -t fattree:4 --family dual path list fd00:da:1::99 e3_1 &&
+	has "unknown ID message" "$err" "No host has IPv6 ID"
 ok "bad family" 2 d -t fattree:4 --family inet6 addr show && has "family message" "$err" "Invalid family .inet6."
 ok "base6 with host bits" 2 d -t fattree:4 --family ipv6 --base6 fd00::1/64 addr show &&
 	has "base6 message" "$err" "Invalid IPv6 base"
