@@ -9,6 +9,7 @@
 
 #include "dsack.h"
 #include "encap.h"
+#include "encap6.h"
 #include "maps.h"
 #include "parse.h"
 
@@ -329,13 +330,14 @@ egress_flow(struct __sk_buff *skb, struct iphdr *ip,
 static __always_inline int oversize(struct __sk_buff *skb, struct iphdr *ip,
 				    __u16 len, __u8 l4_hlen)
 {
-	if (len > 0xffff - sizeof(struct iphdr))
+	__u32 outer = outer6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+
+	if (len > 0xffff - outer)
 		return 1;
 	if (skb->gso_size)
-		return skb->gso_size + ip->ihl * 4 + l4_hlen +
-			       sizeof(struct iphdr) >
+		return skb->gso_size + ip->ihl * 4 + l4_hlen + outer >
 		       fabric_mtu;
-	return len + sizeof(struct iphdr) > fabric_mtu;
+	return len + outer > fabric_mtu;
 }
 
 /*
@@ -438,14 +440,19 @@ static __always_inline int egress(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	}
 	account(f, &key, ip, len, l4_hlen, tcp_flags, now);
-	if (push_ipip(skb, &f->path, tos, frag, ipid, len,
-		      outer_dscp(f, tos))) {
+	if (outer6 ? push_ip6ip(skb, &f->path, tos, len, outer_dscp(f, tos),
+				skb->hash & 0xfffff)
+		   : push_ipip(skb, &f->path, tos, frag, ipid, len,
+			       outer_dscp(f, tos))) {
 		count(DARD_STAT_DROP_ADJUST);
 		return TC_ACT_SHOT;
 	}
 	count(DARD_STAT_ENCAP);
 	return TC_ACT_OK;
 }
+
+/* ingress6(): 4in6 in, with the checks below; it needs my_id and count. */
+#include "ingress6.h"
 
 static __always_inline int ingress(struct __sk_buff *skb)
 {
@@ -454,6 +461,8 @@ static __always_inline int ingress(struct __sk_buff *skb)
 	int truncated;
 	__u8 ce;
 
+	if (outer6 && skb->protocol == bpf_htons(ETH_P_IPV6))
+		return ingress6(skb);
 	ip = parse_ipv4(skb, &truncated);
 	if (!ip) {
 		count(DARD_STAT_NON_IPV4);

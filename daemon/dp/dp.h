@@ -43,6 +43,12 @@ struct dard_dp_opts {
 	 * module points at its device; dard_dp_attach_host sets it. */
 	uint32_t id_net;
 	unsigned id_plen;
+	/*
+	 * An IPv6-only fabric's plan, whose IPv6 aliases the outer headers
+	 * carry (4in6: the IDs and paths stay IPv4); NULL: IPv4 outer
+	 * headers. dard_dp_attach_host sets it. The BPF datapath only.
+	 */
+	const struct dard_plan *outer6;
 };
 
 typedef int (*dard_dp_flow_cb)(const struct dard_flow_key *key,

@@ -41,6 +41,8 @@ const char *dard_dp_strerror(int err)
 
 	if (err == -ENOPKG)
 		return "dard.ko is not loaded (modprobe dard)";
+	if (err == -EPROTONOSUPPORT)
+		return "an IPv6-only fabric needs the BPF datapath: the kernel module's outer headers are IPv4";
 	if (!why)
 		return strerror(-err);
 	snprintf(buf, sizeof(buf), "%s (%s)", strerror(-err), why);
@@ -162,6 +164,9 @@ static int kmod_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 
 	if (!uplink)
 		return -ENODEV;
+	/* The module's outer headers are IPv4 (4in6 is the BPF's). */
+	if (o->outer6)
+		return -EPROTONOSUPPORT;
 	ret = dp_new(&dp, o->ifname, &dev);
 	if (ret == -ENOENT) {
 		ret = dard_klink_create(name, uplink, o->elephant_age_ns,

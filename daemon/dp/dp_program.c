@@ -135,6 +135,7 @@ int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
 	o->max_dests = t->nhosts;
 	o->id_net = p->opts.ids.addr;
 	o->id_plen = p->opts.ids.len;
+	o->outer6 = p->opts.family == DARD_FAMILY_IPV6 ? p : NULL;
 	ret = ops->attach(dp, o);
 	if (ret)
 		return dard_fail(err, ret,

@@ -42,13 +42,18 @@ struct dard_alias_pair pair_of(int i)
 
 int env_load(struct env *e, uint32_t flows_max)
 {
-	struct dard_alias_pair p[NPATHS];
-	int i;
-
 	memset(e, 0, sizeof(*e));
 	e->skel = dard_tc__open();
 	if (!e->skel)
 		return -1;
+	return env_load_opened(e, flows_max);
+}
+
+int env_load_opened(struct env *e, uint32_t flows_max)
+{
+	struct dard_alias_pair p[NPATHS];
+	int i;
+
 	e->skel->rodata->my_id = A(MY_ID);
 	e->skel->rodata->elephant_age_ns = 0; /* every flow, at once */
 	e->skel->rodata->elephant_bytes = 3000;

@@ -35,6 +35,8 @@ struct env {
  * -1 on failure.
  */
 int env_load(struct env *e, uint32_t flows_max);
+/* The same for e->skel opened already, its other rodata set. */
+int env_load_opened(struct env *e, uint32_t flows_max);
 
 /* cmocka's per-test fixtures: a freshly loaded env in *state. */
 int env_setup(void **state);

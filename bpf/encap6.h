@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * 4in6: the IPv4 packet to an ID wrapped in an outer IPv6 header whose
+ * pair is the path's IPv6 aliases, for an IPv6-only fabric. The flow
+ * table, the paths and the IDs stay IPv4; an IPv6 alias is the IPv4 one
+ * re-encoded field by field (daemon/lib/addr6.h), so the program turns
+ * one into the other with the plan's layout, which the loader sets.
+ */
+#ifndef _DARD_BPF_ENCAP6_H
+#define _DARD_BPF_ENCAP6_H
+
+#include <linux/ipv6.h>
+
+#include "parse.h"
+
+#ifndef ETH_P_IPV6
+#define ETH_P_IPV6 0x86DD
+#endif
+#ifndef BPF_F_ADJ_ROOM_DECAP_L3_IPV4
+#define BPF_F_ADJ_ROOM_DECAP_L3_IPV4 (1ULL << 7)
+#endif
+#ifndef DARD_ENCAP6_FLAGS
+#define DARD_ENCAP6_FLAGS BPF_F_ADJ_ROOM_ENCAP_L3_IPV6
+#endif
+
+enum { DARD_FIELDS_MAX = 9 }; /* DARD_LEVEL_MAX + 1 */
+
+/* The plan's layout, set by the loader; outer6 0: IPv4 outer headers. */
+const volatile __u32 outer6 = 0;
+const volatile __u32 plan_base4 = 0;	/* host order */
+const volatile __u32 plan_base6[4] = {}; /* host-order words, [0] first */
+const volatile __u32 plan_nfields = 0;
+const volatile __u8 plan_shift4[DARD_FIELDS_MAX] = {};
+const volatile __u8 plan_width4[DARD_FIELDS_MAX] = {};
+const volatile __u8 plan_shift6[DARD_FIELDS_MAX] = {};
+const volatile __u8 plan_width6[DARD_FIELDS_MAX] = {};
+
+static __always_inline __u32 field_mask(__u32 width)
+{
+	return width >= 32 ? ~0U : (1U << width) - 1;
+}
+
+/* w[0] is the address's first word; bit 0 is w[3]'s lowest. */
+static __always_inline void put128(__u32 *w, __u32 shift, __u32 width,
+				   __u32 x)
+{
+	__u32 i = (shift / 32) & 3, s = shift % 32;
+
+	w[3 - i] |= x << s;
+	if (s && s + width > 32 && i < 3)
+		w[2 - i] |= x >> (32 - s);
+}
+
+static __always_inline __u32 get128(const __u32 *w, __u32 shift, __u32 width)
+{
+	__u32 i = (shift / 32) & 3, s = shift % 32;
+	__u64 v = w[3 - i] >> s;
+
+	if (s && s + width > 32 && i < 3)
+		v |= (__u64)w[2 - i] << (32 - s);
+	return (__u32)v & field_mask(width);
+}
+
+/* An IPv4 alias (network order) as IPv6 words (host order). */
+static __always_inline void alias_v6(__be32 a, __u32 *w)
+{
+	__u32 v = bpf_ntohl(a);
+	int f;
+
+	w[0] = plan_base6[0];
+	w[1] = plan_base6[1];
+	w[2] = plan_base6[2];
+	w[3] = plan_base6[3];
+#pragma unroll
+	for (f = 0; f < DARD_FIELDS_MAX; f++) {
+		if (f >= plan_nfields)
+			break;
+		put128(w, plan_shift6[f], plan_width6[f],
+		       (v >> plan_shift4[f]) & field_mask(plan_width4[f]));
+	}
+}
+
+/*
+ * The IPv4 alias an IPv6 address re-encodes, or -1 when it re-encodes
+ * none (outside the base, bits no field has, a field too wide).
+ */
+static __always_inline int alias_v4(const __u32 *w, __be32 *out)
+{
+	__u32 v = plan_base4, back[4];
+	int f;
+
+#pragma unroll
+	for (f = 0; f < DARD_FIELDS_MAX; f++) {
+		__u32 x;
+
+		if (f >= plan_nfields)
+			break;
+		x = get128(w, plan_shift6[f], plan_width6[f]);
+		if (x > field_mask(plan_width4[f]))
+			return -1;
+		v |= x << plan_shift4[f];
+	}
+	alias_v6(bpf_htonl(v), back);
+	if (back[0] != w[0] || back[1] != w[1] || back[2] != w[2] ||
+	    back[3] != w[3])
+		return -1;
+	*out = bpf_htonl(v);
+	return 0;
+}
+
+/*
+ * Wraps the IPv4 packet in an IPv6 header from pair, as push_ipip() does
+ * in IPv4: hop limit fresh, ECN copied, DSCP dscp, and the flow label the
+ * flow's hash (RFC 6438), so that what hashes on labels spreads flows.
+ */
+static __always_inline int push_ip6ip(struct __sk_buff *skb,
+				      const struct dard_alias_pair *pair,
+				      __u8 inner_tos, __u16 inner_len,
+				      int dscp, __u32 label)
+{
+	__u8 tclass = (dscp << 2) | (inner_tos & 3);
+	__be16 proto = bpf_htons(ETH_P_IPV6);
+	struct ipv6hdr outer = {
+		.version = 6,
+		.nexthdr = IPPROTO_IPIP,
+		.hop_limit = DARD_OUTER_TTL,
+	};
+	__u32 s[4], d[4];
+	int i;
+
+	outer.priority = tclass >> 4;
+	outer.flow_lbl[0] = (tclass & 0xf) << 4 | ((label >> 16) & 0xf);
+	outer.flow_lbl[1] = label >> 8;
+	outer.flow_lbl[2] = label;
+	outer.payload_len = bpf_htons(inner_len);
+	alias_v6(pair->saddr, s);
+	alias_v6(pair->daddr, d);
+#pragma unroll
+	for (i = 0; i < 4; i++) {
+		outer.saddr.in6_u.u6_addr32[i] = bpf_htonl(s[i]);
+		outer.daddr.in6_u.u6_addr32[i] = bpf_htonl(d[i]);
+	}
+	if (bpf_skb_adjust_room(skb, sizeof(outer), BPF_ADJ_ROOM_MAC,
+				DARD_ENCAP6_FLAGS | BPF_F_ADJ_ROOM_FIXED_GSO))
+		return -1;
+	if (bpf_skb_store_bytes(skb, ETH_HLEN, &outer, sizeof(outer), 0))
+		return -1;
+	return bpf_skb_store_bytes(skb, offsetof(struct ethhdr, h_proto),
+				   &proto, sizeof(proto), 0);
+}
+
+/* Removes the IPv6 header; the packet is IPv4 again. */
+static __always_inline int pop_ip6ip(struct __sk_buff *skb)
+{
+	__be16 proto = bpf_htons(ETH_P_IP);
+
+	if (bpf_skb_adjust_room(skb, -(int)sizeof(struct ipv6hdr),
+				BPF_ADJ_ROOM_MAC,
+				BPF_F_ADJ_ROOM_FIXED_GSO |
+					BPF_F_ADJ_ROOM_DECAP_L3_IPV4))
+		return -1;
+	return bpf_skb_store_bytes(skb, offsetof(struct ethhdr, h_proto),
+				   &proto, sizeof(proto), 0);
+}
+
+#endif /* _DARD_BPF_ENCAP6_H */
