@@ -72,9 +72,8 @@ static void show_host(struct ctl *c, uint32_t h)
 	print_string(PRINT_ANY, "name", "%s:", n->name);
 	print_string(PRINT_ANY, "tor", " tor %s",
 		     t->node[dard_topo_tor(t, h)].name);
-	if (dard_family_has4(family))
-		print_string(PRINT_ANY, "id", " id %s",
-			     dard_addr_str(n->id, b));
+	/* IDs are IPv4 in every family: 4in6 carries them over IPv6. */
+	print_string(PRINT_ANY, "id", " id %s", dard_addr_str(n->id, b));
 	if (dard_family_has6(family)) {
 		dard_plan_id6(t, c->cfg.plan, h, &id6);
 		print_string(PRINT_ANY, "id6", " id6 %s",

@@ -16,7 +16,8 @@
 
 enum {
 	RENDER_FABRIC_MTU = 1500,
-	RENDER_OUTER_HLEN = 20, /* the IP-in-IP outer header */
+	RENDER_OUTER_HLEN = 20,	 /* the IP-in-IP outer header */
+	RENDER_OUTER6_HLEN = 40, /* 4in6's outer IPv6 header */
 	/*
 	 * The least tbf burst: one whole GSO packet as a qdisc counts it,
 	 * up to 64 KiB of data plus every segment's headers (68,130 bytes:
@@ -42,6 +43,13 @@ void render_switch6(FILE *f, const struct dard_topo *t,
 		    const struct dard_plan *p, uint32_t sw, const char *ip6);
 void render_host6(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		  uint32_t host, const char *ip6);
+/*
+ * A host of an IPv6-only fabric, in IPv4 commands: its ID on lo and the
+ * IDs' route by its ToR's link-local address, with room for the 40-byte
+ * IPv6 header the datapath puts around ID traffic (4in6).
+ */
+void render_host_4in6(FILE *f, const struct dard_topo *t,
+		      const struct dard_plan *p, uint32_t host, const char *ip);
 /*
  * The sysctl settings a node needs, in `sysctl -p' form: IPv6 off in an
  * IPv4 fabric, on (and forwarding on a switch) in one with IPv6.

@@ -78,7 +78,7 @@ static void write_node_batch(FILE *f, const struct dard_topo *t,
 	char b[24];
 
 	if (t->node[i].is_host && !dard_family_has4(p->opts.family))
-		fprintf(f, "link set dev lo up\nlink set dev eth0 up\n");
+		render_host_4in6(f, t, p, i, "");
 	else if (t->node[i].is_host && routing == DEPLOY_DARD)
 		render_host(f, t, p, i, "");
 	else if (t->node[i].is_host)
