@@ -575,10 +575,15 @@ test-san:
 NETNS_CHECK := testbed tables6 testbed6 datapath dard spread mode auth share quiet faults bgp split \
 	deterlab controller
 NETNS_LONG := experiment cluster attack
+# DARD on an IPv6-only fabric (4in6, ICMPv6 probes): spread.sh once at
+# 20 Mbit/s.
+SPREAD6 := DARD_SPREAD_ARGS='--family ipv6' DARD_SPREAD_RATES=20 \
+	DARD_SPREAD_RUNS=1
 test-netns: test-netns-check test-netns-long
 test-netns-check: daemon
 	$(Q)scripts/run-tests --title test-netns-check \
-		$(patsubst %,tests/netns/%.sh,$(NETNS_CHECK))
+		$(patsubst %,tests/netns/%.sh,$(NETNS_CHECK)) \
+		"$(SPREAD6) tests/netns/spread.sh"
 test-netns-long: daemon
 	$(Q)scripts/run-tests --title test-netns-long \
 		$(patsubst %,tests/netns/%.sh,$(NETNS_LONG))

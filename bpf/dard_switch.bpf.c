@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The switch side of elephant counting, for dard-switchd: on the TC
- * egress hook of every switch port, note each IP-in-IP flow whose outer
- * DSCP carries the hosts' elephant mark, by port and inner 5-tuple, with
+ * egress hook of every switch port, note each IP-in-IP flow (or 4in6:
+ * IPv4 in IPv6, an IPv6-only fabric's) whose outer DSCP carries the
+ * hosts' elephant mark, by port and inner 5-tuple, with
  * the time it was last seen and the bytes it carried in the current and
  * the previous counting window. The agent counts a port's entries seen
  * within its window that carried enough bytes in one of those two
@@ -10,7 +11,13 @@
  * program never changes, drops or redirects a packet: forwarding stays
  * the switch's own.
  */
+#include <linux/ipv6.h>
+
 #include "parse.h"
+
+#ifndef ETH_P_IPV6
+#define ETH_P_IPV6 0x86DD
+#endif
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
@@ -45,10 +52,9 @@ static __always_inline void count(__u32 stat)
 }
 
 /* The inner flow of an IP-in-IP packet, read behind its outer header. */
-static __always_inline int inner_flow(struct __sk_buff *skb,
+static __always_inline int inner_flow(struct __sk_buff *skb, __u32 off,
 				      struct dard_flow_key *key)
 {
-	__u32 off = ETH_HLEN + sizeof(struct iphdr);
 	struct iphdr in;
 	__be16 ports[2];
 
@@ -95,22 +101,49 @@ static __always_inline void note_bytes(struct dard_sw_flow *f, __u64 now,
 		f->bytes += len;
 }
 
-SEC("tc")
-int dard_sw_egress(struct __sk_buff *skb)
+/*
+ * Where a marked IPv4-in-IPv6 packet's inner header starts, or 0 for any
+ * other packet: the traffic class carries the mark as IPv4's TOS does.
+ */
+static __always_inline __u32 marked6(struct __sk_buff *skb)
 {
-	struct dard_sw_key key = {.ifindex = skb->ifindex};
-	struct dard_sw_flow *f, fresh = {0};
+	struct ipv6hdr ip6;
+
+	if (bpf_skb_load_bytes(skb, ETH_HLEN, &ip6, sizeof(ip6)) ||
+	    ip6.version != 6 || ip6.nexthdr != IPPROTO_IPIP ||
+	    ((ip6.priority << 4 | ip6.flow_lbl[0] >> 4) >> 2) != elephant_dscp)
+		return 0;
+	return ETH_HLEN + sizeof(ip6);
+}
+
+/* The same for IPv4 in IPv4. */
+static __always_inline __u32 marked4(struct __sk_buff *skb)
+{
 	struct iphdr *ip;
 	int truncated;
-	__u64 now;
 
 	ip = parse_ipv4(skb, &truncated);
 	/* A later piece of a fragment carries no inner header. */
 	if (!ip || ip->protocol != IPPROTO_IPIP || ip->ihl != 5 ||
 	    ip->tos >> 2 != elephant_dscp ||
 	    (ip->frag_off & bpf_htons(IP_OFFSET)))
+		return 0;
+	return ETH_HLEN + sizeof(*ip);
+}
+
+SEC("tc")
+int dard_sw_egress(struct __sk_buff *skb)
+{
+	struct dard_sw_key key = {.ifindex = skb->ifindex};
+	struct dard_sw_flow *f, fresh = {0};
+	__u32 off;
+	__u64 now;
+
+	off = skb->protocol == bpf_htons(ETH_P_IPV6) ? marked6(skb)
+						     : marked4(skb);
+	if (!off)
 		return TC_ACT_OK;
-	if (inner_flow(skb, &key.flow)) {
+	if (inner_flow(skb, off, &key.flow)) {
 		count(DARD_SW_STAT_TRUNCATED);
 		return TC_ACT_OK;
 	}

@@ -56,8 +56,12 @@
 
 /* One probed port (probe.h): its socket, its peer, its echoes' fate. */
 struct sw_probe {
-	int fd;		 /* a raw ICMP socket bound to the port; -1: unprobed */
-	uint32_t peer;	 /* host byte order */
+	int fd;	       /* a raw ICMP socket bound to the port; -1: unprobed */
+	uint32_t peer; /* host byte order */
+	/* ICMPv6 (an IPv6-only fabric): the peer's link-local address. */
+	int v6;
+	struct in6_addr peer6;
+	unsigned ifindex;
 	unsigned misses; /* echoes in a row unanswered by their next tick */
 	int sent;	 /* an echo went at the last tick */
 	int answered;	 /* an answer came since the last tick */

@@ -7,9 +7,12 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sodium.h>
+#include <netinet/icmp6.h>
 #include <netinet/ip_icmp.h>
+#include <net/if.h>
 #include <sys/socket.h>
 
+#include "addr6.h"
 #include "be.h"
 #include "err.h"
 #include "notice.h"
@@ -67,20 +70,40 @@ int sw_probe_answer(const uint8_t *pkt, size_t len, uint32_t peer, uint16_t id,
 	       !csum(icmp, len - ihl);
 }
 
-/* Port i's raw socket, bound to its interface, echo replies only. */
-static int probe_socket(const struct sw_port *p, char *err)
+int sw_probe_answer6(const uint8_t *pkt, size_t len,
+		     const struct in6_addr *from, const struct in6_addr *peer,
+		     uint16_t id, const uint8_t *nonce)
+{
+	return len >= SW_PROBE_LEN && !memcmp(from, peer, sizeof(*peer)) &&
+	       pkt[0] == ICMP6_ECHO_REPLY && !pkt[1] &&
+	       dard_get16(pkt + 4) == id &&
+	       !memcmp(pkt + 8, nonce, SW_PROBE_NONCE);
+}
+
+/*
+ * Port i's raw socket, bound to its interface, echo replies only: ICMP,
+ * or ICMPv6 (v6), whose checksum the kernel computes and checks.
+ */
+static int probe_socket(const struct sw_port *p, int v6, char *err)
 {
 	uint32_t only = ~(1U << ICMP_ECHOREPLY);
-	int fd = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			IPPROTO_ICMP);
+	struct icmp6_filter only6;
+	int fd = socket(v6 ? AF_INET6 : AF_INET,
+			SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			v6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP);
 
+	ICMP6_FILTER_SETBLOCKALL(&only6);
+	ICMP6_FILTER_SETPASS(ICMP6_ECHO_REPLY, &only6);
 	if (fd < 0)
 		return dard_fail(err, -errno,
-				 "Unable to open an ICMP socket: %s",
-				 strerror(errno));
+				 "Unable to open an ICMP%s socket: %s",
+				 v6 ? "v6" : "", strerror(errno));
 	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, p->ifname,
 		       strlen(p->ifname) + 1) ||
-	    setsockopt(fd, SOL_RAW, SW_ICMP_FILTER, &only, sizeof(only))) {
+	    (v6 ? setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &only6,
+			     sizeof(only6))
+		: setsockopt(fd, SOL_RAW, SW_ICMP_FILTER, &only,
+			     sizeof(only)))) {
 		int ret = -errno;
 
 		close(fd);
@@ -114,10 +137,17 @@ int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
 		/* A host runs no agent of ours, and its link is its own. */
 		if (peer == DARD_NONE || t->node[peer].is_host)
 			continue;
-		pr->fd = probe_socket(&a->port[i], err);
+		pr->v6 = p->opts.family == DARD_FAMILY_IPV6;
+		pr->fd = probe_socket(&a->port[i], pr->v6, err);
 		if (pr->fd < 0)
 			return pr->fd;
 		pr->peer = dard_sw_peer_addr(t, p, sw, a->port[i].num);
+		if (pr->v6) {
+			uint32_t li = t->node[sw].port[a->port[i].num - 1];
+
+			dard_link_ll6(t->link[li].up != sw, &pr->peer6);
+			pr->ifindex = if_nametoindex(a->port[i].ifname);
+		}
 	}
 	return 0;
 }
@@ -145,13 +175,20 @@ static void take(struct sw_agent *a, unsigned i)
 	ssize_t n;
 
 	for (k = 0; k < SW_PROBE_DRAIN; k++) {
-		n = recv(pr->fd, buf, sizeof(buf), 0);
+		struct sockaddr_in6 from = {0};
+		socklen_t flen = sizeof(from);
+
+		n = recvfrom(pr->fd, buf, sizeof(buf), 0,
+			     (struct sockaddr *)&from, &flen);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			break;
-		if (sw_probe_answer(buf, (size_t)n, pr->peer, a->probe_id,
-				    a->probe_nonce)) {
+		if (pr->v6 ? sw_probe_answer6(buf, (size_t)n, &from.sin6_addr,
+					      &pr->peer6, a->probe_id,
+					      a->probe_nonce)
+			   : sw_probe_answer(buf, (size_t)n, pr->peer,
+					     a->probe_id, a->probe_nonce)) {
 			pr->answered = 1;
 			a->probe_answers++;
 		}
@@ -170,16 +207,27 @@ void sw_probe_tick(struct sw_agent *a, uint64_t now)
 		struct sw_probe *pr = &a->probe[i];
 		struct sockaddr_in to = {.sin_family = AF_INET,
 					 .sin_addr.s_addr = htonl(pr->peer)};
+		struct sockaddr_in6 to6 = {.sin6_family = AF_INET6,
+					   .sin6_addr = pr->peer6,
+					   .sin6_scope_id = pr->ifindex};
 
 		if (pr->fd < 0)
 			continue;
 		take(a, i);
 		sw_probe_judge(pr);
 		sw_probe_echo(echo, a->probe_id, a->probe_seq, a->probe_nonce);
+		if (pr->v6) {
+			/* ICMPv6's echo; the kernel sums it. */
+			echo[0] = ICMP6_ECHO_REQUEST;
+			echo[2] = echo[3] = 0;
+		}
 		/* Unreachable while the carrier is down: nothing to judge. */
-		pr->sent = sendto(pr->fd, echo, sizeof(echo), 0,
-				  (struct sockaddr *)&to,
-				  sizeof(to)) == sizeof(echo);
+		pr->sent =
+			(pr->v6 ? sendto(pr->fd, echo, sizeof(echo), 0,
+					 (struct sockaddr *)&to6, sizeof(to6))
+				: sendto(pr->fd, echo, sizeof(echo), 0,
+					 (struct sockaddr *)&to, sizeof(to))) ==
+			sizeof(echo);
 		a->probes += pr->sent;
 	}
 	sw_notify(a, now);

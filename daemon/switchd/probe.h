@@ -12,8 +12,10 @@
  * SW_PROBE_MISSES intervals is down to the agent's answers and notices,
  * as a carrier down is, until the next answer. An echo carries a random
  * nonce of this run's, which its answer must return, so that nobody off
- * the link can answer for the peer. Documentation/protocol.md, "Link
- * probes".
+ * the link can answer for the peer. In an IPv6-only fabric, which has
+ * no IPv4 link address, the echo is ICMPv6's, to the peer's link-local
+ * address (fe80::1 or fe80::2, dard_link_ll6). Documentation/protocol.md,
+ * "Link probes".
  */
 #ifndef _DARD_SWITCHD_PROBE_H
 #define _DARD_SWITCHD_PROBE_H
@@ -41,6 +43,13 @@ void sw_probe_echo(uint8_t *buf, uint16_t id, uint16_t seq,
  */
 int sw_probe_answer(const uint8_t *pkt, size_t len, uint32_t peer, uint16_t id,
 		    const uint8_t *nonce);
+/*
+ * The same for ICMPv6: pkt is the ICMPv6 message (a raw socket gives no
+ * IPv6 header; the kernel checked its checksum), from the address from.
+ */
+int sw_probe_answer6(const uint8_t *pkt, size_t len,
+		     const struct in6_addr *from, const struct in6_addr *peer,
+		     uint16_t id, const uint8_t *nonce);
 /*
  * Port pr's state after a tick that found its last echo answered or not:
  * down at SW_PROBE_MISSES unanswered in a row, up at the first answer.

@@ -19,6 +19,7 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
 #include <linux/dard.h>
 
@@ -200,6 +201,70 @@ static void test_ignores_the_rest(void **state)
 }
 
 /* A counter of sk's dard_sw_stats, summed over CPUs. */
+/*
+ * 4in6 (an IPv6-only fabric): sport's packet behind an outer IPv6 header
+ * with traffic class tclass and next header nexthdr.
+ */
+static size_t packet6(uint8_t *buf, uint8_t tclass, uint8_t nexthdr,
+		      uint16_t sport)
+{
+	const struct pkt_opts o = {.saddr = A("172.16.0.1"),
+				   .daddr = A("172.16.0.5"),
+				   .sport = sport,
+				   .dport = 9,
+				   .payload = 10};
+	uint8_t inner[PKT_MAX];
+	size_t n = build(inner, &o) - ETH_HLEN;
+	struct ipv6hdr *ip6 = (void *)(buf + ETH_HLEN);
+
+	memset(buf, 0, PKT_MAX);
+	memcpy(buf, inner, ETH_HLEN);
+	((struct ethhdr *)buf)->h_proto = htons(ETH_P_IPV6);
+	ip6->version = 6;
+	ip6->priority = tclass >> 4;
+	ip6->flow_lbl[0] = (tclass & 0xf) << 4 | 0x3; /* a flow label */
+	ip6->payload_len = htons(n);
+	ip6->nexthdr = nexthdr;
+	ip6->hop_limit = 60;
+	inet_pton(AF_INET6, "fd00:da::1:1:1:2", &ip6->saddr);
+	inet_pton(AF_INET6, "fd00:da::1:2:1:2", &ip6->daddr);
+	memcpy(ip6 + 1, inner + ETH_HLEN, n);
+	return ETH_HLEN + sizeof(*ip6) + n;
+}
+
+/* Whether the flow from sport to port 9 has an entry. */
+static int noted(uint16_t sport)
+{
+	struct dard_sw_key k = {.ifindex = LO};
+	struct dard_sw_flow seen;
+
+	k.flow.saddr = A("172.16.0.1");
+	k.flow.daddr = A("172.16.0.5");
+	k.flow.sport = htons(sport);
+	k.flow.dport = htons(9);
+	k.flow.proto = IPPROTO_UDP;
+	return !bpf_map_lookup_elem(bpf_map__fd(skel->maps.dard_sw_flows), &k,
+				    &seen);
+}
+
+/* Marked 4in6 counts as IP-in-IP does; the rest of IPv6 does not. */
+static void test_counts_4in6(void **state)
+{
+	uint8_t buf[PKT_MAX];
+	size_t len;
+
+	(void)state;
+	run(buf, packet6(buf, 8 << 2 | 2, IPPROTO_IPIP, 3000));
+	assert_true(noted(3000));
+	/* A mouse, another DSCP, the mark on plain IPv6 UDP, cut short. */
+	run(buf, packet6(buf, 0, IPPROTO_IPIP, 3001));
+	run(buf, packet6(buf, 10 << 2, IPPROTO_IPIP, 3002));
+	run(buf, packet6(buf, 8 << 2, IPPROTO_UDP, 3003));
+	len = packet6(buf, 8 << 2, IPPROTO_IPIP, 3004);
+	run(buf, len - 20); /* the inner header's ports cut off */
+	assert_false(noted(3001) || noted(3002) || noted(3003) || noted(3004));
+}
+
 static uint64_t stat_of(struct dard_switch *sk, unsigned which)
 {
 	int fd = bpf_map__fd(sk->maps.dard_sw_stats);
@@ -439,6 +504,8 @@ int main(void)
 		cmocka_unit_test(test_count_batches),
 		cmocka_unit_test(test_count_rows),
 		cmocka_unit_test(test_windows),
+		/* Last: test_stats counts what the tests before it did. */
+		cmocka_unit_test(test_counts_4in6),
 	};
 
 	bpf_test_need_root("test_switch");

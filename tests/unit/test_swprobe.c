@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "addr6.h"
 #include "be.h"
 #include "probe.h"
 
@@ -93,6 +94,32 @@ static void test_answer(void **state)
  * unanswered in a row, not at two; up at the first answer; nothing judged
  * while no echo went (the carrier down, the first tick).
  */
+/* ICMPv6: the echo reply from the peer's link-local address, ours. */
+static void test_answer6(void **state)
+{
+	static const uint8_t nonce[SW_PROBE_NONCE] = {1, 2, 3, 4, 5, 6, 7, 8};
+	struct in6_addr peer, other;
+	uint8_t m[SW_PROBE_LEN];
+
+	(void)state;
+	dard_link_ll6(0, &peer);
+	dard_link_ll6(1, &other);
+	sw_probe_echo(m, 77, 3, nonce);
+	m[0] = 129; /* ICMP6_ECHO_REPLY */
+	m[2] = m[3] = 0;
+	assert_true(sw_probe_answer6(m, sizeof(m), &peer, &peer, 77, nonce));
+	/* From anyone else, another id, short, a request, another nonce. */
+	assert_false(sw_probe_answer6(m, sizeof(m), &other, &peer, 77, nonce));
+	assert_false(sw_probe_answer6(m, sizeof(m), &peer, &peer, 78, nonce));
+	assert_false(
+		sw_probe_answer6(m, sizeof(m) - 1, &peer, &peer, 77, nonce));
+	m[0] = 128;
+	assert_false(sw_probe_answer6(m, sizeof(m), &peer, &peer, 77, nonce));
+	m[0] = 129;
+	m[15] ^= 1;
+	assert_false(sw_probe_answer6(m, sizeof(m), &peer, &peer, 77, nonce));
+}
+
 static void test_judge(void **state)
 {
 	struct sw_probe pr = {.fd = 3};
@@ -127,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_echo),
 		cmocka_unit_test(test_answer),
+		cmocka_unit_test(test_answer6),
 		cmocka_unit_test(test_judge),
 	};
 
