@@ -27,7 +27,7 @@ enum { DARD_FIELDS_MAX = 9 }; /* DARD_LEVEL_MAX + 1 */
 
 /* The plan's layout, set by the loader; outer6 0: IPv4 outer headers. */
 const volatile __u32 outer6 = 0;
-const volatile __u32 plan_base4 = 0;	/* host order */
+const volatile __u32 plan_base4 = 0;	 /* host order */
 const volatile __u32 plan_base6[4] = {}; /* host-order words, [0] first */
 const volatile __u32 plan_nfields = 0;
 const volatile __u8 plan_shift4[DARD_FIELDS_MAX] = {};
@@ -41,8 +41,7 @@ static __always_inline __u32 field_mask(__u32 width)
 }
 
 /* w[0] is the address's first word; bit 0 is w[3]'s lowest. */
-static __always_inline void put128(__u32 *w, __u32 shift, __u32 width,
-				   __u32 x)
+static __always_inline void put128(__u32 *w, __u32 shift, __u32 width, __u32 x)
 {
 	__u32 i = (shift / 32) & 3, s = shift % 32;
 
@@ -115,8 +114,8 @@ static __always_inline int alias_v4(const __u32 *w, __be32 *out)
  */
 static __always_inline int push_ip6ip(struct __sk_buff *skb,
 				      const struct dard_alias_pair *pair,
-				      __u8 inner_tos, __u16 inner_len,
-				      int dscp, __u32 label)
+				      __u8 inner_tos, __u16 inner_len, int dscp,
+				      __u32 label)
 {
 	__u8 tclass = (dscp << 2) | (inner_tos & 3);
 	__be16 proto = bpf_htons(ETH_P_IPV6);
@@ -154,10 +153,9 @@ static __always_inline int pop_ip6ip(struct __sk_buff *skb)
 {
 	__be16 proto = bpf_htons(ETH_P_IP);
 
-	if (bpf_skb_adjust_room(skb, -(int)sizeof(struct ipv6hdr),
-				BPF_ADJ_ROOM_MAC,
-				BPF_F_ADJ_ROOM_FIXED_GSO |
-					BPF_F_ADJ_ROOM_DECAP_L3_IPV4))
+	if (bpf_skb_adjust_room(
+		    skb, -(int)sizeof(struct ipv6hdr), BPF_ADJ_ROOM_MAC,
+		    BPF_F_ADJ_ROOM_FIXED_GSO | BPF_F_ADJ_ROOM_DECAP_L3_IPV4))
 		return -1;
 	return bpf_skb_store_bytes(skb, offsetof(struct ethhdr, h_proto),
 				   &proto, sizeof(proto), 0);
