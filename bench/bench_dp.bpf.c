@@ -17,6 +17,10 @@
  * setting the inner header offsets, a few stores.
  */
 #define DARD_ENCAP_FLAGS 0
+/* 4in6 likewise; and a decap that leaves skb->protocol IPv6, so that
+ * the ingress loop's push puts the packet back as it was. */
+#define DARD_ENCAP6_FLAGS 0
+#define DARD_DECAP6_FLAGS 0
 #include "../bpf/dard_tc.bpf.c"
 
 /* Set by dard-bench-dp before load. */
@@ -26,6 +30,7 @@ const volatile __u32 strip_batch = 64;
 /* What the ingress loop puts back (written after load: a const one would
  * be folded to its zero initialiser). */
 struct iphdr outer_hdr;
+struct ipv6hdr outer6_hdr; /* 4in6's (bench_*6 on a 4in6 load) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -134,6 +139,77 @@ int bench_ingress(struct __sk_buff *skb)
 {
 	set_flow(skb, ETH_HLEN + sizeof(struct iphdr));
 	if (ingress(skb) != TC_ACT_OK || bare_push(skb))
+		return TC_ACT_SHOT;
+	return TC_ACT_OK;
+}
+
+/* 4in6: the same loops with 40 bytes of IPv6 and the Ethernet type. */
+static __always_inline int set_proto(struct __sk_buff *skb, __u16 proto)
+{
+	__be16 p = bpf_htons(proto);
+
+	return bpf_skb_store_bytes(skb, offsetof(struct ethhdr, h_proto), &p,
+				   sizeof(p), 0);
+}
+
+static __always_inline int bare_push6(struct __sk_buff *skb)
+{
+	if (bpf_skb_adjust_room(skb, sizeof(struct ipv6hdr), BPF_ADJ_ROOM_MAC,
+				BPF_F_ADJ_ROOM_FIXED_GSO) ||
+	    bpf_skb_store_bytes(skb, ETH_HLEN, &outer6_hdr, sizeof(outer6_hdr),
+				0))
+		return -1;
+	return set_proto(skb, ETH_P_IPV6);
+}
+
+static __always_inline int bare_strip6(struct __sk_buff *skb)
+{
+	return bare_strip(skb, sizeof(struct ipv6hdr)) ||
+	       set_proto(skb, ETH_P_IP);
+}
+
+/* P6 + S6. */
+SEC("tc")
+int bench_pair6(struct __sk_buff *skb)
+{
+	set_flow(skb, ETH_HLEN);
+	if (bare_push6(skb) || bare_strip6(skb))
+		return TC_ACT_SHOT;
+	return TC_ACT_OK;
+}
+
+/* S6 alone, as bench_strip: the batch's push also writes a type. */
+SEC("tc")
+int bench_strip6(struct __sk_buff *skb)
+{
+	__u32 zero = 0, *v = bpf_map_lookup_elem(&bench_iter, &zero);
+	__u32 i = v ? *v : 0;
+
+	set_flow(skb, ETH_HLEN);
+	if (i % strip_batch == 0)
+		return bpf_skb_adjust_room(
+			       skb, sizeof(struct ipv6hdr) * (strip_batch - 1),
+			       BPF_ADJ_ROOM_MAC, 0) ||
+				       set_proto(skb, ETH_P_IP)
+			       ? TC_ACT_SHOT
+			       : TC_ACT_OK;
+	return bare_strip6(skb) ? TC_ACT_SHOT : TC_ACT_OK;
+}
+
+SEC("tc")
+int bench_egress6(struct __sk_buff *skb)
+{
+	set_flow(skb, ETH_HLEN);
+	if (egress(skb) != TC_ACT_OK || bare_strip6(skb))
+		return TC_ACT_SHOT;
+	return TC_ACT_OK;
+}
+
+SEC("tc")
+int bench_ingress6(struct __sk_buff *skb)
+{
+	set_flow(skb, ETH_HLEN + sizeof(struct ipv6hdr));
+	if (ingress(skb) != TC_ACT_OK || bare_push6(skb))
 		return TC_ACT_SHOT;
 	return TC_ACT_OK;
 }

@@ -15,7 +15,10 @@
  *
  * so that every row is the datapath's program alone over the no-op. The
  * packets are full size for the fabric: 1480 bytes inside, as the ID
- * route's MTU makes them, 1500 once wrapped. Each iteration is the next
+ * route's MTU makes them, 1500 once wrapped. The 4in6 rows (an IPv6-only
+ * fabric's outer header, bpf/encap6.h) are the same with 40 bytes:
+ * S6, P6 from bench_strip6 and bench_pair6, on a load whose program has
+ * fattree:4's IPv6 layout, 1440-byte packets inside. Each iteration is the next
  * flow of the table, so lookups touch the whole table.
  *
  * The path-liveness cases (liveness()) run each case alternated with its
@@ -34,16 +37,27 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "addr6.h"
 #include "bench_dp.skel.h"
 #include "bpflog.h"
 #include "dp.h"
+#include "gen.h"
 
 enum { REPEAT = 1000000, ROUNDS = 7, PKT = 1514, INNER = 1480 };
+/*
+ * What a loop's packet carries outside: nothing, IPv4, IPv6 (4in6); and
+ * nothing with 4in6's 1440 bytes inside, as its ID route's MTU makes them.
+ */
+enum { BARE, WRAP4, WRAP6, BARE6 };
+
+/* fattree:4's IPv6-only plan, for the 4in6 loads; NULL before main. */
+static struct dard_plan *plan6;
 
 static const char *me = "172.16.0.1", *peer = "172.16.0.5";
 static const char *alias_me = "10.4.16.66", *alias_peer = "10.4.32.66";
@@ -81,26 +95,46 @@ static void outer(struct iphdr *o)
 	o->check = csum(o, sizeof(*o));
 }
 
-/* A full-size UDP packet from src to dst, wrapped for the ingress loop. */
+/* 4in6's outer header from the peer's alias to ours, in IPv6. */
+static void outer6(struct ipv6hdr *o, unsigned inner)
+{
+	memset(o, 0, sizeof(*o));
+	o->version = 6;
+	o->payload_len = htons(inner);
+	o->nexthdr = IPPROTO_IPIP;
+	o->hop_limit = 64;
+	dard_plan_v6(plan6, ntohl(ip4(alias_peer)), &o->saddr);
+	dard_plan_v6(plan6, ntohl(ip4(alias_me)), &o->daddr);
+}
+
+/*
+ * A full-size UDP packet from src to dst, wrapped (wrap) for the ingress
+ * loops: 1480 bytes inside, 1440 under IPv6's longer header.
+ */
 static size_t packet(uint8_t *buf, const char *src, const char *dst, int wrap)
 {
-	struct iphdr *ip = (void *)(buf + ETH_HLEN + (wrap ? 20 : 0));
+	size_t out = wrap == WRAP4 ? 20 : wrap == WRAP6 ? 40 : 0;
+	unsigned inner = wrap >= WRAP6 ? INNER - 20 : INNER;
+	struct iphdr *ip = (void *)(buf + ETH_HLEN + out);
 	uint8_t *udp = (uint8_t *)(ip + 1);
 
 	memset(buf, 0, PKT);
-	((struct ethhdr *)buf)->h_proto = htons(ETH_P_IP);
+	((struct ethhdr *)buf)->h_proto =
+		htons(wrap == WRAP6 ? ETH_P_IPV6 : ETH_P_IP);
 	ip->version = 4;
 	ip->ihl = 5;
-	ip->tot_len = htons(INNER);
+	ip->tot_len = htons(inner);
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_UDP;
 	ip->saddr = ip4(src);
 	ip->daddr = ip4(dst);
 	udp[3] = 9;
 	ip->check = csum(ip, sizeof(*ip));
-	if (wrap)
+	if (wrap == WRAP4)
 		outer((void *)(buf + ETH_HLEN));
-	return ETH_HLEN + (wrap ? 20 : 0) + INNER;
+	if (wrap == WRAP6)
+		outer6((void *)(buf + ETH_HLEN), inner);
+	return ETH_HLEN + out + inner;
 }
 
 static int cmp(const void *a, const void *b)
@@ -120,7 +154,9 @@ static double median(double *t, int n)
 static double run(struct bpf_program *prog, int wrap, uint32_t repeat)
 {
 	static uint8_t in[PKT], out[PKT + 64];
-	size_t len = packet(in, wrap ? peer : me, wrap ? me : peer, wrap);
+	int in_bound = wrap == WRAP4 || wrap == WRAP6;
+	size_t len =
+		packet(in, in_bound ? peer : me, in_bound ? me : peer, wrap);
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len,
 		    .data_out = out, .data_size_out = sizeof(out),
 		    .repeat = repeat);
@@ -227,8 +263,27 @@ static void set_dest(struct dard_dp *dp, const char *id)
 	}
 }
 
-/* The loops over a table of n flows, set up for one case. */
-static struct bench_dp *load(uint32_t n, enum bench_case c)
+/* The program's 4in6 layout, as the datapath's attach sets it. */
+static void set_outer6(struct bench_dp *s)
+{
+	unsigned f, i;
+
+	s->rodata->outer6 = 1;
+	s->rodata->plan_base4 = plan6->opts.base.addr;
+	for (i = 0; i < 4; i++)
+		s->rodata->plan_base6[i] =
+			ntohl(plan6->opts.base6.addr.s6_addr32[i]);
+	s->rodata->plan_nfields = plan6->nfields;
+	for (f = 0; f < plan6->nfields; f++) {
+		s->rodata->plan_shift4[f] = plan6->shift[f];
+		s->rodata->plan_width4[f] = plan6->width[f];
+		s->rodata->plan_shift6[f] = plan6->shift6[f];
+		s->rodata->plan_width6[f] = plan6->width6[f];
+	}
+}
+
+/* The loops over a table of n flows, set up for one case; v6: 4in6. */
+static struct bench_dp *load_as(uint32_t n, enum bench_case c, int v6)
 {
 	struct bench_dp *s = bench_dp__open();
 	int fresh = c == NEW || c == LIVE_NEW;
@@ -236,6 +291,8 @@ static struct bench_dp *load(uint32_t n, enum bench_case c)
 
 	if (!s)
 		exit(1);
+	if (v6)
+		set_outer6(s);
 	s->rodata->my_id = ip4(me);
 	s->rodata->elephant_age_ns = c == ELEPHANT ? 0 : ~0ULL;
 	s->rodata->elephant_dscp = 8;
@@ -256,8 +313,14 @@ static struct bench_dp *load(uint32_t n, enum bench_case c)
 	}
 	dard_dp_bpf.close(dp);
 	outer(&s->bss->outer_hdr);
+	outer6(&s->bss->outer6_hdr, INNER - 20);
 	fill(s, n, c == ELEPHANT);
 	return s;
+}
+
+static struct bench_dp *load(uint32_t n, enum bench_case c)
+{
+	return load_as(n, c, 0);
 }
 
 static uint64_t read_stat(struct bench_dp *s, unsigned st)
@@ -439,6 +502,57 @@ static void weighted(uint32_t n, const struct costs *k)
 	       n, mb, mb - k->noop, median(q, ROUNDS));
 }
 
+/*
+ * 4in6's rows: S6 and P6 as main() finds S and P, then the known flow's
+ * encap and the decap on each table size.
+ */
+static void rows6(const uint32_t *sizes, int nsizes, const struct costs *k)
+{
+	struct bench_dp *s = load_as(1000, KNOWN, 1);
+	double pair, strip, push, t, b;
+	int i;
+
+	pair = time_prog(s->progs.bench_pair6, BARE6);
+	t = time_prog(s->progs.bench_strip6, BARE6);
+	b = s->rodata->strip_batch;
+	strip = (t - k->noop - (pair - k->noop) / b) / (1 - 1 / b);
+	push = pair - k->noop - strip;
+	bench_dp__destroy(s);
+	printf("| push 40 bytes of IPv6 and the type (4in6) | - | %.1f | %.1f |\n",
+	       k->noop + push, push);
+	printf("| strip 40 bytes and the type (4in6) | - | %.1f | %.1f |\n",
+	       k->noop + strip, strip);
+	for (i = 0; i < nsizes; i++) {
+		s = load_as(sizes[i], KNOWN, 1);
+		t = time_prog(s->progs.bench_egress6, BARE6) - strip;
+		check_stats(s, DARD_STAT_ENCAP, (uint64_t)REPEAT * ROUNDS);
+		printf("| encap 4in6, known flow | %u | %.1f | %.1f |\n",
+		       sizes[i], t, t - k->noop);
+		t = time_prog(s->progs.bench_ingress6, WRAP6) - push;
+		check_stats(s, DARD_STAT_DECAP, (uint64_t)REPEAT * ROUNDS);
+		printf("| decap 4in6 | %u | %.1f | %.1f |\n", sizes[i], t,
+		       t - k->noop);
+		bench_dp__destroy(s);
+	}
+}
+
+static int make_plan6(void)
+{
+	struct dard_plan_opts o;
+	char err[DARD_ERR_MAX];
+	struct dard_topo *t = dard_gen_spec("fattree:4", 1000, err);
+
+	dard_plan_opts_init(&o);
+	o.family = DARD_FAMILY_IPV6;
+	plan6 = t ? dard_plan_new(t, &o, err) : NULL;
+	if (!plan6)
+		fprintf(stderr, "dard-bench-dp: fattree:4's IPv6 plan: %s\n",
+			err);
+	/* The plan keeps no pointer to the tree; it is not needed again. */
+	dard_topo_free(t);
+	return plan6 ? 0 : -1;
+}
+
 int main(void)
 {
 	static const uint32_t sizes[] = {1000, 1000000};
@@ -452,6 +566,8 @@ int main(void)
 		printf("dard-bench-dp: SKIP: BPF_PROG_TEST_RUN needs root\n");
 		return 0;
 	}
+	if (make_plan6())
+		return 1;
 	dard_bpf_log(0);
 	/*
 	 * One CPU for every run: the loops number flows by a per-CPU count,
@@ -501,6 +617,7 @@ int main(void)
 		printf("| encap, elephant | %u | %.1f | %.1f |\n", n, t,
 		       t - k.noop);
 	}
+	rows6(sizes, 2, &k);
 	printf("\nPath liveness: rounds of a case and its reference alternated on one table; medians; ratios of added ns over the no-op\n\n");
 	printf("| case | flows in table | ns per packet | added ns over no-op | ratio to (a) | reference | ratio to it, median of rounds |\n");
 	printf("|---|--:|--:|--:|--:|---|--:|\n");
