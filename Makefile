@@ -657,7 +657,8 @@ CHECK_STEPS := "$(MAKE) --no-print-directory style" \
 	"$(MAKE) --no-print-directory fuzz-smoke"
 check: check-build
 	$(Q)scripts/run-tests --title check $(CHECK_STEPS) \
-		$(patsubst %,tests/netns/%.sh,$(NETNS_CHECK))
+		$(patsubst %,tests/netns/%.sh,$(NETNS_CHECK)) \
+		"$(SPREAD6) tests/netns/spread.sh"
 
 check-quick: check-build
 	$(Q)scripts/run-tests --title check-quick $(CHECK_STEPS)

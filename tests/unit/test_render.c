@@ -261,7 +261,7 @@ static void test_core_ecmp(void **state)
 static void sysctl_fn(FILE *f, const struct dard_topo *t,
 		      const struct dard_plan *p, uint32_t n, const char *ip)
 {
-	render_sysctl(f, t, n);
+	render_sysctl(f, t, p, n);
 }
 
 static void tc_100(FILE *f, const struct dard_topo *t,
