@@ -104,6 +104,7 @@ static void usage(FILE *f)
 		"       TOPO := { fattree:P[,T] | clos:DI,DA[,HOSTS] | 3tier[:PODS] | FILE }\n"
 		"       MODE := { auto | paper | compact }\n"
 		"       FAMILY := { ipv4 | ipv6 | dual }\n"
+		"       OUTER := { auto | ipv4 | ipv6 }\n"
 		"       KIND := { auto | bpf | kmod }\n"
 		"\n"
 		"Objects:\n");

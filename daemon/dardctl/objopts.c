@@ -22,6 +22,7 @@ enum {
 	OPT_FAMILY,
 	OPT_BASE6,
 	OPT_IDS6,
+	OPT_OUTER,
 	OPT_PIN,
 	OPT_DATAPATH,
 };
@@ -43,6 +44,7 @@ static const struct obj_opt {
 	{OPT_FAMILY, "family", "FAMILY", CTL_OPTS_TOPO},
 	{OPT_BASE6, "base6", "PREFIX", CTL_OPTS_TOPO},
 	{OPT_IDS6, "ids6", "PREFIX", CTL_OPTS_TOPO},
+	{OPT_OUTER, "outer", "OUTER", CTL_OPTS_TOPO},
 	{OPT_PIN, "pin", "DIR", CTL_OPTS_DP},
 	{OPT_DATAPATH, "datapath", "KIND", CTL_OPTS_DP},
 	{'k', "key", "FILE", CTL_OPTS_KEY},
@@ -154,6 +156,17 @@ int ctl_opts_apply(struct ctl *c, int id, const char *val)
 	case OPT_IDS6:
 		return prefix6_opt(c, "IPv6 ID prefix", val, &c->opts.ids6,
 				   DARD_OPT_IDS6);
+	case OPT_OUTER:
+		mode = dard_outer_parse(val);
+		if (mode < 0) {
+			fprintf(stderr,
+				"Invalid outer `%s': expected auto, ipv4 or ipv6\n",
+				val);
+			return -1;
+		}
+		c->opts.outer = mode;
+		c->opts_mask |= DARD_OPT_OUTER;
+		return 0;
 	case OPT_FAMILY:
 		mode = dard_family_parse(val);
 		if (mode < 0) {
@@ -324,6 +337,9 @@ void ctl_opts_help(FILE *f)
 		"                      ipv6 or dual (IPv4 and IPv6 aliases and IDs)\n"
 		"  --base6 PREFIX      IPv6 alias space (default fd00:da::/48)\n"
 		"  --ids6 PREFIX       IPv6 host IDs (default fd00:da:1::/64)\n"
+		"  --outer OUTER       the header ID traffic crosses the fabric in: ipv4\n"
+		"                      (IP-in-IP), ipv6 (4in6) or auto (the default: ipv6\n"
+		"                      in an IPv6-only fabric, else ipv4)\n"
 		"  --pin DIR           where datapaths pin their maps (default\n"
 		"                      $DARD_PIN_ROOT, else " DARD_PIN_ROOT
 		")\n"

@@ -103,13 +103,47 @@ void render_switch(FILE *f, const struct dard_topo *t,
  * A host's addresses and routes: wrapped (dard's datapath: aliases, and
  * an ID route with room for the outer header), or not (switch ECMP).
  */
+void render_id_route(FILE *f, const struct dard_topo *t,
+		     const struct dard_plan *p, uint32_t host, const char *ip,
+		     int wrapped)
+{
+	const struct dard_node *n = &t->node[host];
+	unsigned hlen =
+		dard_plan_outer6(p) ? RENDER_OUTER6_HLEN : RENDER_OUTER_HLEN;
+	char b[24], c[INET6_ADDRSTRLEN], d[24];
+	uint32_t mine, peer;
+	struct in6_addr tor;
+
+	dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b);
+	if (wrapped && dard_plan_outer6(p)) {
+		/* An IPv4 route by an IPv6 next hop (RFC 8950). */
+		dard_link_ll6(1, &tor);
+		fprintf(f, "%sroute add %s via inet6 %s dev eth0 src %s", ip, b,
+			dard_addr6_str(&tor, c), dard_addr_str(n->id, d));
+	} else {
+		render_link_ends(t, p, host, dard_topo_host_port(t, host),
+				 &mine, &peer);
+		fprintf(f, "%sroute add %s via %s dev eth0 src %s", ip, b,
+			dard_addr_str(peer, c), dard_addr_str(n->id, d));
+	}
+	/*
+	 * ID traffic leaves wrapped in 20 (40: 4in6) more bytes: the route's
+	 * MTU and MSS leave room for them, so the kernel sizes (or refuses,
+	 * as for any route) what the fabric could not carry.
+	 */
+	if (wrapped)
+		fprintf(f, " mtu %u advmss %u", RENDER_FABRIC_MTU - hlen,
+			RENDER_FABRIC_MTU - hlen - 40);
+	fprintf(f, "\n");
+}
+
 static void render_host_as(FILE *f, const struct dard_topo *t,
 			   const struct dard_plan *p, uint32_t host,
 			   const char *ip, int wrapped)
 {
 	const struct dard_node *n = &t->node[host];
 	uint32_t i, na = dard_plan_naliases(t, host), mine, peer;
-	char b[24], c[24], d[24];
+	char b[24];
 
 	fprintf(f, "# %s: ID on lo, %s\n", n->name,
 		wrapped ? "aliases on eth0, everything via the ToR"
@@ -123,19 +157,7 @@ static void render_host_as(FILE *f, const struct dard_topo *t,
 			 &peer);
 	fprintf(f, "%sroute add default via %s dev eth0\n", ip,
 		dard_addr_str(peer, b));
-	fprintf(f, "%sroute add %s via %s dev eth0 src %s", ip,
-		dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
-		dard_addr_str(peer, c), dard_addr_str(n->id, d));
-	/*
-	 * ID traffic leaves wrapped in 20 more bytes: the route's MTU and
-	 * MSS leave room for them, so the kernel sizes (or refuses, as for
-	 * any route) what the fabric could not carry.
-	 */
-	if (wrapped)
-		fprintf(f, " mtu %u advmss %u",
-			RENDER_FABRIC_MTU - RENDER_OUTER_HLEN,
-			RENDER_FABRIC_MTU - RENDER_OUTER_HLEN - 40);
-	fprintf(f, "\n");
+	render_id_route(f, t, p, host, ip, wrapped);
 }
 
 void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,

@@ -34,6 +34,15 @@ void render_switch(FILE *f, const struct dard_topo *t,
 void render_host(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 		 uint32_t host, const char *ip);
 /*
+ * A host's route to the IDs: by its ToR's end of the link, or in a
+ * fabric whose ID traffic goes 4in6 (dard_plan_outer6) by the ToR's
+ * fe80::1, an IPv4 route by an IPv6 next hop; when wrapped, with room
+ * for the outer header (20 or 40 bytes).
+ */
+void render_id_route(FILE *f, const struct dard_topo *t,
+		     const struct dard_plan *p, uint32_t host, const char *ip,
+		     int wrapped);
+/*
  * A fabric with IPv6 (render6.c): a switch's IPv6 link-local addresses,
  * routes and rules, and a host's IPv6 aliases, ID and default route; ip6
  * is "ip -6 " for a script, "" for `ip -6 -batch'. render_switch()

@@ -119,19 +119,11 @@ void render_host_4in6(FILE *f, const struct dard_topo *t,
 		      const struct dard_plan *p, uint32_t host, const char *ip)
 {
 	const struct dard_node *n = &t->node[host];
-	unsigned mtu = RENDER_FABRIC_MTU - RENDER_OUTER6_HLEN;
-	char b[24], c[24], d[INET6_ADDRSTRLEN];
-	struct in6_addr tor;
+	char b[24];
 
 	fprintf(f, "# %s: ID on lo, its traffic wrapped in IPv6 (4in6)\n",
 		n->name);
 	fprintf(f, "%slink set dev lo up\n%slink set dev eth0 up\n", ip, ip);
 	fprintf(f, "%saddr add %s/32 dev lo\n", ip, dard_addr_str(n->id, b));
-	/* An IPv4 route by an IPv6 next hop (RFC 8950): the ToR's fe80::1. */
-	dard_link_ll6(1, &tor);
-	fprintf(f,
-		"%sroute add %s via inet6 %s dev eth0 src %s mtu %u advmss %u\n",
-		ip, dard_prefix_str(p->opts.ids.addr, p->opts.ids.len, b),
-		dard_addr6_str(&tor, d), dard_addr_str(n->id, c), mtu,
-		mtu - 40);
+	render_id_route(f, t, p, host, ip, 1);
 }

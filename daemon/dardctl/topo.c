@@ -55,8 +55,10 @@ static void show_family(const struct dard_plan *p)
 	for (l = 0; l + 1 < p->nfields; l++)
 		print_uint(PRINT_ANY, NULL, " /%llu", p->plen6[l]);
 	close_json_array(PRINT_JSON, NULL);
-	print_string(PRINT_ANY, "ids6", ", ids6 %s\n",
+	print_string(PRINT_ANY, "ids6", ", ids6 %s",
 		     dard_prefix6_str(&o->ids6.addr, o->ids6.len, b));
+	print_string(PRINT_ANY, "outer", ", ID traffic %s\n",
+		     dard_plan_outer6(p) ? "4in6" : "IP-in-IP");
 	close_json_object();
 }
 

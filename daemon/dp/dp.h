@@ -44,9 +44,10 @@ struct dard_dp_opts {
 	uint32_t id_net;
 	unsigned id_plen;
 	/*
-	 * An IPv6-only fabric's plan, whose IPv6 aliases the outer headers
-	 * carry (4in6: the IDs and paths stay IPv4); NULL: IPv4 outer
-	 * headers. dard_dp_attach_host sets it. The BPF datapath only.
+	 * The plan of a fabric whose ID traffic goes 4in6 (an IPv6-only one,
+	 * or `outer ipv6'), whose IPv6 aliases the outer headers carry (the
+	 * IDs and paths stay IPv4); NULL: IPv4 outer headers.
+	 * dard_dp_attach_host sets it. The BPF datapath only.
 	 */
 	const struct dard_plan *outer6;
 };

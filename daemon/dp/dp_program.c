@@ -6,6 +6,7 @@
 #include <string.h>
 #include <linux/dard_policy.h>
 
+#include "addr6.h"
 #include "dp.h"
 #include "addr.h"
 #include "err.h"
@@ -135,7 +136,7 @@ int dard_dp_attach_host(const struct dard_dp_ops *ops, struct dard_dp **dp,
 	o->max_dests = t->nhosts;
 	o->id_net = p->opts.ids.addr;
 	o->id_plen = p->opts.ids.len;
-	o->outer6 = p->opts.family == DARD_FAMILY_IPV6 ? p : NULL;
+	o->outer6 = dard_plan_outer6(p) ? p : NULL;
 	ret = ops->attach(dp, o);
 	if (ret)
 		return dard_fail(err, ret,

@@ -511,7 +511,7 @@ int dard_plan_build(struct dard_topo *t, const struct dard_plan_opts *o,
 				dard_prefix_str(o->base.addr, o->base.len, b));
 		goto err;
 	}
-	ret = layout(t, p, err);
+	ret = dard_outer_check(o, err) ?: layout(t, p, err);
 	if (ret == 0 && dard_family_has6(o->family))
 		ret = dard_plan6_layout(p, err);
 	if (ret < 0)

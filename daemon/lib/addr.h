@@ -47,6 +47,13 @@ struct dard_prefix6 {
 	uint8_t len;
 };
 
+/* The outer header ID traffic crosses the fabric in (addr6.h). */
+enum dard_outer {
+	DARD_OUTER_AUTO, /* IPv6 in an IPv6-only fabric, else IPv4 */
+	DARD_OUTER_IPV4, /* IP-in-IP */
+	DARD_OUTER_IPV6, /* 4in6 */
+};
+
 /* What an operator chooses; dard_plan_opts_init() gives the defaults. */
 struct dard_plan_opts {
 	struct dard_prefix base;  /* aliases: 10.0.0.0/8 */
@@ -55,6 +62,7 @@ struct dard_plan_opts {
 	struct dard_prefix mgmt;  /* management LAN: 172.24.0.0/16 */
 	int mode;
 	int family;		   /* enum dard_family */
+	int outer;		   /* enum dard_outer */
 	struct dard_prefix6 base6; /* IPv6 aliases: fd00:da::/48 */
 	struct dard_prefix6 ids6;  /* IPv6 host IDs: fd00:da:1::/64 */
 };

@@ -31,6 +31,49 @@ int dard_family_parse(const char *s)
 	return -EINVAL;
 }
 
+static const char *const outer_names[] = {
+	[DARD_OUTER_AUTO] = "auto",
+	[DARD_OUTER_IPV4] = "ipv4",
+	[DARD_OUTER_IPV6] = "ipv6",
+};
+
+const char *dard_outer_name(int outer)
+{
+	if (outer < 0 || outer > DARD_OUTER_IPV6)
+		return "?";
+	return outer_names[outer];
+}
+
+int dard_outer_parse(const char *s)
+{
+	int o;
+
+	for (o = 0; o <= DARD_OUTER_IPV6; o++)
+		if (!strcmp(s, outer_names[o]))
+			return o;
+	return -EINVAL;
+}
+
+int dard_plan_outer6(const struct dard_plan *p)
+{
+	return p->opts.outer == DARD_OUTER_IPV6 ||
+	       (p->opts.outer == DARD_OUTER_AUTO &&
+		p->opts.family == DARD_FAMILY_IPV6);
+}
+
+int dard_outer_check(const struct dard_plan_opts *o, char *err)
+{
+	if (o->outer == DARD_OUTER_IPV6 && !dard_family_has6(o->family))
+		return dard_fail(
+			err, -EINVAL,
+			"outer ipv6 needs a fabric with IPv6 (family ipv6 or dual)");
+	if (o->outer == DARD_OUTER_IPV4 && !dard_family_has4(o->family))
+		return dard_fail(
+			err, -EINVAL,
+			"outer ipv4 needs IPv4 aliases, which an IPv6-only fabric has not");
+	return 0;
+}
+
 int dard_addr6_parse(const char *s, struct in6_addr *a)
 {
 	/* inet_pton takes no prefix, scope or surrounding space: as wanted. */

@@ -42,6 +42,17 @@ static inline int dard_family_has6(int family)
 	return family != DARD_FAMILY_IPV4;
 }
 
+const char *dard_outer_name(int outer);
+/* auto, ipv4 or ipv6; the outer or -EINVAL. */
+int dard_outer_parse(const char *s);
+/* Whether ID traffic crosses p's fabric in IPv6 (4in6). */
+int dard_plan_outer6(const struct dard_plan *p);
+/*
+ * Whether o's outer and family go together: IPv6 needs a fabric with it,
+ * IPv4 one with IPv4 aliases. 0 or -EINVAL with the reason in err.
+ */
+int dard_outer_check(const struct dard_plan_opts *o, char *err);
+
 /* An IPv6 address: 0 or -EINVAL. */
 int dard_addr6_parse(const char *s, struct in6_addr *a);
 /* "ADDR/LEN" or "ADDR" (a /128), no host bits set: 0 or -EINVAL. */

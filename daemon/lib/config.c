@@ -267,9 +267,14 @@ static int do_mgmtnet(struct parser *ps)
 	return prefix_arg(ps, &ps->cfg->opts.mgmt);
 }
 
-static int prefix6_arg(struct parser *ps, struct dard_prefix6 *p)
+/* "base6 PREFIX" or "ids6 PREFIX". */
+static int do_prefix6(struct parser *ps)
 {
-	if (dard_prefix6_parse(ps->tok[1], p))
+	struct dard_plan_opts *o = &ps->cfg->opts;
+
+	if (dard_prefix6_parse(ps->tok[1], strcmp(ps->tok[0], "base6")
+						   ? &o->ids6
+						   : &o->base6))
 		return perr(
 			ps, -EINVAL,
 			"%s: invalid IPv6 prefix `%s' (expected ADDR/LEN with no host bits set)",
@@ -277,39 +282,35 @@ static int prefix6_arg(struct parser *ps, struct dard_prefix6 *p)
 	return 0;
 }
 
-static int do_base6(struct parser *ps)
+/* A keyword's one named value: "invalid KEYWORD `VALUE' (expected ...)". */
+static int choice_arg(struct parser *ps, int (*parse)(const char *s),
+		      const char *expected, int *dst)
 {
-	return prefix6_arg(ps, &ps->cfg->opts.base6);
-}
+	int ret = parse(ps->tok[1]);
 
-static int do_ids6(struct parser *ps)
-{
-	return prefix6_arg(ps, &ps->cfg->opts.ids6);
+	if (ret < 0)
+		return perr(ps, -EINVAL, "invalid %s `%s' (expected %s)",
+			    ps->tok[0], ps->tok[1], expected);
+	*dst = ret;
+	return 0;
 }
 
 static int do_family(struct parser *ps)
 {
-	int ret = dard_family_parse(ps->tok[1]);
+	return choice_arg(ps, dard_family_parse, "ipv4, ipv6 or dual",
+			  &ps->cfg->opts.family);
+}
 
-	if (ret < 0)
-		return perr(ps, -EINVAL,
-			    "invalid family `%s' (expected ipv4, ipv6 or dual)",
-			    ps->tok[1]);
-	ps->cfg->opts.family = ret;
-	return 0;
+static int do_outer(struct parser *ps)
+{
+	return choice_arg(ps, dard_outer_parse, "auto, ipv4 or ipv6",
+			  &ps->cfg->opts.outer);
 }
 
 static int do_mode(struct parser *ps)
 {
-	int ret = dard_mode_parse(ps->tok[1]);
-
-	if (ret < 0)
-		return perr(
-			ps, -EINVAL,
-			"invalid mode `%s' (expected auto, paper or compact)",
-			ps->tok[1]);
-	ps->cfg->opts.mode = ret;
-	return 0;
+	return choice_arg(ps, dard_mode_parse, "auto, paper or compact",
+			  &ps->cfg->opts.mode);
 }
 
 /* "switch NAME LEVEL ..." and "host NAME ...": the node, then options. */
@@ -362,8 +363,9 @@ static const struct keyword {
 	{"linknet", do_linknet, "linknet PREFIX", 2, 2, 1, 0},
 	{"mgmtnet", do_mgmtnet, "mgmtnet PREFIX", 2, 2, 1, 0},
 	{"family", do_family, "family ipv4|ipv6|dual", 2, 2, 1, 0},
-	{"base6", do_base6, "base6 PREFIX", 2, 2, 1, 0},
-	{"ids6", do_ids6, "ids6 PREFIX", 2, 2, 1, 0},
+	{"base6", do_prefix6, "base6 PREFIX", 2, 2, 1, 0},
+	{"ids6", do_prefix6, "ids6 PREFIX", 2, 2, 1, 0},
+	{"outer", do_outer, "outer auto|ipv4|ipv6", 2, 2, 1, 0},
 	{"switch", do_switch, "switch NAME LEVEL [mgmt ADDR]", 3, MAX_TOKENS, 0,
 	 1},
 	{"host", do_host, "host NAME [id ADDR] [mgmt ADDR]", 2, MAX_TOKENS, 0,
@@ -605,6 +607,8 @@ void dard_plan_opts_apply(struct dard_plan_opts *dst,
 		dst->base6 = src->base6;
 	if (mask & DARD_OPT_IDS6)
 		dst->ids6 = src->ids6;
+	if (mask & DARD_OPT_OUTER)
+		dst->outer = src->outer;
 }
 
 int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,

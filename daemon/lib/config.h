@@ -15,6 +15,7 @@
  *   family ipv4|ipv6|dual              address families (default ipv4)
  *   base6 PREFIX                       IPv6 alias space (fd00:da::/48)
  *   ids6 PREFIX                        IPv6 host IDs (fd00:da:1::/64)
+ *   outer auto|ipv4|ipv6               ID traffic's outer header
  *   switch NAME LEVEL [mgmt ADDR]
  *   host NAME [id ADDR] [mgmt ADDR]
  *   link UPPER:PORT LOWER[:PORT] [capacity MBIT]
@@ -48,6 +49,7 @@ enum dard_opt_flags {
 	DARD_OPT_FAMILY = 1U << 5,
 	DARD_OPT_BASE6 = 1U << 6,
 	DARD_OPT_IDS6 = 1U << 7,
+	DARD_OPT_OUTER = 1U << 8,
 };
 
 /*

@@ -15,6 +15,8 @@ static void write_family(const struct dard_plan_opts *o, struct dard_buf *b)
 			dard_prefix6_str(&o->base6.addr, o->base6.len, a));
 	dard_buf_printf(b, "ids6 %s\n",
 			dard_prefix6_str(&o->ids6.addr, o->ids6.len, a));
+	if (o->outer != DARD_OUTER_AUTO)
+		dard_buf_printf(b, "outer %s\n", dard_outer_name(o->outer));
 }
 
 /* Lines of at most 64 aliases, well inside the parser's limits. */

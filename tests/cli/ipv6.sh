@@ -25,7 +25,7 @@ ok "addr show --family ipv6 -j" 0 d -j -t fattree:4 --family ipv6 addr show e1_1
 ok "addr show dual of a switch" 0 d -t fattree:4 --family dual --base6 2001:db8::/32 addr show aggr1_1 &&
 	has "aggr1_1's prefixes in both families" "$out" 'prefix 10.4.16.0/20 prefix6 2001:db8::1:1:0:0/96 from port 3 \(core1\)'
 ok "topo show --family dual" 0 d -t fattree:4 --family dual topo show &&
-	has "the IPv6 layout" "$out" '^family dual, base6 fd00:da::/48, field bits 16\+16\+16\+16, prefixes /80 /96 /112, ids6 fd00:da:1::/64$'
+	has "the IPv6 layout" "$out" '^family dual, base6 fd00:da::/48, field bits 16\+16\+16\+16, prefixes /80 /96 /112, ids6 fd00:da:1::/64, ID traffic IP-in-IP$'
 ok "topo gen --family ipv6" 0 d -t fattree:4 --family ipv6 topo gen output "$tmp/v6.conf" &&
 	ok "the IPv6 file reads back" 0 d -t "$tmp/v6.conf" addr show e1_1 &&
 	has "its alias" "$out" 'alias fd00:da::1:1:1:2 via core1 aggr1_1 tor1_1'
@@ -57,6 +57,19 @@ ok "path decode with a gap bit" 1 d -t fattree:4 --family dual path decode fd00:
 	has "gap message" "$err" "bits set between the base and the root field"
 ok "path list by an unknown IPv6 ID" 1 d -t fattree:4 --family dual path list fd00:da:1::99 e3_1 &&
 	has "unknown ID message" "$err" "No host has IPv6 ID"
+ok "topo show --outer ipv6" 0 d -t fattree:4 --family dual --outer ipv6 topo show &&
+	has "4in6 in dual stack" "$out" ', ID traffic 4in6$'
+ok "an IPv6-only fabric's ID traffic is 4in6" 0 d -j -t fattree:4 --family ipv6 topo show &&
+	is "outer in JSON" "$(jq -r '.[0].addressing6.outer' <<<"$out")" 4in6
+ok "outer ipv6 in an IPv4 fabric" 1 d -t fattree:4 --outer ipv6 topo show &&
+	has "its message" "$err" "outer ipv6 needs a fabric with IPv6"
+ok "outer ipv4 in an IPv6-only fabric" 1 d -t fattree:4 --family ipv6 --outer ipv4 topo show &&
+	has "its message" "$err" "outer ipv4 needs IPv4 aliases"
+ok "a bad outer" 2 d -t fattree:4 --outer ip6 topo show && has "outer message" "$err" "Invalid outer .ip6."
+ok "dual with outer ipv6: the 4in6 ID route" 0 d -t fattree:4 --family dual --outer ipv6 deploy netns "$tmp/v6o" &&
+	has "by the ToR's fe80::1, room for 40 bytes" "$(cat "$tmp/v6o/node/e1_1.batch")" \
+		'^route add 172.16.0.0/16 via inet6 fe80::1 dev eth0 src 172.16.0.1 mtu 1460 advmss 1420$' &&
+	has "its file says so" "$(cat "$tmp/v6o/dard.conf" 2>/dev/null || d -t fattree:4 --family dual --outer ipv6 topo gen)" '^outer ipv6$'
 ok "bad family" 2 d -t fattree:4 --family inet6 addr show && has "family message" "$err" "Invalid family .inet6."
 ok "base6 with host bits" 2 d -t fattree:4 --family ipv6 --base6 fd00::1/64 addr show &&
 	has "base6 message" "$err" "Invalid IPv6 base"

@@ -10,7 +10,8 @@
 # answered. Each inter-pod pair through core r crosses core r and no
 # other core: core r's ports count at least the 48 pings' requests and
 # replies, the other cores less than a tenth of that. The dual-stack
-# fabric still carries IPv4 ID traffic through the datapath in IPv4. In
+# fabric, brought up with --outer ipv6, carries IPv4 ID traffic 4in6 too:
+# the cores forward a ping's packets in IPv6 and none in IPv4. In
 # the IPv6-only one, whose switches have no IPv4 route and whose hosts no
 # IPv4 address on eth0, ID traffic crosses pods 4in6 (bpf/encap6.h): a
 # ping and a 20 MB TCP transfer from e1_1's ID to e3_1's arrive whole,
@@ -118,13 +119,30 @@ check_paths() {
 	done
 }
 
+# Packets the four cores forwarded in IPv4 and in IPv6 (nstat's).
+forwarded() {
+	local c v4=0 v6=0 a b
+	for c in core1 core2 core3 core4; do
+		read -r a b < <(on "$c" nstat -az IpForwDatagrams Ip6OutForwDatagrams |
+			awk '$1 == "IpForwDatagrams" { a = $2 } $1 == "Ip6OutForwDatagrams" { b = $2 } END { print a + 0, b + 0 }')
+		v4=$((v4 + a)) v6=$((v6 + b))
+	done
+	echo "$v4 $v6"
+}
+
 prefix=dard_t6b_$$_d
-t "dual-stack fattree:4 up" "$testbed" up fattree:4 --prefix "$prefix" --family dual
+t "dual-stack fattree:4 up, ID traffic 4in6" "$testbed" up fattree:4 --prefix "$prefix" \
+	--family dual --outer ipv6
 check_paths dual
-# IPv4 ID traffic still crosses pods through the datapath.
+# IPv4 ID traffic crosses pods through the datapath, in IPv6: the cores
+# forward five requests and five replies in IPv6, none in IPv4.
 id31=$(on e3_1 "$dardctl" -j addr show e3_1 | jq -r '.[0].id')
+read -r f4 f6 < <(forwarded)
 t "dual: IPv4 ID traffic to e3_1 through the datapath" \
-	on e1_1 ping -n -q -c 1 -W 2 "$id31"
+	on e1_1 ping -n -q -c 5 -i 0.2 -W 2 "$id31"
+read -r g4 g6 < <(forwarded)
+is "dual: the cores forwarded it in IPv6 ($((g6 - f6))), not IPv4 ($((g4 - f4)))" \
+	"$((g6 - f6 >= 10 && g4 == f4))" 1
 "$testbed" down --prefix "$prefix" >/dev/null
 prefix=""
 
