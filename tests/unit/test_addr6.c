@@ -276,6 +276,53 @@ static void test_family_names(void **state)
 	assert_false(dard_family_has6(DARD_FAMILY_IPV4));
 }
 
+/* The outer header: by family when auto, refused where it cannot go. */
+static void test_outer(void **state)
+{
+	static const struct {
+		int family, outer, outer6;
+		const char *err;
+	} rows[] = {
+		{DARD_FAMILY_IPV4, DARD_OUTER_AUTO, 0, NULL},
+		{DARD_FAMILY_DUAL, DARD_OUTER_AUTO, 0, NULL},
+		{DARD_FAMILY_IPV6, DARD_OUTER_AUTO, 1, NULL},
+		{DARD_FAMILY_DUAL, DARD_OUTER_IPV6, 1, NULL},
+		{DARD_FAMILY_DUAL, DARD_OUTER_IPV4, 0, NULL},
+		{DARD_FAMILY_IPV4, DARD_OUTER_IPV6, 0,
+		 "outer ipv6 needs a fabric with IPv6 (family ipv6 or dual)"},
+		{DARD_FAMILY_IPV6, DARD_OUTER_IPV4, 0,
+		 "outer ipv4 needs IPv4 aliases, which an IPv6-only fabric has not"},
+	};
+	struct dard_topo *t = unit_gen("fattree:4");
+	char err[DARD_ERR_MAX];
+	unsigned i;
+	int o;
+
+	for (o = DARD_OUTER_AUTO; o <= DARD_OUTER_IPV6; o++)
+		assert_int_equal(dard_outer_parse(dard_outer_name(o)), o);
+	assert_int_equal(dard_outer_parse("4in6"), -EINVAL);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct dard_plan_opts opts;
+		struct dard_plan *p;
+
+		dard_plan_opts_init(&opts);
+		opts.family = rows[i].family;
+		opts.outer = rows[i].outer;
+		err[0] = '\0';
+		p = dard_plan_new(t, &opts, err);
+		if (rows[i].err) {
+			assert_null(p);
+			assert_string_equal(err, rows[i].err);
+			continue;
+		}
+		if (!p)
+			fail_msg("row %u: %s", i, err);
+		assert_int_equal(dard_plan_outer6(p), rows[i].outer6);
+		dard_plan_free(p);
+	}
+	dard_topo_free(t);
+}
+
 /* IDs and aliases in separate, large enough IPv6 prefixes. */
 static void test_ids6_refused(void **state)
 {
@@ -393,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_decode_refused),
 		cmocka_unit_test(test_prefix6_parse),
 		cmocka_unit_test(test_family_names),
+		cmocka_unit_test(test_outer),
 		cmocka_unit_test(test_ids6_refused),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_refused),

@@ -39,7 +39,7 @@ static void test_err_keywords(void **state)
 	(void)state;
 	expect_err(
 		"nope\n", 1,
-		"unknown keyword `nope' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, family, base6, ids6, switch, host, link or alias)");
+		"unknown keyword `nope' (expected topology, capacity, levels, base, mode, ids, linknet, mgmtnet, family, base6, ids6, outer, switch, host, link or alias)");
 	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
 		snprintf(text, sizeof(text), "%s\n%s\n", once[i], once[i]);
 		snprintf(msg, sizeof(msg), "`%.*s' given twice",
