@@ -39,6 +39,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
+#include <linux/dard.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -263,25 +264,6 @@ static void set_dest(struct dard_dp *dp, const char *id)
 	}
 }
 
-/* The program's 4in6 layout, as the datapath's attach sets it. */
-static void set_outer6(struct bench_dp *s)
-{
-	unsigned f, i;
-
-	s->rodata->outer6 = 1;
-	s->rodata->plan_base4 = plan6->opts.base.addr;
-	for (i = 0; i < 4; i++)
-		s->rodata->plan_base6[i] =
-			ntohl(plan6->opts.base6.addr.s6_addr32[i]);
-	s->rodata->plan_nfields = plan6->nfields;
-	for (f = 0; f < plan6->nfields; f++) {
-		s->rodata->plan_shift4[f] = plan6->shift[f];
-		s->rodata->plan_width4[f] = plan6->width[f];
-		s->rodata->plan_shift6[f] = plan6->shift6[f];
-		s->rodata->plan_width6[f] = plan6->width6[f];
-	}
-}
-
 /* The loops over a table of n flows, set up for one case; v6: 4in6. */
 static struct bench_dp *load_as(uint32_t n, enum bench_case c, int v6)
 {
@@ -292,7 +274,8 @@ static struct bench_dp *load_as(uint32_t n, enum bench_case c, int v6)
 	if (!s)
 		exit(1);
 	if (v6)
-		set_outer6(s);
+		dard_dp_layout6((struct dard_layout6 *)&s->rodata->layout6,
+				plan6);
 	s->rodata->my_id = ip4(me);
 	s->rodata->elephant_age_ns = c == ELEPHANT ? 0 : ~0ULL;
 	s->rodata->elephant_dscp = 8;

@@ -330,7 +330,8 @@ egress_flow(struct __sk_buff *skb, struct iphdr *ip,
 static __always_inline int oversize(struct __sk_buff *skb, struct iphdr *ip,
 				    __u16 len, __u8 l4_hlen)
 {
-	__u32 outer = outer6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	__u32 outer =
+		layout6.outer6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
 
 	if (len > 0xffff - outer)
 		return 1;
@@ -440,15 +441,43 @@ static __always_inline int egress(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	}
 	account(f, &key, ip, len, l4_hlen, tcp_flags, now);
-	if (outer6 ? push_ip6ip(skb, &f->path, tos, len, outer_dscp(f, tos),
-				skb->hash & 0xfffff)
-		   : push_ipip(skb, &f->path, tos, frag, ipid, len,
-			       outer_dscp(f, tos))) {
+	if (layout6.outer6 ? push_ip6ip(skb, &f->path, tos, len,
+					outer_dscp(f, tos), skb->hash & 0xfffff)
+			   : push_ipip(skb, &f->path, tos, frag, ipid, len,
+				       outer_dscp(f, tos))) {
 		count(DARD_STAT_DROP_ADJUST);
 		return TC_ACT_SHOT;
 	}
 	count(DARD_STAT_ENCAP);
 	return TC_ACT_OK;
+}
+
+_Static_assert(DARD_STAT_DROP_CE_NOT_ECT != 0 && DARD_STAT_DROP_ADJUST != 0,
+	       "ecn_decap's 0 is no drop");
+
+/*
+ * RFC 6040 at decapsulation: congestion marked outside (outer_ecn, the
+ * outer header's two ECN bits) reaches an ECN-capable inside, whose
+ * header at in_off gets CE and its checksum mended; an inside that cannot
+ * carry the mark is dropped, as the congested switch would have dropped
+ * it. 0, or the counter of the drop. Packet pointers are stale after.
+ */
+static __always_inline __u32 ecn_decap(struct __sk_buff *skb, __u8 outer_ecn,
+				       struct iphdr *in, __u32 in_off)
+{
+	__u16 old, new;
+
+	if (outer_ecn != 3 || (in->tos & 3) == 3)
+		return 0;
+	if (!(in->tos & 3))
+		return DARD_STAT_DROP_CE_NOT_ECT;
+	old = *(__u16 *)in;
+	in->tos |= 3;
+	new = *(__u16 *)in;
+	if (bpf_l3_csum_replace(skb, in_off + offsetof(struct iphdr, check),
+				old, new, 2))
+		return DARD_STAT_DROP_ADJUST;
+	return 0;
 }
 
 /* ingress6(): 4in6 in, with the checks below; it needs my_id and count. */
@@ -459,9 +488,9 @@ static __always_inline int ingress(struct __sk_buff *skb)
 	struct iphdr *ip, *in;
 	void *data_end;
 	int truncated;
-	__u8 ce;
+	__u32 stat;
 
-	if (outer6 && skb->protocol == bpf_htons(ETH_P_IPV6))
+	if (layout6.outer6 && skb->protocol == bpf_htons(ETH_P_IPV6))
 		return ingress6(skb);
 	ip = parse_ipv4(skb, &truncated);
 	if (!ip) {
@@ -522,28 +551,10 @@ static __always_inline int ingress(struct __sk_buff *skb)
 		count(DARD_STAT_DROP_NOT_MINE);
 		return TC_ACT_SHOT;
 	}
-	/*
-	 * RFC 6040: congestion marked outside reaches an ECN-capable inside;
-	 * an inside that cannot carry the mark is dropped, as the congested
-	 * switch would have dropped it.
-	 */
-	if ((ip->tos & 3) == 3 && !(in->tos & 3)) {
-		count(DARD_STAT_DROP_CE_NOT_ECT);
+	stat = ecn_decap(skb, ip->tos & 3, in, ETH_HLEN + sizeof(*ip));
+	if (stat) {
+		count(stat);
 		return TC_ACT_SHOT;
-	}
-	ce = (ip->tos & 3) == 3 && (in->tos & 3) != 3;
-	if (ce) {
-		__u16 old = *(__u16 *)in, new;
-
-		in->tos |= 3;
-		new = *(__u16 *)in;
-		if (bpf_l3_csum_replace(skb,
-					ETH_HLEN + sizeof(*ip) +
-						offsetof(struct iphdr, check),
-					old, new, 2)) {
-			count(DARD_STAT_DROP_ADJUST);
-			return TC_ACT_SHOT;
-		}
 	}
 	if (pop_ipip(skb)) {
 		count(DARD_STAT_DROP_ADJUST);

@@ -30,17 +30,8 @@
 #define DARD_DECAP6_FLAGS BPF_F_ADJ_ROOM_DECAP_L3_IPV4
 #endif
 
-enum { DARD_FIELDS_MAX = 9 }; /* DARD_LEVEL_MAX + 1 */
-
 /* The plan's layout, set by the loader; outer6 0: IPv4 outer headers. */
-const volatile __u32 outer6 = 0;
-const volatile __u32 plan_base4 = 0;	 /* host order */
-const volatile __u32 plan_base6[4] = {}; /* host-order words, [0] first */
-const volatile __u32 plan_nfields = 0;
-const volatile __u8 plan_shift4[DARD_FIELDS_MAX] = {};
-const volatile __u8 plan_width4[DARD_FIELDS_MAX] = {};
-const volatile __u8 plan_shift6[DARD_FIELDS_MAX] = {};
-const volatile __u8 plan_width6[DARD_FIELDS_MAX] = {};
+const volatile struct dard_layout6 layout6 = {};
 
 static __always_inline __u32 field_mask(__u32 width)
 {
@@ -73,16 +64,17 @@ static __always_inline void alias_v6(__be32 a, __u32 *w)
 	__u32 v = bpf_ntohl(a);
 	int f;
 
-	w[0] = plan_base6[0];
-	w[1] = plan_base6[1];
-	w[2] = plan_base6[2];
-	w[3] = plan_base6[3];
+	w[0] = layout6.base6[0];
+	w[1] = layout6.base6[1];
+	w[2] = layout6.base6[2];
+	w[3] = layout6.base6[3];
 #pragma unroll
-	for (f = 0; f < DARD_FIELDS_MAX; f++) {
-		if (f >= plan_nfields)
+	for (f = 0; f < DARD_LAYOUT_FIELDS; f++) {
+		if (f >= layout6.nfields)
 			break;
-		put128(w, plan_shift6[f], plan_width6[f],
-		       (v >> plan_shift4[f]) & field_mask(plan_width4[f]));
+		put128(w, layout6.shift6[f], layout6.width6[f],
+		       (v >> layout6.shift4[f]) &
+			       field_mask(layout6.width4[f]));
 	}
 }
 
@@ -92,19 +84,19 @@ static __always_inline void alias_v6(__be32 a, __u32 *w)
  */
 static __always_inline int alias_v4(const __u32 *w, __be32 *out)
 {
-	__u32 v = plan_base4, back[4];
+	__u32 v = layout6.base4, back[4];
 	int f;
 
 #pragma unroll
-	for (f = 0; f < DARD_FIELDS_MAX; f++) {
+	for (f = 0; f < DARD_LAYOUT_FIELDS; f++) {
 		__u32 x;
 
-		if (f >= plan_nfields)
+		if (f >= layout6.nfields)
 			break;
-		x = get128(w, plan_shift6[f], plan_width6[f]);
-		if (x > field_mask(plan_width4[f]))
+		x = get128(w, layout6.shift6[f], layout6.width6[f]);
+		if (x > field_mask(layout6.width4[f]))
 			return -1;
-		v |= x << plan_shift4[f];
+		v |= x << layout6.shift4[f];
 	}
 	alias_v6(bpf_htonl(v), back);
 	if (back[0] != w[0] || back[1] != w[1] || back[2] != w[2] ||

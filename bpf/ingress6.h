@@ -19,6 +19,7 @@ static __always_inline int ingress6(struct __sk_buff *skb)
 	struct iphdr *in;
 	__u32 w[4];
 	__be32 alias;
+	__u32 stat;
 	__u8 tclass;
 	void *data;
 	int i;
@@ -66,22 +67,10 @@ static __always_inline int ingress6(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	}
 	tclass = ip6->priority << 4 | ip6->flow_lbl[0] >> 4;
-	if ((tclass & 3) == 3 && !(in->tos & 3)) {
-		count(DARD_STAT_DROP_CE_NOT_ECT);
+	stat = ecn_decap(skb, tclass & 3, in, ETH_HLEN + sizeof(*ip6));
+	if (stat) {
+		count(stat);
 		return TC_ACT_SHOT;
-	}
-	if ((tclass & 3) == 3 && (in->tos & 3) != 3) {
-		__u16 old = *(__u16 *)in, new;
-
-		in->tos |= 3;
-		new = *(__u16 *)in;
-		if (bpf_l3_csum_replace(skb,
-					ETH_HLEN + sizeof(*ip6) +
-						offsetof(struct iphdr, check),
-					old, new, 2)) {
-			count(DARD_STAT_DROP_ADJUST);
-			return TC_ACT_SHOT;
-		}
 	}
 	if (pop_ip6ip(skb)) {
 		count(DARD_STAT_DROP_ADJUST);

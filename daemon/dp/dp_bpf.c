@@ -24,6 +24,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <linux/dard.h>
+
 #include "addr.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
@@ -204,22 +206,21 @@ static int bpf_open(struct dard_dp **out, const char *ifname,
 	return 0;
 }
 
-/* 4in6: the plan's layout, for the program's alias_v6() and alias_v4(). */
-void dp_bpf_set_outer6(struct dard_tc *skel, const struct dard_plan *p)
+void dard_dp_layout6(struct dard_layout6 *l, const struct dard_plan *p)
 {
 	unsigned f, i;
 
-	skel->rodata->outer6 = 1;
-	skel->rodata->plan_base4 = p->opts.base.addr;
+	memset(l, 0, sizeof(*l));
+	l->outer6 = 1;
+	l->base4 = p->opts.base.addr;
 	for (i = 0; i < 4; i++)
-		skel->rodata->plan_base6[i] =
-			ntohl(p->opts.base6.addr.s6_addr32[i]);
-	skel->rodata->plan_nfields = p->nfields;
-	for (f = 0; f < p->nfields && f < DARD_LEVEL_MAX + 1; f++) {
-		skel->rodata->plan_shift4[f] = p->shift[f];
-		skel->rodata->plan_width4[f] = p->width[f];
-		skel->rodata->plan_shift6[f] = p->shift6[f];
-		skel->rodata->plan_width6[f] = p->width6[f];
+		l->base6[i] = ntohl(p->opts.base6.addr.s6_addr32[i]);
+	l->nfields = p->nfields;
+	for (f = 0; f < p->nfields && f < DARD_LAYOUT_FIELDS; f++) {
+		l->shift4[f] = p->shift[f];
+		l->width4[f] = p->width[f];
+		l->shift6[f] = p->shift6[f];
+		l->width6[f] = p->width6[f];
 	}
 }
 
@@ -259,7 +260,8 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	ret = if_mtu(o->ifname);
 	skel->rodata->fabric_mtu = ret > 0 ? ret : 1500;
 	if (o->outer6)
-		dp_bpf_set_outer6(skel, o->outer6);
+		dard_dp_layout6((struct dard_layout6 *)&skel->rodata->layout6,
+				o->outer6);
 	/* Hash maps are preallocated: size them for this tree. */
 	bpf_map__set_max_entries(skel->maps.dard_dests,
 				 o->max_dests ? o->max_dests : DARD_DESTS_MAX);

@@ -43,12 +43,4 @@ int dp_bpf_set_weights(struct dard_dp *dp, uint32_t id, const uint16_t *w,
 int dp_bpf_weights(struct dard_dp *dp, uint32_t id, uint16_t *slots,
 		   unsigned *n);
 
-struct dard_tc;
-struct dard_plan;
-/*
- * 4in6 (bpf/encap6.h): sets the skeleton's outer6 and the plan's layout,
- * before load; the attach does it for an IPv6-only fabric.
- */
-void dp_bpf_set_outer6(struct dard_tc *skel, const struct dard_plan *p);
-
 #endif /* _DARD_DP_BPF_H */

@@ -67,6 +67,24 @@ int dard_addr_parse(const char *s, uint32_t *addr)
 	return 0;
 }
 
+int dard_plen_parse(const char *s, unsigned max, unsigned *len)
+{
+	unsigned v = 0;
+
+	/* Digits only, no sign, no space; at most as many as max has. */
+	if (!*s || strlen(s) > (max >= 100 ? 3u : 2u))
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (*s - '0');
+	}
+	if (v > max)
+		return -EINVAL;
+	*len = v;
+	return 0;
+}
+
 int dard_prefix_parse(const char *s, struct dard_prefix *p)
 {
 	char buf[32];
@@ -80,20 +98,8 @@ int dard_prefix_parse(const char *s, struct dard_prefix *p)
 	buf[n] = '\0';
 	if (dard_addr_parse(buf, &p->addr))
 		return -EINVAL;
-	if (slash) {
-		const char *d = slash + 1;
-
-		if (!*d || strlen(d) > 2)
-			return -EINVAL;
-		len = 0;
-		for (; *d; d++) {
-			if (*d < '0' || *d > '9')
-				return -EINVAL;
-			len = len * 10 + (*d - '0');
-		}
-		if (len > 32)
-			return -EINVAL;
-	}
+	if (slash && dard_plen_parse(slash + 1, 32, &len))
+		return -EINVAL;
 	if (p->addr & ~dard_mask(len))
 		return -EINVAL;
 	p->len = len;

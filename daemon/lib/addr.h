@@ -127,6 +127,8 @@ uint32_t dard_plan_link_addr(const struct dard_plan *p, uint32_t link,
 const char *dard_mode_name(int mode);
 int dard_mode_parse(const char *s);
 uint32_t dard_mask(unsigned len);
+/* A prefix length after its '/': decimal digits, at most max; 0 or -EINVAL. */
+int dard_plen_parse(const char *s, unsigned max, unsigned *len);
 /* "a.b.c.d/len" or "a.b.c.d" (a /32); 0 or -EINVAL. */
 int dard_prefix_parse(const char *s, struct dard_prefix *p);
 int dard_addr_parse(const char *s, uint32_t *addr);

@@ -117,20 +117,8 @@ int dard_prefix6_parse(const char *s, struct dard_prefix6 *p)
 	buf[n] = '\0';
 	if (dard_addr6_parse(buf, &p->addr))
 		return -EINVAL;
-	if (slash) {
-		const char *d = slash + 1;
-
-		if (!*d || strlen(d) > 3)
-			return -EINVAL;
-		len = 0;
-		for (; *d; d++) {
-			if (*d < '0' || *d > '9')
-				return -EINVAL;
-			len = len * 10 + (*d - '0');
-		}
-		if (len > 128)
-			return -EINVAL;
-	}
+	if (slash && dard_plen_parse(slash + 1, 128, &len))
+		return -EINVAL;
 	if (host_bits(&p->addr, len))
 		return -EINVAL;
 	p->len = len;

@@ -25,7 +25,6 @@
 
 #include "addr6.h"
 #include "dp_env.h"
-#include "dp_bpf.h"
 #include "gen.h"
 
 /* The IPv6 forms of the env's paths {ours, the peer's}, index for index. */
@@ -65,7 +64,8 @@ setup6(void **state)
 	/* env_load() with the layout set between open and load. */
 	e->skel = dard_tc__open();
 	if (e->skel) {
-		dp_bpf_set_outer6(e->skel, p);
+		dard_dp_layout6(
+			(struct dard_layout6 *)&e->skel->rodata->layout6, p);
 		ret = env_load_opened(e, 0);
 	}
 	dard_plan_free(p);

@@ -52,6 +52,22 @@ enum dard_limits {
 	DARD_OUTER_TTL = 64,
 };
 
+/*
+ * 4in6 (the BPF datapath's bpf/encap6.h): how the plan lays its fields out
+ * in IPv4 and in IPv6, so that the program can turn a path's IPv4 alias
+ * into its IPv6 one and back; the loader fills it (dard_dp_layout6).
+ * outer6 0: IPv4 outer headers, the rest unused.
+ */
+#define DARD_LAYOUT_FIELDS 9 /* the plan's levels (8) and the host field */
+struct dard_layout6 {
+	__u32 outer6;
+	__u32 base4;	/* host order */
+	__u32 base6[4]; /* host-order words, [0] the address's first */
+	__u32 nfields;
+	__u8 shift4[DARD_LAYOUT_FIELDS], width4[DARD_LAYOUT_FIELDS];
+	__u8 shift6[DARD_LAYOUT_FIELDS], width6[DARD_LAYOUT_FIELDS];
+};
+
 /* The alias pair naming one path, in network byte order. */
 struct dard_alias_pair {
 	__be32 saddr;
