@@ -441,10 +441,11 @@ static __always_inline int egress(struct __sk_buff *skb)
 		return TC_ACT_SHOT;
 	}
 	account(f, &key, ip, len, l4_hlen, tcp_flags, now);
-	if (layout6.outer6 ? push_ip6ip(skb, &f->path, tos, len,
-					outer_dscp(f, tos), skb->hash & 0xfffff)
-			   : push_ipip(skb, &f->path, tos, frag, ipid, len,
-				       outer_dscp(f, tos))) {
+	if (layout6.outer6
+		    ? push_ip6ip(skb, &f->path, tos, len, outer_dscp(f, tos),
+				 bpf_get_hash_recalc(skb) & 0xfffff)
+		    : push_ipip(skb, &f->path, tos, frag, ipid, len,
+				outer_dscp(f, tos))) {
 		count(DARD_STAT_DROP_ADJUST);
 		return TC_ACT_SHOT;
 	}

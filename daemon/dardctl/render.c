@@ -94,7 +94,8 @@ void render_switch(FILE *f, const struct dard_topo *t,
 			return;
 		}
 		for (i = 0; i < cnt; i++)
-			render_entry(f, t, sw, &e[i], ip);
+			if (!e[i].only6)
+				render_entry(f, t, sw, &e[i], ip);
 		free(e);
 	}
 }

@@ -209,7 +209,10 @@ int dard_plan6_layout(struct dard_plan *p, char *err)
 			"ids6 %s leaves %u bits for host IDs, but ids /%u numbers them with %u",
 			dard_prefix6_str(&o->ids6.addr, o->ids6.len, b),
 			128 - o->ids6.len, o->ids.len, 32 - o->ids.len);
-	if (p->nfields * 16u <= avail) {
+	for (f = 0; f < p->nfields && p->width[f] <= 16; f++)
+		;
+	/* Whole groups when they fit, and no field is wider than one. */
+	if (f == p->nfields && p->nfields * 16u <= avail) {
 		memset(p->width6, 16, p->nfields);
 		total = p->nfields * 16u;
 	} else {
@@ -300,7 +303,9 @@ uint32_t dard_plan_find_id6(const struct dard_topo *t,
 
 	if (!dard_in_prefix6(a, &p->opts.ids6))
 		return DARD_NONE;
-	off = get6(a, 0, 32);
+	/* The host bits below ids6, 32 at most (ids6 is /96 or longer). */
+	off = get6(a, 0,
+		   128 - p->opts.ids6.len < 32 ? 128 - p->opts.ids6.len : 32);
 	if (off > field_mask(32 - ids->len))
 		return DARD_NONE;
 	h = dard_topo_find_id(t, ids->addr + off);

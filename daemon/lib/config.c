@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Parser of the host configuration file (see config.h); config_write.c writes
- * it. */
+/*
+ * Parser of the host configuration file (see config.h); config_alias.c
+ * reads and checks its alias lines, config_write.c writes it.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,37 +11,11 @@
 
 #include "addr6.h"
 #include "config.h"
+#include "config_int.h"
 #include "err.h"
 #include "num.h"
 
-enum { MAX_TOKENS = 4096, LINE_MAX_LEN = 65536 };
-
-/* An address of an alias line, checked once the plan exists. */
-struct alias_entry {
-	uint32_t host;
-	uint32_t addr; /* an IPv6 alias's IPv4 form once checked */
-	unsigned line;
-	int v6;
-	struct in6_addr addr6;
-};
-
-struct parser {
-	struct dard_config *cfg;
-	char *err;	    /* the caller's, DARD_ERR_MAX */
-	unsigned *err_line; /* the caller's */
-	unsigned line;
-	char *tok[MAX_TOKENS];
-	unsigned ntok;
-	uint32_t capacity;
-	int have_links;
-	unsigned seen;	     /* single-valued keywords given, by bit */
-	unsigned *node_line; /* declaring line per node */
-	size_t node_line_cap;
-	struct alias_entry *aliases;
-	size_t naliases, aliases_cap;
-};
-
-static int perr(struct parser *ps, int ret, const char *fmt, ...)
+int cfg_perr(struct parser *ps, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -53,7 +29,7 @@ static int perr(struct parser *ps, int ret, const char *fmt, ...)
 static int prefix_arg(struct parser *ps, struct dard_prefix *p)
 {
 	if (dard_prefix_parse(ps->tok[1], p))
-		return perr(
+		return cfg_perr(
 			ps, -EINVAL,
 			"%s: invalid prefix `%s' (expected A.B.C.D/LEN with no host bits set)",
 			ps->tok[0], ps->tok[1]);
@@ -72,7 +48,7 @@ static int note_node(struct parser *ps)
 			cap *= 2;
 		p = realloc(ps->node_line, cap * sizeof(*p));
 		if (!p)
-			return perr(ps, -ENOMEM, "out of memory");
+			return cfg_perr(ps, -ENOMEM, "out of memory");
 		ps->node_line = p;
 		ps->node_line_cap = cap;
 	}
@@ -95,20 +71,22 @@ static int node_opts(struct parser *ps, unsigned from, int host)
 		else if (host && !strcmp(ps->tok[i], "id"))
 			dst = &n->id;
 		else
-			return perr(ps, -EINVAL,
-				    "%s: unknown option `%s' (expected %s)",
-				    n->name, ps->tok[i],
-				    host ? "`id ADDR' or `mgmt ADDR'"
-					 : "`mgmt ADDR'");
+			return cfg_perr(ps, -EINVAL,
+					"%s: unknown option `%s' (expected %s)",
+					n->name, ps->tok[i],
+					host ? "`id ADDR' or `mgmt ADDR'"
+					     : "`mgmt ADDR'");
 		if (i + 1 >= ps->ntok)
-			return perr(ps, -EINVAL, "%s: `%s' needs an address",
-				    n->name, ps->tok[i]);
+			return cfg_perr(ps, -EINVAL,
+					"%s: `%s' needs an address", n->name,
+					ps->tok[i]);
 		if (*dst)
-			return perr(ps, -EINVAL, "%s: `%s' given twice",
-				    n->name, ps->tok[i]);
+			return cfg_perr(ps, -EINVAL, "%s: `%s' given twice",
+					n->name, ps->tok[i]);
 		if (dard_addr_parse(ps->tok[i + 1], dst) || !*dst)
-			return perr(ps, -EINVAL, "%s: invalid %s address `%s'",
-				    n->name, ps->tok[i], ps->tok[i + 1]);
+			return cfg_perr(ps, -EINVAL,
+					"%s: invalid %s address `%s'", n->name,
+					ps->tok[i], ps->tok[i + 1]);
 	}
 	return 0;
 }
@@ -124,10 +102,10 @@ static int endpoint(struct parser *ps, char *s, unsigned *port)
 		*colon = '\0';
 	n = dard_topo_find(t, s);
 	if (n == DARD_NONE)
-		return perr(ps, -ENOENT, "link: unknown node `%s'", s);
+		return cfg_perr(ps, -ENOENT, "link: unknown node `%s'", s);
 	if (!colon) {
 		if (!t->node[n].is_host)
-			return perr(
+			return cfg_perr(
 				ps, -EINVAL,
 				"link: expected %s:PORT (only a host's port may be left out)",
 				s);
@@ -135,9 +113,10 @@ static int endpoint(struct parser *ps, char *s, unsigned *port)
 		return 0;
 	}
 	if (dard_parse_u32(colon + 1, 1, DARD_PORT_MAX, &v))
-		return perr(ps, -EINVAL,
-			    "link: invalid port `%s' of `%s' (expected 1..%d)",
-			    colon + 1, s, DARD_PORT_MAX);
+		return cfg_perr(
+			ps, -EINVAL,
+			"link: invalid port `%s' of `%s' (expected 1..%d)",
+			colon + 1, s, DARD_PORT_MAX);
 	*port = v;
 	return 0;
 }
@@ -152,14 +131,15 @@ static int do_link(struct parser *ps)
 
 	if (ps->ntok > 3) {
 		if (ps->ntok != 5 || strcmp(ps->tok[3], "capacity"))
-			return perr(
+			return cfg_perr(
 				ps, -EINVAL,
 				"link: expected `capacity MBIT' after the ends, got `%s'",
 				ps->tok[3]);
 		if (dard_parse_u32(ps->tok[4], 1, UINT32_MAX - 1, &mbps))
-			return perr(ps, -EINVAL,
-				    "link: invalid capacity `%s' (Mbit/s, > 0)",
-				    ps->tok[4]);
+			return cfg_perr(
+				ps, -EINVAL,
+				"link: invalid capacity `%s' (Mbit/s, > 0)",
+				ps->tok[4]);
 	}
 	ret = endpoint(ps, ps->tok[1], &up_port);
 	if (ret)
@@ -170,43 +150,8 @@ static int do_link(struct parser *ps)
 	ret = dard_topo_add_link(t, ps->tok[1], up_port, ps->tok[2], down_port,
 				 mbps, err);
 	if (ret)
-		return perr(ps, ret, "link: %s", err);
+		return cfg_perr(ps, ret, "link: %s", err);
 	ps->have_links = 1;
-	return 0;
-}
-
-/* "alias HOST ADDR...": a host's aliases may span several lines. */
-static int do_alias(struct parser *ps)
-{
-	struct dard_topo *t = ps->cfg->topo;
-	uint32_t h;
-	unsigned i;
-
-	h = dard_topo_find(t, ps->tok[1]);
-	if (h == DARD_NONE || !t->node[h].is_host)
-		return perr(ps, -EINVAL, "alias: `%s' is not a host",
-			    ps->tok[1]);
-	for (i = 2; i < ps->ntok; i++) {
-		struct alias_entry e = {.host = h, .line = ps->line};
-
-		e.v6 = strchr(ps->tok[i], ':') != NULL;
-		if (e.v6 ? dard_addr6_parse(ps->tok[i], &e.addr6)
-			 : dard_addr_parse(ps->tok[i], &e.addr))
-			return perr(ps, -EINVAL, "alias: invalid address `%s'",
-				    ps->tok[i]);
-		if (ps->naliases == ps->aliases_cap) {
-			size_t cap =
-				ps->aliases_cap ? ps->aliases_cap * 2 : 1024;
-			void *p = realloc(ps->aliases,
-					  cap * sizeof(*ps->aliases));
-
-			if (!p)
-				return perr(ps, -ENOMEM, "out of memory");
-			ps->aliases = p;
-			ps->aliases_cap = cap;
-		}
-		ps->aliases[ps->naliases++] = e;
-	}
 	return 0;
 }
 
@@ -221,10 +166,12 @@ static int do_topology(struct parser *ps)
 static int do_capacity(struct parser *ps)
 {
 	if (ps->have_links)
-		return perr(ps, -EINVAL, "capacity must come before the links");
+		return cfg_perr(ps, -EINVAL,
+				"capacity must come before the links");
 	if (dard_parse_u32(ps->tok[1], 1, UINT32_MAX - 1, &ps->capacity))
-		return perr(ps, -EINVAL, "invalid capacity `%s' (Mbit/s, > 0)",
-			    ps->tok[1]);
+		return cfg_perr(ps, -EINVAL,
+				"invalid capacity `%s' (Mbit/s, > 0)",
+				ps->tok[1]);
 	ps->cfg->topo->mbps = ps->capacity;
 	return 0;
 }
@@ -236,13 +183,13 @@ static int do_levels(struct parser *ps)
 	int ret;
 
 	if (ps->ntok - 1 > DARD_LEVEL_MAX)
-		return perr(ps, -E2BIG,
-			    "levels: at most %d switch levels, got %u",
-			    DARD_LEVEL_MAX, ps->ntok - 1);
+		return cfg_perr(ps, -E2BIG,
+				"levels: at most %d switch levels, got %u",
+				DARD_LEVEL_MAX, ps->ntok - 1);
 	for (i = 1; i < ps->ntok; i++) {
 		ret = dard_topo_add_level(ps->cfg->topo, ps->tok[i], err);
 		if (ret)
-			return perr(ps, ret, "levels: %s", err);
+			return cfg_perr(ps, ret, "levels: %s", err);
 	}
 	return 0;
 }
@@ -275,7 +222,7 @@ static int do_prefix6(struct parser *ps)
 	if (dard_prefix6_parse(ps->tok[1], strcmp(ps->tok[0], "base6")
 						   ? &o->ids6
 						   : &o->base6))
-		return perr(
+		return cfg_perr(
 			ps, -EINVAL,
 			"%s: invalid IPv6 prefix `%s' (expected ADDR/LEN with no host bits set)",
 			ps->tok[0], ps->tok[1]);
@@ -289,8 +236,8 @@ static int choice_arg(struct parser *ps, int (*parse)(const char *s),
 	int ret = parse(ps->tok[1]);
 
 	if (ret < 0)
-		return perr(ps, -EINVAL, "invalid %s `%s' (expected %s)",
-			    ps->tok[0], ps->tok[1], expected);
+		return cfg_perr(ps, -EINVAL, "invalid %s `%s' (expected %s)",
+				ps->tok[0], ps->tok[1], expected);
 	*dst = ret;
 	return 0;
 }
@@ -321,13 +268,13 @@ static int do_node(struct parser *ps, int host)
 	int ret;
 
 	if (!t->nlevels)
-		return perr(ps, -EINVAL,
-			    "%s before `levels': declare the levels first",
-			    ps->tok[0]);
+		return cfg_perr(ps, -EINVAL,
+				"%s before `levels': declare the levels first",
+				ps->tok[0]);
 	ret = host ? dard_topo_add_host(t, ps->tok[1], err)
 		   : dard_topo_add_switch(t, ps->tok[1], ps->tok[2], err);
 	if (ret)
-		return perr(ps, ret, "%s", err);
+		return cfg_perr(ps, ret, "%s", err);
 	return note_node(ps) ?: node_opts(ps, host ? 2 : 3, host);
 }
 
@@ -372,7 +319,7 @@ static const struct keyword {
 	 1},
 	{"link", do_link, "link UPPER:PORT LOWER[:PORT] [capacity MBIT]", 3, 5,
 	 0, 0},
-	{"alias", do_alias, "alias HOST ADDR...", 3, MAX_TOKENS, 0, 0},
+	{"alias", cfg_do_alias, "alias HOST ADDR...", 3, MAX_TOKENS, 0, 0},
 };
 
 #define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
@@ -399,124 +346,22 @@ static int statement(struct parser *ps)
 		/* Not quoted when no keyword is that long: a key file given
 		 * as the configuration would put its key in the message. */
 		if (strlen(kw) > 16)
-			return perr(ps, -EINVAL,
-				    "unknown keyword of %zu characters "
-				    "(expected %s)",
-				    strlen(kw), list);
-		return perr(ps, -EINVAL, "unknown keyword `%s' (expected %s)",
-			    kw, list);
+			return cfg_perr(ps, -EINVAL,
+					"unknown keyword of %zu characters "
+					"(expected %s)",
+					strlen(kw), list);
+		return cfg_perr(ps, -EINVAL,
+				"unknown keyword `%s' (expected %s)", kw, list);
 	}
 	k = &keywords[i];
 	if (k->once && ps->seen & 1U << i)
-		return perr(ps, -EINVAL, "`%s' given twice", kw);
+		return cfg_perr(ps, -EINVAL, "`%s' given twice", kw);
 	ps->seen |= 1U << i;
 	if (ps->ntok < k->min || ps->ntok > k->max ||
 	    (k->paired && (ps->ntok - k->min) % 2))
-		return perr(ps, -EINVAL, "expected `%s', got %u word%s",
-			    k->usage, ps->ntok, ps->ntok == 1 ? "" : "s");
+		return cfg_perr(ps, -EINVAL, "expected `%s', got %u word%s",
+				k->usage, ps->ntok, ps->ntok == 1 ? "" : "s");
 	return k->fn(ps);
-}
-
-static int cmp_alias(const void *a, const void *b)
-{
-	const struct alias_entry *x = a, *y = b;
-
-	if (x->host != y->host)
-		return x->host < y->host ? -1 : 1;
-	if (x->v6 != y->v6)
-		return x->v6 - y->v6;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static const char *alias_str(const struct alias_entry *a, char *buf)
-{
-	return a->v6 ? dard_addr6_str(&a->addr6, buf)
-		     : dard_addr_str(a->addr, buf);
-}
-
-/* An alias line's address in the plan's IPv4 form, checked. */
-static int alias_v4(struct parser *ps, struct alias_entry *a, char *err)
-{
-	const struct dard_plan *p = ps->cfg->plan;
-	char b[INET6_ADDRSTRLEN];
-
-	if (a->v6 ? !dard_family_has6(p->opts.family)
-		  : !dard_family_has4(p->opts.family))
-		return dard_fail(err, -EINVAL,
-				 "%s is IPv%d, but the fabric's family is %s",
-				 alias_str(a, b), a->v6 ? 6 : 4,
-				 dard_family_name(p->opts.family));
-	return a->v6 ? dard_plan_v4(p, &a->addr6, &a->addr, err) : 0;
-}
-
-/*
- * Listed aliases must be exactly the ones the plan gives each host, in
- * each family listed.
- */
-static int check_aliases(struct parser *ps)
-{
-	struct dard_config *cfg = ps->cfg;
-	const struct dard_topo *t = cfg->topo;
-	uint32_t chain[DARD_LEVEL_MAX + 1];
-	char err[DARD_ERR_MAX], b[INET6_ADDRSTRLEN];
-	size_t i, first;
-
-	for (i = 0; i < ps->naliases; i++) {
-		struct alias_entry *a = &ps->aliases[i];
-		uint32_t h = DARD_NONE;
-
-		ps->line = a->line;
-		if (alias_v4(ps, a, err))
-			;
-		else if (a->v6)
-			h = dard_plan_decode6(t, cfg->plan, &a->addr6, chain,
-					      err);
-		else
-			h = dard_plan_decode(t, cfg->plan, a->addr, chain, err);
-		if (h == DARD_NONE)
-			return perr(ps, -EINVAL, "alias %s: %s",
-				    t->node[a->host].name, err);
-		if (h != a->host)
-			return perr(
-				ps, -EINVAL,
-				"alias %s: %s belongs to %s under this plan",
-				t->node[a->host].name, alias_str(a, b),
-				t->node[h].name);
-	}
-	if (!ps->naliases)
-		return 0;
-	qsort(ps->aliases, ps->naliases, sizeof(*ps->aliases), cmp_alias);
-	for (first = 0; first < ps->naliases; first = i) {
-		uint32_t h = ps->aliases[first].host;
-		int v6 = ps->aliases[first].v6;
-		unsigned last = 0;
-
-		for (i = first; i < ps->naliases && ps->aliases[i].host == h &&
-				ps->aliases[i].v6 == v6;
-		     i++) {
-			last = ps->aliases[i].line > last ? ps->aliases[i].line
-							  : last;
-			if (i > first &&
-			    ps->aliases[i].addr == ps->aliases[i - 1].addr) {
-				ps->line = ps->aliases[i].line;
-				return perr(ps, -EINVAL,
-					    "alias %s: %s listed twice",
-					    t->node[h].name,
-					    alias_str(&ps->aliases[i], b));
-			}
-		}
-		if (i - first != dard_plan_naliases(t, h)) {
-			ps->line = last;
-			return perr(
-				ps, -EINVAL,
-				"alias %s: %zu %saliases listed, the plan gives %u",
-				t->node[h].name, i - first, v6 ? "IPv6 " : "",
-				dard_plan_naliases(t, h));
-		}
-	}
-	return 0;
 }
 
 struct addr_owner {
@@ -543,7 +388,7 @@ static int check_unique(struct parser *ps, int ids)
 	int ret = 0;
 
 	if (!o)
-		return perr(ps, -ENOMEM, "out of memory");
+		return cfg_perr(ps, -ENOMEM, "out of memory");
 	for (i = 0; i < t->nnodes; i++) {
 		if (ids && !t->node[i].is_host)
 			continue;
@@ -555,10 +400,10 @@ static int check_unique(struct parser *ps, int ids)
 		if (o[i].addr != o[i - 1].addr)
 			continue;
 		ps->line = ps->node_line[o[i].node];
-		ret = perr(ps, -EEXIST, "%s: %s address %s is also %s's",
-			   t->node[o[i].node].name, ids ? "ID" : "mgmt",
-			   dard_addr_str(o[i].addr, b),
-			   t->node[o[i - 1].node].name);
+		ret = cfg_perr(ps, -EEXIST, "%s: %s address %s is also %s's",
+			       t->node[o[i].node].name, ids ? "ID" : "mgmt",
+			       dard_addr_str(o[i].addr, b),
+			       t->node[o[i - 1].node].name);
 		break;
 	}
 	free(o);
@@ -578,8 +423,9 @@ static int tokenize(struct parser *ps, char *line)
 		if (!*s)
 			return 0;
 		if (ps->ntok == MAX_TOKENS)
-			return perr(ps, -E2BIG, "more than %d words on a line",
-				    MAX_TOKENS);
+			return cfg_perr(ps, -E2BIG,
+					"more than %d words on a line",
+					MAX_TOKENS);
 		ps->tok[ps->ntok++] = s;
 		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
 			s++;
@@ -632,7 +478,7 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 	cfg->topo = dard_topo_new();
 	line = malloc(LINE_MAX_LEN + 1);
 	if (!cfg->topo || !line) {
-		ret = perr(&ps, -ENOMEM, "out of memory");
+		ret = cfg_perr(&ps, -ENOMEM, "out of memory");
 		goto out;
 	}
 	while (off < len) {
@@ -641,12 +487,12 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 
 		ps.line++;
 		if (n > LINE_MAX_LEN) {
-			ret = perr(&ps, -E2BIG, "line longer than %d bytes",
-				   LINE_MAX_LEN);
+			ret = cfg_perr(&ps, -E2BIG, "line longer than %d bytes",
+				       LINE_MAX_LEN);
 			goto out;
 		}
 		if (memchr(text + off, '\0', n)) {
-			ret = perr(&ps, -EINVAL, "NUL byte in line");
+			ret = cfg_perr(&ps, -EINVAL, "NUL byte in line");
 			goto out;
 		}
 		memcpy(line, text + off, n);
@@ -675,9 +521,10 @@ int dard_config_parse(struct dard_config *cfg, const char *text, size_t len,
 		goto out;
 	}
 	ret = check_unique(&ps, 1) ?: check_unique(&ps, 0) ?:
-					       check_aliases(&ps);
+					       cfg_check_aliases(&ps);
 out:
 	free(ps.aliases);
+	free(ps.addr6);
 	free(ps.node_line);
 	free(line);
 	if (ret) {

@@ -157,11 +157,19 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 	 * with an ICMP error. Without this it would miss the downhill table,
 	 * go up by source and come straight back down until its TTL ran out.
 	 */
-	if (!nd->is_host && p->plen[nd->level] != p->plen[nd->level + 1])
-		for (i = 0; i < nd->nalloc; i++)
+	/*
+	 * IPv6 may need it where IPv4 does not: a field of no IPv4 bits
+	 * still has its 16 in IPv6, so there the child's prefix is longer.
+	 */
+	if (!nd->is_host && (p->plen[nd->level] != p->plen[nd->level + 1] ||
+			     p->plen6[nd->level] != p->plen6[nd->level + 1]))
+		for (i = 0; i < nd->nalloc; i++) {
 			add(e, &cnt, DARD_SW_UNREACHABLE, DARD_TABLE_DOWNHILL,
 			    p->alloc[nd->alloc + i].prefix, p->plen[nd->level],
 			    nd->level);
+			e[cnt - 1].only6 =
+				p->plen[nd->level] == p->plen[nd->level + 1];
+		}
 	add(e, &cnt, DARD_SW_RULE, DARD_TABLE_DOWNHILL, 0, 0, 0);
 	e[cnt - 1].pref = DARD_TABLE_DOWNHILL;
 	add_uphill(t, p, sw, e, &cnt, r);

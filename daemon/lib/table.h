@@ -57,6 +57,7 @@ struct dard_sw_entry {
 	uint32_t prefix, via; /* host order */
 	uint8_t len;
 	uint8_t field; /* p->plen[field] == len, when len is not 0 */
+	uint8_t only6; /* IPv6's alone (an unreachable IPv4 does not need) */
 	uint16_t port;
 };
 

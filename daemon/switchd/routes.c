@@ -83,6 +83,11 @@ struct nlreq {
 	char attrs[64];
 };
 
+/* The most a message carries: an IPv6 route's table, oif, dst, gateway. */
+_Static_assert(sizeof(((struct nlreq *)0)->attrs) >=
+		       2 * RTA_SPACE(sizeof(uint32_t)) + 2 * RTA_SPACE(16),
+	       "room for an IPv6 route's attributes");
+
 static void put_attr(struct nlreq *q, uint16_t type, const void *data,
 		     uint16_t len)
 {
@@ -241,7 +246,7 @@ void sw_routes_reconcile(struct sw_routes *r, uint64_t now)
 	r->pending = 0;
 	r->last_ns = now;
 	for (i = 0; i < r->n; i++) {
-		if (r->has4)
+		if (r->has4 && !r->e[i].only6)
 			reconcile_one(r, i, AF_INET, now);
 		if (r->has6)
 			reconcile_one(r, i, AF_INET6, now);

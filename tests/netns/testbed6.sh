@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # The namespace testbed with IPv6 (issue 32; `testbed up --family'): on a
-# dual-stack fattree:4 (datapath attached) and an IPv6-only one (no
-# datapath), every path of every ToR pair is reachable by its IPv6
+# dual-stack fattree:4 and an IPv6-only one, both with the datapath
+# attached, every path of every ToR pair is reachable by its IPv6
 # alias pair: from the first host under each ToR, a ping from its alias
 # through root r to the alias through root r of the first host under
 # every other ToR (8 ToRs: 56 ordered pairs, 4 roots, 224 pings), each

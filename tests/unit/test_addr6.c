@@ -323,6 +323,33 @@ static void test_outer(void **state)
 	dard_topo_free(t);
 }
 
+/* An ids6 longer than /96: the IDs' offsets fill its few host bits. */
+static void test_long_ids6(void **state)
+{
+	struct dard_plan_opts o;
+	char err[DARD_ERR_MAX] = "";
+	struct dard_topo *t = unit_gen("fattree:4");
+	struct dard_plan *p;
+	struct in6_addr a;
+	uint32_t i;
+
+	dard_plan_opts_init(&o);
+	o.family = DARD_FAMILY_DUAL;
+	assert_int_equal(dard_prefix_parse("172.16.0.0/24", &o.ids), 0);
+	assert_int_equal(dard_prefix6_parse("fd00:da:1::1:0/112", &o.ids6), 0);
+	p = dard_plan_new(t, &o, err);
+	if (!p)
+		fail_msg("%s", err);
+	for (i = 0; i < t->nhosts; i++) {
+		dard_plan_id6(t, p, t->hosts[i], &a);
+		assert_int_equal(dard_plan_find_id6(t, p, &a), t->hosts[i]);
+	}
+	a = A6("fd00:da:1::1:1");
+	assert_int_equal(dard_plan_find_id6(t, p, &a), find(t, "e1_1"));
+	dard_plan_free(p);
+	dard_topo_free(t);
+}
+
 /* IDs and aliases in separate, large enough IPv6 prefixes. */
 static void test_ids6_refused(void **state)
 {
@@ -441,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_prefix6_parse),
 		cmocka_unit_test(test_family_names),
 		cmocka_unit_test(test_outer),
+		cmocka_unit_test(test_long_ids6),
 		cmocka_unit_test(test_ids6_refused),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_refused),

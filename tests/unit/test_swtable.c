@@ -168,12 +168,51 @@ static void test_prefix6(void **state)
 	dard_topo_free(t);
 }
 
+/*
+ * A field of no IPv4 bits (fattree:2, compact: an aggregation switch has
+ * one down port) still has 16 in IPv6: the switch's own IPv6 prefix is
+ * shorter than its child's, and unreachable in IPv6 alone.
+ */
+static void test_unreachable_only6(void **state)
+{
+	struct dard_plan_opts o;
+	struct dard_topo *t = unit_gen("fattree:2");
+	struct dard_plan *p;
+	struct dard_sw_entry *e;
+	char err[DARD_ERR_MAX];
+	uint32_t n, i, only6 = 0, unreach = 0;
+	int family;
+
+	for (family = DARD_FAMILY_IPV4; family <= DARD_FAMILY_DUAL;
+	     family += DARD_FAMILY_DUAL - DARD_FAMILY_IPV4) {
+		dard_plan_opts_init(&o);
+		o.family = family;
+		o.mode = DARD_MODE_COMPACT;
+		p = dard_plan_new(t, &o, err);
+		assert_non_null(p);
+		assert_int_equal(dard_table_switch(t, p, find(t, "aggr1_1"), &e,
+						   &n, err),
+				 0);
+		for (i = 0; i < n; i++) {
+			unreach += e[i].kind == DARD_SW_UNREACHABLE;
+			only6 += e[i].only6;
+		}
+		free(e);
+		dard_plan_free(p);
+	}
+	/* None in IPv4; one in dual stack, IPv6's alone. */
+	assert_int_equal(unreach, 1);
+	assert_int_equal(only6, 1);
+	dard_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggr),
 		cmocka_unit_test(test_every_switch),
 		cmocka_unit_test(test_prefix6),
+		cmocka_unit_test(test_unreachable_only6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
