@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 
 #include "ctl.h"
+#include "addr6.h"
 #include "args.h"
 #include "load.h"
 #include "dpopen.h"
@@ -52,24 +53,42 @@ struct show {
 	uint64_t now;
 };
 
+/*
+ * A flow's alias pair: in IPv6 where its packets cross the fabric in
+ * IPv6 (4in6), its IPv4 form in JSON always.
+ */
+static void print_pair(const struct dard_plan *p,
+		       const struct dard_alias_pair *pair)
+{
+	int v6 = dard_plan_outer6(p);
+	char b[INET6_ADDRSTRLEN];
+	struct in6_addr a6;
+
+	snprintf(b, sizeof(b), "%s", inet_ntoa((struct in_addr){pair->saddr}));
+	print_string(v6 ? PRINT_JSON : PRINT_ANY, "saddr", " via %s", b);
+	snprintf(b, sizeof(b), "%s", inet_ntoa((struct in_addr){pair->daddr}));
+	print_string(v6 ? PRINT_JSON : PRINT_ANY, "daddr", " -> %s", b);
+	if (!v6)
+		return;
+	dard_plan_v6(p, ntohl(pair->saddr), &a6);
+	print_string(PRINT_ANY, "saddr6", " via %s", dard_addr6_str(&a6, b));
+	dard_plan_v6(p, ntohl(pair->daddr), &a6);
+	print_string(PRINT_ANY, "daddr6", " -> %s", dard_addr6_str(&a6, b));
+}
+
 static int show_cb(const struct dard_flow_key *k, const struct dard_flow *f,
 		   void *arg)
 {
 	struct show *s = arg;
 	const struct dard_topo *t = s->c->cfg.topo;
-	char b[64], p[DARD_IPPROTO_STRLEN];
+	char p[DARD_IPPROTO_STRLEN];
 	struct dard_path path;
 	unsigned i;
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "proto", "%s", dard_ipproto_name(k->proto, p));
 	ctl_print_ends(k);
-	snprintf(b, sizeof(b), "%s",
-		 inet_ntoa((struct in_addr){f->path.saddr}));
-	print_string(PRINT_ANY, "saddr", " via %s", b);
-	snprintf(b, sizeof(b), "%s",
-		 inet_ntoa((struct in_addr){f->path.daddr}));
-	print_string(PRINT_ANY, "daddr", " -> %s", b);
+	print_pair(s->c->cfg.plan, &f->path);
 	open_json_array(PRINT_JSON, "switches");
 	if (!dard_path_decode(s->pc, ntohl(f->path.saddr), ntohl(f->path.daddr),
 			      &path, NULL)) {

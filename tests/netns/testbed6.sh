@@ -188,6 +188,10 @@ read -r sent recvd < <(jq -r '"\(.end.sum_sent.bytes) \(.end.sum_received.bytes)
 is "ipv6: every byte of the transfer arrived ($recvd)" "$((${recvd:-0} > 20000000 && recvd == sent))" 1
 is "ipv6: the datapath moved it at its RTO" "$(($(stat e1_1 repath_rto) > rto0))" 1
 is "ipv6: off $core" "$(data_flow | jq --arg c "$core" '.switches | index($c) == null')" true
+has "ipv6: flow show gives its pair in IPv6" "$(on e1_1 "$dardctl" flow show dev eth0)" \
+	'^tcp .* via fd00:da::[0-9a-f:]+ -> fd00:da::[0-9a-f:]+ \(tor1_1 '
+is "ipv6: and in JSON, with its IPv4 form" \
+	"$(data_flow | jq -r '(.saddr6 | startswith("fd00:da::")) and (.saddr | startswith("10."))')" true
 is "ipv6: e3_1 dropped nothing it unwrapped" \
 	"$(on e3_1 "$dardctl" -j dp stats eth0 | jq '[.[0] | to_entries[] | select(.key | startswith("drop")) | .value] | add // 0')" 0
 "$testbed" down --prefix "$prefix" >/dev/null
