@@ -24,7 +24,10 @@ static __always_inline int ingress6(struct __sk_buff *skb)
 	void *data;
 	int i;
 
-	data = pull_revalidate(skb, ETH_HLEN + sizeof(*ip6));
+	/* Pulled in only when outside the linear part, as ingress() does. */
+	data = pkt_data(skb);
+	if (data + ETH_HLEN + sizeof(*ip6) > pkt_end(skb))
+		data = pull_revalidate(skb, ETH_HLEN + sizeof(*ip6));
 	if (!data) {
 		count(DARD_STAT_INGRESS_PASS);
 		return TC_ACT_OK;
@@ -43,7 +46,10 @@ static __always_inline int ingress6(struct __sk_buff *skb)
 		count(DARD_STAT_INGRESS_PASS);
 		return TC_ACT_OK;
 	}
-	data = pull_revalidate(skb, ETH_HLEN + sizeof(*ip6) + sizeof(*in));
+	data = pkt_data(skb);
+	if (data + ETH_HLEN + sizeof(*ip6) + sizeof(*in) > pkt_end(skb))
+		data = pull_revalidate(skb,
+				       ETH_HLEN + sizeof(*ip6) + sizeof(*in));
 	if (!data) {
 		count(DARD_STAT_DROP_TRUNCATED);
 		return TC_ACT_SHOT;

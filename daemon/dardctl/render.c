@@ -49,18 +49,23 @@ void render_links(FILE *f, const struct dard_topo *t, const struct dard_plan *p,
 	}
 }
 
-/* One route or rule of dard_table_switch() as an ip command. */
-static void render_entry(FILE *f, const struct dard_topo *t, uint32_t sw,
-			 const struct dard_sw_entry *e, const char *ip)
+void render_entry(FILE *f, const struct dard_topo *t, uint32_t sw,
+		  const struct dard_sw_entry *e, const char *ip, int v6)
 {
-	char b[24], c[24], ifn[16];
+	char b[DARD_PREFIX6_STRLEN], c[INET6_ADDRSTRLEN], ifn[16];
 
-	dard_prefix_str(e->prefix, e->len, b);
+	if (v6) {
+		dard_prefix6_str(&e->prefix6.addr, e->prefix6.len, b);
+		dard_addr6_str(&e->via6, c);
+	} else {
+		dard_prefix_str(e->prefix, e->len, b);
+		dard_addr_str(e->via, c);
+	}
 	switch (e->kind) {
 	case DARD_SW_ROUTE:
 		fprintf(f,
 			"%sroute add %s via %s dev %s table %u proto static\n",
-			ip, e->len ? b : "default", dard_addr_str(e->via, c),
+			ip, e->len ? b : "default", c,
 			render_ifname(t, sw, e->port, ifn), e->table);
 		break;
 	case DARD_SW_UNREACHABLE:
@@ -95,7 +100,7 @@ void render_switch(FILE *f, const struct dard_topo *t,
 		}
 		for (i = 0; i < cnt; i++)
 			if (!e[i].only6)
-				render_entry(f, t, sw, &e[i], ip);
+				render_entry(f, t, sw, &e[i], ip, 0);
 		free(e);
 	}
 }

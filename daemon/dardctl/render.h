@@ -43,6 +43,13 @@ void render_id_route(FILE *f, const struct dard_topo *t,
 		     const struct dard_plan *p, uint32_t host, const char *ip,
 		     int wrapped);
 /*
+ * One route or rule of dard_table_switch() as an ip command, in IPv6
+ * (its prefix6 and via6) or IPv4.
+ */
+struct dard_sw_entry;
+void render_entry(FILE *f, const struct dard_topo *t, uint32_t sw,
+		  const struct dard_sw_entry *e, const char *ip, int v6);
+/*
  * A fabric with IPv6 (render6.c): a switch's IPv6 link-local addresses,
  * routes and rules, and a host's IPv6 aliases, ID and default route; ip6
  * is "ip -6 " for a script, "" for `ip -6 -batch'. render_switch()

@@ -41,38 +41,6 @@ static void render_links6(FILE *f, const struct dard_topo *t, uint32_t sw,
 	}
 }
 
-/* One route or rule of dard_table_switch() as an ip -6 command. */
-static void render_entry6(FILE *f, const struct dard_topo *t,
-			  const struct dard_plan *p, uint32_t sw,
-			  const struct dard_sw_entry *e, const char *ip)
-{
-	char b[DARD_PREFIX6_STRLEN], c[INET6_ADDRSTRLEN], ifn[16];
-	struct dard_prefix6 pre;
-	struct in6_addr via;
-	uint32_t li;
-
-	dard_table_prefix6(p, e->prefix, e->len, e->field, &pre);
-	dard_prefix6_str(&pre.addr, pre.len, b);
-	switch (e->kind) {
-	case DARD_SW_ROUTE:
-		li = t->node[sw].port[e->port - 1];
-		dard_link_ll6(t->link[li].up != sw, &via);
-		fprintf(f,
-			"%sroute add %s via %s dev %s table %u proto static\n",
-			ip, e->len ? b : "default", dard_addr6_str(&via, c),
-			render_ifname(t, sw, e->port, ifn), e->table);
-		break;
-	case DARD_SW_UNREACHABLE:
-		fprintf(f, "%sroute add unreachable %s table %u proto static\n",
-			ip, b, e->table);
-		break;
-	case DARD_SW_RULE:
-		fprintf(f, "%srule add pref %u%s%s lookup %u\n", ip, e->pref,
-			e->len ? " from " : "", e->len ? b : "", e->table);
-		break;
-	}
-}
-
 void render_switch6(FILE *f, const struct dard_topo *t,
 		    const struct dard_plan *p, uint32_t sw, const char *ip6)
 {
@@ -86,7 +54,7 @@ void render_switch6(FILE *f, const struct dard_topo *t,
 		return;
 	}
 	for (i = 0; i < cnt; i++)
-		render_entry6(f, t, p, sw, &e[i], ip6);
+		render_entry(f, t, sw, &e[i], ip6, 1);
 	free(e);
 }
 

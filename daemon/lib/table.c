@@ -83,6 +83,14 @@ uint32_t dard_sw_peer_addr(const struct dard_topo *t, const struct dard_plan *p,
 	return dard_plan_link_addr(p, li, t->link[li].up != sw);
 }
 
+void dard_sw_peer_ll6(const struct dard_topo *t, uint32_t sw, unsigned port,
+		      struct in6_addr *a)
+{
+	uint32_t li = t->node[sw].port[port - 1];
+
+	dard_link_ll6(t->link[li].up != sw, a);
+}
+
 void dard_table_prefix6(const struct dard_plan *p, uint32_t prefix,
 			unsigned len, unsigned field, struct dard_prefix6 *out)
 {
@@ -105,6 +113,15 @@ static void add(struct dard_sw_entry *e, uint32_t *cnt, enum dard_sw_kind kind,
 	x->field = field;
 }
 
+/* A route's port and next hop, in each family. */
+static void route_via(const struct dard_topo *t, const struct dard_plan *p,
+		      uint32_t sw, struct dard_sw_entry *x, unsigned port)
+{
+	x->port = port;
+	x->via = dard_sw_peer_addr(t, p, sw, port);
+	dard_sw_peer_ll6(t, sw, port, &x->via6);
+}
+
 /* Uphill entries after the downhill ones, reusing the same buffer. */
 static void add_uphill(const struct dard_topo *t, const struct dard_plan *p,
 		       uint32_t sw, struct dard_sw_entry *e, uint32_t *cnt,
@@ -116,8 +133,7 @@ static void add_uphill(const struct dard_topo *t, const struct dard_plan *p,
 	for (i = 0; i < n->nup; i++) {
 		add(e, cnt, DARD_SW_ROUTE, DARD_TABLE_UPHILL + n->up[i], 0, 0,
 		    0);
-		e[*cnt - 1].port = n->up[i];
-		e[*cnt - 1].via = dard_sw_peer_addr(t, p, sw, n->up[i]);
+		route_via(t, p, sw, &e[*cnt - 1], n->up[i]);
 	}
 	for (i = 0; i < nup; i++) {
 		add(e, cnt, DARD_SW_RULE, DARD_TABLE_UPHILL + r[i].port,
@@ -148,8 +164,7 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 	for (i = 0; i < down; i++) {
 		add(e, &cnt, DARD_SW_ROUTE, DARD_TABLE_DOWNHILL, r[i].prefix,
 		    r[i].len, r[i].field);
-		e[cnt - 1].port = r[i].port;
-		e[cnt - 1].via = dard_sw_peer_addr(t, p, sw, r[i].port);
+		route_via(t, p, sw, &e[cnt - 1], r[i].port);
 	}
 	/*
 	 * An address inside one of our prefixes that no subtree below owns
@@ -173,6 +188,9 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
 	add(e, &cnt, DARD_SW_RULE, DARD_TABLE_DOWNHILL, 0, 0, 0);
 	e[cnt - 1].pref = DARD_TABLE_DOWNHILL;
 	add_uphill(t, p, sw, e, &cnt, r);
+	for (i = 0; dard_family_has6(p->opts.family) && i < cnt; i++)
+		dard_table_prefix6(p, e[i].prefix, e[i].len, e[i].field,
+				   &e[i].prefix6);
 	free(r);
 	*out = e;
 	*n = cnt;

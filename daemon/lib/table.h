@@ -59,6 +59,10 @@ struct dard_sw_entry {
 	uint8_t field; /* p->plen[field] == len, when len is not 0 */
 	uint8_t only6; /* IPv6's alone (an unreachable IPv4 does not need) */
 	uint16_t port;
+	/* In a fabric with IPv6: the prefix in IPv6, and a route's next hop,
+	 * the far end's link-local address (dard_sw_peer_ll6). */
+	struct dard_prefix6 prefix6;
+	struct in6_addr via6;
 };
 
 /*
@@ -83,5 +87,8 @@ int dard_table_switch(const struct dard_topo *t, const struct dard_plan *p,
  */
 uint32_t dard_sw_peer_addr(const struct dard_topo *t, const struct dard_plan *p,
 			   uint32_t sw, unsigned port);
+/* The same in IPv6: the far end's link-local address (dard_link_ll6). */
+void dard_sw_peer_ll6(const struct dard_topo *t, uint32_t sw, unsigned port,
+		      struct in6_addr *a);
 
 #endif /* _DARD_TABLE_H */

@@ -143,9 +143,7 @@ int sw_probe_open(struct sw_agent *a, const struct dard_topo *t,
 			return pr->fd;
 		pr->peer = dard_sw_peer_addr(t, p, sw, a->port[i].num);
 		if (pr->v6) {
-			uint32_t li = t->node[sw].port[a->port[i].num - 1];
-
-			dard_link_ll6(t->link[li].up != sw, &pr->peer6);
+			dard_sw_peer_ll6(t, sw, a->port[i].num, &pr->peer6);
 			pr->ifindex = if_nametoindex(a->port[i].ifname);
 		}
 	}

@@ -38,26 +38,18 @@ int sw_routes_open(struct sw_routes *r, const struct dard_topo *t,
 
 	memset(r, 0, sizeof(*r));
 	r->req = r->ev = r->ioctl_sock = -1;
-	r->plan = p;
 	r->has4 = dard_family_has4(p->opts.family);
 	r->has6 = dard_family_has6(p->opts.family);
 	if (dard_table_switch(t, p, sw, &r->e, &r->n, err))
 		return -ENOMEM;
 	r->port = calloc(r->n + 1, sizeof(*r->port));
-	r->peer_upper = calloc(r->n + 1, sizeof(*r->peer_upper));
-	if (!r->port || !r->peer_upper)
+	if (!r->port)
 		return dard_fail(err, -ENOMEM, "out of memory");
-	for (i = 0; i < r->n; i++) {
-		if (r->e[i].kind == DARD_SW_ROUTE) {
-			uint32_t li = t->node[sw].port[r->e[i].port - 1];
-
-			r->peer_upper[i] = t->link[li].up != sw;
-		}
+	for (i = 0; i < r->n; i++)
 		for (k = 0; k < nports; k++)
 			if (r->e[i].kind == DARD_SW_ROUTE &&
 			    port[k].num == r->e[i].port)
 				r->port[i] = &port[k];
-	}
 	r->ioctl_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (r->ioctl_sock < 0)
 		return dard_fail(err, -errno, "Unable to open a socket: %s",
@@ -109,27 +101,16 @@ static void put_u32(struct nlreq *q, uint16_t type, uint32_t v)
  * The message that adds entry e in family AF_INET or AF_INET6 (addresses
  * in network order).
  */
-static void build(const struct sw_routes *r, struct nlreq *q,
-		  const struct dard_sw_entry *e, int family, uint32_t ifindex,
-		  uint32_t seq)
+static void build(struct nlreq *q, const struct dard_sw_entry *e, int family,
+		  uint32_t ifindex, uint32_t seq)
 {
 	uint32_t prefix = htonl(e->prefix), via = htonl(e->via);
 	int v6 = family == AF_INET6;
-	struct dard_prefix6 pre6 = {0};
-	struct in6_addr via6;
-	const void *pre = &prefix, *gw = &via;
+	const void *pre = v6 ? (const void *)&e->prefix6.addr : &prefix;
+	const void *gw = v6 ? (const void *)&e->via6 : &via;
 	uint16_t alen = v6 ? 16 : 4;
-	uint8_t len = e->len;
+	uint8_t len = v6 ? e->prefix6.len : e->len;
 
-	if (v6) {
-		dard_table_prefix6(r->plan, e->prefix, e->len, e->field, &pre6);
-		pre = &pre6.addr;
-		len = pre6.len;
-		if (e->kind == DARD_SW_ROUTE) {
-			dard_link_ll6(r->peer_upper[e - r->e], &via6);
-			gw = &via6;
-		}
-	}
 	memset(q, 0, sizeof(*q));
 	q->h.nlmsg_flags =
 		NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
@@ -164,19 +145,14 @@ static void build(const struct sw_routes *r, struct nlreq *q,
 	}
 }
 
-static const char *describe(const struct sw_routes *r,
-			    const struct dard_sw_entry *e, int family,
+static const char *describe(const struct dard_sw_entry *e, int family,
 			    char *buf)
 {
 	char p[DARD_PREFIX6_STRLEN], v[INET6_ADDRSTRLEN];
-	struct dard_prefix6 pre6;
-	struct in6_addr via6;
 
 	if (family == AF_INET6) {
-		dard_table_prefix6(r->plan, e->prefix, e->len, e->field, &pre6);
-		dard_prefix6_str(&pre6.addr, pre6.len, p);
-		dard_link_ll6(r->peer_upper[e - r->e], &via6);
-		dard_addr6_str(&via6, v);
+		dard_prefix6_str(&e->prefix6.addr, e->prefix6.len, p);
+		dard_addr6_str(&e->via6, v);
 	} else {
 		dard_prefix_str(e->prefix, e->len, p);
 		dard_addr_str(e->via, v);
@@ -212,7 +188,7 @@ static void reconcile_one(struct sw_routes *r, uint32_t i, int family,
 	struct nlreq q;
 	int ret;
 
-	build(r, &q, &r->e[i], family, r->port[i] ? r->port[i]->ifindex : 0,
+	build(&q, &r->e[i], family, r->port[i] ? r->port[i]->ifindex : 0,
 	      ++r->seq);
 	ret = sw_nl_talk(r->req, &q.h, NULL, NULL);
 	if (ret == -EEXIST)
@@ -222,7 +198,7 @@ static void reconcile_one(struct sw_routes *r, uint32_t i, int family,
 		/* The network (a flapping link) can cause these. */
 		dard_log_ratelimited(&r->restore_rl, now, DARD_LOG_INFO,
 				     "restored %s",
-				     describe(r, &r->e[i], family, what));
+				     describe(&r->e[i], family, what));
 	} else if (port_down(r, r->port[i])) {
 		/*
 		 * Linux refuses a nexthop out of a down port (ENETDOWN, or
@@ -234,7 +210,7 @@ static void reconcile_one(struct sw_routes *r, uint32_t i, int family,
 		r->failed++;
 		dard_log_ratelimited(
 			&r->fail_rl, now, DARD_LOG_WARN, "Unable to add %s: %s",
-			describe(r, &r->e[i], family, what), strerror(-ret));
+			describe(&r->e[i], family, what), strerror(-ret));
 	}
 }
 
@@ -289,9 +265,7 @@ void sw_routes_close(struct sw_routes *r)
 		close(r->ioctl_sock);
 	free(r->e);
 	free(r->port);
-	free(r->peer_upper);
 	r->req = r->ev = r->ioctl_sock = -1;
 	r->e = NULL;
 	r->port = NULL;
-	r->peer_upper = NULL;
 }

@@ -25,15 +25,9 @@ struct sw_routes {
 	uint32_t seq;
 	struct dard_sw_entry *e;
 	uint32_t n;
-	/*
-	 * The families installed (the plan's), each entry once in each; the
-	 * IPv6 ones by dard_table_prefix6(), next hops by dard_link_ll6(),
-	 * so the plan must outlive the routes.
-	 */
-	const struct dard_plan *plan;
+	/* The families installed (the plan's), each entry once in each. */
 	int has4, has6;
 	const struct sw_port **port; /* each entry's port; NULL for none */
-	uint8_t *peer_upper;	     /* a route's next hop is an upper end */
 	int pending;		     /* an event came: reconcile */
 	uint64_t last_ns;	     /* of the last reconcile */
 	/* What it did, logged at exit and on SIGUSR1. */

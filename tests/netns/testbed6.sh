@@ -157,7 +157,7 @@ is "ipv6: no IPv4 route out of core1's fabric ports" \
 id31=$(on e3_1 "$dardctl" -j addr show e3_1 | jq -r '.[0].id')
 id11=$(on e1_1 "$dardctl" -j addr show e1_1 | jq -r '.[0].id')
 t "ipv6: a ping to e3_1's ID, 4in6" on e1_1 ping -n -q -c 3 -i 0.2 -W 2 "$id31"
-stat() { on "$1" "$dardctl" -j dp stats eth0 | jq -r ".[0].$2 // 0"; }
+dp_stat() { on "$1" "$dardctl" -j dp stats eth0 | jq -r ".[0].$2 // 0"; }
 port=$((20000 + $$ % 20000))
 # 20 MB both ends count (xfer.py): iperf3's receiver may report before
 # it has read the last of a fast transfer.
@@ -167,8 +167,8 @@ got=$(on e1_1 python3 "$xfer" send "$id11" $((port + 2)) "$id31" "$port" 2097152
 	jq -r 'select(.sent == 20971520 and .error == "") | .received')
 is "ipv6: 20 MB of TCP from e1_1's ID to e3_1's, whole" "$got" 20971520
 # GSO packets count once: 20 MB is some 320 of 64 KB.
-is "ipv6: e1_1 wrapped them (over 100 packets)" "$(($(stat e1_1 encap) > 100))" 1
-is "ipv6: and unwrapped the replies (over 100)" "$(($(stat e1_1 decap) > 100))" 1
+is "ipv6: e1_1 wrapped them (over 100 packets)" "$(($(dp_stat e1_1 encap) > 100))" 1
+is "ipv6: and unwrapped the replies (over 100)" "$(($(dp_stat e1_1 decap) > 100))" 1
 # In-band repair over IPv6: the flow's core loses its link to pod 1.
 port2=$((port + 3))
 on_bg e3_1 iperf3 -s -1 -B "$id31" -p "$port2" >/dev/null 2>&1 &
@@ -181,12 +181,12 @@ data_flow() {
 moving() { [[ $(data_flow | jq '.bytes') -gt 1000000 ]]; }
 t "ipv6: the transfer runs" within 10 moving
 core=$(data_flow | jq -r '.switches[2]')
-rto0=$(stat e1_1 repath_rto)
+rto0=$(dp_stat e1_1 repath_rto)
 t "ipv6: $core's link to pod 1 down" on "$core" ip link set p1 down
 wait "$client"
 read -r sent recvd < <(jq -r '"\(.end.sum_sent.bytes) \(.end.sum_received.bytes)"' "$tmp/repair.json")
 is "ipv6: every byte of the transfer arrived ($recvd)" "$((${recvd:-0} > 20000000 && recvd == sent))" 1
-is "ipv6: the datapath moved it at its RTO" "$(($(stat e1_1 repath_rto) > rto0))" 1
+is "ipv6: the datapath moved it at its RTO" "$(($(dp_stat e1_1 repath_rto) > rto0))" 1
 is "ipv6: off $core" "$(data_flow | jq --arg c "$core" '.switches | index($c) == null')" true
 has "ipv6: flow show gives its pair in IPv6" "$(on e1_1 "$dardctl" flow show dev eth0)" \
 	'^tcp .* via fd00:da::[0-9a-f:]+ -> fd00:da::[0-9a-f:]+ \(tor1_1 '
