@@ -4,12 +4,14 @@
  * pair is the path's IPv6 aliases, for an IPv6-only fabric. The flow
  * table, the paths and the IDs stay IPv4; an IPv6 alias is the IPv4 one
  * re-encoded field by field (daemon/lib/addr6.h), so the program turns
- * one into the other with the plan's layout, which the loader sets.
+ * one into the other with the plan's layout, which the loader sets, by
+ * the arithmetic the kernel module shares (<linux/dard_layout6.h>).
  */
 #ifndef _DARD_BPF_ENCAP6_H
 #define _DARD_BPF_ENCAP6_H
 
 #include <linux/ipv6.h>
+#include <linux/dard_layout6.h>
 
 #include "parse.h"
 
@@ -33,74 +35,18 @@
 /* The plan's layout, set by the loader; outer6 0: IPv4 outer headers. */
 const volatile struct dard_layout6 layout6 = {};
 
-static __always_inline __u32 field_mask(__u32 width)
-{
-	return width >= 32 ? ~0U : (1U << width) - 1;
-}
-
-/* w[0] is the address's first word; bit 0 is w[3]'s lowest. */
-static __always_inline void put128(__u32 *w, __u32 shift, __u32 width, __u32 x)
-{
-	__u32 i = (shift / 32) & 3, s = shift % 32;
-
-	w[3 - i] |= x << s;
-	if (s && s + width > 32 && i < 3)
-		w[2 - i] |= x >> (32 - s);
-}
-
-static __always_inline __u32 get128(const __u32 *w, __u32 shift, __u32 width)
-{
-	__u32 i = (shift / 32) & 3, s = shift % 32;
-	__u64 v = w[3 - i] >> s;
-
-	if (s && s + width > 32 && i < 3)
-		v |= (__u64)w[2 - i] << (32 - s);
-	return (__u32)v & field_mask(width);
-}
-
 /* An IPv4 alias (network order) as IPv6 words (host order). */
 static __always_inline void alias_v6(__be32 a, __u32 *w)
 {
-	__u32 v = bpf_ntohl(a);
-	int f;
-
-	w[0] = layout6.base6[0];
-	w[1] = layout6.base6[1];
-	w[2] = layout6.base6[2];
-	w[3] = layout6.base6[3];
-#pragma unroll
-	for (f = 0; f < DARD_LAYOUT_FIELDS; f++) {
-		if (f >= layout6.nfields)
-			break;
-		put128(w, layout6.shift6[f], layout6.width6[f],
-		       (v >> layout6.shift4[f]) &
-			       field_mask(layout6.width4[f]));
-	}
+	dard_alias_v6(&layout6, bpf_ntohl(a), w);
 }
 
-/*
- * The IPv4 alias an IPv6 address re-encodes, or -1 when it re-encodes
- * none (outside the base, bits no field has, a field too wide).
- */
+/* The IPv4 alias an IPv6 address re-encodes, or -1 (dard_alias_v4). */
 static __always_inline int alias_v4(const __u32 *w, __be32 *out)
 {
-	__u32 v = layout6.base4, back[4];
-	int f;
+	__u32 v;
 
-#pragma unroll
-	for (f = 0; f < DARD_LAYOUT_FIELDS; f++) {
-		__u32 x;
-
-		if (f >= layout6.nfields)
-			break;
-		x = get128(w, layout6.shift6[f], layout6.width6[f]);
-		if (x > field_mask(layout6.width4[f]))
-			return -1;
-		v |= x << layout6.shift4[f];
-	}
-	alias_v6(bpf_htonl(v), back);
-	if (back[0] != w[0] || back[1] != w[1] || back[2] != w[2] ||
-	    back[3] != w[3])
+	if (dard_alias_v4(&layout6, w, &v))
 		return -1;
 	*out = bpf_htonl(v);
 	return 0;

@@ -145,13 +145,6 @@ const struct dard_dp_ops *dard_dp_choose(enum dard_dp_kind kind,
 					 const char *ifname,
 					 const char *pin_root);
 
-struct dard_layout6;
-/*
- * 4in6: p's field layout for the BPF program's layout6 (linux/dard.h),
- * outer6 set; the BPF attach calls it, so do the tests and the bench.
- */
-void dard_dp_layout6(struct dard_layout6 *l, const struct dard_plan *p);
-
 /* The defaults: the paper's 10 s elephants, marked with DSCP 8. */
 void dard_dp_opts_init(struct dard_dp_opts *o, const char *ifname,
 		       const char *pin_root);

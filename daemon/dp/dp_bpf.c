@@ -27,6 +27,7 @@
 #include <linux/dard.h>
 
 #include "addr.h"
+#include "addr6.h"
 #include "dard_tc.skel.h"
 #include "dp.h"
 #include "dp_bpf.h"
@@ -206,24 +207,6 @@ static int bpf_open(struct dard_dp **out, const char *ifname,
 	return 0;
 }
 
-void dard_dp_layout6(struct dard_layout6 *l, const struct dard_plan *p)
-{
-	unsigned f, i;
-
-	memset(l, 0, sizeof(*l));
-	l->outer6 = 1;
-	l->base4 = p->opts.base.addr;
-	for (i = 0; i < 4; i++)
-		l->base6[i] = ntohl(p->opts.base6.addr.s6_addr32[i]);
-	l->nfields = p->nfields;
-	for (f = 0; f < p->nfields && f < DARD_LAYOUT_FIELDS; f++) {
-		l->shift4[f] = p->shift[f];
-		l->width4[f] = p->width[f];
-		l->shift6[f] = p->shift6[f];
-		l->width6[f] = p->width6[f];
-	}
-}
-
 static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 {
 	struct dard_meta meta = {};
@@ -260,7 +243,7 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	ret = if_mtu(o->ifname);
 	skel->rodata->fabric_mtu = ret > 0 ? ret : 1500;
 	if (o->outer6)
-		dard_dp_layout6((struct dard_layout6 *)&skel->rodata->layout6,
+		dard_plan_layout6((struct dard_layout6 *)&skel->rodata->layout6,
 				o->outer6);
 	/* Hash maps are preallocated: size them for this tree. */
 	bpf_map__set_max_entries(skel->maps.dard_dests,

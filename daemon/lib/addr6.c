@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/dard.h>
 
 #include "addr6.h"
 #include "err.h"
@@ -336,4 +337,22 @@ void dard_link_ll6(int upper, struct in6_addr *a)
 	a->s6_addr[0] = 0xfe;
 	a->s6_addr[1] = 0x80;
 	a->s6_addr[15] = upper ? 1 : 2;
+}
+
+void dard_plan_layout6(struct dard_layout6 *l, const struct dard_plan *p)
+{
+	unsigned f, i;
+
+	memset(l, 0, sizeof(*l));
+	l->outer6 = 1;
+	l->base4 = p->opts.base.addr;
+	for (i = 0; i < 4; i++)
+		l->base6[i] = ntohl(p->opts.base6.addr.s6_addr32[i]);
+	l->nfields = p->nfields;
+	for (f = 0; f < p->nfields && f < DARD_LAYOUT_FIELDS; f++) {
+		l->shift4[f] = p->shift[f];
+		l->width4[f] = p->width[f];
+		l->shift6[f] = p->shift6[f];
+		l->width6[f] = p->width6[f];
+	}
 }

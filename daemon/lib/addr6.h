@@ -81,6 +81,14 @@ void dard_plan_v6(const struct dard_plan *p, uint32_t v4, struct in6_addr *a);
 int dard_plan_v4(const struct dard_plan *p, const struct in6_addr *a,
 		 uint32_t *v4, char *err);
 
+struct dard_layout6;
+/*
+ * 4in6: p's field layout as both datapaths read it (struct dard_layout6
+ * of <linux/dard.h>, the arithmetic <linux/dard_layout6.h>'s), outer6
+ * set: the BPF program's read-only layout6, the module's DARD_A_LAYOUT6.
+ */
+void dard_plan_layout6(struct dard_layout6 *l, const struct dard_plan *p);
+
 /* A host's i-th IPv6 alias and its IPv6 ID. */
 void dard_plan_alias6(const struct dard_topo *t, const struct dard_plan *p,
 		      uint32_t host, uint32_t i, struct in6_addr *a);

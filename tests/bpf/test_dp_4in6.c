@@ -64,7 +64,7 @@ setup6(void **state)
 	/* env_load() with the layout set between open and load. */
 	e->skel = dard_tc__open();
 	if (e->skel) {
-		dard_dp_layout6(
+		dard_plan_layout6(
 			(struct dard_layout6 *)&e->skel->rodata->layout6, p);
 		ret = env_load_opened(e, 0);
 	}

@@ -4,6 +4,7 @@
  * with IPv6, their decoding and refusals, and the configuration file's
  * family, base6, ids6 and IPv6 alias lines.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <linux/dard_layout6.h>
 
 #include "addr6.h"
 #include "config.h"
@@ -106,8 +108,29 @@ static void test_fattree4(void **state)
 }
 
 /*
+ * What both datapaths compute from the plan's layout (dard_layout6.h):
+ * the plan's own IPv6 alias, and back.
+ */
+static void assert_datapath6(const struct dard_layout6 *l, uint32_t a4,
+			     const struct in6_addr *a)
+{
+	uint32_t w[4], v;
+	int i;
+
+	dard_alias_v6(l, a4, w);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(w[i], ntohl(a->s6_addr32[i]));
+	assert_int_equal(dard_alias_v4(l, w, &v), 0);
+	assert_int_equal(v, a4);
+	/* Outside the base (a /32 at the longest): refused. */
+	w[0] ^= 1;
+	assert_int_equal(dard_alias_v4(l, w, &v), -1);
+}
+
+/*
  * Every alias of every host decodes, in IPv6, to its host along the chain
- * its IPv4 form names, and every IPv6 ID finds its host.
+ * its IPv4 form names, the datapaths' layout agrees, and every IPv6 ID
+ * finds its host.
  */
 static void roundtrip(const char *spec, const char *base6, int mode)
 {
@@ -116,10 +139,13 @@ static void roundtrip(const char *spec, const char *base6, int mode)
 	struct dard_topo *t;
 	struct dard_plan *p =
 		plan6(&t, spec, DARD_FAMILY_IPV6, base6, mode, err);
+	struct dard_layout6 l;
 	uint32_t i, j, v4;
 
 	if (!p)
 		fail_msg("%s: %s", spec, err);
+	dard_plan_layout6(&l, p);
+	assert_true(dard_layout6_valid(&l));
 	for (i = 0; i < t->nhosts; i++) {
 		uint32_t h = t->hosts[i];
 		struct in6_addr a;
@@ -131,6 +157,7 @@ static void roundtrip(const char *spec, const char *base6, int mode)
 			assert_true(dard_in_prefix6(&a, &p->opts.base6));
 			assert_int_equal(dard_plan_v4(p, &a, &v4, err), 0);
 			assert_int_equal(v4, a4);
+			assert_datapath6(&l, a4, &a);
 			if (dard_plan_decode6(t, p, &a, c6, err) != h)
 				fail_msg("%s: %s", spec, err);
 			assert_int_equal(dard_plan_decode(t, p, a4, c4, NULL),
@@ -184,6 +211,44 @@ static void test_narrow_base(void **state)
 		  DARD_MODE_PAPER, err);
 	assert_non_null(p);
 	assert_int_equal(p->plen6[0], 0);
+	dard_plan_free(p);
+	dard_topo_free(t);
+}
+
+/* A layout from outside (the module's netlink) that the arithmetic could
+ * not read one-to-one is refused. */
+static void test_layout6_refused(void **state)
+{
+	char err[DARD_ERR_MAX] = "";
+	struct dard_topo *t;
+	struct dard_plan *p =
+		plan6(&t, "fattree:4", DARD_FAMILY_IPV6, NULL, 0, err);
+	struct dard_layout6 l, bad;
+
+	assert_non_null(p);
+	dard_plan_layout6(&l, p);
+	assert_true(dard_layout6_valid(&l));
+	bad = l;
+	bad.outer6 = 0;
+	assert_false(dard_layout6_valid(&bad));
+	bad = l;
+	bad.nfields = DARD_LAYOUT_FIELDS + 1;
+	assert_false(dard_layout6_valid(&bad));
+	bad = l;
+	bad.width4[0] = 0;
+	assert_false(dard_layout6_valid(&bad));
+	bad = l;
+	bad.shift6[0] = 120; /* past the address's end */
+	assert_false(dard_layout6_valid(&bad));
+	bad = l;
+	bad.width6[1] = bad.width4[1] - 1; /* narrower than the IPv4 field */
+	assert_false(dard_layout6_valid(&bad));
+	bad = l;
+	bad.shift4[1] = bad.shift4[0]; /* two fields over one bit */
+	assert_false(dard_layout6_valid(&bad));
+	bad = l;
+	bad.shift6[1] = bad.shift6[0];
+	assert_false(dard_layout6_valid(&bad));
 	dard_plan_free(p);
 	dard_topo_free(t);
 }
@@ -465,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_narrow_base),
 		cmocka_unit_test(test_decode_refused),
+		cmocka_unit_test(test_layout6_refused),
 		cmocka_unit_test(test_prefix6_parse),
 		cmocka_unit_test(test_family_names),
 		cmocka_unit_test(test_outer),

@@ -55,7 +55,7 @@ enum dard_limits {
 /*
  * 4in6 (the BPF datapath's bpf/encap6.h): how the plan lays its fields out
  * in IPv4 and in IPv6, so that the program can turn a path's IPv4 alias
- * into its IPv6 one and back; the loader fills it (dard_dp_layout6).
+ * into its IPv6 one and back; the loader fills it (dard_plan_layout6).
  * outer6 0: IPv4 outer headers, the rest unused.
  */
 #define DARD_LAYOUT_FIELDS 9 /* the plan's levels (8) and the host field */
