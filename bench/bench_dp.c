@@ -275,7 +275,7 @@ static struct bench_dp *load_as(uint32_t n, enum bench_case c, int v6)
 		exit(1);
 	if (v6)
 		dard_plan_layout6((struct dard_layout6 *)&s->rodata->layout6,
-				plan6);
+				  plan6);
 	s->rodata->my_id = ip4(me);
 	s->rodata->elephant_age_ns = c == ELEPHANT ? 0 : ~0ULL;
 	s->rodata->elephant_dscp = 8;

@@ -244,7 +244,7 @@ static int bpf_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 	skel->rodata->fabric_mtu = ret > 0 ? ret : 1500;
 	if (o->outer6)
 		dard_plan_layout6((struct dard_layout6 *)&skel->rodata->layout6,
-				o->outer6);
+				  o->outer6);
 	/* Hash maps are preallocated: size them for this tree. */
 	bpf_map__set_max_entries(skel->maps.dard_dests,
 				 o->max_dests ? o->max_dests : DARD_DESTS_MAX);

@@ -48,8 +48,7 @@ static __dard_inline void dard_l6_put(__u32 *w, __u32 shift, __u32 width,
 }
 
 /* The width bits of w at bit shift. */
-static __dard_inline __u32 dard_l6_get(const __u32 *w, __u32 shift,
-				       __u32 width)
+static __dard_inline __u32 dard_l6_get(const __u32 *w, __u32 shift, __u32 width)
 {
 	__u32 i = (shift / 32) & 3, s = shift % 32;
 	__u64 v = w[3 - i] >> s;
