@@ -10,10 +10,12 @@
 #include <linux/bsearch.h>
 #include <linux/if_arp.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <net/netns/generic.h>
 #include <net/rtnetlink.h>
+#include <linux/dard_layout6.h>
 #include "device.h"
 #include "flows.h"
 #include "mark.h"
@@ -54,6 +56,28 @@ struct dard_dev *dard_device_by_alias(struct net *net, __be32 a)
 	list_for_each_entry_rcu(dd, &dn->devs, list)
 		if (dard_is_alias(dd, a))
 			return dd;
+	return NULL;
+}
+
+struct dard_dev *dard_device_by_alias6(struct net *net,
+				       const struct in6_addr *a, __be32 *alias)
+{
+	struct dard_net *dn = net_generic(net, dard_net_id);
+	const struct dard_klayout *kl;
+	struct dard_dev *dd;
+	u32 w[4], v;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		w[i] = ntohl(a->s6_addr32[i]);
+	list_for_each_entry_rcu(dd, &dn->devs, list) {
+		kl = rcu_dereference(dd->layout6);
+		if (kl && !dard_alias_v4(&kl->l, w, &v) &&
+		    dard_is_alias(dd, htonl(v))) {
+			*alias = htonl(v);
+			return dd;
+		}
+	}
 	return NULL;
 }
 
@@ -176,6 +200,31 @@ int dard_dest_set_dead(struct dard_dev *dd, __be32 id, const u64 *dead)
 	return 0;
 }
 
+int dard_layout6_set(struct dard_dev *dd, const struct dard_layout6 *l)
+{
+	struct dard_klayout *kl = NULL, *old;
+	unsigned int outer = l ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	struct net_device *lower;
+
+	if (l) {
+		kl = kmalloc(sizeof(*kl), GFP_KERNEL);
+		if (!kl)
+			return -ENOMEM;
+		kl->l = *l;
+	}
+	old = rcu_replace_pointer(dd->layout6, kl, lockdep_rtnl_is_held());
+	if (old)
+		kfree_rcu(old, rcu);
+	/* Room for the outer header, as at the link's creation; a smaller
+	 * MTU set by hand stays. Larger packets meet send's PMTU check. */
+	lower = dd->link ? __dev_get_by_index(dev_net(dd->dev), dd->link)
+			 : NULL;
+	if (lower && lower->mtu >= ETH_MIN_MTU + outer &&
+	    dd->dev->mtu > lower->mtu - outer)
+		return dev_set_mtu(dd->dev, lower->mtu - outer);
+	return 0;
+}
+
 static void dests_free(struct dard_dev *dd)
 {
 	struct hlist_node *tmp;
@@ -241,6 +290,7 @@ static void dard_destruct(struct net_device *dev)
 	dard_flows_uninit(dd);
 	dests_free(dd);
 	kfree(rcu_access_pointer(dd->aliases));
+	kfree(rcu_access_pointer(dd->layout6));
 	gro_cells_destroy(&dd->gro_cells);
 	free_percpu(dd->stats);
 	free_percpu(dev->tstats);
@@ -272,7 +322,8 @@ static void dard_setup(struct net_device *dev)
 	dev->priv_flags |= IFF_NO_QUEUE;
 	dev->hard_header_len = 0;
 	dev->addr_len = 0;
-	dev->needed_headroom = LL_MAX_HEADER + sizeof(struct iphdr);
+	/* IPv6's outer header, the larger: 4in6 may be set later. */
+	dev->needed_headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr);
 	/* The outer header takes 20 bytes of a 1500-byte fabric. */
 	dev->mtu = ETH_DATA_LEN - sizeof(struct iphdr);
 	dev->min_mtu = ETH_MIN_MTU;

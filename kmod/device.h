@@ -34,6 +34,12 @@ struct dard_aliases {
 	__be32 a[];
 };
 
+/* 4in6's layout (linux/dard_layout6.h), replaced whole under RCU. */
+struct dard_klayout {
+	struct rcu_head rcu;
+	struct dard_layout6 l;
+};
+
 struct dard_stats {
 	u64 v[__DARD_STAT_MAX];
 };
@@ -52,6 +58,7 @@ struct dard_dev {
 	u32 dest_gen;
 	u32 ndests;
 	struct dard_aliases __rcu *aliases;
+	struct dard_klayout __rcu *layout6; /* NULL: IPv4 outer headers */
 	DECLARE_HASHTABLE(dests, DARD_DESTS_BITS);
 	struct rhashtable flows;
 	atomic_t nflows;
@@ -75,6 +82,11 @@ int dard_device_init(void);
 void dard_device_uninit(void);
 /* The dard device owning alias a in net, or NULL; under RCU. */
 struct dard_dev *dard_device_by_alias(struct net *net, __be32 a);
+struct in6_addr;
+/* 4in6: the dard device owning the IPv4 alias that a re-encodes in its
+ * layout, and that alias, or NULL; under RCU. */
+struct dard_dev *dard_device_by_alias6(struct net *net,
+				       const struct in6_addr *a, __be32 *alias);
 /* The dard device whose uplink is ifindex in net, or NULL; under RCU. */
 struct dard_dev *dard_device_by_uplink(struct net *net, int ifindex);
 bool dard_is_alias(struct dard_dev *dd, __be32 a);
@@ -88,6 +100,9 @@ struct dard_kdest *dard_dest_get(struct dard_dev *dd, __be32 id);
 /* d NULL forgets the destination; its new paths are even. */
 int dard_dest_set(struct dard_dev *dd, __be32 id, const struct dard_dest *d);
 int dard_dest_set_dead(struct dard_dev *dd, __be32 id, const u64 *dead);
+/* 4in6 with l's layout (checked by the caller), or IP-in-IP again when l
+ * is NULL; the device's MTU leaves room for the outer header. */
+int dard_layout6_set(struct dard_dev *dd, const struct dard_layout6 *l);
 
 static inline bool dard_dscp_valid(u8 dscp)
 {

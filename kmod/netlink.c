@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <linux/dard_layout6.h>
 #include "device.h"
 #include "netlink.h"
 #include "netlink_flow.h"
@@ -65,7 +66,7 @@ static const struct nla_policy dev_policy[DARD_A_IFNAME + 1] = {
 	DEV_NAME_POLICY,
 };
 
-static const struct nla_policy set_device_policy[DARD_A_FLOWS_MAX + 1] = {
+static const struct nla_policy set_device_policy[DARD_A_LAYOUT6 + 1] = {
 	DEV_NAME_POLICY,
 	[DARD_A_ID] = {.type = NLA_BE32},
 	[DARD_A_ALIAS] = {.type = NLA_BE32},
@@ -74,6 +75,7 @@ static const struct nla_policy set_device_policy[DARD_A_FLOWS_MAX + 1] = {
 	[DARD_A_ELEPHANT_BYTES] = {.type = NLA_U64},
 	[DARD_A_ELEPHANT_DSCP] = {.type = NLA_U8},
 	[DARD_A_FLOWS_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &flows_max_range),
+	[DARD_A_LAYOUT6] = NLA_POLICY_EXACT_LEN(sizeof(struct dard_layout6)),
 };
 
 static const struct nla_policy set_dest_policy[DARD_A_PATHS + 1] = {
@@ -150,6 +152,7 @@ static int put_stats(struct sk_buff *skb, struct dard_dev *dd)
 static int fill_device(struct sk_buff *skb, struct dard_dev *dd)
 {
 	const struct dard_aliases *al = rtnl_dereference(dd->aliases);
+	const struct dard_klayout *kl;
 	u32 i;
 
 	if (nla_put_u32(skb, DARD_A_IFINDEX, dd->dev->ifindex) ||
@@ -169,6 +172,9 @@ static int fill_device(struct sk_buff *skb, struct dard_dev *dd)
 	    nla_put_u32(skb, DARD_A_DESTS, dd->ndests) ||
 	    nla_put_u32(skb, DARD_A_LIVE_GEN, READ_ONCE(dd->live_gen)))
 		return -EMSGSIZE;
+	kl = rtnl_dereference(dd->layout6);
+	if (kl && nla_put(skb, DARD_A_LAYOUT6, sizeof(kl->l), &kl->l))
+		return -EMSGSIZE;
 	return put_stats(skb, dd);
 }
 
@@ -186,6 +192,7 @@ static int do_get_device(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto out;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE +
+				  nla_total_size(sizeof(struct dard_layout6)) +
 				  dard_aliases_count(dd) * nla_total_size(4),
 			  GFP_KERNEL);
 	ret = -ENOMEM;
@@ -235,6 +242,7 @@ static int get_aliases(struct genl_info *info, __be32 **out, u32 *n)
 static int set_device(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
+	const struct dard_layout6 *l6 = NULL;
 	u32 flags = 0, n;
 	struct dard_dev *dd;
 	__be32 *aliases;
@@ -246,6 +254,17 @@ static int set_device(struct sk_buff *skb, struct genl_info *info)
 				    "elephant DSCP is 0-63 or 255 (inherit)");
 		return -EINVAL;
 	}
+	if (attrs[DARD_A_LAYOUT6]) {
+		l6 = nla_data(attrs[DARD_A_LAYOUT6]);
+		if (!l6->outer6)
+			l6 = NULL;
+		else if (!dard_layout6_valid(l6)) {
+			NL_SET_ERR_MSG_ATTR(
+				info->extack, attrs[DARD_A_LAYOUT6],
+				"not a layout: outer6 0 or 1, at most 9 fields of 1-32 bits inside their address, none narrower in IPv6, none overlapping");
+			return -EINVAL;
+		}
+	}
 	if (attrs[DARD_A_FLAGS])
 		flags = nla_get_u32(attrs[DARD_A_FLAGS]);
 	ret = get_aliases(info, &aliases, &n);
@@ -256,12 +275,20 @@ static int set_device(struct sk_buff *skb, struct genl_info *info)
 	ret = PTR_ERR_OR_ZERO(dd);
 	if (ret)
 		goto out;
-	/* The one change that can fail goes first: all or nothing. */
+	/* The changes that can fail go first: nothing else is set then. */
 	if (n || (flags & DARD_DEV_F_REPLACE_ALIASES)) {
 		ret = dard_aliases_set(dd, aliases, n,
 				       flags & DARD_DEV_F_REPLACE_ALIASES);
 		if (ret) {
 			NL_SET_ERR_MSG(info->extack, "cannot set the aliases");
+			goto out;
+		}
+	}
+	if (attrs[DARD_A_LAYOUT6]) {
+		ret = dard_layout6_set(dd, l6);
+		if (ret) {
+			NL_SET_ERR_MSG(info->extack,
+				       "cannot set 4in6's layout or the MTU");
 			goto out;
 		}
 	}

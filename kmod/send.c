@@ -5,19 +5,25 @@
  * of its destination, moved off a dead path or after TCP re-drew its
  * hash, counted for the elephant test, and sent in IP-in-IP with the
  * flow's alias pair through the kernel's tunnel helpers, so that GSO and
- * checksum offload happen below us. Everything that reaches this device
- * is to an ID (routes point here), so what has no path is dropped.
+ * checksum offload happen below us; in an IPv6 fabric (4in6) the outer
+ * header is IPv6, the pair's aliases re-encoded by the plan's layout.
+ * Everything that reaches this device is to an ID (routes point here), so
+ * what has no path is dropped.
  */
 #include <linux/icmp.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <asm/unaligned.h>
 #include <net/icmp.h>
 #include <net/inet_ecn.h>
+#include <net/ip6_route.h>
+#include <net/ip6_tunnel.h>
 #include <net/ip_tunnels.h>
 #include <net/route.h>
 #include <net/tcp.h>
+#include <linux/dard_layout6.h>
 #include <linux/dard_policy.h>
 #include "device.h"
 #include "flows.h"
@@ -368,6 +374,88 @@ err_rt:
 	return DARD_STAT_DROP_ADJUST;
 }
 
+/* The pair's IPv6 aliases in fl6 (linux/dard_layout6.h). */
+static void pair_v6(const struct dard_layout6 *l, struct dard_alias_pair path,
+		    struct flowi6 *fl6)
+{
+	u32 s[4], d[4];
+	int i;
+
+	dard_alias_v6(l, ntohl(path.saddr), s);
+	dard_alias_v6(l, ntohl(path.daddr), d);
+	for (i = 0; i < 4; i++) {
+		fl6->saddr.s6_addr32[i] = htonl(s[i]);
+		fl6->daddr.s6_addr32[i] = htonl(d[i]);
+	}
+}
+
+/*
+ * 4in6: wraps skb in IPv6 as ip6_tunnel's ip6_tnl_xmit does. The flow
+ * label is the flow's hash (RFC 6438), as the BPF datapath's. Returns the
+ * stat of a drop.
+ */
+static int encap6(struct dard_dev *dd, struct sk_buff *skb,
+		  const struct dard_layout6 *l, struct dard_alias_pair path,
+		  const struct pkt *p, u8 tos)
+{
+	struct net_device *dev = dd->dev;
+	struct net *net = dev_net(dev);
+	struct flowi6 fl6 = {.flowi6_proto = IPPROTO_IPIP};
+	/* The mask is big-endian: the hash's low 20 bits, as the BPF's. */
+	__be32 label = htonl(skb_get_hash(skb) & ntohl(IPV6_FLOWLABEL_MASK));
+	struct dst_entry *dst;
+	struct ipv6hdr *ip6;
+	u32 mtu;
+
+	pair_v6(l, path, &fl6);
+	fl6.flowlabel = ip6_make_flowinfo(tos, label);
+	dst = ip6_route_output(net, NULL, &fl6);
+	if (dst->error) {
+		dst_release(dst);
+		DEV_STATS_INC(dev, tx_carrier_errors);
+		return DARD_STAT_DROP_NO_PATH;
+	}
+	if (unlikely(dst->dev == dev)) {
+		DEV_STATS_INC(dev, collisions);
+		goto err_dst;
+	}
+	mtu = dst_mtu(dst) - sizeof(struct ipv6hdr);
+	skb_dst_update_pmtu_no_confirm(skb, mtu);
+	if (skb_is_gso(skb) ? !skb_gso_validate_network_len(skb, mtu)
+			    : p->len > mtu) {
+		/* Never outer fragments, as in IPv4. */
+		if (p->frag & htons(IP_DF))
+			icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
+				      htonl(mtu));
+		dst_release(dst);
+		return DARD_STAT_DROP_OVERSIZE;
+	}
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
+				      sizeof(struct ipv6hdr) +
+				      dst->header_len) ||
+	    iptunnel_handle_offloads(skb, SKB_GSO_IPXIP6))
+		goto err_dst;
+	skb_set_inner_ipproto(skb, IPPROTO_IPIP);
+	skb_scrub_packet(skb, false);
+	skb_dst_set(skb, dst);
+	skb_push(skb, sizeof(*ip6));
+	skb_reset_network_header(skb);
+	skb->protocol = htons(ETH_P_IPV6);
+	ip6 = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6, tos, label);
+	ip6->hop_limit = DARD_OUTER_TTL;
+	ip6->nexthdr = IPPROTO_IPIP;
+	ip6->saddr = fl6.saddr;
+	ip6->daddr = fl6.daddr;
+	dard_count(dd, DARD_STAT_ENCAP);
+	dard_mark_xmit6(skb, dev);
+	return PARSE_OK;
+
+err_dst:
+	dst_release(dst);
+	return DARD_STAT_DROP_ADJUST;
+}
+
 /*
  * The flow of p and its path, placed or moved as needed, and whether it is
  * an elephant. Returns PARSE_OK or the stat of a drop.
@@ -426,6 +514,7 @@ static int choose(struct dard_dev *dd, struct sk_buff *skb, const struct pkt *p,
 netdev_tx_t dard_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct dard_dev *dd = netdev_priv(dev);
+	const struct dard_klayout *kl;
 	struct dard_alias_pair path;
 	bool elephant;
 	struct pkt p;
@@ -444,7 +533,16 @@ netdev_tx_t dard_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	if (p.ihl > 5)
 		dard_count(dd, DARD_STAT_IP_OPTIONS);
-	stat = encap(dd, skb, path, &p, outer_tos(dd, &p, elephant));
+	/* ndo_start_xmit runs under rcu_read_lock_bh; the layout's readers
+	 * take the plain lock, as choose() does. */
+	rcu_read_lock();
+	kl = rcu_dereference(dd->layout6);
+	if (kl)
+		stat = encap6(dd, skb, &kl->l, path, &p,
+			      outer_tos(dd, &p, elephant));
+	else
+		stat = encap(dd, skb, path, &p, outer_tos(dd, &p, elephant));
+	rcu_read_unlock();
 	if (stat == PARSE_OK)
 		return NETDEV_TX_OK;
 drop:

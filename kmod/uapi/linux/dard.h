@@ -53,9 +53,10 @@ enum dard_limits {
 };
 
 /*
- * 4in6 (the BPF datapath's bpf/encap6.h): how the plan lays its fields out
- * in IPv4 and in IPv6, so that the program can turn a path's IPv4 alias
- * into its IPv6 one and back; the loader fills it (dard_plan_layout6).
+ * 4in6: how the plan lays its fields out in IPv4 and in IPv6, so that a
+ * datapath can turn a path's IPv4 alias into its IPv6 one and back
+ * (linux/dard_layout6.h); dardd fills it (dard_plan_layout6) for the BPF
+ * program's read-only layout6 or the module's DARD_A_LAYOUT6.
  * outer6 0: IPv4 outer headers, the rest unused.
  */
 #define DARD_LAYOUT_FIELDS 9 /* the plan's levels (8) and the host field */
@@ -372,6 +373,8 @@ enum dard_attr {
 	DARD_A_PAD,
 	DARD_A_WEIGHTS, /* binary: __u16[n], host order, one per path
 			 * in index order (any scale) */
+	DARD_A_LAYOUT6, /* binary: struct dard_layout6, 4in6's; outer6 0:
+			 * IP-in-IP again */
 	__DARD_A_MAX
 };
 #define DARD_A_MAX (__DARD_A_MAX - 1)

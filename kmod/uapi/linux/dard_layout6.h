@@ -68,7 +68,10 @@ static __dard_inline void dard_alias_v6(const volatile struct dard_layout6 *l,
 	w[1] = l->base6[1];
 	w[2] = l->base6[2];
 	w[3] = l->base6[3];
+/* For the BPF verifier, which walks it unrolled; gcc has no unroll. */
+#ifdef __bpf__
 #pragma unroll
+#endif
 	for (f = 0; f < DARD_LAYOUT_FIELDS; f++) {
 		if (f >= (int)l->nfields)
 			break;
@@ -88,7 +91,10 @@ static __dard_inline int dard_alias_v4(const volatile struct dard_layout6 *l,
 	__u32 x, a = l->base4, back[4];
 	int f;
 
+/* For the BPF verifier, which walks it unrolled; gcc has no unroll. */
+#ifdef __bpf__
 #pragma unroll
+#endif
 	for (f = 0; f < DARD_LAYOUT_FIELDS; f++) {
 		if (f >= (int)l->nfields)
 			break;
