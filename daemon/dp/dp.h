@@ -47,7 +47,8 @@ struct dard_dp_opts {
 	 * The plan of a fabric whose ID traffic goes 4in6 (an IPv6-only one,
 	 * or `outer ipv6'), whose IPv6 aliases the outer headers carry (the
 	 * IDs and paths stay IPv4); NULL: IPv4 outer headers.
-	 * dard_dp_attach_host sets it. The BPF datapath only.
+	 * dard_dp_attach_host sets it; the BPF program reads it as its
+	 * layout6, the module as DARD_A_LAYOUT6.
 	 */
 	const struct dard_plan *outer6;
 };

@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <net/if.h>
 
+#include "addr6.h"
 #include "dp.h"
 #include "dp_kmod.h"
 
@@ -41,8 +42,6 @@ const char *dard_dp_strerror(int err)
 
 	if (err == -ENOPKG)
 		return "dard.ko is not loaded (modprobe dard)";
-	if (err == -EPROTONOSUPPORT)
-		return "an IPv6-only fabric needs the BPF datapath: the kernel module's outer headers are IPv4";
 	if (!why)
 		return strerror(-err);
 	snprintf(buf, sizeof(buf), "%s (%s)", strerror(-err), why);
@@ -131,8 +130,9 @@ static int kmod_open(struct dard_dp **out, const char *ifname,
 
 static int set_device(struct dard_dp *dp, const struct dard_dp_opts *o)
 {
-	char buf[256];
+	char buf[512];
 	struct nlmsghdr *nlh = req(dp, buf, DARD_CMD_SET_DEVICE, 0);
+	struct dard_layout6 l6 = {}; /* outer6 0: IP-in-IP */
 
 	mnl_attr_put_u32(nlh, DARD_A_ID, htonl(o->my_id));
 	mnl_attr_put_u64(nlh, DARD_A_ELEPHANT_AGE_NS, o->elephant_age_ns);
@@ -141,8 +141,12 @@ static int set_device(struct dard_dp *dp, const struct dard_dp_opts *o)
 	mnl_attr_put_u8(nlh, DARD_A_ELEPHANT_DSCP,
 			o->elephant_dscp < 0 ? DARD_DSCP_INHERIT
 					     : o->elephant_dscp);
-	/* A device made by hand may hold aliases of another plan. */
+	/* A device made by hand may hold aliases of another plan, or
+	 * another outer header: both are set, 4in6's layout or none. */
 	mnl_attr_put_u32(nlh, DARD_A_FLAGS, DARD_DEV_F_REPLACE_ALIASES);
+	if (o->outer6)
+		dard_plan_layout6(&l6, o->outer6);
+	mnl_attr_put(nlh, DARD_A_LAYOUT6, sizeof(l6), &l6);
 	return dard_knl_talk(&dp->k, nlh, NULL, NULL);
 }
 
@@ -164,9 +168,6 @@ static int kmod_attach(struct dard_dp **out, const struct dard_dp_opts *o)
 
 	if (!uplink)
 		return -ENODEV;
-	/* The module's outer headers are IPv4 (4in6 is the BPF's). */
-	if (o->outer6)
-		return -EPROTONOSUPPORT;
 	ret = dp_new(&dp, o->ifname, &dev);
 	if (ret == -ENOENT) {
 		ret = dard_klink_create(name, uplink, o->elephant_age_ns,

@@ -152,12 +152,16 @@ int dard_klink_del(uint32_t ifindex)
 			    NULL, NULL);
 }
 
-/* An IPv4 unicast route of the main table, as much as we copy of it. */
+/* An IPv4 unicast route of the main table, as much as we copy of it:
+ * its gateway an IPv4 one, or an IPv6 one by RTA_VIA (4in6's ID route,
+ * `via inet6 fe80::1'). */
 struct route {
 	struct rtmsg rtm;
 	uint32_t dst, gateway, prefsrc, oif, priority;
 	char metrics[256];
 	uint16_t metrics_len;
+	char via[sizeof(struct rtvia) + 16];
+	uint16_t via_len;
 };
 
 struct routes {
@@ -177,6 +181,13 @@ static int route_attr_cb(const struct nlattr *a, void *arg)
 		if (len <= sizeof(r->metrics)) {
 			memcpy(r->metrics, mnl_attr_get_payload(a), len);
 			r->metrics_len = len;
+		}
+		return MNL_CB_OK;
+	}
+	if (type == RTA_VIA) {
+		if (len <= sizeof(r->via)) {
+			memcpy(r->via, mnl_attr_get_payload(a), len);
+			r->via_len = len;
 		}
 		return MNL_CB_OK;
 	}
@@ -241,6 +252,8 @@ static int route_put(const struct route *r, uint16_t type, uint32_t priority)
 	mnl_attr_put_u32(nlh, RTA_OIF, r->oif);
 	if (r->gateway)
 		mnl_attr_put_u32(nlh, RTA_GATEWAY, r->gateway);
+	if (r->via_len)
+		mnl_attr_put(nlh, RTA_VIA, r->via_len, r->via);
 	if (r->prefsrc)
 		mnl_attr_put_u32(nlh, RTA_PREFSRC, r->prefsrc);
 	if (priority)
