@@ -5,10 +5,13 @@
  * an inner UDP packet to an ID that is not the host's. A datapath that
  * decapsulated it would relay it on; dard's must drop and count it
  * (drop_not_mine). With -d the outer header carries that DSCP: the forged
- * elephant of tests/kmod/attack.sh. With -l it listens instead, on a raw
+ * elephant of tests/kmod/attack.sh. Outer addresses in IPv6 send 4in6:
+ * the kernel writes the outer IPv6 header (a raw socket of next header
+ * IPIP, DSCP by IPV6_TCLASS). With -l it listens instead, on a raw
  * IP-in-IP socket, and tells the outer DSCPs it saw.
  *
  *   rawip [ -d DSCP ] OUTER_SRC OUTER_DST INNER_SRC INNER_DST [ COUNT ]
+ *         (OUTER_SRC and OUTER_DST both IPv4, or both IPv6)
  *   rawip -l [ -s OUTER_SRC ] COUNT SECONDS
  *
  * Sending exits 0 once COUNT (default 10) packets were handed to the
@@ -156,13 +159,55 @@ static void build(struct probe *p, uint32_t osrc, uint32_t odst, uint32_t isrc,
 	p->outer.check = csum(&p->outer, sizeof(p->outer));
 }
 
+/* 4in6: the probe's inner packet under an outer IPv6 pair. */
+static int send6(const char *osrc, const char *odst, struct probe *p,
+		 long count, int dscp)
+{
+	struct sockaddr_in6 from = {.sin6_family = AF_INET6};
+	struct sockaddr_in6 to = {.sin6_family = AF_INET6};
+	int fd, tclass = dscp << 2;
+	size_t len = sizeof(*p) - sizeof(p->outer);
+	long i;
+
+	if (inet_pton(AF_INET6, osrc, &from.sin6_addr) != 1 ||
+	    inet_pton(AF_INET6, odst, &to.sin6_addr) != 1) {
+		fprintf(stderr,
+			"rawip: invalid outer pair `%s' `%s': both IPv4 or both IPv6\n",
+			osrc, odst);
+		return 1;
+	}
+	fd = socket(AF_INET6, SOCK_RAW, IPPROTO_IPIP);
+	if (fd < 0) {
+		perror("rawip: socket(AF_INET6, SOCK_RAW) (needs CAP_NET_RAW)");
+		return 1;
+	}
+	if (bind(fd, (struct sockaddr *)&from, sizeof(from)) ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tclass,
+		       sizeof(tclass))) {
+		fprintf(stderr, "rawip: from %s: %s\n", osrc, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		if (sendto(fd, &p->inner, len, 0, (struct sockaddr *)&to,
+			   sizeof(to)) != (ssize_t)len) {
+			fprintf(stderr, "rawip: sending probe %ld to %s: %s\n",
+				i + 1, odst, strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	uint32_t osrc = 0, odst, isrc, idst;
+	uint32_t osrc = 0, odst = 0, isrc, idst;
 	struct sockaddr_in to = {.sin_family = AF_INET};
 	long count = 10, dscp = 0, seconds, i;
 	struct probe p;
-	int fd, o, listen = 0;
+	int fd, o, listen = 0, v6;
 
 	while ((o = getopt(argc, argv, "d:ls:")) != -1) {
 		if (o == 'd' && !parse_num("DSCP", optarg, 63, &dscp))
@@ -193,8 +238,9 @@ int main(int argc, char **argv)
 				"INNER_SRC INNER_DST [ COUNT ]\n");
 		return 2;
 	}
-	if (parse_addr("outer source", argv[1], &osrc) ||
-	    parse_addr("outer destination", argv[2], &odst) ||
+	v6 = strchr(argv[1], ':') || strchr(argv[2], ':');
+	if ((!v6 && (parse_addr("outer source", argv[1], &osrc) ||
+		     parse_addr("outer destination", argv[2], &odst))) ||
 	    parse_addr("inner source", argv[3], &isrc) ||
 	    parse_addr("inner destination", argv[4], &idst))
 		return 1;
@@ -204,6 +250,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	build(&p, osrc, odst, isrc, idst, (uint8_t)dscp);
+	if (v6)
+		return send6(argv[1], argv[2], &p, count, (int)dscp);
 	to.sin_addr.s_addr = odst;
 	/* IPPROTO_RAW implies IP_HDRINCL: the outer header is ours. */
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);

@@ -22,7 +22,8 @@
 # mid-transfer whose bytes then take the new path and arrive, an
 # elephant event, the netlink policy fuzzer, the relay probe, forged
 # elephant marks cleared on the uplink (attack.sh's mark_test), a kmod host
-# talking to a BPF host, unload while traffic flows, and the kernel log.
+# talking to a BPF host, unload while traffic flows; then 4in6 on the
+# hosts rebuilt IPv6-only (ipv6.sh), and the kernel log.
 # Without dard.ko every kmod test FAILs. Every wait is a poll with a
 # liveness bound (within) and every command is bounded (on, bounded):
 # a busy host makes the run slower, never red.
@@ -33,6 +34,8 @@ suite=kmod
 source tests/kmod/lib.sh
 # privilege_test and mark_test: the module's half of issue 30's attacks.
 source tests/kmod/attack.sh
+# ipv6_test: the module's 4in6 on the hosts rebuilt IPv6-only, last.
+source tests/kmod/ipv6.sh
 tmp=$(mktemp -d)
 
 kmod=""
@@ -362,6 +365,9 @@ tk "unload: no dard0 in $h2" bash -c "! ip -n $prefix-$h2 link show dard0 2>/dev
 [[ -n $kmod ]] && { stop_prog $h1 iperf3 KILL; wait "$upid"; }
 tk "unload: load and unload again" bounded bash -c "insmod '$ko' && rmmod dard"
 tk "unload: the fabric still forwards" on $h1 ping -c 2 -W 10 -q 172.20.0.16
+
+# 4in6: the same hosts in an IPv6-only fabric (ipv6.sh).
+ipv6_test
 
 dmesg >"$tmp/dmesg"
 t "the kernel log has no WARN, BUG, Oops or leak" \
