@@ -25,11 +25,17 @@
  * As DARD_ENCAP_FLAGS (encap.h): the benchmark, which runs one buffer
  * again and again, builds without them (bench/bench_dp.bpf.c).
  */
+#ifndef EINVAL
+#define EINVAL 22 /* the flag a kernel before 6.3 does not know */
+#endif
 #ifndef DARD_ENCAP6_FLAGS
 #define DARD_ENCAP6_FLAGS BPF_F_ADJ_ROOM_ENCAP_L3_IPV6
 #endif
 #ifndef DARD_DECAP6_FLAGS
 #define DARD_DECAP6_FLAGS BPF_F_ADJ_ROOM_DECAP_L3_IPV4
+#define DARD_DECAP6_FALLBACK 1 /* pop_ip6ip's, before Linux 6.3 */
+#else
+#define DARD_DECAP6_FALLBACK 0
 #endif
 
 /* The plan's layout, set by the loader; outer6 0: IPv4 outer headers. */
@@ -93,14 +99,29 @@ static __always_inline int push_ip6ip(struct __sk_buff *skb,
 				   &proto, sizeof(proto), 0);
 }
 
-/* Removes the IPv6 header; the packet is IPv4 again. */
+/*
+ * Removes the IPv6 header; the packet is IPv4 again. Linux 6.3 has the
+ * flag that says so (BPF_F_ADJ_ROOM_DECAP_L3_IPV4: skb->protocol and the
+ * GSO type follow); before it (Debian 12's 6.1) the flag is -EINVAL, and
+ * bpf_skb_change_proto takes the header's first 20 bytes with the
+ * protocol, as NAT64 would, and the room the other 20.
+ */
 static __always_inline int pop_ip6ip(struct __sk_buff *skb)
 {
+	const int diff = sizeof(struct ipv6hdr) - sizeof(struct iphdr);
 	__be16 proto = bpf_htons(ETH_P_IP);
+	long ret;
 
-	if (bpf_skb_adjust_room(skb, -(int)sizeof(struct ipv6hdr),
-				BPF_ADJ_ROOM_MAC,
-				BPF_F_ADJ_ROOM_FIXED_GSO | DARD_DECAP6_FLAGS))
+	ret = bpf_skb_adjust_room(skb, -(int)sizeof(struct ipv6hdr),
+				  BPF_ADJ_ROOM_MAC,
+				  BPF_F_ADJ_ROOM_FIXED_GSO | DARD_DECAP6_FLAGS);
+#if DARD_DECAP6_FALLBACK
+	if (ret == -EINVAL)
+		ret = bpf_skb_change_proto(skb, proto, 0) ||
+		      bpf_skb_adjust_room(skb, -diff, BPF_ADJ_ROOM_MAC,
+					  BPF_F_ADJ_ROOM_FIXED_GSO);
+#endif
+	if (ret)
 		return -1;
 	return bpf_skb_store_bytes(skb, offsetof(struct ethhdr, h_proto),
 				   &proto, sizeof(proto), 0);
