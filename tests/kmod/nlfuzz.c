@@ -7,7 +7,8 @@
  * nest, an unknown attribute, a value out of range, no device or the
  * wrong one, more than DARD_PATHS_MAX paths, a truncated message, an
  * unknown command, a flow or destination that is not there, weights
- * that are not one u16 per path or all 0. The rest
+ * that are not one u16 per path or all 0, a 4in6 layout of the wrong
+ * size or one that no plan could give. The rest
  * of each request is drawn at random. A request accepted is a failure;
  * so is a device that stops answering GET_DEVICE or whose settings
  * changed. Prints `nlfuzz: N passed, N failed'; exit 0 only if none
@@ -567,9 +568,55 @@ static struct nlmsghdr *bad_weights(struct fuzz *f, char *buf)
 	return nlh;
 }
 
+/* 4in6's layout: the wrong size, or one dard_layout6_valid refuses. */
+static struct nlmsghdr *bad_layout(struct fuzz *f, char *buf)
+{
+	struct nlmsghdr *nlh = msg(f, buf, f->family, DARD_CMD_SET_DEVICE, 0);
+	struct dard_layout6 l = {.outer6 = 1, .nfields = 2};
+	unsigned k = rnd(f, DARD_LAYOUT_FIELDS), len = sizeof(l);
+
+	put_dev(f, nlh);
+	/* A good one first: 8 bits at 0 and 8 at 8, both families. */
+	l.width4[0] = l.width6[0] = l.width4[1] = l.width6[1] = 8;
+	l.shift4[1] = l.shift6[1] = 8;
+	switch (rnd(f, 7)) {
+	case 0:
+		len = rnd(f, 2) ? rnd(f, sizeof(l)) : sizeof(l) + 1 + rnd(f, 8);
+		SAY(f, "a layout of %u bytes", len);
+		break;
+	case 1:
+		l.outer6 = 2 + rnd(f, 1000);
+		SAY(f, "a layout with outer6 %u", l.outer6);
+		break;
+	case 2:
+		l.nfields = DARD_LAYOUT_FIELDS + 1 + rnd(f, 100);
+		SAY(f, "a layout of %u fields", l.nfields);
+		break;
+	case 3:
+		l.width4[k % 2] = rnd(f, 2) ? 0 : 33 + rnd(f, 200);
+		SAY(f, "a layout with an IPv4 field of %u bits",
+		    l.width4[k % 2]);
+		break;
+	case 4:
+		l.shift6[1] = 121 + rnd(f, 100);
+		SAY(f, "a layout with a field past bit 128 (at %u)",
+		    l.shift6[1]);
+		break;
+	case 5:
+		l.width6[0] = 7;
+		SAY(f, "a layout with a field narrower in IPv6");
+		break;
+	default:
+		l.shift6[1] = rnd(f, 8);
+		SAY(f, "a layout with two fields over one bit");
+	}
+	mnl_attr_put(nlh, DARD_A_LAYOUT6, len, &l);
+	return nlh;
+}
+
 static struct nlmsghdr *(*const faults[])(struct fuzz *, char *) = {
-	bad_size, bad_nest,  unknown, out_of_range, no_dev,
-	too_many, truncated, bad_cmd, not_there,    bad_weights,
+	bad_size,  bad_nest, unknown,	out_of_range, no_dev,	  too_many,
+	truncated, bad_cmd,  not_there, bad_weights,  bad_layout,
 };
 
 static void result(struct fuzz *f, int ok, const char *fmt, const char *arg)
