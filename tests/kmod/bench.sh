@@ -8,6 +8,9 @@
 #   bpf    ID to ID through the BPF datapath on both hosts
 #   kmod   ID to ID through dard.ko's dard0 on both hosts
 #
+# then, the testbed rebuilt IPv6-only (--family ipv6), the same three in
+# IPv6: plain6 (IPv6 alias to alias), bpf6 and kmod6 (4in6),
+#
 # and each is measured the same way: iperf3 TCP throughput for 4 s, and
 # the mean round trip of 2000 pings sent back to back (ping -f: each one
 # as soon as the last came back), in ns: per round trip, each datapath
@@ -68,33 +71,55 @@ t "iperf3 listens on $h2" within 60 listening $h2 5201
 
 measure plain "${pair[0]}" "${pair[1]}"
 
-t "bpf: attach on $h1" attach bpf $h1
-t "bpf: attach on $h2" attach bpf $h2
-measure bpf $id1 $id2
-t "bpf: detach $h1" detach $h1
-t "bpf: detach $h2" detach $h2
-
-echo "+ insmod $ko"
-if insmod "$ko"; then
-	pass "load dard.ko"
-	t "kmod: attach on $h1" attach kmod $h1
-	t "kmod: attach on $h2" attach kmod $h2
-	measure kmod $id1 $id2
-	t "kmod: detach $h1" detach $h1
-	t "kmod: detach $h2" detach $h2
-else
-	fail "load dard.ko"
-fi
+# datapaths SUFFIX: bpf and kmod, one after the other, both hosts.
+datapaths() {
+	local s=$1
+	t "bpf$s: attach on $h1" attach bpf $h1
+	t "bpf$s: attach on $h2" attach bpf $h2
+	measure bpf$s $id1 $id2
+	t "bpf$s: detach $h1" detach $h1
+	t "bpf$s: detach $h2" detach $h2
+	echo "+ insmod $ko"
+	if insmod "$ko"; then
+		pass "kmod$s: load dard.ko"
+		t "kmod$s: attach on $h1" attach kmod $h1
+		t "kmod$s: attach on $h2" attach kmod $h2
+		measure kmod$s $id1 $id2
+		t "kmod$s: detach $h1" detach $h1
+		t "kmod$s: detach $h2" detach $h2
+		t "kmod$s: rmmod dard" rmmod dard
+	else
+		fail "kmod$s: load dard.ko"
+	fi
+}
+# Its first half above; the second in IPv6.
+datapaths ""
+t "ipv6: testbed $topo down" "$testbed" down --prefix "$prefix"
+t "ipv6: testbed $topo up, IPv6-only, without a datapath" \
+	"$testbed" up "$topo" --prefix "$prefix" --no-datapath --family ipv6
+read -ra pair <<<"$(paths $h1 $h2 | jq -r '.[0] | "\(.saddr6) \(.daddr6)"')"
+on $h2 iperf3 -s -D
+t "ipv6: iperf3 listens on $h2" within 60 listening $h2 5201
+measure plain6 "${pair[0]}" "${pair[1]}"
+datapaths 6
 
 printf 'bench %-6s %10s %10s %10s %10s\n' mode "TCP Mbit/s" "ns/rtt" \
 	"TCP/plain" "rtt/plain"
-for m in plain bpf kmod; do
+for m in plain bpf kmod plain6 bpf6 kmod6; do
+	p=plain
+	[[ $m == *6 ]] && p=plain6
 	printf 'bench %-6s %10s %10s %10s %10s\n' $m "${mbit[$m]:--}" \
-		"${nsrt[$m]:--}" "$(ratio "${mbit[$m]:-}" "${mbit[plain]:-}")" \
-		"$(ratio "${nsrt[$m]:-}" "${nsrt[plain]:-}")"
+		"${nsrt[$m]:--}" "$(ratio "${mbit[$m]:-}" "${mbit[$p]:-}")" \
+		"$(ratio "${nsrt[$m]:-}" "${nsrt[$p]:-}")"
 done
-echo "bench kmod/bpf: TCP $(ratio "${mbit[kmod]:-}" "${mbit[bpf]:-}")," \
-	"ns per round trip $(ratio "${nsrt[kmod]:-}" "${nsrt[bpf]:-}")"
+for s in "" 6; do
+	echo "bench kmod$s/bpf$s: TCP $(ratio "${mbit[kmod$s]:-}" "${mbit[bpf$s]:-}")," \
+		"ns per round trip $(ratio "${nsrt[kmod$s]:-}" "${nsrt[bpf$s]:-}")"
+done
+for d in bpf kmod; do
+	echo "bench ${d}6/$d (4in6 against IP-in-IP): TCP $(ratio "${mbit[${d}6]:-}" "${mbit[$d]:-}")," \
+		"ns per round trip $(ratio "${nsrt[${d}6]:-}" "${nsrt[$d]:-}")"
+done
 echo "bench (TCG: absolute numbers are distorted; compare the ratios)"
 
 summary
