@@ -119,6 +119,24 @@ drop:
 	return 0;
 }
 
+/*
+ * A packet to one of dd's aliases, in IPv4 (IP-in-IP) or IPv6 (4in6):
+ * the outer packet's IPsec policy first, as ipip and ip6_tunnel check it
+ * (tunnel4 and tunnel6 are no_policy, or IP-in-IP would bypass it), then
+ * the checks and out of the device. Under RCU.
+ */
+static int take(struct dard_dev *dd, struct sk_buff *skb, bool v6)
+{
+	if (!(v6 ? xfrm6_policy_check(NULL, XFRM_POLICY_IN, skb)
+		 : xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb))) {
+		dev_core_stats_rx_dropped_inc(dd->dev);
+		kfree_skb(skb);
+		return 0;
+	}
+	return deliver(dd, skb, v6 ? check6(dd, skb) : check(dd, skb));
+}
+
+/* Not to one of our aliases: -EINVAL, the next handler's. */
 static int dard_rcv(struct sk_buff *skb)
 {
 	struct dard_dev *dd;
@@ -126,19 +144,7 @@ static int dard_rcv(struct sk_buff *skb)
 
 	rcu_read_lock();
 	dd = dard_device_by_alias(dev_net(skb->dev), ip_hdr(skb)->daddr);
-	if (!dd) {
-		rcu_read_unlock();
-		return -EINVAL; /* not ours: the next handler's */
-	}
-	/* tunnel4 is no_policy: the outer packet's IPsec policy is for its
-	 * handlers to check, as ipip does, or IP-in-IP would bypass it. */
-	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb)) {
-		dev_core_stats_rx_dropped_inc(dd->dev);
-		rcu_read_unlock();
-		kfree_skb(skb);
-		return 0;
-	}
-	ret = deliver(dd, skb, check(dd, skb));
+	ret = dd ? take(dd, skb, false) : -EINVAL;
 	rcu_read_unlock();
 	return ret;
 }
@@ -152,17 +158,7 @@ static int dard_rcv6(struct sk_buff *skb)
 	rcu_read_lock();
 	dd = dard_device_by_alias6(dev_net(skb->dev), &ipv6_hdr(skb)->daddr,
 				   &alias);
-	if (!dd) {
-		rcu_read_unlock();
-		return -EINVAL;
-	}
-	if (!xfrm6_policy_check(NULL, XFRM_POLICY_IN, skb)) {
-		dev_core_stats_rx_dropped_inc(dd->dev);
-		rcu_read_unlock();
-		kfree_skb(skb);
-		return 0;
-	}
-	ret = deliver(dd, skb, check6(dd, skb));
+	ret = dd ? take(dd, skb, true) : -EINVAL;
 	rcu_read_unlock();
 	return ret;
 }

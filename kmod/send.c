@@ -323,6 +323,24 @@ static u8 outer_tos(struct dard_dev *dd, const struct pkt *p, bool elephant)
 	return dscp << 2 | (p->tos & INET_ECN_MASK);
 }
 
+/*
+ * Whether p is too big for an outer route whose MTU leaves mtu for it:
+ * then it is dropped, never sent in outer fragments (a BPF host drops
+ * them), with an ICMP "fragmentation needed" if DF is set. The inner
+ * route learns the MTU either way.
+ */
+static bool too_big(struct sk_buff *skb, const struct pkt *p, u32 mtu)
+{
+	skb_dst_update_pmtu_no_confirm(skb, mtu);
+	if (skb_is_gso(skb) ? skb_gso_validate_network_len(skb, mtu)
+			    : p->len <= mtu)
+		return false;
+	if (p->frag & htons(IP_DF))
+		icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
+			      htonl(mtu));
+	return true;
+}
+
 /* Wraps skb as ipip's ip_tunnel_xmit does; returns the stat of a drop. */
 static int encap(struct dard_dev *dd, struct sk_buff *skb,
 		 struct dard_alias_pair path, const struct pkt *p, u8 tos)
@@ -335,7 +353,6 @@ static int encap(struct dard_dev *dd, struct sk_buff *skb,
 		.flowi4_tos = RT_TOS(tos),
 	};
 	struct rtable *rt;
-	u32 mtu;
 
 	rt = ip_route_output_key(dev_net(dev), &fl4);
 	if (IS_ERR(rt)) {
@@ -347,14 +364,7 @@ static int encap(struct dard_dev *dd, struct sk_buff *skb,
 		DEV_STATS_INC(dev, collisions);
 		goto err_rt;
 	}
-	mtu = dst_mtu(&rt->dst) - sizeof(struct iphdr);
-	skb_dst_update_pmtu_no_confirm(skb, mtu);
-	if (skb_is_gso(skb) ? !skb_gso_validate_network_len(skb, mtu)
-			    : p->len > mtu) {
-		/* Never outer fragments: a BPF host drops them. */
-		if (p->frag & htons(IP_DF))
-			icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
-				      htonl(mtu));
+	if (too_big(skb, p, dst_mtu(&rt->dst) - sizeof(struct iphdr))) {
 		ip_rt_put(rt);
 		return DARD_STAT_DROP_OVERSIZE;
 	}
@@ -405,7 +415,6 @@ static int encap6(struct dard_dev *dd, struct sk_buff *skb,
 	__be32 label = htonl(skb_get_hash(skb) & ntohl(IPV6_FLOWLABEL_MASK));
 	struct dst_entry *dst;
 	struct ipv6hdr *ip6;
-	u32 mtu;
 
 	pair_v6(l, path, &fl6);
 	fl6.flowlabel = ip6_make_flowinfo(tos, label);
@@ -419,14 +428,7 @@ static int encap6(struct dard_dev *dd, struct sk_buff *skb,
 		DEV_STATS_INC(dev, collisions);
 		goto err_dst;
 	}
-	mtu = dst_mtu(dst) - sizeof(struct ipv6hdr);
-	skb_dst_update_pmtu_no_confirm(skb, mtu);
-	if (skb_is_gso(skb) ? !skb_gso_validate_network_len(skb, mtu)
-			    : p->len > mtu) {
-		/* Never outer fragments, as in IPv4. */
-		if (p->frag & htons(IP_DF))
-			icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
-				      htonl(mtu));
+	if (too_big(skb, p, dst_mtu(dst) - sizeof(struct ipv6hdr))) {
 		dst_release(dst);
 		return DARD_STAT_DROP_OVERSIZE;
 	}
