@@ -18,7 +18,8 @@
 # talking 4in6 (the guest's 6.1 takes pop_ip6ip's fallback); a transfer
 # whose path's link fails, repaired in band (the module moves it when
 # TCP re-draws its hash at the timeout) with every byte delivered; rmmod
-# with the layout set.
+# with the layout set; then four collided elephants spread by dardd and
+# dard-switchd over the module (spread6).
 
 # pair6_of SRC DST N: path N's IPv6 alias pair.
 pair6_of() {
@@ -105,6 +106,55 @@ repair6() {
 		'.path_index != $i' <<<"$(tcp_flow $h1 $cport | tail -1)"
 }
 
+# spread6: four collided elephants spread over the module's 4in6 by
+# DARD itself: the testbed again at 20 Mbit/s with dard-switchd on every
+# switch and dardd on both hosts (--dard --fast; DARD_DATAPATH=kmod makes
+# both the testbed's attach and dardd take the module). e1_1 sends four
+# transfers to e1_2, all moved onto path 1 once they run; dardd's
+# selfish scheduling must leave two on each path.
+spread6() {
+	local i pids=() ok=1
+	kdp=""
+	t "spread6: the testbed down" "$testbed" down --prefix "$prefix"
+	tk "spread6: insmod dard.ko" bounded insmod "$ko"
+	export DARD_DATAPATH=kmod
+	tk "spread6: testbed $topo up at 20 Mbit/s, IPv6-only, the module, dard-switchd and dardd" \
+		"$testbed" up "$topo" --prefix "$prefix" --rate 20 --family ipv6 \
+		--dard --fast && kdp=1
+	unset DARD_DATAPATH
+	[[ -n $kdp ]] || return
+	tk "spread6: dard0 is $h1's datapath" \
+		bash -c "ip -n $prefix-$h1 route get $id2 | grep -q 'dev dard0'"
+	for i in 1 2 3 4; do
+		on $h2 iperf3 -s -D -B $id2 -p $((5300 + i))
+		within 60 listening $h2 $((5300 + i)) || ok=""
+	done
+	tk "spread6: four receivers listen on $h2" test -n "$ok"
+	for i in 1 2 3 4; do
+		on_bg $h1 iperf3 -c $id2 -B $id1 -p $((5300 + i)) \
+			--cport $((46000 + i)) -t 3600 >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	for i in 1 2 3 4; do
+		tk "spread6: transfer $i carried 1 MB" \
+			within 120 carried $h1 $((46000 + i)) 1000000
+		tk "spread6: transfer $i moved onto path 1" on $h1 "$dardctl" \
+			flow move dev eth0 tcp $id1:$((46000 + i)) $id2:$((5300 + i)) path 1
+	done
+	echo "spread6: on paths $(spread_of)"
+	tk "spread6: dardd spread them, two on each path" within 120 two_each ||
+		tail -n 30 "$DARD_TESTBED_DIR/$prefix/log/$h1.log"
+	echo "spread6: on paths $(spread_of)"
+	stop_prog $h1 iperf3 KILL
+	wait "${pids[@]}" 2>/dev/null
+}
+# The four transfers' path indices, sorted.
+spread_of() {
+	flows $h1 | jq -c '[.[] | select(.proto == "tcp" and .sport > 46000 and
+		.sport <= 46004) | .path_index] | sort'
+}
+two_each() { [[ $(spread_of) == "[0,0,1,1]" ]]; }
+
 # diag6: what the hosts' datapaths and routes say, when a ping failed.
 diag6() {
 	local h
@@ -167,6 +217,10 @@ ipv6_test() {
 	repair6 kmod6 45031
 	tk "ipv6: rmmod dard with 4in6 set" bounded rmmod dard
 	tk "ipv6: the module is gone" test ! -e /sys/module/dard
+	spread6
+	t "spread6: the testbed down, its daemons with it" \
+		"$testbed" down --prefix "$prefix"
+	tk "spread6: rmmod dard" bounded rmmod dard
 }
 
 [[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
