@@ -90,6 +90,8 @@ void deploy_write_setup(FILE *f, const struct dard_topo *t,
 		"#   DARD_LOG_DIR  where it logs (default /var/log)\n"
 		"#   DARD_RUN_DIR  its pid file, NODE.pid (default /run/dard)\n"
 		"#   DARD_START=0  leaves it stopped\n"
+		"#   DARD_ATTACH=0 attaches no datapath: dardd will (its unit)\n"
+		"#   DARD_DATAPATH the datapath's kind: auto (default), bpf, kmod\n"
 		"set -eu\n"
 		"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
 		"bin=${DARD_BIN:-/usr/local/sbin}\n"
@@ -151,8 +153,9 @@ void deploy_write_setup(FILE *f, const struct dard_topo *t,
 	}
 	if (nd->is_host)
 		fprintf(f,
-			"\n# ID traffic travels IP-in-IP through the BPF datapath.\n"
-			"\"$bin/dardctl\" -t \"$conf\" dp attach dard0 host %s\n",
+			"\n# ID traffic travels IP-in-IP through the host datapath.\n"
+			"[[ ${DARD_ATTACH:-1} == 0 ]] ||\n"
+			"\t\"$bin/dardctl\" -t \"$conf\" dp attach dard0 host %s\n",
 			nd->name);
 	fprintf(f, "\n[[ ${DARD_START:-1} == 1 ]] || exit 0\n"
 		   "mkdir -p \"$log\" \"$run\"\n");
