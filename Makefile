@@ -106,7 +106,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzz.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all daemon bpf check check-build check-quick check-long test test-unit \
+.PHONY: all daemon bpf check check-build check-quick check-long test test-unit test-guest \
 	test-bpf test-cli test-root test-netns test-netns-check test-netns-long test-faults \
 	test-cluster test-controller \
 	test-san test-kmod fuzz fuzz-smoke style bench bench-kmod demo install \
@@ -612,6 +612,13 @@ KMOD_RUN = $(MAKE) --no-print-directory kmod && \
 test-kmod: daemon $(KMOD_HELPERS)
 	$(Q)$(KMOD_RUN) -q
 
+# Installed for real (tests/guest/run, Documentation/testing.md): two
+# Debian 12 guests with systemd under qemu get make deb's packages by
+# the Ansible playbook and run the units; root (namespaces, taps). Its
+# own step of .ci/run, outside check-long.
+test-guest: daemon
+	$(Q)tests/guest/run
+
 # The same guest, tests/kmod/bench.sh: no datapath, BPF and kmod side by
 # side.
 bench-kmod: daemon $(KMOD_HELPERS)
@@ -714,6 +721,8 @@ MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 # Where iproute2's ip looks for link plugins (its LIBDIR/ip).
 IPLIBDIR ?= /usr/lib/ip
+# The Ansible playbook and its sample inventory (operations.md).
+DOCDIR ?= $(PREFIX)/share/doc/dard
 # DKMS takes a module's source from /usr/src/NAME-VERSION and nowhere
 # else, so not from $(PREFIX)/src whatever PREFIX is.
 DKMSDIR ?= /usr/src/dard-$(VERSION)
@@ -722,6 +731,7 @@ DKMSDIR ?= /usr/src/dard-$(VERSION)
 MANIFEST ?= $(PREFIX)/share/dard/install-manifest
 UNITS := $(wildcard systemd/*.service)
 ETC_SRCS ?= $(wildcard etc/dard/*)
+EXAMPLES := $(wildcard examples/ansible/*)
 KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(UAPI_H)
 
 # Units and dkms.conf name paths; they are written for PREFIX=/usr and
@@ -748,6 +758,8 @@ $(foreach m,$(MAN),0644 $(m) $(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(
 )$(foreach e,$(ETC_SRCS),conf $(e) $(SYSCONFDIR)/dard/$(notdir $(e))
 )$(foreach k,$(KMOD_SRCS),0644 $(k) $(DKMSDIR)/$(k)
 )0644 $(B)/install/dkms.conf $(DKMSDIR)/dkms.conf
+$(foreach x,$(EXAMPLES),0644 $(x) $(DOCDIR)/$(x)
+)
 endef
 export INSTALL_LIST
 

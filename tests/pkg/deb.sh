@@ -52,6 +52,7 @@ done
 has "dard: /usr/bin/dard-sim" "$files" '^-rwxr-xr-x \./usr/bin/dard-sim$'
 has "dard: the ip plugin" "$files" '^-rw-r--r-- \./usr/lib/ip/link_dard\.so$'
 has "dard: /etc/dard" "$files" '^d[-rwx]+ \./etc/dard/$'
+has "dard: the Ansible playbook" "$files" '^-rw-r--r-- \./usr/share/doc/dard/examples/ansible/dard\.yml$'
 for u in systemd/*.service; do
 	has "dard: unit $(basename "$u")" "$files" "^-rw-r--r-- \./lib/systemd/system/$(basename "$u")$"
 done

@@ -52,6 +52,9 @@ for f in sbin/dardctl sbin/dardd sbin/dard-switchd sbin/dard-controller \
 	is "$f 0755" "$(mode "$p/$f")" 755
 done
 is "iproute2 plugin 0644" "$(mode "$root/usr/lib/ip/link_dard.so")" 644
+for f in dard.yml inventory.example; do
+	is "the Ansible $f 0644" "$(mode "$p/share/doc/dard/examples/ansible/$f")" 644
+done
 for s in man/*.scd; do
 	m=$(basename "$s" .scd)
 	f=$p/share/man/man${m##*.}/$m
