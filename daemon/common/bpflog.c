@@ -66,6 +66,18 @@ static int print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	va_end(again);
 	if (len < 0)
 		return len;
+	/*
+	 * The kernel's answer to a clsact that is there already, which
+	 * libbpf relays as a warning before returning the -EEXIST that
+	 * dard_tc_hook_make expects (a restarted daemon's ports): not news.
+	 */
+	if (level == LIBBPF_WARN && strstr(text, "Exclusivity flag on"))
+		level = LIBBPF_DEBUG;
+	if (level == LIBBPF_DEBUG && !bpf_verbose) {
+		if (text != buf)
+			free(text);
+		return 0;
+	}
 	log_lines(log_level(level), text);
 	if (text != buf)
 		free(text);

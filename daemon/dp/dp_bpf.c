@@ -124,6 +124,20 @@ static int make_dirs(const char *path)
 	return mkdir(buf, 0700) ? -errno : 0;
 }
 
+/*
+ * The default pin root, which the first attach made, goes with the last
+ * detach (rmdir fails while another interface's pins are in it); an
+ * operator's own root (--pin, $DARD_PIN_ROOT) stays.
+ */
+static void rmdir_default_root(const char *dir)
+{
+	size_t n = strlen(DARD_PIN_ROOT);
+
+	if (!strncmp(dir, DARD_PIN_ROOT, n) && dir[n] == '/' &&
+	    !strchr(dir + n + 1, '/'))
+		rmdir(DARD_PIN_ROOT);
+}
+
 static int if_mtu(const char *ifname)
 {
 	struct ifreq ifr = {};
@@ -588,6 +602,8 @@ static int bpf_detach(struct dard_dp *dp)
 	}
 	if (rmdir(dp->dir) && errno != ENOENT)
 		ret = -errno;
+	else
+		rmdir_default_root(dp->dir);
 	return ret;
 }
 
